@@ -1,0 +1,28 @@
+# Two commands on a fresh machine with Python 3.11 and pip:  make run   /   make test
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m ga_pig.demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check ga_pig tests benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache **/__pycache__

@@ -1,0 +1,25 @@
+"""Exact evaluation, optimal play, best response and occupancy for dice games of the Pig family.
+
+Strategy and table indexing: see :mod:`ga_pig.strategies`.
+"""
+
+from ga_pig.exact.evaluate import Seats, seats, win_matrix, win_probability, win_rate, win_rates
+from ga_pig.exact.occupancy import reachable, turn_totals, visits
+from ga_pig.exact.solve import METHODS, Solution, action_values, best_response, optimal
+
+__all__ = [
+    "Seats",
+    "seats",
+    "win_probability",
+    "win_rate",
+    "win_rates",
+    "win_matrix",
+    "optimal",
+    "best_response",
+    "action_values",
+    "Solution",
+    "METHODS",
+    "reachable",
+    "visits",
+    "turn_totals",
+]

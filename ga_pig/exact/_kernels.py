@@ -1,0 +1,438 @@
+"""Private numba kernels of the exact evaluator and solvers. Arrays and ints in, arrays out.
+
+Shared idea ("affine chains"): fix the banked scores (i, j). Within one turn the mover's turn
+total only grows, so the mover's states (i, j, k) for k = goal-i-1 .. 0 form a chain that can be
+solved from the top down as affine functions of a single unknown — the value of the
+opponent's turn start at the same banked scores, which is where a bust or a pass leads.
+The opponent's chain is affine in the mover's turn-start value in the same way, and the two
+scalar equations close in one division. No iteration, no tolerance.
+
+For each chain state we keep
+    cm[k] : probability the chain's mover wins, not counting the return route,
+    co[k] : probability the chain's opponent wins, not counting the return route,
+    d[k]  : probability of returning to the opponent's turn start at the same (i, j),
+    e[k]  : 1 - d[k], accumulated directly so that 1 - d_A d_B never cancels.
+Both returns pass (``e = 0`` on both chains) exactly when both players pass at k = 0: a
+stalemate, worth 0 to both.
+
+Games here are monotone (banked scores never fall), so pairs (i, j) are solved from high scores
+down and every hold lands on an already-solved pair.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+ADD = 0
+BUST = 1
+
+
+@numba.njit(cache=True)
+def _chain(s, me, opp, goal, probabilities, effects, amounts, hold_m, hold_o, cm, co, d, e):
+    """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]).
+
+    hold_m[k], hold_o[k]: win probabilities of mover / opponent after banking turn total k > 0.
+    """
+    top = goal - me
+    for k in range(top - 1, -1, -1):
+        if s[me, opp, k]:
+            a_m = 0.0
+            a_o = 0.0
+            a_d = 0.0
+            a_e = 0.0
+            for o in range(probabilities.shape[0]):
+                p = probabilities[o]
+                if effects[o] == ADD:
+                    nk = k + amounts[o]
+                    if nk >= top:
+                        a_m += p
+                        a_e += p
+                    else:
+                        a_m += p * cm[nk]
+                        a_o += p * co[nk]
+                        a_d += p * d[nk]
+                        a_e += p * e[nk]
+                else:
+                    a_d += p
+            cm[k] = a_m
+            co[k] = a_o
+            d[k] = a_d
+            e[k] = a_e
+        elif k > 0:
+            cm[k] = hold_m[k]
+            co[k] = hold_o[k]
+            d[k] = 0.0
+            e[k] = 1.0
+        else:
+            cm[k] = 0.0
+            co[k] = 0.0
+            d[k] = 1.0
+            e[k] = 0.0
+
+
+@numba.njit(cache=True)
+def _win_tables(a, b, goal, probabilities, effects, amounts, SA, SB, TA, TB):
+    """Turn-start win probabilities for a against b; indexed [i = a's score, j = b's score].
+
+    SA, SB: P(a wins), P(b wins) when a is about to start a turn.
+    TA, TB: P(a wins), P(b wins) when b is about to start a turn.
+    """
+    cmA = np.empty(goal)
+    coA = np.empty(goal)
+    dA = np.empty(goal)
+    eA = np.empty(goal)
+    cmB = np.empty(goal)
+    coB = np.empty(goal)
+    dB = np.empty(goal)
+    eB = np.empty(goal)
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            _chain(a, i, j, goal, probabilities, effects, amounts, TA[i:, j], TB[i:, j], cmA, coA, dA, eA)
+            _chain(b, j, i, goal, probabilities, effects, amounts, SB[i, j:], SA[i, j:], cmB, coB, dB, eB)
+            denom = eA[0] + eB[0] - eA[0] * eB[0]
+            if denom <= 0.0:
+                SA[i, j] = 0.0
+                SB[i, j] = 0.0
+                TA[i, j] = 0.0
+                TB[i, j] = 0.0
+            else:
+                sa = (cmA[0] + dA[0] * coB[0]) / denom
+                sb = (coA[0] + dA[0] * cmB[0]) / denom
+                SA[i, j] = sa
+                SB[i, j] = sb
+                TA[i, j] = coB[0] + dB[0] * sa
+                TB[i, j] = cmB[0] + dB[0] * sb
+
+
+@numba.njit(cache=True)
+def _pair(a, b, goal, probabilities, effects, amounts, out):
+    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first))."""
+    SA = np.empty((goal, goal))
+    SB = np.empty((goal, goal))
+    TA = np.empty((goal, goal))
+    TB = np.empty((goal, goal))
+    _win_tables(a, b, goal, probabilities, effects, amounts, SA, SB, TA, TB)
+    out[0] = SA[0, 0]
+    out[1] = SB[0, 0]
+    out[2] = TA[0, 0]
+    out[3] = TB[0, 0]
+
+
+@numba.njit(cache=True, parallel=True)
+def _population_vs(population, opponent, goal, probabilities, effects, amounts, out):
+    """out[n] = _pair(population[n], opponent) for every member, in parallel."""
+    for n in numba.prange(population.shape[0]):
+        _pair(population[n], opponent, goal, probabilities, effects, amounts, out[n])
+
+
+@numba.njit(cache=True, parallel=True)
+def _all_pairs(population, first, second, goal, probabilities, effects, amounts, out):
+    """out[m] = _pair(population[first[m]], population[second[m]]), in parallel."""
+    for m in numba.prange(first.shape[0]):
+        _pair(population[first[m]], population[second[m]], goal, probabilities, effects, amounts, out[m])
+
+
+@numba.njit(cache=True)
+def _visits(a, b, goal, probabilities, effects, amounts, V):
+    """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first.
+
+    A stalemate ends the game at the second of two consecutive passes, as in the simulator.
+    """
+    extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
+    extB = np.zeros((goal, goal))  # flow into b's turn start
+    extA[0, 0] = 1.0
+    zeros = np.zeros(goal)
+    cm = np.empty(goal)
+    co = np.empty(goal)
+    dA = np.empty(goal)
+    eA = np.empty(goal)
+    dB = np.empty(goal)
+    eB = np.empty(goal)
+    mass = np.empty(goal)
+    for i in range(goal):
+        for j in range(goal):
+            # return probabilities only; the win constants are not needed here
+            _chain(a, i, j, goal, probabilities, effects, amounts, zeros, zeros, cm, co, dA, eA)
+            _chain(b, j, i, goal, probabilities, effects, amounts, zeros, zeros, cm, co, dB, eB)
+            denom = eA[0] + eB[0] - eA[0] * eB[0]
+            if denom <= 0.0:
+                x = extA[i, j] + extB[i, j]
+                y = x
+            else:
+                x = (extA[i, j] + dB[0] * extB[i, j]) / denom
+                y = extB[i, j] + dA[0] * x
+            _push(a, i, j, goal, probabilities, effects, amounts, x, mass)
+            for k in range(goal - i):
+                V[i, j, k] = mass[k]
+                if k > 0 and not a[i, j, k]:
+                    extB[i + k, j] += mass[k]
+            _push(b, j, i, goal, probabilities, effects, amounts, y, mass)
+            for k in range(1, goal - j):
+                if not b[j, i, k]:
+                    extA[i, j + k] += mass[k]
+
+
+@numba.njit(cache=True)
+def _push(s, me, opp, goal, probabilities, effects, amounts, start, mass):
+    """Forward flow along one chain from ``start`` mass at k = 0: mass[k] = expected visits."""
+    top = goal - me
+    mass[:top] = 0.0
+    mass[0] = start
+    for k in range(top):
+        m = mass[k]
+        if m == 0.0 or not s[me, opp, k]:
+            continue
+        for o in range(probabilities.shape[0]):
+            if effects[o] == ADD:
+                nk = k + amounts[o]
+                if nk < top:
+                    mass[nk] += probabilities[o] * m
+
+
+@numba.njit(cache=True)
+def _reachable(s, goal, probabilities, effects, amounts, opponent_totals, R):
+    """R[i, j, k] = True where s can reach (i, j, k) against some opponent (a first or second).
+
+    opponent_totals: the banked-score gains an opponent's turn can make (0 included).
+    """
+    start = np.zeros((goal, goal), dtype=np.bool_)
+    can_bust = False
+    for o in range(probabilities.shape[0]):
+        if effects[o] == BUST and probabilities[o] > 0.0:
+            can_bust = True
+    for t in opponent_totals:
+        if t < goal:
+            start[0, t] = True
+    reached = np.zeros(goal, dtype=np.bool_)
+    for i in range(goal):
+        for j in range(goal):
+            if not start[i, j]:
+                continue
+            top = goal - i
+            reached[:top] = False
+            reached[0] = True
+            turn_passes = False
+            for k in range(top):
+                if not reached[k]:
+                    continue
+                R[i, j, k] = True
+                if s[i, j, k]:
+                    if can_bust:
+                        turn_passes = True
+                    for o in range(probabilities.shape[0]):
+                        if effects[o] == ADD and probabilities[o] > 0.0 and k + amounts[o] < top:
+                            reached[k + amounts[o]] = True
+                elif k == 0:
+                    turn_passes = True
+                else:
+                    for t in opponent_totals:
+                        if j + t < goal:
+                            start[i + k, j + t] = True
+            if turn_passes:
+                for t in opponent_totals:
+                    if j + t < goal:
+                        start[i, j + t] = True
+
+
+# ----------------------------------------------------------------------------- solvers
+@numba.njit(cache=True)
+def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value):
+    """Win probability of rolling at (i, j, k) given the table P and the value of busting."""
+    v = 0.0
+    for o in range(probabilities.shape[0]):
+        p = probabilities[o]
+        if effects[o] == ADD:
+            nk = k + amounts[o]
+            if i + nk >= goal:
+                v += p
+            else:
+                v += p * P[i, j, nk]
+        else:
+            v += p * bust_value
+    return v
+
+
+@numba.njit(cache=True)
+def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, policy, sweeps):
+    """Neller & Presser's value iteration, one pair {(i, j), (j, i)} at a time, highest score
+    sum first. Zero-sum values: the opponent's win probability is 1 - P. sweeps[i, j] counts."""
+    for total in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+            j = total - i
+            if i > j:
+                continue
+            converged = False
+            for sweep in range(max_sweeps):
+                delta = 0.0
+                for side in range(2 if i != j else 1):
+                    me = i if side == 0 else j
+                    op = j if side == 0 else i
+                    bust = 1.0 - P[op, me, 0]
+                    for k in range(goal - me - 1, -1, -1):
+                        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust)
+                        hold = 1.0 - P[op, me + k, 0] if k > 0 else bust
+                        new = roll if roll >= hold else hold
+                        policy[me, op, k] = roll >= hold
+                        change = abs(new - P[me, op, k])
+                        if change > delta:
+                            delta = change
+                        P[me, op, k] = new
+                sweeps[i, j] = sweep + 1
+                if delta <= tol:
+                    converged = True
+                    break
+            if not converged:
+                return False
+    return True
+
+
+@numba.njit(cache=True)
+def _zero_sum_chain(policy, me, op, goal, P, probabilities, effects, amounts, c, d, e):
+    """Affine chain for the zero-sum solver: P[me, op, k] = c[k] + d[k] * (1 - P[op, me, 0])."""
+    top = goal - me
+    for k in range(top - 1, -1, -1):
+        if policy[me, op, k]:
+            a_c = 0.0
+            a_d = 0.0
+            a_e = 0.0
+            for o in range(probabilities.shape[0]):
+                p = probabilities[o]
+                if effects[o] == ADD:
+                    nk = k + amounts[o]
+                    if nk >= top:
+                        a_c += p
+                        a_e += p
+                    else:
+                        a_c += p * c[nk]
+                        a_d += p * d[nk]
+                        a_e += p * e[nk]
+                else:
+                    a_d += p
+            c[k] = a_c
+            d[k] = a_d
+            e[k] = a_e
+        elif k > 0:
+            c[k] = 1.0 - P[op, me + k, 0]
+            d[k] = 0.0
+            e[k] = 1.0
+        else:
+            c[k] = 0.0
+            d[k] = 1.0
+            e[k] = 0.0
+
+
+@numba.njit(cache=True)
+def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin):
+    """Greedy policy improvement on one chain; an action changes only if better by > margin."""
+    changed = False
+    bust = 1.0 - P[op, me, 0]
+    for k in range(goal - me):
+        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust)
+        hold = 1.0 - P[op, me + k, 0] if k > 0 else bust
+        if policy[me, op, k]:
+            if hold > roll + margin:
+                policy[me, op, k] = False
+                changed = True
+        elif roll > hold + margin:
+            policy[me, op, k] = True
+            changed = True
+    return changed
+
+
+@numba.njit(cache=True)
+def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds, P, policy, rounds):
+    """Seed 001's strategy iteration: per pair, solve the linear equations of the current
+    policy exactly (affine chains), improve greedily, repeat until the policy is stable."""
+    cA = np.empty(goal)
+    dA = np.empty(goal)
+    eA = np.empty(goal)
+    cB = np.empty(goal)
+    dB = np.empty(goal)
+    eB = np.empty(goal)
+    for total in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+            j = total - i
+            if i > j:
+                continue
+            converged = False
+            for r in range(max_rounds):
+                _zero_sum_chain(policy, i, j, goal, P, probabilities, effects, amounts, cA, dA, eA)
+                if i != j:
+                    _zero_sum_chain(policy, j, i, goal, P, probabilities, effects, amounts, cB, dB, eB)
+                else:
+                    cB[:] = cA
+                    dB[:] = dA
+                    eB[:] = eA
+                # x = cA0 + dA0 (1 - y),  y = cB0 + dB0 (1 - x)
+                denom = eA[0] + eB[0] - eA[0] * eB[0]
+                if denom <= 0.0:
+                    x = 0.5
+                    y = 0.5
+                else:
+                    x = (cA[0] + dA[0] * (eB[0] - cB[0])) / denom
+                    y = (cB[0] + dB[0] * (eA[0] - cA[0])) / denom
+                for k in range(goal - i):
+                    P[i, j, k] = cA[k] + dA[k] * (1.0 - y)
+                for k in range(goal - j):
+                    P[j, i, k] = cB[k] + dB[k] * (1.0 - x)
+                rounds[i, j] = r + 1
+                changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin)
+                if i != j:
+                    changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin)
+                if not changed:
+                    converged = True
+                    break
+            if not converged:
+                return False
+    return True
+
+
+@numba.njit(cache=True)
+def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds, V, policy, T, rounds):
+    """Policy maximizing the mover's win probability against the fixed b, from every state.
+
+    V[i, j, k]: the best responder's win probability at its state (i, j, k).
+    T[i, j]: its win probability when b is about to start a turn (responder i, b j).
+    Stalemates are losses. Per pair: policy iteration on the responder's chain, b's chain fixed.
+    """
+    cB = np.empty(goal)
+    oB = np.empty(goal)
+    fB = np.empty(goal)
+    eB = np.empty(goal)
+    cA = np.empty(goal)
+    oA = np.empty(goal)
+    dA = np.empty(goal)
+    eA = np.empty(goal)
+    dummy = np.zeros(goal)
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            # b's chain: the responder's win constant is co (b's opponent), hold -> V[i, j+k, 0]
+            _chain(b, j, i, goal, probabilities, effects, amounts, dummy, V[i, j:, 0], oB, cB, fB, eB)
+            converged = False
+            for r in range(max_rounds):
+                _chain(policy, i, j, goal, probabilities, effects, amounts, T[i:, j], dummy, cA, oA, dA, eA)
+                denom = eA[0] + eB[0] - eA[0] * eB[0]
+                x = 0.0 if denom <= 0.0 else (cA[0] + dA[0] * cB[0]) / denom
+                t0 = cB[0] + fB[0] * x
+                for k in range(goal - i):
+                    V[i, j, k] = cA[k] + dA[k] * t0
+                T[i, j] = t0
+                changed = False
+                for k in range(goal - i):
+                    roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0)
+                    hold = T[i + k, j] if k > 0 else t0
+                    if policy[i, j, k]:
+                        if hold > roll + margin:
+                            policy[i, j, k] = False
+                            changed = True
+                    elif roll > hold + margin:
+                        policy[i, j, k] = True
+                        changed = True
+                rounds[i, j] = r + 1
+                if not changed:
+                    converged = True
+                    break
+            if not converged:
+                return False
+    return True

@@ -1,0 +1,132 @@
+"""Exact win probabilities between fixed strategies (seed 000 §2.2–2.3, without its 5 s per pair).
+
+For one-die games the equations of each pair of banked scores close in one division
+(see :mod:`ga_pig.exact._kernels`), so a pair of strategies is solved exactly, level by level,
+with no Monte Carlo and no tolerance-stopped loop. Stalemates — both players passing at a turn
+start forever — are losses for both (seed 000 §2.3.4): probabilities of a win, of b's win and of
+a stalemate add up to 1, and nothing is ever NaN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ga_pig.exact import _kernels
+from ga_pig.game import Game
+from ga_pig.simulate import _check_population
+from ga_pig.strategies import check
+
+__all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix"]
+
+
+def _require_monotone(game: Game) -> None:
+    if not game.monotone:
+        raise NotImplementedError(f"exact evaluation of {game} (scores that can fall) is not implemented yet")
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Exact outcome probabilities of a against b in both seats."""
+
+    a_first_wins_a: float
+    a_first_wins_b: float
+    b_first_wins_a: float
+    b_first_wins_b: float
+
+    @property
+    def a_first_stalemate(self) -> float:
+        return max(0.0, 1.0 - self.a_first_wins_a - self.a_first_wins_b)
+
+    @property
+    def b_first_stalemate(self) -> float:
+        return max(0.0, 1.0 - self.b_first_wins_a - self.b_first_wins_b)
+
+    @property
+    def win_rate(self) -> float:
+        """a's win probability with the first move decided by a fair coin."""
+        return 0.5 * (self.a_first_wins_a + self.b_first_wins_a)
+
+
+def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
+    """All four exact outcome probabilities of a against b (one solve gives both seats)."""
+    check(a, game, "a")
+    check(b, game, "b")
+    _require_monotone(game)
+    out = np.empty(4)
+    _kernels._pair(a, b, game.goal, *game.tables(), out)
+    return Seats(*map(float, out))
+
+
+def win_probability(a: np.ndarray, b: np.ndarray, game: Game) -> float:
+    """P(a wins | a moves first), exact.
+
+    Parameters
+    ----------
+    a, b : ndarray(bool, shape=(goal, goal, goal))
+        Strategies (see :mod:`ga_pig.strategies`).
+    """
+    return seats(a, b, game).a_first_wins_a
+
+
+def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
+    """a's win probability when a fair coin decides who starts (seat-averaged).
+
+    Equals seed 000's "probability of winning in general", ½·(P(a first) + 1 − P(b first)),
+    whenever no stalemate is possible; with stalemates it counts them as losses for a, which
+    the seed's formula would not.
+    """
+    return seats(a, b, game).win_rate
+
+
+def _probabilities(population, opponent, game: Game) -> np.ndarray:
+    population = _check_population(population, game)
+    check(opponent, game, "opponent")
+    _require_monotone(game)
+    out = np.empty((population.shape[0], 4))
+    _kernels._population_vs(population, np.ascontiguousarray(opponent), game.goal, *game.tables(), out)
+    return out
+
+
+def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: str = "both") -> np.ndarray:
+    """Exact win rate of every member of ``population`` against ``opponent``, in parallel.
+
+    Parameters
+    ----------
+    population : ndarray(bool, shape=(n, goal, goal, goal))
+    opponent : ndarray(bool, shape=(goal, goal, goal))
+    seat : {"both", "first", "second"}
+        "both" averages the two seats (as :func:`win_rate`); "first"/"second" give
+        P(member wins | member moves first/second).
+
+    Returns
+    -------
+    ndarray(float64, shape=(n,))
+    """
+    if seat not in ("both", "first", "second"):
+        raise ValueError(f"seat must be 'both', 'first' or 'second', got {seat!r}")
+    p = _probabilities(population, opponent, game)
+    if seat == "first":
+        return p[:, 0]
+    if seat == "second":
+        return p[:, 2]
+    return 0.5 * (p[:, 0] + p[:, 2])
+
+
+def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
+    """Exact seat-averaged win rates of every strategy against every other, in parallel.
+
+    Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal
+    holds each strategy's rate against itself (½ minus half its stalemate probability).
+    """
+    population = _check_population(strategies, game, "strategies")
+    _require_monotone(game)
+    n = population.shape[0]
+    p, q = np.triu_indices(n)
+    out = np.empty((len(p), 4))
+    _kernels._all_pairs(population, p.astype(np.int64), q.astype(np.int64), game.goal, *game.tables(), out)
+    W = np.empty((n, n))
+    W[p, q] = 0.5 * (out[:, 0] + out[:, 2])
+    W[q, p] = 0.5 * (out[:, 1] + out[:, 3])
+    return W

@@ -1,0 +1,51 @@
+"""Which states a strategy reaches (seed 004 §4.1.1) and how often it visits them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ga_pig.exact import _kernels
+from ga_pig.exact.evaluate import _require_monotone
+from ga_pig.game import Effect, Game
+from ga_pig.strategies import check
+
+__all__ = ["reachable", "visits", "turn_totals"]
+
+
+def turn_totals(game: Game) -> np.ndarray:
+    """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal."""
+    amounts = [o.amount for o in game.outcomes if Effect(o.effect) is Effect.ADD and o.probability > 0]
+    possible = np.zeros(game.goal, dtype=bool)
+    possible[0] = True
+    for t in range(1, game.goal):
+        possible[t] = any(t - a >= 0 and possible[t - a] for a in amounts)
+    return np.flatnonzero(possible).astype(np.int64)
+
+
+def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
+    """States (i, j, k) that ``policy`` can reach against some opponent, moving first or second.
+
+    Breadth-first in score order, as seed 004 §4.1.1: from each reached turn start, follow the
+    policy's rolls; after a bust, a pass or a hold, the opponent may bank any achievable turn
+    total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
+    """
+    check(policy, game, "policy")
+    _require_monotone(game)
+    R = np.zeros(game.shape, dtype=bool)
+    _kernels._reachable(np.ascontiguousarray(policy), game.goal, *game.tables(), turn_totals(game), R)
+    return R
+
+
+def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
+    """Expected number of visits to each of a's states (i, j, k) when a plays b, a first.
+
+    A stalemate ends the game at the second consecutive pass, as in the simulator.
+    ``visits(a, b, game)[:, :, 0].sum()`` is a's expected number of turns.
+    Returns ndarray(float64, shape=(goal, goal, goal)).
+    """
+    check(a, game, "a")
+    check(b, game, "b")
+    _require_monotone(game)
+    V = np.zeros(game.shape)
+    _kernels._visits(np.ascontiguousarray(a), np.ascontiguousarray(b), game.goal, *game.tables(), V)
+    return V

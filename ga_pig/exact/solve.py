@@ -1,0 +1,144 @@
+"""Optimal play (Neller & Presser) and best responses to a fixed strategy.
+
+* :func:`optimal` — the optimal policy of the zero-sum game by value iteration (Neller & Presser;
+  seed 003, seed 004 §2.2.5) or by policy iteration (seed 001 §3.5, "strategy iteration"),
+  one pair of banked scores {(i, j), (j, i)} at a time, highest score sum first.
+* :func:`best_response` — the policy that maximizes its win probability against a fixed
+  strategy from every state (seed 000 §2.3.5), stalemates counting as losses.
+Tables use the indexing of :mod:`ga_pig.strategies`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ga_pig.exact import _kernels
+from ga_pig.exact.evaluate import _require_monotone
+from ga_pig.game import Game
+from ga_pig.strategies import check, legal
+
+__all__ = ["Solution", "optimal", "best_response", "action_values", "METHODS"]
+
+METHODS = ("value_iteration", "policy_iteration")
+
+#: Policy iteration changes an action only when the other is better by more than this, so
+#: rounding noise between exactly tied actions cannot make it cycle.
+TIE_MARGIN = 1e-13
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved policy.
+
+    Attributes
+    ----------
+    policy : ndarray(bool, shape=(goal, goal, goal))
+        True to roll. States with i + k >= goal (never consulted) are False.
+    value : ndarray(float64, shape=(goal, goal, goal))
+        The mover's win probability at each legal state; 1.0 where i + k >= goal.
+    iterations : ndarray(int64, shape=(goal, goal))
+        Sweeps (value iteration) or policy-improvement rounds (policy iteration, best response)
+        spent on each pair of banked scores; ``iterations.sum()`` is the total. The optimal
+        solvers handle {(i, j), (j, i)} together and record it at ``[min(i, j), max(i, j)]``.
+    method : str
+    game : Game
+    """
+
+    policy: np.ndarray
+    value: np.ndarray
+    iterations: np.ndarray
+    method: str
+    game: Game
+
+    @property
+    def win_probability(self) -> float:
+        """The value of the start, P(0, 0, 0): the first mover's win probability."""
+        return float(self.value[0, 0, 0])
+
+
+def _finish(policy, value, iterations, method, game) -> Solution:
+    mask = legal(game)
+    policy &= mask
+    value[~mask] = 1.0
+    return Solution(policy, value, iterations, method, game)
+
+
+def optimal(game: Game, method: str = "value_iteration", tol: float = 1e-15, max_iterations: int = 100_000) -> Solution:
+    """The optimal policy and win-probability table of ``game`` when both players play optimally.
+
+    Parameters
+    ----------
+    game : Game
+    method : {"value_iteration", "policy_iteration"}
+        Both give the same policy (exact ties aside) and values within 1e-12.
+    tol : float
+        Value iteration stops on a pair once no value moved by more than ``tol`` in a sweep.
+    max_iterations : int
+        Per pair of banked scores; exceeding it raises RuntimeError.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    _require_monotone(game)
+    goal = game.goal
+    value = np.zeros(game.shape)
+    policy = np.ones(game.shape, dtype=bool)
+    iterations = np.zeros((goal, goal), dtype=np.int64)
+    if method == "value_iteration":
+        ok = _kernels._value_iteration(goal, *game.tables(), tol, max_iterations, value, policy, iterations)
+    else:
+        ok = _kernels._policy_iteration(goal, *game.tables(), TIE_MARGIN, max_iterations, value, policy, iterations)
+    if not ok:
+        raise RuntimeError(f"{method} did not converge within {max_iterations} iterations on a pair of scores")
+    return _finish(policy, value, iterations, method, game)
+
+
+def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> Solution:
+    """The policy maximizing the win probability against the fixed strategy ``b`` from every state.
+
+    ``value[i, j, k]`` is the responder's win probability at its state (i, j, k) against b;
+    ``value[0, 0, 0]`` is its win probability moving first. Stalemates count as losses.
+    """
+    check(b, game, "b")
+    _require_monotone(game)
+    goal = game.goal
+    value = np.zeros(game.shape)
+    policy = np.ones(game.shape, dtype=bool)
+    to_b = np.zeros((goal, goal))
+    iterations = np.zeros((goal, goal), dtype=np.int64)
+    ok = _kernels._best_response(
+        np.ascontiguousarray(b), goal, *game.tables(), TIE_MARGIN, max_iterations, value, policy, to_b, iterations
+    )
+    if not ok:
+        raise RuntimeError(f"best response did not converge within {max_iterations} rounds on a pair of scores")
+    return _finish(policy, value, iterations, "best_response", game)
+
+
+def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
+    """Win probabilities of rolling and of holding at every legal state of a zero-sum solution.
+
+    Returns ``(roll, hold)``, each of shape (goal, goal, goal), NaN where i + k >= goal. Their
+    difference tells exact ties (where two solvers may legitimately pick different actions).
+    """
+    game = solution.game
+    goal = game.goal
+    P = solution.value
+    i, j, k = np.ogrid[:goal, :goal, :goal]
+    start = P[:, :, 0]  # P[i, j, 0]
+    bust = 1.0 - start.T[:, :, None]  # 1 - P[j, i, 0]
+    roll = np.zeros(game.shape)
+    for probability, effect, amount in zip(*game.tables()):
+        if effect == _kernels.ADD:
+            nk = k + amount
+            won = i + nk >= goal
+            roll += probability * np.where(won, 1.0, np.take_along_axis(P, np.minimum(nk, goal - 1) + 0 * i + 0 * j, axis=2))
+        else:
+            roll += probability * bust
+    banked = np.minimum(i + k, goal - 1)
+    hold_banked = 1.0 - start[j, banked]  # 1 - P[j, i + k, 0]
+    hold = np.where(k > 0, hold_banked, bust)
+    mask = legal(game)
+    roll[~mask] = np.nan
+    hold = np.where(mask, hold, np.nan)
+    return roll, hold

@@ -1,0 +1,107 @@
+"""Plain-Python reference implementations, independent of the numba kernels.
+
+Slow on purpose and written for obviousness: the tests cross-check the fast engine against them
+and the benchmark times the simulator against :func:`play`. Same rules and stalemate semantics
+as the engine (see :mod:`ga_pig.strategies`): a stalemate is two consecutive passes and ends the
+game with no winner.
+"""
+
+from __future__ import annotations
+
+import random as _random
+
+import numpy as np
+
+from ga_pig.game import Effect, Game
+
+__all__ = ["play", "play_one", "brute_force"]
+
+
+def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
+    """One game, a moves first. Returns 0 if a wins, 1 if b wins, -1 for a stalemate.
+
+    If ``visits`` (an array of a's state shape) is given, each of a's visited states is counted.
+    """
+    strategies = (a, b)
+    scores = [0, 0]
+    weights = [o.probability for o in game.outcomes]
+    mover = 0
+    passes = 0
+    while True:
+        i, j, k = scores[mover], scores[1 - mover], 0
+        while True:
+            if visits is not None and mover == 0:
+                visits[i, j, k] += 1
+            if not strategies[mover][i, j, k]:
+                if k == 0:
+                    passes += 1
+                    if passes == 2:
+                        return -1
+                else:
+                    scores[mover] += k
+                    passes = 0
+                break
+            outcome = rng.choices(game.outcomes, weights)[0]
+            if Effect(outcome.effect) is Effect.BUST:
+                passes = 0
+                break
+            k += outcome.amount
+            if i + k >= game.goal:
+                return mover
+        mover = 1 - mover
+
+
+def play(a, b, game: Game, n_games: int, seed: int = 0) -> tuple[int, int, int]:
+    """(wins of a, wins of b, stalemates) over ``n_games``, first mover alternating (a starts)."""
+    rng = _random.Random(seed)
+    wins = [0, 0]
+    stalemates = 0
+    for game_index in range(n_games):
+        if game_index % 2 == 0:
+            result = play_one(a, b, game, rng)
+        else:
+            result = play_one(b, a, game, rng)
+            result = -1 if result == -1 else 1 - result
+        if result == -1:
+            stalemates += 1
+        else:
+            wins[result] += 1
+    return wins[0], wins[1], stalemates
+
+
+def brute_force(a, b, game: Game) -> tuple[float, float]:
+    """(P(a wins), P(b wins)) with a moving first, by one dense linear system over every state.
+
+    The state is (mover, i, j, k, previous turn ended in a pass); a pass after a pass is the
+    stalemate, so the system is non-singular. Only for tiny games (goal <= ~12).
+    """
+    goal = game.goal
+    index = {}
+    for mover in (0, 1):
+        for i in range(goal):
+            for j in range(goal):
+                for k in range(goal - i):
+                    for passed in (0, 1):
+                        index[mover, i, j, k, passed] = len(index)
+    n = len(index)
+    A = np.eye(n)
+    rhs = np.zeros((n, 2))  # columns: a wins, b wins
+    for (mover, i, j, k, passed), row in index.items():
+        strategy = a if mover == 0 else b
+        if strategy[i, j, k]:
+            for outcome in game.outcomes:
+                p = outcome.probability
+                if Effect(outcome.effect) is Effect.BUST:
+                    A[row, index[1 - mover, j, i, 0, 0]] -= p
+                elif i + k + outcome.amount >= goal:
+                    rhs[row, mover] += p
+                else:
+                    A[row, index[mover, i, j, k + outcome.amount, passed]] -= p
+        elif k > 0:
+            A[row, index[1 - mover, j, i + k, 0, 0]] -= 1.0
+        elif not passed:
+            A[row, index[1 - mover, j, i, 0, 1]] -= 1.0
+        # else: second pass in a row -> stalemate, value 0 for both
+    solution = np.linalg.solve(A, rhs)
+    start = index[0, 0, 0, 0, 0]
+    return float(solution[start, 0]), float(solution[start, 1])

@@ -1,0 +1,256 @@
+"""Monte Carlo play between strategies (numba kernels, both cores).
+
+Games are cut into fixed blocks of at most :data:`BLOCK` games; each block draws from its own
+splitmix64 stream, keyed by (seed, match, block). Blocks run in parallel and their integer
+counts are summed, so the same seed gives the same result whatever the thread count.
+
+In every match the first mover alternates game by game: the match's even-numbered games are
+started by the first strategy. A stalemate (both players pass at a turn start, one after the
+other, so the position repeats forever) is detected when it happens and ends the game with no
+winner. Strategy indexing: see :mod:`ga_pig.strategies`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from ga_pig.game import Effect, Game
+from ga_pig.strategies import check
+
+__all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
+
+#: Games per independent random stream; fixed so results do not depend on the thread count.
+BLOCK = 4096
+
+_ADD = int(Effect.ADD)
+_BUST = int(Effect.BUST)
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """Counts from :func:`play`: strategy a against strategy b.
+
+    ``a_first_*`` count the games a started, ``b_first_*`` those b started.
+    """
+
+    games: int
+    a_first_games: int
+    a_first_wins_a: int
+    a_first_wins_b: int
+    b_first_games: int
+    b_first_wins_a: int
+    b_first_wins_b: int
+
+    @property
+    def wins_a(self) -> int:
+        return self.a_first_wins_a + self.b_first_wins_a
+
+    @property
+    def wins_b(self) -> int:
+        return self.a_first_wins_b + self.b_first_wins_b
+
+    @property
+    def stalemates(self) -> int:
+        return self.games - self.wins_a - self.wins_b
+
+    @property
+    def win_rate_a(self) -> float:
+        """Fraction of all games a won (stalemates count as losses)."""
+        return self.wins_a / self.games
+
+
+# --------------------------------------------------------------------------- kernels
+@numba.njit(cache=True, inline="always")
+def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """One splitmix64 step: (new state, 64 random bits)."""
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _play_game(pop, first, second, goal, cumulative, effects, amounts, state):
+    """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state)."""
+    n_outcomes = cumulative.shape[0]
+    players = (first, second)
+    scores = [0, 0]
+    mover = 0
+    passes = 0
+    while True:
+        p = players[mover]
+        i = scores[mover]
+        j = scores[1 - mover]
+        k = 0
+        while True:
+            if not pop[p, i, j, k]:
+                if k == 0:
+                    passes += 1
+                    if passes == 2:
+                        return -1, state
+                else:
+                    scores[mover] = i + k
+                    passes = 0
+                break
+            state, bits = _splitmix(state)
+            u = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            o = 0
+            while o < n_outcomes - 1 and u >= cumulative[o]:
+                o += 1
+            if effects[o] == _ADD:
+                k += amounts[o]
+                if i + k >= goal:
+                    return p, state
+            else:  # _BUST
+                passes = 0
+                break
+        mover = 1 - mover
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, effects, amounts, out):
+    """Play every block; out[blk] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first)."""
+    for blk in numba.prange(block_a.shape[0]):
+        a = block_a[blk]
+        b = block_b[blk]
+        state = np.uint64(block_seed[blk])
+        for game in range(block_games[blk]):
+            if game % 2 == 0:
+                winner, state = _play_game(pop, a, b, goal, cumulative, effects, amounts, state)
+                offset = 0
+            else:
+                winner, state = _play_game(pop, b, a, goal, cumulative, effects, amounts, state)
+                offset = 2
+            if winner == a:
+                out[blk, offset] += 1
+            elif winner == b:
+                out[blk, offset + 1] += 1
+
+
+# --------------------------------------------------------------------------- public API
+def _check_positive(name: str, value: object) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _seed_key(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return np.random.SeedSequence(seed)
+
+
+def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
+    """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each."""
+    n_matches = len(pair_a)
+    blocks_per_match = -(-games // BLOCK)
+    match_index = np.repeat(np.arange(n_matches), blocks_per_match)
+    block_in_match = np.tile(np.arange(blocks_per_match), n_matches)
+    block_games = np.minimum(BLOCK, games - block_in_match * BLOCK).astype(np.int64)
+    # One 64-bit stream key per (match, block), derived from the seed alone.
+    keys = _seed_key(seed).generate_state(2, np.uint64)
+    mix = (keys[0] ^ (match_index.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))) + (
+        block_in_match.astype(np.uint64) * np.uint64(0x8CB92BA72F3D8DD7) + keys[1]
+    )
+    probabilities, effects, amounts = game.tables()
+    cumulative = np.cumsum(probabilities)
+    out = np.zeros((len(match_index), 4), dtype=np.int64)
+    _play_blocks(
+        pop,
+        np.asarray(pair_a, dtype=np.int64)[match_index],
+        np.asarray(pair_b, dtype=np.int64)[match_index],
+        block_games,
+        mix,
+        game.goal,
+        cumulative,
+        effects,
+        amounts,
+        out,
+    )
+    return np.add.reduceat(out, np.arange(0, len(match_index), blocks_per_match), axis=0)
+
+
+def _check_population(population, game: Game, name: str = "population") -> np.ndarray:
+    population = np.asarray(population) if isinstance(population, list) else population
+    if not isinstance(population, np.ndarray) or population.ndim != 4:
+        raise ValueError(
+            f"{name} must be a numpy bool array of shape (n, {game.goal}, {game.goal}, {game.goal}), "
+            f"got {getattr(population, 'shape', type(population).__name__)}"
+        )
+    if population.dtype != np.bool_ or population.shape[1:] != game.shape:
+        raise ValueError(
+            f"{name} must be a numpy bool array of shape (n, {game.goal}, {game.goal}, {game.goal}), "
+            f"got dtype {population.dtype} and shape {population.shape}"
+        )
+    return np.ascontiguousarray(population)
+
+
+def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | None = 0) -> PlayResult:
+    """Play ``n_games`` games of ``a`` against ``b``, the first mover alternating (a starts game 0).
+
+    Parameters
+    ----------
+    a, b : ndarray(bool, shape=(goal, goal, goal))
+        Strategies (see :mod:`ga_pig.strategies`).
+    game : Game
+    n_games : int
+        Number of games, >= 1.
+    seed : int, optional
+        Same seed, same result, on any number of threads.
+    """
+    check(a, game, "a")
+    check(b, game, "b")
+    n_games = _check_positive("n_games", n_games)
+    pop = np.ascontiguousarray(np.stack([a, b]))
+    counts = _run_matches(pop, [0], [1], n_games, game, seed)[0]
+    return PlayResult(
+        games=n_games,
+        a_first_games=(n_games + 1) // 2,
+        a_first_wins_a=int(counts[0]),
+        a_first_wins_b=int(counts[1]),
+        b_first_games=n_games // 2,
+        b_first_wins_a=int(counts[2]),
+        b_first_wins_b=int(counts[3]),
+    )
+
+
+def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_match: int, seed=0) -> np.ndarray:
+    """Play one match per row of ``pairs``; return wins, shape (n_pairs, 2).
+
+    ``wins[m, 0]`` counts the games ``population[pairs[m, 0]]`` won, ``wins[m, 1]`` those its
+    opponent won; the rest of the ``games_per_match`` were stalemates.
+    """
+    population = _check_population(population, game)
+    games_per_match = _check_positive("games_per_match", games_per_match)
+    pairs = np.asarray(pairs, dtype=np.int64)
+    n = population.shape[0]
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ValueError(f"pairs must have shape (n_pairs, 2), got {pairs.shape}")
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
+        raise ValueError(f"pairs must index the population (0..{n - 1}), got values {pairs.min()}..{pairs.max()}")
+    if len(pairs) == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    counts = _run_matches(population, pairs[:, 0], pairs[:, 1], games_per_match, game, seed)
+    return np.stack([counts[:, 0] + counts[:, 2], counts[:, 1] + counts[:, 3]], axis=1)
+
+
+def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0) -> np.ndarray:
+    """Every pair plays ``games_per_pair`` games; return the wins matrix, shape (n, n).
+
+    ``wins[p, q]`` is the number of games strategy p won against q (diagonal zero).
+    """
+    population = _check_population(strategies, game, "strategies")
+    n = population.shape[0]
+    p, q = np.triu_indices(n, k=1)
+    wins = np.zeros((n, n), dtype=np.int64)
+    if len(p):
+        result = matches(population, np.stack([p, q], axis=1), game, games_per_pair, seed)
+        wins[p, q] = result[:, 0]
+        wins[q, p] = result[:, 1]
+    return wins

@@ -1,0 +1,166 @@
+"""Strategy tensors and the builders that make them.
+
+The one convention
+------------------
+A strategy for a game with goal ``g`` is a plain numpy array ``s`` of dtype ``bool`` and shape
+``(g, g, g)``. ``s[i, j, k]`` is True to **roll** and False to **hold**, where
+
+* ``i`` is the mover's banked score,
+* ``j`` is the opponent's banked score,
+* ``k`` is the mover's turn total.
+
+Entries with ``i + k >= g`` are never consulted: a roll that brings ``i + k`` to the goal wins
+at once. Holding at ``k = 0`` passes the turn. If both players pass forever (a stalemate)
+nobody wins: it counts as a loss for both (seed 000 §2.3.4).
+
+Value tables returned by :mod:`ga_pig.exact` use the same indexing. Every builder here returns
+a fresh array; none keeps a reference to it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ga_pig.game import Game
+
+__all__ = [
+    "check",
+    "legal",
+    "hold_at",
+    "score",
+    "roll_to_win",
+    "turtle",
+    "roll_and_wait",
+    "random",
+    "from_function",
+    "force_roll_at_zero",
+    "BUILDERS",
+]
+
+
+def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Broadcastable index arrays (i, j, k) over a game's states."""
+    return np.ogrid[: game.goal, : game.goal, : game.goal]
+
+
+def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
+    """Validate a strategy for ``game`` and return it unchanged.
+
+    Raises
+    ------
+    ValueError
+        If ``s`` is not a numpy bool array of shape ``(goal, goal, goal)``; the message names
+        the expected shape and dtype and what was given.
+    """
+    expected = f"a numpy bool array of shape {game.shape} (goal={game.goal})"
+    if not isinstance(s, np.ndarray):
+        raise ValueError(f"{name} must be {expected}, got {type(s).__name__}")
+    if s.dtype != np.bool_:
+        raise ValueError(f"{name} must be {expected}, got dtype {s.dtype}")
+    if s.shape != game.shape:
+        raise ValueError(f"{name} must be {expected}, got shape {s.shape}")
+    return s
+
+
+def legal(game: Game) -> np.ndarray:
+    """Mask of the states a strategy is consulted in: ``i + k < goal``; shape ``(g, g, g)``."""
+    i, _, k = _grid(game)
+    return np.broadcast_to(i + k < game.goal, game.shape).copy()
+
+
+def hold_at(n: int, game: Game) -> np.ndarray:
+    """Roll while the turn total is below ``n``, then hold (``n = 0`` always passes)."""
+    _check_threshold("n", n)
+    _, _, k = _grid(game)
+    return np.broadcast_to(k < n, game.shape).copy()
+
+
+def score(n: int, game: Game) -> np.ndarray:
+    """Seed 001 §3.4.5's 'score' strategy: when behind, roll until ``i + k`` exceeds ``j``;
+    otherwise hold at ``n``."""
+    _check_threshold("n", n)
+    i, j, k = _grid(game)
+    return (i + k <= j) | (k < n)
+
+
+def roll_to_win(game: Game) -> np.ndarray:
+    """Always roll: bank only by reaching the goal (seed 000 §3.3.6)."""
+    return np.ones(game.shape, dtype=bool)
+
+
+def turtle(n: int, game: Game) -> np.ndarray:
+    """Seed 000 §3.3.6's 'turtle': bank a small turn total ``n`` every turn (hold at ``n``)."""
+    return hold_at(n, game)
+
+
+def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: int = 0) -> np.ndarray:
+    """Seed 000 §3.3.6's 'roll and wait', parametrized.
+
+    Below a banked score of ``wait_at``: roll while ``i + k < wait_at`` (and, if ``hold`` is
+    given, while ``k < hold``). From ``wait_at`` on: pass (hold at ``k = 0``) while the
+    opponent trails by more than ``lead`` points, i.e. wait for the opponent to catch up;
+    once ``j >= i - lead``, roll to win.
+    """
+    _check_threshold("wait_at", wait_at)
+    _check_threshold("lead", lead)
+    i, j, k = _grid(game)
+    climbing = i + k < wait_at
+    if hold is not None:
+        _check_threshold("hold", hold)
+        climbing = climbing & (k < hold)
+    waiting_done = j >= i - lead
+    return np.where(i < wait_at, climbing, waiting_done & np.ones_like(k, dtype=bool))
+
+
+def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: float = 0.5) -> np.ndarray:
+    """Each state independently rolls with probability ``p_roll``."""
+    if not 0.0 <= p_roll <= 1.0:
+        raise ValueError(f"p_roll must be in [0, 1], got {p_roll!r}")
+    rng = np.random.default_rng(rng)
+    return rng.random(game.shape) < p_roll
+
+
+def from_function(f: Callable[[object, object, object], object], game: Game) -> np.ndarray:
+    """Tabulate a decision function ``f(i, j, k) -> roll?`` (seed 000 §2.3.2).
+
+    ``f`` is first called once with broadcastable index arrays; if it returns something of the
+    strategy's shape (or broadcastable to it) that is used. Otherwise (``f`` uses ``if`` on its
+    arguments, say) it is called once per state with Python ints.
+    """
+    i, j, k = _grid(game)
+    try:
+        result = np.asarray(f(i, j, k))
+        if result.ndim == 3:
+            return np.broadcast_to(result, game.shape).astype(bool, copy=True)
+    except (ValueError, TypeError):
+        pass
+    goal = game.goal
+    s = np.empty(game.shape, dtype=bool)
+    for a in range(goal):
+        for b in range(goal):
+            for c in range(goal):
+                s[a, b, c] = bool(f(a, b, c))
+    return s
+
+
+def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
+    """A copy of ``s`` that rolls at every turn start (``k = 0``), so it never passes
+    (seed 001 §3.3). Works on one strategy or a stacked population ``(..., g, g, g)``."""
+    out = np.array(s, dtype=bool, copy=True)
+    out[..., 0] = True
+    return out
+
+
+def _check_threshold(name: str, value: object) -> None:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+
+
+#: Named strategy builders with one integer parameter, for configs and contract tests.
+BUILDERS: dict[str, Callable[..., np.ndarray]] = {
+    "hold_at": hold_at,
+    "score": score,
+    "turtle": turtle,
+}
