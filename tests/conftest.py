@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from ga_pig import Game, exact
@@ -19,6 +18,3 @@ def tiny():
     """Goal 6 with a 3-sided die: small enough for dense linear algebra."""
     return Game.pig(goal=6, sides=3)
 
-
-def seed_strategy(game, seed, p_roll=0.7):
-    return np.random.default_rng(seed).random(game.shape) < p_roll

@@ -1,0 +1,91 @@
+import numba
+import numpy as np
+import pytest
+
+from ga_pig import Game, simulate
+from ga_pig import strategies as S
+from ga_pig.simulate import BLOCK
+
+G = Game.pig(goal=30)
+
+
+def test_counts_add_up_and_seats_alternate():
+    r = simulate.play(S.hold_at(8, G), S.hold_at(12, G), G, 1001, seed=3)
+    assert r.a_first_games == 501 and r.b_first_games == 500
+    assert r.a_first_wins_a + r.a_first_wins_b == 501
+    assert r.b_first_wins_a + r.b_first_wins_b == 500
+    assert r.stalemates == 0 and r.wins_a + r.wins_b == 1001
+    assert r.win_rate_a == r.wins_a / 1001
+
+
+def test_same_seed_same_result_other_seed_differs():
+    a, b = S.hold_at(8, G), S.hold_at(12, G)
+    assert simulate.play(a, b, G, 5000, seed=11) == simulate.play(a, b, G, 5000, seed=11)
+    assert simulate.play(a, b, G, 5000, seed=11) != simulate.play(a, b, G, 5000, seed=12)
+
+
+def test_result_does_not_depend_on_thread_count():
+    a, b = S.hold_at(8, G), S.score(10, G)
+    n = 3 * BLOCK + 17
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = simulate.play(a, b, G, n, seed=5)
+        wins_one = simulate.round_robin(np.stack([a, b, S.hold_at(4, G)]), G, 301, seed=2)
+    finally:
+        numba.set_num_threads(threads)
+    assert simulate.play(a, b, G, n, seed=5) == one
+    assert np.array_equal(simulate.round_robin(np.stack([a, b, S.hold_at(4, G)]), G, 301, seed=2), wins_one)
+
+
+def test_always_passing_players_stalemate():
+    never = S.hold_at(0, G)
+    r = simulate.play(never, never, G, 100, seed=0)
+    assert r.stalemates == 100
+
+
+def test_passing_player_loses_to_any_roller():
+    r = simulate.play(S.hold_at(0, G), S.hold_at(1, G), G, 200, seed=0)
+    assert r.wins_b == 200
+
+
+def test_roll_to_win_beats_roll_and_wait_surely():
+    game = Game.pig()
+    r = simulate.play(S.roll_to_win(game), S.roll_and_wait(game), game, 400, seed=1)
+    assert r.wins_a == 400
+
+
+def test_round_robin_matrix():
+    population = np.stack([S.hold_at(n, G) for n in (0, 5, 10, 15)])
+    wins = simulate.round_robin(population, G, 200, seed=1)
+    assert wins.shape == (4, 4) and np.all(np.diag(wins) == 0)
+    # no stalemates between these (only hold-at-0 passes, and it never meets itself)
+    assert np.all(wins + wins.T + np.eye(4, dtype=int) * 200 == 200)
+    assert wins[1:, 0].tolist() == [200, 200, 200]
+
+
+def test_matches_rows():
+    population = np.stack([S.hold_at(n, G) for n in (0, 5)])
+    wins = simulate.matches(population, [[1, 0], [0, 0]], G, 50, seed=0)
+    assert wins.tolist() == [[50, 0], [0, 0]]
+
+
+@pytest.mark.parametrize("n_games", [0, -5, 2.0])
+def test_bad_n_games(n_games):
+    with pytest.raises(ValueError, match="n_games must be a positive integer"):
+        simulate.play(S.hold_at(5, G), S.hold_at(5, G), G, n_games)
+
+
+def test_strategies_for_different_goals():
+    other = Game.pig(goal=40)
+    with pytest.raises(ValueError, match=r"b must be a numpy bool array of shape \(30, 30, 30\).*\(40, 40, 40\)"):
+        simulate.play(S.hold_at(5, G), S.hold_at(5, other), G, 10)
+
+
+def test_bad_population_and_pairs():
+    with pytest.raises(ValueError, match=r"strategies must be .*shape \(n, 30, 30, 30\)"):
+        simulate.round_robin(np.zeros((2, 30, 30), dtype=bool), G, 10)
+    with pytest.raises(ValueError, match="pairs must index the population"):
+        simulate.matches(np.zeros((2,) + G.shape, dtype=bool), [[0, 2]], G, 10)
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        simulate.play(S.hold_at(5, G), S.hold_at(5, G), G, 10, seed=-1)
