@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import enum
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 

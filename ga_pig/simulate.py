@@ -73,46 +73,60 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, z ^ (z >> np.uint64(31))
 
 
+@numba.njit(cache=True, inline="always")
+def _draw(state, cumulative, uniform):
+    """Index of the next roll outcome: exact (Lemire's rejection) for equiprobable outcomes,
+    else an inverse-CDF scan of 53-bit uniforms. Returns (outcome, state)."""
+    n = cumulative.shape[0]
+    if uniform:
+        while True:
+            state, bits = _splitmix(state)
+            m = (bits >> np.uint64(32)) * np.uint64(n)
+            low = m & np.uint64(0xFFFFFFFF)
+            if low >= np.uint64(n) or low >= (np.uint64(0x100000000) - np.uint64(n)) % np.uint64(n):
+                return np.int64(m >> np.uint64(32)), state
+    state, bits = _splitmix(state)
+    u = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    o = 0
+    while o < n - 1 and u >= cumulative[o]:
+        o += 1
+    return np.int64(o), state
+
+
 @numba.njit(cache=True)
-def _play_game(pop, first, second, goal, cumulative, effects, amounts, state):
+def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state)."""
-    n_outcomes = cumulative.shape[0]
-    players = (first, second)
-    scores = [0, 0]
-    mover = 0
+    mover = first
+    other = second
+    i = 0  # mover's banked score
+    j = 0  # other's banked score
     passes = 0
     while True:
-        p = players[mover]
-        i = scores[mover]
-        j = scores[1 - mover]
         k = 0
         while True:
-            if not pop[p, i, j, k]:
+            if not pop[mover, i, j, k]:
                 if k == 0:
                     passes += 1
                     if passes == 2:
                         return -1, state
                 else:
-                    scores[mover] = i + k
+                    i += k
                     passes = 0
                 break
-            state, bits = _splitmix(state)
-            u = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-            o = 0
-            while o < n_outcomes - 1 and u >= cumulative[o]:
-                o += 1
+            o, state = _draw(state, cumulative, uniform)
             if effects[o] == _ADD:
                 k += amounts[o]
                 if i + k >= goal:
-                    return p, state
+                    return mover, state
             else:  # _BUST
                 passes = 0
                 break
-        mover = 1 - mover
+        mover, other = other, mover
+        i, j = j, i
 
 
 @numba.njit(cache=True, parallel=True)
-def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, effects, amounts, out):
+def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, out):
     """Play every block; out[blk] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first)."""
     for blk in numba.prange(block_a.shape[0]):
         a = block_a[blk]
@@ -120,10 +134,10 @@ def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulativ
         state = np.uint64(block_seed[blk])
         for game in range(block_games[blk]):
             if game % 2 == 0:
-                winner, state = _play_game(pop, a, b, goal, cumulative, effects, amounts, state)
+                winner, state = _play_game(pop, a, b, goal, cumulative, uniform, effects, amounts, state)
                 offset = 0
             else:
-                winner, state = _play_game(pop, b, a, goal, cumulative, effects, amounts, state)
+                winner, state = _play_game(pop, b, a, goal, cumulative, uniform, effects, amounts, state)
                 offset = 2
             if winner == a:
                 out[blk, offset] += 1
@@ -169,6 +183,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
         mix,
         game.goal,
         cumulative,
+        bool(np.all(probabilities == probabilities[0])),
         effects,
         amounts,
         out,

@@ -19,7 +19,7 @@ a fresh array; none keeps a reference to it.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

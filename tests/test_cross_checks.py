@@ -10,7 +10,6 @@ from ga_pig import Game, exact, reference, simulate
 from ga_pig import strategies as S
 
 
-
 def seed_strategy(game, seed, p_roll):
     return np.random.default_rng(seed).random(game.shape) < p_roll
 

@@ -61,7 +61,14 @@ def test_optimal_pig_start(pig, method):
 def test_optimal_piglet_goal2(method):
     # Neller & Presser's exact values (seed 004 §2.1)
     P = exact.optimal(Game.piglet(goal=2), method=method).value
-    expected = {(0, 0, 0): 4 / 7, (0, 0, 1): 5 / 7, (0, 1, 0): 2 / 5, (0, 1, 1): 3 / 5, (1, 0, 0): 4 / 5, (1, 1, 0): 2 / 3}
+    expected = {
+        (0, 0, 0): 4 / 7,
+        (0, 0, 1): 5 / 7,
+        (0, 1, 0): 2 / 5,
+        (0, 1, 1): 3 / 5,
+        (1, 0, 0): 4 / 5,
+        (1, 1, 0): 2 / 3,
+    }
     for state, value in expected.items():
         assert P[state] == pytest.approx(value, abs=1e-14), state
 

@@ -7,13 +7,13 @@ opponent's turn start at the same banked scores, which is where a bust or a pass
 The opponent's chain is affine in the mover's turn-start value in the same way, and the two
 scalar equations close in one division. No iteration, no tolerance.
 
-For each chain state we keep
-    cm[k] : probability the chain's mover wins, not counting the return route,
-    co[k] : probability the chain's opponent wins, not counting the return route,
-    d[k]  : probability of returning to the opponent's turn start at the same (i, j),
-    e[k]  : 1 - d[k], accumulated directly so that 1 - d_A d_B never cancels.
-Both returns pass (``e = 0`` on both chains) exactly when both players pass at k = 0: a
-stalemate, worth 0 to both.
+For each chain state k we keep a row C[k] of four numbers:
+    C[k, 0] : probability that a (the first strategy) wins, not counting the return route,
+    C[k, 1] : probability that b wins, not counting the return route,
+    C[k, 2] : d, the probability of returning to the opponent's turn start at the same (i, j),
+    C[k, 3] : e = 1 - d, accumulated directly so that 1 - d_A d_B never cancels.
+Both returns pass (e = 0 on both chains) exactly when both players pass at k = 0: a stalemate,
+worth 0 to both. Turn-start tables hold the same (a wins, b wins) pairs in their last axis.
 
 Games here are monotone (banked scores never fall), so pairs (i, j) are solved from high scores
 down and every hold lands on an already-solved pair.
@@ -29,94 +29,116 @@ BUST = 1
 
 
 @numba.njit(cache=True)
-def _chain(s, me, opp, goal, probabilities, effects, amounts, hold_m, hold_o, cm, co, d, e):
+def _split(probabilities, effects, amounts):
+    """ADD outcomes as (probabilities, amounts) and the total BUST probability."""
+    n_add = 0
+    for o in range(effects.shape[0]):
+        if effects[o] == ADD:
+            n_add += 1
+    add_p = np.empty(n_add)
+    add_amount = np.empty(n_add, dtype=np.int64)
+    bust_p = 0.0
+    n = 0
+    for o in range(effects.shape[0]):
+        if effects[o] == ADD:
+            add_p[n] = probabilities[o]
+            add_amount[n] = amounts[o]
+            n += 1
+        else:
+            bust_p += probabilities[o]
+    return add_p, add_amount, bust_p
+
+
+@numba.njit(cache=True, inline="always")
+def _chain(s, me, opp, goal, winner, add_p, add_amount, bust_p, hold, C):
     """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]).
 
-    hold_m[k], hold_o[k]: win probabilities of mover / opponent after banking turn total k > 0.
+    winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
+    hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
     """
     top = goal - me
     for k in range(top - 1, -1, -1):
         if s[me, opp, k]:
-            a_m = 0.0
-            a_o = 0.0
-            a_d = 0.0
-            a_e = 0.0
-            for o in range(probabilities.shape[0]):
-                p = probabilities[o]
-                if effects[o] == ADD:
-                    nk = k + amounts[o]
-                    if nk >= top:
-                        a_m += p
-                        a_e += p
-                    else:
-                        a_m += p * cm[nk]
-                        a_o += p * co[nk]
-                        a_d += p * d[nk]
-                        a_e += p * e[nk]
+            acc0 = 0.0
+            acc1 = 0.0
+            acc2 = bust_p
+            acc3 = 0.0
+            won = 0.0
+            for o in range(add_p.shape[0]):
+                p = add_p[o]
+                nk = k + add_amount[o]
+                if nk >= top:
+                    won += p
                 else:
-                    a_d += p
-            cm[k] = a_m
-            co[k] = a_o
-            d[k] = a_d
-            e[k] = a_e
+                    acc0 += p * C[nk, 0]
+                    acc1 += p * C[nk, 1]
+                    acc2 += p * C[nk, 2]
+                    acc3 += p * C[nk, 3]
+            if winner == 0:
+                acc0 += won
+            else:
+                acc1 += won
+            C[k, 0] = acc0
+            C[k, 1] = acc1
+            C[k, 2] = acc2
+            C[k, 3] = acc3 + won
         elif k > 0:
-            cm[k] = hold_m[k]
-            co[k] = hold_o[k]
-            d[k] = 0.0
-            e[k] = 1.0
+            C[k, 0] = hold[k, 0]
+            C[k, 1] = hold[k, 1]
+            C[k, 2] = 0.0
+            C[k, 3] = 1.0
         else:
-            cm[k] = 0.0
-            co[k] = 0.0
-            d[k] = 1.0
-            e[k] = 0.0
+            C[k, 0] = 0.0
+            C[k, 1] = 0.0
+            C[k, 2] = 1.0
+            C[k, 3] = 0.0
+
+
+@numba.njit(cache=True, inline="always")
+def _close(CA, CB, S, T, i, j):
+    """Solve the pair (i, j) from the two chains' k = 0 rows into S[i, j] and T[j, i]."""
+    dA = CA[0, 2]
+    dB = CB[0, 2]
+    denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
+    if denom <= 0.0:
+        for w in range(2):
+            S[i, j, w] = 0.0
+            T[j, i, w] = 0.0
+    else:
+        for w in range(2):
+            x = (CA[0, w] + dA * CB[0, w]) / denom
+            S[i, j, w] = x
+            T[j, i, w] = CB[0, w] + dB * x
 
 
 @numba.njit(cache=True)
-def _win_tables(a, b, goal, probabilities, effects, amounts, SA, SB, TA, TB):
-    """Turn-start win probabilities for a against b; indexed [i = a's score, j = b's score].
+def _win_tables(a, b, goal, probabilities, effects, amounts, S, T):
+    """Turn-start win probabilities (P(a wins), P(b wins)) for a against b.
 
-    SA, SB: P(a wins), P(b wins) when a is about to start a turn.
-    TA, TB: P(a wins), P(b wins) when b is about to start a turn.
+    S[i, j]: a (holding i) is about to start a turn against b (holding j).
+    T[j, i]: b (holding j) is about to start a turn against a (holding i) — mover's score first,
+    so that both chains read their hold values from contiguous rows.
     """
-    cmA = np.empty(goal)
-    coA = np.empty(goal)
-    dA = np.empty(goal)
-    eA = np.empty(goal)
-    cmB = np.empty(goal)
-    coB = np.empty(goal)
-    dB = np.empty(goal)
-    eB = np.empty(goal)
+    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    CA = np.empty((goal, 4))
+    CB = np.empty((goal, 4))
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
-            _chain(a, i, j, goal, probabilities, effects, amounts, TA[i:, j], TB[i:, j], cmA, coA, dA, eA)
-            _chain(b, j, i, goal, probabilities, effects, amounts, SB[i, j:], SA[i, j:], cmB, coB, dB, eB)
-            denom = eA[0] + eB[0] - eA[0] * eB[0]
-            if denom <= 0.0:
-                SA[i, j] = 0.0
-                SB[i, j] = 0.0
-                TA[i, j] = 0.0
-                TB[i, j] = 0.0
-            else:
-                sa = (cmA[0] + dA[0] * coB[0]) / denom
-                sb = (coA[0] + dA[0] * cmB[0]) / denom
-                SA[i, j] = sa
-                SB[i, j] = sb
-                TA[i, j] = coB[0] + dB[0] * sa
-                TB[i, j] = cmB[0] + dB[0] * sb
+            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, T[j, i:], CA)
+            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, S[i, j:], CB)
+            _close(CA, CB, S, T, i, j)
 
 
 @numba.njit(cache=True)
 def _pair(a, b, goal, probabilities, effects, amounts, out):
     """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first))."""
-    SA = np.empty((goal, goal))
-    SB = np.empty((goal, goal))
-    TA = np.empty((goal, goal))
-    TB = np.empty((goal, goal))
-    _win_tables(a, b, goal, probabilities, effects, amounts, SA, SB, TA, TB)
-    out[0] = SA[0, 0]
-    out[1] = SB[0, 0]
-    out[2] = TA[0, 0]
-    out[3] = TB[0, 0]
+    S = np.empty((goal, goal, 2))
+    T = np.empty((goal, goal, 2))
+    _win_tables(a, b, goal, probabilities, effects, amounts, S, T)
+    out[0] = S[0, 0, 0]
+    out[1] = S[0, 0, 1]
+    out[2] = T[0, 0, 0]
+    out[3] = T[0, 0, 1]
 
 
 @numba.njit(cache=True, parallel=True)
@@ -142,26 +164,22 @@ def _visits(a, b, goal, probabilities, effects, amounts, V):
     extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
     extB = np.zeros((goal, goal))  # flow into b's turn start
     extA[0, 0] = 1.0
-    zeros = np.zeros(goal)
-    cm = np.empty(goal)
-    co = np.empty(goal)
-    dA = np.empty(goal)
-    eA = np.empty(goal)
-    dB = np.empty(goal)
-    eB = np.empty(goal)
+    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    zeros = np.zeros((goal, 2))  # the win columns are not needed here, only d and e
+    CA = np.empty((goal, 4))
+    CB = np.empty((goal, 4))
     mass = np.empty(goal)
     for i in range(goal):
         for j in range(goal):
-            # return probabilities only; the win constants are not needed here
-            _chain(a, i, j, goal, probabilities, effects, amounts, zeros, zeros, cm, co, dA, eA)
-            _chain(b, j, i, goal, probabilities, effects, amounts, zeros, zeros, cm, co, dB, eB)
-            denom = eA[0] + eB[0] - eA[0] * eB[0]
+            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, zeros, CA)
+            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, zeros, CB)
+            denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
             if denom <= 0.0:
                 x = extA[i, j] + extB[i, j]
                 y = x
             else:
-                x = (extA[i, j] + dB[0] * extB[i, j]) / denom
-                y = extB[i, j] + dA[0] * x
+                x = (extA[i, j] + CB[0, 2] * extB[i, j]) / denom
+                y = extB[i, j] + CA[0, 2] * x
             _push(a, i, j, goal, probabilities, effects, amounts, x, mass)
             for k in range(goal - i):
                 V[i, j, k] = mass[k]
@@ -389,39 +407,31 @@ def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds,
 
 
 @numba.njit(cache=True)
-def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds, V, policy, T, rounds):
+def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds, V, policy, S, T, rounds):
     """Policy maximizing the mover's win probability against the fixed b, from every state.
 
-    V[i, j, k]: the best responder's win probability at its state (i, j, k).
-    T[i, j]: its win probability when b is about to start a turn (responder i, b j).
-    Stalemates are losses. Per pair: policy iteration on the responder's chain, b's chain fixed.
+    The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
+    S[i, j, 0] = V[i, j, 0]; T[j, i, 0]: its win probability when b is about to start a turn.
+    Column 1 (b's wins) is not tracked. Stalemates are losses. Per pair: policy iteration on
+    the responder's chain, b's chain fixed, each policy evaluated exactly.
     """
-    cB = np.empty(goal)
-    oB = np.empty(goal)
-    fB = np.empty(goal)
-    eB = np.empty(goal)
-    cA = np.empty(goal)
-    oA = np.empty(goal)
-    dA = np.empty(goal)
-    eA = np.empty(goal)
-    dummy = np.zeros(goal)
+    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    CA = np.empty((goal, 4))
+    CB = np.empty((goal, 4))
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
-            # b's chain: the responder's win constant is co (b's opponent), hold -> V[i, j+k, 0]
-            _chain(b, j, i, goal, probabilities, effects, amounts, dummy, V[i, j:, 0], oB, cB, fB, eB)
+            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, S[i, j:], CB)
             converged = False
             for r in range(max_rounds):
-                _chain(policy, i, j, goal, probabilities, effects, amounts, T[i:, j], dummy, cA, oA, dA, eA)
-                denom = eA[0] + eB[0] - eA[0] * eB[0]
-                x = 0.0 if denom <= 0.0 else (cA[0] + dA[0] * cB[0]) / denom
-                t0 = cB[0] + fB[0] * x
+                _chain(policy, i, j, goal, 0, add_p, add_amount, bust_p, T[j, i:], CA)
+                _close(CA, CB, S, T, i, j)
+                t0 = T[j, i, 0]
                 for k in range(goal - i):
-                    V[i, j, k] = cA[k] + dA[k] * t0
-                T[i, j] = t0
+                    V[i, j, k] = CA[k, 0] + CA[k, 2] * t0
                 changed = False
                 for k in range(goal - i):
                     roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0)
-                    hold = T[i + k, j] if k > 0 else t0
+                    hold = T[j, i + k, 0] if k > 0 else t0
                     if policy[i, j, k]:
                         if hold > roll + margin:
                             policy[i, j, k] = False

@@ -105,10 +105,12 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     goal = game.goal
     value = np.zeros(game.shape)
     policy = np.ones(game.shape, dtype=bool)
-    to_b = np.zeros((goal, goal))
+    at_start = np.zeros((goal, goal, 2))
+    to_b = np.zeros((goal, goal, 2))
     iterations = np.zeros((goal, goal), dtype=np.int64)
     ok = _kernels._best_response(
-        np.ascontiguousarray(b), goal, *game.tables(), TIE_MARGIN, max_iterations, value, policy, to_b, iterations
+        np.ascontiguousarray(b), goal, *game.tables(), TIE_MARGIN, max_iterations, value, policy, at_start, to_b,
+        iterations,
     )
     if not ok:
         raise RuntimeError(f"best response did not converge within {max_iterations} rounds on a pair of scores")
@@ -128,11 +130,11 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     start = P[:, :, 0]  # P[i, j, 0]
     bust = 1.0 - start.T[:, :, None]  # 1 - P[j, i, 0]
     roll = np.zeros(game.shape)
-    for probability, effect, amount in zip(*game.tables()):
+    for probability, effect, amount in zip(*game.tables(), strict=True):
         if effect == _kernels.ADD:
             nk = k + amount
-            won = i + nk >= goal
-            roll += probability * np.where(won, 1.0, np.take_along_axis(P, np.minimum(nk, goal - 1) + 0 * i + 0 * j, axis=2))
+            after = P[i, j, np.minimum(nk, goal - 1)]
+            roll += probability * np.where(i + nk >= goal, 1.0, after)
         else:
             roll += probability * bust
     banked = np.minimum(i + k, goal - 1)

@@ -1,0 +1,19 @@
+import subprocess
+import sys
+
+
+def test_import_compiles_nothing():
+    """Importing ga_pig and its engine modules compiles no numba kernel."""
+    code = """
+import numba.core.registry as registry
+import ga_pig, ga_pig.simulate, ga_pig.exact, ga_pig.exact._kernels as k, ga_pig.simulate as s
+from numba.core.dispatcher import Dispatcher
+kernels = [v for m in (k, s) for v in vars(m).values() if isinstance(v, Dispatcher)]
+assert len(kernels) >= 10, len(kernels)
+compiled = [d.py_func.__name__ for d in kernels if d.signatures]
+assert not compiled, compiled
+print("ok", len(kernels))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok")
