@@ -65,14 +65,17 @@ def _finish(policy, value, iterations, method, game) -> Solution:
     return Solution(policy, value, iterations, method, game)
 
 
-def optimal(game: Game, method: str = "value_iteration", tol: float = 1e-15, max_iterations: int = 100_000) -> Solution:
+def optimal(
+    game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 100_000
+) -> Solution:
     """The optimal policy and win-probability table of ``game`` when both players play optimally.
 
     Parameters
     ----------
     game : Game
-    method : {"value_iteration", "policy_iteration"}
-        Both give the same policy (exact ties aside) and values within 1e-12.
+    method : {"policy_iteration", "value_iteration"}
+        Both give the same policy (exact ties aside) and values within 1e-12. Policy iteration
+        (the default) solves each policy's equations exactly and is several times faster.
     tol : float
         Value iteration stops on a pair once no value moved by more than ``tol`` in a sweep.
     max_iterations : int

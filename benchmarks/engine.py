@@ -1,0 +1,194 @@
+"""Engine benchmark: simulator throughput, exact evaluation and solver times.
+
+    python benchmarks/engine.py [--quick]
+
+Prints a table and writes benchmarks/results/engine.json. Each timing is the best of several
+repeats after a warm-up call (compilation is measured separately, in fresh processes).
+Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on two; one exact
+pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from ga_pig import Game, exact, reference, simulate
+from ga_pig import strategies as S
+
+RESULTS = Path(__file__).parent / "results" / "engine.json"
+
+
+def best_of(fn, repeats: int) -> float:
+    fn()  # warm-up (compile or load from cache)
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def machine() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "platform": platform.platform(),
+    }
+
+
+COMPILE_SNIPPET = """
+import time
+t = time.perf_counter()
+from ga_pig import Game, exact, simulate, strategies as S
+g = Game.pig()
+a = S.hold_at(20, g)
+simulate.play(a, a, g, 10, 0)
+exact.seats(a, a, g)
+exact.win_rates(a[None], a, g)
+exact.optimal(g, "policy_iteration")
+exact.optimal(g, "value_iteration")
+exact.best_response(a, g)
+print(time.perf_counter() - t)
+"""
+
+
+def first_call_seconds() -> tuple[float, float]:
+    """(cold: compile everything in a fresh cache, warm: load from that cache), fresh processes."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], env=env, capture_output=True, text=True)
+            if out.returncode != 0:
+                raise RuntimeError(out.stderr)
+            runs.append(float(out.stdout.strip().splitlines()[-1]))
+    return runs[0], runs[1]
+
+
+def openspiel_games_per_second(a: np.ndarray, b: np.ndarray, n_games: int) -> float | None:
+    """OpenSpiel's ``pig`` game driven by the same policies (pyspiel state stepping), if installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("pig", {"players": 2, "winscore": 100, "diceoutcomes": 6})
+    rng = np.random.default_rng(0)
+    policies = (a, b)
+    started = time.perf_counter()
+    for g in range(n_games):
+        state = game.new_initial_state()
+        seat_of = (0, 1) if g % 2 == 0 else (1, 0)  # seat_of[strategy] = OpenSpiel player
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=probabilities)])
+                continue
+            player = state.current_player()
+            strategy = policies[seat_of.index(player)]
+            scores = state.to_string()
+            my, their, turn = _parse_openspiel(scores, player)
+            roll = bool(strategy[my, their, turn]) if my + turn < 100 else False
+            state.apply_action(0 if roll else 1)  # 0 = roll, 1 = stop
+    return n_games / (time.perf_counter() - started)
+
+
+def _parse_openspiel(text: str, player: int) -> tuple[int, int, int]:
+    """Scores from OpenSpiel's pig state string."""
+    numbers = [int(tok) for tok in text.replace(":", " ").replace(",", " ").split() if tok.lstrip("-").isdigit()]
+    # format: "Scores: s0 s1, Turn total: t\nCurrent player: p"
+    s0, s1, turn = numbers[0], numbers[1], numbers[2]
+    return (s0, s1, turn) if player == 0 else (s1, s0, turn)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer games and repeats (smoke run)")
+    args = parser.parse_args()
+    n_games = 200_000 if args.quick else 2_000_000
+    repeats = 2 if args.quick else 5
+
+    game = Game.pig()
+    solution = exact.optimal(game, "policy_iteration")
+    hold20, hold25, best = S.hold_at(20, game), S.hold_at(25, game), solution.policy
+    rows: list[tuple[str, float, str, str]] = []  # (what, value, unit, target)
+
+    threads = numba.get_num_threads()
+    for label, a, b in [("hold-at-20 vs hold-at-25", hold20, hold25), ("optimal vs optimal", best, best)]:
+        for cores in (1, min(2, threads)):
+            numba.set_num_threads(cores)
+            seconds = best_of(lambda a=a, b=b: simulate.play(a, b, game, n_games, seed=1), repeats)
+            target = ">= 1.2M" if cores == 1 else ">= 2M"
+            rows.append((f"simulate {label}, {cores} core(s)", n_games / seconds, "games/s", target))
+    numba.set_num_threads(threads)
+
+    python_games = 2_000 if args.quick else 20_000
+    started = time.perf_counter()
+    reference.play(hold20, hold25, game, python_games, seed=1)
+    rows.append(("plain-Python simulator, hold-at-20 vs hold-at-25", python_games / (time.perf_counter() - started),
+                 "games/s", ""))
+    spiel = openspiel_games_per_second(hold20, hold25, 200 if args.quick else 2_000)
+    rows.append(("OpenSpiel pig (pyspiel), same policies", float("nan") if spiel is None else spiel, "games/s",
+                 "" if spiel is not None else "not installed (pip install -e '.[peers]')"))
+
+    for label, a, b in [("hold-at-20 vs hold-at-25", hold20, hold25), ("optimal vs optimal", best, best),
+                        ("random vs optimal", S.random(game, 1), best)]:
+        seconds = best_of(lambda a=a, b=b: exact.seats(a, b, game), 10 * repeats)
+        rows.append((f"exact pair, {label}", seconds * 1e3, "ms", "<= 4"))
+
+    population = np.stack([S.random(game, seed) for seed in range(64)])
+    seconds = best_of(lambda: exact.win_rates(population, best, game), repeats)
+    rows.append(("exact: 64 random strategies vs optimal", seconds, "s", "<= 0.3"))
+    population = np.stack([S.hold_at(10 + n % 30, game) for n in range(64)])
+    seconds = best_of(lambda: exact.win_rates(population, best, game), repeats)
+    rows.append(("exact: 64 hold-at strategies vs optimal", seconds, "s", "<= 0.3"))
+
+    for method in exact.METHODS:
+        seconds = best_of(lambda method=method: exact.optimal(game, method), repeats)
+        rows.append((f"optimal solve, {method}", seconds, "s", "<= 0.15"))
+    seconds = best_of(lambda: exact.best_response(hold20, game), repeats)
+    rows.append(("best response to hold-at-20", seconds, "s", ""))
+
+    cold, warm = first_call_seconds()
+    rows.append(("first call, compiling every kernel (fresh process)", cold, "s", ""))
+    rows.append(("first call, kernels loaded from numba cache", warm, "s", ""))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'value':>12}  unit     target")
+    for what, value, unit, target in rows:
+        shown = f"{value:,.0f}" if unit == "games/s" and value == value else f"{value:.4g}"
+        print(f"{what:<{width}}  {shown:>12}  {unit:<7}  {target}")
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "machine": machine(),
+        "quick": args.quick,
+        "date": time.strftime("%Y-%m-%d"),
+        "rows": [{"measure": w, "value": v if v == v else None, "unit": u, "target": t} for w, v, u, t in rows],
+    }
+    RESULTS.write_text(json.dumps(payload, indent=2) + "\n")
+    print(f"\nwrote {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()
