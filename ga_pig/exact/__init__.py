@@ -3,7 +3,7 @@
 Strategy and table indexing: see :mod:`ga_pig.strategies`.
 """
 
-from ga_pig.exact.evaluate import Seats, seats, win_matrix, win_probability, win_rate, win_rates
+from ga_pig.exact.evaluate import Seats, pair_win_rates, seats, win_matrix, win_probability, win_rate, win_rates
 from ga_pig.exact.occupancy import reachable, turn_totals, visits
 from ga_pig.exact.solve import METHODS, Solution, action_values, best_response, optimal
 
@@ -14,6 +14,7 @@ __all__ = [
     "win_rate",
     "win_rates",
     "win_matrix",
+    "pair_win_rates",
     "optimal",
     "best_response",
     "action_values",

@@ -18,7 +18,7 @@ from ga_pig.game import Game
 from ga_pig.simulate import _check_population
 from ga_pig.strategies import check
 
-__all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix"]
+__all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates"]
 
 
 def _require_monotone(game: Game) -> None:
@@ -114,6 +114,37 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
     return 0.5 * (p[:, 0] + p[:, 2])
 
 
+def _pairs(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game) -> np.ndarray:
+    """(n_pairs, 4) exact seat probabilities of population[first[m]] against population[second[m]]."""
+    out = np.empty((len(first), 4))
+    _kernels._all_pairs(population, first.astype(np.int64), second.astype(np.int64), game.goal, *game.tables(), out)
+    return out
+
+
+def pair_win_rates(strategies: np.ndarray, pairs, game: Game) -> np.ndarray:
+    """Exact seat-averaged win rates of both members of each pair, in parallel.
+
+    Parameters
+    ----------
+    strategies : ndarray(bool, shape=(n, goal, goal, goal))
+    pairs : array of int, shape (n_pairs, 2)
+        Indices into ``strategies``.
+
+    Returns
+    -------
+    ndarray(float64, shape=(n_pairs, 2)): ``[m, 0]`` is the win rate of ``pairs[m, 0]`` against
+    ``pairs[m, 1]``, ``[m, 1]`` the reverse (they sum to 1 minus the stalemate probability).
+    """
+    population = _check_population(strategies, game, "strategies")
+    _require_monotone(game)
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    n = population.shape[0]
+    if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
+        raise ValueError(f"pairs must index the strategies (0..{n - 1}), got values {pairs.min()}..{pairs.max()}")
+    out = _pairs(population, pairs[:, 0], pairs[:, 1], game)
+    return np.stack([0.5 * (out[:, 0] + out[:, 2]), 0.5 * (out[:, 1] + out[:, 3])], axis=1)
+
+
 def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
     """Exact seat-averaged win rates of every strategy against every other, in parallel.
 
@@ -121,12 +152,10 @@ def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
     holds each strategy's rate against itself (½ minus half its stalemate probability).
     """
     population = _check_population(strategies, game, "strategies")
-    _require_monotone(game)
     n = population.shape[0]
     p, q = np.triu_indices(n)
-    out = np.empty((len(p), 4))
-    _kernels._all_pairs(population, p.astype(np.int64), q.astype(np.int64), game.goal, *game.tables(), out)
+    rates = pair_win_rates(population, np.stack([p, q], axis=1), game)
     W = np.empty((n, n))
-    W[p, q] = 0.5 * (out[:, 0] + out[:, 2])
-    W[q, p] = 0.5 * (out[:, 1] + out[:, 3])
+    W[p, q] = rates[:, 0]
+    W[q, p] = rates[:, 1]
     return W

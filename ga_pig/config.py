@@ -1,0 +1,194 @@
+"""Typed Hydra schema of a ga_pig run, registered in Hydra's ConfigStore as ``schema``.
+
+The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition;
+:func:`validate` then checks ranges and cross-key rules before any work is done, raising one
+``ValueError`` that names the key, the value and what was expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig, OmegaConf
+
+__all__ = [
+    "GameConfig",
+    "PopulationConfig",
+    "SelectionConfig",
+    "FitnessConfig",
+    "Config",
+    "register",
+    "validate",
+    "waves",
+    "SELECTIONS",
+    "FITNESS_KINDS",
+    "OPPONENTS",
+    "MODES",
+]
+
+SELECTIONS = ("round_robin", "knockout")
+FITNESS_KINDS = ("simulated", "exact")
+OPPONENTS = ("population", "optimal")
+MODES = ("evolve", "random_search")
+
+
+@dataclass
+class GameConfig:
+    """Which game: a name from :data:`ga_pig.game.GAMES` and its parameters."""
+
+    name: str = "pig"
+    goal: int = 100
+    sides: int | None = 6
+
+
+@dataclass
+class PopulationConfig:
+    """The starting population (see :data:`ga_pig.evolve.populations.POPULATIONS`)."""
+
+    kind: str = "random"
+    thresholds: list[int] = field(default_factory=lambda: [10, 15, 20, 25, 30])
+    p_roll: float = 0.5
+
+
+@dataclass
+class SelectionConfig:
+    scheme: str = "knockout"
+
+
+@dataclass
+class FitnessConfig:
+    """``simulated``: games decide matches. ``exact``: exact win rates do, between members
+    (opponent ``population``) or against the Neller-optimal policy (opponent ``optimal``)."""
+
+    kind: str = "simulated"
+    opponent: str = "population"
+
+
+@dataclass
+class Config:
+    experiment: str = "default"
+    mode: str = "evolve"
+    game: GameConfig = field(default_factory=GameConfig)
+    population: PopulationConfig = field(default_factory=PopulationConfig)
+    selection: SelectionConfig = field(default_factory=SelectionConfig)
+    fitness: FitnessConfig = field(default_factory=FitnessConfig)
+    #: fraction of an offspring's genes flipped (each gene independently: binomial count)
+    mutation: float = 0.01
+    generations: int = 1000
+    population_size: int = 20
+    games_per_match: int = 100
+    #: cube-system waves [[side, generations], ...]; null = side 1 throughout. The run lasts
+    #: `generations` in all: the schedule is cut there, or its last wave extended to it.
+    cube: Any = None
+    elite: int = 0
+    #: record the population's exact win rate vs optimal every this many generations
+    #: (null: 10 with simulated fitness, 1 with exact)
+    eval_every: int | None = None
+    checkpoint_every: int = 25
+    seed: int = 0
+    #: a run directory to continue
+    resume: str | None = None
+    force_roll_at_zero: bool = True
+    #: random search: number of draws of `population_size` random strategies
+    draws: int = 300
+    progress: bool = True
+
+
+def register() -> None:
+    """Register the schema in Hydra's ConfigStore (idempotent)."""
+    ConfigStore.instance().store(name="schema", node=Config)
+
+
+def _fail(key: str, value: object, expected: str) -> None:
+    raise ValueError(f"config key '{key}' = {value!r}: expected {expected}")
+
+
+def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
+    """The run's cube waves as (side, generations), summing to ``cfg.generations``: the
+    schedule cut at that total, or its last wave extended to it. Without the cube system,
+    one wave of side 1."""
+    total = int(cfg.generations)
+    if cfg.cube is None:
+        return [(1, total)]
+    schedule = []
+    done = 0
+    for side, gens in cfg.cube:
+        gens = min(int(gens), total - done)
+        if gens <= 0:
+            break
+        schedule.append((int(side), gens))
+        done += gens
+    if done < total:
+        side, gens = schedule[-1]
+        schedule[-1] = (side, gens + total - done)
+    return schedule
+
+
+def validate(cfg: DictConfig) -> None:
+    """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
+    from ga_pig.evolve.populations import POPULATIONS
+    from ga_pig.game import GAMES
+
+    if cfg.mode not in MODES:
+        _fail("mode", cfg.mode, f"one of {MODES}")
+    if cfg.game.name not in GAMES:
+        _fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
+    if cfg.game.goal < 2:
+        _fail("game.goal", cfg.game.goal, "an integer >= 2")
+    if cfg.game.sides is not None and cfg.game.sides < 2:
+        _fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
+    if cfg.population.kind not in POPULATIONS:
+        _fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
+    if not 0.0 <= cfg.population.p_roll <= 1.0:
+        _fail("population.p_roll", cfg.population.p_roll, "a probability in [0, 1]")
+    if not cfg.population.thresholds or min(cfg.population.thresholds) < 0:
+        _fail("population.thresholds", list(cfg.population.thresholds), "a non-empty list of integers >= 0")
+    if cfg.selection.scheme not in SELECTIONS:
+        _fail("selection.scheme", cfg.selection.scheme, f"one of {SELECTIONS}")
+    if cfg.fitness.kind not in FITNESS_KINDS:
+        _fail("fitness.kind", cfg.fitness.kind, f"one of {FITNESS_KINDS}")
+    if cfg.fitness.opponent not in OPPONENTS:
+        _fail("fitness.opponent", cfg.fitness.opponent, f"one of {OPPONENTS}")
+    if cfg.fitness.opponent == "optimal" and cfg.fitness.kind != "exact":
+        _fail("fitness.opponent", cfg.fitness.opponent, "'population' unless fitness.kind is 'exact'")
+    if not 0.0 <= cfg.mutation <= 1.0:
+        _fail("mutation", cfg.mutation, "a fraction in [0, 1]")
+    if cfg.generations < 1:
+        _fail("generations", cfg.generations, "an integer >= 1")
+    if cfg.population_size < 2:
+        _fail("population_size", cfg.population_size, "an integer >= 2")
+    if cfg.selection.scheme == "knockout" and cfg.population_size % 2:
+        _fail("population_size", cfg.population_size, "an even number for knockout selection")
+    if cfg.games_per_match < 1:
+        _fail("games_per_match", cfg.games_per_match, "an integer >= 1")
+    if not 0 <= cfg.elite <= cfg.population_size // 2:
+        _fail("elite", cfg.elite, f"an integer in [0, population_size // 2 = {cfg.population_size // 2}]")
+    if cfg.eval_every is not None and cfg.eval_every < 1:
+        _fail("eval_every", cfg.eval_every, "an integer >= 1 or null")
+    if cfg.checkpoint_every < 1:
+        _fail("checkpoint_every", cfg.checkpoint_every, "an integer >= 1")
+    if cfg.seed < 0:
+        _fail("seed", cfg.seed, "an integer >= 0")
+    if cfg.draws < 1:
+        _fail("draws", cfg.draws, "an integer >= 1")
+    if cfg.cube is not None:
+        cube = OmegaConf.to_container(cfg.cube) if OmegaConf.is_config(cfg.cube) else cfg.cube
+        shape_ok = isinstance(cube, list) and len(cube) > 0 and all(
+            isinstance(w, list) and len(w) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in w)
+            for w in cube
+        )
+        if not shape_ok:
+            _fail("cube", cube, "a non-empty list of [side, generations] integer pairs, e.g. [[20, 20], [5, 80]]")
+        previous = None
+        for side, gens in cube:
+            if side < 1:
+                _fail("cube", cube, f"cube sides >= 1 (got side {side})")
+            if gens < 1:
+                _fail("cube", cube, f"generations >= 1 in every wave (got {gens})")
+            if previous is not None and previous % side:
+                _fail("cube", cube, f"each side to divide the one before it ({side} does not divide {previous})")
+            previous = side
+    if cfg.resume is not None and not isinstance(cfg.resume, str):
+        _fail("resume", cfg.resume, "a run directory path")

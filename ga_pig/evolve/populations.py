@@ -1,0 +1,76 @@
+"""Starting populations (seed 001 §3.4.5, §4.2), as genomes of a given cube side.
+
+Each builder returns full-resolution strategies of shape (size, goal, goal, goal); the run
+coarsens them to the first wave's cube side (:func:`ga_pig.evolve.cube.coarsen`; side 1 keeps
+them exact), except ``random``, which is drawn directly at the genome's resolution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ga_pig import exact
+from ga_pig import strategies as S
+from ga_pig.evolve.cube import blocks, expand
+from ga_pig.game import Game
+
+__all__ = ["POPULATIONS", "initial_genomes"]
+
+
+def _cycle(size: int, thresholds, build) -> np.ndarray:
+    """``size`` strategies cycling through the thresholds in blocks of equal copies
+    (20 members, 5 thresholds -> four copies each, seed 001's populations)."""
+    thresholds = sorted(thresholds)
+    per = -(-size // len(thresholds))
+    return np.stack([build(thresholds[min(n // per, len(thresholds) - 1)]) for n in range(size)])
+
+
+def hold_at_population(size, game, cfg, rng, side):
+    return _cycle(size, cfg.thresholds, lambda n: S.hold_at(n, game))
+
+
+def score_population(size, game, cfg, rng, side):
+    return _cycle(size, cfg.thresholds, lambda n: S.score(n, game))
+
+
+def optimal_population(size, game, cfg, rng, side):
+    policy = exact.optimal(game).policy
+    return np.broadcast_to(policy, (size,) + game.shape).copy()
+
+
+def random_population(size, game, cfg, rng, side):
+    n = blocks(game.goal, side)
+    return expand(rng.random((size, n, n, n)) < cfg.p_roll, side, game.goal)
+
+
+def mixed_population(size, game, cfg, rng, side):
+    """Random, hold-at, score and optimal members in turn."""
+    kinds = [random_population, hold_at_population, score_population, optimal_population]
+    parts = [kinds[n % len(kinds)] for n in range(size)]
+    out = np.empty((size,) + game.shape, dtype=bool)
+    for kind in kinds:
+        members = [n for n, part in enumerate(parts) if part is kind]
+        if members:
+            out[members] = kind(len(members), game, cfg, rng, side)
+    return out
+
+
+#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, goal, goal, goal)
+POPULATIONS: dict[str, Callable] = {
+    "random": random_population,
+    "hold_at": hold_at_population,
+    "score": score_population,
+    "optimal": optimal_population,
+    "mixed": mixed_population,
+}
+
+
+def initial_genomes(kind: str, size: int, game: Game, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
+    """Genomes (size, n, n, n) of block side ``side`` for the named starting population."""
+    from ga_pig.evolve.cube import coarsen
+
+    if kind not in POPULATIONS:
+        raise ValueError(f"population kind {kind!r} unknown; known: {', '.join(POPULATIONS)}")
+    return coarsen(POPULATIONS[kind](size, game, cfg, rng, side), side)

@@ -1,0 +1,293 @@
+"""The generation loop: select, breed, record, checkpoint (seed 001 §3.4), and the random search
+of seed 001 §4.3.1.
+
+``run(cfg, output_dir)`` is an ordinary function; ``python -m ga_pig`` only composes the config
+and calls it. Every random draw comes from one ``numpy.random.Generator`` seeded by
+``cfg.seed`` (simulation seeds are drawn from it too), so the same seed gives the same outputs,
+and a run resumed from a checkpoint continues exactly as if never stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+from omegaconf import DictConfig, OmegaConf
+from tqdm.auto import tqdm
+
+from ga_pig import exact
+from ga_pig import strategies as S
+from ga_pig.config import validate, waves
+from ga_pig.evolve import cube
+from ga_pig.evolve.individual import Individual
+from ga_pig.evolve.outputs import (
+    CHECKPOINT,
+    GENERATIONS,
+    atomic_write,
+    load_checkpoint,
+    plot_winrate,
+    save_checkpoint,
+    write_table,
+)
+from ga_pig.evolve.populations import initial_genomes
+from ga_pig.evolve.toolbox import build_toolbox
+from ga_pig.game import Game
+
+__all__ = ["run", "make_game", "diversity", "key_columns"]
+
+CONFIG_FILE = "config.yaml"
+
+
+def make_game(cfg) -> Game:
+    params = {"goal": int(cfg.game.goal)}
+    if cfg.game.sides is not None and cfg.game.name == "pig":
+        params["sides"] = int(cfg.game.sides)
+    return Game.named(cfg.game.name, **params)
+
+
+def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
+    """Mean pairwise Hamming distance over legal states, as a fraction of them (0 = clones)."""
+    n = len(strategies)
+    if n < 2:
+        return 0.0
+    ones = strategies[:, legal].sum(axis=0, dtype=np.int64)
+    return float((ones * (n - ones)).sum() / (n * (n - 1) / 2) / legal.sum())
+
+
+def key_columns(cfg) -> dict:
+    """The config values every row of a run's tables carries."""
+    return {
+        "experiment": str(cfg.experiment),
+        "mode": str(cfg.mode),
+        "game": str(cfg.game.name),
+        "goal": int(cfg.game.goal),
+        "population": str(cfg.population.kind),
+        "selection": str(cfg.selection.scheme),
+        "fitness": str(cfg.fitness.kind),
+        "opponent": str(cfg.fitness.opponent),
+        "mutation": float(cfg.mutation),
+        "population_size": int(cfg.population_size),
+        "games_per_match": int(cfg.games_per_match),
+        "elite": int(cfg.elite),
+        "cube": json.dumps(None if cfg.cube is None else OmegaConf.to_container(cfg.cube)
+                           if OmegaConf.is_config(cfg.cube) else cfg.cube),
+        "seed": int(cfg.seed),
+    }
+
+
+def _expand(genomes: np.ndarray, side: int, game: Game, force_roll: bool) -> np.ndarray:
+    strategies = cube.expand(genomes, side, game.goal)
+    if force_roll:
+        strategies[..., 0] = True
+    return strategies
+
+
+def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int]:
+    """(wave index, cube side) in force at ``generation`` (0-based)."""
+    done = 0
+    for wave, (side, gens) in enumerate(schedule):
+        done += gens
+        if generation < done:
+            return wave, side
+    return len(schedule) - 1, schedule[-1][0]
+
+
+def _load_resumed_config(cfg: DictConfig) -> tuple[DictConfig, Path]:
+    run_dir = Path(cfg.resume).expanduser()
+    saved = run_dir / CONFIG_FILE
+    if not (run_dir / CHECKPOINT).is_file() or not saved.is_file():
+        raise ValueError(
+            f"config key 'resume' = {cfg.resume!r}: expected a run directory holding {CONFIG_FILE} and {CHECKPOINT}"
+        )
+    original = OmegaConf.load(saved)
+    original.progress = cfg.progress
+    return original, run_dir
+
+
+def run(cfg: DictConfig, output_dir: str | Path) -> dict:
+    """Run the experiment ``cfg`` (or continue ``cfg.resume``), writing into ``output_dir``.
+
+    Returns the summary that is also written to ``summary.json``.
+    """
+    validate(cfg)
+    if cfg.resume is not None:
+        cfg, output_dir = _load_resumed_config(cfg)
+        validate(cfg)
+    output_dir = Path(output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    if cfg.mode == "random_search":
+        return _random_search(cfg, output_dir)
+    return _evolve(cfg, output_dir)
+
+
+def _evolve(cfg: DictConfig, out: Path) -> dict:
+    game = make_game(cfg)
+    schedule = waves(cfg)
+    total = sum(g for _, g in schedule)
+    eval_every = cfg.eval_every or (1 if cfg.fitness.kind == "exact" else 10)
+    optimal = exact.optimal(game).policy
+    legal = S.legal(game)
+    columns = key_columns(cfg)
+    rng = np.random.default_rng(int(cfg.seed))
+    toolbox = build_toolbox(cfg, game, rng, optimal)
+
+    checkpoint_path = out / CHECKPOINT
+    if cfg.resume is not None and checkpoint_path.is_file():
+        state = load_checkpoint(checkpoint_path)
+        rng.bit_generator.state = state["rng_state"]
+        population = [Individual(g) for g in state["genomes"]]
+        for individual, value in zip(population, state["fitness"], strict=True):
+            if np.isfinite(value):
+                individual.fitness.values = (float(value),)
+        side, start, records, elapsed = state["side"], state["generation"], state["records"], state["elapsed"]
+    else:
+        atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
+        side = schedule[0][0]
+        genomes = initial_genomes(cfg.population.kind, int(cfg.population_size), game, cfg.population, rng, side)
+        population = [Individual(g) for g in genomes]
+        start, records, elapsed = 0, [], 0.0
+
+    began = time.perf_counter() - elapsed
+    bar = tqdm(total=total, initial=start, desc=str(cfg.experiment), disable=not cfg.progress, unit="gen")
+
+    def record(generation: int, strategies: np.ndarray, wave: int) -> None:
+        rates = exact.win_rates(strategies, optimal, game)
+        records.append(
+            {
+                "generation": generation,
+                "wave": wave,
+                "cube_side": side,
+                "mean": float(rates.mean()),
+                "max": float(rates.max()),
+                "min": float(rates.min()),
+                "std": float(rates.std()),
+                "diversity": diversity(strategies, legal),
+                "seconds": time.perf_counter() - began,
+                **columns,
+            }
+        )
+        write_table(records, out / GENERATIONS)
+        bar.set_postfix(best=f"{rates.max():.4f}", mean=f"{rates.mean():.4f}")
+
+    elite = int(cfg.elite)
+    size = int(cfg.population_size)
+    for generation in range(start, total):
+        wave, wave_side = _side_at(schedule, generation)
+        if wave_side != side:
+            population = [Individual(g) for g in cube.refine(np.stack(population), side, wave_side, game.goal)]
+            side = wave_side
+        strategies = _expand(np.stack(population), side, game, cfg.force_roll_at_zero)
+        if generation % eval_every == 0:
+            record(generation, strategies, wave)
+
+        survivors, fitness = toolbox.select(strategies)
+        for individual, value in zip(population, fitness, strict=True):
+            individual.fitness.values = (float(value),)
+        children = []
+        for s in survivors[:elite]:
+            children.append(toolbox.clone(population[s]))
+            children[-1].fitness.values = population[s].fitness.values
+        while len(children) < size:
+            if len(survivors) > 1:
+                first, second = rng.choice(survivors, size=2, replace=False)
+            else:
+                first = second = survivors[0]
+            children.append(toolbox.mutate(toolbox.mate(population[first], population[second])))
+        population = children
+        bar.update(1)
+
+        done = generation + 1
+        if done % cfg.checkpoint_every == 0 and done < total:
+            save_checkpoint(
+                checkpoint_path,
+                genomes=np.stack(population),
+                fitness=np.array([ind.fitness.values[0] if ind.fitness.valid else np.nan for ind in population]),
+                side=side,
+                generation=done,
+                rng_state=rng.bit_generator.state,
+                records=records,
+                elapsed=time.perf_counter() - began,
+            )
+
+    wave, _ = _side_at(schedule, total - 1)
+    strategies = _expand(np.stack(population), side, game, cfg.force_roll_at_zero)
+    if not records or records[-1]["generation"] != total:
+        record(total, strategies, wave)
+    bar.close()
+    rates = exact.win_rates(strategies, optimal, game)
+    best = int(np.argmax(rates))
+    _save_npy(out / "best.npy", strategies[best])
+    genomes = np.stack(population)
+    _save_npz(out / "population.npz", genomes=np.packbits(genomes, axis=None), shape=np.array(genomes.shape),
+              side=side, win_rate=rates)
+    summary = {
+        **columns,
+        "generations": total,
+        "waves": [list(w) for w in schedule],
+        "final_mean": float(rates.mean()),
+        "final_best": float(rates[best]),
+        "best_ever": max(r["max"] for r in records),
+        "best_index": best,
+        "seconds": records[-1]["seconds"],
+        "output_dir": str(out),
+    }
+    atomic_write(out / "summary.json", lambda tmp: tmp.write_text(json.dumps(summary, indent=2) + "\n"))
+    plot_winrate(records, out / "winrate.png", f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")
+    checkpoint_path.unlink(missing_ok=True)
+    return summary
+
+
+def _save_npy(path: Path, array: np.ndarray) -> None:
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as handle:
+            np.save(handle, array)
+
+    atomic_write(path, write)
+
+
+def _save_npz(path: Path, **arrays) -> None:
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **arrays)
+
+    atomic_write(path, write)
+
+
+def _random_search(cfg: DictConfig, out: Path) -> dict:
+    """Seed 001 §4.3.1: ``draws`` sets of ``population_size`` random strategies, each set's mean
+    exact win rate against the optimal policy."""
+    from scipy import stats
+
+    atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
+    game = make_game(cfg)
+    optimal = exact.optimal(game).policy
+    columns = key_columns(cfg)
+    rng = np.random.default_rng(int(cfg.seed))
+    rows = []
+    began = time.perf_counter()
+    for draw in tqdm(range(int(cfg.draws)), desc="random search", disable=not cfg.progress, unit="draw"):
+        strategies = rng.random((int(cfg.population_size),) + game.shape) < float(cfg.population.p_roll)
+        if cfg.force_roll_at_zero:
+            strategies[..., 0] = True
+        rates = exact.win_rates(strategies, optimal, game)
+        rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
+                     "seconds": time.perf_counter() - began, **columns})
+    write_table(rows, out / "draws.parquet")
+    means = np.array([r["mean"] for r in rows])
+    mu, sigma = float(means.mean()), float(means.std(ddof=1)) if len(means) > 1 else 0.0
+    summary = {
+        **columns,
+        "draws": int(cfg.draws),
+        "mean": mu,
+        "std": sigma,
+        "normal_quantiles": {str(q): float(stats.norm.ppf(q, mu, sigma)) if sigma > 0 else mu
+                             for q in (0.95, 0.99, 0.999)},
+        "empirical_quantiles": {str(q): float(np.quantile(means, q)) for q in (0.95, 0.99, 0.999)},
+        "best_draw_mean": float(means.max()),
+        "seconds": time.perf_counter() - began,
+        "output_dir": str(out),
+    }
+    atomic_write(out / "summary.json", lambda tmp: tmp.write_text(json.dumps(summary, indent=2) + "\n"))
+    return summary

@@ -1,0 +1,39 @@
+"""The one place that builds the DEAP toolbox from a run's config."""
+
+from __future__ import annotations
+
+import numpy as np
+from deap import base
+
+from ga_pig.evolve import operators
+from ga_pig.evolve.individual import Individual
+from ga_pig.evolve.judges import make_judge
+from ga_pig.evolve.selection import SCHEMES
+from ga_pig.game import Game
+
+__all__ = ["build_toolbox"]
+
+
+def _mate(first: Individual, second: Individual, rng: np.random.Generator) -> Individual:
+    return Individual(operators.crossover(first, second, rng))
+
+
+def _mutate(individual: Individual, rate: float, rng: np.random.Generator) -> Individual:
+    operators.mutate(individual, rate, rng)
+    del individual.fitness.values
+    return individual
+
+
+def build_toolbox(cfg, game: Game, rng: np.random.Generator, optimal: np.ndarray) -> base.Toolbox:
+    """Register ``mate``, ``mutate``, ``select`` and ``clone`` for the run described by ``cfg``.
+
+    ``select(strategies)`` returns (survivor indices best first, fitness per member), the
+    judge — simulated matches or exact win rates — chosen by ``cfg.fitness``.
+    """
+    toolbox = base.Toolbox()
+    judge = make_judge(cfg.fitness.kind, cfg.fitness.opponent, game, cfg.games_per_match, rng, optimal)
+    toolbox.register("mate", _mate, rng=rng)
+    toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng)
+    toolbox.register("select", SCHEMES[cfg.selection.scheme], judge=judge, rng=rng)
+    toolbox.register("clone", Individual)
+    return toolbox

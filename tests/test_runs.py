@@ -1,0 +1,184 @@
+"""Whole runs: every experiment config, bad configs, reproducibility, kill + resume, sweeps."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hydra import compose, initialize_config_dir
+from hydra.errors import ConfigCompositionException
+from omegaconf import OmegaConf
+
+from ga_pig.config import register, waves
+from ga_pig.evolve import run
+
+ROOT = Path(__file__).resolve().parents[1]
+CONF = ROOT / "conf"
+EXPERIMENTS = sorted(p.stem for p in (CONF / "experiment").glob("*.yaml"))
+TINY = ["game.goal=30", "generations=2", "population_size=6", "games_per_match=10", "draws=3", "progress=false"]
+
+register()
+
+
+def make_cfg(*overrides):
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
+        return compose("config", overrides=list(overrides))
+
+
+def table(run_dir: Path) -> pd.DataFrame:
+    return pd.read_parquet(run_dir / "generations.parquet").drop(columns="seconds")
+
+
+def test_experiments_exist():
+    assert set(EXPERIMENTS) >= {"mutation_test", "round_robin", "knockout", "cube", "cube_exact", "random_search"}
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_every_experiment_runs_two_generations(experiment, tmp_path):
+    cfg = make_cfg(f"experiment={experiment}", *TINY)
+    summary = run(cfg, tmp_path)
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
+    assert summary["experiment"] == experiment
+    if cfg.mode == "random_search":
+        draws = pd.read_parquet(tmp_path / "draws.parquet")
+        assert len(draws) == 3 and draws["mean"].between(0, 1).all()
+        assert summary["normal_quantiles"]["0.95"] >= summary["mean"]
+        return
+    frame = pd.read_parquet(tmp_path / "generations.parquet")
+    assert frame["generation"].iloc[0] == 0 and frame["generation"].iloc[-1] == 2
+    assert frame[["mean", "max", "min"]].stack().between(0, 1).all()
+    assert (frame["min"] <= frame["mean"] + 1e-12).all() and (frame["mean"] <= frame["max"] + 1e-12).all()
+    assert (frame["experiment"] == experiment).all() and (frame["mutation"] == cfg.mutation).all()
+    for name in ("best.npy", "population.npz", "winrate.png", "config.yaml"):
+        assert (tmp_path / name).is_file(), name
+    assert np.load(tmp_path / "best.npy").shape == (30, 30, 30)
+    assert not (tmp_path / "checkpoint.npz").exists()
+
+
+def test_mutation_test_starts_at_the_optimum(tmp_path):
+    summary = run(make_cfg("experiment=mutation_test", *TINY), tmp_path)
+    first = pd.read_parquet(tmp_path / "generations.parquet").iloc[0]
+    # twenty copies of the optimal policy: exactly the optimal's value against itself, no spread
+    assert first["std"] == pytest.approx(0.0, abs=1e-15) and first["diversity"] == 0.0
+    assert 0.45 < first["mean"] < 0.55 and summary["best_ever"] >= first["max"]
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("mutation=1.5", "config key 'mutation' = 1.5: expected a fraction in \\[0, 1\\]"),
+        ("mutation=-0.1", "config key 'mutation'"),
+        ("population_size=1", "config key 'population_size' = 1: expected an integer >= 2"),
+        ("population_size=7", "config key 'population_size' = 7: expected an even number for knockout"),
+        ("generations=0", "config key 'generations' = 0"),
+        ("cube=[[4,2],[3,2]]", "config key 'cube'.*3 does not divide 4"),
+        ("cube=[[0,2]]", "config key 'cube'.*sides >= 1"),
+        ("cube=[[4]]", "config key 'cube'.*\\[side, generations\\] integer pairs"),
+        ("elite=4", "config key 'elite' = 4"),
+        ("games_per_match=0", "config key 'games_per_match'"),
+        ("selection.scheme=swiss", "config key 'selection.scheme' = 'swiss'"),
+        ("fitness.opponent=optimal", "config key 'fitness.opponent' = 'optimal'.*unless fitness.kind is 'exact'"),
+        ("game.goal=1", "config key 'game.goal' = 1"),
+        ("resume=/no/such/run", "config key 'resume' = '/no/such/run': expected a run directory"),
+    ],
+)
+def test_bad_config_fails_before_any_work(override, message, tmp_path):
+    cfg = make_cfg(*TINY[1:], override)
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match=message):
+        run(cfg, out)
+    assert not out.exists()
+
+
+def test_misspelt_key_fails_at_composition():
+    with pytest.raises(ConfigCompositionException, match="mutaton"):
+        make_cfg("mutaton=0.1")
+    with pytest.raises(ConfigCompositionException):
+        make_cfg("mutation=lots")
+
+
+def test_cube_schedule_is_cut_or_extended():
+    assert waves(OmegaConf.create({"generations": 1000, "cube": [[20, 20], [10, 20], [5, 960]]})) == [
+        (20, 20), (10, 20), (5, 960)]
+    assert waves(OmegaConf.create({"generations": 30, "cube": [[20, 20], [10, 20]]})) == [(20, 20), (10, 10)]
+    assert waves(OmegaConf.create({"generations": 50, "cube": [[20, 20], [10, 20]]})) == [(20, 20), (10, 30)]
+    assert waves(OmegaConf.create({"generations": 7, "cube": None})) == [(1, 7)]
+
+
+def test_cube_run_refines_and_records_sides(tmp_path):
+    cfg = make_cfg("experiment=cube", "cube=[[9,2],[3,2],[1,2]]", "generations=6", "eval_every=1", *TINY[2:])
+    run(cfg, tmp_path)
+    frame = pd.read_parquet(tmp_path / "generations.parquet")
+    assert frame["cube_side"].tolist() == [9, 9, 3, 3, 1, 1, 1]
+    assert frame["wave"].tolist() == [0, 0, 1, 1, 2, 2, 2]
+
+
+def test_same_seed_same_outputs(tmp_path):
+    overrides = ["experiment=round_robin", "game.goal=30", "generations=8", "population_size=6",
+                 "games_per_match=10", "eval_every=2", "elite=1", "progress=false"]
+    run(make_cfg(*overrides, "seed=4"), tmp_path / "a")
+    run(make_cfg(*overrides, "seed=4"), tmp_path / "b")
+    run(make_cfg(*overrides, "seed=5"), tmp_path / "c")
+    pd.testing.assert_frame_equal(table(tmp_path / "a"), table(tmp_path / "b"))
+    assert np.array_equal(np.load(tmp_path / "a/best.npy"), np.load(tmp_path / "b/best.npy"))
+    assert not table(tmp_path / "a").equals(table(tmp_path / "c"))
+
+
+def _cli(*args, cwd=ROOT, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "ga_pig", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, **kwargs)
+
+
+def test_killed_run_resumes_to_identical_outputs(tmp_path):
+    overrides = ["experiment=knockout", "generations=150", "checkpoint_every=5", "eval_every=5",
+                 "games_per_match=20", "progress=false", "seed=11"]
+    killed = tmp_path / "killed"
+    process = _cli(*overrides, f"hydra.run.dir={killed}")
+    deadline = time.time() + 120
+    while not (killed / "checkpoint.npz").exists():
+        assert process.poll() is None, process.stdout.read()
+        assert time.time() < deadline
+        time.sleep(0.02)
+    time.sleep(0.3)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not (killed / "summary.json").exists(), "the run finished before it could be killed"
+    resumed = _cli(f"resume={killed}", f"hydra.run.dir={tmp_path / 'resume_log'}")
+    output, _ = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, output
+    assert f"outputs: {killed}" in output
+
+    straight = tmp_path / "straight"
+    run(make_cfg(*overrides), straight)
+    pd.testing.assert_frame_equal(table(killed), table(straight))
+    assert np.array_equal(np.load(killed / "best.npy"), np.load(straight / "best.npy"))
+    assert not (killed / "checkpoint.npz").exists()
+
+
+@pytest.mark.parametrize("launcher", ["local", "submitit_local"])
+def test_multirun_sweep(launcher, tmp_path):
+    sweep = tmp_path / "sweep"
+    process = _cli("--multirun", f"hydra/launcher={launcher}", "experiment=knockout", "mutation=0.01,0.05",
+                   *TINY, f"hydra.sweep.dir={sweep}")
+    output, _ = process.communicate(timeout=300)
+    assert process.returncode == 0, output
+    runs = sorted(p for p in sweep.iterdir() if p.is_dir() and not p.name.startswith("."))
+    assert [p.name for p in runs] == ["0_knockout", "1_knockout"]
+    mutations = sorted(json.loads((p / "summary.json").read_text())["mutation"] for p in runs)
+    assert mutations == [0.01, 0.05]
+
+
+def test_failing_job_loses_no_other_output(tmp_path):
+    sweep = tmp_path / "sweep"
+    process = _cli("--multirun", "experiment=knockout", "mutation=0.01,1.5", *TINY, f"hydra.sweep.dir={sweep}")
+    output, _ = process.communicate(timeout=300)
+    assert process.returncode != 0
+    assert "config key 'mutation' = 1.5" in output
+    good = json.loads((sweep / "0_knockout" / "summary.json").read_text())
+    assert good["mutation"] == 0.01 and (sweep / "0_knockout" / "generations.parquet").is_file()
