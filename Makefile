@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test demo bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# The main job: seed 001's cube-system experiment (about 20 s here); outputs/runs/cube/<time>/
 run: $(STAMP)
+	$(BIN)/python -m ga_pig experiment=cube mutation=0.005
+
+demo: $(STAMP)
 	$(BIN)/python -m ga_pig.demo
 
 test: $(STAMP)
@@ -20,6 +24,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/ga.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check ga_pig tests benchmarks

@@ -182,3 +182,16 @@ def test_failing_job_loses_no_other_output(tmp_path):
     assert "config key 'mutation' = 1.5" in output
     good = json.loads((sweep / "0_knockout" / "summary.json").read_text())
     assert good["mutation"] == 0.01 and (sweep / "0_knockout" / "generations.parquet").is_file()
+
+
+def test_elite_keeps_the_best_under_exact_fitness(tmp_path):
+    """With exact fitness against the optimal and one elite, the best member is copied unchanged,
+    so the best exact win rate can never fall; without the elite it is free to."""
+    overrides = ["experiment=round_robin", "fitness=exact", "fitness.opponent=optimal", "game.goal=30",
+                 "generations=10", "population_size=6", "eval_every=1", "mutation=0.2", "progress=false"]
+    run(make_cfg(*overrides, "elite=1"), tmp_path / "elite")
+    best = pd.read_parquet(tmp_path / "elite" / "generations.parquet")["max"].to_numpy()
+    assert np.all(np.diff(best) >= -1e-15)
+    run(make_cfg(*overrides, "elite=0"), tmp_path / "plain")
+    plain = pd.read_parquet(tmp_path / "plain" / "generations.parquet")["max"].to_numpy()
+    assert np.any(np.diff(plain) < 0)

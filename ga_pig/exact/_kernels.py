@@ -305,39 +305,13 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
     return True
 
 
-@numba.njit(cache=True)
-def _zero_sum_chain(policy, me, op, goal, P, probabilities, effects, amounts, c, d, e):
-    """Affine chain for the zero-sum solver: P[me, op, k] = c[k] + d[k] * (1 - P[op, me, 0])."""
-    top = goal - me
-    for k in range(top - 1, -1, -1):
-        if policy[me, op, k]:
-            a_c = 0.0
-            a_d = 0.0
-            a_e = 0.0
-            for o in range(probabilities.shape[0]):
-                p = probabilities[o]
-                if effects[o] == ADD:
-                    nk = k + amounts[o]
-                    if nk >= top:
-                        a_c += p
-                        a_e += p
-                    else:
-                        a_c += p * c[nk]
-                        a_d += p * d[nk]
-                        a_e += p * e[nk]
-                else:
-                    a_d += p
-            c[k] = a_c
-            d[k] = a_d
-            e[k] = a_e
-        elif k > 0:
-            c[k] = 1.0 - P[op, me + k, 0]
-            d[k] = 0.0
-            e[k] = 1.0
-        else:
-            c[k] = 0.0
-            d[k] = 1.0
-            e[k] = 0.0
+@numba.njit(cache=True, inline="always")
+def _zero_sum_chain(policy, me, op, goal, P, add_p, add_amount, bust_p, hold, C):
+    """:func:`_chain` for the zero-sum solver: the mover's win probability at (me, op, k) is
+    C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth 1 - P[op, me + k, 0]."""
+    for k in range(1, goal - me):
+        hold[k, 0] = 1.0 - P[op, me + k, 0]
+    _chain(policy, me, op, goal, 0, add_p, add_amount, bust_p, hold, C)
 
 
 @numba.njit(cache=True)
@@ -362,12 +336,10 @@ def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin):
 def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds, P, policy, rounds):
     """Seed 001's strategy iteration: per pair, solve the linear equations of the current
     policy exactly (affine chains), improve greedily, repeat until the policy is stable."""
-    cA = np.empty(goal)
-    dA = np.empty(goal)
-    eA = np.empty(goal)
-    cB = np.empty(goal)
-    dB = np.empty(goal)
-    eB = np.empty(goal)
+    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    CA = np.empty((goal, 4))
+    CB = np.empty((goal, 4))
+    hold = np.zeros((goal, 2))
     for total in range(2 * goal - 2, -1, -1):
         for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
             j = total - i
@@ -375,25 +347,25 @@ def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds,
                 continue
             converged = False
             for r in range(max_rounds):
-                _zero_sum_chain(policy, i, j, goal, P, probabilities, effects, amounts, cA, dA, eA)
+                _zero_sum_chain(policy, i, j, goal, P, add_p, add_amount, bust_p, hold, CA)
                 if i != j:
-                    _zero_sum_chain(policy, j, i, goal, P, probabilities, effects, amounts, cB, dB, eB)
+                    _zero_sum_chain(policy, j, i, goal, P, add_p, add_amount, bust_p, hold, CB)
                 else:
-                    cB[:] = cA
-                    dB[:] = dA
-                    eB[:] = eA
-                # x = cA0 + dA0 (1 - y),  y = cB0 + dB0 (1 - x)
-                denom = eA[0] + eB[0] - eA[0] * eB[0]
+                    CB[:] = CA
+                # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
+                cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
+                cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
+                denom = eA + eB - eA * eB
                 if denom <= 0.0:
                     x = 0.5
                     y = 0.5
                 else:
-                    x = (cA[0] + dA[0] * (eB[0] - cB[0])) / denom
-                    y = (cB[0] + dB[0] * (eA[0] - cA[0])) / denom
+                    x = (cA + dA * (eB - cB)) / denom
+                    y = (cB + dB * (eA - cA)) / denom
                 for k in range(goal - i):
-                    P[i, j, k] = cA[k] + dA[k] * (1.0 - y)
+                    P[i, j, k] = CA[k, 0] + CA[k, 2] * (1.0 - y)
                 for k in range(goal - j):
-                    P[j, i, k] = cB[k] + dB[k] * (1.0 - x)
+                    P[j, i, k] = CB[k, 0] + CB[k, 2] * (1.0 - x)
                 rounds[i, j] = r + 1
                 changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin)
                 if i != j:

@@ -1,0 +1,111 @@
+"""GA benchmark: seconds per generation and the quality table beside seed 001's figures.
+
+    python benchmarks/ga.py [--quick] [--generations N] [--seeds 0 1 2]
+
+Prints two tables and writes benchmarks/results/ga.json. Quality runs go through the same
+``ga_pig.evolve.run`` a user's run does, two at a time (one per core, numba on one thread each).
+Targets on the 2-core development machine: seed 001's 1000-generation knockout experiment in
+<= 60 s; cube with exact fitness >= 0.48 (hold-at-25 scores 0.479 against the optimal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from hydra import compose, initialize_config_dir
+from joblib import Parallel, delayed
+
+from ga_pig.config import register
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "ga.json"
+
+#: seed 001 §4.3: best win rate vs optimal reached from 20 random strategies
+SEED_001 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24, "cube_exact": None}
+
+
+def make_cfg(*overrides: str):
+    register()
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+        return compose("config", overrides=list(overrides))
+
+
+def one_run(overrides: list[str], threads: int) -> dict:
+    import numba
+
+    from ga_pig.evolve import run
+
+    numba.set_num_threads(threads)
+    with tempfile.TemporaryDirectory() as out:
+        started = time.perf_counter()
+        summary = run(make_cfg(*overrides, "progress=false"), out)
+        summary["wall_seconds"] = time.perf_counter() - started
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="50 generations, one seed")
+    parser.add_argument("--generations", type=int, default=1000)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    args = parser.parse_args()
+    generations = 50 if args.quick else args.generations
+    seeds = args.seeds[:1] if args.quick else args.seeds
+
+    one_run(["experiment=knockout", "game.goal=20", "generations=2"], 2)  # compile / load kernels
+    speed_generations = 50 if args.quick else 200
+    speed = {}
+    for label, overrides in [
+        ("knockout (20, 100 games per match)", ["experiment=knockout"]),
+        ("round robin (20, 25 games per pair)", ["experiment=round_robin"]),
+        ("knockout, exact fitness vs optimal", ["experiment=knockout", "fitness=exact", "fitness.opponent=optimal"]),
+        ("round robin, exact fitness between members", ["experiment=round_robin", "fitness=exact"]),
+    ]:
+        summary = one_run([*overrides, f"generations={speed_generations}"], 2)
+        speed[label] = summary["wall_seconds"] / speed_generations
+
+    jobs = [(name, seed) for name in SEED_001 for seed in seeds]
+    started = time.perf_counter()
+    summaries = Parallel(n_jobs=2, backend="loky")(
+        delayed(one_run)([f"experiment={name}", f"generations={generations}", f"seed={seed}"], 1)
+        for name, seed in jobs
+    )
+    quality_wall = time.perf_counter() - started
+    quality = {}
+    for (name, seed), summary in zip(jobs, summaries, strict=True):
+        quality.setdefault(name, []).append(
+            {"seed": seed, "best_ever": summary["best_ever"], "final_best": summary["final_best"],
+             "final_mean": summary["final_mean"], "seconds": summary["wall_seconds"]}
+        )
+
+    print("seconds per generation (population 20, pig to 100, 2 cores, exact recording included)")
+    for label, seconds in speed.items():
+        print(f"  {label:<45} {seconds:8.4f} s   ({seconds * 1000:6.1f} s per 1000 generations)")
+    print(f"\nquality after {generations} generations from 20 random strategies: best exact win rate vs optimal")
+    print(f"  {'experiment':<12} {'seeds':<10} {'best ever':>22} {'final best':>11} {'seed 001':>9} {'s/run':>7}")
+    for name, rows in quality.items():
+        best = [r["best_ever"] for r in rows]
+        final = [r["final_best"] for r in rows]
+        reference = "" if SEED_001[name] is None else f"{SEED_001[name]:.3f}"
+        per_run = sum(r["seconds"] for r in rows) / len(rows)
+        print(f"  {name:<12} {','.join(str(r['seed']) for r in rows):<10} "
+              f"{' '.join(f'{b:.3f}' for b in best):>22} {max(final):>11.3f} {reference:>9} {per_run:7.1f}")
+    print(f"\nquality runs: {quality_wall:.0f} s wall on 2 cores")
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps({
+        "date": time.strftime("%Y-%m-%d"),
+        "generations": generations,
+        "seconds_per_generation": speed,
+        "quality": quality,
+        "seed_001": SEED_001,
+        "quality_wall_seconds": quality_wall,
+    }, indent=2) + "\n")
+    print(f"wrote {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()
