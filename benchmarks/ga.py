@@ -16,22 +16,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from hydra import compose, initialize_config_dir
 from joblib import Parallel, delayed
 
-from ga_pig.config import register
+from ga_pig.config import compose
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "ga.json"
 
 #: seed 001 §4.3: best win rate vs optimal reached from 20 random strategies
 SEED_001 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24, "cube_exact": None}
-
-
-def make_cfg(*overrides: str):
-    register()
-    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
-        return compose("config", overrides=list(overrides))
 
 
 def one_run(overrides: list[str], threads: int) -> dict:
@@ -42,7 +35,7 @@ def one_run(overrides: list[str], threads: int) -> dict:
     numba.set_num_threads(threads)
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        summary = run(make_cfg(*overrides, "progress=false"), out)
+        summary = run(compose([*overrides, "progress=false"]), out)
         summary["wall_seconds"] = time.perf_counter() - started
     return summary
 

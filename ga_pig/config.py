@@ -8,6 +8,7 @@ The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hydra.core.config_store import ConfigStore
@@ -20,6 +21,7 @@ __all__ = [
     "FitnessConfig",
     "Config",
     "register",
+    "compose",
     "validate",
     "waves",
     "SELECTIONS",
@@ -96,9 +98,22 @@ class Config:
     progress: bool = True
 
 
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+
+
 def register() -> None:
     """Register the schema in Hydra's ConfigStore (idempotent)."""
     ConfigStore.instance().store(name="schema", node=Config)
+
+
+def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
+    """The run config ``python -m ga_pig *overrides`` would use, for notebooks and scripts."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    register()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return hydra_compose("config", overrides=list(overrides))
 
 
 def _fail(key: str, value: object, expected: str) -> None:

@@ -11,11 +11,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hydra import compose, initialize_config_dir
 from hydra.errors import ConfigCompositionException
 from omegaconf import OmegaConf
 
-from ga_pig.config import register, waves
+from ga_pig.config import compose, waves
 from ga_pig.evolve import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,12 +22,10 @@ CONF = ROOT / "conf"
 EXPERIMENTS = sorted(p.stem for p in (CONF / "experiment").glob("*.yaml"))
 TINY = ["game.goal=30", "generations=2", "population_size=6", "games_per_match=10", "draws=3", "progress=false"]
 
-register()
 
 
 def make_cfg(*overrides):
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        return compose("config", overrides=list(overrides))
+    return compose(overrides)
 
 
 def table(run_dir: Path) -> pd.DataFrame:
@@ -48,7 +45,7 @@ def test_every_experiment_runs_two_generations(experiment, tmp_path):
     if cfg.mode == "random_search":
         draws = pd.read_parquet(tmp_path / "draws.parquet")
         assert len(draws) == 3 and draws["mean"].between(0, 1).all()
-        assert summary["normal_quantiles"]["0.95"] >= summary["mean"]
+        assert summary["best_draw_mean"] >= summary["mean"] and summary["std"] >= 0
         return
     frame = pd.read_parquet(tmp_path / "generations.parquet")
     assert frame["generation"].iloc[0] == 0 and frame["generation"].iloc[-1] == 2

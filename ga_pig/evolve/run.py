@@ -258,8 +258,6 @@ def _save_npz(path: Path, **arrays) -> None:
 def _random_search(cfg: DictConfig, out: Path) -> dict:
     """Seed 001 §4.3.1: ``draws`` sets of ``population_size`` random strategies, each set's mean
     exact win rate against the optimal policy."""
-    from scipy import stats
-
     atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
     game = make_game(cfg)
     optimal = exact.optimal(game).policy
@@ -282,9 +280,6 @@ def _random_search(cfg: DictConfig, out: Path) -> dict:
         "draws": int(cfg.draws),
         "mean": mu,
         "std": sigma,
-        "normal_quantiles": {str(q): float(stats.norm.ppf(q, mu, sigma)) if sigma > 0 else mu
-                             for q in (0.95, 0.99, 0.999)},
-        "empirical_quantiles": {str(q): float(np.quantile(means, q)) for q in (0.95, 0.99, 0.999)},
         "best_draw_mean": float(means.max()),
         "seconds": time.perf_counter() - began,
         "output_dir": str(out),

@@ -1,0 +1,60 @@
+"""Write the notebooks in experiments/ (outputs empty). Run after editing a cell here:
+
+    .venv/bin/python experiments/make_notebooks.py
+
+Each notebook only calls the library. ``GA_PIG_QUICK=1`` (set by the tests) shrinks budgets.
+"""
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = Path(__file__).parent
+QUICK = "\nQUICK = os.environ.get('GA_PIG_QUICK') == '1'"
+
+NOTEBOOKS = {
+    "engine_tour.ipynb": [
+        new_markdown_cell("# The Pig engine\nRules as data, strategies as bool tensors `s[i, j, k]`, exact "
+                          "evaluation, the optimal policy, best responses and a fast simulator."),
+        new_code_cell("import os\n\nfrom ga_pig import Game, exact, simulate, strategies as S\n"
+                      "from ga_pig.analysis import figures\n" + QUICK + "\ngame = Game.pig()"),
+        new_code_cell("best = exact.optimal(game)\nbest.win_probability  # P(0,0,0) = 0.5306"),
+        new_code_cell("exact.seats(best.policy, S.hold_at(20, game), game)"),
+        new_code_cell("simulate.play(best.policy, S.hold_at(20, game), game, n_games=200_000 if QUICK else 2_000_000, "
+                      "seed=0)"),
+        new_code_cell("figures.boundary_surface(best.policy, 'optimal policy')"),
+        new_code_cell("figures.cross_section(best.policy, 30, exact.reachable(best.policy, game))"),
+        new_code_cell("exact.best_response(S.hold_at(20, game), game).win_probability  # 0.5874"),
+    ],
+    "ga_runs.ipynb": [
+        new_markdown_cell("# GA runs and sweeps\nRun experiments through the same entry point as "
+                          "`python -m ga_pig`, then load every run in one call."),
+        new_code_cell("import os\n\nfrom ga_pig.analysis import figures, load_runs, load_summaries\n"
+                      "from ga_pig.config import compose\nfrom ga_pig.evolve import run\n" + QUICK),
+        new_code_cell("generations = 10 if QUICK else 300\n"
+                      "for mutation in (0.005, 0.05):\n"
+                      "    cfg = compose(['experiment=cube', f'mutation={mutation}', f'generations={generations}',"
+                      " 'progress=false'])\n"
+                      "    run(cfg, f'outputs/notebook/cube_{mutation}')"),
+        new_code_cell("runs = load_runs('outputs/notebook')\nruns.head()"),
+        new_code_cell("load_summaries('outputs/notebook')[['experiment', 'mutation', 'best_ever', 'final_mean']]"),
+        new_code_cell("figures.winrate_curves(runs, by='mutation')"),
+    ],
+    "reproduction.ipynb": [
+        new_markdown_cell("# Every seed figure and table\n`python -m ga_pig.reproduce` writes them all, with "
+                          "an index against the seeds."),
+        new_code_cell("import os\n\nfrom IPython.display import Image, Markdown\n\nfrom ga_pig import reproduce\n"
+                      + QUICK),
+        new_code_cell("out = reproduce.main(['--quick'] if QUICK else [])"),
+        new_code_cell("Markdown((out / 'index.md').read_text())"),
+        new_code_cell("Image(filename=str(out / 'random_search_density.png'))"),
+    ],
+}
+
+if __name__ == "__main__":
+    for name, cells in NOTEBOOKS.items():
+        notebook = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                                      "language": "python"}})
+        nbformat.write(notebook, HERE / name)
+        print("wrote", HERE / name)

@@ -1,0 +1,40 @@
+"""Data the figures need that is not a run: value-iteration history, fair-test spreads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ga_pig import exact, simulate
+from ga_pig import strategies as S
+from ga_pig.game import Game
+
+__all__ = ["value_iteration_history", "fair_test_spread"]
+
+
+def value_iteration_history(game: Game, sweeps: int = 25) -> pd.DataFrame:
+    """Synchronous value iteration from P = 0, one column per legal state "P(i,j,k)", one row per
+    sweep (seed 004 Fig. 2 for Piglet with goal 2). For small games."""
+    if game.goal > 12:
+        raise ValueError(f"value_iteration_history is for small games (goal <= 12), got goal {game.goal}")
+    legal = S.legal(game)
+    value = np.zeros(game.shape)
+    rows = [value[legal].copy()]
+    for _ in range(sweeps):
+        roll, hold = exact.action_values(exact.Solution(np.zeros(game.shape, bool), value, None, "", game))
+        value = np.where(legal, np.fmax(roll, hold), 0.0)
+        rows.append(value[legal].copy())
+    names = [f"P({i},{j},{k})" for i, j, k in zip(*np.nonzero(legal), strict=True)]
+    return pd.DataFrame(rows, columns=names).rename_axis("iteration")
+
+
+def fair_test_spread(game: Game, strategy: np.ndarray, games=range(100, 5001, 100), repeats: int = 100,
+                     seed: int = 0) -> pd.DataFrame:
+    """``repeats`` matches of ``strategy`` against itself for each match length: columns games,
+    repeat, win_rate (of the first-listed copy; first mover alternating)."""
+    rows = []
+    for index, n in enumerate(games):
+        for repeat in range(repeats):
+            result = simulate.play(strategy, strategy, game, int(n), seed=seed + index * repeats + repeat)
+            rows.append({"games": int(n), "repeat": repeat, "win_rate": result.wins_a / result.games})
+    return pd.DataFrame(rows)

@@ -1,0 +1,220 @@
+"""Figures: functions that take data and return a matplotlib Figure (nothing is shown or saved).
+
+Any game works: shapes come from the strategies and tables passed in.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from scipy import stats  # noqa: E402
+
+__all__ = [
+    "hold_threshold",
+    "winrate_curves",
+    "boundary_surface",
+    "boundary_heatmaps",
+    "cross_section",
+    "win_contours",
+    "convergence",
+    "fair_test_spread",
+    "random_search_density",
+    "versus_all",
+]
+
+
+def _empty(fig: Figure, ax, what: str) -> Figure:
+    ax.text(0.5, 0.5, f"no data: {what}", ha="center", va="center", transform=ax.transAxes)
+    ax.set_axis_off()
+    return fig
+
+
+def hold_threshold(strategy: np.ndarray) -> np.ndarray:
+    """For each (i, j): the first turn total at which the strategy holds (k > 0), or the
+    turn total that reaches the goal if it never does — the roll/hold boundary."""
+    goal = strategy.shape[-1]
+    i = np.arange(goal)[:, None]
+    holds = ~strategy.copy()
+    holds[..., 0] = False  # a pass at k = 0 is not a boundary
+    k = np.arange(goal)[None, None, :]
+    legal = (np.arange(goal)[:, None, None] + k) < goal
+    first = np.where((holds & legal).any(axis=-1), np.argmax(holds & legal, axis=-1), goal - i)
+    return first.astype(float)
+
+
+def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, column: str = "mean",
+                   title: str = "") -> Figure:
+    """Recorded win rate vs generation, one colour per value of ``by``, each with its moving
+    average (seed 001 Figs. 5–9, 12–16). ``frame`` is :func:`ga_pig.analysis.load_runs`'s table."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    if frame is None or frame.empty:
+        return _empty(fig, ax, "no recorded generations")
+    for (value, group), colour in zip(frame.groupby(by, sort=True), plt.cm.tab10.colors, strict=False):
+        for _, run in group.groupby("run_dir") if "run_dir" in group else [(None, group)]:
+            run = run.sort_values("generation")
+            ax.plot(run["generation"], run[column], color=colour, alpha=0.3, linewidth=0.8)
+        mean = group.groupby("generation")[column].mean()
+        smooth = mean.rolling(window, min_periods=1, center=True).mean()
+        ax.plot(smooth.index, smooth.values, color=colour, linewidth=2, label=f"{by} = {value}")
+    ax.set_xlabel("generation")
+    ax.set_ylabel(f"exact win rate vs optimal ({column})")
+    ax.set_title(title or f"win rate by {by} (thin: runs; thick: moving average over {window} records)")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def boundary_surface(strategy: np.ndarray, title: str = "roll/hold boundary") -> Figure:
+    """The hold threshold over (i, j) as a 3-D surface (Neller & Presser Fig. 1; seed 001 Figs. 3–4)."""
+    threshold = hold_threshold(strategy)
+    goal = threshold.shape[0]
+    i, j = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    fig = plt.figure(figsize=(7, 6))
+    ax = fig.add_subplot(projection="3d")
+    ax.plot_surface(i, j, threshold, cmap="viridis", linewidth=0, antialiased=True)
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("opponent score j")
+    ax.set_zlabel("turn total k")
+    ax.set_title(title)
+    ax.view_init(elev=25, azim=-130)
+    fig.tight_layout()
+    return fig
+
+
+def boundary_heatmaps(strategies: dict[str, np.ndarray]) -> Figure:
+    """Hold thresholds over (i, j) as heat maps, side by side (seed 001 Fig. 11)."""
+    n = max(1, len(strategies))
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 4.2), squeeze=False)
+    if not strategies:
+        return _empty(fig, axes[0, 0], "no strategies")
+    thresholds = {name: hold_threshold(s) for name, s in strategies.items()}
+    top = max(t.max() for t in thresholds.values())
+    for ax, (name, threshold) in zip(axes[0], thresholds.items(), strict=True):
+        image = ax.imshow(threshold.T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
+        ax.set_title(name)
+        ax.set_xlabel("player score i")
+        ax.set_ylabel("opponent score j")
+    fig.colorbar(image, ax=axes[0].tolist(), label="hold at turn total")
+    return fig
+
+
+def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray | None = None,
+                  hold_at: int | None = 20, title: str = "") -> Figure:
+    """Roll/hold boundary at a fixed opponent score j (seed 004 Figs. 4–6): the policy's hold
+    threshold over i, a hold-at line, and the states the policy can reach."""
+    goal = policy.shape[-1]
+    fig, ax = plt.subplots(figsize=(7, 5))
+    i = np.arange(goal)
+    threshold = hold_threshold(policy)[:, opponent_score]
+    if reachable is not None:
+        ri, rk = np.nonzero(reachable[:, opponent_score, :])
+        ax.scatter(ri, rk, s=2, color="lightgrey", label="reachable states")
+    ax.step(i, threshold, where="mid", color="tab:blue", label="policy boundary")
+    if hold_at is not None:
+        ax.plot(i, np.minimum(hold_at, goal - i), color="tab:red", linestyle="--", label=f"hold at {hold_at}")
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("turn total k")
+    ax.set_title(title or f"cross-section at opponent score j = {opponent_score}")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def win_contours(value: np.ndarray, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)) -> Figure:
+    """Contours of the turn-start win probability P(i, j, 0) (seed 004 Fig. 7)."""
+    goal = value.shape[0]
+    fig, ax = plt.subplots(figsize=(6, 5.5))
+    i, j = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    contours = ax.contour(i, j, value[:, :, 0], levels=list(levels), cmap="coolwarm")
+    ax.clabel(contours, fmt="%.1f")
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("opponent score j")
+    ax.set_title("win probability at the start of a turn, P(i, j, 0)")
+    ax.set_aspect("equal")
+    fig.tight_layout()
+    return fig
+
+
+def convergence(history: pd.DataFrame) -> Figure:
+    """Value-iteration convergence: one line per state (columns of ``history``, rows = sweeps)
+    (seed 004 Fig. 2)."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    if history is None or history.empty:
+        return _empty(fig, ax, "no iterations")
+    for column in history.columns:
+        ax.plot(history.index, history[column], marker=".", label=str(column))
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("win probability")
+    ax.set_title("value iteration")
+    ax.legend(fontsize=8, ncol=2)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float = 0.025) -> Figure:
+    """Measured win rate of a strategy against itself vs games played (seed 001 Fig. 17; seed 000
+    Fig. 15): ``frame`` has columns games, win_rate (one row per repeat)."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    if frame is None or frame.empty:
+        return _empty(fig, ax, "no simulated matches")
+    ax.scatter(frame["games"], frame["win_rate"], s=4, alpha=0.4, color="tab:orange", label="one match")
+    games = np.unique(frame["games"])
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    ax.plot(games, 0.5 + z * np.sqrt(0.25 / games), color="black", label=f"{confidence:.0%} interval of ½")
+    ax.plot(games, 0.5 - z * np.sqrt(0.25 / games), color="black")
+    ax.axhline(0.5 + band, color="grey", linestyle=":")
+    ax.axhline(0.5 - band, color="grey", linestyle=":", label=f"½ ± {band}")
+    ax.set_xlabel("games played")
+    ax.set_ylabel("measured win rate")
+    ax.set_title("identical strategies: spread of the measured win rate")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def random_search_density(means, peaks: dict[str, float] | None = None,
+                          levels=(0.95, 0.99, 0.999)) -> Figure:
+    """Density of random-search draw means with the fitted normal, its quantiles and the GA
+    peaks (seed 001 Fig. 10)."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    means = np.asarray(means, dtype=float)
+    if means.size < 2:
+        return _empty(fig, ax, "fewer than two random-search draws")
+    grid = np.linspace(min(means.min(), *(peaks or {0: means.min()}).values()) - 0.01,
+                       max(means.max(), *(peaks or {0: means.max()}).values()) + 0.01, 400)
+    ax.plot(grid, stats.gaussian_kde(means)(grid), color="black", label="draws (kernel density)")
+    mu, sd = means.mean(), means.std(ddof=1)
+    ax.plot(grid, stats.norm.pdf(grid, mu, sd), color="tab:red", label="normal fit")
+    for level, style in zip(levels, (":", "--", "-."), strict=False):
+        ax.axvline(stats.norm.ppf(level, mu, sd), color="tab:red", linestyle=style, linewidth=1,
+                   label=f"{level:.1%} quantile")
+    for (name, value), colour in zip((peaks or {}).items(), ("tab:green", "tab:blue", "tab:purple", "tab:orange"),
+                                     strict=False):
+        ax.axvline(value, color=colour, linewidth=2, label=f"{name}: {value:.3f}")
+    ax.set_xlabel("mean exact win rate vs optimal of 20 random strategies")
+    ax.set_ylabel("density")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
+    """One strategy's coin-flip win rate against each hold-at strategy (seed 000 Fig. 18)."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(list(thresholds), win_rates, marker=".", color="tab:blue")
+    ax.axhline(0.5, color="grey", linestyle=":")
+    ax.set_xlabel("opponent holds at")
+    ax.set_ylabel(f"P({name} wins), coin-flip start")
+    ax.set_title(f"{name} against every hold-at strategy")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,102 @@
+"""One-call loading of runs for notebooks: a run directory, a sweep directory or all of outputs/.
+
+A run directory is one holding the ``config.yaml`` a run writes first. Finished, partially
+finished (killed) and resumed runs all load; a run directory with no table yet, or with a
+corrupt one, is skipped with a warning naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["run_dirs", "load_runs", "load_summaries", "load_draws"]
+
+TABLES = ("generations.parquet", "draws.parquet")
+
+
+def run_dirs(path: str | Path) -> list[Path]:
+    """Every run directory at or below ``path`` (sorted). Raises if ``path`` is missing."""
+    path = Path(path).expanduser()
+    if not path.exists():
+        raise FileNotFoundError(f"no such run, sweep or outputs directory: {path}")
+    if not path.is_dir():
+        raise NotADirectoryError(f"expected a run, sweep or outputs directory, got a file: {path}")
+    found = sorted({p.parent for p in path.rglob("config.yaml") if p.parent.name != ".hydra"})
+    return found
+
+
+def _read(run_dir: Path, name: str) -> pd.DataFrame | None:
+    table = run_dir / name
+    if not table.is_file():
+        return None
+    try:
+        frame = pd.read_parquet(table)
+    except Exception as error:  # pyarrow raises several types for a damaged file
+        warnings.warn(f"skipping {table}: not a readable parquet file ({error})", stacklevel=3)
+        return None
+    frame["run_dir"] = str(run_dir)
+    frame["finished"] = (run_dir / "summary.json").is_file()
+    return frame
+
+
+def _load(path, name: str) -> pd.DataFrame:
+    frames = []
+    dirs = run_dirs(path)
+    for run_dir in dirs:
+        frame = _read(run_dir, name)
+        if frame is None:
+            if not any((run_dir / t).is_file() for t in TABLES):
+                warnings.warn(f"skipping {run_dir}: not a run with a table yet (no {name})", stacklevel=2)
+            continue
+        frames.append(frame)
+    if not frames:
+        raise ValueError(f"no runs with {name} under {Path(path).expanduser()} ({len(dirs)} run directories seen)")
+    return pd.concat(frames, ignore_index=True)
+
+
+def load_runs(path: str | Path = "outputs") -> pd.DataFrame:
+    """One long table of every GA run under ``path``: one row per run × recorded generation.
+
+    Columns: the recorded statistics (generation, cube_side, mean, max, min, std, diversity,
+    seconds), the run's config values (experiment, population, selection, fitness, opponent,
+    mutation, population_size, games_per_match, elite, cube, seed ...), ``run_dir`` and
+    ``finished`` (False for a run that was stopped and not yet resumed to its end).
+    """
+    return _load(path, "generations.parquet")
+
+
+def load_draws(path: str | Path = "outputs") -> pd.DataFrame:
+    """Every random-search draw under ``path`` (one row per draw of each random-search run)."""
+    return _load(path, "draws.parquet")
+
+
+def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
+    """One row per run: its ``summary.json``, or for an unfinished run its last recorded row."""
+    rows = []
+    for run_dir in run_dirs(path):
+        summary = run_dir / "summary.json"
+        if summary.is_file():
+            try:
+                row = json.loads(summary.read_text())
+            except json.JSONDecodeError as error:
+                warnings.warn(f"skipping {summary}: not valid JSON ({error})", stacklevel=2)
+                continue
+            row.pop("waves", None)
+            row.update(run_dir=str(run_dir), finished=True)
+            rows.append(row)
+            continue
+        frame = _read(run_dir, "generations.parquet")
+        if frame is None or frame.empty:
+            warnings.warn(f"skipping {run_dir}: no summary.json and no recorded generation", stacklevel=2)
+            continue
+        last = frame.iloc[-1].to_dict()
+        last.update(final_mean=last.pop("mean"), final_best=last.pop("max"), best_ever=float(frame["max"].max()),
+                    generations=int(last["generation"]))
+        rows.append(last)
+    if not rows:
+        raise ValueError(f"no runs under {Path(path).expanduser()}")
+    return pd.DataFrame.from_records(rows)

@@ -1,0 +1,59 @@
+"""Statistics for fair tests and GA results (seed 000 §2.5, §3.3; seed 001 §4.3.1), through
+statsmodels and scipy rather than hand-written formulas."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
+
+__all__ = ["games_needed", "win_interval", "decide", "mean_interval", "normal_quantiles"]
+
+
+def games_needed(half_width: float, confidence: float = 0.95, p: float = 0.5) -> int:
+    """Games for a normal-approximation confidence interval of the win rate of half-width
+    ``half_width`` (seed 000 §3.3.1: 1537 for ±0.025 at 95%)."""
+    if not 0 < half_width < 1:
+        raise ValueError(f"half_width must be in (0, 1), got {half_width!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    return math.ceil(samplesize_confint_proportion(p, half_width, alpha=1 - confidence))
+
+
+def win_interval(wins: int, games: int, confidence: float = 0.95, method: str = "beta") -> tuple[float, float]:
+    """Exact (Clopper–Pearson, ``method="beta"``) or Wilson (``"wilson"``) interval for a win rate."""
+    if games < 1 or not 0 <= wins <= games:
+        raise ValueError(f"need 0 <= wins <= games and games >= 1, got wins={wins}, games={games}")
+    low, high = proportion_confint(wins, games, alpha=1 - confidence, method=method)
+    return float(low), float(high)
+
+
+def decide(wins: int, games: int, confidence: float = 0.95, against: float = 0.5) -> str:
+    """'better', 'worse' or 'inseparable': where the exact interval lies relative to ``against``."""
+    low, high = win_interval(wins, games, confidence)
+    if low > against:
+        return "better"
+    if high < against:
+        return "worse"
+    return "inseparable"
+
+
+def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high): Student-t interval of the mean of ``values`` (e.g. GA results over seeds)."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        raise ValueError("mean_interval needs at least one value")
+    mean = float(values.mean())
+    if values.size == 1:
+        return mean, float("nan"), float("nan")
+    low, high = stats.t.interval(confidence, values.size - 1, loc=mean, scale=stats.sem(values))
+    return mean, float(low), float(high)
+
+
+def normal_quantiles(values, levels=(0.95, 0.99, 0.999)) -> dict[float, float]:
+    """Quantiles of the normal fitted to ``values`` (seed 001 §4.3.1's random-search comparison)."""
+    values = np.asarray(values, dtype=float)
+    mean, sd = float(values.mean()), float(values.std(ddof=1))
+    return {level: float(stats.norm.ppf(level, mean, sd)) for level in levels}

@@ -1,0 +1,245 @@
+"""The seeds' tables, recomputed exactly, with the seeds' own numbers alongside.
+
+Every function returns a pandas DataFrame (and, where a search is involved, says what it found);
+``ga_pig.reproduce`` writes them as CSV and Markdown.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ga_pig import exact, simulate
+from ga_pig import strategies as S
+from ga_pig.analysis.stats import win_interval
+from ga_pig.game import Game
+
+__all__ = [
+    "APPENDIX_A",
+    "FIG17",
+    "appendix_a",
+    "fig17",
+    "hold_at_tournament",
+    "nontransitive_trio",
+    "optimal_vs_hold20",
+    "exploitative",
+    "iterated_best_response",
+]
+
+#: seed 001 appendix A: entry [row][column] = P(column strategy wins | it moves first, vs row)
+_NAMES = ("optimal", "hold at 20", "hold at 25", "score 20", "score 25")
+APPENDIX_A = {
+    row: dict(zip(_NAMES, values, strict=True))
+    for row, values in zip(_NAMES, [
+        (0.5301, 0.4914, 0.5088, 0.4938, 0.5046),
+        (0.5719, 0.5347, 0.5435, 0.541, 0.5368),
+        (0.5518, 0.52, 0.5298, 0.5243, 0.5282),
+        (0.5688, 0.5272, 0.5435, 0.5336, 0.5341),
+        (0.5576, 0.5289, 0.5322, 0.5324, 0.5307),
+    ], strict=True)
+}
+
+#: seed 000 Fig. 17: (former, latter, theoretical first, latter first, general,
+#:                    practical first, latter first, general)
+FIG17 = [
+    (20, 21, 0.5426, 0.5258, 0.5084, 0.5429, 0.5267, 0.5081),
+    (15, 20, 0.4784, 0.5933, 0.4426, 0.4773, 0.5939, 0.4417),
+    (1, 80, 0.5049, 0.5078, 0.4986, 0.5057, 0.5093, 0.4982),
+    (1, 5, 0.0236, 0.9860, 0.0188, 0.0233, 0.9862, 0.0186),
+    (80, 85, 0.5568, 0.4541, 0.5514, 0.5557, 0.4518, 0.5520),
+    (45, 55, 0.5544, 0.4740, 0.5402, 0.5555, 0.4725, 0.5415),
+    (1, 100, 0.7393, 0.2682, 0.7356, 0.7400, 0.2683, 0.7359),
+    (36, 52, 0.6354, 0.3969, 0.6193, 0.6329, 0.3949, 0.6190),
+    (5, 21, 0.0788, 0.9401, 0.0694, 0.0785, 0.9393, 0.0696),
+    (13, 31, 0.5006, 0.5559, 0.4724, 0.5024, 0.5563, 0.4731),
+]
+
+
+def _classics(game: Game) -> dict[str, np.ndarray]:
+    return {
+        "optimal": exact.optimal(game).policy,
+        "hold at 20": S.hold_at(20, game),
+        "hold at 25": S.hold_at(25, game),
+        "score 20": S.score(20, game),
+        "score 25": S.score(25, game),
+    }
+
+
+def appendix_a(game: Game | None = None) -> pd.DataFrame:
+    """Seed 001 appendix A, exact: P(first wins) for every ordered pair, beside the seed's value."""
+    game = game or Game.pig()
+    named = _classics(game)
+    rows = []
+    for first, a in named.items():
+        for second, b in named.items():
+            p = exact.win_probability(a, b, game)
+            seed = APPENDIX_A[second][first]
+            rows.append({"first": first, "second": second, "exact": p, "seed_001": seed, "difference": seed - p})
+    return pd.DataFrame(rows)
+
+
+def fig17(game: Game | None = None, fair_tests: int = 100, games: int = 3000, seed: int = 0) -> pd.DataFrame:
+    """Seed 000 Fig. 17: theoretical (exact) and practical (``fair_tests`` × ``games`` simulated
+    games, first mover alternating) probabilities for ten hold-at pairs, beside the seed's."""
+    game = game or Game.pig()
+    rows = []
+    n = fair_tests * games
+    for index, (x, y, _, _, t_general, _, _, p_general) in enumerate(FIG17):
+        a, b = S.hold_at(x, game), S.hold_at(y, game)
+        seats = exact.seats(a, b, game)
+        played = simulate.play(a, b, game, n, seed=seed + index)
+        practical_first = played.a_first_wins_a / played.a_first_games
+        practical_second = played.b_first_wins_b / played.b_first_games
+        practical = played.wins_a / played.games
+        low, high = win_interval(played.wins_a, played.games)
+        rows.append({
+            "pair": f"{x}v{y}", "exact_first": seats.a_first_wins_a, "exact_latter_first": seats.b_first_wins_b,
+            "exact_general": seats.win_rate, "simulated_first": practical_first,
+            "simulated_latter_first": practical_second, "simulated_general": practical,
+            "simulated_general_ci95": f"[{low:.4f}, {high:.4f}]",
+            "deviation": abs(practical - seats.win_rate), "seed_theoretical_general": t_general,
+            "seed_practical_general": p_general, "seed_deviation": abs(p_general - t_general),
+            "games": n,
+        })
+    return pd.DataFrame(rows)
+
+
+def hold_at_tournament(game: Game | None = None, thresholds=range(1, 101)) -> tuple[pd.DataFrame, np.ndarray, dict]:
+    """Exact round robin of hold-at strategies (seed 000 §3.3.5): totals, the winner, and whether
+    the 'beats' relation (win rate > ½) is transitive.
+
+    Returns (table of totals, win matrix W, facts).
+    """
+    game = game or Game.pig()
+    thresholds = list(thresholds)
+    W = exact.win_matrix(np.stack([S.hold_at(n, game) for n in thresholds]), game)
+    totals = W.sum(axis=1) - np.diag(W)
+    order = np.argsort(-totals)
+    ranked = W[np.ix_(order, order)]
+    upsets = int(np.sum(np.triu(ranked < 0.5, k=1)))  # head-to-head results against the totals' ranking
+    cycles = 0
+    beats = W > 0.5
+    for p in range(len(thresholds)):
+        # a 3-cycle p > q > r > p
+        cycles += int(np.sum(beats[p][:, None] & beats & beats[:, p][None, :]))
+    table = pd.DataFrame({"hold_at": thresholds, "total_win_rate": totals,
+                          "mean_win_rate": totals / (len(thresholds) - 1)}).sort_values(
+        "total_win_rate", ascending=False, ignore_index=True)
+    winner = thresholds[int(order[0])]
+    # a tournament is transitive (a total order) exactly when it has no 3-cycle
+    facts = {"winner": winner, "upsets_against_ranking": upsets, "three_cycles": cycles // 3,
+             "transitive": cycles == 0,
+             "winner_beats_all": bool(np.all(W[order[0], np.arange(len(thresholds)) != order[0]] > 0.5))}
+    return table, W, facts
+
+
+def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[pd.DataFrame, dict]:
+    """Seed 000 §3.3.6's turtle / roll-to-win / roll-and-wait loop: the parameters that reproduce
+    its theoretical numbers (0.812840, 0.195448, 0.710606, 0.297148), searched exactly.
+
+    turtle(n) is hold-at-n; roll_and_wait(wait_at, hold, lead) climbs to ``wait_at`` (holding at
+    ``hold`` if given), then passes until the opponent is within ``lead`` and rolls to win.
+    """
+    game = game or Game.pig()
+    roll = S.roll_to_win(game)
+    turtles = []
+    for n in range(1, 41):
+        seats = exact.seats(S.turtle(n, game), roll, game)
+        turtles.append((abs(seats.a_first_wins_a - 0.812840) + abs(seats.b_first_wins_b - 0.195448), n, seats))
+    _, n_best, turtle_seats = min(turtles, key=lambda t: t[0])
+    turtle = S.turtle(n_best, game)
+    candidates = []
+    waits = range(60, 100, 10 if quick else 5)
+    holds = [None] + list(range(10, 45, 10 if quick else 5))
+    leads = [0, 10] if quick else [0, 5, 10, 20]
+    for wait_at in waits:
+        for hold in holds:
+            for lead in leads:
+                s = S.roll_and_wait(game, wait_at=wait_at, hold=hold, lead=lead)
+                seats = exact.seats(s, turtle, game)
+                error = abs(seats.a_first_wins_a - 0.710606) + abs(seats.b_first_wins_b - 0.297148)
+                candidates.append((error, wait_at, hold, lead, seats))
+    error, wait_at, hold, lead, wait_seats = min(candidates, key=lambda c: c[0])
+    waiter = S.roll_and_wait(game, wait_at=wait_at, hold=hold, lead=lead)
+    roll_vs_wait = exact.seats(roll, waiter, game)
+    rows = [
+        {"match": f"turtle({n_best}) vs roll to win", "first_wins_exact": turtle_seats.a_first_wins_a,
+         "second_first_wins_exact": turtle_seats.b_first_wins_b, "seed_first": 0.812840, "seed_second_first": 0.195448,
+         "coin_flip_exact": turtle_seats.win_rate},
+        {"match": "roll to win vs roll and wait", "first_wins_exact": roll_vs_wait.a_first_wins_a,
+         "second_first_wins_exact": roll_vs_wait.b_first_wins_b, "seed_first": 1.0, "seed_second_first": 0.0,
+         "coin_flip_exact": roll_vs_wait.win_rate},
+        {"match": f"roll and wait({wait_at}, hold={hold}, lead={lead}) vs turtle({n_best})",
+         "first_wins_exact": wait_seats.a_first_wins_a, "second_first_wins_exact": wait_seats.b_first_wins_b,
+         "seed_first": 0.710606, "seed_second_first": 0.297148, "coin_flip_exact": wait_seats.win_rate},
+    ]
+    facts = {"turtle_hold_at": n_best, "turtle_error": turtles[n_best - 1][0], "roll_and_wait": {
+        "wait_at": wait_at, "hold": hold, "lead": lead}, "roll_and_wait_error": error,
+        "roll_and_wait_reproduced": error < 2e-6, "searched": len(candidates),
+        "loop_holds": bool(turtle_seats.win_rate > 0.5 and roll_vs_wait.win_rate > 0.5 and wait_seats.win_rate > 0.5)}
+    return pd.DataFrame(rows), facts
+
+
+def optimal_vs_hold20(game: Game | None = None) -> tuple[pd.DataFrame, dict]:
+    """Optimal vs hold-at-20 in every seat, and which opponent definition gives Neller & Presser's
+    58.74% (seed 004 §4.1.2 tried hold-at 21–23)."""
+    game = game or Game.pig()
+    optimal = exact.optimal(game).policy
+    rows = []
+    for n in range(15, 31):
+        seats = exact.seats(optimal, S.hold_at(n, game), game)
+        rows.append({"player": "optimal", "opponent": f"hold at {n}", "first": seats.a_first_wins_a,
+                     "second": seats.b_first_wins_a, "coin_flip": seats.win_rate})
+    best = exact.best_response(S.hold_at(20, game), game).policy
+    seats = exact.seats(best, S.hold_at(20, game), game)
+    rows.append({"player": "best response to hold at 20", "opponent": "hold at 20", "first": seats.a_first_wins_a,
+                 "second": seats.b_first_wins_a, "coin_flip": seats.win_rate})
+    table = pd.DataFrame(rows)
+    table["off_58.74"] = (table["first"] - 0.5874).abs()
+    closest = table.loc[table["off_58.74"].idxmin()]
+    facts = {"optimal_first": float(table.loc[table.opponent.eq("hold at 20") & table.player.eq("optimal"),
+                                              "first"].iloc[0]),
+             "reported": {"Neller & Presser": 0.5874, "seed 001": 0.5719, "seed 004 (simulated)": 0.57324},
+             "closest_to_58.74": f"{closest.player} vs {closest.opponent}: {closest['first']:.6f}"}
+    return table, facts
+
+
+def exploitative(game: Game | None = None) -> pd.DataFrame:
+    """Seed 001 §5.3: the best response to hold-at-20 against hold-at-20 and against the optimal,
+    beside the optimal policy's results."""
+    game = game or Game.pig()
+    optimal = exact.optimal(game).policy
+    hold20 = S.hold_at(20, game)
+    best = exact.best_response(hold20, game).policy
+    rows = []
+    for name, player in [("best response to hold at 20", best), ("optimal", optimal)]:
+        for opponent_name, opponent in [("hold at 20", hold20), ("optimal", optimal)]:
+            seats = exact.seats(player, opponent, game)
+            rows.append({"player": name, "opponent": opponent_name, "first": seats.a_first_wins_a,
+                         "second": seats.b_first_wins_a, "coin_flip": seats.win_rate})
+    return pd.DataFrame(rows)
+
+
+def iterated_best_response(game: Game | None = None, max_steps: int = 30) -> pd.DataFrame:
+    """Seed 000 §3.1.1: from several starts, best responses iterated until they stop changing;
+    steps taken, and whether the fixed point is the optimal policy (exact ties aside)."""
+    game = game or Game.pig()
+    solution = exact.optimal(game)
+    roll, hold = exact.action_values(solution)
+    decided = np.abs(roll - hold) > 1e-12
+    starts = {f"hold at {n}": S.hold_at(n, game) for n in (10, 20, 25, 30)}
+    starts.update({"score 20": S.score(20, game), "roll to win": S.roll_to_win(game),
+                   "random (seed 0)": S.force_roll_at_zero(S.random(game, 0))})
+    rows = []
+    for name, strategy in starts.items():
+        steps = 0
+        while steps < max_steps:
+            response = exact.best_response(strategy, game).policy
+            steps += 1
+            if np.array_equal(response, strategy):
+                break
+            strategy = response
+        rows.append({"start": name, "best_responses": steps, "converged": steps < max_steps,
+                     "equals_optimal": bool(np.array_equal(strategy[decided], solution.policy[decided])),
+                     "win_rate_vs_optimal": exact.win_rate(strategy, solution.policy, game)})
+    return pd.DataFrame(rows)

@@ -1,0 +1,173 @@
+"""Analysis: loading, statistics, tables, figures, the reproduce command and the notebooks."""
+
+import os
+import shutil
+import warnings
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from scipy import stats as scipy_stats
+
+from ga_pig import Game, exact
+from ga_pig import strategies as S
+from ga_pig.analysis import data, figures, load_runs, load_summaries, stats, tables
+from ga_pig.config import compose
+from ga_pig.evolve import run
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ["game.goal=30", "population_size=6", "games_per_match=10", "progress=false"]
+
+
+@pytest.fixture(scope="module")
+def sweep(tmp_path_factory):
+    base = tmp_path_factory.mktemp("outputs")
+    run(compose(["experiment=knockout", "generations=4", "eval_every=2", "seed=1", *TINY]), base / "s" / "0_a")
+    run(compose(["experiment=round_robin", "generations=4", "eval_every=2", "mutation=0.05", *TINY]),
+        base / "s" / "1_b")
+    return base
+
+
+def test_load_runs_one_call(sweep):
+    frame = load_runs(sweep)
+    assert len(frame) == 6 and frame["run_dir"].nunique() == 2
+    assert {"generation", "mean", "max", "mutation", "selection", "seed", "cube", "finished"} <= set(frame.columns)
+    assert frame["finished"].all()
+    assert sorted(frame["selection"].unique()) == ["knockout", "round_robin"]
+    assert len(load_runs(sweep / "s" / "0_a")) == 3  # a single run directory loads too
+    summaries = load_summaries(sweep)
+    assert len(summaries) == 2 and summaries["best_ever"].between(0, 1).all()
+
+
+def test_partial_corrupt_and_foreign_directories(sweep, tmp_path):
+    base = tmp_path / "outputs"
+    shutil.copytree(sweep, base)
+    # a partially finished run: killed before its summary
+    (base / "s" / "1_b" / "summary.json").unlink()
+    # a run whose table is damaged, and a run that never recorded anything
+    corrupt = base / "s" / "2_c"
+    shutil.copytree(base / "s" / "0_a", corrupt)
+    (corrupt / "generations.parquet").write_bytes(b"not parquet")
+    (base / "s" / "3_d").mkdir()
+    (base / "s" / "3_d" / "config.yaml").write_text("experiment: x\n")
+    (base / "notes").mkdir()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = load_runs(base)
+    messages = " ".join(str(w.message) for w in caught)
+    assert "2_c/generations.parquet" in messages and "not a readable parquet" in messages
+    assert "3_d" in messages
+    assert frame["run_dir"].nunique() == 2
+    assert not frame.loc[frame["run_dir"].str.endswith("1_b"), "finished"].any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        summaries = load_summaries(base)
+    partial = summaries[summaries["run_dir"].str.endswith("1_b")].iloc[0]
+    assert not partial["finished"] and partial["generations"] == 4
+
+
+def test_missing_or_empty_directory(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no-such-dir"):
+        load_runs(tmp_path / "no-such-dir")
+    with pytest.raises(ValueError, match=f"no runs with generations.parquet under {tmp_path}"):
+        load_runs(tmp_path)
+
+
+def test_games_needed_matches_seed000():
+    assert stats.games_needed(0.025, 0.95) == 1537
+    assert stats.games_needed(0.01, 0.99) > stats.games_needed(0.01, 0.95)
+    with pytest.raises(ValueError, match="half_width"):
+        stats.games_needed(0)
+
+
+def test_exact_intervals_agree_with_scipy():
+    for wins, games in [(0, 10), (1575, 3000), (30, 30), (7, 19)]:
+        low, high = stats.win_interval(wins, games)
+        ci = scipy_stats.binomtest(wins, games).proportion_ci(0.95, method="exact")
+        assert (low, high) == pytest.approx((ci.low, ci.high), abs=1e-9)
+    assert stats.decide(1575, 3000) == "better"
+    assert stats.decide(1425, 3000) == "worse"
+    assert stats.decide(1530, 3000) == "inseparable"
+    with pytest.raises(ValueError, match="wins=5, games=3"):
+        stats.win_interval(5, 3)
+
+
+def test_mean_interval_and_quantiles():
+    mean, low, high = stats.mean_interval([0.1, 0.2, 0.3])
+    assert mean == pytest.approx(0.2) and low < 0.2 < high
+    q = stats.normal_quantiles(np.random.default_rng(0).normal(0.1, 0.01, 300))
+    assert 0.1 < q[0.95] < q[0.99] < q[0.999] < 0.2
+
+
+def test_tables_exact_facts():
+    game = Game.pig()
+    appendix = tables.appendix_a(game)
+    row = appendix[(appendix["first"] == "optimal") & (appendix["second"] == "optimal")].iloc[0]
+    assert row["exact"] == pytest.approx(0.530593, abs=1e-6) and row["seed_001"] == 0.5301
+    table, W, facts = tables.hold_at_tournament(game, range(15, 36, 5))
+    assert facts["winner"] == 25 and facts["winner_beats_all"]
+    assert W[2, 3] == pytest.approx(0.546416, abs=1e-6)  # hold at 25 vs hold at 30, seed 000
+    best_response = tables.exploitative(game)
+    vs20 = best_response.set_index(["player", "opponent"])["first"]
+    assert vs20["best response to hold at 20", "hold at 20"] > vs20["optimal", "hold at 20"]
+
+
+def test_figures_return_figures_and_say_when_empty():
+    game = Game.pig(goal=30)
+    solution = exact.optimal(game)
+    made = [
+        figures.boundary_surface(solution.policy),
+        figures.boundary_heatmaps({"optimal": solution.policy, "hold at 10": S.hold_at(10, game)}),
+        figures.cross_section(solution.policy, 5, exact.reachable(solution.policy, game)),
+        figures.win_contours(solution.value),
+        figures.convergence(data.value_iteration_history(Game.piglet(goal=2), 5)),
+        figures.fair_test_spread(data.fair_test_spread(game, S.hold_at(8, game), range(100, 301, 100), 3)),
+        figures.random_search_density(np.random.default_rng(0).normal(0.1, 0.01, 50), {"GA": 0.14}),
+        figures.versus_all(range(1, 4), [0.4, 0.5, 0.6]),
+    ]
+    assert all(isinstance(f, Figure) for f in made)
+    empty = figures.winrate_curves(pd.DataFrame())
+    assert "no data" in " ".join(t.get_text() for t in empty.axes[0].texts)
+    assert "no data" in " ".join(t.get_text() for t in figures.random_search_density([0.1]).axes[0].texts)
+    for fig in made + [empty]:
+        matplotlib.pyplot.close(fig)
+
+
+def test_hold_threshold_of_hold_at():
+    game = Game.pig(goal=30)
+    threshold = figures.hold_threshold(S.hold_at(10, game))
+    assert threshold[0, 0] == 10 and threshold[25, 3] == 5  # near the goal it rolls to win
+
+
+def test_reproduce_quick(tmp_path):
+    from ga_pig import reproduce
+
+    out = reproduce.main(["--quick", "--out", str(tmp_path)])
+    index = (out / "index.md").read_text()
+    for name in ("appendix_a.csv", "fig17_fair_test.csv", "hold_at_tournament.csv", "nontransitive_trio.csv",
+                 "optimal_vs_hold_at.csv", "games_needed.csv", "ga_results.csv", "optimal_boundary_surface.png",
+                 "cross_section_j30.png", "win_contours.png", "piglet_convergence.png", "fair_test_spread.png",
+                 "ga_cube.png", "random_search_density.png", "cube_vs_optimal.png", "hold25_vs_all.png"):
+        assert (out / name).is_file(), name
+        assert name.split(".")[0] in index
+    assert "seed 001 appendix A" in index and "(seed 1537)" in index
+
+
+@pytest.mark.parametrize("name", ["engine_tour", "ga_runs", "reproduction"])
+def test_notebook_runs(name, tmp_path):
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(ROOT / "experiments" / f"{name}.ipynb", as_version=4)
+    assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), "outputs in git"
+    os.environ["GA_PIG_QUICK"] = "1"
+    try:
+        NotebookClient(notebook, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        os.environ.pop("GA_PIG_QUICK", None)
+    errors = [o for c in notebook.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors
