@@ -136,6 +136,16 @@ def test_figures_return_figures_and_say_when_empty():
         matplotlib.pyplot.close(fig)
 
 
+def test_figures_reject_wrong_strategies():
+    expected = r"strategy must be a numpy bool array of shape \(goal, goal, goal\).*\(5, 5\)"
+    with pytest.raises(ValueError, match=expected):
+        figures.boundary_surface(np.zeros((5, 5), dtype=bool))
+    with pytest.raises(ValueError, match="dtype int64"):
+        figures.boundary_heatmaps({"x": np.zeros((5, 5, 5), dtype=np.int64)})
+    with pytest.raises(ValueError, match="opponent_score must be in \\[0, 4\\], got 9"):
+        figures.cross_section(np.ones((5, 5, 5), dtype=bool), 9)
+
+
 def test_hold_threshold_of_hold_at():
     game = Game.pig(goal=30)
     threshold = figures.hold_threshold(S.hold_at(10, game))

@@ -35,9 +35,19 @@ def _empty(fig: Figure, ax, what: str) -> Figure:
     return fig
 
 
+def _check_strategy(strategy, name: str = "strategy") -> np.ndarray:
+    shape = getattr(strategy, "shape", None)
+    if (not isinstance(strategy, np.ndarray) or strategy.dtype != np.bool_ or strategy.ndim != 3
+            or len(set(strategy.shape)) != 1):
+        raise ValueError(f"{name} must be a numpy bool array of shape (goal, goal, goal), got "
+                         f"{type(strategy).__name__} with shape {shape} and dtype {getattr(strategy, 'dtype', None)}")
+    return strategy
+
+
 def hold_threshold(strategy: np.ndarray) -> np.ndarray:
     """For each (i, j): the first turn total at which the strategy holds (k > 0), or the
     turn total that reaches the goal if it never does — the roll/hold boundary."""
+    _check_strategy(strategy)
     goal = strategy.shape[-1]
     i = np.arange(goal)[:, None]
     holds = ~strategy.copy()
@@ -109,7 +119,9 @@ def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray
                   hold_at: int | None = 20, title: str = "") -> Figure:
     """Roll/hold boundary at a fixed opponent score j (seed 004 Figs. 4–6): the policy's hold
     threshold over i, a hold-at line, and the states the policy can reach."""
-    goal = policy.shape[-1]
+    goal = _check_strategy(policy, "policy").shape[-1]
+    if not 0 <= opponent_score < goal:
+        raise ValueError(f"opponent_score must be in [0, {goal - 1}], got {opponent_score!r}")
     fig, ax = plt.subplots(figsize=(7, 5))
     i = np.arange(goal)
     threshold = hold_threshold(policy)[:, opponent_score]
