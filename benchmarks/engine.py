@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from _machine import machine
 
 from ga_pig import Game, exact, reference, simulate
 from ga_pig import strategies as S
@@ -37,25 +37,6 @@ def best_of(fn, repeats: int) -> float:
         fn()
         times.append(time.perf_counter() - started)
     return min(times)
-
-
-def machine() -> dict:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "platform": platform.platform(),
-    }
 
 
 COMPILE_SNIPPET = """

@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _machine import machine
 from joblib import Parallel, delayed
 
 from ga_pig.config import compose
@@ -45,6 +46,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="50 generations, one seed")
     parser.add_argument("--generations", type=int, default=1000)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--speed-only", action="store_true", help="seconds per generation only")
     args = parser.parse_args()
     generations = 50 if args.quick else args.generations
     seeds = args.seeds[:1] if args.quick else args.seeds
@@ -61,7 +63,7 @@ def main() -> None:
         summary = one_run([*overrides, f"generations={speed_generations}"], 2)
         speed[label] = summary["wall_seconds"] / speed_generations
 
-    jobs = [(name, seed) for name in SEED_001 for seed in seeds]
+    jobs = [] if args.speed_only else [(name, seed) for name in SEED_001 for seed in seeds]
     started = time.perf_counter()
     summaries = Parallel(n_jobs=2, backend="loky")(
         delayed(one_run)([f"experiment={name}", f"generations={generations}", f"seed={seed}"], 1)
@@ -89,14 +91,12 @@ def main() -> None:
               f"{' '.join(f'{b:.3f}' for b in best):>22} {max(final):>11.3f} {reference:>9} {per_run:7.1f}")
     print(f"\nquality runs: {quality_wall:.0f} s wall on 2 cores")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({
-        "date": time.strftime("%Y-%m-%d"),
-        "generations": generations,
-        "seconds_per_generation": speed,
-        "quality": quality,
-        "seed_001": SEED_001,
-        "quality_wall_seconds": quality_wall,
-    }, indent=2) + "\n")
+    payload = {"quality": quality, "generations": generations, "quality_wall_seconds": quality_wall}
+    if args.speed_only and RESULTS.is_file():  # keep the last quality table
+        payload = {k: v for k, v in json.loads(RESULTS.read_text()).items()
+                   if k in ("quality", "generations", "quality_wall_seconds")}
+    payload.update(date=time.strftime("%Y-%m-%d"), machine=machine(), seconds_per_generation=speed, seed_001=SEED_001)
+    RESULTS.write_text(json.dumps(payload, indent=2) + "\n")
     print(f"wrote {RESULTS}")
 
 

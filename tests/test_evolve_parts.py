@@ -12,7 +12,7 @@ from ga_pig import strategies as S
 from ga_pig.config import PopulationConfig
 from ga_pig.evolve import cube, operators
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.judges import ExactJudge, OptimalJudge, SimulatedJudge
+from ga_pig.evolve.judges import ExactJudge, OptimalJudge, RatesVsOptimal, SimulatedJudge
 from ga_pig.evolve.populations import POPULATIONS, initial_genomes
 from ga_pig.evolve.selection import SCHEMES
 
@@ -147,7 +147,7 @@ def test_knockout_winners_and_optimal_judge():
     optimal = exact.optimal(G).policy
     population = np.stack([S.hold_at(0, G), optimal] * 3)
     rng = np.random.default_rng(5)
-    survivors, fitness = SCHEMES["knockout"](population, OptimalJudge(G, optimal), rng)
+    survivors, fitness = SCHEMES["knockout"](population, OptimalJudge(RatesVsOptimal(G, optimal)), rng)
     assert len(survivors) == 3
     assert np.allclose(fitness, exact.win_rates(population, optimal, G))
     # a simulated knockout where passing strategies meet rollers: rollers always win

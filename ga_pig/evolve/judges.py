@@ -14,7 +14,24 @@ import numpy as np
 from ga_pig import exact, simulate
 from ga_pig.game import Game
 
-__all__ = ["SimulatedJudge", "ExactJudge", "OptimalJudge", "make_judge"]
+__all__ = ["RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "make_judge"]
+
+
+class RatesVsOptimal:
+    """Exact win rates of a generation's strategies against the optimal policy, computed once
+    per generation and shared by the recorder and :class:`OptimalJudge`."""
+
+    def __init__(self, game: Game, optimal: np.ndarray) -> None:
+        self.game = game
+        self.optimal = optimal
+        self._generation: int | None = None
+        self._rates: np.ndarray | None = None
+
+    def __call__(self, strategies: np.ndarray, generation: int) -> np.ndarray:
+        if generation != self._generation or self._rates is None or len(self._rates) != len(strategies):
+            self._rates = exact.win_rates(strategies, self.optimal, self.game)
+            self._generation = generation
+        return self._rates
 
 
 def _seed(rng: np.random.Generator) -> int:
@@ -53,22 +70,26 @@ class ExactJudge:
 
 @dataclass
 class OptimalJudge:
-    """Each member's exact win rate against the Neller-optimal policy decides."""
+    """Each member's exact win rate against the Neller-optimal policy decides.
 
-    game: Game
-    optimal: np.ndarray
+    ``generation`` is set by the run loop before each selection, so the rates the recorder
+    already computed for this generation are reused.
+    """
+
+    rates: RatesVsOptimal
+    generation: int = -1
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        return exact.win_rates(strategies, self.optimal, self.game)
+        return self.rates(strategies, self.generation)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         rates = self.totals(strategies)
         return rates[np.asarray(pairs)]
 
 
-def make_judge(kind: str, opponent: str, game: Game, games_per_match: int, rng, optimal: np.ndarray):
+def make_judge(kind: str, opponent: str, game: Game, games_per_match: int, rng, rates: RatesVsOptimal):
     if kind == "simulated":
         return SimulatedJudge(game, games_per_match, rng)
     if opponent == "optimal":
-        return OptimalJudge(game, optimal)
+        return OptimalJudge(rates)
     return ExactJudge(game)

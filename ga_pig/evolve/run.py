@@ -22,6 +22,7 @@ from ga_pig import strategies as S
 from ga_pig.config import validate, waves
 from ga_pig.evolve import cube
 from ga_pig.evolve.individual import Individual
+from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import (
     CHECKPOINT,
     GENERATIONS,
@@ -127,11 +128,11 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
     schedule = waves(cfg)
     total = sum(g for _, g in schedule)
     eval_every = cfg.eval_every or (1 if cfg.fitness.kind == "exact" else 10)
-    optimal = exact.optimal(game).policy
+    rates_vs_optimal = RatesVsOptimal(game, exact.optimal(game).policy)
     legal = S.legal(game)
     columns = key_columns(cfg)
     rng = np.random.default_rng(int(cfg.seed))
-    toolbox = build_toolbox(cfg, game, rng, optimal)
+    toolbox = build_toolbox(cfg, game, rng, rates_vs_optimal)
 
     checkpoint_path = out / CHECKPOINT
     if cfg.resume is not None and checkpoint_path.is_file():
@@ -153,7 +154,7 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
     bar = tqdm(total=total, initial=start, desc=str(cfg.experiment), disable=not cfg.progress, unit="gen")
 
     def record(generation: int, strategies: np.ndarray, wave: int) -> None:
-        rates = exact.win_rates(strategies, optimal, game)
+        rates = rates_vs_optimal(strategies, generation)
         records.append(
             {
                 "generation": generation,
@@ -182,6 +183,7 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
         if generation % eval_every == 0:
             record(generation, strategies, wave)
 
+        toolbox.judge.generation = generation
         survivors, fitness = toolbox.select(strategies)
         for individual, value in zip(population, fitness, strict=True):
             individual.fitness.values = (float(value),)
@@ -216,7 +218,7 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
     if not records or records[-1]["generation"] != total:
         record(total, strategies, wave)
     bar.close()
-    rates = exact.win_rates(strategies, optimal, game)
+    rates = rates_vs_optimal(strategies, total)
     best = int(np.argmax(rates))
     _save_npy(out / "best.npy", strategies[best])
     genomes = np.stack(population)

@@ -7,7 +7,7 @@ from deap import base
 
 from ga_pig.evolve import operators
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.judges import make_judge
+from ga_pig.evolve.judges import RatesVsOptimal, make_judge
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.game import Game
 
@@ -24,14 +24,16 @@ def _mutate(individual: Individual, rate: float, rng: np.random.Generator) -> In
     return individual
 
 
-def build_toolbox(cfg, game: Game, rng: np.random.Generator, optimal: np.ndarray) -> base.Toolbox:
+def build_toolbox(cfg, game: Game, rng: np.random.Generator, rates: RatesVsOptimal) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select`` and ``clone`` for the run described by ``cfg``.
 
     ``select(strategies)`` returns (survivor indices best first, fitness per member), the
-    judge — simulated matches or exact win rates — chosen by ``cfg.fitness``.
+    judge — simulated matches or exact win rates — chosen by ``cfg.fitness``; ``toolbox.judge``
+    is that judge.
     """
     toolbox = base.Toolbox()
-    judge = make_judge(cfg.fitness.kind, cfg.fitness.opponent, game, cfg.games_per_match, rng, optimal)
+    judge = make_judge(cfg.fitness.kind, cfg.fitness.opponent, game, cfg.games_per_match, rng, rates)
+    toolbox.judge = judge
     toolbox.register("mate", _mate, rng=rng)
     toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng)
     toolbox.register("select", SCHEMES[cfg.selection.scheme], judge=judge, rng=rng)
