@@ -52,7 +52,7 @@ def main() -> None:
     seeds = args.seeds[:1] if args.quick else args.seeds
 
     one_run(["experiment=knockout", "game.goal=20", "generations=2"], 2)  # compile / load kernels
-    speed_generations = 50 if args.quick else 200
+    speed_generations = 10 if args.quick else 50
     speed = {}
     for label, overrides in [
         ("knockout (20, 100 games per match)", ["experiment=knockout"]),

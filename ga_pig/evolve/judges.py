@@ -19,18 +19,21 @@ __all__ = ["RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "ma
 
 class RatesVsOptimal:
     """Exact win rates of a generation's strategies against the optimal policy, computed once
-    per generation and shared by the recorder and :class:`OptimalJudge`."""
+    per generation and shared by the recorder and :class:`OptimalJudge`. The run loop calls
+    :meth:`start` when a new generation's strategies exist."""
 
     def __init__(self, game: Game, optimal: np.ndarray) -> None:
         self.game = game
         self.optimal = optimal
-        self._generation: int | None = None
         self._rates: np.ndarray | None = None
 
-    def __call__(self, strategies: np.ndarray, generation: int) -> np.ndarray:
-        if generation != self._generation or self._rates is None or len(self._rates) != len(strategies):
+    def start(self) -> None:
+        """Forget the previous generation's rates."""
+        self._rates = None
+
+    def __call__(self, strategies: np.ndarray) -> np.ndarray:
+        if self._rates is None:
             self._rates = exact.win_rates(strategies, self.optimal, self.game)
-            self._generation = generation
         return self._rates
 
 
@@ -70,17 +73,13 @@ class ExactJudge:
 
 @dataclass
 class OptimalJudge:
-    """Each member's exact win rate against the Neller-optimal policy decides.
-
-    ``generation`` is set by the run loop before each selection, so the rates the recorder
-    already computed for this generation are reused.
-    """
+    """Each member's exact win rate against the Neller-optimal policy decides (the rates the
+    recorder computed for this generation are reused)."""
 
     rates: RatesVsOptimal
-    generation: int = -1
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        return self.rates(strategies, self.generation)
+        return self.rates(strategies)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         rates = self.totals(strategies)

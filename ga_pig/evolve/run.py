@@ -154,7 +154,7 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
     bar = tqdm(total=total, initial=start, desc=str(cfg.experiment), disable=not cfg.progress, unit="gen")
 
     def record(generation: int, strategies: np.ndarray, wave: int) -> None:
-        rates = rates_vs_optimal(strategies, generation)
+        rates = rates_vs_optimal(strategies)
         records.append(
             {
                 "generation": generation,
@@ -180,10 +180,10 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
             population = [Individual(g) for g in cube.refine(np.stack(population), side, wave_side, game.goal)]
             side = wave_side
         strategies = _expand(np.stack(population), side, game, cfg.force_roll_at_zero)
+        rates_vs_optimal.start()
         if generation % eval_every == 0:
             record(generation, strategies, wave)
 
-        toolbox.judge.generation = generation
         survivors, fitness = toolbox.select(strategies)
         for individual, value in zip(population, fitness, strict=True):
             individual.fitness.values = (float(value),)
@@ -215,10 +215,11 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
 
     wave, _ = _side_at(schedule, total - 1)
     strategies = _expand(np.stack(population), side, game, cfg.force_roll_at_zero)
+    rates_vs_optimal.start()
     if not records or records[-1]["generation"] != total:
         record(total, strategies, wave)
     bar.close()
-    rates = rates_vs_optimal(strategies, total)
+    rates = rates_vs_optimal(strategies)
     best = int(np.argmax(rates))
     _save_npy(out / "best.npy", strategies[best])
     genomes = np.stack(population)

@@ -28,12 +28,10 @@ def build_toolbox(cfg, game: Game, rng: np.random.Generator, rates: RatesVsOptim
     """Register ``mate``, ``mutate``, ``select`` and ``clone`` for the run described by ``cfg``.
 
     ``select(strategies)`` returns (survivor indices best first, fitness per member), the
-    judge — simulated matches or exact win rates — chosen by ``cfg.fitness``; ``toolbox.judge``
-    is that judge.
+    judge — simulated matches or exact win rates — chosen by ``cfg.fitness``.
     """
     toolbox = base.Toolbox()
     judge = make_judge(cfg.fitness.kind, cfg.fitness.opponent, game, cfg.games_per_match, rng, rates)
-    toolbox.judge = judge
     toolbox.register("mate", _mate, rng=rng)
     toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng)
     toolbox.register("select", SCHEMES[cfg.selection.scheme], judge=judge, rng=rng)
