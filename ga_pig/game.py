@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ga_pig._validate import check_int
+
 __all__ = ["Effect", "Outcome", "Game", "GAMES"]
 
 
@@ -68,10 +70,7 @@ class Game:
     params: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.goal, (int, np.integer)) or isinstance(self.goal, bool):
-            raise ValueError(f"goal must be an integer >= 2, got {self.goal!r}")
-        if self.goal < 2:
-            raise ValueError(f"goal must be an integer >= 2, got {self.goal}")
+        check_int("goal", self.goal, 2)
         if len(self.outcomes) == 0:
             raise ValueError("outcomes must list at least one roll outcome, got none")
         probabilities = []
@@ -98,7 +97,7 @@ class Game:
     @classmethod
     def pig(cls, goal: int = 100, sides: int = 6) -> Game:
         """Pig: roll one fair die with ``sides`` faces; a 1 busts, 2..sides add their value."""
-        _check_int("sides", sides, 2)
+        check_int("sides", sides, 2)
         p = 1.0 / sides
         outcomes = (Outcome(p, Effect.BUST),) + tuple(
             Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)
@@ -147,11 +146,6 @@ class Game:
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params)
         return f"{self.name}({args})"
-
-
-def _check_int(name: str, value: object, minimum: int) -> None:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
 #: The variant registry: name -> builder taking keyword parameters.

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ga_pig._validate import check_int
 from ga_pig.game import Effect, Game
-from ga_pig.strategies import check
+from ga_pig.strategies import check, check_population
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
 
@@ -146,12 +147,6 @@ def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulativ
 
 
 # --------------------------------------------------------------------------- public API
-def _check_positive(name: str, value: object) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
-
-
 def _seed_key(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequence:
     if isinstance(seed, np.random.SeedSequence):
         return seed
@@ -191,21 +186,6 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
     return np.add.reduceat(out, np.arange(0, len(match_index), blocks_per_match), axis=0)
 
 
-def _check_population(population, game: Game, name: str = "population") -> np.ndarray:
-    population = np.asarray(population) if isinstance(population, list) else population
-    if not isinstance(population, np.ndarray) or population.ndim != 4:
-        raise ValueError(
-            f"{name} must be a numpy bool array of shape (n, {game.goal}, {game.goal}, {game.goal}), "
-            f"got {getattr(population, 'shape', type(population).__name__)}"
-        )
-    if population.dtype != np.bool_ or population.shape[1:] != game.shape:
-        raise ValueError(
-            f"{name} must be a numpy bool array of shape (n, {game.goal}, {game.goal}, {game.goal}), "
-            f"got dtype {population.dtype} and shape {population.shape}"
-        )
-    return np.ascontiguousarray(population)
-
-
 def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | None = 0) -> PlayResult:
     """Play ``n_games`` games of ``a`` against ``b``, the first mover alternating (a starts game 0).
 
@@ -221,7 +201,7 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     """
     check(a, game, "a")
     check(b, game, "b")
-    n_games = _check_positive("n_games", n_games)
+    n_games = check_int("n_games", n_games, 1)
     pop = np.ascontiguousarray(np.stack([a, b]))
     counts = _run_matches(pop, [0], [1], n_games, game, seed)[0]
     return PlayResult(
@@ -241,8 +221,8 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
     ``wins[m, 0]`` counts the games ``population[pairs[m, 0]]`` won, ``wins[m, 1]`` those its
     opponent won; the rest of the ``games_per_match`` were stalemates.
     """
-    population = _check_population(population, game)
-    games_per_match = _check_positive("games_per_match", games_per_match)
+    population = check_population(population, game)
+    games_per_match = check_int("games_per_match", games_per_match, 1)
     pairs = np.asarray(pairs, dtype=np.int64)
     n = population.shape[0]
     if pairs.ndim != 2 or pairs.shape[1] != 2:
@@ -260,7 +240,7 @@ def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0)
 
     ``wins[p, q]`` is the number of games strategy p won against q (diagonal zero).
     """
-    population = _check_population(strategies, game, "strategies")
+    population = check_population(strategies, game, "strategies")
     n = population.shape[0]
     p, q = np.triu_indices(n, k=1)
     wins = np.zeros((n, n), dtype=np.int64)

@@ -23,10 +23,12 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ga_pig._validate import check_int
 from ga_pig.game import Game
 
 __all__ = [
     "check",
+    "check_population",
     "legal",
     "hold_at",
     "score",
@@ -64,6 +66,16 @@ def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
     return s
 
 
+def check_population(population: object, game: Game, name: str = "population") -> np.ndarray:
+    """Validate a stack of strategies, shape ``(n, goal, goal, goal)``; return it C-contiguous."""
+    expected = f"a numpy bool array of shape (n, {game.goal}, {game.goal}, {game.goal})"
+    if not isinstance(population, np.ndarray) or population.ndim != 4:
+        raise ValueError(f"{name} must be {expected}, got {getattr(population, 'shape', type(population).__name__)}")
+    if population.dtype != np.bool_ or population.shape[1:] != game.shape:
+        raise ValueError(f"{name} must be {expected}, got dtype {population.dtype} and shape {population.shape}")
+    return np.ascontiguousarray(population)
+
+
 def legal(game: Game) -> np.ndarray:
     """Mask of the states a strategy is consulted in: ``i + k < goal``; shape ``(g, g, g)``."""
     i, _, k = _grid(game)
@@ -72,7 +84,7 @@ def legal(game: Game) -> np.ndarray:
 
 def hold_at(n: int, game: Game) -> np.ndarray:
     """Roll while the turn total is below ``n``, then hold (``n = 0`` always passes)."""
-    _check_threshold("n", n)
+    check_int("n", n, 0)
     _, _, k = _grid(game)
     return np.broadcast_to(k < n, game.shape).copy()
 
@@ -80,7 +92,7 @@ def hold_at(n: int, game: Game) -> np.ndarray:
 def score(n: int, game: Game) -> np.ndarray:
     """Seed 001 §3.4.5's 'score' strategy: when behind, roll until ``i + k`` exceeds ``j``;
     otherwise hold at ``n``."""
-    _check_threshold("n", n)
+    check_int("n", n, 0)
     i, j, k = _grid(game)
     return (i + k <= j) | (k < n)
 
@@ -103,12 +115,12 @@ def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: 
     opponent trails by more than ``lead`` points, i.e. wait for the opponent to catch up;
     once ``j >= i - lead``, roll to win.
     """
-    _check_threshold("wait_at", wait_at)
-    _check_threshold("lead", lead)
+    check_int("wait_at", wait_at, 0)
+    check_int("lead", lead, 0)
     i, j, k = _grid(game)
     climbing = i + k < wait_at
     if hold is not None:
-        _check_threshold("hold", hold)
+        check_int("hold", hold, 0)
         climbing = climbing & (k < hold)
     waiting_done = j >= i - lead
     return np.where(i < wait_at, climbing, waiting_done & np.ones_like(k, dtype=bool))
@@ -151,11 +163,6 @@ def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
     out = np.array(s, dtype=bool, copy=True)
     out[..., 0] = True
     return out
-
-
-def _check_threshold(name: str, value: object) -> None:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
 
 
 #: Named strategy builders with one integer parameter, for configs and contract tests.

@@ -15,8 +15,7 @@ import numpy as np
 
 from ga_pig.exact import _kernels
 from ga_pig.game import Game
-from ga_pig.simulate import _check_population
-from ga_pig.strategies import check
+from ga_pig.strategies import check, check_population
 
 __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates"]
 
@@ -81,7 +80,7 @@ def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
 
 
 def _probabilities(population, opponent, game: Game) -> np.ndarray:
-    population = _check_population(population, game)
+    population = check_population(population, game)
     check(opponent, game, "opponent")
     _require_monotone(game)
     out = np.empty((population.shape[0], 4))
@@ -135,7 +134,7 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game) -> np.ndarray:
     ndarray(float64, shape=(n_pairs, 2)): ``[m, 0]`` is the win rate of ``pairs[m, 0]`` against
     ``pairs[m, 1]``, ``[m, 1]`` the reverse (they sum to 1 minus the stalemate probability).
     """
-    population = _check_population(strategies, game, "strategies")
+    population = check_population(strategies, game, "strategies")
     _require_monotone(game)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     n = population.shape[0]
@@ -151,7 +150,7 @@ def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
     Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal
     holds each strategy's rate against itself (½ minus half its stalemate probability).
     """
-    population = _check_population(strategies, game, "strategies")
+    population = check_population(strategies, game, "strategies")
     n = population.shape[0]
     p, q = np.triu_indices(n)
     rates = pair_win_rates(population, np.stack([p, q], axis=1), game)
