@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo bench lint clean
+.PHONY: run test demo bench reproduce lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/ga.py
+
+reproduce: $(STAMP)
+	$(BIN)/python -m ga_pig.reproduce
 
 lint: $(STAMP)
 	$(BIN)/ruff check ga_pig tests benchmarks

@@ -98,6 +98,8 @@ def test_exact_intervals_agree_with_scipy():
 def test_mean_interval_and_quantiles():
     mean, low, high = stats.mean_interval([0.1, 0.2, 0.3])
     assert mean == pytest.approx(0.2) and low < 0.2 < high
+    assert (low, high) == pytest.approx((0.2 - 0.248414, 0.2 + 0.248414), abs=1e-6)  # t(0.975, 2) * 0.1 / sqrt 3
+    assert stats.mean_interval([0.4, 0.4, 0.4]) == (0.4, 0.4, 0.4)
     q = stats.normal_quantiles(np.random.default_rng(0).normal(0.1, 0.01, 300))
     assert 0.1 < q[0.95] < q[0.99] < q[0.999] < 0.2
 

@@ -48,6 +48,8 @@ def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float
     mean = float(values.mean())
     if values.size == 1:
         return mean, float("nan"), float("nan")
+    if np.all(values == values[0]):  # no spread: the interval is the point itself
+        return float(values[0]), float(values[0]), float(values[0])
     low, high = stats.t.interval(confidence, values.size - 1, loc=mean, scale=stats.sem(values))
     return mean, float(low), float(high)
 
