@@ -272,36 +272,50 @@ def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value):
 
 
 @numba.njit(cache=True)
+def _pairs_by_total(goal):
+    """Pairs (i, j), i <= j, of banked scores, highest score sum first: the order in which the
+    zero-sum solvers handle {(i, j), (j, i)} (every hold lands on a pair already solved)."""
+    out = np.empty((goal * (goal + 1) // 2, 2), dtype=np.int64)
+    n = 0
+    for total in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+            if i <= total - i:
+                out[n, 0] = i
+                out[n, 1] = total - i
+                n += 1
+    return out
+
+
+@numba.njit(cache=True)
 def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, policy, sweeps):
     """Neller & Presser's value iteration, one pair {(i, j), (j, i)} at a time, highest score
     sum first. Zero-sum values: the opponent's win probability is 1 - P. sweeps[i, j] counts."""
-    for total in range(2 * goal - 2, -1, -1):
-        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
-            j = total - i
-            if i > j:
-                continue
-            converged = False
-            for sweep in range(max_sweeps):
-                delta = 0.0
-                for side in range(2 if i != j else 1):
-                    me = i if side == 0 else j
-                    op = j if side == 0 else i
-                    bust = 1.0 - P[op, me, 0]
-                    for k in range(goal - me - 1, -1, -1):
-                        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust)
-                        hold = 1.0 - P[op, me + k, 0] if k > 0 else bust
-                        new = roll if roll >= hold else hold
-                        policy[me, op, k] = roll >= hold
-                        change = abs(new - P[me, op, k])
-                        if change > delta:
-                            delta = change
-                        P[me, op, k] = new
-                sweeps[i, j] = sweep + 1
-                if delta <= tol:
-                    converged = True
-                    break
-            if not converged:
-                return False
+    pairs = _pairs_by_total(goal)
+    for pair in range(pairs.shape[0]):
+        i = pairs[pair, 0]
+        j = pairs[pair, 1]
+        converged = False
+        for sweep in range(max_sweeps):
+            delta = 0.0
+            for side in range(2 if i != j else 1):
+                me = i if side == 0 else j
+                op = j if side == 0 else i
+                bust = 1.0 - P[op, me, 0]
+                for k in range(goal - me - 1, -1, -1):
+                    roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust)
+                    hold = 1.0 - P[op, me + k, 0] if k > 0 else bust
+                    new = roll if roll >= hold else hold
+                    policy[me, op, k] = roll >= hold
+                    change = abs(new - P[me, op, k])
+                    if change > delta:
+                        delta = change
+                    P[me, op, k] = new
+            sweeps[i, j] = sweep + 1
+            if delta <= tol:
+                converged = True
+                break
+        if not converged:
+            return False
     return True
 
 
@@ -314,6 +328,20 @@ def _zero_sum_chain(policy, me, op, goal, P, add_p, add_amount, bust_p, hold, C)
     _chain(policy, me, op, goal, 0, add_p, add_amount, bust_p, hold, C)
 
 
+@numba.njit(cache=True, inline="always")
+def _switch(policy, i, j, k, roll, hold, margin):
+    """Policy improvement at one state: take the other action only if it is better by more than
+    ``margin`` (so rounding noise between tied actions cannot make policy iteration cycle)."""
+    if policy[i, j, k]:
+        if hold > roll + margin:
+            policy[i, j, k] = False
+            return True
+    elif roll > hold + margin:
+        policy[i, j, k] = True
+        return True
+    return False
+
+
 @numba.njit(cache=True)
 def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin):
     """Greedy policy improvement on one chain; an action changes only if better by > margin."""
@@ -322,13 +350,7 @@ def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin):
     for k in range(goal - me):
         roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust)
         hold = 1.0 - P[op, me + k, 0] if k > 0 else bust
-        if policy[me, op, k]:
-            if hold > roll + margin:
-                policy[me, op, k] = False
-                changed = True
-        elif roll > hold + margin:
-            policy[me, op, k] = True
-            changed = True
+        changed |= _switch(policy, me, op, k, roll, hold, margin)
     return changed
 
 
@@ -340,41 +362,40 @@ def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds,
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
     hold = np.zeros((goal, 2))
-    for total in range(2 * goal - 2, -1, -1):
-        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
-            j = total - i
-            if i > j:
-                continue
-            converged = False
-            for r in range(max_rounds):
-                _zero_sum_chain(policy, i, j, goal, P, add_p, add_amount, bust_p, hold, CA)
-                if i != j:
-                    _zero_sum_chain(policy, j, i, goal, P, add_p, add_amount, bust_p, hold, CB)
-                else:
-                    CB[:] = CA
-                # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
-                cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
-                cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
-                denom = eA + eB - eA * eB
-                if denom <= 0.0:
-                    x = 0.5
-                    y = 0.5
-                else:
-                    x = (cA + dA * (eB - cB)) / denom
-                    y = (cB + dB * (eA - cA)) / denom
-                for k in range(goal - i):
-                    P[i, j, k] = CA[k, 0] + CA[k, 2] * (1.0 - y)
-                for k in range(goal - j):
-                    P[j, i, k] = CB[k, 0] + CB[k, 2] * (1.0 - x)
-                rounds[i, j] = r + 1
-                changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin)
-                if i != j:
-                    changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin)
-                if not changed:
-                    converged = True
-                    break
-            if not converged:
-                return False
+    pairs = _pairs_by_total(goal)
+    for pair in range(pairs.shape[0]):
+        i = pairs[pair, 0]
+        j = pairs[pair, 1]
+        converged = False
+        for r in range(max_rounds):
+            _zero_sum_chain(policy, i, j, goal, P, add_p, add_amount, bust_p, hold, CA)
+            if i != j:
+                _zero_sum_chain(policy, j, i, goal, P, add_p, add_amount, bust_p, hold, CB)
+            else:
+                CB[:] = CA
+            # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
+            cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
+            cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
+            denom = eA + eB - eA * eB
+            if denom <= 0.0:
+                x = 0.5
+                y = 0.5
+            else:
+                x = (cA + dA * (eB - cB)) / denom
+                y = (cB + dB * (eA - cA)) / denom
+            for k in range(goal - i):
+                P[i, j, k] = CA[k, 0] + CA[k, 2] * (1.0 - y)
+            for k in range(goal - j):
+                P[j, i, k] = CB[k, 0] + CB[k, 2] * (1.0 - x)
+            rounds[i, j] = r + 1
+            changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin)
+            if i != j:
+                changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin)
+            if not changed:
+                converged = True
+                break
+        if not converged:
+            return False
     return True
 
 
@@ -404,13 +425,7 @@ def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds,
                 for k in range(goal - i):
                     roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0)
                     hold = T[j, i + k, 0] if k > 0 else t0
-                    if policy[i, j, k]:
-                        if hold > roll + margin:
-                            policy[i, j, k] = False
-                            changed = True
-                    elif roll > hold + margin:
-                        policy[i, j, k] = True
-                        changed = True
+                    changed |= _switch(policy, i, j, k, roll, hold, margin)
                 rounds[i, j] = r + 1
                 if not changed:
                     converged = True
