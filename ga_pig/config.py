@@ -150,6 +150,10 @@ def validate(cfg: DictConfig) -> None:
         _fail("mode", cfg.mode, f"one of {MODES}")
     if cfg.game.name not in GAMES:
         _fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
+    if not GAMES[cfg.game.name]().monotone:
+        supported = tuple(sorted(name for name, build in GAMES.items() if build().monotone))
+        _fail("game.name", cfg.game.name, f"one of {supported}: runs record exact win rates, and exact "
+              "evaluation of games whose scores can fall is not implemented yet")
     if cfg.game.goal < 2:
         _fail("game.goal", cfg.game.goal, "an integer >= 2")
     if cfg.game.sides is not None and cfg.game.sides < 2:

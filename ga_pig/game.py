@@ -28,13 +28,15 @@ class Effect(enum.IntEnum):
     ADD: add ``amount`` to the turn total; the mover may roll again (or wins at once if the
     banked score plus turn total reaches the goal).
     BUST: the turn total is lost and the turn passes to the opponent.
+    RESET: as BUST, and the mover's banked score falls to 0 (2-dice Pig's snake eyes).
 
     The integer values are the codes the numba kernels branch on; later variants add codes
-    (reset the banked score, double the turn total, bank and end the turn ...).
+    (double the turn total, bank and end the turn ...).
     """
 
     ADD = 0
     BUST = 1
+    RESET = 2
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class Game:
                     f"outcome probabilities must be non-negative, got {outcome.probability!r} "
                     f"in {outcome}"
                 )
+            if effect is not Effect.ADD and outcome.amount != 0:
+                raise ValueError(f"only ADD outcomes carry an amount, got {outcome}")
             if effect is Effect.ADD and outcome.amount < 1:
                 raise ValueError(
                     f"an ADD outcome must add at least 1 point, got amount {outcome.amount} in "
@@ -103,6 +107,23 @@ class Game:
             Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)
         )
         return cls("pig", goal, outcomes, (("goal", goal), ("sides", sides)))
+
+    @classmethod
+    def two_dice(cls, goal: int = 100) -> Game:
+        """2-dice Pig: a single 1 busts; two 1s bust and reset the banked score to 0; otherwise
+        the dice's sum is added (seed 003; seed 002's turn-count analysis)."""
+        counts: dict[tuple[Effect, int], int] = {}
+        for first in range(1, 7):
+            for second in range(1, 7):
+                if first == 1 and second == 1:
+                    key = (Effect.RESET, 0)
+                elif first == 1 or second == 1:
+                    key = (Effect.BUST, 0)
+                else:
+                    key = (Effect.ADD, first + second)
+                counts[key] = counts.get(key, 0) + 1
+        outcomes = tuple(Outcome(n / 36, effect, amount) for (effect, amount), n in sorted(counts.items()))
+        return cls("two_dice", goal, outcomes, (("goal", goal),))
 
     @classmethod
     def piglet(cls, goal: int = 10) -> Game:
@@ -152,4 +173,5 @@ class Game:
 GAMES: dict[str, Callable[..., Game]] = {
     "pig": Game.pig,
     "piglet": Game.piglet,
+    "two_dice": Game.two_dice,
 }

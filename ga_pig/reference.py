@@ -42,7 +42,9 @@ def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
                     passes = 0
                 break
             outcome = rng.choices(game.outcomes, weights)[0]
-            if Effect(outcome.effect) is Effect.BUST:
+            if Effect(outcome.effect) in (Effect.BUST, Effect.RESET):
+                if Effect(outcome.effect) is Effect.RESET:
+                    scores[mover] = 0
                 passes = 0
                 break
             k += outcome.amount
@@ -73,7 +75,8 @@ def brute_force(a, b, game: Game) -> tuple[float, float]:
     """(P(a wins), P(b wins)) with a moving first, by one dense linear system over every state.
 
     The state is (mover, i, j, k, previous turn ended in a pass); a pass after a pass is the
-    stalemate, so the system is non-singular. Only for tiny games (goal <= ~12).
+    stalemate, so the system is non-singular. Any effect the engine knows, banked scores that
+    fall included. Only for tiny games (goal <= ~12).
     """
     goal = game.goal
     index = {}
@@ -93,6 +96,8 @@ def brute_force(a, b, game: Game) -> tuple[float, float]:
                 p = outcome.probability
                 if Effect(outcome.effect) is Effect.BUST:
                     A[row, index[1 - mover, j, i, 0, 0]] -= p
+                elif Effect(outcome.effect) is Effect.RESET:
+                    A[row, index[1 - mover, j, 0, 0, 0]] -= p
                 elif i + k + outcome.amount >= goal:
                     rhs[row, mover] += p
                 else:

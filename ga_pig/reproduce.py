@@ -23,6 +23,7 @@ from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import data, figures, stats, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
+from ga_pig.turns import turn_tables
 
 
 @dataclass
@@ -205,6 +206,20 @@ def main(argv=None) -> Path:
     late = spread["games"] >= 1537
     index.figure("fair_test_spread", figures.fair_test_spread(spread), "seed 001 Fig. 17; seed 000 Fig. 15",
                  f"hold at 20 vs itself; beyond ±0.025: {outside[late].mean():.1%} of matches of ≥ 1537 games")
+
+    # ---------------------------------------------------------------- turn counts (seed 002)
+    for name, turn_game in (("two_dice", Game.two_dice()), ("pig", game)):
+        probability, stop = turn_tables(turn_game, 10)
+        index.table(f"turns_{name}_probability", probability.reset_index(), "seed 002 probability table",
+                    f"{name}: % within 1 / 2 turns from 99: {100 * probability.loc[99, 1]:.1f} / "
+                    f"{100 * probability.loc[99, 2]:.1f}; from 0: {100 * probability.loc[0, 1]:.1f} / "
+                    f"{100 * probability.loc[0, 2]:.1f}" + (" (seed 002: 69.4 / 88.8; 0.9 / 1.9)"
+                                                            if name == "two_dice" else ""))
+        index.table(f"turns_{name}_stop", stop.reset_index(), "seed 002 optimal stop table",
+                    f"{name}: from 76 with 3 turns stop at {stop.loc[76, 3]}, success "
+                    f"{100 * probability.loc[76, 3]:.1f}%" + (" (seed 002: 15, 62.0%)" if name == "two_dice" else ""))
+        index.figure(f"turns_{name}", figures.turn_probabilities(probability.iloc[:, :5], f"{name}: reaching "
+                     f"{turn_game.goal} within N turns"), "seed 002", f"{name}, N = 1..5")
 
     # ---------------------------------------------------------------- GA experiments
     runs = run_experiments(out, budget)

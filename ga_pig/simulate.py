@@ -28,6 +28,7 @@ BLOCK = 4096
 
 _ADD = int(Effect.ADD)
 _BUST = int(Effect.BUST)
+_RESET = int(Effect.RESET)
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,9 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
                 k += amounts[o]
                 if i + k >= goal:
                     return mover, state
-            else:  # _BUST
+            else:  # _BUST or _RESET: the turn ends without banking
+                if effects[o] == _RESET:
+                    i = 0
                 passes = 0
                 break
         mover, other = other, mover

@@ -17,6 +17,7 @@ from ga_pig import strategies as S
 from ga_pig.analysis import data, figures, load_runs, load_summaries, stats, tables
 from ga_pig.config import compose
 from ga_pig.evolve import run
+from ga_pig.turns import turn_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["game.goal=30", "population_size=6", "games_per_match=10", "progress=false"]
@@ -129,6 +130,7 @@ def test_figures_return_figures_and_say_when_empty():
         figures.fair_test_spread(data.fair_test_spread(game, S.hold_at(8, game), range(100, 301, 100), 3)),
         figures.random_search_density(np.random.default_rng(0).normal(0.1, 0.01, 50), {"GA": 0.14}),
         figures.versus_all(range(1, 4), [0.4, 0.5, 0.6]),
+        figures.turn_probabilities(turn_tables(Game.pig(goal=30), 3)[0]),
     ]
     assert all(isinstance(f, Figure) for f in made)
     empty = figures.winrate_curves(pd.DataFrame())
@@ -162,7 +164,8 @@ def test_reproduce_quick(tmp_path):
     for name in ("appendix_a.csv", "fig17_fair_test.csv", "hold_at_tournament.csv", "nontransitive_trio.csv",
                  "optimal_vs_hold_at.csv", "games_needed.csv", "ga_results.csv", "optimal_boundary_surface.png",
                  "cross_section_j30.png", "win_contours.png", "piglet_convergence.png", "fair_test_spread.png",
-                 "ga_cube.png", "random_search_density.png", "cube_vs_optimal.png", "hold25_vs_all.png"):
+                 "ga_cube.png", "random_search_density.png", "cube_vs_optimal.png", "hold25_vs_all.png",
+                 "turns_two_dice_stop.csv", "turns_pig_probability.csv", "turns_two_dice.png"):
         assert (out / name).is_file(), name
         assert name.split(".")[0] in index
     assert "seed 001 appendix A" in index and "(seed 1537)" in index

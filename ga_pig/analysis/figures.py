@@ -26,6 +26,7 @@ __all__ = [
     "fair_test_spread",
     "random_search_density",
     "versus_all",
+    "turn_probabilities",
 ]
 
 
@@ -236,6 +237,23 @@ def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
     ax.set_xlabel("opponent holds at")
     ax.set_ylabel(f"P({name} wins), coin-flip start")
     ax.set_title(f"{name} against every hold-at strategy")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def turn_probabilities(probability: pd.DataFrame, title: str = "") -> Figure:
+    """Probability of reaching the goal within N turns from each banked score, one line per N
+    (seed 002); ``probability`` is :func:`ga_pig.turns.turn_tables`' first table."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    if probability is None or probability.empty:
+        return _empty(fig, ax, "no turn table")
+    for turns in probability.columns:
+        ax.plot(probability.index, 100 * probability[turns], label=f"{turns} turn{'s' if turns > 1 else ''}")
+    ax.set_xlabel("banked score at the start of the turn")
+    ax.set_ylabel("% reaching the goal")
+    ax.set_title(title or "reaching the goal within N turns, best stop rule")
+    ax.legend(fontsize=8, ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig

@@ -1,0 +1,91 @@
+"""Turn counts (seed 002, Durango Bill): playing alone, the probability of reaching the goal within
+N turns from each banked score, under the stop rule that maximizes it, and that stop rule.
+
+With n turns left and banked score i, the within-turn choice at turn total k is
+
+    hold:  R[n-1, i + k]                      (k > 0; reaching the goal counts at once)
+    roll:  sum over outcomes  ADD x -> 1 if i + k + x >= goal else W(k + x)
+                              BUST  -> R[n-1, i]
+                              RESET -> R[n-1, 0]
+
+and R[n, i] = W(0). The stop rule is reported as the smallest turn total at which holding is
+optimal (seed 002's "stop number"), together with a check that it is a threshold rule.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pandas as pd
+
+from ga_pig._validate import check_int
+from ga_pig.game import Effect, Game
+
+__all__ = ["turn_tables"]
+
+_ADD = int(Effect.ADD)
+_BUST = int(Effect.BUST)
+_RESET = int(Effect.RESET)
+
+
+@numba.njit(cache=True)
+def _turn_tables(goal, turns, probabilities, effects, amounts, R, stop, threshold):
+    """R[n, i]: success probability with n turns left from banked i; stop[n, i]: the smallest
+    turn total at which holding is optimal; threshold[n, i]: whether holding stays optimal at
+    every reachable larger turn total (a stop-number rule)."""
+    W = np.empty(goal + 1)
+    hold_best = np.zeros(goal + 1, dtype=np.bool_)
+    R[0, :] = 0.0
+    for n in range(1, turns + 1):
+        for i in range(goal):
+            top = goal - i
+            for k in range(top - 1, -1, -1):
+                roll = 0.0
+                for o in range(probabilities.shape[0]):
+                    p = probabilities[o]
+                    if effects[o] == _ADD:
+                        nk = k + amounts[o]
+                        roll += p if nk >= top else p * W[nk]
+                    elif effects[o] == _RESET:
+                        roll += p * R[n - 1, 0]
+                    else:
+                        roll += p * R[n - 1, i]
+                hold = R[n - 1, i + k] if k > 0 else R[n - 1, i]
+                hold_best[k] = k > 0 and hold > roll
+                W[k] = hold if hold > roll else roll
+            R[n, i] = W[0]
+            first = top
+            for k in range(1, top):
+                if hold_best[k]:
+                    first = k
+                    break
+            stop[n, i] = first
+            ok = True
+            for k in range(first, top):
+                if not hold_best[k]:
+                    ok = False
+            threshold[n, i] = ok
+
+
+def turn_tables(game: Game, turns: int = 10) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(probability, stop) tables of playing ``game`` alone.
+
+    ``probability.loc[i, n]``: the best probability of reaching the goal within n turns from a
+    banked score of i; ``stop.loc[i, n]``: hold once the turn total reaches this (``goal - i`` means
+    roll until the goal). Rows are banked scores 0..goal-1, columns n = 1..turns. A stop number that
+    is not a pure threshold (holding optimal at it but not at some larger turn total) raises, since
+    the table could not describe the rule.
+    """
+    check_int("turns", turns, 1)
+    goal = game.goal
+    R = np.zeros((turns + 1, goal))
+    stop = np.zeros((turns + 1, goal), dtype=np.int64)
+    threshold = np.zeros((turns + 1, goal), dtype=np.bool_)
+    _turn_tables(goal, turns, *game.tables(), R, stop, threshold)
+    if not threshold[1:].all():
+        n, i = np.argwhere(~threshold[1:])[0]
+        raise RuntimeError(f"the optimal rule for {game} at {n + 1} turns from {i} is not a stop number")
+    columns = pd.Index(range(1, turns + 1), name="turns")
+    index = pd.Index(range(goal), name="banked")
+    return (pd.DataFrame(R[1:].T, index=index, columns=columns),
+            pd.DataFrame(stop[1:].T, index=index, columns=columns))
