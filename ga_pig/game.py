@@ -109,21 +109,50 @@ class Game:
         return cls("pig", goal, outcomes, (("goal", goal), ("sides", sides)))
 
     @classmethod
-    def two_dice(cls, goal: int = 100) -> Game:
-        """2-dice Pig: a single 1 busts; two 1s bust and reset the banked score to 0; otherwise
-        the dice's sum is added (seed 003; seed 002's turn-count analysis)."""
+    def _two_dice_game(cls, name: str, goal: int, rule: Callable[[int, int], tuple[Effect, int]]) -> Game:
+        """A game rolling two fair dice; ``rule(d1, d2)`` gives each face pair's (effect, amount)."""
         counts: dict[tuple[Effect, int], int] = {}
         for first in range(1, 7):
             for second in range(1, 7):
-                if first == 1 and second == 1:
-                    key = (Effect.RESET, 0)
-                elif first == 1 or second == 1:
-                    key = (Effect.BUST, 0)
-                else:
-                    key = (Effect.ADD, first + second)
+                key = rule(first, second)
                 counts[key] = counts.get(key, 0) + 1
         outcomes = tuple(Outcome(n / 36, effect, amount) for (effect, amount), n in sorted(counts.items()))
-        return cls("two_dice", goal, outcomes, (("goal", goal),))
+        return cls(name, goal, outcomes, (("goal", goal),))
+
+    @classmethod
+    def two_dice(cls, goal: int = 100) -> Game:
+        """2-dice Pig: a single 1 busts; two 1s bust and reset the banked score to 0; otherwise
+        the dice's sum is added (seed 003; seed 002's turn-count analysis)."""
+
+        def rule(a: int, b: int) -> tuple[Effect, int]:
+            if a == 1 and b == 1:
+                return Effect.RESET, 0
+            return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
+
+        return cls._two_dice_game("two_dice", goal, rule)
+
+    @classmethod
+    def big_pig(cls, goal: int = 100) -> Game:
+        """Big Pig (seed 003): 1-1 adds 25, other doubles add twice their sum, both continuing; a
+        single 1 busts; otherwise the sum is added."""
+
+        def rule(a: int, b: int) -> tuple[Effect, int]:
+            if a == b:
+                return Effect.ADD, 25 if a == 1 else 2 * (a + b)
+            return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
+
+        return cls._two_dice_game("big_pig", goal, rule)
+
+    @classmethod
+    def piggy(cls, goal: int = 100) -> Game:
+        """Piggy (seed 003): doubles bust; otherwise the dice's sum is added."""
+        return cls._two_dice_game("piggy", goal, lambda a, b: (Effect.BUST, 0) if a == b else (Effect.ADD, a + b))
+
+    @classmethod
+    def piggy_sevens(cls, goal: int = 100) -> Game:
+        """Piggy Sevens (seed 003): a total of 7 busts; otherwise the dice's sum is added."""
+        return cls._two_dice_game("piggy_sevens", goal,
+                                  lambda a, b: (Effect.BUST, 0) if a + b == 7 else (Effect.ADD, a + b))
 
     @classmethod
     def piglet(cls, goal: int = 10) -> Game:
@@ -174,4 +203,7 @@ GAMES: dict[str, Callable[..., Game]] = {
     "pig": Game.pig,
     "piglet": Game.piglet,
     "two_dice": Game.two_dice,
+    "big_pig": Game.big_pig,
+    "piggy": Game.piggy,
+    "piggy_sevens": Game.piggy_sevens,
 }

@@ -118,3 +118,32 @@ def test_stop_rule_achieves_the_table():
 def test_turn_tables_bad_input():
     with pytest.raises(ValueError, match="turns must be a positive integer, got 0"):
         turn_tables(Game.pig(), 0)
+
+
+@pytest.mark.parametrize("name", ["big_pig", "piggy", "piggy_sevens"])
+def test_monotone_variants_through_the_exact_engine(name):
+    """Variants that only add or bust: solvers agree, the optimal policy beats hold-at-25 in the
+    simulator exactly as the evaluator says (4 standard errors, 10^6 games)."""
+    game = Game.named(name)
+    assert game.monotone and sum(o.probability for o in game.outcomes) == pytest.approx(1, abs=1e-15)
+    pi = exact.optimal(game, "policy_iteration")
+    vi = exact.optimal(game, "value_iteration")
+    legal = S.legal(game)
+    assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
+    assert 0.5 < pi.win_probability < 0.6
+    opponent = S.hold_at(25, game)
+    seats = exact.seats(pi.policy, opponent, game)
+    n = 1_000_000
+    result = simulate.play(pi.policy, opponent, game, n, seed=5)
+    for count, p in [(result.a_first_wins_a, seats.a_first_wins_a), (result.b_first_wins_a, seats.b_first_wins_a)]:
+        assert abs(count / (n // 2) - p) <= 4 * np.sqrt(p * (1 - p) / (n // 2))
+
+
+def test_variant_tables():
+    big = {(o.effect, o.amount): round(o.probability * 36) for o in Game.big_pig().outcomes}
+    assert big[(Effect.ADD, 25)] == 1 and big[(Effect.BUST, 0)] == 10 and big[(Effect.ADD, 24)] == 1  # 6-6
+    assert big[(Effect.ADD, 8)] == 4 + 1  # 2-6, 6-2, 3-5, 5-3 and 2-2 doubled (2 * 4)
+    piggy = {(o.effect, o.amount): round(o.probability * 36) for o in Game.piggy().outcomes}
+    assert piggy[(Effect.BUST, 0)] == 6 and (Effect.ADD, 2) not in piggy and (Effect.ADD, 12) not in piggy
+    sevens = {(o.effect, o.amount): round(o.probability * 36) for o in Game.piggy_sevens().outcomes}
+    assert sevens[(Effect.BUST, 0)] == 6 and (Effect.ADD, 7) not in sevens and sevens[(Effect.ADD, 12)] == 1

@@ -27,6 +27,10 @@ import numpy as np
 ADD = 0
 BUST = 1
 
+#: Value iteration's sweeps can settle into a cycle a few ulps wide instead of a fixed point;
+#: a change this small (16 ulp of 1) counts as converged whatever the tolerance.
+ROUNDING_FLOOR = 16 * 2.220446049250313e-16
+
 
 @numba.njit(cache=True)
 def _split(probabilities, effects, amounts):
@@ -311,7 +315,7 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
                         delta = change
                     P[me, op, k] = new
             sweeps[i, j] = sweep + 1
-            if delta <= tol:
+            if delta <= tol or delta <= ROUNDING_FLOOR:
                 converged = True
                 break
         if not converged:

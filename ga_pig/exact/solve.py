@@ -77,7 +77,8 @@ def optimal(
         Both give the same policy (exact ties aside) and values within 1e-12. Policy iteration
         (the default) solves each policy's equations exactly and is several times faster.
     tol : float
-        Value iteration stops on a pair once no value moved by more than ``tol`` in a sweep.
+        Value iteration stops on a pair once no value moved by more than ``tol`` in a sweep
+        (or by more than 16 ulp of 1, the rounding floor below which its sweeps can cycle).
     max_iterations : int
         Per pair of banked scores; exceeding it raises RuntimeError.
     """
