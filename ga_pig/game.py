@@ -29,14 +29,16 @@ class Effect(enum.IntEnum):
     banked score plus turn total reaches the goal).
     BUST: the turn total is lost and the turn passes to the opponent.
     RESET: as BUST, and the mover's banked score falls to 0 (2-dice Pig's snake eyes).
+    BANK: add ``amount`` to the turn total, bank it and end the turn (Frey's 1-1: +25).
 
     The integer values are the codes the numba kernels branch on; later variants add codes
-    (double the turn total, bank and end the turn ...).
+    (double the turn total, subtract ...).
     """
 
     ADD = 0
     BUST = 1
     RESET = 2
+    BANK = 3
 
 
 @dataclass(frozen=True)
@@ -83,8 +85,10 @@ class Game:
                     f"outcome probabilities must be non-negative, got {outcome.probability!r} "
                     f"in {outcome}"
                 )
-            if effect is not Effect.ADD and outcome.amount != 0:
-                raise ValueError(f"only ADD outcomes carry an amount, got {outcome}")
+            if effect in (Effect.BUST, Effect.RESET) and outcome.amount != 0:
+                raise ValueError(f"only ADD and BANK outcomes carry an amount, got {outcome}")
+            if effect is Effect.BANK and outcome.amount < 0:
+                raise ValueError(f"a BANK outcome cannot take points away, got amount {outcome.amount} in {outcome}")
             if effect is Effect.ADD and outcome.amount < 1:
                 raise ValueError(
                     f"an ADD outcome must add at least 1 point, got amount {outcome.amount} in "
@@ -144,6 +148,18 @@ class Game:
         return cls._two_dice_game("big_pig", goal, rule)
 
     @classmethod
+    def freys(cls, goal: int = 100) -> Game:
+        """Frey's Pig (seed 003): 1-1 adds 25 and banks, ending the turn; other doubles add twice
+        their sum and continue; a single 1 busts; otherwise the sum is added."""
+
+        def rule(a: int, b: int) -> tuple[Effect, int]:
+            if a == b:
+                return (Effect.BANK, 25) if a == 1 else (Effect.ADD, 2 * (a + b))
+            return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
+
+        return cls._two_dice_game("freys", goal, rule)
+
+    @classmethod
     def piggy(cls, goal: int = 100) -> Game:
         """Piggy (seed 003): doubles bust; otherwise the dice's sum is added."""
         return cls._two_dice_game("piggy", goal, lambda a, b: (Effect.BUST, 0) if a == b else (Effect.ADD, a + b))
@@ -190,8 +206,8 @@ class Game:
 
     @property
     def monotone(self) -> bool:
-        """True when banked scores never decrease (every effect is ADD or BUST)."""
-        return all(Effect(o.effect) in (Effect.ADD, Effect.BUST) for o in self.outcomes)
+        """True when banked scores never decrease (every effect is ADD, BUST or BANK)."""
+        return all(Effect(o.effect) in (Effect.ADD, Effect.BUST, Effect.BANK) for o in self.outcomes)
 
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params)
@@ -204,6 +220,7 @@ GAMES: dict[str, Callable[..., Game]] = {
     "piglet": Game.piglet,
     "two_dice": Game.two_dice,
     "big_pig": Game.big_pig,
+    "freys": Game.freys,
     "piggy": Game.piggy,
     "piggy_sevens": Game.piggy_sevens,
 }

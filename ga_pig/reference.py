@@ -42,6 +42,12 @@ def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
                     passes = 0
                 break
             outcome = rng.choices(game.outcomes, weights)[0]
+            if Effect(outcome.effect) is Effect.BANK:
+                scores[mover] += k + outcome.amount
+                if scores[mover] >= game.goal:
+                    return mover
+                passes = 0
+                break
             if Effect(outcome.effect) in (Effect.BUST, Effect.RESET):
                 if Effect(outcome.effect) is Effect.RESET:
                     scores[mover] = 0
@@ -98,6 +104,11 @@ def brute_force(a, b, game: Game) -> tuple[float, float]:
                     A[row, index[1 - mover, j, i, 0, 0]] -= p
                 elif Effect(outcome.effect) is Effect.RESET:
                     A[row, index[1 - mover, j, 0, 0, 0]] -= p
+                elif Effect(outcome.effect) is Effect.BANK:
+                    if i + k + outcome.amount >= goal:
+                        rhs[row, mover] += p
+                    else:
+                        A[row, index[1 - mover, j, i + k + outcome.amount, 0, 0]] -= p
                 elif i + k + outcome.amount >= goal:
                     rhs[row, mover] += p
                 else:

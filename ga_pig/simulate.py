@@ -29,6 +29,7 @@ BLOCK = 4096
 _ADD = int(Effect.ADD)
 _BUST = int(Effect.BUST)
 _RESET = int(Effect.RESET)
+_BANK = int(Effect.BANK)
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,12 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
                 k += amounts[o]
                 if i + k >= goal:
                     return mover, state
+            elif effects[o] == _BANK:  # add, bank and end the turn
+                i += k + amounts[o]
+                if i >= goal:
+                    return mover, state
+                passes = 0
+                break
             else:  # _BUST or _RESET: the turn ends without banking
                 if effects[o] == _RESET:
                     i = 0

@@ -7,6 +7,7 @@ With n turns left and banked score i, the within-turn choice at turn total k is
     roll:  sum over outcomes  ADD x -> 1 if i + k + x >= goal else W(k + x)
                               BUST  -> R[n-1, i]
                               RESET -> R[n-1, 0]
+                              BANK x -> 1 if i + k + x >= goal else R[n-1, i + k + x]
 
 and R[n, i] = W(0). The stop rule is reported as the smallest turn total at which holding is
 optimal (seed 002's "stop number"), together with a check that it is a threshold rule.
@@ -26,6 +27,7 @@ __all__ = ["turn_tables"]
 _ADD = int(Effect.ADD)
 _BUST = int(Effect.BUST)
 _RESET = int(Effect.RESET)
+_BANK = int(Effect.BANK)
 
 
 @numba.njit(cache=True)
@@ -46,6 +48,9 @@ def _turn_tables(goal, turns, probabilities, effects, amounts, R, stop, threshol
                     if effects[o] == _ADD:
                         nk = k + amounts[o]
                         roll += p if nk >= top else p * W[nk]
+                    elif effects[o] == _BANK:
+                        nk = k + amounts[o]
+                        roll += p if nk >= top else p * R[n - 1, i + nk]
                     elif effects[o] == _RESET:
                         roll += p * R[n - 1, 0]
                     else:

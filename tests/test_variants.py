@@ -4,6 +4,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ga_pig import GAMES, Effect, Game, Outcome, exact, reference, simulate
 from ga_pig import strategies as S
@@ -147,3 +149,58 @@ def test_variant_tables():
     assert piggy[(Effect.BUST, 0)] == 6 and (Effect.ADD, 2) not in piggy and (Effect.ADD, 12) not in piggy
     sevens = {(o.effect, o.amount): round(o.probability * 36) for o in Game.piggy_sevens().outcomes}
     assert sevens[(Effect.BUST, 0)] == 6 and (Effect.ADD, 7) not in sevens and sevens[(Effect.ADD, 12)] == 1
+
+
+def tiny_bank(goal: int) -> Game:
+    """A small game with every monotone effect, the BANK of Frey's 1-1 included."""
+    return Game("tiny_bank", goal, (Outcome(0.2, Effect.BUST), Outcome(0.4, Effect.ADD, 1),
+                                    Outcome(0.3, Effect.ADD, 2), Outcome(0.1, Effect.BANK, 2)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(goal=st.integers(2, 8), seed=st.integers(0, 2**32 - 1), p_roll=st.floats(0.0, 1.0))
+def test_bank_effect_matches_brute_force(goal, seed, p_roll):
+    game = tiny_bank(goal)
+    rng = np.random.default_rng(seed)
+    a, b = S.random(game, rng, p_roll), S.random(game, rng, 0.7)
+    seats = exact.seats(a, b, game)
+    assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-11)
+    assert (seats.b_first_wins_b, seats.b_first_wins_a) == pytest.approx(reference.brute_force(b, a, game), abs=1e-11)
+
+
+def test_bank_effect_solvers_visits_and_reach():
+    game = tiny_bank(9)
+    pi, vi = exact.optimal(game, "policy_iteration"), exact.optimal(game, "value_iteration")
+    legal = S.legal(game)
+    assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
+    roll, hold = exact.action_values(pi)
+    assert np.abs(np.maximum(roll, hold) - pi.value)[legal].max() < 1e-12  # the optimality equations hold
+    assert exact.best_response(pi.policy, game).win_probability == pytest.approx(pi.win_probability, abs=1e-12)
+    b = S.hold_at(3, game)
+    V = exact.visits(pi.policy, b, game)
+    counted = np.zeros(game.shape)
+    rng = random.Random(2)
+    n = 30_000
+    for _ in range(n):
+        reference.play_one(pi.policy, b, game, rng, visits=counted)
+    assert np.all(np.abs(counted / n - V) <= 5 * np.sqrt((V + 4 * V**2 + 1e-9) / n) + 1e-9)
+    R = exact.reachable(pi.policy, game)
+    assert not np.any((counted > 0) & ~R)
+
+
+def test_freys_pig_seed003():
+    """Seed 003: at the start of Frey's Pig the optimal player holds at 28 (21 in Pig)."""
+    game = Game.freys()
+    table = {(o.effect, o.amount): round(o.probability * 36) for o in game.outcomes}
+    assert table[(Effect.BANK, 25)] == 1 and table[(Effect.BUST, 0)] == 10 and table[(Effect.ADD, 24)] == 1
+    solution = exact.optimal(game)
+    reached_holds = np.flatnonzero(~solution.policy[0, 0] & exact.reachable(solution.policy, game)[0, 0])
+    assert reached_holds.min() == 28
+    opponent = S.hold_at(25, game)
+    seats = exact.seats(solution.policy, opponent, game)
+    n = 1_000_000
+    result = simulate.play(solution.policy, opponent, game, n, seed=8)
+    for count, p in [(result.a_first_wins_a, seats.a_first_wins_a), (result.b_first_wins_a, seats.b_first_wins_a)]:
+        assert abs(count / (n // 2) - p) <= 4 * np.sqrt(p * (1 - p) / (n // 2))
+    # playing alone from 99, one turn succeeds unless a single 1 comes first: 26/36
+    assert turn_tables(game, 1)[0].loc[99, 1] == pytest.approx(26 / 36, abs=1e-15)

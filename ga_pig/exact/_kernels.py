@@ -26,6 +26,7 @@ import numpy as np
 
 ADD = 0
 BUST = 1
+BANK = 3
 
 #: Value iteration's sweeps can settle into a cycle a few ulps wide instead of a fixed point;
 #: a change this small (16 ulp of 1) counts as converged whatever the tolerance.
@@ -34,27 +35,38 @@ ROUNDING_FLOOR = 16 * 2.220446049250313e-16
 
 @numba.njit(cache=True)
 def _split(probabilities, effects, amounts):
-    """ADD outcomes as (probabilities, amounts) and the total BUST probability."""
+    """The roll table by kind: ADD (probabilities, amounts), the total BUST probability, and
+    BANK (probabilities, amounts: add the amount, then bank)."""
     n_add = 0
+    n_bank = 0
     for o in range(effects.shape[0]):
         if effects[o] == ADD:
             n_add += 1
+        elif effects[o] == BANK:
+            n_bank += 1
     add_p = np.empty(n_add)
     add_amount = np.empty(n_add, dtype=np.int64)
+    bank_p = np.empty(n_bank)
+    bank_amount = np.empty(n_bank, dtype=np.int64)
     bust_p = 0.0
-    n = 0
+    a = 0
+    b = 0
     for o in range(effects.shape[0]):
         if effects[o] == ADD:
-            add_p[n] = probabilities[o]
-            add_amount[n] = amounts[o]
-            n += 1
+            add_p[a] = probabilities[o]
+            add_amount[a] = amounts[o]
+            a += 1
+        elif effects[o] == BANK:
+            bank_p[b] = probabilities[o]
+            bank_amount[b] = amounts[o]
+            b += 1
         else:
             bust_p += probabilities[o]
-    return add_p, add_amount, bust_p
+    return add_p, add_amount, bust_p, bank_p, bank_amount
 
 
 @numba.njit(cache=True, inline="always")
-def _chain(s, me, opp, goal, winner, add_p, add_amount, bust_p, hold, C):
+def _chain(s, me, opp, goal, winner, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C):
     """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]).
 
     winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
@@ -78,6 +90,17 @@ def _chain(s, me, opp, goal, winner, add_p, add_amount, bust_p, hold, C):
                     acc1 += p * C[nk, 1]
                     acc2 += p * C[nk, 2]
                     acc3 += p * C[nk, 3]
+            for o in range(bank_p.shape[0]):
+                p = bank_p[o]
+                nk = k + bank_amount[o]
+                if nk >= top:
+                    won += p
+                elif nk == 0:  # banking nothing at a turn start: the turn passes
+                    acc2 += p
+                else:
+                    acc0 += p * hold[nk, 0]
+                    acc1 += p * hold[nk, 1]
+                    acc3 += p
             if winner == 0:
                 acc0 += won
             else:
@@ -123,13 +146,13 @@ def _win_tables(a, b, goal, probabilities, effects, amounts, S, T):
     T[j, i]: b (holding j) is about to start a turn against a (holding i) — mover's score first,
     so that both chains read their hold values from contiguous rows.
     """
-    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
-            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, T[j, i:], CA)
-            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, S[i, j:], CB)
+            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, T[j, i:], CA)
+            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, bank_p, bank_amount, S[i, j:], CB)
             _close(CA, CB, S, T, i, j)
 
 
@@ -168,15 +191,15 @@ def _visits(a, b, goal, probabilities, effects, amounts, V):
     extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
     extB = np.zeros((goal, goal))  # flow into b's turn start
     extA[0, 0] = 1.0
-    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
     zeros = np.zeros((goal, 2))  # the win columns are not needed here, only d and e
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
     mass = np.empty(goal)
     for i in range(goal):
         for j in range(goal):
-            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, zeros, CA)
-            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, zeros, CB)
+            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, zeros, CA)
+            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, bank_p, bank_amount, zeros, CB)
             denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
             if denom <= 0.0:
                 x = extA[i, j] + extB[i, j]
@@ -189,10 +212,20 @@ def _visits(a, b, goal, probabilities, effects, amounts, V):
                 V[i, j, k] = mass[k]
                 if k > 0 and not a[i, j, k]:
                     extB[i + k, j] += mass[k]
+                elif a[i, j, k]:
+                    for o in range(bank_p.shape[0]):
+                        t = k + bank_amount[o]
+                        if 0 < t < goal - i:
+                            extB[i + t, j] += bank_p[o] * mass[k]
             _push(b, j, i, goal, probabilities, effects, amounts, y, mass)
-            for k in range(1, goal - j):
-                if not b[j, i, k]:
+            for k in range(goal - j):
+                if k > 0 and not b[j, i, k]:
                     extA[i, j + k] += mass[k]
+                elif b[j, i, k]:
+                    for o in range(bank_p.shape[0]):
+                        t = k + bank_amount[o]
+                        if 0 < t < goal - j:
+                            extA[i, j + t] += bank_p[o] * mass[k]
 
 
 @numba.njit(cache=True)
@@ -243,8 +276,12 @@ def _reachable(s, goal, probabilities, effects, amounts, opponent_totals, R):
                     if can_bust:
                         turn_passes = True
                     for o in range(probabilities.shape[0]):
-                        if effects[o] == ADD and probabilities[o] > 0.0 and k + amounts[o] < top:
+                        if probabilities[o] > 0.0 and effects[o] == ADD and k + amounts[o] < top:
                             reached[k + amounts[o]] = True
+                        elif probabilities[o] > 0.0 and effects[o] == BANK and k + amounts[o] < top:
+                            for t in opponent_totals:
+                                if j + t < goal:
+                                    start[i + k + amounts[o], j + t] = True
                 elif k == 0:
                     turn_passes = True
                 else:
@@ -259,8 +296,9 @@ def _reachable(s, goal, probabilities, effects, amounts, opponent_totals, R):
 
 # ----------------------------------------------------------------------------- solvers
 @numba.njit(cache=True)
-def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value):
-    """Win probability of rolling at (i, j, k) given the table P and the value of busting."""
+def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, bank_row):
+    """Win probability of rolling at (i, j, k) given the table P, the value of busting and
+    bank_row[t], the value of banking a turn total t > 0."""
     v = 0.0
     for o in range(probabilities.shape[0]):
         p = probabilities[o]
@@ -270,9 +308,22 @@ def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value):
                 v += p
             else:
                 v += p * P[i, j, nk]
+        elif effects[o] == BANK:
+            nk = k + amounts[o]
+            if i + nk >= goal:
+                v += p
+            else:
+                v += p * (bust_value if nk == 0 else bank_row[nk])
         else:
             v += p * bust_value
     return v
+
+
+@numba.njit(cache=True, inline="always")
+def _zero_sum_bank_row(P, me, op, goal, row):
+    """row[t] = 1 - P[op, me + t, 0]: the mover's value of banking a turn total t > 0."""
+    for t in range(1, goal - me):
+        row[t] = 1.0 - P[op, me + t, 0]
 
 
 @numba.njit(cache=True)
@@ -295,6 +346,7 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
     """Neller & Presser's value iteration, one pair {(i, j), (j, i)} at a time, highest score
     sum first. Zero-sum values: the opponent's win probability is 1 - P. sweeps[i, j] counts."""
     pairs = _pairs_by_total(goal)
+    row = np.zeros(goal)
     for pair in range(pairs.shape[0]):
         i = pairs[pair, 0]
         j = pairs[pair, 1]
@@ -305,9 +357,10 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
                 me = i if side == 0 else j
                 op = j if side == 0 else i
                 bust = 1.0 - P[op, me, 0]
+                _zero_sum_bank_row(P, me, op, goal, row)
                 for k in range(goal - me - 1, -1, -1):
-                    roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust)
-                    hold = 1.0 - P[op, me + k, 0] if k > 0 else bust
+                    roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, row)
+                    hold = row[k] if k > 0 else bust
                     new = roll if roll >= hold else hold
                     policy[me, op, k] = roll >= hold
                     change = abs(new - P[me, op, k])
@@ -324,12 +377,12 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
 
 
 @numba.njit(cache=True, inline="always")
-def _zero_sum_chain(policy, me, op, goal, P, add_p, add_amount, bust_p, hold, C):
+def _zero_sum_chain(policy, me, op, goal, P, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C):
     """:func:`_chain` for the zero-sum solver: the mover's win probability at (me, op, k) is
     C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth 1 - P[op, me + k, 0]."""
     for k in range(1, goal - me):
         hold[k, 0] = 1.0 - P[op, me + k, 0]
-    _chain(policy, me, op, goal, 0, add_p, add_amount, bust_p, hold, C)
+    _chain(policy, me, op, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C)
 
 
 @numba.njit(cache=True, inline="always")
@@ -347,13 +400,14 @@ def _switch(policy, i, j, k, roll, hold, margin):
 
 
 @numba.njit(cache=True)
-def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin):
+def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin, row):
     """Greedy policy improvement on one chain; an action changes only if better by > margin."""
     changed = False
     bust = 1.0 - P[op, me, 0]
+    _zero_sum_bank_row(P, me, op, goal, row)
     for k in range(goal - me):
-        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust)
-        hold = 1.0 - P[op, me + k, 0] if k > 0 else bust
+        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, row)
+        hold = row[k] if k > 0 else bust
         changed |= _switch(policy, me, op, k, roll, hold, margin)
     return changed
 
@@ -362,19 +416,20 @@ def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin):
 def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds, P, policy, rounds):
     """Seed 001's strategy iteration: per pair, solve the linear equations of the current
     policy exactly (affine chains), improve greedily, repeat until the policy is stable."""
-    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
     hold = np.zeros((goal, 2))
+    row = np.zeros(goal)
     pairs = _pairs_by_total(goal)
     for pair in range(pairs.shape[0]):
         i = pairs[pair, 0]
         j = pairs[pair, 1]
         converged = False
         for r in range(max_rounds):
-            _zero_sum_chain(policy, i, j, goal, P, add_p, add_amount, bust_p, hold, CA)
+            _zero_sum_chain(policy, i, j, goal, P, add_p, add_amount, bust_p, bank_p, bank_amount, hold, CA)
             if i != j:
-                _zero_sum_chain(policy, j, i, goal, P, add_p, add_amount, bust_p, hold, CB)
+                _zero_sum_chain(policy, j, i, goal, P, add_p, add_amount, bust_p, bank_p, bank_amount, hold, CB)
             else:
                 CB[:] = CA
             # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
@@ -392,9 +447,9 @@ def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds,
             for k in range(goal - j):
                 P[j, i, k] = CB[k, 0] + CB[k, 2] * (1.0 - x)
             rounds[i, j] = r + 1
-            changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin)
+            changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin, row)
             if i != j:
-                changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin)
+                changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin, row)
             if not changed:
                 converged = True
                 break
@@ -412,22 +467,22 @@ def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds,
     Column 1 (b's wins) is not tracked. Stalemates are losses. Per pair: policy iteration on
     the responder's chain, b's chain fixed, each policy evaluated exactly.
     """
-    add_p, add_amount, bust_p = _split(probabilities, effects, amounts)
+    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
-            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, S[i, j:], CB)
+            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, bank_p, bank_amount, S[i, j:], CB)
             converged = False
             for r in range(max_rounds):
-                _chain(policy, i, j, goal, 0, add_p, add_amount, bust_p, T[j, i:], CA)
+                _chain(policy, i, j, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, T[j, i:], CA)
                 _close(CA, CB, S, T, i, j)
                 t0 = T[j, i, 0]
                 for k in range(goal - i):
                     V[i, j, k] = CA[k, 0] + CA[k, 2] * t0
                 changed = False
                 for k in range(goal - i):
-                    roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0)
+                    roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0, T[j, i:, 0])
                     hold = T[j, i + k, 0] if k > 0 else t0
                     changed |= _switch(policy, i, j, k, roll, hold, margin)
                 rounds[i, j] = r + 1

@@ -13,13 +13,18 @@ __all__ = ["reachable", "visits", "turn_totals"]
 
 
 def turn_totals(game: Game) -> np.ndarray:
-    """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal."""
+    """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal: sums of
+    ADD amounts, plus a BANK amount on top of any of them."""
     amounts = [o.amount for o in game.outcomes if Effect(o.effect) is Effect.ADD and o.probability > 0]
+    banks = [o.amount for o in game.outcomes if Effect(o.effect) is Effect.BANK and o.probability > 0]
     possible = np.zeros(game.goal, dtype=bool)
     possible[0] = True
     for t in range(1, game.goal):
         possible[t] = any(t - a >= 0 and possible[t - a] for a in amounts)
-    return np.flatnonzero(possible).astype(np.int64)
+    totals = possible.copy()
+    for b in banks:
+        totals[b:] |= possible[: game.goal - b]
+    return np.flatnonzero(totals).astype(np.int64)
 
 
 def reachable(policy: np.ndarray, game: Game) -> np.ndarray:

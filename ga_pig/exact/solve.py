@@ -133,16 +133,19 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     i, j, k = np.ogrid[:goal, :goal, :goal]
     start = P[:, :, 0]  # P[i, j, 0]
     bust = 1.0 - start.T[:, :, None]  # 1 - P[j, i, 0]
+    banked = np.minimum(i + k, goal - 1)
+    hold_banked = 1.0 - start[j, banked]  # 1 - P[j, i + k, 0]: bank the turn total k > 0
     roll = np.zeros(game.shape)
     for probability, effect, amount in zip(*game.tables(), strict=True):
+        nk = k + amount
+        won = i + nk >= goal
         if effect == _kernels.ADD:
-            nk = k + amount
-            after = P[i, j, np.minimum(nk, goal - 1)]
-            roll += probability * np.where(i + nk >= goal, 1.0, after)
+            roll += probability * np.where(won, 1.0, P[i, j, np.minimum(nk, goal - 1)])
+        elif effect == _kernels.BANK:
+            after = bust if amount == 0 else 1.0 - start[j, np.minimum(i + nk, goal - 1)]
+            roll += probability * np.where(won, 1.0, np.where(nk > 0, after, bust))
         else:
             roll += probability * bust
-    banked = np.minimum(i + k, goal - 1)
-    hold_banked = 1.0 - start[j, banked]  # 1 - P[j, i + k, 0]
     hold = np.where(k > 0, hold_banked, bust)
     mask = legal(game)
     roll[~mask] = np.nan
