@@ -12,6 +12,14 @@ from ga_pig import strategies as S
 from ga_pig.turns import turn_tables
 
 
+def assert_simulation_agrees(a, b, game, seed, n=1_000_000):
+    """a's simulated wins in each seat lie within 4 standard errors of the exact probabilities."""
+    seats = exact.seats(a, b, game)
+    result = simulate.play(a, b, game, n, seed=seed)
+    for count, p in [(result.a_first_wins_a, seats.a_first_wins_a), (result.b_first_wins_a, seats.b_first_wins_a)]:
+        assert abs(count / (n // 2) - p) <= 4 * np.sqrt(p * (1 - p) / (n // 2))
+
+
 def test_two_dice_table():
     g = Game.two_dice()
     table = {(o.effect, o.amount): round(o.probability * 36) for o in g.outcomes}
@@ -133,12 +141,7 @@ def test_monotone_variants_through_the_exact_engine(name):
     legal = S.legal(game)
     assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
     assert 0.5 < pi.win_probability < 0.6
-    opponent = S.hold_at(25, game)
-    seats = exact.seats(pi.policy, opponent, game)
-    n = 1_000_000
-    result = simulate.play(pi.policy, opponent, game, n, seed=5)
-    for count, p in [(result.a_first_wins_a, seats.a_first_wins_a), (result.b_first_wins_a, seats.b_first_wins_a)]:
-        assert abs(count / (n // 2) - p) <= 4 * np.sqrt(p * (1 - p) / (n // 2))
+    assert_simulation_agrees(pi.policy, S.hold_at(25, game), game, seed=5)
 
 
 def test_variant_tables():
@@ -196,11 +199,6 @@ def test_freys_pig_seed003():
     solution = exact.optimal(game)
     reached_holds = np.flatnonzero(~solution.policy[0, 0] & exact.reachable(solution.policy, game)[0, 0])
     assert reached_holds.min() == 28
-    opponent = S.hold_at(25, game)
-    seats = exact.seats(solution.policy, opponent, game)
-    n = 1_000_000
-    result = simulate.play(solution.policy, opponent, game, n, seed=8)
-    for count, p in [(result.a_first_wins_a, seats.a_first_wins_a), (result.b_first_wins_a, seats.b_first_wins_a)]:
-        assert abs(count / (n // 2) - p) <= 4 * np.sqrt(p * (1 - p) / (n // 2))
+    assert_simulation_agrees(solution.policy, S.hold_at(25, game), game, seed=8)
     # playing alone from 99, one turn succeeds unless a single 1 comes first: 26/36
     assert turn_tables(game, 1)[0].loc[99, 1] == pytest.approx(26 / 36, abs=1e-15)
