@@ -13,6 +13,9 @@ import pandas as pd
 
 __all__ = [
     "atomic_write",
+    "save_npy",
+    "save_npz",
+    "write_json",
     "write_table",
     "save_checkpoint",
     "load_checkpoint",
@@ -48,23 +51,35 @@ def write_table(records: list[dict], path: Path) -> None:
     atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
 
 
-def save_checkpoint(path: Path, *, genomes, fitness, side, generation, rng_state, records, elapsed) -> None:
-    """Everything needed to continue after ``generation`` exactly as if never stopped."""
+def save_npy(path: Path, array: np.ndarray) -> None:
+    """One array as ``.npy``, atomically."""
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as handle:
-            np.savez(
-                handle,
-                genomes=genomes,
-                fitness=fitness,
-                side=side,
-                generation=generation,
-                elapsed=elapsed,
-                rng_state=json.dumps(rng_state),
-                records=json.dumps(records),
-            )
+            np.save(handle, array)
 
     atomic_write(path, write)
+
+
+def save_npz(path: Path, **arrays) -> None:
+    """Named arrays as ``.npz``, atomically."""
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **arrays)
+
+    atomic_write(path, write)
+
+
+def write_json(path: Path, payload: dict) -> None:
+    """``payload`` as indented JSON, atomically."""
+    atomic_write(path, lambda tmp: tmp.write_text(json.dumps(payload, indent=2) + "\n"))
+
+
+def save_checkpoint(path: Path, *, genomes, fitness, side, generation, rng_state, records, elapsed) -> None:
+    """Everything needed to continue after ``generation`` exactly as if never stopped."""
+    save_npz(path, genomes=genomes, fitness=fitness, side=side, generation=generation, elapsed=elapsed,
+             rng_state=json.dumps(rng_state), records=json.dumps(records))
 
 
 def load_checkpoint(path: Path) -> dict:

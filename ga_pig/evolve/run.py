@@ -30,6 +30,9 @@ from ga_pig.evolve.outputs import (
     load_checkpoint,
     plot_winrate,
     save_checkpoint,
+    save_npy,
+    save_npz,
+    write_json,
     write_table,
 )
 from ga_pig.evolve.populations import initial_genomes
@@ -221,10 +224,10 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
     bar.close()
     rates = rates_vs_optimal(strategies)
     best = int(np.argmax(rates))
-    _save_npy(out / "best.npy", strategies[best])
+    save_npy(out / "best.npy", strategies[best])
     genomes = np.stack(population)
-    _save_npz(out / "population.npz", genomes=np.packbits(genomes, axis=None), shape=np.array(genomes.shape),
-              side=side, win_rate=rates)
+    save_npz(out / "population.npz", genomes=np.packbits(genomes, axis=None), shape=np.array(genomes.shape),
+             side=side, win_rate=rates)
     summary = {
         **columns,
         "generations": total,
@@ -236,26 +239,10 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
         "seconds": records[-1]["seconds"],
         "output_dir": str(out),
     }
-    atomic_write(out / "summary.json", lambda tmp: tmp.write_text(json.dumps(summary, indent=2) + "\n"))
+    write_json(out / "summary.json", summary)
     plot_winrate(records, out / "winrate.png", f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")
     checkpoint_path.unlink(missing_ok=True)
     return summary
-
-
-def _save_npy(path: Path, array: np.ndarray) -> None:
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as handle:
-            np.save(handle, array)
-
-    atomic_write(path, write)
-
-
-def _save_npz(path: Path, **arrays) -> None:
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as handle:
-            np.savez(handle, **arrays)
-
-    atomic_write(path, write)
 
 
 def _random_search(cfg: DictConfig, out: Path) -> dict:
@@ -287,5 +274,5 @@ def _random_search(cfg: DictConfig, out: Path) -> dict:
         "seconds": time.perf_counter() - began,
         "output_dir": str(out),
     }
-    atomic_write(out / "summary.json", lambda tmp: tmp.write_text(json.dumps(summary, indent=2) + "\n"))
+    write_json(out / "summary.json", summary)
     return summary
