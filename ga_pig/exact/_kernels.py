@@ -380,8 +380,7 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
 def _zero_sum_chain(policy, me, op, goal, P, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C):
     """:func:`_chain` for the zero-sum solver: the mover's win probability at (me, op, k) is
     C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth 1 - P[op, me + k, 0]."""
-    for k in range(1, goal - me):
-        hold[k, 0] = 1.0 - P[op, me + k, 0]
+    _zero_sum_bank_row(P, me, op, goal, hold[:, 0])
     _chain(policy, me, op, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C)
 
 
