@@ -24,6 +24,7 @@ __all__ = [
     "compose",
     "validate",
     "waves",
+    "make_game",
     "SELECTIONS",
     "FITNESS_KINDS",
     "OPPONENTS",
@@ -38,11 +39,14 @@ MODES = ("evolve", "random_search")
 
 @dataclass
 class GameConfig:
-    """Which game: a name from :data:`ga_pig.game.GAMES` and its parameters."""
+    """Which game: a name from :data:`ga_pig.game.GAMES` and its parameters. The optional
+    parameters belong to one variant each (``sides``: pig; ``p_oinker``: pass_the_pigs) and are
+    null for the others."""
 
     name: str = "pig"
     goal: int = 100
     sides: int | None = 6
+    p_oinker: float | None = None
 
 
 @dataclass
@@ -116,6 +120,19 @@ def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
         return hydra_compose("config", overrides=list(overrides))
 
 
+def make_game(cfg: DictConfig | Config):
+    """The :class:`~ga_pig.game.Game` a config names: ``goal`` and every non-null optional
+    parameter go to :meth:`Game.named <ga_pig.game.Game.named>`, which refuses foreign ones."""
+    from ga_pig.game import Game
+
+    params: dict[str, object] = {"goal": int(cfg.game.goal)}
+    if cfg.game.sides is not None:
+        params["sides"] = int(cfg.game.sides)
+    if cfg.game.p_oinker is not None:
+        params["p_oinker"] = float(cfg.game.p_oinker)
+    return Game.named(cfg.game.name, **params)
+
+
 def _fail(key: str, value: object, expected: str) -> None:
     raise ValueError(f"config key '{key}' = {value!r}: expected {expected}")
 
@@ -150,14 +167,16 @@ def validate(cfg: DictConfig) -> None:
         _fail("mode", cfg.mode, f"one of {MODES}")
     if cfg.game.name not in GAMES:
         _fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
-    if not GAMES[cfg.game.name]().monotone:
-        supported = tuple(sorted(name for name, build in GAMES.items() if build().monotone))
-        _fail("game.name", cfg.game.name, f"one of {supported}: runs record exact win rates, and exact "
-              "evaluation of games whose scores can fall is not implemented yet")
     if cfg.game.goal < 2:
         _fail("game.goal", cfg.game.goal, "an integer >= 2")
     if cfg.game.sides is not None and cfg.game.sides < 2:
         _fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
+    try:
+        make_game(cfg)
+    except ValueError as error:
+        _fail("game", OmegaConf.to_container(cfg.game),
+              f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
+              f"sets them, rather than game.name=<name> ({error})")
     if cfg.population.kind not in POPULATIONS:
         _fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
     if not 0.0 <= cfg.population.p_roll <= 1.0:

@@ -19,7 +19,18 @@ import numpy as np
 
 from ga_pig._validate import check_int
 
-__all__ = ["Effect", "Outcome", "Game", "GAMES"]
+__all__ = ["Effect", "Outcome", "Game", "GAMES", "PASS_THE_PIGS_ROLLS"]
+
+#: Pass the Pigs landing positions: (name, times seen in 3939 rolls, points for one pig).
+#: Seed 003, from 52 6th-grade students of Dean Ballard, Lakeside Middle School, Seattle, 1997.
+PASS_THE_PIGS_ROLLS = (
+    ("right sider", 1344, 0),
+    ("left sider", 1294, 0),
+    ("razorback", 767, 5),
+    ("trotter", 365, 5),
+    ("snouter", 137, 10),
+    ("leaning jowler", 32, 15),
+)
 
 
 class Effect(enum.IntEnum):
@@ -30,15 +41,21 @@ class Effect(enum.IntEnum):
     BUST: the turn total is lost and the turn passes to the opponent.
     RESET: as BUST, and the mover's banked score falls to 0 (2-dice Pig's snake eyes).
     BANK: add ``amount`` to the turn total, bank it and end the turn (Frey's 1-1: +25).
+    DOUBLE: double the turn total; the mover may roll again (Pig Dice's head and tail).
+    SUBTRACT: take ``amount`` off the turn total, flooring it at 0; the mover may roll again
+    (Pig Dice's tail).
 
-    The integer values are the codes the numba kernels branch on; later variants add codes
-    (double the turn total, subtract ...).
+    The integer values are the codes the numba kernels branch on. RESET makes banked scores
+    fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
+    :mod:`ga_pig.exact._kernels`).
     """
 
     ADD = 0
     BUST = 1
     RESET = 2
     BANK = 3
+    DOUBLE = 4
+    SUBTRACT = 5
 
 
 @dataclass(frozen=True)
@@ -85,8 +102,12 @@ class Game:
                     f"outcome probabilities must be non-negative, got {outcome.probability!r} "
                     f"in {outcome}"
                 )
-            if effect in (Effect.BUST, Effect.RESET) and outcome.amount != 0:
-                raise ValueError(f"only ADD and BANK outcomes carry an amount, got {outcome}")
+            if effect in (Effect.BUST, Effect.RESET, Effect.DOUBLE) and outcome.amount != 0:
+                raise ValueError(f"only ADD, BANK and SUBTRACT outcomes carry an amount, got {outcome}")
+            if effect is Effect.SUBTRACT and outcome.amount < 1:
+                raise ValueError(
+                    f"a SUBTRACT outcome must take at least 1 point, got amount {outcome.amount} in {outcome}"
+                )
             if effect is Effect.BANK and outcome.amount < 0:
                 raise ValueError(f"a BANK outcome cannot take points away, got amount {outcome.amount} in {outcome}")
             if effect is Effect.ADD and outcome.amount < 1:
@@ -171,6 +192,60 @@ class Game:
                                   lambda a, b: (Effect.BUST, 0) if a + b == 7 else (Effect.ADD, a + b))
 
     @classmethod
+    def pig_dice(cls, goal: int = 100) -> Game:
+        """Parker Brothers Pig Dice (seed 003). The first die shows a head for 1, the second a tail
+        for 6: head and tail double the turn total; a head doubles the other die; a tail subtracts
+        the other die (the turn total floors at 0); any other total of 7 busts; otherwise the sum
+        is added."""
+
+        def rule(head_die: int, tail_die: int) -> tuple[Effect, int]:
+            if head_die == 1:
+                return (Effect.DOUBLE, 0) if tail_die == 6 else (Effect.ADD, 2 * tail_die)
+            if tail_die == 6:
+                return Effect.SUBTRACT, head_die
+            return (Effect.BUST, 0) if head_die + tail_die == 7 else (Effect.ADD, head_die + tail_die)
+
+        return cls._two_dice_game("pig_dice", goal, rule)
+
+    @classmethod
+    def pass_the_pigs(cls, goal: int = 100, p_oinker: float = 0.0) -> Game:
+        """Pass the Pigs (seed 003): two rubber pigs, each landing in a position with the
+        frequencies of :data:`PASS_THE_PIGS_ROLLS` (3939 rolls by 6th-graders, 1997).
+
+        Opposite siders bust; matching siders score 1; a double of any other position scores
+        four times its single value (double razorback 20, double trotter 20, double snouter 40,
+        double leaning jowler 60); otherwise the two single values add. With probability
+        ``p_oinker`` the pigs touch (an "oinker"): the turn ends and the banked score falls to 0.
+
+        Seed 003's equation, as extracted, scores matching positions 0..2 as 1 point, which would
+        make a double razorback worth 1. The game scores it 20, and only that reading reproduces
+        seed 003's results (first player wins 0.5310, holds at 21 at the start; the "1 point"
+        reading gives 0.5282 and 18), so it is the one used here.
+        """
+        if isinstance(p_oinker, bool) or not isinstance(p_oinker, int | float) or not 0.0 <= p_oinker < 1.0:
+            raise ValueError(
+                f"p_oinker must be a probability in [0, 1), got {p_oinker!r} (at 1 every roll is an "
+                f"oinker and nobody can ever score)"
+            )
+        counts = np.array([n for _, n, _ in PASS_THE_PIGS_ROLLS], dtype=np.int64)
+        points = [value for _, _, value in PASS_THE_PIGS_ROLLS]
+        weights: dict[tuple[Effect, int], int] = {}
+        for a in range(6):
+            for b in range(6):
+                if {a, b} == {0, 1}:
+                    key = (Effect.BUST, 0)
+                elif a == b:
+                    key = (Effect.ADD, 1 if a <= 1 else 4 * points[a])
+                else:
+                    key = (Effect.ADD, points[a] + points[b])
+                weights[key] = weights.get(key, 0) + int(counts[a] * counts[b])
+        scale = (1.0 - float(p_oinker)) / float(counts.sum()) ** 2
+        outcomes = tuple(Outcome(n * scale, effect, amount) for (effect, amount), n in sorted(weights.items()))
+        if p_oinker > 0:
+            outcomes += (Outcome(float(p_oinker), Effect.RESET),)
+        return cls("pass_the_pigs", goal, outcomes, (("goal", goal), ("p_oinker", float(p_oinker))))
+
+    @classmethod
     def piglet(cls, goal: int = 10) -> Game:
         """Piglet: flip a fair coin; heads adds 1, tails busts (Neller & Presser; seed 004 §2.1)."""
         outcomes = (Outcome(0.5, Effect.BUST), Outcome(0.5, Effect.ADD, 1))
@@ -206,8 +281,9 @@ class Game:
 
     @property
     def monotone(self) -> bool:
-        """True when banked scores never decrease (every effect is ADD, BUST or BANK)."""
-        return all(Effect(o.effect) in (Effect.ADD, Effect.BUST, Effect.BANK) for o in self.outcomes)
+        """True when banked scores never fall (no RESET outcome): the exact engine then solves the
+        pairs of banked scores once, from high to low, instead of sweeping until they settle."""
+        return all(Effect(o.effect) is not Effect.RESET or o.probability == 0 for o in self.outcomes)
 
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params)
@@ -223,4 +299,6 @@ GAMES: dict[str, Callable[..., Game]] = {
     "freys": Game.freys,
     "piggy": Game.piggy,
     "piggy_sevens": Game.piggy_sevens,
+    "pig_dice": Game.pig_dice,
+    "pass_the_pigs": Game.pass_the_pigs,
 }

@@ -53,7 +53,12 @@ def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
                     scores[mover] = 0
                 passes = 0
                 break
-            k += outcome.amount
+            if Effect(outcome.effect) is Effect.DOUBLE:
+                k *= 2
+            elif Effect(outcome.effect) is Effect.SUBTRACT:
+                k = max(0, k - outcome.amount)
+            else:
+                k += outcome.amount
             if i + k >= game.goal:
                 return mover
         mover = 1 - mover
@@ -109,10 +114,17 @@ def brute_force(a, b, game: Game) -> tuple[float, float]:
                         rhs[row, mover] += p
                     else:
                         A[row, index[1 - mover, j, i + k + outcome.amount, 0, 0]] -= p
-                elif i + k + outcome.amount >= goal:
-                    rhs[row, mover] += p
                 else:
-                    A[row, index[mover, i, j, k + outcome.amount, passed]] -= p
+                    if Effect(outcome.effect) is Effect.DOUBLE:
+                        nk = 2 * k
+                    elif Effect(outcome.effect) is Effect.SUBTRACT:
+                        nk = max(0, k - outcome.amount)
+                    else:
+                        nk = k + outcome.amount
+                    if i + nk >= goal:
+                        rhs[row, mover] += p
+                    else:
+                        A[row, index[mover, i, j, nk, passed]] -= p
         elif k > 0:
             A[row, index[1 - mover, j, i + k, 0, 0]] -= 1.0
         elif not passed:

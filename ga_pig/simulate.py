@@ -30,6 +30,8 @@ _ADD = int(Effect.ADD)
 _BUST = int(Effect.BUST)
 _RESET = int(Effect.RESET)
 _BANK = int(Effect.BANK)
+_DOUBLE = int(Effect.DOUBLE)
+_SUBTRACT = int(Effect.SUBTRACT)
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,12 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
                     return mover, state
                 passes = 0
                 break
+            elif effects[o] == _DOUBLE:
+                k *= 2
+                if i + k >= goal:
+                    return mover, state
+            elif effects[o] == _SUBTRACT:
+                k = k - amounts[o] if k > amounts[o] else 0
             else:  # _BUST or _RESET: the turn ends without banking
                 if effects[o] == _RESET:
                     i = 0

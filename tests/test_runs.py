@@ -66,6 +66,27 @@ def test_mutation_test_starts_at_the_optimum(tmp_path):
     assert 0.45 < first["mean"] < 0.55 and summary["best_ever"] >= first["max"]
 
 
+GAMES_IN_CONF = sorted(p.stem for p in (CONF / "game").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("experiment", ["round_robin", "knockout", "cube_exact"])
+@pytest.mark.parametrize("game", [g for g in GAMES_IN_CONF if g not in ("pig", "piglet")])
+def test_every_variant_evolves(game, experiment, tmp_path):
+    """Every variant in conf/game runs under both selection schemes, simulated and exact fitness
+    (cube_exact: knockout judged by exact win rate against the variant's optimal policy)."""
+    summary = run(make_cfg(f"experiment={experiment}", f"game={game}", *TINY), tmp_path)
+    frame = pd.read_parquet(tmp_path / "generations.parquet")
+    assert (frame["game"] == game).all() and summary["game"] == game
+    assert frame[["mean", "max", "min"]].stack().between(0, 1).all()
+    assert np.load(tmp_path / "best.npy").shape == (30, 30, 30)
+
+
+def test_game_groups_match_the_registry():
+    from ga_pig.game import GAMES
+
+    assert set(GAMES_IN_CONF) == set(GAMES)
+
+
 @pytest.mark.parametrize(
     "override, message",
     [
@@ -82,12 +103,15 @@ def test_mutation_test_starts_at_the_optimum(tmp_path):
         ("selection.scheme=swiss", "config key 'selection.scheme' = 'swiss'"),
         ("fitness.opponent=optimal", "config key 'fitness.opponent' = 'optimal'.*unless fitness.kind is 'exact'"),
         ("game.goal=1", "config key 'game.goal' = 1"),
-        ("game.name=two_dice", "config key 'game.name' = 'two_dice': expected one of \\(.*'freys'.*'pig'.*\\): runs"),
+        ("game.name=two_dice", "config key 'game' = .*'two_dice'.*game=<name>.*takes no parameter 'sides'"),
+        ("game.name=hex", "config key 'game.name' = 'hex': expected one of \\(.*'freys'.*'pig'.*\\)"),
+        ("game.p_oinker=0.5", "config key 'game'.*game 'pig' takes no parameter 'p_oinker'"),
+        ("game=pass_the_pigs game.p_oinker=1.5", "config key 'game'.*p_oinker must be a probability in \\[0, 1\\)"),
         ("resume=/no/such/run", "config key 'resume' = '/no/such/run': expected a run directory"),
     ],
 )
 def test_bad_config_fails_before_any_work(override, message, tmp_path):
-    cfg = make_cfg(*TINY[1:], override)
+    cfg = make_cfg(*TINY[1:], *override.split())
     out = tmp_path / "run"
     with pytest.raises(ValueError, match=message):
         run(cfg, out)

@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 
 from ga_pig import exact
 from ga_pig import strategies as S
-from ga_pig.config import validate, waves
+from ga_pig.config import make_game, validate, waves
 from ga_pig.evolve import cube
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal
@@ -42,13 +42,6 @@ from ga_pig.game import Game
 __all__ = ["run", "make_game", "diversity", "key_columns"]
 
 CONFIG_FILE = "config.yaml"
-
-
-def make_game(cfg) -> Game:
-    params = {"goal": int(cfg.game.goal)}
-    if cfg.game.sides is not None and cfg.game.name == "pig":
-        params["sides"] = int(cfg.game.sides)
-    return Game.named(cfg.game.name, **params)
 
 
 def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:

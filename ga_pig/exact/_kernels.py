@@ -1,11 +1,10 @@
 """Private numba kernels of the exact evaluator and solvers. Arrays and ints in, arrays out.
 
-Shared idea ("affine chains"): fix the banked scores (i, j). Within one turn the mover's turn
-total only grows, so the mover's states (i, j, k) for k = goal-i-1 .. 0 form a chain that can be
-solved from the top down as affine functions of a single unknown — the value of the
-opponent's turn start at the same banked scores, which is where a bust or a pass leads.
-The opponent's chain is affine in the mover's turn-start value in the same way, and the two
-scalar equations close in one division. No iteration, no tolerance.
+Shared idea ("affine chains"): fix the banked scores (i, j). The mover's states (i, j, k),
+k = goal-i-1 .. 0, form a chain that is solved from the top down as affine functions of a single
+unknown — the value of the opponent's turn start at the same banked scores, which is where a
+bust or a pass leads. The opponent's chain is affine in the mover's turn-start value in the same
+way, and the two scalar equations close in one division.
 
 For each chain state k we keep a row C[k] of four numbers:
     C[k, 0] : probability that a (the first strategy) wins, not counting the return route,
@@ -15,8 +14,16 @@ For each chain state k we keep a row C[k] of four numbers:
 Both returns pass (e = 0 on both chains) exactly when both players pass at k = 0: a stalemate,
 worth 0 to both. Turn-start tables hold the same (a wins, b wins) pairs in their last axis.
 
-Games here are monotone (banked scores never fall), so pairs (i, j) are solved from high scores
-down and every hold lands on an already-solved pair.
+When the turn total only grows (ADD, BUST, BANK) one top-down pass solves a chain exactly, and
+when banked scores only grow every hold lands on a pair already solved, so pairs (i, j) are
+solved once, from high scores down: no iteration, no tolerance. Two kinds of roll break that
+order, and the same kernels then sweep until nothing moves by more than :data:`ROUNDING_FLOOR`:
+  * DOUBLE and SUBTRACT (Pig Dice) lead from k to k' <= k: the chain's top-down pass reads the
+    previous pass's rows there and repeats (Gauss–Seidel on one chain);
+  * RESET (2-dice Pig's snake eyes, Pass the Pigs' oinker) leads to the opponent's turn start
+    at (j, 0), a pair of lower score sum: the whole table is swept again, reading the previous
+    sweep's values there, until it settles.
+The rules reach the kernels as one tuple from :func:`_split`.
 """
 
 from __future__ import annotations
@@ -26,31 +33,48 @@ import numpy as np
 
 ADD = 0
 BUST = 1
+RESET = 2
 BANK = 3
+DOUBLE = 4
+SUBTRACT = 5
 
-#: Value iteration's sweeps can settle into a cycle a few ulps wide instead of a fixed point;
-#: a change this small (16 ulp of 1) counts as converged whatever the tolerance.
+#: Sweeps that read values of the previous sweep (value iteration; the DOUBLE/SUBTRACT chains;
+#: the RESET sweeps) can settle into a cycle a few ulps wide instead of a fixed point; a change
+#: this small (16 ulp of 1) counts as converged whatever the tolerance.
 ROUNDING_FLOOR = 16 * 2.220446049250313e-16
+
+#: Cap on the passes of one chain and on the sweeps of a table; far above what any game needs
+#: (each pass or sweep shrinks the error at least by the chance of a bust, reset or win).
+MAX_SWEEPS = 100_000
 
 
 @numba.njit(cache=True)
 def _split(probabilities, effects, amounts):
-    """The roll table by kind: ADD (probabilities, amounts), the total BUST probability, and
-    BANK (probabilities, amounts: add the amount, then bank)."""
+    """The roll table by kind, as the tuple every chain kernel takes:
+    (ADD probabilities, ADD amounts, total BUST probability, total RESET probability,
+    BANK probabilities, BANK amounts, MOVE probabilities, MOVE amounts), where a MOVE is a
+    DOUBLE (amount 0) or a SUBTRACT (amount > 0)."""
     n_add = 0
     n_bank = 0
+    n_move = 0
     for o in range(effects.shape[0]):
         if effects[o] == ADD:
             n_add += 1
         elif effects[o] == BANK:
             n_bank += 1
+        elif effects[o] == DOUBLE or effects[o] == SUBTRACT:
+            n_move += 1
     add_p = np.empty(n_add)
     add_amount = np.empty(n_add, dtype=np.int64)
     bank_p = np.empty(n_bank)
     bank_amount = np.empty(n_bank, dtype=np.int64)
+    move_p = np.empty(n_move)
+    move_amount = np.empty(n_move, dtype=np.int64)
     bust_p = 0.0
+    reset_p = 0.0
     a = 0
     b = 0
+    m = 0
     for o in range(effects.shape[0]):
         if effects[o] == ADD:
             add_p[a] = probabilities[o]
@@ -60,65 +84,109 @@ def _split(probabilities, effects, amounts):
             bank_p[b] = probabilities[o]
             bank_amount[b] = amounts[o]
             b += 1
+        elif effects[o] == DOUBLE or effects[o] == SUBTRACT:
+            move_p[m] = probabilities[o]
+            move_amount[m] = amounts[o] if effects[o] == SUBTRACT else 0
+            m += 1
+        elif effects[o] == RESET:
+            reset_p += probabilities[o]
         else:
             bust_p += probabilities[o]
-    return add_p, add_amount, bust_p, bank_p, bank_amount
+    return add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount
 
 
 @numba.njit(cache=True, inline="always")
-def _chain(s, me, opp, goal, winner, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C):
+def _moved(k, amount):
+    """Turn total after a MOVE outcome: doubled (amount 0) or reduced by amount, floored at 0."""
+    if amount == 0:
+        return 2 * k
+    return k - amount if k > amount else 0
+
+
+@numba.njit(cache=True, inline="always")
+def _chain(s, me, opp, goal, winner, rules, hold, reset0, reset1, C):
     """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]).
 
     winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
     hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
+    reset0, reset1: (a wins, b wins) after the mover's reset — the opponent's turn start with
+    the mover at 0 (for me = 0 that is the return route itself).
     """
+    add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = rules
     top = goal - me
-    for k in range(top - 1, -1, -1):
-        if s[me, opp, k]:
-            acc0 = 0.0
-            acc1 = 0.0
-            acc2 = bust_p
-            acc3 = 0.0
-            won = 0.0
-            for o in range(add_p.shape[0]):
-                p = add_p[o]
-                nk = k + add_amount[o]
-                if nk >= top:
-                    won += p
+    moves = move_p.shape[0] > 0
+    if moves:
+        C[:top] = 0.0
+    for _sweep in range(MAX_SWEEPS):
+        change = 0.0
+        for k in range(top - 1, -1, -1):
+            if s[me, opp, k]:
+                acc0 = 0.0
+                acc1 = 0.0
+                acc2 = bust_p
+                acc3 = 0.0
+                won = 0.0
+                for o in range(add_p.shape[0]):
+                    p = add_p[o]
+                    nk = k + add_amount[o]
+                    if nk >= top:
+                        won += p
+                    else:
+                        acc0 += p * C[nk, 0]
+                        acc1 += p * C[nk, 1]
+                        acc2 += p * C[nk, 2]
+                        acc3 += p * C[nk, 3]
+                for o in range(move_p.shape[0]):
+                    p = move_p[o]
+                    nk = _moved(k, move_amount[o])
+                    if nk >= top:
+                        won += p
+                    else:
+                        acc0 += p * C[nk, 0]
+                        acc1 += p * C[nk, 1]
+                        acc2 += p * C[nk, 2]
+                        acc3 += p * C[nk, 3]
+                for o in range(bank_p.shape[0]):
+                    p = bank_p[o]
+                    nk = k + bank_amount[o]
+                    if nk >= top:
+                        won += p
+                    elif nk == 0:  # banking nothing at a turn start: the turn passes
+                        acc2 += p
+                    else:
+                        acc0 += p * hold[nk, 0]
+                        acc1 += p * hold[nk, 1]
+                        acc3 += p
+                if reset_p > 0.0:
+                    if me == 0:
+                        acc2 += reset_p
+                    else:
+                        acc0 += reset_p * reset0
+                        acc1 += reset_p * reset1
+                        acc3 += reset_p
+                if winner == 0:
+                    acc0 += won
                 else:
-                    acc0 += p * C[nk, 0]
-                    acc1 += p * C[nk, 1]
-                    acc2 += p * C[nk, 2]
-                    acc3 += p * C[nk, 3]
-            for o in range(bank_p.shape[0]):
-                p = bank_p[o]
-                nk = k + bank_amount[o]
-                if nk >= top:
-                    won += p
-                elif nk == 0:  # banking nothing at a turn start: the turn passes
-                    acc2 += p
-                else:
-                    acc0 += p * hold[nk, 0]
-                    acc1 += p * hold[nk, 1]
-                    acc3 += p
-            if winner == 0:
-                acc0 += won
+                    acc1 += won
+                acc3 += won
+            elif k > 0:
+                acc0 = hold[k, 0]
+                acc1 = hold[k, 1]
+                acc2 = 0.0
+                acc3 = 1.0
             else:
-                acc1 += won
+                acc0 = 0.0
+                acc1 = 0.0
+                acc2 = 1.0
+                acc3 = 0.0
+            if moves:
+                change = max(change, abs(acc0 - C[k, 0]), abs(acc1 - C[k, 1]), abs(acc2 - C[k, 2]))
             C[k, 0] = acc0
             C[k, 1] = acc1
             C[k, 2] = acc2
-            C[k, 3] = acc3 + won
-        elif k > 0:
-            C[k, 0] = hold[k, 0]
-            C[k, 1] = hold[k, 1]
-            C[k, 2] = 0.0
-            C[k, 3] = 1.0
-        else:
-            C[k, 0] = 0.0
-            C[k, 1] = 0.0
-            C[k, 2] = 1.0
-            C[k, 3] = 0.0
+            C[k, 3] = acc3
+        if change <= ROUNDING_FLOOR:
+            break
 
 
 @numba.njit(cache=True, inline="always")
@@ -140,20 +208,33 @@ def _close(CA, CB, S, T, i, j):
 
 @numba.njit(cache=True)
 def _win_tables(a, b, goal, probabilities, effects, amounts, S, T):
-    """Turn-start win probabilities (P(a wins), P(b wins)) for a against b.
+    """Turn-start win probabilities (P(a wins), P(b wins)) for a against b; returns the sweeps.
 
     S[i, j]: a (holding i) is about to start a turn against b (holding j).
     T[j, i]: b (holding j) is about to start a turn against a (holding i) — mover's score first,
     so that both chains read their hold values from contiguous rows.
+    Without RESET one sweep is exact; with it, sweeps repeat until no value moves by more than
+    :data:`ROUNDING_FLOOR` (resets read the previous sweep's S[i, 0] and T[j, 0]).
     """
-    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
+    rules = _split(probabilities, effects, amounts)
+    resets = rules[3] > 0.0
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
-    for i in range(goal - 1, -1, -1):
-        for j in range(goal - 1, -1, -1):
-            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, T[j, i:], CA)
-            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, bank_p, bank_amount, S[i, j:], CB)
-            _close(CA, CB, S, T, i, j)
+    S[:] = 0.0
+    T[:] = 0.0
+    for sweep in range(MAX_SWEEPS):
+        change = 0.0
+        for i in range(goal - 1, -1, -1):
+            for j in range(goal - 1, -1, -1):
+                _chain(a, i, j, goal, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
+                _chain(b, j, i, goal, 1, rules, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
+                old = (S[i, j, 0], S[i, j, 1], T[j, i, 0], T[j, i, 1])
+                _close(CA, CB, S, T, i, j)
+                change = max(change, abs(S[i, j, 0] - old[0]), abs(S[i, j, 1] - old[1]),
+                             abs(T[j, i, 0] - old[2]), abs(T[j, i, 1] - old[3]))
+        if not resets or change <= ROUNDING_FLOOR:
+            return sweep + 1
+    return MAX_SWEEPS
 
 
 @numba.njit(cache=True)
@@ -186,20 +267,24 @@ def _all_pairs(population, first, second, goal, probabilities, effects, amounts,
 def _visits(a, b, goal, probabilities, effects, amounts, V):
     """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first.
 
+    For games whose banked scores and turn totals only grow (no RESET, DOUBLE or SUBTRACT).
+
     A stalemate ends the game at the second of two consecutive passes, as in the simulator.
     """
     extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
     extB = np.zeros((goal, goal))  # flow into b's turn start
     extA[0, 0] = 1.0
-    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
+    rules = _split(probabilities, effects, amounts)
+    bank_p = rules[4]
+    bank_amount = rules[5]
     zeros = np.zeros((goal, 2))  # the win columns are not needed here, only d and e
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
     mass = np.empty(goal)
     for i in range(goal):
         for j in range(goal):
-            _chain(a, i, j, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, zeros, CA)
-            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, bank_p, bank_amount, zeros, CB)
+            _chain(a, i, j, goal, 0, rules, zeros, 0.0, 0.0, CA)
+            _chain(b, j, i, goal, 1, rules, zeros, 0.0, 0.0, CB)
             denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
             if denom <= 0.0:
                 x = extA[i, j] + extB[i, j]
@@ -245,75 +330,110 @@ def _push(s, me, opp, goal, probabilities, effects, amounts, start, mass):
                     mass[nk] += probabilities[o] * m
 
 
+@numba.njit(cache=True, inline="always")
+def _after_opponent(start, i, j, goal, opponent_totals, opponent_resets):
+    """Mark the turn starts the mover (holding i) may face after the opponent's turn from j."""
+    for t in opponent_totals:
+        if j + t < goal:
+            start[i, j + t] = True
+    if opponent_resets:
+        start[i, 0] = True
+
+
 @numba.njit(cache=True)
 def _reachable(s, goal, probabilities, effects, amounts, opponent_totals, R):
     """R[i, j, k] = True where s can reach (i, j, k) against some opponent (a first or second).
 
-    opponent_totals: the banked-score gains an opponent's turn can make (0 included).
+    opponent_totals: the banked-score gains an opponent's turn can make (0 included). Turn
+    starts are expanded until no new one appears (a reset can lead back to lower scores), and
+    each turn's totals until no new one appears (a subtraction can lead back to lower totals).
     """
-    start = np.zeros((goal, goal), dtype=np.bool_)
     can_bust = False
+    can_reset = False
     for o in range(probabilities.shape[0]):
-        if effects[o] == BUST and probabilities[o] > 0.0:
-            can_bust = True
-    for t in opponent_totals:
-        if t < goal:
-            start[0, t] = True
+        if probabilities[o] > 0.0:
+            can_bust |= effects[o] == BUST
+            can_reset |= effects[o] == RESET
+    start = np.zeros((goal, goal), dtype=np.bool_)
+    done = np.zeros((goal, goal), dtype=np.bool_)
+    start[0, 0] = True
+    _after_opponent(start, 0, 0, goal, opponent_totals, can_reset)
     reached = np.zeros(goal, dtype=np.bool_)
-    for i in range(goal):
-        for j in range(goal):
-            if not start[i, j]:
-                continue
-            top = goal - i
-            reached[:top] = False
-            reached[0] = True
-            turn_passes = False
-            for k in range(top):
-                if not reached[k]:
+    for _sweep in range(MAX_SWEEPS):
+        found = False
+        for i in range(goal):
+            for j in range(goal):
+                if not start[i, j] or done[i, j]:
                     continue
-                R[i, j, k] = True
-                if s[i, j, k]:
-                    if can_bust:
-                        turn_passes = True
-                    for o in range(probabilities.shape[0]):
-                        if probabilities[o] > 0.0 and effects[o] == ADD and k + amounts[o] < top:
-                            reached[k + amounts[o]] = True
-                        elif probabilities[o] > 0.0 and effects[o] == BANK and k + amounts[o] < top:
-                            for t in opponent_totals:
-                                if j + t < goal:
-                                    start[i + k + amounts[o], j + t] = True
-                elif k == 0:
-                    turn_passes = True
-                else:
-                    for t in opponent_totals:
-                        if j + t < goal:
-                            start[i + k, j + t] = True
-            if turn_passes:
-                for t in opponent_totals:
-                    if j + t < goal:
-                        start[i, j + t] = True
+                done[i, j] = True
+                found = True
+                top = goal - i
+                reached[:top] = False
+                reached[0] = True
+                grew = True
+                while grew:
+                    grew = False
+                    for k in range(top):
+                        if not (reached[k] and s[i, j, k]):
+                            continue
+                        for o in range(probabilities.shape[0]):
+                            if probabilities[o] == 0.0:
+                                continue
+                            if effects[o] == ADD:
+                                nk = k + amounts[o]
+                            elif effects[o] == DOUBLE:
+                                nk = 2 * k
+                            elif effects[o] == SUBTRACT:
+                                nk = _moved(k, amounts[o])
+                            else:
+                                continue
+                            if nk < top and not reached[nk]:
+                                reached[nk] = True
+                                grew = True
+                for k in range(top):
+                    if not reached[k]:
+                        continue
+                    R[i, j, k] = True
+                    if s[i, j, k]:
+                        if can_bust:
+                            _after_opponent(start, i, j, goal, opponent_totals, can_reset)
+                        if can_reset:
+                            _after_opponent(start, 0, j, goal, opponent_totals, can_reset)
+                        for o in range(probabilities.shape[0]):
+                            if probabilities[o] > 0.0 and effects[o] == BANK and k + amounts[o] < top:
+                                _after_opponent(start, i + k + amounts[o], j, goal, opponent_totals, can_reset)
+                    else:
+                        _after_opponent(start, i + k, j, goal, opponent_totals, can_reset)
+        if not found:
+            break
 
 
 # ----------------------------------------------------------------------------- solvers
 @numba.njit(cache=True)
-def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, bank_row):
-    """Win probability of rolling at (i, j, k) given the table P, the value of busting and
-    bank_row[t], the value of banking a turn total t > 0."""
+def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, reset_value, bank_row):
+    """Win probability of rolling at (i, j, k) given the table P, the values of busting and of
+    resetting, and bank_row[t], the value of banking a turn total t > 0."""
     v = 0.0
     for o in range(probabilities.shape[0]):
         p = probabilities[o]
-        if effects[o] == ADD:
-            nk = k + amounts[o]
+        e = effects[o]
+        if e == ADD or e == DOUBLE or e == SUBTRACT:
+            if e == ADD:
+                nk = k + amounts[o]
+            else:
+                nk = _moved(k, amounts[o] if e == SUBTRACT else 0)
             if i + nk >= goal:
                 v += p
             else:
                 v += p * P[i, j, nk]
-        elif effects[o] == BANK:
+        elif e == BANK:
             nk = k + amounts[o]
             if i + nk >= goal:
                 v += p
             else:
                 v += p * (bust_value if nk == 0 else bank_row[nk])
+        elif e == RESET:
+            v += p * reset_value
         else:
             v += p * bust_value
     return v
@@ -342,46 +462,68 @@ def _pairs_by_total(goal):
 
 
 @numba.njit(cache=True)
+def _resets(probabilities, effects):
+    """True when some roll resets the banked score: the solvers then sweep every pair again
+    until the values the resets read (P[op, 0, 0]) settle."""
+    for o in range(probabilities.shape[0]):
+        if effects[o] == RESET and probabilities[o] > 0.0:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
 def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, policy, sweeps):
     """Neller & Presser's value iteration, one pair {(i, j), (j, i)} at a time, highest score
-    sum first. Zero-sum values: the opponent's win probability is 1 - P. sweeps[i, j] counts."""
+    sum first. Zero-sum values: the opponent's win probability is 1 - P. sweeps[i, j] counts.
+    With resets the pass over all pairs repeats until a pass changes nothing beyond ``tol``."""
     pairs = _pairs_by_total(goal)
     row = np.zeros(goal)
-    for pair in range(pairs.shape[0]):
-        i = pairs[pair, 0]
-        j = pairs[pair, 1]
-        converged = False
-        for sweep in range(max_sweeps):
-            delta = 0.0
-            for side in range(2 if i != j else 1):
-                me = i if side == 0 else j
-                op = j if side == 0 else i
-                bust = 1.0 - P[op, me, 0]
-                _zero_sum_bank_row(P, me, op, goal, row)
-                for k in range(goal - me - 1, -1, -1):
-                    roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, row)
-                    hold = row[k] if k > 0 else bust
-                    new = roll if roll >= hold else hold
-                    policy[me, op, k] = roll >= hold
-                    change = abs(new - P[me, op, k])
-                    if change > delta:
-                        delta = change
-                    P[me, op, k] = new
-            sweeps[i, j] = sweep + 1
-            if delta <= tol or delta <= ROUNDING_FLOOR:
-                converged = True
-                break
-        if not converged:
-            return False
-    return True
+    resets = _resets(probabilities, effects)
+    for _outer in range(MAX_SWEEPS):
+        first_delta = 0.0
+        for pair in range(pairs.shape[0]):
+            i = pairs[pair, 0]
+            j = pairs[pair, 1]
+            converged = False
+            for sweep in range(max_sweeps):
+                delta = 0.0
+                for side in range(2 if i != j else 1):
+                    me = i if side == 0 else j
+                    op = j if side == 0 else i
+                    bust = 1.0 - P[op, me, 0]
+                    reset = 1.0 - P[op, 0, 0]
+                    _zero_sum_bank_row(P, me, op, goal, row)
+                    for k in range(goal - me - 1, -1, -1):
+                        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
+                        # passing at (i, i, 0) is worth 1 - itself: the fixed point 1/2 (as in policy
+                        # iteration), taken directly, as x <- 1 - x would oscillate around it
+                        hold = row[k] if k > 0 else (0.5 if me == op else bust)
+                        new = roll if roll >= hold else hold
+                        policy[me, op, k] = roll >= hold
+                        change = abs(new - P[me, op, k])
+                        if change > delta:
+                            delta = change
+                        P[me, op, k] = new
+                sweeps[i, j] += 1
+                if sweep == 0 and delta > first_delta:
+                    first_delta = delta
+                if delta <= tol or delta <= ROUNDING_FLOOR:
+                    converged = True
+                    break
+            if not converged:
+                return False
+        if not resets or first_delta <= tol or first_delta <= ROUNDING_FLOOR:
+            return True
+    return False
 
 
 @numba.njit(cache=True, inline="always")
-def _zero_sum_chain(policy, me, op, goal, P, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C):
+def _zero_sum_chain(policy, me, op, goal, P, rules, hold, C):
     """:func:`_chain` for the zero-sum solver: the mover's win probability at (me, op, k) is
-    C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth 1 - P[op, me + k, 0]."""
+    C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth 1 - P[op, me + k, 0] and a
+    reset 1 - P[op, 0, 0]."""
     _zero_sum_bank_row(P, me, op, goal, hold[:, 0])
-    _chain(policy, me, op, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, hold, C)
+    _chain(policy, me, op, goal, 0, rules, hold, 1.0 - P[op, 0, 0], 0.0, C)
 
 
 @numba.njit(cache=True, inline="always")
@@ -403,9 +545,10 @@ def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin, r
     """Greedy policy improvement on one chain; an action changes only if better by > margin."""
     changed = False
     bust = 1.0 - P[op, me, 0]
+    reset = 1.0 - P[op, 0, 0]
     _zero_sum_bank_row(P, me, op, goal, row)
     for k in range(goal - me):
-        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, row)
+        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
         hold = row[k] if k > 0 else bust
         changed |= _switch(policy, me, op, k, roll, hold, margin)
     return changed
@@ -414,47 +557,60 @@ def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin, r
 @numba.njit(cache=True)
 def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds, P, policy, rounds):
     """Seed 001's strategy iteration: per pair, solve the linear equations of the current
-    policy exactly (affine chains), improve greedily, repeat until the policy is stable."""
-    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
+    policy exactly (affine chains), improve greedily, repeat until the policy is stable.
+    With resets the pass over all pairs repeats until a pass moves no value beyond the
+    rounding floor and changes no action."""
+    rules = _split(probabilities, effects, amounts)
+    resets = rules[3] > 0.0
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
     hold = np.zeros((goal, 2))
     row = np.zeros(goal)
     pairs = _pairs_by_total(goal)
-    for pair in range(pairs.shape[0]):
-        i = pairs[pair, 0]
-        j = pairs[pair, 1]
-        converged = False
-        for r in range(max_rounds):
-            _zero_sum_chain(policy, i, j, goal, P, add_p, add_amount, bust_p, bank_p, bank_amount, hold, CA)
-            if i != j:
-                _zero_sum_chain(policy, j, i, goal, P, add_p, add_amount, bust_p, bank_p, bank_amount, hold, CB)
-            else:
-                CB[:] = CA
-            # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
-            cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
-            cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
-            denom = eA + eB - eA * eB
-            if denom <= 0.0:
-                x = 0.5
-                y = 0.5
-            else:
-                x = (cA + dA * (eB - cB)) / denom
-                y = (cB + dB * (eA - cA)) / denom
-            for k in range(goal - i):
-                P[i, j, k] = CA[k, 0] + CA[k, 2] * (1.0 - y)
-            for k in range(goal - j):
-                P[j, i, k] = CB[k, 0] + CB[k, 2] * (1.0 - x)
-            rounds[i, j] = r + 1
-            changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin, row)
-            if i != j:
-                changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin, row)
-            if not changed:
-                converged = True
-                break
-        if not converged:
-            return False
-    return True
+    for _outer in range(MAX_SWEEPS):
+        moved = 0.0
+        switched = False
+        for pair in range(pairs.shape[0]):
+            i = pairs[pair, 0]
+            j = pairs[pair, 1]
+            converged = False
+            for _r in range(max_rounds):
+                _zero_sum_chain(policy, i, j, goal, P, rules, hold, CA)
+                if i != j:
+                    _zero_sum_chain(policy, j, i, goal, P, rules, hold, CB)
+                else:
+                    CB[:] = CA
+                # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
+                cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
+                cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
+                denom = eA + eB - eA * eB
+                if denom <= 0.0:
+                    x = 0.5
+                    y = 0.5
+                else:
+                    x = (cA + dA * (eB - cB)) / denom
+                    y = (cB + dB * (eA - cA)) / denom
+                for k in range(goal - i):
+                    new = CA[k, 0] + CA[k, 2] * (1.0 - y)
+                    moved = max(moved, abs(new - P[i, j, k]))
+                    P[i, j, k] = new
+                for k in range(goal - j):
+                    new = CB[k, 0] + CB[k, 2] * (1.0 - x)
+                    moved = max(moved, abs(new - P[j, i, k]))
+                    P[j, i, k] = new
+                rounds[i, j] += 1
+                changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin, row)
+                if i != j:
+                    changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin, row)
+                switched |= changed
+                if not changed:
+                    converged = True
+                    break
+            if not converged:
+                return False
+        if not resets or (moved <= ROUNDING_FLOOR and not switched):
+            return True
+    return False
 
 
 @numba.njit(cache=True)
@@ -464,30 +620,42 @@ def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds,
     The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
     S[i, j, 0] = V[i, j, 0]; T[j, i, 0]: its win probability when b is about to start a turn.
     Column 1 (b's wins) is not tracked. Stalemates are losses. Per pair: policy iteration on
-    the responder's chain, b's chain fixed, each policy evaluated exactly.
+    the responder's chain, b's chain fixed, each policy evaluated exactly. With resets the pass
+    over all pairs repeats until a pass moves no value beyond the rounding floor and changes
+    no action.
     """
-    add_p, add_amount, bust_p, bank_p, bank_amount = _split(probabilities, effects, amounts)
+    rules = _split(probabilities, effects, amounts)
+    resets = rules[3] > 0.0
     CA = np.empty((goal, 4))
     CB = np.empty((goal, 4))
-    for i in range(goal - 1, -1, -1):
-        for j in range(goal - 1, -1, -1):
-            _chain(b, j, i, goal, 1, add_p, add_amount, bust_p, bank_p, bank_amount, S[i, j:], CB)
-            converged = False
-            for r in range(max_rounds):
-                _chain(policy, i, j, goal, 0, add_p, add_amount, bust_p, bank_p, bank_amount, T[j, i:], CA)
-                _close(CA, CB, S, T, i, j)
-                t0 = T[j, i, 0]
-                for k in range(goal - i):
-                    V[i, j, k] = CA[k, 0] + CA[k, 2] * t0
-                changed = False
-                for k in range(goal - i):
-                    roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0, T[j, i:, 0])
-                    hold = T[j, i + k, 0] if k > 0 else t0
-                    changed |= _switch(policy, i, j, k, roll, hold, margin)
-                rounds[i, j] = r + 1
-                if not changed:
-                    converged = True
-                    break
-            if not converged:
-                return False
-    return True
+    for _outer in range(MAX_SWEEPS):
+        moved = 0.0
+        switched = False
+        for i in range(goal - 1, -1, -1):
+            for j in range(goal - 1, -1, -1):
+                _chain(b, j, i, goal, 1, rules, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
+                converged = False
+                for _r in range(max_rounds):
+                    _chain(policy, i, j, goal, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
+                    _close(CA, CB, S, T, i, j)
+                    t0 = T[j, i, 0]
+                    for k in range(goal - i):
+                        new = CA[k, 0] + CA[k, 2] * t0
+                        moved = max(moved, abs(new - V[i, j, k]))
+                        V[i, j, k] = new
+                    changed = False
+                    for k in range(goal - i):
+                        roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0, T[j, 0, 0],
+                                           T[j, i:, 0])
+                        hold = T[j, i + k, 0] if k > 0 else t0
+                        changed |= _switch(policy, i, j, k, roll, hold, margin)
+                    rounds[i, j] += 1
+                    switched |= changed
+                    if not changed:
+                        converged = True
+                        break
+                if not converged:
+                    return False
+        if not resets or (moved <= ROUNDING_FLOOR and not switched):
+            return True
+    return False

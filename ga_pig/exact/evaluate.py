@@ -1,8 +1,10 @@
 """Exact win probabilities between fixed strategies (seed 000 §2.2–2.3, without its 5 s per pair).
 
-For one-die games the equations of each pair of banked scores close in one division
-(see :mod:`ga_pig.exact._kernels`), so a pair of strategies is solved exactly, level by level,
-with no Monte Carlo and no tolerance-stopped loop. Stalemates — both players passing at a turn
+The equations of each pair of banked scores close in one division (see
+:mod:`ga_pig.exact._kernels`), so a pair of strategies is solved exactly, level by level, with no
+Monte Carlo. Games whose rolls can lower the turn total (Pig Dice) or the banked score (2-dice
+Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep until no value
+moves by more than a few ulps. Stalemates — both players passing at a turn
 start forever — are losses for both (seed 000 §2.3.4): probabilities of a win, of b's win and of
 a stalemate add up to 1, and nothing is ever NaN.
 """
@@ -18,11 +20,6 @@ from ga_pig.game import Game
 from ga_pig.strategies import check, check_population
 
 __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates"]
-
-
-def _require_monotone(game: Game) -> None:
-    if not game.monotone:
-        raise NotImplementedError(f"exact evaluation of {game} (scores that can fall) is not implemented yet")
 
 
 @dataclass(frozen=True)
@@ -52,7 +49,6 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     """All four exact outcome probabilities of a against b (one solve gives both seats)."""
     check(a, game, "a")
     check(b, game, "b")
-    _require_monotone(game)
     out = np.empty(4)
     _kernels._pair(a, b, game.goal, *game.tables(), out)
     return Seats(*map(float, out))
@@ -82,7 +78,6 @@ def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
 def _probabilities(population, opponent, game: Game) -> np.ndarray:
     population = check_population(population, game)
     check(opponent, game, "opponent")
-    _require_monotone(game)
     out = np.empty((population.shape[0], 4))
     _kernels._population_vs(population, np.ascontiguousarray(opponent), game.goal, *game.tables(), out)
     return out
@@ -135,7 +130,6 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game) -> np.ndarray:
     ``pairs[m, 1]``, ``[m, 1]`` the reverse (they sum to 1 minus the stalemate probability).
     """
     population = check_population(strategies, game, "strategies")
-    _require_monotone(game)
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     n = population.shape[0]
     if pairs.size and (pairs.min() < 0 or pairs.max() >= n):

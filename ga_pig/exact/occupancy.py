@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from ga_pig.exact import _kernels
-from ga_pig.exact.evaluate import _require_monotone
 from ga_pig.game import Effect, Game
 from ga_pig.strategies import check
 
@@ -13,17 +12,31 @@ __all__ = ["reachable", "visits", "turn_totals"]
 
 
 def turn_totals(game: Game) -> np.ndarray:
-    """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal: sums of
-    ADD amounts, plus a BANK amount on top of any of them."""
-    amounts = [o.amount for o in game.outcomes if Effect(o.effect) is Effect.ADD and o.probability > 0]
-    banks = [o.amount for o in game.outcomes if Effect(o.effect) is Effect.BANK and o.probability > 0]
+    """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal: the turn
+    totals that rolling can reach (adding, doubling or subtracting), plus a BANK amount on top
+    of any of them."""
+    moves = [(Effect(o.effect), o.amount) for o in game.outcomes if o.probability > 0]
     possible = np.zeros(game.goal, dtype=bool)
     possible[0] = True
-    for t in range(1, game.goal):
-        possible[t] = any(t - a >= 0 and possible[t - a] for a in amounts)
+    frontier = [0]
+    while frontier:
+        k = frontier.pop()
+        for effect, amount in moves:
+            if effect is Effect.ADD:
+                nk = k + amount
+            elif effect is Effect.DOUBLE:
+                nk = 2 * k
+            elif effect is Effect.SUBTRACT:
+                nk = max(0, k - amount)
+            else:
+                continue
+            if nk < game.goal and not possible[nk]:
+                possible[nk] = True
+                frontier.append(nk)
     totals = possible.copy()
-    for b in banks:
-        totals[b:] |= possible[: game.goal - b]
+    for effect, amount in moves:
+        if effect is Effect.BANK:
+            totals[amount:] |= possible[: game.goal - amount]
     return np.flatnonzero(totals).astype(np.int64)
 
 
@@ -35,7 +48,6 @@ def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
     total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
     """
     check(policy, game, "policy")
-    _require_monotone(game)
     R = np.zeros(game.shape, dtype=bool)
     _kernels._reachable(np.ascontiguousarray(policy), game.goal, *game.tables(), turn_totals(game), R)
     return R
@@ -50,7 +62,12 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     """
     check(a, game, "a")
     check(b, game, "b")
-    _require_monotone(game)
+    growing = (Effect.ADD, Effect.BUST, Effect.BANK)
+    if any(Effect(o.effect) not in growing and o.probability > 0 for o in game.outcomes):
+        raise NotImplementedError(
+            f"visits of {game} are not implemented: they need banked scores and turn totals that only "
+            f"grow (ADD, BUST and BANK rolls)"
+        )
     V = np.zeros(game.shape)
     _kernels._visits(np.ascontiguousarray(a), np.ascontiguousarray(b), game.goal, *game.tables(), V)
     return V

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig.exact import _kernels
-from ga_pig.exact.evaluate import _require_monotone
 from ga_pig.game import Game
 from ga_pig.strategies import check, legal
 
@@ -84,7 +83,6 @@ def optimal(
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    _require_monotone(game)
     goal = game.goal
     value = np.zeros(game.shape)
     policy = np.ones(game.shape, dtype=bool)
@@ -105,7 +103,6 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     ``value[0, 0, 0]`` is its win probability moving first. Stalemates count as losses.
     """
     check(b, game, "b")
-    _require_monotone(game)
     goal = game.goal
     value = np.zeros(game.shape)
     policy = np.ones(game.shape, dtype=bool)
@@ -136,11 +133,19 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     banked = np.minimum(i + k, goal - 1)
     hold_banked = 1.0 - start[j, banked]  # 1 - P[j, i + k, 0]: bank the turn total k > 0
     roll = np.zeros(game.shape)
+    reset = 1.0 - start[:, 0][None, :, None]  # 1 - P[j, 0, 0]
     for probability, effect, amount in zip(*game.tables(), strict=True):
-        nk = k + amount
+        if effect == _kernels.DOUBLE:
+            nk = 2 * k
+        elif effect == _kernels.SUBTRACT:
+            nk = np.maximum(k - amount, 0)
+        else:
+            nk = k + amount
         won = i + nk >= goal
-        if effect == _kernels.ADD:
+        if effect in (_kernels.ADD, _kernels.DOUBLE, _kernels.SUBTRACT):
             roll += probability * np.where(won, 1.0, P[i, j, np.minimum(nk, goal - 1)])
+        elif effect == _kernels.RESET:
+            roll += probability * reset
         elif effect == _kernels.BANK:
             after = bust if amount == 0 else 1.0 - start[j, np.minimum(i + nk, goal - 1)]
             roll += probability * np.where(won, 1.0, np.where(nk > 0, after, bust))
