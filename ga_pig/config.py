@@ -172,11 +172,14 @@ def validate(cfg: DictConfig) -> None:
     if cfg.game.sides is not None and cfg.game.sides < 2:
         _fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
     try:
-        make_game(cfg)
+        game = make_game(cfg)
     except ValueError as error:
         _fail("game", OmegaConf.to_container(cfg.game),
               f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
               f"sets them, rather than game.name=<name> ({error})")
+    if game.max_dice:
+        _fail("game.name", cfg.game.name, "a roll/hold game: the GA evolves roll/hold tensors, and "
+              f"{cfg.game.name} strategies are dice counts (evaluate and solve them with ga_pig.exact)")
     if cfg.population.kind not in POPULATIONS:
         _fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
     if not 0.0 <= cfg.population.p_roll <= 1.0:

@@ -79,6 +79,11 @@ class Game:
         Score needed to win, >= 2. Strategies over this game have shape ``(goal, goal, goal)``.
     outcomes : tuple of Outcome
         The roll table. Probabilities are non-negative and sum to 1.
+    max_dice : int
+        0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
+        positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
+        number chosen per (i, j); the turn scores the dice's sum unless one of them busts.
+        Strategies are then int arrays of shape ``(goal, goal)`` (see :mod:`ga_pig.strategies`).
 
     Notes
     -----
@@ -89,9 +94,14 @@ class Game:
     goal: int
     outcomes: tuple[Outcome, ...]
     params: tuple[tuple[str, object], ...] = field(default=(), compare=False)
+    max_dice: int = 0
 
     def __post_init__(self) -> None:
         check_int("goal", self.goal, 2)
+        check_int("max_dice", self.max_dice, 0)
+        if self.max_dice and any(Effect(o.effect) not in (Effect.ADD, Effect.BUST) for o in self.outcomes):
+            raise ValueError(f"a game that rolls its dice at once (max_dice > 0) takes only ADD and BUST "
+                             f"outcomes, got {self.outcomes}")
         if len(self.outcomes) == 0:
             raise ValueError("outcomes must list at least one roll outcome, got none")
         probabilities = []
@@ -246,6 +256,15 @@ class Game:
         return cls("pass_the_pigs", goal, outcomes, (("goal", goal), ("p_oinker", float(p_oinker))))
 
     @classmethod
+    def hog(cls, goal: int = 100, max_dice: int = 30) -> Game:
+        """Hog (seed 003): one roll per turn of as many fair dice as the mover chooses, up to
+        ``max_dice``; the turn scores their sum unless any shows a 1. Seed 003: the optimal
+        policy is the same for every ``max_dice >= 26``."""
+        check_int("max_dice", max_dice, 1)
+        die = cls.pig(goal).outcomes
+        return cls("hog", goal, die, (("goal", goal), ("max_dice", max_dice)), max_dice)
+
+    @classmethod
     def piglet(cls, goal: int = 10) -> Game:
         """Piglet: flip a fair coin; heads adds 1, tails busts (Neller & Presser; seed 004 §2.1)."""
         outcomes = (Outcome(0.5, Effect.BUST), Outcome(0.5, Effect.ADD, 1))
@@ -268,9 +287,34 @@ class Game:
 
     # ------------------------------------------------------------------ views for kernels
     @property
-    def shape(self) -> tuple[int, int, int]:
-        """Shape of a strategy or value table over this game: ``(goal, goal, goal)``."""
+    def shape(self) -> tuple[int, ...]:
+        """Shape of a strategy or value table over this game: ``(goal, goal, goal)``, or
+        ``(goal, goal)`` when the mover chooses a number of dice (:attr:`max_dice` > 0)."""
+        if self.max_dice:
+            return (self.goal, self.goal)
         return (self.goal, self.goal, self.goal)
+
+    def dice_table(self) -> np.ndarray:
+        """pi[d, s]: the probability that rolling d dice at once scores s (s = 0: some die busts),
+        for 1 <= d <= max_dice (seed 003's pi(d, k)); row 0 is unused. Shape
+        ``(max_dice + 1, max_dice * top + 1)`` with ``top`` the largest ADD amount; ``(0, 0)``
+        for a roll/hold game. Scores are convolved outcome by outcome, busts accumulated apart."""
+        if not self.max_dice:
+            return np.zeros((0, 0))
+        adds = [(o.probability, o.amount) for o in self.outcomes if Effect(o.effect) is Effect.ADD]
+        p_bust = sum(o.probability for o in self.outcomes if Effect(o.effect) is Effect.BUST)
+        top = max(amount for _, amount in adds)
+        pi = np.zeros((self.max_dice + 1, self.max_dice * top + 1))
+        scores = np.zeros(pi.shape[1])
+        scores[0] = 1.0  # zero dice: a sure score of 0 with no bust
+        for d in range(1, self.max_dice + 1):
+            rolled = np.zeros_like(scores)
+            for p, amount in adds:
+                rolled[amount:] += p * scores[: scores.size - amount]
+            scores = rolled
+            pi[d] = scores
+            pi[d, 0] = 1.0 - (1.0 - p_bust) ** d
+        return pi
 
     def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The roll table as kernel inputs: probabilities (float64), effects (int64), amounts (int64)."""
@@ -301,4 +345,5 @@ GAMES: dict[str, Callable[..., Game]] = {
     "piggy_sevens": Game.piggy_sevens,
     "pig_dice": Game.pig_dice,
     "pass_the_pigs": Game.pass_the_pigs,
+    "hog": Game.hog,
 }

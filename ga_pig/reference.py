@@ -8,6 +8,8 @@ game with no winner.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random as _random
 
 import numpy as np
@@ -89,6 +91,8 @@ def brute_force(a, b, game: Game) -> tuple[float, float]:
     stalemate, so the system is non-singular. Any effect the engine knows, banked scores that
     fall included. Only for tiny games (goal <= ~12).
     """
+    if game.max_dice:
+        return _brute_force_dice(a, b, game)
     goal = game.goal
     index = {}
     for mover in (0, 1):
@@ -133,3 +137,34 @@ def brute_force(a, b, game: Game) -> tuple[float, float]:
     solution = np.linalg.solve(A, rhs)
     start = index[0, 0, 0, 0, 0]
     return float(solution[start, 0]), float(solution[start, 1])
+
+
+@functools.lru_cache(maxsize=64)
+def _dice_scores(game: Game, d: int) -> dict[int, float]:
+    """{score: probability} of rolling d dice at once, by enumerating every face sequence
+    (0 = some die busted). Exponential in d: tiny games only."""
+    scores: dict[int, float] = {}
+    for faces in itertools.product(game.outcomes, repeat=d):
+        p = float(np.prod([o.probability for o in faces]))
+        bust = any(Effect(o.effect) is Effect.BUST for o in faces)
+        total = 0 if bust else sum(o.amount for o in faces)
+        scores[total] = scores.get(total, 0.0) + p
+    return scores
+
+
+def _brute_force_dice(a, b, game: Game) -> tuple[float, float]:
+    """:func:`brute_force` for a game that rolls its dice at once (Hog): states (mover, i, j)."""
+    goal = game.goal
+    index = {(mover, i, j): n for n, (mover, i, j) in
+             enumerate(itertools.product((0, 1), range(goal), range(goal)))}
+    A = np.eye(len(index))
+    rhs = np.zeros((len(index), 2))
+    for (mover, i, j), row in index.items():
+        d = int((a if mover == 0 else b)[i, j])
+        for total, p in _dice_scores(game, d).items():
+            if i + total >= goal:
+                rhs[row, mover] += p
+            else:
+                A[row, index[1 - mover, j, i + total]] -= p
+    solution = np.linalg.solve(A, rhs)
+    return float(solution[index[0, 0, 0], 0]), float(solution[index[0, 0, 0], 1])

@@ -99,8 +99,11 @@ def _draw(state, cumulative, uniform):
 
 
 @numba.njit(cache=True)
-def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state):
-    """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state)."""
+def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, dice, state):
+    """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
+
+    dice: the game rolls pop[mover, i, j, 0] dice at once per turn (Hog) instead of roll/hold.
+    """
     mover = first
     other = second
     i = 0  # mover's banked score
@@ -108,7 +111,19 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
     passes = 0
     while True:
         k = 0
-        while True:
+        while dice:
+            for _ in range(np.int64(pop[mover, i, j, 0])):
+                o, state = _draw(state, cumulative, uniform)
+                if effects[o] != _ADD:
+                    k = -1
+                    break
+                k += amounts[o]
+            if k > 0:
+                i += k
+                if i >= goal:
+                    return mover, state
+            break
+        while not dice:
             if not pop[mover, i, j, k]:
                 if k == 0:
                     passes += 1
@@ -145,7 +160,8 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
 
 
 @numba.njit(cache=True, parallel=True)
-def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, out):
+def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, dice,
+                 out):
     """Play every block; out[blk] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first)."""
     for blk in numba.prange(block_a.shape[0]):
         a = block_a[blk]
@@ -153,10 +169,10 @@ def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulativ
         state = np.uint64(block_seed[blk])
         for game in range(block_games[blk]):
             if game % 2 == 0:
-                winner, state = _play_game(pop, a, b, goal, cumulative, uniform, effects, amounts, state)
+                winner, state = _play_game(pop, a, b, goal, cumulative, uniform, effects, amounts, dice, state)
                 offset = 0
             else:
-                winner, state = _play_game(pop, b, a, goal, cumulative, uniform, effects, amounts, state)
+                winner, state = _play_game(pop, b, a, goal, cumulative, uniform, effects, amounts, dice, state)
                 offset = 2
             if winner == a:
                 out[blk, offset] += 1
@@ -188,6 +204,8 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
     probabilities, effects, amounts = game.tables()
     cumulative = np.cumsum(probabilities)
     out = np.zeros((len(match_index), 4), dtype=np.int64)
+    if game.max_dice:  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
+        pop = np.ascontiguousarray(pop, dtype=np.int64)[..., None]
     _play_blocks(
         pop,
         np.asarray(pair_a, dtype=np.int64)[match_index],
@@ -199,6 +217,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
         bool(np.all(probabilities == probabilities[0])),
         effects,
         amounts,
+        bool(game.max_dice),
         out,
     )
     return np.add.reduceat(out, np.arange(0, len(match_index), blocks_per_match), axis=0)
@@ -220,7 +239,7 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     check(a, game, "a")
     check(b, game, "b")
     n_games = check_int("n_games", n_games, 1)
-    pop = np.ascontiguousarray(np.stack([a, b]))
+    pop = np.stack([a, b])
     counts = _run_matches(pop, [0], [1], n_games, game, seed)[0]
     return PlayResult(
         games=n_games,

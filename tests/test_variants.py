@@ -185,7 +185,8 @@ def test_every_variant_simulates_as_exact(name):
     kwargs = {"p_oinker": 0.01} if name == "pass_the_pigs" else {}
     game = Game.named(name, **kwargs)
     policy = exact.optimal(game).policy
-    assert_simulation_agrees(policy, S.hold_at(min(25, game.goal - 1), game), game, seed=11)
+    opponent = S.dice(5, game) if game.max_dice else S.hold_at(25, game)
+    assert_simulation_agrees(policy, opponent, game, seed=11)
 
 
 def test_two_dice_solvers_agree():
@@ -339,3 +340,75 @@ def test_freys_pig_seed003():
     assert_simulation_agrees(solution.policy, S.hold_at(25, game), game, seed=8)
     # playing alone from 99, one turn succeeds unless a single 1 comes first: 26/36
     assert turn_tables(game, 1)[0].loc[99, 1] == pytest.approx(26 / 36, abs=1e-15)
+
+
+# ----------------------------------------------------------------------------- Hog
+def test_hog_dice_table_by_enumeration():
+    """pi(d, s) agrees with enumerating every face sequence, and with seed 003's recursion."""
+    game = Game.hog(goal=30, max_dice=4)
+    pi = game.dice_table()
+    for d in range(1, 5):
+        expected = np.zeros(pi.shape[1])
+        for total, p in reference._dice_scores(game, d).items():
+            expected[total] += p
+        assert np.abs(pi[d] - expected).max() < 1e-15
+    # seed 003: pi(d, 0) = pi(d-1, 0) + 1/6 sum_k pi(d-1, k); pi(d, k) = 1/6 sum_r pi(d-1, k-r)
+    for d in range(2, 5):
+        assert pi[d, 0] == pytest.approx(pi[d - 1, 0] + pi[d - 1, 1:].sum() / 6, abs=1e-15)
+        for k in range(2, 6 * d + 1):
+            assert pi[d, k] == pytest.approx(sum(pi[d - 1, k - r] for r in range(2, 7) if k - r >= 2) / 6, abs=1e-15)
+
+
+@settings(max_examples=25, deadline=None)
+@given(goal=st.integers(2, 12), seed=st.integers(0, 2**32 - 1))
+def test_hog_matches_brute_force(goal, seed):
+    game = Game.hog(goal=goal, max_dice=3)
+    rng = np.random.default_rng(seed)
+    a, b = S.random_dice(game, rng), S.random_dice(game, rng)
+    seats = exact.seats(a, b, game)
+    assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-12)
+    assert (seats.b_first_wins_b, seats.b_first_wins_a) == pytest.approx(reference.brute_force(b, a, game), abs=1e-12)
+    assert seats.a_first_stalemate == pytest.approx(0, abs=1e-12)  # every turn rolls: no stalemates
+
+
+def test_hog_seed003():
+    """Seed 003: two optimal players, the first wins about 0.5299 and rolls 6 dice on the first
+    turn; the policy is the same for every dice limit >= 26 (and not for 25)."""
+    game = Game.hog()
+    pi, vi = exact.optimal(game, "policy_iteration"), exact.optimal(game, "value_iteration")
+    assert pi.policy.shape == (100, 100) and pi.policy.dtype == np.int64
+    assert round(pi.win_probability, 4) == 0.5299 and pi.policy[0, 0] == 6
+    assert np.abs(pi.value - vi.value).max() < 1e-12 and np.array_equal(pi.policy, vi.policy)
+    limit_26 = exact.optimal(Game.hog(max_dice=26)).policy
+    assert np.array_equal(limit_26, pi.policy)  # max_dice 30, the default
+    assert np.array_equal(limit_26, exact.optimal(Game.hog(max_dice=40)).policy)
+    assert not np.array_equal(limit_26, exact.optimal(Game.hog(max_dice=25)).policy)
+    assert exact.best_response(pi.policy, game).win_probability == pytest.approx(pi.win_probability, abs=1e-12)
+    assert exact.win_probability(pi.policy, pi.policy, game) == pytest.approx(pi.win_probability, abs=1e-12)
+    assert exact.reachable(pi.policy, game)[0, 0]
+
+
+def test_hog_best_response_is_best():
+    game = Game.hog(goal=12, max_dice=4)
+    b = S.dice(2, game)
+    br = exact.best_response(b, game)
+    assert reference.brute_force(br.policy, b, game)[0] == pytest.approx(br.win_probability, abs=1e-12)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        assert reference.brute_force(S.random_dice(game, rng), b, game)[0] <= br.win_probability + 1e-12
+
+
+def test_hog_bad_input():
+    game = Game.hog(goal=20, max_dice=5)
+    with pytest.raises(ValueError, match=r"integer array of shape \(20, 20\).*dice counts 1..5, got shape"):
+        exact.win_probability(S.hold_at(3, Game.pig(goal=20)), S.dice(2, game), game)
+    with pytest.raises(ValueError, match="dice counts 1..5, got values 0..0"):
+        exact.win_probability(np.zeros((20, 20), dtype=int), S.dice(2, game), game)
+    with pytest.raises(ValueError, match="dice counts 1..5, got dtype float64"):
+        simulate.play(np.full((20, 20), 2.0), S.dice(2, game), game, 10)
+    with pytest.raises(ValueError, match="n must be at most max_dice = 5, got 6"):
+        S.dice(6, game)
+    with pytest.raises(ValueError, match="max_dice must be a positive integer, got 0"):
+        Game.hog(max_dice=0)
+    with pytest.raises(NotImplementedError, match="visits of hog"):
+        exact.visits(S.dice(2, game), S.dice(2, game), game)

@@ -190,6 +190,45 @@ def _chain(s, me, opp, goal, winner, rules, hold, reset0, reset1, C):
 
 
 @numba.njit(cache=True, inline="always")
+def _dice_row(d, me, goal, winner, dice, hold, C):
+    """Row C[0] of a turn that rolls ``d`` dice at once (Hog): dice[d, s] is the chance of
+    scoring s, s = 0 meaning a bust (the return route); hold[s] as in :func:`_chain`."""
+    top = goal - me
+    acc0 = 0.0
+    acc1 = 0.0
+    acc3 = 0.0
+    won = 0.0
+    for t in range(1, dice.shape[1]):
+        p = dice[d, t]
+        if p == 0.0:
+            continue
+        if t >= top:
+            won += p
+        else:
+            acc0 += p * hold[t, 0]
+            acc1 += p * hold[t, 1]
+            acc3 += p
+    if winner == 0:
+        acc0 += won
+    else:
+        acc1 += won
+    C[0, 0] = acc0
+    C[0, 1] = acc1
+    C[0, 2] = dice[d, 0]
+    C[0, 3] = acc3 + won
+
+
+@numba.njit(cache=True, inline="always")
+def _turn(s, me, opp, goal, winner, rules, dice, hold, reset0, reset1, C):
+    """The mover's turn as affine rows: the roll/hold chain, or one roll of s[me, opp, 0] dice
+    when the game chooses dice (dice is non-empty)."""
+    if dice.shape[0] > 0:
+        _dice_row(np.int64(s[me, opp, 0]), me, goal, winner, dice, hold, C)
+    else:
+        _chain(s, me, opp, goal, winner, rules, hold, reset0, reset1, C)
+
+
+@numba.njit(cache=True, inline="always")
 def _close(CA, CB, S, T, i, j):
     """Solve the pair (i, j) from the two chains' k = 0 rows into S[i, j] and T[j, i]."""
     dA = CA[0, 2]
@@ -207,7 +246,7 @@ def _close(CA, CB, S, T, i, j):
 
 
 @numba.njit(cache=True)
-def _win_tables(a, b, goal, probabilities, effects, amounts, S, T):
+def _win_tables(a, b, goal, probabilities, effects, amounts, dice, S, T):
     """Turn-start win probabilities (P(a wins), P(b wins)) for a against b; returns the sweeps.
 
     S[i, j]: a (holding i) is about to start a turn against b (holding j).
@@ -226,8 +265,8 @@ def _win_tables(a, b, goal, probabilities, effects, amounts, S, T):
         change = 0.0
         for i in range(goal - 1, -1, -1):
             for j in range(goal - 1, -1, -1):
-                _chain(a, i, j, goal, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
-                _chain(b, j, i, goal, 1, rules, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
+                _turn(a, i, j, goal, 0, rules, dice, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
+                _turn(b, j, i, goal, 1, rules, dice, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
                 old = (S[i, j, 0], S[i, j, 1], T[j, i, 0], T[j, i, 1])
                 _close(CA, CB, S, T, i, j)
                 change = max(change, abs(S[i, j, 0] - old[0]), abs(S[i, j, 1] - old[1]),
@@ -238,11 +277,11 @@ def _win_tables(a, b, goal, probabilities, effects, amounts, S, T):
 
 
 @numba.njit(cache=True)
-def _pair(a, b, goal, probabilities, effects, amounts, out):
+def _pair(a, b, goal, probabilities, effects, amounts, dice, out):
     """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first))."""
     S = np.empty((goal, goal, 2))
     T = np.empty((goal, goal, 2))
-    _win_tables(a, b, goal, probabilities, effects, amounts, S, T)
+    _win_tables(a, b, goal, probabilities, effects, amounts, dice, S, T)
     out[0] = S[0, 0, 0]
     out[1] = S[0, 0, 1]
     out[2] = T[0, 0, 0]
@@ -250,17 +289,17 @@ def _pair(a, b, goal, probabilities, effects, amounts, out):
 
 
 @numba.njit(cache=True, parallel=True)
-def _population_vs(population, opponent, goal, probabilities, effects, amounts, out):
+def _population_vs(population, opponent, goal, probabilities, effects, amounts, dice, out):
     """out[n] = _pair(population[n], opponent) for every member, in parallel."""
     for n in numba.prange(population.shape[0]):
-        _pair(population[n], opponent, goal, probabilities, effects, amounts, out[n])
+        _pair(population[n], opponent, goal, probabilities, effects, amounts, dice, out[n])
 
 
 @numba.njit(cache=True, parallel=True)
-def _all_pairs(population, first, second, goal, probabilities, effects, amounts, out):
+def _all_pairs(population, first, second, goal, probabilities, effects, amounts, dice, out):
     """out[m] = _pair(population[first[m]], population[second[m]]), in parallel."""
     for m in numba.prange(first.shape[0]):
-        _pair(population[first[m]], population[second[m]], goal, probabilities, effects, amounts, out[m])
+        _pair(population[first[m]], population[second[m]], goal, probabilities, effects, amounts, dice, out[m])
 
 
 @numba.njit(cache=True)
@@ -341,7 +380,7 @@ def _after_opponent(start, i, j, goal, opponent_totals, opponent_resets):
 
 
 @numba.njit(cache=True)
-def _reachable(s, goal, probabilities, effects, amounts, opponent_totals, R):
+def _reachable(s, goal, probabilities, effects, amounts, dice, opponent_totals, R):
     """R[i, j, k] = True where s can reach (i, j, k) against some opponent (a first or second).
 
     opponent_totals: the banked-score gains an opponent's turn can make (0 included). Turn
@@ -368,6 +407,12 @@ def _reachable(s, goal, probabilities, effects, amounts, opponent_totals, R):
                 done[i, j] = True
                 found = True
                 top = goal - i
+                if dice.shape[0] > 0:  # one roll of s[i, j, 0] dice: any score it can make
+                    R[i, j, 0] = True
+                    for t in range(min(top, dice.shape[1])):
+                        if dice[np.int64(s[i, j, 0]), t] > 0.0:
+                            _after_opponent(start, i + t, j, goal, opponent_totals, can_reset)
+                    continue
                 reached[:top] = False
                 reached[0] = True
                 grew = True
@@ -446,6 +491,34 @@ def _zero_sum_bank_row(P, me, op, goal, row):
         row[t] = 1.0 - P[op, me + t, 0]
 
 
+@numba.njit(cache=True, inline="always")
+def _dice_value(d, me, goal, dice, bust_value, bank_row):
+    """Win probability of rolling d dice at once from banked score ``me``: a bust is worth
+    bust_value, a score t worth bank_row[t], a score reaching the goal wins."""
+    top = goal - me
+    v = dice[d, 0] * bust_value
+    for t in range(1, dice.shape[1]):
+        p = dice[d, t]
+        if p == 0.0:
+            continue
+        v += p if t >= top else p * bank_row[t]
+    return v
+
+
+@numba.njit(cache=True)
+def _best_dice(me, goal, dice, bust_value, bank_row, current, margin):
+    """(value, d) of the best number of dice; the current choice stays unless another beats it
+    by more than ``margin`` (so ties cannot make policy iteration cycle)."""
+    best_d = current
+    best = _dice_value(current, me, goal, dice, bust_value, bank_row)
+    for d in range(1, dice.shape[0]):
+        v = _dice_value(d, me, goal, dice, bust_value, bank_row)
+        if v > best + margin:
+            best = v
+            best_d = d
+    return best, best_d
+
+
 @numba.njit(cache=True)
 def _pairs_by_total(goal):
     """Pairs (i, j), i <= j, of banked scores, highest score sum first: the order in which the
@@ -472,7 +545,7 @@ def _resets(probabilities, effects):
 
 
 @numba.njit(cache=True)
-def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, policy, sweeps):
+def _value_iteration(goal, probabilities, effects, amounts, dice, tol, max_sweeps, P, policy, sweeps):
     """Neller & Presser's value iteration, one pair {(i, j), (j, i)} at a time, highest score
     sum first. Zero-sum values: the opponent's win probability is 1 - P. sweeps[i, j] counts.
     With resets the pass over all pairs repeats until a pass changes nothing beyond ``tol``."""
@@ -493,6 +566,12 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
                     bust = 1.0 - P[op, me, 0]
                     reset = 1.0 - P[op, 0, 0]
                     _zero_sum_bank_row(P, me, op, goal, row)
+                    if dice.shape[0] > 0:
+                        new, d = _best_dice(me, goal, dice, bust, row, np.int64(policy[me, op, 0]), 0.0)
+                        delta = max(delta, abs(new - P[me, op, 0]))
+                        P[me, op, 0] = new
+                        policy[me, op, 0] = d
+                        continue
                     for k in range(goal - me - 1, -1, -1):
                         roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
                         # passing at (i, i, 0) is worth 1 - itself: the fixed point 1/2 (as in policy
@@ -518,12 +597,12 @@ def _value_iteration(goal, probabilities, effects, amounts, tol, max_sweeps, P, 
 
 
 @numba.njit(cache=True, inline="always")
-def _zero_sum_chain(policy, me, op, goal, P, rules, hold, C):
-    """:func:`_chain` for the zero-sum solver: the mover's win probability at (me, op, k) is
+def _zero_sum_turn(policy, me, op, goal, P, rules, dice, hold, C):
+    """:func:`_turn` for the zero-sum solver: the mover's win probability at (me, op, k) is
     C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth 1 - P[op, me + k, 0] and a
     reset 1 - P[op, 0, 0]."""
     _zero_sum_bank_row(P, me, op, goal, hold[:, 0])
-    _chain(policy, me, op, goal, 0, rules, hold, 1.0 - P[op, 0, 0], 0.0, C)
+    _turn(policy, me, op, goal, 0, rules, dice, hold, 1.0 - P[op, 0, 0], 0.0, C)
 
 
 @numba.njit(cache=True, inline="always")
@@ -541,12 +620,17 @@ def _switch(policy, i, j, k, roll, hold, margin):
 
 
 @numba.njit(cache=True)
-def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin, row):
+def _improve(policy, me, op, goal, P, probabilities, effects, amounts, dice, margin, row):
     """Greedy policy improvement on one chain; an action changes only if better by > margin."""
     changed = False
     bust = 1.0 - P[op, me, 0]
     reset = 1.0 - P[op, 0, 0]
     _zero_sum_bank_row(P, me, op, goal, row)
+    if dice.shape[0] > 0:
+        d = _best_dice(me, goal, dice, bust, row, np.int64(policy[me, op, 0]), margin)[1]
+        changed = d != policy[me, op, 0]
+        policy[me, op, 0] = d
+        return changed
     for k in range(goal - me):
         roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
         hold = row[k] if k > 0 else bust
@@ -555,7 +639,7 @@ def _improve(policy, me, op, goal, P, probabilities, effects, amounts, margin, r
 
 
 @numba.njit(cache=True)
-def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds, P, policy, rounds):
+def _policy_iteration(goal, probabilities, effects, amounts, dice, margin, max_rounds, P, policy, rounds):
     """Seed 001's strategy iteration: per pair, solve the linear equations of the current
     policy exactly (affine chains), improve greedily, repeat until the policy is stable.
     With resets the pass over all pairs repeats until a pass moves no value beyond the
@@ -575,9 +659,9 @@ def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds,
             j = pairs[pair, 1]
             converged = False
             for _r in range(max_rounds):
-                _zero_sum_chain(policy, i, j, goal, P, rules, hold, CA)
+                _zero_sum_turn(policy, i, j, goal, P, rules, dice, hold, CA)
                 if i != j:
-                    _zero_sum_chain(policy, j, i, goal, P, rules, hold, CB)
+                    _zero_sum_turn(policy, j, i, goal, P, rules, dice, hold, CB)
                 else:
                     CB[:] = CA
                 # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
@@ -590,18 +674,18 @@ def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds,
                 else:
                     x = (cA + dA * (eB - cB)) / denom
                     y = (cB + dB * (eA - cA)) / denom
-                for k in range(goal - i):
+                for k in range(goal - i if dice.shape[0] == 0 else 1):
                     new = CA[k, 0] + CA[k, 2] * (1.0 - y)
                     moved = max(moved, abs(new - P[i, j, k]))
                     P[i, j, k] = new
-                for k in range(goal - j):
+                for k in range(goal - j if dice.shape[0] == 0 else 1):
                     new = CB[k, 0] + CB[k, 2] * (1.0 - x)
                     moved = max(moved, abs(new - P[j, i, k]))
                     P[j, i, k] = new
                 rounds[i, j] += 1
-                changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, margin, row)
+                changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, dice, margin, row)
                 if i != j:
-                    changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, margin, row)
+                    changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, dice, margin, row)
                 switched |= changed
                 if not changed:
                     converged = True
@@ -614,7 +698,7 @@ def _policy_iteration(goal, probabilities, effects, amounts, margin, max_rounds,
 
 
 @numba.njit(cache=True)
-def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds, V, policy, S, T, rounds):
+def _best_response(b, goal, probabilities, effects, amounts, dice, margin, max_rounds, V, policy, S, T, rounds):
     """Policy maximizing the mover's win probability against the fixed b, from every state.
 
     The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
@@ -633,7 +717,24 @@ def _best_response(b, goal, probabilities, effects, amounts, margin, max_rounds,
         switched = False
         for i in range(goal - 1, -1, -1):
             for j in range(goal - 1, -1, -1):
-                _chain(b, j, i, goal, 1, rules, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
+                _turn(b, j, i, goal, 1, rules, dice, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
+                if dice.shape[0] > 0:
+                    # the responder's dice only move S[i, j] and, through b's bust, T[j, i]
+                    # (increasing in S[i, j]): take the d that maximizes S[i, j] after closing
+                    best = -1.0
+                    best_d = 1
+                    for d in range(1, dice.shape[0]):
+                        _dice_row(d, i, goal, 0, dice, T[j, i:], CA)
+                        _close(CA, CB, S, T, i, j)
+                        if S[i, j, 0] > best + margin:
+                            best = S[i, j, 0]
+                            best_d = d
+                    policy[i, j, 0] = best_d
+                    _dice_row(best_d, i, goal, 0, dice, T[j, i:], CA)
+                    _close(CA, CB, S, T, i, j)
+                    V[i, j, 0] = S[i, j, 0]
+                    rounds[i, j] += 1
+                    continue
                 converged = False
                 for _r in range(max_rounds):
                     _chain(policy, i, j, goal, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)

@@ -22,6 +22,19 @@ from ga_pig.strategies import check, check_population
 __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates"]
 
 
+def _view(s: np.ndarray, game: Game) -> np.ndarray:
+    """A strategy (or stack) as the kernels read it: Hog's dice counts gain a trailing axis of
+    length 1, standing where the turn total would be, so the same kernels index them."""
+    if game.max_dice:
+        return np.ascontiguousarray(s, dtype=np.int64)[..., None]
+    return np.ascontiguousarray(s)
+
+
+def _rules(game: Game) -> tuple[np.ndarray, ...]:
+    """The kernels' rule arguments: the roll table and the dice table (empty unless Hog)."""
+    return (*game.tables(), game.dice_table())
+
+
 @dataclass(frozen=True)
 class Seats:
     """Exact outcome probabilities of a against b in both seats."""
@@ -50,7 +63,7 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     check(a, game, "a")
     check(b, game, "b")
     out = np.empty(4)
-    _kernels._pair(a, b, game.goal, *game.tables(), out)
+    _kernels._pair(_view(a, game), _view(b, game), game.goal, *_rules(game), out)
     return Seats(*map(float, out))
 
 
@@ -60,7 +73,7 @@ def win_probability(a: np.ndarray, b: np.ndarray, game: Game) -> float:
     Parameters
     ----------
     a, b : ndarray(bool, shape=(goal, goal, goal))
-        Strategies (see :mod:`ga_pig.strategies`).
+        Strategies (see :mod:`ga_pig.strategies`; for Hog, int dice counts of shape (goal, goal)).
     """
     return seats(a, b, game).a_first_wins_a
 
@@ -79,7 +92,7 @@ def _probabilities(population, opponent, game: Game) -> np.ndarray:
     population = check_population(population, game)
     check(opponent, game, "opponent")
     out = np.empty((population.shape[0], 4))
-    _kernels._population_vs(population, np.ascontiguousarray(opponent), game.goal, *game.tables(), out)
+    _kernels._population_vs(_view(population, game), _view(opponent, game), game.goal, *_rules(game), out)
     return out
 
 
@@ -111,7 +124,8 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
 def _pairs(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game) -> np.ndarray:
     """(n_pairs, 4) exact seat probabilities of population[first[m]] against population[second[m]]."""
     out = np.empty((len(first), 4))
-    _kernels._all_pairs(population, first.astype(np.int64), second.astype(np.int64), game.goal, *game.tables(), out)
+    _kernels._all_pairs(_view(population, game), first.astype(np.int64), second.astype(np.int64), game.goal,
+                        *_rules(game), out)
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ga_pig.exact import _kernels
+from ga_pig.exact.evaluate import _rules, _view
 from ga_pig.game import Effect, Game
 from ga_pig.strategies import check
 
@@ -15,6 +16,9 @@ def turn_totals(game: Game) -> np.ndarray:
     """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal: the turn
     totals that rolling can reach (adding, doubling or subtracting), plus a BANK amount on top
     of any of them."""
+    if game.max_dice:  # any score some number of dice can make
+        scores = np.flatnonzero((game.dice_table()[1:] > 0).any(axis=0))
+        return scores[scores < game.goal].astype(np.int64)
     moves = [(Effect(o.effect), o.amount) for o in game.outcomes if o.probability > 0]
     possible = np.zeros(game.goal, dtype=bool)
     possible[0] = True
@@ -48,9 +52,9 @@ def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
     total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
     """
     check(policy, game, "policy")
-    R = np.zeros(game.shape, dtype=bool)
-    _kernels._reachable(np.ascontiguousarray(policy), game.goal, *game.tables(), turn_totals(game), R)
-    return R
+    R = np.zeros(game.shape + ((1,) if game.max_dice else ()), dtype=bool)
+    _kernels._reachable(_view(policy, game), game.goal, *_rules(game), turn_totals(game), R)
+    return R[:, :, 0] if game.max_dice else R
 
 
 def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
@@ -63,10 +67,10 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     check(a, game, "a")
     check(b, game, "b")
     growing = (Effect.ADD, Effect.BUST, Effect.BANK)
-    if any(Effect(o.effect) not in growing and o.probability > 0 for o in game.outcomes):
+    if game.max_dice or any(Effect(o.effect) not in growing and o.probability > 0 for o in game.outcomes):
         raise NotImplementedError(
-            f"visits of {game} are not implemented: they need banked scores and turn totals that only "
-            f"grow (ADD, BUST and BANK rolls)"
+            f"visits of {game} are not implemented: they need a roll/hold game whose banked scores and "
+            f"turn totals only grow (ADD, BUST and BANK rolls)"
         )
     V = np.zeros(game.shape)
     _kernels._visits(np.ascontiguousarray(a), np.ascontiguousarray(b), game.goal, *game.tables(), V)

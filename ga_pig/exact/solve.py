@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig.exact import _kernels
+from ga_pig.exact.evaluate import _rules, _view
 from ga_pig.game import Game
 from ga_pig.strategies import check, legal
 
@@ -34,8 +35,9 @@ class Solution:
     Attributes
     ----------
     policy : ndarray(bool, shape=(goal, goal, goal))
-        True to roll. States with i + k >= goal (never consulted) are False.
-    value : ndarray(float64, shape=(goal, goal, goal))
+        True to roll. States with i + k >= goal (never consulted) are False. For Hog: int
+        dice counts, shape (goal, goal).
+    value : ndarray(float64, shape=game.shape)
         The mover's win probability at each legal state; 1.0 where i + k >= goal.
     iterations : ndarray(int64, shape=(goal, goal))
         Sweeps (value iteration) or policy-improvement rounds (policy iteration, best response)
@@ -53,15 +55,25 @@ class Solution:
 
     @property
     def win_probability(self) -> float:
-        """The value of the start, P(0, 0, 0): the first mover's win probability."""
-        return float(self.value[0, 0, 0])
+        """The value of the start, P(0, 0, 0) (P(0, 0) for Hog): the first mover's win probability."""
+        return float(self.value[(0,) * self.value.ndim])
 
 
 def _finish(policy, value, iterations, method, game) -> Solution:
+    if game.max_dice:  # drop the kernels' turn-total axis of length 1
+        return Solution(policy[:, :, 0].copy(), value[:, :, 0].copy(), iterations, method, game)
     mask = legal(game)
     policy &= mask
     value[~mask] = 1.0
     return Solution(policy, value, iterations, method, game)
+
+
+def _tables(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed value table and the starting policy (roll everywhere; one die for Hog) in the
+    kernels' layout."""
+    if game.max_dice:
+        return np.zeros(game.shape + (1,)), np.ones(game.shape + (1,), dtype=np.int64)
+    return np.zeros(game.shape), np.ones(game.shape, dtype=bool)
 
 
 def optimal(
@@ -84,13 +96,12 @@ def optimal(
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     goal = game.goal
-    value = np.zeros(game.shape)
-    policy = np.ones(game.shape, dtype=bool)
+    value, policy = _tables(game)
     iterations = np.zeros((goal, goal), dtype=np.int64)
     if method == "value_iteration":
-        ok = _kernels._value_iteration(goal, *game.tables(), tol, max_iterations, value, policy, iterations)
+        ok = _kernels._value_iteration(goal, *_rules(game), tol, max_iterations, value, policy, iterations)
     else:
-        ok = _kernels._policy_iteration(goal, *game.tables(), TIE_MARGIN, max_iterations, value, policy, iterations)
+        ok = _kernels._policy_iteration(goal, *_rules(game), TIE_MARGIN, max_iterations, value, policy, iterations)
     if not ok:
         raise RuntimeError(f"{method} did not converge within {max_iterations} iterations on a pair of scores")
     return _finish(policy, value, iterations, method, game)
@@ -104,14 +115,12 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     """
     check(b, game, "b")
     goal = game.goal
-    value = np.zeros(game.shape)
-    policy = np.ones(game.shape, dtype=bool)
+    value, policy = _tables(game)
     at_start = np.zeros((goal, goal, 2))
     to_b = np.zeros((goal, goal, 2))
     iterations = np.zeros((goal, goal), dtype=np.int64)
     ok = _kernels._best_response(
-        np.ascontiguousarray(b), goal, *game.tables(), TIE_MARGIN, max_iterations, value, policy, at_start, to_b,
-        iterations,
+        _view(b, game), goal, *_rules(game), TIE_MARGIN, max_iterations, value, policy, at_start, to_b, iterations
     )
     if not ok:
         raise RuntimeError(f"best response did not converge within {max_iterations} rounds on a pair of scores")
@@ -125,6 +134,8 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     difference tells exact ties (where two solvers may legitimately pick different actions).
     """
     game = solution.game
+    if game.max_dice:
+        raise NotImplementedError(f"action_values is for roll/hold games; {game} chooses a number of dice")
     goal = game.goal
     P = solution.value
     i, j, k = np.ogrid[:goal, :goal, :goal]
