@@ -5,7 +5,8 @@
 Prints a table and writes benchmarks/results/engine.json. Each timing is the best of several
 repeats after a warm-up call (compilation is measured separately, in fresh processes).
 Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on two; one exact
-pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s.
+pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s. Then the
+optimal-solve and exact-pair times of every variant in :data:`ga_pig.GAMES` (no targets).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numba
 import numpy as np
 from _machine import machine
 
-from ga_pig import Game, exact, reference, simulate
+from ga_pig import GAMES, Game, exact, reference, simulate
 from ga_pig import strategies as S
 
 RESULTS = Path(__file__).parent / "results" / "engine.json"
@@ -150,6 +151,21 @@ def main() -> None:
         rows.append((f"optimal solve, {method}", seconds, "s", "<= 0.15"))
     seconds = best_of(lambda: exact.best_response(hold20, game), repeats)
     rows.append(("best response to hold-at-20", seconds, "s", ""))
+
+    # every variant (seed 003) through the same kernels; hold-at-25 (Hog: 5 dice) as the opponent
+    variants = [(name, {}) for name in sorted(GAMES) if name not in ("pig", "piglet")]
+    variants.append(("pass_the_pigs", {"p_oinker": 0.01}))
+    for name, params in variants:
+        variant = Game.named(name, **params)
+        label = str(variant) if params else name
+        opponent = S.dice(5, variant) if variant.max_dice else S.hold_at(25, variant)
+        for method in exact.METHODS:
+            seconds = best_of(lambda v=variant, m=method: exact.optimal(v, m), max(1, repeats // 2))
+            rows.append((f"{label}: optimal solve, {method}", seconds, "s", ""))
+        policy = exact.optimal(variant).policy
+        seconds = best_of(lambda v=variant, p=policy, o=opponent: exact.seats(p, o, v), repeats)
+        rows.append((f"{label}: exact pair, optimal vs {'5 dice' if variant.max_dice else 'hold-at-25'}",
+                     seconds * 1e3, "ms", ""))
 
     cold, warm = first_call_seconds()
     rows.append(("first call, compiling every kernel (fresh process)", cold, "s", ""))

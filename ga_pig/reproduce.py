@@ -95,6 +95,19 @@ GA_EXPERIMENTS = [
 ]
 
 
+#: seed 003's figure order: the roll/hold boundary of each variant (Figs. 1–8), then Hog (Fig. 9).
+SEED_003_FIGURES = ("pig", "pig_dice", "two_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs",
+                    "hog")
+SEED_003_CLAIMS = {
+    "pig": "hold at 21 (Neller & Presser)",
+    "pig_dice": "hold at 46",
+    "freys": "hold at 28",
+    "pass_the_pigs": "0.5310, hold at 21",
+    "hog": "0.5299, 6 dice",
+    "piggy": "about half the goal per scoring turn",
+}
+
+
 def _run_one(overrides: list[str], out: str) -> str:
     import numba
 
@@ -220,6 +233,37 @@ def main(argv=None) -> Path:
                     f"{100 * probability.loc[76, 3]:.1f}%" + (" (seed 002: 15, 62.0%)" if name == "two_dice" else ""))
         index.figure(f"turns_{name}", figures.turn_probabilities(probability.iloc[:, :5], f"{name}: reaching "
                      f"{turn_game.goal} within N turns"), "seed 002", f"{name}, N = 1..5")
+
+    # ---------------------------------------------------------------- variants (seed 003)
+    variants = []
+    for figure_no, name in enumerate(SEED_003_FIGURES, start=1):
+        variant = Game.named(name)
+        started = time.perf_counter()
+        best = exact.optimal(variant)
+        seconds = time.perf_counter() - started
+        if variant.max_dice:
+            start_move = f"{best.policy[0, 0]} dice"
+        else:
+            reach = exact.reachable(best.policy, variant)
+            start_move = f"hold at {np.flatnonzero(~best.policy[0, 0] & reach[0, 0]).min()}"
+        variants.append({"game": name, "first player wins": best.win_probability, "at the start": start_move,
+                         "seed 003": SEED_003_CLAIMS.get(name, ""), "solve seconds": round(seconds, 3)})
+        if variant.max_dice:
+            index.figure(f"variant_{name}", figures.dice_policy(best.policy, "Hog: dice to roll, optimal"),
+                         f"seed 003 Fig. {figure_no}", f"{start_move} at the start; first player wins "
+                         f"{best.win_probability:.4f}")
+            hog = best
+        else:
+            index.figure(f"variant_{name}", figures.boundary_surface(best.policy, f"{name}: optimal policy"),
+                         f"seed 003 Fig. {figure_no}", f"{start_move} at the start; first player wins "
+                         f"{best.win_probability:.4f}")
+    index.table("variants", pd.DataFrame(variants), "seed 003",
+                "every variant's optimal policy, solved by the one engine; the seed's claims alongside")
+    turn_scores = {"Pig": data.expected_turn_score(solution.policy, game),
+                   "Hog": data.expected_turn_score(hog.policy, hog.game)}
+    index.figure("expected_turn_scores", figures.expected_turn_scores(turn_scores), "seed 003 Fig. 10",
+                 f"optimal play; at the start Pig banks {turn_scores['Pig'][0, 0]:.2f} points a turn on average, "
+                 f"Hog {turn_scores['Hog'][0, 0]:.2f}")
 
     # ---------------------------------------------------------------- GA experiments
     runs = run_experiments(out, budget)

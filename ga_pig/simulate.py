@@ -99,10 +99,11 @@ def _draw(state, cumulative, uniform):
 
 
 @numba.njit(cache=True)
-def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, dice, state):
+def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
 
-    dice: the game rolls pop[mover, i, j, 0] dice at once per turn (Hog) instead of roll/hold.
+    moves: the game has DOUBLE or SUBTRACT rolls. A compile-time constant (see
+    :func:`_play_blocks`), so games without them run the plain loop.
     """
     mover = first
     other = second
@@ -111,19 +112,7 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
     passes = 0
     while True:
         k = 0
-        while dice:
-            for _ in range(np.int64(pop[mover, i, j, 0])):
-                o, state = _draw(state, cumulative, uniform)
-                if effects[o] != _ADD:
-                    k = -1
-                    break
-                k += amounts[o]
-            if k > 0:
-                i += k
-                if i >= goal:
-                    return mover, state
-            break
-        while not dice:
+        while True:
             if not pop[mover, i, j, k]:
                 if k == 0:
                     passes += 1
@@ -144,13 +133,17 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
                     return mover, state
                 passes = 0
                 break
-            elif effects[o] == _DOUBLE:
-                k *= 2
-                if i + k >= goal:
-                    return mover, state
-            elif effects[o] == _SUBTRACT:
-                k = k - amounts[o] if k > amounts[o] else 0
-            else:  # _BUST or _RESET: the turn ends without banking
+            else:
+                if moves:  # DOUBLE or SUBTRACT: the turn total moves and the turn goes on
+                    if effects[o] == _DOUBLE:
+                        k *= 2
+                        if i + k >= goal:
+                            return mover, state
+                        continue
+                    if effects[o] == _SUBTRACT:
+                        k = k - amounts[o] if k > amounts[o] else 0
+                        continue
+                # _BUST or _RESET: the turn ends without banking
                 if effects[o] == _RESET:
                     i = 0
                 passes = 0
@@ -159,21 +152,51 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
         i, j = j, i
 
 
+@numba.njit(cache=True)
+def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state):
+    """:func:`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
+    the turn scores their sum unless one busts. No turn passes, so no stalemates."""
+    mover = first
+    other = second
+    i = 0
+    j = 0
+    while True:
+        k = 0
+        for _ in range(np.int64(pop[mover, i, j, 0])):
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] != _ADD:
+                k = 0
+                break
+            k += amounts[o]
+        i += k
+        if i >= goal:
+            return mover, state
+        mover, other = other, mover
+        i, j = j, i
+
+
 @numba.njit(cache=True, parallel=True)
-def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, dice,
-                 out):
-    """Play every block; out[blk] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first)."""
+def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, moves,
+                 dice, out):
+    """Play every block; out[blk] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first).
+
+    moves: the game has DOUBLE or SUBTRACT rolls; dice: it rolls pop[n, i, j, 0] dice at once
+    (Hog). Both are compiled as constants, so each kind of game gets its own loop with no
+    branch for the others (the plain Pig loop is ~15% faster for it).
+    """
+    numba.literally(moves)
+    numba.literally(dice)
     for blk in numba.prange(block_a.shape[0]):
         a = block_a[blk]
         b = block_b[blk]
         state = np.uint64(block_seed[blk])
         for game in range(block_games[blk]):
-            if game % 2 == 0:
-                winner, state = _play_game(pop, a, b, goal, cumulative, uniform, effects, amounts, dice, state)
-                offset = 0
+            first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
+            if dice:
+                winner, state = _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state)
             else:
-                winner, state = _play_game(pop, b, a, goal, cumulative, uniform, effects, amounts, dice, state)
-                offset = 2
+                winner, state = _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves,
+                                           state)
             if winner == a:
                 out[blk, offset] += 1
             elif winner == b:
@@ -217,6 +240,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
         bool(np.all(probabilities == probabilities[0])),
         effects,
         amounts,
+        bool(np.isin(effects, (_DOUBLE, _SUBTRACT)).any()),
         bool(game.max_dice),
         out,
     )

@@ -165,10 +165,47 @@ def test_reproduce_quick(tmp_path):
                  "optimal_vs_hold_at.csv", "games_needed.csv", "ga_results.csv", "optimal_boundary_surface.png",
                  "cross_section_j30.png", "win_contours.png", "piglet_convergence.png", "fair_test_spread.png",
                  "ga_cube.png", "random_search_density.png", "cube_vs_optimal.png", "hold25_vs_all.png",
-                 "turns_two_dice_stop.csv", "turns_pig_probability.csv", "turns_two_dice.png"):
+                 "turns_two_dice_stop.csv", "turns_pig_probability.csv", "turns_two_dice.png", "variants.csv",
+                 "variant_pig_dice.png", "variant_pass_the_pigs.png", "variant_hog.png", "expected_turn_scores.png"):
         assert (out / name).is_file(), name
         assert name.split(".")[0] in index
     assert "seed 001 appendix A" in index and "(seed 1537)" in index
+    variants = pd.read_csv(out / "variants.csv").set_index("game")
+    assert variants.loc["pig_dice", "at the start"] == "hold at 46"
+    assert variants.loc["freys", "at the start"] == "hold at 28"
+    assert variants.loc["hog", "at the start"] == "6 dice"
+    assert round(variants.loc["pass_the_pigs", "first player wins"], 4) == 0.5310
+    assert "seed 003 Fig. 9" in index and "seed 003 Fig. 10" in index
+
+
+def test_expected_turn_score():
+    """Pig: a hold-at-20 turn from (0, 0) banks what a forward recursion over the turn total
+    says; from 99 one roll wins 5/6 of the time, 4 points on average. Hog: d dice score
+    4 d (5/6)^d on average."""
+    pig = Game.pig()
+    score = data.expected_turn_score(S.hold_at(20, pig), pig)
+    # P(a hold-at-20 turn banks t) by forward recursion over the turn total
+    reach = np.zeros(40)
+    reach[0] = 1.0
+    banked = 0.0
+    for k in range(40):
+        if k >= 20:
+            banked += k * reach[k]
+            continue
+        for face in range(2, 7):
+            reach[k + face] += reach[k] / 6
+    assert score[0, 0] == pytest.approx(banked, abs=1e-12)
+    assert score[99, 0] == pytest.approx(5 / 6 * 4, abs=1e-12)  # one roll wins with any of 2..6, averaging 4
+    hog = Game.hog()
+    dice_score = data.expected_turn_score(S.dice(5, hog), hog)
+    assert dice_score[0, 0] == pytest.approx(4 * 5 * (5 / 6) ** 5, abs=1e-12)
+    with pytest.raises(ValueError, match="only ADD or BUST"):
+        data.expected_turn_score(S.hold_at(20, Game.freys()), Game.freys())
+    fig = figures.expected_turn_scores({"Pig": score, "Hog": dice_score})
+    assert isinstance(fig, Figure)
+    assert isinstance(figures.dice_policy(S.dice(5, hog)), Figure)
+    with pytest.raises(ValueError, match="Hog's dice counts"):
+        figures.dice_policy(S.hold_at(3, pig))
 
 
 @pytest.mark.parametrize("name", ["engine_tour", "ga_runs", "reproduction"])

@@ -7,9 +7,9 @@ import pandas as pd
 
 from ga_pig import exact, simulate
 from ga_pig import strategies as S
-from ga_pig.game import Game
+from ga_pig.game import Effect, Game
 
-__all__ = ["value_iteration_history", "fair_test_spread"]
+__all__ = ["value_iteration_history", "fair_test_spread", "expected_turn_score"]
 
 
 def value_iteration_history(game: Game, sweeps: int = 25) -> pd.DataFrame:
@@ -38,3 +38,30 @@ def fair_test_spread(game: Game, strategy: np.ndarray, games=range(100, 5001, 10
             result = simulate.play(strategy, strategy, game, int(n), seed=seed + index * repeats + repeat)
             rows.append({"games": int(n), "repeat": repeat, "win_rate": result.wins_a / result.games})
     return pd.DataFrame(rows)
+
+
+def expected_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
+    """Expected points one turn banks from each (i, j) under ``policy`` (seed 003 Fig. 10).
+
+    A turn that reaches the goal counts its whole turn total. Hog: sum over scores of
+    s * pi(d, s) for the policy's d. Roll/hold games whose rolls only ADD or BUST: a backward
+    pass over the turn total, all (i, j) at once. Returns ndarray(float, shape=(goal, goal)).
+    """
+    S.check(policy, game, "policy")
+    goal = game.goal
+    if game.max_dice:
+        pi = game.dice_table()
+        return (pi * np.arange(pi.shape[1])).sum(axis=1)[policy]
+    if any(Effect(o.effect) not in (Effect.ADD, Effect.BUST) for o in game.outcomes):
+        raise ValueError(f"expected_turn_score needs a game whose rolls only ADD or BUST, got {game}")
+    adds = [(o.probability, o.amount) for o in game.outcomes if Effect(o.effect) is Effect.ADD]
+    i = np.arange(goal)[:, None]
+    value = np.zeros(game.shape)  # value[i, j, k]: expected points banked from turn total k
+    for k in range(goal - 1, -1, -1):
+        roll = np.zeros((goal, goal))
+        for p, amount in adds:
+            nk = k + amount
+            ahead = value[:, :, min(nk, goal - 1)]
+            roll += p * np.where(i + nk >= goal, nk, ahead)
+        value[:, :, k] = np.where(i + k >= goal, k, np.where(policy[:, :, k], roll, k))
+    return value[:, :, 0]

@@ -27,6 +27,8 @@ __all__ = [
     "random_search_density",
     "versus_all",
     "turn_probabilities",
+    "dice_policy",
+    "expected_turn_scores",
 ]
 
 
@@ -256,4 +258,40 @@ def turn_probabilities(probability: pd.DataFrame, title: str = "") -> Figure:
     ax.legend(fontsize=8, ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    return fig
+
+
+def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
+    """Hog: the number of dice over (i, j) as a 3-D surface (seed 003 Fig. 9)."""
+    if not isinstance(policy, np.ndarray) or policy.ndim != 2 or policy.dtype.kind not in "iu":
+        raise ValueError(f"policy must be a numpy integer array of shape (goal, goal) (Hog's dice counts), got "
+                         f"{type(policy).__name__} with shape {getattr(policy, 'shape', None)}")
+    goal = policy.shape[0]
+    i, j = np.meshgrid(np.arange(goal), np.arange(policy.shape[1]), indexing="ij")
+    fig = plt.figure(figsize=(7, 6))
+    ax = fig.add_subplot(projection="3d")
+    ax.plot_surface(i, j, policy.astype(float), cmap="viridis", linewidth=0, antialiased=True)
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("opponent score j")
+    ax.set_zlabel("dice")
+    ax.set_title(title)
+    ax.view_init(elev=25, azim=-130)
+    fig.tight_layout()
+    return fig
+
+
+def expected_turn_scores(scores: dict[str, np.ndarray]) -> Figure:
+    """Expected points a turn banks at each (i, j), heat maps side by side on one colour scale
+    (seed 003 Fig. 10: Pig and Hog); ``scores`` from :func:`ga_pig.analysis.data.expected_turn_score`."""
+    n = max(1, len(scores))
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 4.2), squeeze=False)
+    if not scores:
+        return _empty(fig, axes[0, 0], "no expected turn scores")
+    top = max(float(np.nanmax(v)) for v in scores.values())
+    for ax, (name, value) in zip(axes[0], scores.items(), strict=True):
+        image = ax.imshow(np.asarray(value).T, origin="lower", cmap="magma", vmin=0, vmax=top, aspect="auto")
+        ax.set_title(name)
+        ax.set_xlabel("player score i")
+        ax.set_ylabel("opponent score j")
+    fig.colorbar(image, ax=axes[0].tolist(), label="expected turn score")
     return fig
