@@ -238,9 +238,9 @@ def main(argv=None) -> Path:
     variants = []
     for figure_no, name in enumerate(SEED_003_FIGURES, start=1):
         variant = Game.named(name)
-        started = time.perf_counter()
+        solve_started = time.perf_counter()
         best = exact.optimal(variant)
-        seconds = time.perf_counter() - started
+        seconds = time.perf_counter() - solve_started
         if variant.max_dice:
             start_move = f"{best.policy[0, 0]} dice"
         else:
