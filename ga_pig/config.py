@@ -40,13 +40,15 @@ MODES = ("evolve", "random_search")
 @dataclass
 class GameConfig:
     """Which game: a name from :data:`ga_pig.game.GAMES` and its parameters. The optional
-    parameters belong to one variant each (``sides``: pig; ``p_oinker``: pass_the_pigs) and are
+    parameters belong to one variant each (``sides``: pig; ``p_oinker``: pass_the_pigs;
+    ``max_dice``: hog) and are
     null for the others."""
 
     name: str = "pig"
     goal: int = 100
     sides: int | None = 6
     p_oinker: float | None = None
+    max_dice: int | None = None
 
 
 @dataclass
@@ -130,6 +132,8 @@ def make_game(cfg: DictConfig | Config):
         params["sides"] = int(cfg.game.sides)
     if cfg.game.p_oinker is not None:
         params["p_oinker"] = float(cfg.game.p_oinker)
+    if cfg.game.max_dice is not None:
+        params["max_dice"] = int(cfg.game.max_dice)
     return Game.named(cfg.game.name, **params)
 
 
@@ -160,7 +164,7 @@ def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
 
 def validate(cfg: DictConfig) -> None:
     """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
-    from ga_pig.evolve.populations import POPULATIONS
+    from ga_pig.evolve.populations import DICE_POPULATIONS, POPULATIONS
     from ga_pig.game import GAMES
 
     if cfg.mode not in MODES:
@@ -177,11 +181,11 @@ def validate(cfg: DictConfig) -> None:
         _fail("game", OmegaConf.to_container(cfg.game),
               f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
               f"sets them, rather than game.name=<name> ({error})")
-    if game.max_dice:
-        _fail("game.name", cfg.game.name, "a roll/hold game: the GA evolves roll/hold tensors, and "
-              f"{cfg.game.name} strategies are dice counts (evaluate and solve them with ga_pig.exact)")
     if cfg.population.kind not in POPULATIONS:
         _fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
+    if game.max_dice and cfg.population.kind not in DICE_POPULATIONS:
+        _fail("population.kind", cfg.population.kind, f"one of {DICE_POPULATIONS} for {cfg.game.name}, whose "
+              "strategies are dice counts (the others build roll/hold strategies)")
     if not 0.0 <= cfg.population.p_roll <= 1.0:
         _fail("population.p_roll", cfg.population.p_roll, "a probability in [0, 1]")
     if not cfg.population.thresholds or min(cfg.population.thresholds) < 0:

@@ -14,7 +14,7 @@ from scipy import stats as scipy_stats
 
 from ga_pig import Game, exact
 from ga_pig import strategies as S
-from ga_pig.analysis import data, figures, load_runs, load_summaries, stats, tables
+from ga_pig.analysis import data, figures, load_population, load_runs, load_summaries, stats, tables
 from ga_pig.config import compose
 from ga_pig.evolve import run
 from ga_pig.turns import turn_tables
@@ -223,3 +223,16 @@ def test_notebook_runs(name, tmp_path):
         os.environ.pop("GA_PIG_QUICK", None)
     errors = [o for c in notebook.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+
+
+@pytest.mark.parametrize("game", ["pig", "hog"])
+def test_load_population(game, tmp_path):
+    """The final population comes back as full strategies whose exact win rates are the stored ones."""
+    run(compose(["experiment=cube_exact", f"game={game}", "generations=2", *TINY]), tmp_path / "run")
+    strategies, win_rate = load_population(tmp_path / "run")
+    g = Game.hog(goal=30) if game == "hog" else Game.pig(goal=30)
+    assert strategies.shape == (6,) + g.shape
+    optimal = exact.optimal(g).policy
+    assert np.allclose(exact.win_rates(strategies, optimal, g), win_rate, atol=1e-14, rtol=0)
+    with pytest.raises(FileNotFoundError, match="no population.npz"):
+        load_population(tmp_path)

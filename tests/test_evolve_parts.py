@@ -160,3 +160,50 @@ def test_knockout_tie_is_a_coin():
     same = np.stack([S.hold_at(0, G)] * 2)  # always stalemate: 0-0 every time
     winners = {int(SCHEMES["knockout"](same, ExactJudge(G), np.random.default_rng(s))[0][0]) for s in range(20)}
     assert winners == {0, 1}
+
+
+# ----------------------------------------------------------------------------- Hog's integer genomes
+def test_integer_crossover_and_mutation():
+    """Dice-count genes: agreeing genes kept, disagreeing ones a coin between the parents; a
+    mutated gene moves to one of the other values 1..high, uniformly, never out of range."""
+    rng = np.random.default_rng(0)
+    a = rng.integers(1, 31, size=(60, 60))
+    b = a.copy()
+    b[:30] = rng.integers(1, 31, size=(30, 60))
+    child = operators.crossover(a, b, rng)
+    assert child.dtype == a.dtype and np.array_equal(child[30:], a[30:])
+    assert np.all((child[:30] == a[:30]) | (child[:30] == b[:30]))
+    differ = a[:30] != b[:30]
+    share = (child[:30][differ] == a[:30][differ]).mean()
+    assert abs(share - 0.5) < 4 * np.sqrt(0.25 / differ.sum())
+    genome = np.full(200_000, 3, dtype=np.int64)
+    operators.mutate(genome, 0.05, rng, high=6)
+    moved = genome[genome != 3]
+    assert abs(moved.size / genome.size - 0.05) < 4 * np.sqrt(0.05 * 0.95 / genome.size)
+    counts = np.bincount(moved, minlength=7)
+    assert counts[0] == 0 and counts[3] == 0 and moved.max() <= 6
+    expected = moved.size / 5
+    assert np.all(np.abs(counts[[1, 2, 4, 5, 6]] - expected) < 5 * np.sqrt(expected))
+    with pytest.raises(ValueError, match="high >= 2"):
+        operators.mutate(genome, 0.1, rng)
+
+
+def test_square_cubes_for_dice():
+    rng = np.random.default_rng(2)
+    genome = rng.integers(1, 9, size=(4, 4))
+    full = cube.expand(genome, 3, 10, dims=2)
+    assert full.shape == (10, 10) and full[9, 9] == genome[3, 3] and full[2, 5] == genome[0, 1]
+    assert np.array_equal(cube.coarsen(full, 3, dims=2), genome)
+    assert np.array_equal(cube.expand(cube.refine(genome, 3, 1, 10, dims=2), 1, 10, dims=2), full)
+    # a block's rounded mean: 1, 2, 2, 4 -> 2.25 -> 2
+    assert cube.coarsen(np.array([[1, 2], [2, 4]]), 2, dims=2)[0, 0] == 2
+
+
+def test_dice_populations():
+    hog = Game.hog(goal=20, max_dice=10)
+    cfg = PopulationConfig()
+    rng = np.random.default_rng(3)
+    genomes = initial_genomes("random", 8, hog, cfg, rng, 5)
+    assert genomes.shape == (8, 4, 4) and genomes.min() >= 1 and genomes.max() <= 10
+    optimal = initial_genomes("optimal", 2, hog, cfg, rng, 1)
+    assert np.array_equal(optimal[0], exact.optimal(hog).policy)

@@ -73,18 +73,24 @@ GAMES_IN_CONF = sorted(p.stem for p in (CONF / "game").glob("*.yaml"))
 @pytest.mark.parametrize("game", [g for g in GAMES_IN_CONF if g not in ("pig", "piglet")])
 def test_every_variant_evolves(game, experiment, tmp_path):
     """Every variant in conf/game runs under both selection schemes, simulated and exact fitness
-    (cube_exact: knockout judged by exact win rate against the variant's optimal policy)."""
+    (cube_exact: knockout judged by exact win rate against the variant's optimal policy, in
+    cube waves) — Hog too, its genomes being dice counts."""
     summary = run(make_cfg(f"experiment={experiment}", f"game={game}", *TINY), tmp_path)
     frame = pd.read_parquet(tmp_path / "generations.parquet")
     assert (frame["game"] == game).all() and summary["game"] == game
     assert frame[["mean", "max", "min"]].stack().between(0, 1).all()
-    assert np.load(tmp_path / "best.npy").shape == (30, 30, 30)
+    assert (frame["diversity"] > 0).all()  # 6 random members differ
+    best = np.load(tmp_path / "best.npy")
+    if game == "hog":  # dice counts, squares for cube blocks
+        assert best.shape == (30, 30) and best.min() >= 1 and best.max() <= 30
+    else:
+        assert best.shape == (30, 30, 30) and best.dtype == bool
 
 
 def test_game_groups_match_the_registry():
     from ga_pig.game import GAMES
 
-    assert set(GAMES_IN_CONF) == set(GAMES) - {"hog"}
+    assert set(GAMES_IN_CONF) == set(GAMES)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +111,9 @@ def test_game_groups_match_the_registry():
         ("game.goal=1", "config key 'game.goal' = 1"),
         ("game.name=two_dice", "config key 'game' = .*'two_dice'.*game=<name>.*takes no parameter 'sides'"),
         ("game.name=hex", "config key 'game.name' = 'hex': expected one of \\(.*'freys'.*'pig'.*\\)"),
-        ("game.name=hog game.sides=null", "config key 'game.name' = 'hog': expected a roll/hold game"),
+        ("game=hog population=hold_at", "config key 'population.kind' = 'hold_at': expected one of \\('random', "
+                                        "'optimal'\\) for hog, whose strategies are dice counts"),
+        ("game=hog game.max_dice=0", "config key 'game'.*max_dice must be a positive integer, got 0"),
         ("game.p_oinker=0.5", "config key 'game'.*game 'pig' takes no parameter 'p_oinker'"),
         ("game=pass_the_pigs game.p_oinker=1.5", "config key 'game'.*p_oinker must be a probability in \\[0, 1\\)"),
         ("resume=/no/such/run", "config key 'resume' = '/no/such/run': expected a run directory"),

@@ -11,9 +11,11 @@ import json
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from omegaconf import OmegaConf
 
-__all__ = ["run_dirs", "load_runs", "load_summaries", "load_draws"]
+__all__ = ["run_dirs", "load_runs", "load_summaries", "load_draws", "load_population"]
 
 TABLES = ("generations.parquet", "draws.parquet")
 
@@ -100,3 +102,29 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
     if not rows:
         raise ValueError(f"no runs under {Path(path).expanduser()}")
     return pd.DataFrame.from_records(rows)
+
+
+def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    """A finished run's final population as full strategies, with their exact win rates against
+    the optimal policy: ``(strategies, win_rate)``; strategies have shape (n, *game.shape), bool
+    roll/hold tensors (Hog: int dice counts). ``population.npz`` stores the genomes as cube
+    blocks, bit-packed for roll/hold games; this expands them back."""
+    from ga_pig.config import make_game
+    from ga_pig.evolve import cube
+
+    run_dir = Path(run_dir).expanduser()
+    stored = run_dir / "population.npz"
+    if not stored.is_file():
+        raise FileNotFoundError(f"no population.npz in {run_dir} (not a run, or not finished)")
+    cfg = OmegaConf.load(run_dir / "config.yaml")
+    game = make_game(cfg)
+    with np.load(stored, allow_pickle=False) as data:
+        shape = tuple(int(n) for n in data["shape"])
+        genomes = data["genomes"]
+        side = int(data["side"])
+        win_rate = np.array(data["win_rate"])
+    if game.max_dice:
+        genomes = genomes.astype(np.int64).reshape(shape)
+    else:
+        genomes = np.unpackbits(genomes, count=int(np.prod(shape))).view(bool).reshape(shape)
+    return cube.strategies(genomes, side, game, bool(cfg.force_roll_at_zero)), win_rate

@@ -4,13 +4,16 @@ A genome for side c has shape ``(n, n, n)`` with ``n = ceil(goal / c)``; block `
 decides every state ``(i, j, k)`` with ``i // c == I``, ``j // c == J``, ``k // c == K``. When c does
 not divide the goal the last block along each axis is ragged (shorter). Side 1 is the plain,
 full-resolution strategy — a genome without the cube system.
+
+Hog's strategies have two axes (i, j), so its blocks are squares: every function takes ``dims``,
+the number of trailing state axes (3, or 2 for Hog).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["blocks", "expand", "refine", "coarsen"]
+__all__ = ["blocks", "expand", "refine", "coarsen", "strategies"]
 
 
 def blocks(goal: int, side: int) -> int:
@@ -20,42 +23,58 @@ def blocks(goal: int, side: int) -> int:
     return -(-goal // side)
 
 
-def expand(genome: np.ndarray, side: int, goal: int) -> np.ndarray:
-    """Strategy (or stack of strategies) of shape (..., goal, goal, goal) from coarse genomes."""
+def _crop(array: np.ndarray, n: int, dims: int) -> np.ndarray:
+    return np.ascontiguousarray(array[(Ellipsis,) + (slice(0, n),) * dims])
+
+
+def expand(genome: np.ndarray, side: int, goal: int, dims: int = 3) -> np.ndarray:
+    """Strategy (or stack of strategies) of shape (..., goal, ...) from coarse genomes."""
     if side == 1:
-        return np.array(genome, dtype=bool, copy=True)
+        return np.array(genome, copy=True)
     out = genome
-    for axis in (-3, -2, -1):
+    for axis in range(-dims, 0):
         out = np.repeat(out, side, axis=axis)
-    return np.ascontiguousarray(out[..., :goal, :goal, :goal])
+    return _crop(out, goal, dims)
 
 
-def refine(genome: np.ndarray, side: int, new_side: int, goal: int) -> np.ndarray:
+def refine(genome: np.ndarray, side: int, new_side: int, goal: int, dims: int = 3) -> np.ndarray:
     """Re-express genomes of block side ``side`` with the smaller ``new_side`` (which must divide
     it) so that every expanded strategy is unchanged."""
     if new_side < 1 or side % new_side:
         raise ValueError(f"cube side {new_side} must be >= 1 and divide the previous side {side}")
     factor = side // new_side
-    n = blocks(goal, new_side)
     out = genome
-    for axis in (-3, -2, -1):
+    for axis in range(-dims, 0):
         out = np.repeat(out, factor, axis=axis)
-    return np.ascontiguousarray(out[..., :n, :n, :n])
+    return _crop(out, blocks(goal, new_side), dims)
 
 
-def coarsen(strategy: np.ndarray, side: int) -> np.ndarray:
-    """Nearest genome of block side ``side``: each block takes its states' majority (ties roll)."""
+def coarsen(strategy: np.ndarray, side: int, dims: int = 3) -> np.ndarray:
+    """Nearest genome of block side ``side``: each block takes its states' majority (ties roll);
+    for integer genes (Hog's dice) the rounded mean of its states."""
     goal = strategy.shape[-1]
     if side == 1:
-        return np.array(strategy, dtype=bool, copy=True)
+        return np.array(strategy, copy=True)
     n = blocks(goal, side)
     padded_size = n * side
-    lead = strategy.shape[:-3]
-    votes = np.zeros(lead + (padded_size,) * 3, dtype=np.int32)
-    counts = np.zeros((padded_size,) * 3, dtype=np.int32)
-    votes[..., :goal, :goal, :goal] = strategy
-    counts[:goal, :goal, :goal] = 1
-    shape = lead + (n, side, n, side, n, side)
-    summed = votes.reshape(shape).sum(axis=(-5, -3, -1))
-    sizes = counts.reshape((n, side, n, side, n, side)).sum(axis=(1, 3, 5))
-    return 2 * summed >= sizes
+    lead = strategy.shape[:-dims]
+    votes = np.zeros(lead + (padded_size,) * dims, dtype=np.int64)
+    counts = np.zeros((padded_size,) * dims, dtype=np.int64)
+    votes[(Ellipsis,) + (slice(0, goal),) * dims] = strategy
+    counts[(slice(0, goal),) * dims] = 1
+    split = sum(((n, side) for _ in range(dims)), ())
+    inner = tuple(range(-2 * dims + 1, 0, 2))
+    summed = votes.reshape(lead + split).sum(axis=inner)
+    sizes = counts.reshape(split).sum(axis=tuple(range(1, 2 * dims, 2)))
+    if strategy.dtype == np.bool_:
+        return 2 * summed >= sizes
+    return np.floor(summed / sizes + 0.5).astype(strategy.dtype)
+
+
+def strategies(genomes: np.ndarray, side: int, game, force_roll_at_zero: bool) -> np.ndarray:
+    """The strategies a run's genomes stand for: expanded to the game's states and, if the run
+    forbids passing, rolling at every turn start (Hog has no turn total: nothing to force)."""
+    out = expand(genomes, side, game.goal, len(game.shape))
+    if force_roll_at_zero and not game.max_dice:
+        out[..., 0] = True
+    return out

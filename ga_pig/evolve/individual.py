@@ -15,14 +15,15 @@ class FitnessMax(base.Fitness):
 
 
 class Individual(np.ndarray):
-    """A genome — a C-contiguous bool array of cube blocks — carrying a DEAP fitness.
+    """A genome — a C-contiguous array of cube blocks (bool roll/hold, or Hog's int dice counts) —
+    carrying a DEAP fitness.
 
-    ``Individual(genome)`` copies the genome. Views and copies start with a fresh (invalid)
-    fitness; pickling keeps the fitness values.
+    ``Individual(genome)`` copies the genome, keeping its dtype. Views and copies start with a fresh
+    (invalid) fitness; pickling keeps the fitness values.
     """
 
     def __new__(cls, genome) -> Individual:
-        obj = np.array(genome, dtype=bool, copy=True, order="C").view(cls)
+        obj = np.array(genome, copy=True, order="C").view(cls)
         obj.fitness = FitnessMax()
         return obj
 

@@ -16,7 +16,7 @@ from ga_pig import strategies as S
 from ga_pig.evolve.cube import blocks, expand
 from ga_pig.game import Game
 
-__all__ = ["POPULATIONS", "initial_genomes"]
+__all__ = ["POPULATIONS", "DICE_POPULATIONS", "initial_genomes"]
 
 
 def _cycle(size: int, thresholds, build) -> np.ndarray:
@@ -41,7 +41,11 @@ def optimal_population(size, game, cfg, rng, side):
 
 
 def random_population(size, game, cfg, rng, side):
+    """Independent random genes at the genome's resolution: roll with probability ``p_roll``
+    (Hog: a uniform dice count)."""
     n = blocks(game.goal, side)
+    if game.max_dice:
+        return expand(rng.integers(1, game.max_dice + 1, size=(size, n, n)), side, game.goal, dims=2)
     return expand(rng.random((size, n, n, n)) < cfg.p_roll, side, game.goal)
 
 
@@ -57,7 +61,10 @@ def mixed_population(size, game, cfg, rng, side):
     return out
 
 
-#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, goal, goal, goal)
+#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *game.shape)
+#: the kinds that make sense for Hog (dice counts): the others build roll/hold strategies
+DICE_POPULATIONS = ("random", "optimal")
+
 POPULATIONS: dict[str, Callable] = {
     "random": random_population,
     "hold_at": hold_at_population,
@@ -68,9 +75,10 @@ POPULATIONS: dict[str, Callable] = {
 
 
 def initial_genomes(kind: str, size: int, game: Game, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
-    """Genomes (size, n, n, n) of block side ``side`` for the named starting population."""
+    """Genomes (size, n, n, n) — (size, n, n) for Hog — of block side ``side`` for the named
+    starting population."""
     from ga_pig.evolve.cube import coarsen
 
     if kind not in POPULATIONS:
         raise ValueError(f"population kind {kind!r} unknown; known: {', '.join(POPULATIONS)}")
-    return coarsen(POPULATIONS[kind](size, game, cfg, rng, side), side)
+    return coarsen(POPULATIONS[kind](size, game, cfg, rng, side), side, len(game.shape))

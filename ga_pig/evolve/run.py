@@ -37,7 +37,6 @@ from ga_pig.evolve.outputs import (
 )
 from ga_pig.evolve.populations import initial_genomes
 from ga_pig.evolve.toolbox import build_toolbox
-from ga_pig.game import Game
 
 __all__ = ["run", "make_game", "diversity", "key_columns"]
 
@@ -49,8 +48,14 @@ def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
     n = len(strategies)
     if n < 2:
         return 0.0
-    ones = strategies[:, legal].sum(axis=0, dtype=np.int64)
-    return float((ones * (n - ones)).sum() / (n * (n - 1) / 2) / legal.sum())
+    genes = strategies[:, legal]
+    if genes.dtype == np.bool_:
+        ones = genes.sum(axis=0, dtype=np.int64)
+        differing = (ones * (n - ones)).sum()
+    else:  # pairs that differ = all pairs - pairs that agree, gene by gene
+        agreeing = sum(int(c) * (int(c) - 1) // 2 for v in np.unique(genes) for c in (genes == v).sum(axis=0))
+        differing = genes.shape[1] * n * (n - 1) // 2 - agreeing
+    return float(differing / (n * (n - 1) / 2) / legal.sum())
 
 
 def key_columns(cfg) -> dict:
@@ -72,13 +77,6 @@ def key_columns(cfg) -> dict:
                            if OmegaConf.is_config(cfg.cube) else cfg.cube),
         "seed": int(cfg.seed),
     }
-
-
-def _expand(genomes: np.ndarray, side: int, game: Game, force_roll: bool) -> np.ndarray:
-    strategies = cube.expand(genomes, side, game.goal)
-    if force_roll:
-        strategies[..., 0] = True
-    return strategies
 
 
 def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int]:
@@ -173,9 +171,10 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
     for generation in range(start, total):
         wave, wave_side = _side_at(schedule, generation)
         if wave_side != side:
-            population = [Individual(g) for g in cube.refine(np.stack(population), side, wave_side, game.goal)]
+            population = [Individual(g) for g in cube.refine(np.stack(population), side, wave_side, game.goal,
+                                                                  len(game.shape))]
             side = wave_side
-        strategies = _expand(np.stack(population), side, game, cfg.force_roll_at_zero)
+        strategies = cube.strategies(np.stack(population), side, game, cfg.force_roll_at_zero)
         rates_vs_optimal.start()
         if generation % eval_every == 0:
             record(generation, strategies, wave)
@@ -210,7 +209,7 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
             )
 
     wave, _ = _side_at(schedule, total - 1)
-    strategies = _expand(np.stack(population), side, game, cfg.force_roll_at_zero)
+    strategies = cube.strategies(np.stack(population), side, game, cfg.force_roll_at_zero)
     rates_vs_optimal.start()
     if not records or records[-1]["generation"] != total:
         record(total, strategies, wave)
@@ -219,7 +218,8 @@ def _evolve(cfg: DictConfig, out: Path) -> dict:
     best = int(np.argmax(rates))
     save_npy(out / "best.npy", strategies[best])
     genomes = np.stack(population)
-    save_npz(out / "population.npz", genomes=np.packbits(genomes, axis=None), shape=np.array(genomes.shape),
+    packed = np.packbits(genomes, axis=None) if genomes.dtype == np.bool_ else genomes.astype(np.int8)
+    save_npz(out / "population.npz", genomes=packed, shape=np.array(genomes.shape),
              side=side, win_rate=rates)
     summary = {
         **columns,
@@ -249,9 +249,12 @@ def _random_search(cfg: DictConfig, out: Path) -> dict:
     rows = []
     began = time.perf_counter()
     for draw in tqdm(range(int(cfg.draws)), desc="random search", disable=not cfg.progress, unit="draw"):
-        strategies = rng.random((int(cfg.population_size),) + game.shape) < float(cfg.population.p_roll)
-        if cfg.force_roll_at_zero:
-            strategies[..., 0] = True
+        if game.max_dice:
+            strategies = rng.integers(1, game.max_dice + 1, size=(int(cfg.population_size),) + game.shape)
+        else:
+            strategies = rng.random((int(cfg.population_size),) + game.shape) < float(cfg.population.p_roll)
+            if cfg.force_roll_at_zero:
+                strategies[..., 0] = True
         rates = exact.win_rates(strategies, optimal, game)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})
