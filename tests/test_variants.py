@@ -21,6 +21,27 @@ def assert_simulation_agrees(a, b, game, seed, n=1_000_000):
         assert abs(count / (n // 2) - p) <= 4 * np.sqrt(p * (1 - p) / (n // 2))
 
 
+def assert_matches_brute_force(game, seed, p_roll):
+    """Random strategies a, b: the exact seats agree with the dense linear solve in both seats."""
+    rng = np.random.default_rng(seed)
+    a, b = S.random(game, rng, p_roll), S.random(game, rng, 0.7)
+    seats = exact.seats(a, b, game)
+    assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-11)
+    assert (seats.b_first_wins_b, seats.b_first_wins_a) == pytest.approx(reference.brute_force(b, a, game), abs=1e-11)
+
+
+def assert_solvers_agree(game):
+    """Value and policy iteration agree, the optimality equations hold, and the best response to
+    the optimal policy is worth the optimal value; returns the policy-iteration solution."""
+    pi, vi = exact.optimal(game, "policy_iteration"), exact.optimal(game, "value_iteration")
+    legal = S.legal(game)
+    assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
+    roll, hold = exact.action_values(pi)
+    assert np.abs(np.maximum(roll, hold) - pi.value)[legal].max() < 1e-12
+    assert exact.best_response(pi.policy, game).win_probability == pytest.approx(pi.win_probability, abs=1e-12)
+    return pi
+
+
 def test_two_dice_table():
     g = Game.two_dice()
     table = {(o.effect, o.amount): round(o.probability * 36) for o in g.outcomes}
@@ -72,12 +93,7 @@ def every_effect(goal: int) -> Game:
 def test_every_effect_matches_brute_force(goal, seed, p_roll):
     """Resets, doubles and subtractions through the exact evaluator agree with one dense linear
     solve of the whole game, in both seats, stalemates included."""
-    game = every_effect(goal)
-    rng = np.random.default_rng(seed)
-    a, b = S.random(game, rng, p_roll), S.random(game, rng, 0.7)
-    seats = exact.seats(a, b, game)
-    assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-11)
-    assert (seats.b_first_wins_b, seats.b_first_wins_a) == pytest.approx(reference.brute_force(b, a, game), abs=1e-11)
+    assert_matches_brute_force(every_effect(goal), seed, p_roll)
 
 
 @pytest.mark.parametrize("name", ["two_dice", "pig_dice", "pass_the_pigs"])
@@ -96,12 +112,7 @@ def test_every_effect_solvers_and_reach():
     strategy is what the dense solve says it is and no random strategy beats it; every state a
     played game visits is in the reachable set."""
     game = every_effect(8)
-    pi, vi = exact.optimal(game, "policy_iteration"), exact.optimal(game, "value_iteration")
-    legal = S.legal(game)
-    assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
-    roll, hold = exact.action_values(pi)
-    assert np.abs(np.maximum(roll, hold) - pi.value)[legal].max() < 1e-12
-    assert exact.best_response(pi.policy, game).win_probability == pytest.approx(pi.win_probability, abs=1e-12)
+    pi = assert_solvers_agree(game)
     b = S.hold_at(3, game)
     br = exact.best_response(b, game)
     assert reference.brute_force(br.policy, b, game)[0] == pytest.approx(br.win_probability, abs=1e-12)
@@ -193,12 +204,7 @@ def test_two_dice_solvers_agree():
     """Snake eyes send the score to 0: both solvers sweep to the same values and policy, and the
     best response to the optimal policy is worth exactly the optimal value."""
     game = Game.two_dice()
-    pi, vi = exact.optimal(game, "policy_iteration"), exact.optimal(game, "value_iteration")
-    legal = S.legal(game)
-    assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
-    roll, hold = exact.action_values(pi)
-    assert np.abs(np.maximum(roll, hold) - pi.value)[legal].max() < 1e-12
-    assert exact.best_response(pi.policy, game).win_probability == pytest.approx(pi.win_probability, abs=1e-12)
+    pi = assert_solvers_agree(game)
     assert exact.win_probability(pi.policy, pi.policy, game) == pytest.approx(pi.win_probability, abs=1e-12)
 
 
@@ -274,10 +280,7 @@ def test_monotone_variants_through_the_exact_engine(name):
     simulator exactly as the evaluator says (4 standard errors, 10^6 games)."""
     game = Game.named(name)
     assert game.monotone and sum(o.probability for o in game.outcomes) == pytest.approx(1, abs=1e-15)
-    pi = exact.optimal(game, "policy_iteration")
-    vi = exact.optimal(game, "value_iteration")
-    legal = S.legal(game)
-    assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
+    pi = assert_solvers_agree(game)
     assert 0.5 < pi.win_probability < 0.6
     assert_simulation_agrees(pi.policy, S.hold_at(25, game), game, seed=5)
 
@@ -301,22 +304,12 @@ def tiny_bank(goal: int) -> Game:
 @settings(max_examples=40, deadline=None)
 @given(goal=st.integers(2, 8), seed=st.integers(0, 2**32 - 1), p_roll=st.floats(0.0, 1.0))
 def test_bank_effect_matches_brute_force(goal, seed, p_roll):
-    game = tiny_bank(goal)
-    rng = np.random.default_rng(seed)
-    a, b = S.random(game, rng, p_roll), S.random(game, rng, 0.7)
-    seats = exact.seats(a, b, game)
-    assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-11)
-    assert (seats.b_first_wins_b, seats.b_first_wins_a) == pytest.approx(reference.brute_force(b, a, game), abs=1e-11)
+    assert_matches_brute_force(tiny_bank(goal), seed, p_roll)
 
 
 def test_bank_effect_solvers_visits_and_reach():
     game = tiny_bank(9)
-    pi, vi = exact.optimal(game, "policy_iteration"), exact.optimal(game, "value_iteration")
-    legal = S.legal(game)
-    assert np.abs(pi.value - vi.value)[legal].max() < 1e-12
-    roll, hold = exact.action_values(pi)
-    assert np.abs(np.maximum(roll, hold) - pi.value)[legal].max() < 1e-12  # the optimality equations hold
-    assert exact.best_response(pi.policy, game).win_probability == pytest.approx(pi.win_probability, abs=1e-12)
+    pi = assert_solvers_agree(game)
     b = S.hold_at(3, game)
     V = exact.visits(pi.policy, b, game)
     counted = np.zeros(game.shape)

@@ -86,15 +86,18 @@ def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, c
 
 def boundary_surface(strategy: np.ndarray, title: str = "roll/hold boundary") -> Figure:
     """The hold threshold over (i, j) as a 3-D surface (Neller & Presser Fig. 1; seed 001 Figs. 3–4)."""
-    threshold = hold_threshold(strategy)
-    goal = threshold.shape[0]
-    i, j = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    return _surface(hold_threshold(strategy), "turn total k", title)
+
+
+def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
+    """A value over (i, j) as a 3-D surface, seen as in Neller & Presser's figures."""
+    i, j = np.meshgrid(np.arange(height.shape[0]), np.arange(height.shape[1]), indexing="ij")
     fig = plt.figure(figsize=(7, 6))
     ax = fig.add_subplot(projection="3d")
-    ax.plot_surface(i, j, threshold, cmap="viridis", linewidth=0, antialiased=True)
+    ax.plot_surface(i, j, height, cmap="viridis", linewidth=0, antialiased=True)
     ax.set_xlabel("player score i")
     ax.set_ylabel("opponent score j")
-    ax.set_zlabel("turn total k")
+    ax.set_zlabel(zlabel)
     ax.set_title(title)
     ax.view_init(elev=25, azim=-130)
     fig.tight_layout()
@@ -266,18 +269,7 @@ def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
     if not isinstance(policy, np.ndarray) or policy.ndim != 2 or policy.dtype.kind not in "iu":
         raise ValueError(f"policy must be a numpy integer array of shape (goal, goal) (Hog's dice counts), got "
                          f"{type(policy).__name__} with shape {getattr(policy, 'shape', None)}")
-    goal = policy.shape[0]
-    i, j = np.meshgrid(np.arange(goal), np.arange(policy.shape[1]), indexing="ij")
-    fig = plt.figure(figsize=(7, 6))
-    ax = fig.add_subplot(projection="3d")
-    ax.plot_surface(i, j, policy.astype(float), cmap="viridis", linewidth=0, antialiased=True)
-    ax.set_xlabel("player score i")
-    ax.set_ylabel("opponent score j")
-    ax.set_zlabel("dice")
-    ax.set_title(title)
-    ax.view_init(elev=25, azim=-130)
-    fig.tight_layout()
-    return fig
+    return _surface(policy.astype(float), "dice", title)
 
 
 def expected_turn_scores(scores: dict[str, np.ndarray]) -> Figure:
