@@ -17,7 +17,7 @@ NOTEBOOKS = {
     "engine_tour.ipynb": [
         new_markdown_cell("# The Pig engine\nRules as data, strategies as bool tensors `s[i, j, k]`, exact "
                           "evaluation, the optimal policy, best responses and a fast simulator."),
-        new_code_cell("import os\n\nfrom ga_pig import Game, exact, simulate, strategies as S\n"
+        new_code_cell("import os\n\nfrom ga_pig import Game, exact, simulate\nfrom ga_pig import strategies as S\n"
                       "from ga_pig.analysis import figures\n" + QUICK + "\ngame = Game.pig()"),
         new_code_cell("best = exact.optimal(game)\nbest.win_probability  # P(0,0,0) = 0.5306"),
         new_code_cell("exact.seats(best.policy, S.hold_at(20, game), game)"),
@@ -26,6 +26,15 @@ NOTEBOOKS = {
         new_code_cell("figures.boundary_surface(best.policy, 'optimal policy')"),
         new_code_cell("figures.cross_section(best.policy, 30, exact.reachable(best.policy, game))"),
         new_code_cell("exact.best_response(S.hold_at(20, game), game).win_probability  # 0.5874"),
+        new_markdown_cell("## Variants (seed 003)\nEvery variant is an outcome table through the same engine; "
+                          "Hog's strategies are dice counts `s[i, j]`."),
+        new_code_cell("import pandas as pd\n\nfrom ga_pig import GAMES\n\n"
+                      "solved = {name: exact.optimal(Game.named(name)) for name in GAMES if name != 'piglet'}\n"
+                      "pd.Series({name: s.win_probability for name, s in solved.items()}, name='first player wins')"),
+        new_code_cell("figures.boundary_surface(solved['pig_dice'].policy, 'Pig Dice: optimal policy')  # holds at 46"),
+        new_code_cell("hog = Game.hog()\nsimulate.play(solved['hog'].policy, S.dice(5, hog), hog, n_games=100_000, "
+                      "seed=0)"),
+        new_code_cell("figures.dice_policy(solved['hog'].policy, 'Hog: dice to roll')  # 6 dice at the start"),
     ],
     "ga_runs.ipynb": [
         new_markdown_cell("# GA runs and sweeps\nRun experiments through the same entry point as "
