@@ -19,7 +19,7 @@ from pathlib import Path
 from _machine import machine
 from joblib import Parallel, delayed
 
-from ga_pig.config import compose
+from ga_pig.evolve.run import run_overrides
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "ga.json"
@@ -29,14 +29,9 @@ SEED_001 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24, "cube_exact":
 
 
 def one_run(overrides: list[str], threads: int) -> dict:
-    import numba
-
-    from ga_pig.evolve import run
-
-    numba.set_num_threads(threads)
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        summary = run(compose([*overrides, "progress=false"]), out)
+        summary = run_overrides(overrides, out, threads=threads)
         summary["wall_seconds"] = time.perf_counter() - started
     return summary
 

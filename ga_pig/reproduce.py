@@ -23,6 +23,7 @@ from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import data, figures, stats, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
+from ga_pig.evolve.outputs import atomic_write
 from ga_pig.turns import turn_tables
 
 
@@ -55,13 +56,14 @@ class Index:
     def figure(self, name: str, fig, seed_ref: str, note: str) -> None:
         import matplotlib.pyplot as plt
 
-        fig.savefig(self.out / f"{name}.png", dpi=110)
+        atomic_write(self.out / f"{name}.png", lambda tmp: fig.savefig(tmp, format="png", dpi=110))
         plt.close(fig)
         self.entries.append({"file": f"{name}.png", "seed": seed_ref, "note": note})
 
     def table(self, name: str, frame: pd.DataFrame, seed_ref: str, note: str) -> None:
-        frame.to_csv(self.out / f"{name}.csv", index=False)
-        (self.out / f"{name}.md").write_text(frame.to_markdown(index=False, floatfmt=".6g") + "\n")
+        atomic_write(self.out / f"{name}.csv", lambda tmp: frame.to_csv(tmp, index=False))
+        markdown = frame.to_markdown(index=False, floatfmt=".6g") + "\n"
+        atomic_write(self.out / f"{name}.md", lambda tmp: tmp.write_text(markdown))
         self.entries.append({"file": f"{name}.csv / .md", "seed": seed_ref, "note": note})
 
     def write(self, seconds: float, quick: bool) -> None:
@@ -75,7 +77,7 @@ class Index:
             "|---|---|---|",
         ]
         lines += [f"| `{e['file']}` | {e['seed']} | {e['note']} |" for e in self.entries]
-        (self.out / "index.md").write_text("\n".join(lines) + "\n")
+        atomic_write(self.out / "index.md", lambda tmp: tmp.write_text("\n".join(lines) + "\n"))
 
 
 GA_EXPERIMENTS = [
@@ -109,13 +111,9 @@ SEED_003_CLAIMS = {
 
 
 def _run_one(overrides: list[str], out: str) -> str:
-    import numba
+    from ga_pig.evolve.run import run_overrides
 
-    from ga_pig.config import compose
-    from ga_pig.evolve import run
-
-    numba.set_num_threads(1)
-    run(compose([*overrides, "progress=false"]), out)
+    run_overrides(overrides, out, threads=1)
     return out
 
 

@@ -38,7 +38,7 @@ from ga_pig.evolve.outputs import (
 from ga_pig.evolve.populations import initial_genomes
 from ga_pig.evolve.toolbox import build_toolbox
 
-__all__ = ["run", "make_game", "diversity", "key_columns"]
+__all__ = ["run", "run_overrides", "make_game", "diversity", "key_columns"]
 
 CONFIG_FILE = "config.yaml"
 
@@ -115,6 +115,18 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     if cfg.mode == "random_search":
         return _random_search(cfg, output_dir)
     return _evolve(cfg, output_dir)
+
+
+def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | None = None) -> dict:
+    """Compose a config from command-line style ``overrides`` and run it quietly (no progress
+    bar), numba limited to ``threads`` if given — what scripts and parallel jobs need."""
+    import numba
+
+    from ga_pig.config import compose
+
+    if threads is not None:
+        numba.set_num_threads(threads)
+    return run(compose([*overrides, "progress=false"]), output_dir)
 
 
 def _evolve(cfg: DictConfig, out: Path) -> dict:
