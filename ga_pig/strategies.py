@@ -160,10 +160,11 @@ def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: 
     Below a banked score of ``wait_at``: roll while ``i + k < wait_at`` (and, if ``hold`` is
     given, while ``k < hold``). From ``wait_at`` on: pass (hold at ``k = 0``) while the
     opponent trails by more than ``lead`` points, i.e. wait for the opponent to catch up;
-    once ``j >= i - lead``, roll to win.
+    once ``j >= i - lead``, roll to win. A negative ``lead`` waits until the opponent is ahead
+    (``lead = -1``: strictly ahead).
     """
     check_int("wait_at", wait_at, 0)
-    check_int("lead", lead, 0)
+    check_int("lead", lead, -game.goal)
     i, j, k = _grid(game)
     climbing = i + k < wait_at
     if hold is not None:

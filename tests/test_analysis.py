@@ -236,3 +236,17 @@ def test_load_population(game, tmp_path):
     assert np.allclose(exact.win_rates(strategies, optimal, g), win_rate, atol=1e-14, rtol=0)
     with pytest.raises(FileNotFoundError, match="no population.npz"):
         load_population(tmp_path)
+
+
+def test_nontransitive_trio_search():
+    """Seed 000 §3.3.6: turtle = hold-at-5 reproduces the turtle vs roll-to-win numbers to the
+    last digit; roll-to-win beats roll-and-wait with probability exactly 1 in both seats (it never
+    banks, so the waiter waits for ever); the searched roll-and-wait family does not reach the
+    seed's digits, and the three-way loop holds."""
+    frame, facts = tables.nontransitive_trio(quick=True)
+    assert facts["turtle_hold_at"] == 5 and facts["turtle_error"] < 2e-6
+    roll_vs_wait = frame.iloc[1]
+    assert roll_vs_wait["first_wins_exact"] == pytest.approx(1.0, abs=1e-12)
+    assert roll_vs_wait["second_first_wins_exact"] == pytest.approx(0.0, abs=1e-12)
+    assert facts["roll_and_wait_error"] > 1e-4 and not facts["roll_and_wait_reproduced"]
+    assert facts["loop_holds"] and facts["searched"] == 80

@@ -44,6 +44,10 @@ def test_roll_and_wait():
     assert s[15, 13, 0] and s[15, 13, 3]  # then rolls to win
     held = S.roll_and_wait(G, wait_at=15, hold=4)
     assert held[0, 0, 3] and not held[0, 0, 4]
+    ahead = S.roll_and_wait(G, wait_at=15, lead=-1)  # wait until the opponent is strictly ahead
+    assert not ahead[16, 16, 0] and ahead[16, 17, 0]
+    with pytest.raises(ValueError, match="lead must be an integer >= -"):
+        S.roll_and_wait(G, lead=-1000)
 
 
 def test_random_is_seeded():
