@@ -3,7 +3,7 @@ value iteration vs policy iteration, best response vs optimal."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ga_pig import Game, exact, reference, simulate
@@ -77,6 +77,7 @@ def test_brute_force_tiny_game(tiny, seed):
     p_roll=st.floats(0.0, 1.0),
     p_roll_b=st.floats(0.0, 1.0),
 )
+@example(goal=5, sides=3, seed=824, p_roll=1.0, p_roll_b=0.125)  # a sure win once rounded to 1 + 2e-16
 def test_probabilities_property(goal, sides, seed, p_roll, p_roll_b):
     """Random strategies, passes at k = 0 included: probabilities in [0, 1], summing to 1 with
     the stalemate, and equal to the brute-force linear system."""

@@ -43,6 +43,9 @@ SUBTRACT = 5
 #: this small (16 ulp of 1) counts as converged whatever the tolerance.
 ROUNDING_FLOOR = 16 * 2.220446049250313e-16
 
+#: How many past sweeps the reset sweeps' Anderson extrapolation combines.
+ANDERSON = 6
+
 #: Cap on the passes of one chain and on the sweeps of a table; far above what any game needs
 #: (each pass or sweep shrinks the error at least by the chance of a bust, reset or win).
 MAX_SWEEPS = 100_000
@@ -195,7 +198,7 @@ def _chain(s, me, opp, goal, winner, rules, hold, reset0, reset1, C):
         _chain_pass(s, me, opp, goal, winner, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
                     move_amount, hold, reset0, reset1, C, False)
         return
-    C[: goal - me] = 0.0
+    # warm start: C still holds the previous chain of this player, a close first guess
     for _sweep in range(MAX_SWEEPS):
         if _chain_pass(s, me, opp, goal, winner, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
                        move_amount, hold, reset0, reset1, C, True) <= ROUNDING_FLOOR:
@@ -253,9 +256,10 @@ def _close(CA, CB, S, T, i, j):
             T[j, i, w] = 0.0
     else:
         for w in range(2):
-            x = (CA[0, w] + dA * CB[0, w]) / denom
+            # a probability: rounding can land one ulp past 1 (a sure win), so clip
+            x = min((CA[0, w] + dA * CB[0, w]) / denom, 1.0)
             S[i, j, w] = x
-            T[j, i, w] = CB[0, w] + dB * x
+            T[j, i, w] = min(CB[0, w] + dB * x, 1.0)
 
 
 @numba.njit(cache=True)
@@ -265,42 +269,65 @@ def _win_tables(a, b, goal, probabilities, effects, amounts, dice, S, T):
     S[i, j]: a (holding i) is about to start a turn against b (holding j).
     T[j, i]: b (holding j) is about to start a turn against a (holding i) — mover's score first,
     so that both chains read their hold values from contiguous rows.
-    Without RESET one sweep is exact; with it, sweeps repeat until no value moves by more than
-    :data:`ROUNDING_FLOOR` (resets read the previous sweep's S[i, 0] and T[j, 0]).
+    Without RESET one sweep is exact. With it, a sweep reads where resets land — S[i, 0] and
+    T[j, 0], kept apart in LS and LT — from before the sweep, so the sweep is an affine map of
+    those 4 * goal numbers; sweeps repeat until it returns them unchanged to within
+    :data:`ROUNDING_FLOOR`, each next guess extrapolated from the last few (Anderson
+    acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
     """
     rules = _split(probabilities, effects, amounts)
     add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = rules
     resets = reset_p > 0.0
-    CA = np.empty((goal, 4))
-    CB = np.empty((goal, 4))
+    CA = np.zeros((goal, 4))
+    CB = np.zeros((goal, 4))
     S[:] = 0.0
     T[:] = 0.0
+    LS = np.zeros((goal, 2))
+    LT = np.zeros((goal, 2))
+    n = 4 * goal
+    dG = np.zeros((n, ANDERSON))
+    dR = np.zeros((n, ANDERSON))
+    g_prev = np.zeros(n)
+    r_prev = np.zeros(n)
     for sweep in range(MAX_SWEEPS):
-        change = 0.0
         for i in range(goal - 1, -1, -1):
             for j in range(goal - 1, -1, -1):
-                # The dispatch is spelt out here, not through _turn, and changes are tracked only
-                # with resets: either detour costs the common case (one pass, one sweep) ~30%.
+                # The dispatch is spelt out here, not through _turn: the detour costs the common
+                # case (one pass, one sweep) ~30%.
                 if dice.shape[0] > 0:
                     _dice_row(np.int64(a[i, j, 0]), i, goal, 0, dice, T[j, i:], CA)
                     _dice_row(np.int64(b[j, i, 0]), j, goal, 1, dice, S[i, j:], CB)
                 elif move_p.shape[0] == 0:
                     _chain_pass(a, i, j, goal, 0, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
-                                move_amount, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA, False)
+                                move_amount, T[j, i:], LT[j, 0], LT[j, 1], CA, False)
                     _chain_pass(b, j, i, goal, 1, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
-                                move_amount, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB, False)
+                                move_amount, S[i, j:], LS[i, 0], LS[i, 1], CB, False)
                 else:
-                    _chain(a, i, j, goal, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
-                    _chain(b, j, i, goal, 1, rules, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
-                if not resets:
-                    _close(CA, CB, S, T, i, j)
-                    continue
-                old = (S[i, j, 0], S[i, j, 1], T[j, i, 0], T[j, i, 1])
+                    _chain(a, i, j, goal, 0, rules, T[j, i:], LT[j, 0], LT[j, 1], CA)
+                    _chain(b, j, i, goal, 1, rules, S[i, j:], LS[i, 0], LS[i, 1], CB)
                 _close(CA, CB, S, T, i, j)
-                change = max(change, abs(S[i, j, 0] - old[0]), abs(S[i, j, 1] - old[1]),
-                             abs(T[j, i, 0] - old[2]), abs(T[j, i, 1] - old[3]))
-        if not resets or change <= ROUNDING_FLOOR:
+        if not resets:
+            return 1
+        g = np.concatenate((LS.ravel(), LT.ravel()))
+        f = np.concatenate((S[:, 0, :].copy().ravel(), T[:, 0, :].copy().ravel()))
+        r = f - g
+        if np.abs(r).max() <= ROUNDING_FLOOR:
             return sweep + 1
+        if sweep > 0:
+            column = (sweep - 1) % ANDERSON
+            dG[:, column] = g - g_prev
+            dR[:, column] = r - r_prev
+        g_prev[:] = g
+        r_prev[:] = r
+        used = min(sweep, ANDERSON)
+        following = f
+        if used > 0:
+            gamma = np.linalg.lstsq(np.ascontiguousarray(dR[:, :used]), r)[0]
+            guess = f - np.dot(np.ascontiguousarray(dG[:, :used] + dR[:, :used]), gamma)
+            if np.all(np.isfinite(guess)):
+                following = guess
+        LS[:] = following[: 2 * goal].reshape(goal, 2)
+        LT[:] = following[2 * goal:].reshape(goal, 2)
     return MAX_SWEEPS
 
 
@@ -345,8 +372,8 @@ def _visits(a, b, goal, probabilities, effects, amounts, V):
     bank_p = rules[4]
     bank_amount = rules[5]
     zeros = np.zeros((goal, 2))  # the win columns are not needed here, only d and e
-    CA = np.empty((goal, 4))
-    CB = np.empty((goal, 4))
+    CA = np.zeros((goal, 4))
+    CB = np.zeros((goal, 4))
     mass = np.empty(goal)
     for i in range(goal):
         for j in range(goal):
@@ -674,8 +701,8 @@ def _policy_iteration(goal, probabilities, effects, amounts, dice, margin, max_r
     rounding floor and changes no action."""
     rules = _split(probabilities, effects, amounts)
     resets = rules[3] > 0.0
-    CA = np.empty((goal, 4))
-    CB = np.empty((goal, 4))
+    CA = np.zeros((goal, 4))
+    CB = np.zeros((goal, 4))
     hold = np.zeros((goal, 2))
     row = np.zeros(goal)
     pairs = _pairs_by_total(goal)
@@ -738,8 +765,8 @@ def _best_response(b, goal, probabilities, effects, amounts, dice, margin, max_r
     """
     rules = _split(probabilities, effects, amounts)
     resets = rules[3] > 0.0
-    CA = np.empty((goal, 4))
-    CB = np.empty((goal, 4))
+    CA = np.zeros((goal, 4))
+    CB = np.zeros((goal, 4))
     for _outer in range(MAX_SWEEPS):
         moved = 0.0
         switched = False
