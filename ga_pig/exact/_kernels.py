@@ -22,7 +22,8 @@ order, and the same kernels then sweep until nothing moves by more than :data:`R
     previous pass's rows there and repeats (Gauss–Seidel on one chain);
   * RESET (2-dice Pig's snake eyes, Pass the Pigs' oinker) leads to the opponent's turn start
     at (j, 0), a pair of lower score sum: the whole table is swept again, reading the previous
-    sweep's values there, until it settles.
+    sweep's values there, until it settles (the exact pair extrapolates those reset landings
+    between sweeps, see :func:`_anderson`).
 The rules reach the kernels as one tuple from :func:`_split`.
 """
 
@@ -263,6 +264,36 @@ def _close(CA, CB, S, T, i, j):
 
 
 @numba.njit(cache=True)
+def _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
+    """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S[:, 0],
+    T[:, 0]) unchanged to within :data:`ROUNDING_FLOOR`; otherwise write the next guess into
+    LS, LT — the sweep's output corrected by a least-squares combination of the last
+    :data:`ANDERSON` steps (Anderson acceleration; dG, dR, g_prev, r_prev are its history)."""
+    goal = LS.shape[0]
+    g = np.concatenate((LS.ravel(), LT.ravel()))
+    f = np.concatenate((S[:, 0, :].copy().ravel(), T[:, 0, :].copy().ravel()))
+    r = f - g
+    if np.abs(r).max() <= ROUNDING_FLOOR:
+        return True
+    if sweep > 0:
+        column = (sweep - 1) % ANDERSON
+        dG[:, column] = g - g_prev
+        dR[:, column] = r - r_prev
+    g_prev[:] = g
+    r_prev[:] = r
+    used = min(sweep, ANDERSON)
+    following = f
+    if used > 0:
+        gamma = np.linalg.lstsq(np.ascontiguousarray(dR[:, :used]), r)[0]
+        guess = f - np.dot(np.ascontiguousarray(dG[:, :used] + dR[:, :used]), gamma)
+        if np.all(np.isfinite(guess)):
+            following = guess
+    LS[:] = following[: 2 * goal].reshape(goal, 2)
+    LT[:] = following[2 * goal:].reshape(goal, 2)
+    return False
+
+
+@numba.njit(cache=True)
 def _win_tables(a, b, goal, probabilities, effects, amounts, dice, S, T):
     """Turn-start win probabilities (P(a wins), P(b wins)) for a against b; returns the sweeps.
 
@@ -284,11 +315,10 @@ def _win_tables(a, b, goal, probabilities, effects, amounts, dice, S, T):
     T[:] = 0.0
     LS = np.zeros((goal, 2))
     LT = np.zeros((goal, 2))
-    n = 4 * goal
-    dG = np.zeros((n, ANDERSON))
-    dR = np.zeros((n, ANDERSON))
-    g_prev = np.zeros(n)
-    r_prev = np.zeros(n)
+    dG = np.zeros((4 * goal, ANDERSON))
+    dR = np.zeros((4 * goal, ANDERSON))
+    g_prev = np.zeros(4 * goal)
+    r_prev = np.zeros(4 * goal)
     for sweep in range(MAX_SWEEPS):
         for i in range(goal - 1, -1, -1):
             for j in range(goal - 1, -1, -1):
@@ -308,26 +338,8 @@ def _win_tables(a, b, goal, probabilities, effects, amounts, dice, S, T):
                 _close(CA, CB, S, T, i, j)
         if not resets:
             return 1
-        g = np.concatenate((LS.ravel(), LT.ravel()))
-        f = np.concatenate((S[:, 0, :].copy().ravel(), T[:, 0, :].copy().ravel()))
-        r = f - g
-        if np.abs(r).max() <= ROUNDING_FLOOR:
+        if _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
             return sweep + 1
-        if sweep > 0:
-            column = (sweep - 1) % ANDERSON
-            dG[:, column] = g - g_prev
-            dR[:, column] = r - r_prev
-        g_prev[:] = g
-        r_prev[:] = r
-        used = min(sweep, ANDERSON)
-        following = f
-        if used > 0:
-            gamma = np.linalg.lstsq(np.ascontiguousarray(dR[:, :used]), r)[0]
-            guess = f - np.dot(np.ascontiguousarray(dG[:, :used] + dR[:, :used]), gamma)
-            if np.all(np.isfinite(guess)):
-                following = guess
-        LS[:] = following[: 2 * goal].reshape(goal, 2)
-        LT[:] = following[2 * goal:].reshape(goal, 2)
     return MAX_SWEEPS
 
 
