@@ -22,7 +22,8 @@ __all__ = ["play", "play_one", "brute_force"]
 def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
     """One game, a moves first. Returns 0 if a wins, 1 if b wins, -1 for a stalemate.
 
-    If ``visits`` (an array of a's state shape) is given, each of a's visited states is counted.
+    If ``visits`` (an array of a's state shape) is given, each of a's visited states is counted
+    (Hog: a's turns at each (i, j)).
     """
     strategies = (a, b)
     scores = [0, 0]
@@ -31,6 +32,16 @@ def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
     passes = 0
     while True:
         i, j, k = scores[mover], scores[1 - mover], 0
+        if game.max_dice:  # Hog: one roll of d dice, scoring their sum unless one busts
+            if visits is not None and mover == 0:
+                visits[i, j] += 1
+            faces = rng.choices(game.outcomes, weights, k=int(strategies[mover][i, j]))
+            if all(Effect(o.effect) is Effect.ADD for o in faces):
+                scores[mover] += sum(o.amount for o in faces)
+                if scores[mover] >= game.goal:
+                    return mover
+            mover = 1 - mover
+            continue
         while True:
             if visits is not None and mover == 0:
                 visits[i, j, k] += 1

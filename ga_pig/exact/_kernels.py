@@ -370,70 +370,138 @@ def _all_pairs(population, first, second, goal, probabilities, effects, amounts,
 
 
 @numba.njit(cache=True)
-def _visits(a, b, goal, probabilities, effects, amounts, V):
-    """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first.
+def _visits(a, b, goal, probabilities, effects, amounts, dice, V):
+    """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first (Hog: k = 0,
+    a's turns at (i, j)).
 
-    For games whose banked scores and turn totals only grow (no RESET, DOUBLE or SUBTRACT).
-
-    A stalemate ends the game at the second of two consecutive passes, as in the simulator.
+    Forward flow in score order: each pair's two turn starts close over the bust/pass loop as
+    in :func:`_win_tables`, then the flow runs along the chains. A stalemate ends the game at
+    the second of two consecutive passes, as in the simulator. A reset sends flow back to a pair
+    already passed; it is carried into the next pass, and passes repeat until the flow still
+    carried is below 1e-17 (each pass adds one more reset's worth of visits).
     """
+    rules = _split(probabilities, effects, amounts)
+    reset_p = rules[3]
+    bank_p = rules[4]
+    bank_amount = rules[5]
     extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
     extB = np.zeros((goal, goal))  # flow into b's turn start
     extA[0, 0] = 1.0
-    rules = _split(probabilities, effects, amounts)
-    bank_p = rules[4]
-    bank_amount = rules[5]
+    carriedA = np.zeros((goal, goal))  # reset flow for the next pass
+    carriedB = np.zeros((goal, goal))
     zeros = np.zeros((goal, 2))  # the win columns are not needed here, only d and e
     CA = np.zeros((goal, 4))
     CB = np.zeros((goal, 4))
-    mass = np.empty(goal)
-    for i in range(goal):
-        for j in range(goal):
-            _chain(a, i, j, goal, 0, rules, zeros, 0.0, 0.0, CA)
-            _chain(b, j, i, goal, 1, rules, zeros, 0.0, 0.0, CB)
-            denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
-            if denom <= 0.0:
-                x = extA[i, j] + extB[i, j]
-                y = x
-            else:
-                x = (extA[i, j] + CB[0, 2] * extB[i, j]) / denom
-                y = extB[i, j] + CA[0, 2] * x
-            _push(a, i, j, goal, probabilities, effects, amounts, x, mass)
-            for k in range(goal - i):
-                V[i, j, k] = mass[k]
-                if k > 0 and not a[i, j, k]:
-                    extB[i + k, j] += mass[k]
-                elif a[i, j, k]:
-                    for o in range(bank_p.shape[0]):
-                        t = k + bank_amount[o]
-                        if 0 < t < goal - i:
-                            extB[i + t, j] += bank_p[o] * mass[k]
-            _push(b, j, i, goal, probabilities, effects, amounts, y, mass)
-            for k in range(goal - j):
-                if k > 0 and not b[j, i, k]:
-                    extA[i, j + k] += mass[k]
-                elif b[j, i, k]:
-                    for o in range(bank_p.shape[0]):
-                        t = k + bank_amount[o]
-                        if 0 < t < goal - j:
-                            extA[i, j + t] += bank_p[o] * mass[k]
+    mass = np.zeros(goal)
+    scratch = np.zeros(goal)
+    V[:] = 0.0
+    for _sweep in range(MAX_SWEEPS):
+        for i in range(goal):
+            for j in range(goal):
+                if dice.shape[0] > 0:
+                    _dice_row(np.int64(a[i, j, 0]), i, goal, 0, dice, zeros, CA)
+                    _dice_row(np.int64(b[j, i, 0]), j, goal, 1, dice, zeros, CB)
+                else:
+                    _chain(a, i, j, goal, 0, rules, zeros, 0.0, 0.0, CA)
+                    _chain(b, j, i, goal, 1, rules, zeros, 0.0, 0.0, CB)
+                denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
+                if denom <= 0.0:
+                    x = extA[i, j] + extB[i, j]
+                    y = x
+                else:
+                    x = (extA[i, j] + CB[0, 2] * extB[i, j]) / denom
+                    y = extB[i, j] + CA[0, 2] * x
+                if x == 0.0 and y == 0.0:
+                    continue
+                rolls = _flow(a, i, j, goal, probabilities, effects, amounts, dice, bank_p, bank_amount, x, mass,
+                              scratch, extB, False)
+                for k in range(goal - i):
+                    V[i, j, k] += mass[k]
+                if i > 0:
+                    carriedB[0, j] += reset_p * rolls
+                rolls = _flow(b, j, i, goal, probabilities, effects, amounts, dice, bank_p, bank_amount, y, mass,
+                              scratch, extA, True)
+                if j > 0:
+                    carriedA[i, 0] += reset_p * rolls
+        left = carriedA.sum() + carriedB.sum()
+        if left <= 1e-17:
+            return
+        extA[:] = carriedA
+        extB[:] = carriedB
+        carriedA[:] = 0.0
+        carriedB[:] = 0.0
 
 
 @numba.njit(cache=True)
-def _push(s, me, opp, goal, probabilities, effects, amounts, start, mass):
-    """Forward flow along one chain from ``start`` mass at k = 0: mass[k] = expected visits."""
+def _flow(s, me, opp, goal, probabilities, effects, amounts, dice, bank_p, bank_amount, start, mass, scratch, ext,
+          mover_is_b):
+    """Run ``start`` mass from the mover's turn start at (me, opp) along its turn: mass[k] =
+    expected visits of (me, opp, k); what it banks flows into the opponent's turn starts ``ext``
+    (indexed a's score first). Returns the expected number of rolls (a reset's base)."""
     top = goal - me
     mass[:top] = 0.0
+    if dice.shape[0] > 0:  # one roll of s[me, opp, 0] dice
+        mass[0] = start
+        d = np.int64(s[me, opp, 0])
+        for t in range(1, min(top, dice.shape[1])):
+            _bank_flow(ext, me, opp, t, dice[d, t] * start, mover_is_b)
+        return start
+    moves = False
+    for o in range(effects.shape[0]):
+        moves |= effects[o] == DOUBLE or effects[o] == SUBTRACT
     mass[0] = start
-    for k in range(top):
-        m = mass[k]
-        if m == 0.0 or not s[me, opp, k]:
-            continue
-        for o in range(probabilities.shape[0]):
-            if effects[o] == ADD:
-                nk = k + amounts[o]
+    for _sweep in range(MAX_SWEEPS):
+        # with DOUBLE/SUBTRACT, flow can return to lower totals: repeat the pass from the start
+        # mass until it settles (without them one ascending pass is exact)
+        if moves:
+            scratch[:top] = 0.0
+            scratch[0] = start
+        target = scratch if moves else mass
+        for k in range(top):
+            m = mass[k]
+            if m == 0.0 or not s[me, opp, k]:
+                continue
+            for o in range(probabilities.shape[0]):
+                if effects[o] == ADD:
+                    nk = k + amounts[o]
+                elif effects[o] == DOUBLE:
+                    nk = 2 * k
+                elif effects[o] == SUBTRACT:
+                    nk = _moved(k, amounts[o])
+                else:
+                    continue
                 if nk < top:
-                    mass[nk] += probabilities[o] * m
+                    target[nk] += probabilities[o] * m
+        if not moves:
+            break
+        change = 0.0
+        for k in range(top):
+            change = max(change, abs(scratch[k] - mass[k]))
+        mass[:top] = scratch[:top]
+        if change <= ROUNDING_FLOOR * max(start, 1.0):
+            break
+    rolls = 0.0
+    for k in range(top):
+        if mass[k] == 0.0:
+            continue
+        if s[me, opp, k]:
+            rolls += mass[k]
+            for o in range(bank_p.shape[0]):
+                t = k + bank_amount[o]
+                if 0 < t < top:
+                    _bank_flow(ext, me, opp, t, bank_p[o] * mass[k], mover_is_b)
+        elif k > 0:
+            _bank_flow(ext, me, opp, k, mass[k], mover_is_b)
+    return rolls
+
+
+@numba.njit(cache=True, inline="always")
+def _bank_flow(ext, me, opp, t, flow, mover_is_b):
+    """The mover (holding ``me``) banks t: ``flow`` reaches the opponent's turn start."""
+    if mover_is_b:
+        ext[opp, me + t] += flow
+    else:
+        ext[me + t, opp] += flow
 
 
 @numba.njit(cache=True, inline="always")

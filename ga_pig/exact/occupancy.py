@@ -61,17 +61,12 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     """Expected number of visits to each of a's states (i, j, k) when a plays b, a first.
 
     A stalemate ends the game at the second consecutive pass, as in the simulator.
-    ``visits(a, b, game)[:, :, 0].sum()`` is a's expected number of turns.
-    Returns ndarray(float64, shape=(goal, goal, goal)).
+    ``visits(a, b, game)[:, :, 0].sum()`` is a's expected number of turns. For Hog the result
+    has shape (goal, goal): a's expected number of turns at each (i, j).
+    Returns ndarray(float64, shape=game.shape).
     """
     check(a, game, "a")
     check(b, game, "b")
-    growing = (Effect.ADD, Effect.BUST, Effect.BANK)
-    if game.max_dice or any(Effect(o.effect) not in growing and o.probability > 0 for o in game.outcomes):
-        raise NotImplementedError(
-            f"visits of {game} are not implemented: they need a roll/hold game whose banked scores and "
-            f"turn totals only grow (ADD, BUST and BANK rolls)"
-        )
-    V = np.zeros(game.shape)
-    _kernels._visits(np.ascontiguousarray(a), np.ascontiguousarray(b), game.goal, *game.tables(), V)
-    return V
+    V = np.zeros(game.shape + ((1,) if game.max_dice else ()))
+    _kernels._visits(_view(a, game), _view(b, game), game.goal, *_rules(game), V)
+    return V[:, :, 0] if game.max_dice else V
