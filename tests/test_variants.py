@@ -294,6 +294,9 @@ def test_stop_rule_achieves_the_table():
 def test_turn_tables_bad_input():
     with pytest.raises(ValueError, match="turns must be a positive integer, got 0"):
         turn_tables(Game.pig(), 0)
+    for game in (Game.pig_dice(), Game.hog()):  # a stop number cannot describe these turns
+        with pytest.raises(ValueError, match="turn_tables takes roll/hold games"):
+            turn_tables(game, 2)
 
 
 @pytest.mark.parametrize("name", ["big_pig", "piggy", "piggy_sevens"])
