@@ -41,8 +41,7 @@ MODES = ("evolve", "random_search")
 class GameConfig:
     """Which game: a name from :data:`ga_pig.game.GAMES` and its parameters. The optional
     parameters belong to one variant each (``sides``: pig; ``p_oinker``: pass_the_pigs;
-    ``max_dice``: hog) and are
-    null for the others."""
+    ``max_dice``: hog) and are null for the others."""
 
     name: str = "pig"
     goal: int = 100

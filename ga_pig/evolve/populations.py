@@ -61,10 +61,10 @@ def mixed_population(size, game, cfg, rng, side):
     return out
 
 
-#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *game.shape)
-#: the kinds that make sense for Hog (dice counts): the others build roll/hold strategies
+#: The kinds that make sense for Hog (dice counts): the others build roll/hold strategies.
 DICE_POPULATIONS = ("random", "optimal")
 
+#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *game.shape)
 POPULATIONS: dict[str, Callable] = {
     "random": random_population,
     "hold_at": hold_at_population,
