@@ -404,6 +404,12 @@ def test_hog_seed003():
     assert exact.best_response(pi.policy, game).win_probability == pytest.approx(pi.win_probability, abs=1e-12)
     assert exact.win_probability(pi.policy, pi.policy, game) == pytest.approx(pi.win_probability, abs=1e-12)
     assert exact.reachable(pi.policy, game)[0, 0]
+    values = exact.dice_values(pi)  # the optimality equations: the best number of dice is the value
+    assert np.abs(np.nanmax(values, axis=-1) - pi.value).max() < 1e-12
+    chosen = np.take_along_axis(values, pi.policy[..., None], axis=-1)[..., 0]
+    assert np.abs(chosen - pi.value).max() < 1e-12
+    with pytest.raises(ValueError, match="use dice_values"):
+        exact.action_values(pi)
 
 
 def test_hog_best_response_is_best():

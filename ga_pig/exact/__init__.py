@@ -5,7 +5,7 @@ Strategy and table indexing: see :mod:`ga_pig.strategies`.
 
 from ga_pig.exact.evaluate import Seats, pair_win_rates, seats, win_matrix, win_probability, win_rate, win_rates
 from ga_pig.exact.occupancy import reachable, turn_totals, visits
-from ga_pig.exact.solve import METHODS, Solution, action_values, best_response, optimal
+from ga_pig.exact.solve import METHODS, Solution, action_values, best_response, dice_values, optimal
 
 __all__ = [
     "Seats",
@@ -18,6 +18,7 @@ __all__ = [
     "optimal",
     "best_response",
     "action_values",
+    "dice_values",
     "Solution",
     "METHODS",
     "reachable",

@@ -19,7 +19,7 @@ from ga_pig.exact.evaluate import _rules, _view
 from ga_pig.game import Game
 from ga_pig.strategies import check, legal
 
-__all__ = ["Solution", "optimal", "best_response", "action_values", "METHODS"]
+__all__ = ["Solution", "optimal", "best_response", "action_values", "dice_values", "METHODS"]
 
 METHODS = ("value_iteration", "policy_iteration")
 
@@ -135,7 +135,7 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     """
     game = solution.game
     if game.max_dice:
-        raise NotImplementedError(f"action_values is for roll/hold games; {game} chooses a number of dice")
+        raise ValueError(f"action_values is for roll/hold games; {game} chooses a number of dice: use dice_values")
     goal = game.goal
     P = solution.value
     i, j, k = np.ogrid[:goal, :goal, :goal]
@@ -167,3 +167,24 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     roll[~mask] = np.nan
     hold = np.where(mask, hold, np.nan)
     return roll, hold
+
+
+def dice_values(solution: Solution) -> np.ndarray:
+    """Hog's counterpart of :func:`action_values`: ``values[i, j, d]``, the mover's win
+    probability when rolling d dice at (i, j) in a zero-sum solution, for d = 1..max_dice
+    (``values[..., 0]`` is NaN). Its maximum over d is the solution's value."""
+    game = solution.game
+    if not game.max_dice:
+        raise ValueError(f"dice_values is for games that roll their dice at once (hog), not {game}")
+    goal = game.goal
+    P = solution.value
+    pi = game.dice_table()  # pi[d, t]
+    t = np.arange(pi.shape[1])
+    i = np.arange(goal)
+    banked = i[:, None] + t[None, :]  # (i, t)
+    # after scoring t > 0 the opponent moves at (j, i + t): worth 1 - P[j, i + t]; t = 0 is a bust
+    after = np.where(banked[None, :, :] >= goal, 1.0, 1.0 - P[:, np.minimum(banked, goal - 1)])  # [j, i, t]
+    after[:, :, 0] = 1.0 - P  # bust: the opponent moves at (j, i), P[j, i]
+    values = np.einsum("jit,dt->ijd", after, pi)
+    values[..., 0] = np.nan
+    return values
