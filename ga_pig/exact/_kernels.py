@@ -191,8 +191,9 @@ def _chain(s, me, opp, goal, winner, rules, hold, reset0, reset1, C):
     hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
     reset0, reset1: (a wins, b wins) after the mover's reset — the opponent's turn start with
     the mover at 0 (for me = 0 that is the return route itself).
-    Without DOUBLE or SUBTRACT rolls one pass is exact; with them, passes repeat from zero
-    rows until no row moves by more than :data:`ROUNDING_FLOOR`.
+    Without DOUBLE or SUBTRACT rolls one pass is exact; with them, passes repeat until no row
+    moves by more than :data:`ROUNDING_FLOOR`, starting from the rows C still holds (the
+    previous chain's, a close first guess; callers allocate C zeroed).
     """
     add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = rules
     if move_p.shape[0] == 0:
@@ -382,8 +383,6 @@ def _visits(a, b, goal, probabilities, effects, amounts, dice, V):
     """
     rules = _split(probabilities, effects, amounts)
     reset_p = rules[3]
-    bank_p = rules[4]
-    bank_amount = rules[5]
     extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
     extB = np.zeros((goal, goal))  # flow into b's turn start
     extA[0, 0] = 1.0
@@ -413,13 +412,13 @@ def _visits(a, b, goal, probabilities, effects, amounts, dice, V):
                     y = extB[i, j] + CA[0, 2] * x
                 if x == 0.0 and y == 0.0:
                     continue
-                rolls = _flow(a, i, j, goal, probabilities, effects, amounts, dice, bank_p, bank_amount, x, mass,
+                rolls = _flow(a, i, j, goal, probabilities, effects, amounts, dice, rules, x, mass,
                               scratch, extB, False)
                 for k in range(goal - i):
                     V[i, j, k] += mass[k]
                 if i > 0:
                     carriedB[0, j] += reset_p * rolls
-                rolls = _flow(b, j, i, goal, probabilities, effects, amounts, dice, bank_p, bank_amount, y, mass,
+                rolls = _flow(b, j, i, goal, probabilities, effects, amounts, dice, rules, y, mass,
                               scratch, extA, True)
                 if j > 0:
                     carriedA[i, 0] += reset_p * rolls
@@ -433,7 +432,7 @@ def _visits(a, b, goal, probabilities, effects, amounts, dice, V):
 
 
 @numba.njit(cache=True)
-def _flow(s, me, opp, goal, probabilities, effects, amounts, dice, bank_p, bank_amount, start, mass, scratch, ext,
+def _flow(s, me, opp, goal, probabilities, effects, amounts, dice, rules, start, mass, scratch, ext,
           mover_is_b):
     """Run ``start`` mass from the mover's turn start at (me, opp) along its turn: mass[k] =
     expected visits of (me, opp, k); what it banks flows into the opponent's turn starts ``ext``
@@ -446,9 +445,9 @@ def _flow(s, me, opp, goal, probabilities, effects, amounts, dice, bank_p, bank_
         for t in range(1, min(top, dice.shape[1])):
             _bank_flow(ext, me, opp, t, dice[d, t] * start, mover_is_b)
         return start
-    moves = False
-    for o in range(effects.shape[0]):
-        moves |= effects[o] == DOUBLE or effects[o] == SUBTRACT
+    bank_p = rules[4]
+    bank_amount = rules[5]
+    moves = rules[6].shape[0] > 0
     mass[0] = start
     for _sweep in range(MAX_SWEEPS):
         # with DOUBLE/SUBTRACT, flow can return to lower totals: repeat the pass from the start
