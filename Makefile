@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test demo bench reproduce lint clean
+.PHONY: run test test-cluster demo bench reproduce lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ $(STAMP): pyproject.toml
 # The main job: seed 001's cube-system experiment (about 20 s here); outputs/runs/cube/<time>/
 run: $(STAMP)
 	$(BIN)/python -m ga_pig experiment=cube mutation=0.005
+
+# A one-node SLURM cluster on this machine (apt-get as root), then a sweep through sbatch
+test-cluster: $(STAMP)
+	bash scripts/slurm_local.sh up
+	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q tests/test_cluster.py
 
 demo: $(STAMP)
 	$(BIN)/python -m ga_pig.demo

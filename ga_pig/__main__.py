@@ -1,6 +1,12 @@
-"""``python -m ga_pig [overrides]``: compose the Hydra config and call :func:`ga_pig.evolve.run`."""
+"""``python -m ga_pig [overrides]``: compose the Hydra config and call :func:`ga_pig.evolve.run`.
+
+Validation, directory claiming and resume's directory happen before Hydra's job starts, in
+:class:`ga_pig.launch.LaunchCallback`; Ctrl-C leaves a checkpoint and exits with status 130.
+"""
 
 from __future__ import annotations
+
+import sys
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -24,11 +30,23 @@ def _share_cores() -> None:
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> None:
     from ga_pig.evolve import run
+    from ga_pig.evolve.outputs import record_failure
 
     _share_cores()
-    summary = run(cfg, HydraConfig.get().runtime.output_dir)
+    hydra_cfg = HydraConfig.get()
+    try:
+        summary = run(cfg, hydra_cfg.runtime.output_dir, list(hydra_cfg.overrides.task))
+    except Exception as error:  # leave the reason beside the job's .hydra/ for load_runs to report
+        record_failure(hydra_cfg.runtime.output_dir, error, list(hydra_cfg.overrides.task))
+        raise
     print(f"outputs: {summary['output_dir']}")
 
 
 if __name__ == "__main__":
-    main()
+    from ga_pig.launch import check_cfg_flag
+
+    check_cfg_flag(sys.argv[1:])
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)

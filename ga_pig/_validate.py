@@ -1,6 +1,8 @@
-"""The one integer-argument check behind every public function's bad-input errors."""
+"""The checks behind every public function's bad-input errors: integers, games, memory."""
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -11,3 +13,45 @@ def check_int(name: str, value: object, minimum: int) -> int:
         return int(value)
     expected = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
     raise ValueError(f"{name} must be {expected}, got {value!r}")
+
+
+def machine_memory() -> int:
+    """Bytes of memory this process may use: physical memory, or a lower cgroup limit."""
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    for limit_file in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = open(limit_file).read().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            total = min(total, int(text))
+    return total
+
+
+def format_bytes(n: float) -> str:
+    """``n`` bytes in binary units, three significant digits (``6.94 EiB``)."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024:
+            return f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} EiB"
+
+
+def check_memory(needed: float, key: str, value: object, what: str) -> None:
+    """Refuse work estimated to need more memory than the machine has, before allocating any:
+    ValueError naming ``key`` = ``value``, the estimate and the machine's memory."""
+    available = machine_memory()
+    if needed > available:
+        raise ValueError(f"{key} = {value!r}: {what} needs about {format_bytes(needed)} of memory, more than "
+                         f"this machine's {format_bytes(available)}")
+
+
+def check_game(game: object, name: str = "game"):
+    """Return ``game`` if it is a :class:`ga_pig.game.Game`, else raise a TypeError saying how to
+    make one (a game's name is not a game)."""
+    from ga_pig.game import Game
+
+    if isinstance(game, Game):
+        return game
+    hint = f" (make one with Game.named({game!r}))" if isinstance(game, str) else ""
+    raise TypeError(f"{name} must be a ga_pig.Game, got {type(game).__name__} {game!r}{hint}")

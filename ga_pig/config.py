@@ -35,6 +35,8 @@ SELECTIONS = ("round_robin", "knockout")
 FITNESS_KINDS = ("simulated", "exact")
 OPPONENTS = ("population", "optimal")
 MODES = ("evolve", "random_search")
+#: The largest seed: runs store it in int64 columns.
+MAX_SEED = 2**63 - 1
 
 
 @dataclass
@@ -95,8 +97,11 @@ class Config:
     eval_every: int | None = None
     checkpoint_every: int = 25
     seed: int = 0
-    #: a run directory to continue
+    #: a run directory to continue (see ga_pig.evolve.resume)
     resume: str | None = None
+    #: stop at the first generation boundary after this many seconds, with a checkpoint to
+    #: resume from (null: no limit)
+    time_limit_s: float | None = None
     force_roll_at_zero: bool = True
     #: random search: number of draws of `population_size` random strategies
     draws: int = 300
@@ -213,8 +218,10 @@ def validate(cfg: DictConfig) -> None:
         _fail("eval_every", cfg.eval_every, "an integer >= 1 or null")
     if cfg.checkpoint_every < 1:
         _fail("checkpoint_every", cfg.checkpoint_every, "an integer >= 1")
-    if cfg.seed < 0:
-        _fail("seed", cfg.seed, "an integer >= 0")
+    if not 0 <= cfg.seed <= MAX_SEED:
+        _fail("seed", cfg.seed, f"an integer in [0, 2**63 - 1 = {MAX_SEED}] (it is stored in int64 tables)")
+    if cfg.time_limit_s is not None and not cfg.time_limit_s > 0:
+        _fail("time_limit_s", cfg.time_limit_s, "a positive number of seconds or null")
     if cfg.draws < 1:
         _fail("draws", cfg.draws, "an integer >= 1")
     if cfg.cube is not None:
@@ -236,3 +243,23 @@ def validate(cfg: DictConfig) -> None:
             previous = side
     if cfg.resume is not None and not isinstance(cfg.resume, str):
         _fail("resume", cfg.resume, "a run directory path")
+    _check_memory(cfg, game)
+
+
+#: Memory a GA run needs per state of the game for each member: its genome, its expanded
+#: strategy, its child and the evaluation's copies (measured: 9-17 bytes at goal 100).
+BYTES_PER_MEMBER_STATE = 20
+
+
+def _check_memory(cfg: DictConfig, game) -> None:
+    """Refuse a run whose tables or population cannot fit in memory, naming the key to lower."""
+    from ga_pig._validate import check_memory
+    from ga_pig.exact.solve import BYTES_PER_STATE
+
+    solver = BYTES_PER_STATE * game.states
+    check_memory(solver, "config key 'game.goal'", int(cfg.game.goal),
+                 "solving the game exactly (value and policy tables)")
+    gene_bytes = 8 if game.max_dice else 1
+    members = BYTES_PER_MEMBER_STATE * gene_bytes * game.states * int(cfg.population_size)
+    check_memory(solver + members, "config key 'population_size'", int(cfg.population_size),
+                 f"a population of strategies for {cfg.game.name} to {cfg.game.goal}")

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import enum
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig._validate import check_int
+from ga_pig._validate import check_int, check_memory
 
 __all__ = ["Effect", "Outcome", "Game", "GAMES", "PASS_THE_PIGS_ROLLS"]
 
@@ -293,6 +294,16 @@ class Game:
         if self.max_dice:
             return (self.goal, self.goal)
         return (self.goal, self.goal, self.goal)
+
+    @property
+    def states(self) -> int:
+        """Number of entries in a strategy or value table (a Python int: no overflow)."""
+        return math.prod(self.shape)
+
+    def check_fits(self, bytes_per_state: float, what: str) -> None:
+        """Refuse, before allocating, work estimated at ``bytes_per_state`` per state when it
+        exceeds the machine's memory (ValueError naming ``game.goal`` and the estimate)."""
+        check_memory(bytes_per_state * self.states, "game.goal", self.goal, f"{what} on {self}")
 
     def dice_table(self) -> np.ndarray:
         """pi[d, s]: the probability that rolling d dice at once scores s (s = 0: some die busts),

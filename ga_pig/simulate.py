@@ -25,6 +25,8 @@ __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
 
 #: Games per independent random stream; fixed so results do not depend on the thread count.
 BLOCK = 4096
+#: Blocks per kernel call (1M games, a fraction of a second): bounds memory, lets Ctrl-C in.
+CHUNK_BLOCKS = 256
 
 _ADD = int(Effect.ADD)
 _BUST = int(Effect.BUST)
@@ -98,12 +100,12 @@ def _draw(state, cumulative, uniform):
     return np.int64(o), state
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
 
-    moves: the game has DOUBLE or SUBTRACT rolls. A compile-time constant (see
-    :func:`_play_blocks`), so games without them run the plain loop.
+    moves: the game has DOUBLE or SUBTRACT rolls. A constant once inlined (see
+    :func:`_play_block`), so games without them run the plain loop.
     """
     mover = first
     other = second
@@ -152,7 +154,7 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
         i, j = j, i
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state):
     """:func:`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
     the turn scores their sum unless one busts. No turn passes, so no stalemates."""
@@ -175,32 +177,49 @@ def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amou
         i, j = j, i
 
 
-@numba.njit(cache=True, parallel=True)
-def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, moves,
-                 dice, out):
-    """Play every block; out[blk] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first).
+@numba.njit(cache=True, inline="always")
+def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, amounts, moves, dice, out):
+    """Play one block of games, a and b alternating the first move; out = (a wins a-first,
+    b wins a-first, a wins b-first, b wins b-first). Inlined into each :func:`_play_blocks_*`
+    kernel with constant ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
+    of game gets its own loop with no branch for the others."""
+    for game in range(n_games):
+        first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
+        if dice:
+            winner, state = _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state)
+        else:
+            winner, state = _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state)
+        if winner == a:
+            out[offset] += 1
+        elif winner == b:
+            out[offset + 1] += 1
 
-    moves: the game has DOUBLE or SUBTRACT rolls; dice: it rolls pop[n, i, j, 0] dice at once
-    (Hog). Both are compiled as constants, so each kind of game gets its own loop with no
-    branch for the others (the plain Pig loop is ~15% faster for it).
-    """
-    numba.literally(moves)
-    numba.literally(dice)
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_plain(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                       out):
+    """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in :func:`_play_block`."""
     for blk in numba.prange(block_a.shape[0]):
-        a = block_a[blk]
-        b = block_b[blk]
-        state = np.uint64(block_seed[blk])
-        for game in range(block_games[blk]):
-            first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
-            if dice:
-                winner, state = _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state)
-            else:
-                winner, state = _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves,
-                                           state)
-            if winner == a:
-                out[blk, offset] += 1
-            elif winner == b:
-                out[blk, offset + 1] += 1
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
+                    uniform, effects, amounts, False, False, out[blk])
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_moves(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                       out):
+    """:func:`_play_blocks_plain` for games with DOUBLE or SUBTRACT rolls (Pig Dice)."""
+    for blk in numba.prange(block_a.shape[0]):
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
+                    uniform, effects, amounts, True, False, out[blk])
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                      out):
+    """:func:`_play_blocks_plain` for games that roll pop[n, i, j, 0] dice at once (Hog)."""
+    for blk in numba.prange(block_a.shape[0]):
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
+                    uniform, effects, amounts, False, True, out[blk])
 
 
 # --------------------------------------------------------------------------- public API
@@ -213,38 +232,40 @@ def _seed_key(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequen
 
 
 def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
-    """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each."""
+    """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each.
+
+    The blocks go to the kernel :data:`CHUNK_BLOCKS` at a time, so memory stays bounded however
+    many games are asked for, and Ctrl-C (KeyboardInterrupt) is honoured between chunks.
+    """
     n_matches = len(pair_a)
     blocks_per_match = -(-games // BLOCK)
-    match_index = np.repeat(np.arange(n_matches), blocks_per_match)
-    block_in_match = np.tile(np.arange(blocks_per_match), n_matches)
-    block_games = np.minimum(BLOCK, games - block_in_match * BLOCK).astype(np.int64)
-    # One 64-bit stream key per (match, block), derived from the seed alone.
+    total_blocks = n_matches * blocks_per_match
     keys = _seed_key(seed).generate_state(2, np.uint64)
-    mix = (keys[0] ^ (match_index.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))) + (
-        block_in_match.astype(np.uint64) * np.uint64(0x8CB92BA72F3D8DD7) + keys[1]
-    )
     probabilities, effects, amounts = game.tables()
     cumulative = np.cumsum(probabilities)
-    out = np.zeros((len(match_index), 4), dtype=np.int64)
+    uniform = bool(np.all(probabilities == probabilities[0]))
+    kernel = _play_blocks_plain
+    if np.isin(effects, (_DOUBLE, _SUBTRACT)).any():
+        kernel = _play_blocks_moves
     if game.max_dice:  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
         pop = np.ascontiguousarray(pop, dtype=np.int64)[..., None]
-    _play_blocks(
-        pop,
-        np.asarray(pair_a, dtype=np.int64)[match_index],
-        np.asarray(pair_b, dtype=np.int64)[match_index],
-        block_games,
-        mix,
-        game.goal,
-        cumulative,
-        bool(np.all(probabilities == probabilities[0])),
-        effects,
-        amounts,
-        bool(np.isin(effects, (_DOUBLE, _SUBTRACT)).any()),
-        bool(game.max_dice),
-        out,
-    )
-    return np.add.reduceat(out, np.arange(0, len(match_index), blocks_per_match), axis=0)
+        kernel = _play_blocks_dice
+    pair_a = np.asarray(pair_a, dtype=np.int64)
+    pair_b = np.asarray(pair_b, dtype=np.int64)
+    counts = np.zeros((n_matches, 4), dtype=np.int64)
+    for low in range(0, total_blocks, CHUNK_BLOCKS):
+        block = np.arange(low, min(low + CHUNK_BLOCKS, total_blocks), dtype=np.int64)
+        match_index, block_in_match = np.divmod(block, blocks_per_match)
+        block_games = np.minimum(BLOCK, games - block_in_match * BLOCK)
+        # One 64-bit stream key per (match, block), derived from the seed alone.
+        mix = (keys[0] ^ (match_index.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))) + (
+            block_in_match.astype(np.uint64) * np.uint64(0x8CB92BA72F3D8DD7) + keys[1]
+        )
+        out = np.zeros((len(block), 4), dtype=np.int64)
+        kernel(pop, pair_a[match_index], pair_b[match_index], block_games, mix, game.goal, cumulative, uniform, effects,
+               amounts, out)
+        np.add.at(counts, match_index, out)
+    return counts
 
 
 def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | None = 0) -> PlayResult:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ga_pig._validate import check_int
+from ga_pig._validate import check_game, check_int
 from ga_pig.game import Game
 
 __all__ = [
@@ -83,6 +83,7 @@ def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
         array of shape ``(goal, goal)`` of dice counts 1..max_dice); the message names the
         expected shape and dtype and what was given.
     """
+    check_game(game)
     expected = _expected(game)
     if not isinstance(s, np.ndarray):
         raise ValueError(f"{name} must be {expected}, got {type(s).__name__}")
@@ -94,6 +95,7 @@ def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
 
 def check_population(population: object, game: Game, name: str = "population") -> np.ndarray:
     """Validate a stack of strategies, shape ``(n, *game.shape)``; return it C-contiguous."""
+    check_game(game)
     expected = _expected(game, stacked=True)
     if not isinstance(population, np.ndarray) or population.ndim != len(game.shape) + 1:
         raise ValueError(f"{name} must be {expected}, got {getattr(population, 'shape', type(population).__name__)}")

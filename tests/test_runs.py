@@ -55,7 +55,10 @@ def test_every_experiment_runs_two_generations(experiment, tmp_path):
     for name in ("best.npy", "population.npz", "winrate.png", "config.yaml"):
         assert (tmp_path / name).is_file(), name
     assert np.load(tmp_path / "best.npy").shape == (30, 30, 30)
-    assert not (tmp_path / "checkpoint.npz").exists()
+    # the final state is kept, so generations= can extend the finished run
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    assert load_checkpoint(tmp_path / "checkpoint.npz")["generation"] == 2
 
 
 def test_mutation_test_starts_at_the_optimum(tmp_path):
@@ -117,6 +120,14 @@ def test_game_groups_match_the_registry():
         ("game.p_oinker=0.5", "config key 'game'.*game 'pig' takes no parameter 'p_oinker'"),
         ("game=pass_the_pigs game.p_oinker=1.5", "config key 'game'.*p_oinker must be a probability in \\[0, 1\\)"),
         ("resume=/no/such/run", "config key 'resume' = '/no/such/run': expected a run directory"),
+        ("game.goal=1000000", "config key 'game.goal' = 1000000: solving the game exactly .* needs about 4\\d.\\d EiB "
+                              "of memory, more than this machine's"),
+        ("population_size=100000", "config key 'population_size' = 100000: a population of strategies for pig to 100 "
+                                   "needs about .* TiB of memory"),
+        ("seed=1180591620717411303424", "config key 'seed' = 1180591620717411303424: expected an integer in "
+                                        "\\[0, 2\\*\\*63 - 1"),
+        ("seed=-1", "config key 'seed' = -1"),
+        ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
     ],
 )
 def test_bad_config_fails_before_any_work(override, message, tmp_path):
@@ -151,13 +162,19 @@ def test_cube_run_refines_and_records_sides(tmp_path):
 
 
 def test_same_seed_same_outputs(tmp_path):
+    """What the README promises: these files byte for byte, the table but for its wall times."""
     overrides = ["experiment=round_robin", "game.goal=30", "generations=8", "population_size=6",
                  "games_per_match=10", "eval_every=2", "elite=1", "progress=false"]
     run(make_cfg(*overrides, "seed=4"), tmp_path / "a")
     run(make_cfg(*overrides, "seed=4"), tmp_path / "b")
     run(make_cfg(*overrides, "seed=5"), tmp_path / "c")
     pd.testing.assert_frame_equal(table(tmp_path / "a"), table(tmp_path / "b"))
-    assert np.array_equal(np.load(tmp_path / "a/best.npy"), np.load(tmp_path / "b/best.npy"))
+    for name in ("best.npy", "population.npz", "winrate.png", "config.yaml"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    summaries = [json.loads((tmp_path / d / "summary.json").read_text()) for d in "ab"]
+    for summary in summaries:
+        del summary["seconds"], summary["output_dir"]
+    assert summaries[0] == summaries[1]
     assert not table(tmp_path / "a").equals(table(tmp_path / "c"))
 
 
@@ -166,30 +183,201 @@ def _cli(*args, cwd=ROOT, **kwargs):
                             stderr=subprocess.STDOUT, text=True, **kwargs)
 
 
-def test_killed_run_resumes_to_identical_outputs(tmp_path):
-    overrides = ["experiment=knockout", "generations=150", "checkpoint_every=5", "eval_every=5",
+def _wait_for(path: Path, process, seconds=120) -> None:
+    deadline = time.time() + seconds
+    while not path.exists():
+        assert process.poll() is None, process.stdout.read()
+        assert time.time() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
+def test_killed_run_resumes_where_it_stopped(tmp_path):
+    """kill -9, then resume=: the resumed process starts at the checkpoint's generation (its log
+    says so; a restart from 0 would not), writes nothing new under outputs/, and ends with the
+    outputs of an uninterrupted run."""
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    overrides = ["experiment=knockout", "game.goal=50", "generations=150", "checkpoint_every=5", "eval_every=5",
                  "games_per_match=20", "progress=false", "seed=11"]
     killed = tmp_path / "killed"
     process = _cli(*overrides, f"hydra.run.dir={killed}")
-    deadline = time.time() + 120
-    while not (killed / "checkpoint.npz").exists():
-        assert process.poll() is None, process.stdout.read()
-        assert time.time() < deadline
-        time.sleep(0.02)
+    _wait_for(killed / "checkpoint.npz", process)
     time.sleep(0.3)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert not (killed / "summary.json").exists(), "the run finished before it could be killed"
-    resumed = _cli(f"resume={killed}", f"hydra.run.dir={tmp_path / 'resume_log'}")
+    stopped_at = load_checkpoint(killed / "checkpoint.npz")["generation"]
+    assert 0 < stopped_at < 150
+    resumed = _cli(f"resume={killed}", cwd=tmp_path)
     output, _ = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, output
+    assert f"resumed {killed} at generation {stopped_at} of 150" in output
     assert f"outputs: {killed}" in output
+    assert not (tmp_path / "outputs").exists()  # resume runs in the run's own directory
+    summary = json.loads((killed / "summary.json").read_text())
+    assert summary["resumes"] == [{"generation": stopped_at, "changes": {}}]
 
     straight = tmp_path / "straight"
     run(make_cfg(*overrides), straight)
     pd.testing.assert_frame_equal(table(killed), table(straight))
     assert np.array_equal(np.load(killed / "best.npy"), np.load(straight / "best.npy"))
-    assert not (killed / "checkpoint.npz").exists()
+
+
+def test_ctrl_c_checkpoints_and_resume_finishes_the_run(tmp_path):
+    overrides = ["experiment=knockout", "game.goal=50", "generations=200", "eval_every=5", "games_per_match=20",
+                 "progress=false", "seed=3"]
+    stopped = tmp_path / "stopped"
+    process = _cli(*overrides, f"hydra.run.dir={stopped}")
+    _wait_for(stopped / "generations.parquet", process)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=30)
+    assert process.returncode == 130, output
+    assert f"continue with: python -m ga_pig resume={stopped}" in output
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    at = load_checkpoint(stopped / "checkpoint.npz")["generation"]
+    assert 0 < at < 200 and not (stopped / "summary.json").exists()
+    summary = run(make_cfg(f"resume={stopped}"), stopped)
+    assert summary["resumes"][0]["generation"] == at
+    run(make_cfg(*overrides), tmp_path / "straight")
+    pd.testing.assert_frame_equal(table(stopped), table(tmp_path / "straight"))
+
+
+SHORT = ["experiment=round_robin", "game.goal=30", "population_size=6", "games_per_match=10", "eval_every=3",
+         "checkpoint_every=4", "progress=false", "seed=2"]
+
+
+def test_time_limit_stops_with_a_checkpoint_and_resume_extends(tmp_path):
+    """time_limit_s stops at a generation boundary with a checkpoint; resume= continues it, and
+    generations= extends the finished run to exactly what a longer run gives."""
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    out = tmp_path / "limited"
+    stopped = run(make_cfg(*SHORT, "generations=10000", "time_limit_s=0.3"), out)
+    assert stopped["status"] == "stopped" and 0 < stopped["generation"] < 10000
+    assert load_checkpoint(out / "checkpoint.npz")["generation"] == stopped["generation"]
+    assert not (out / "summary.json").exists()
+    # shorten what is left, then extend the finished run twice (once through the inferred path)
+    done = stopped["generation"]
+    run(make_cfg(f"resume={out}", f"generations={done + 5}"), out, [f"resume={out}", f"generations={done + 5}"])
+    first = json.loads((out / "summary.json").read_text())
+    assert first["generations"] == done + 5
+    run(make_cfg(f"resume={out}", f"generations={done + 9}"), out)
+    extended = json.loads((out / "summary.json").read_text())
+    assert [r["generation"] for r in extended["resumes"]] == [done, done + 5]
+    assert extended["resumes"][1]["changes"] == {"generations": done + 9}
+    assert OmegaConf.load(out / "config.yaml").generations == done + 9
+    run(make_cfg(*SHORT, f"generations={done + 9}"), tmp_path / "straight")
+    pd.testing.assert_frame_equal(table(out), table(tmp_path / "straight"))
+    assert np.array_equal(np.load(out / "best.npy"), np.load(tmp_path / "straight" / "best.npy"))
+    with pytest.raises(ValueError, match=f"config key 'generations' = 3: expected at least {done + 9}"):
+        run(make_cfg(f"resume={out}", "generations=3"), out)
+
+
+def _snapshot(directory: Path) -> dict:
+    return {p.relative_to(directory): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("finished") / "run"
+    run(make_cfg(*SHORT, "generations=6"), out)
+    return out
+
+
+@pytest.mark.parametrize("override, message", [
+    ("mutation=0.5", "config key 'mutation' = 0.5: expected 0.01, the value of the run being resumed: only "
+                     "generations, time_limit_s, progress, checkpoint_every may change"),
+    ("game=freys", "config key 'game' = .*'freys'.*the value of the run being resumed"),
+    ("seed=3", "config key 'seed' = 3: expected 2"),
+])
+def test_resume_refuses_other_changes_and_writes_nothing(finished_run, override, message):
+    before = _snapshot(finished_run)
+    with pytest.raises(ValueError, match=message):
+        run(make_cfg(f"resume={finished_run}", override), finished_run, [f"resume={finished_run}", override])
+    with pytest.raises(ValueError, match=message):  # inferred from the config alone
+        run(make_cfg(f"resume={finished_run}", override), finished_run)
+    assert _snapshot(finished_run) == before
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "garbage", "foreign"])
+def test_damaged_or_foreign_checkpoint_is_refused(finished_run, tmp_path, damage):
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(finished_run, out)
+    checkpoint = out / "checkpoint.npz"
+    data = checkpoint.read_bytes()
+    if damage == "truncated":
+        checkpoint.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        checkpoint.write_bytes(b"")
+    elif damage == "garbage":
+        checkpoint.write_bytes(b"not a checkpoint" * 100)
+    else:
+        run(make_cfg(*SHORT, "generations=6", "seed=9"), tmp_path / "other")
+        shutil.copy(tmp_path / "other" / "checkpoint.npz", checkpoint)
+    before = _snapshot(out)
+    expected = "written by another run" if damage == "foreign" else "not a readable ga_pig checkpoint"
+    with pytest.raises(ValueError, match=f"checkpoint {checkpoint}.*{expected}"):
+        run(make_cfg(f"resume={out}", "generations=9"), out, [f"resume={out}", "generations=9"])
+    assert _snapshot(out) == before
+
+
+def test_runs_started_together_get_their_own_directories(tmp_path):
+    """Three runs started in the same instant, default run directory: three directories, each
+    run's files in its own (config and results agree on the seed)."""
+    processes = [_cli("experiment=knockout", f"seed={seed}", *TINY, cwd=tmp_path) for seed in (1, 2, 3)]
+    for process in processes:
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0, output
+    runs = sorted((tmp_path / "outputs" / "runs" / "knockout").iterdir())
+    assert len(runs) == 3
+    seeds = set()
+    for run_dir in runs:
+        seed = OmegaConf.load(run_dir / "config.yaml").seed
+        assert json.loads((run_dir / "summary.json").read_text())["seed"] == seed
+        assert (pd.read_parquet(run_dir / "generations.parquet")["seed"] == seed).all()
+        seeds.add(seed)
+    assert seeds == {1, 2, 3}
+
+
+def test_claim_directory_never_shares(tmp_path):
+    from ga_pig.launch import claim_directory
+
+    base = tmp_path / "runs" / "stamp"
+    assert [claim_directory(base, explicit=False).name for _ in range(3)] == ["stamp", "stamp_1", "stamp_2"]
+    (base / "config.yaml").write_text("seed: 1\n")
+    with pytest.raises(ValueError, match="hydra.run.dir = .*stamp.*already holds files.*resume="):
+        claim_directory(base, explicit=True)
+    assert claim_directory(tmp_path / "runs" / "stamp_1", explicit=True).name == "stamp_1"  # empty: used as given
+
+
+def test_command_line_refuses_bad_values_leaving_nothing(tmp_path):
+    for args in (["mutation=2"], ["--cfg", "job", "mutation=2"], ["seed=1180591620717411303424"]):
+        process = _cli(*args, cwd=tmp_path)
+        output, _ = process.communicate(timeout=120)
+        assert process.returncode == 2, output
+        assert output.strip().startswith("ga_pig: config key"), output
+        assert len(output.strip().splitlines()) == 1, output
+    assert not (tmp_path / "outputs").exists()
+    process = _cli("--cfg", "job", "mutation=0.2", cwd=tmp_path)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 0 and "mutation: 0.2" in output
+
+
+def test_help_names_the_program_and_every_key():
+    from ga_pig.config import Config
+
+    process = _cli("--help")
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 0
+    assert output.startswith("ga_pig: ") and "__main__" not in output
+    keys = [line.split()[0] for line in output.split("== Keys")[1].splitlines()[1:] if line.strip()]
+    fields = set(Config.__dataclass_fields__)
+    listed = {key.split(".")[0] for key in keys if not key.startswith("ga_pig")}
+    assert fields <= listed, fields - listed
 
 
 @pytest.mark.parametrize("launcher", ["local", "submitit_local"])
@@ -213,6 +401,18 @@ def test_failing_job_loses_no_other_output(tmp_path):
     assert "config key 'mutation' = 1.5" in output
     good = json.loads((sweep / "0_knockout" / "summary.json").read_text())
     assert good["mutation"] == 0.01 and (sweep / "0_knockout" / "generations.parquet").is_file()
+    # the failed job is reported, not silently dropped
+    from ga_pig.analysis import load_runs, load_summaries
+
+    with pytest.warns(UserWarning, match=r"sweep job .*1_knockout failed \(.*mutation=1.5.*\): ValueError: config key "
+                                         "'mutation' = 1.5"):
+        frame = load_runs(sweep)
+    assert set(frame["mutation"]) == {0.01}
+    with pytest.warns(UserWarning, match="1_knockout failed"):
+        summaries = load_summaries(sweep).set_index("status")
+    assert summaries.loc["failed", "run_dir"].endswith("1_knockout")
+    assert "config key 'mutation' = 1.5" in summaries.loc["failed", "error"]
+    assert summaries.loc["finished", "mutation"] == 0.01
 
 
 def test_elite_keeps_the_best_under_exact_fitness(tmp_path):

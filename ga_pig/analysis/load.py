@@ -2,7 +2,9 @@
 
 A run directory is one holding the ``config.yaml`` a run writes first. Finished, partially
 finished (killed) and resumed runs all load; a run directory with no table yet, or with a
-corrupt one, is skipped with a warning naming it.
+corrupt one, is skipped with a warning naming it. A sweep job that failed (its directory holds
+``failed.json``) is reported by a warning naming the job, its overrides and the error, and by a
+row with ``status`` "failed" in :func:`load_summaries`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
-__all__ = ["run_dirs", "load_runs", "load_summaries", "load_draws", "load_population"]
+__all__ = ["run_dirs", "failed_jobs", "load_runs", "load_summaries", "load_draws", "load_population"]
 
 TABLES = ("generations.parquet", "draws.parquet")
 
@@ -29,6 +31,23 @@ def run_dirs(path: str | Path) -> list[Path]:
         raise NotADirectoryError(f"expected a run, sweep or outputs directory, got a file: {path}")
     found = sorted({p.parent for p in path.rglob("config.yaml") if p.parent.name != ".hydra"})
     return found
+
+
+def failed_jobs(path: str | Path) -> list[tuple[Path, dict]]:
+    """Every job directory at or below ``path`` whose run failed, with what it recorded (error,
+    overrides); sorted."""
+    from ga_pig.evolve.outputs import FAILED, read_failure
+
+    found = sorted({p.parent for p in Path(path).expanduser().rglob(FAILED)})
+    return [(d, read_failure(d) or {"error": "unreadable failed.json", "overrides": []}) for d in found]
+
+
+def _warn_failed(path) -> list[tuple[Path, dict]]:
+    failed = failed_jobs(path)
+    for job, failure in failed:
+        warnings.warn(f"sweep job {job} failed ({' '.join(failure.get('overrides', []))}): {failure['error']}",
+                      stacklevel=3)
+    return failed
 
 
 def _read(run_dir: Path, name: str) -> pd.DataFrame | None:
@@ -48,6 +67,7 @@ def _read(run_dir: Path, name: str) -> pd.DataFrame | None:
 def _load(path, name: str) -> pd.DataFrame:
     frames = []
     dirs = run_dirs(path)
+    failed = _warn_failed(path)
     for run_dir in dirs:
         frame = _read(run_dir, name)
         if frame is None:
@@ -56,7 +76,8 @@ def _load(path, name: str) -> pd.DataFrame:
             continue
         frames.append(frame)
     if not frames:
-        raise ValueError(f"no runs with {name} under {Path(path).expanduser()} ({len(dirs)} run directories seen)")
+        raise ValueError(f"no runs with {name} under {Path(path).expanduser()} ({len(dirs)} run directories seen, "
+                         f"{len(failed)} failed jobs)")
     return pd.concat(frames, ignore_index=True)
 
 
@@ -77,9 +98,17 @@ def load_draws(path: str | Path = "outputs") -> pd.DataFrame:
 
 
 def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
-    """One row per run: its ``summary.json``, or for an unfinished run its last recorded row."""
-    rows = []
+    """One row per run: its ``summary.json``, or for an unfinished run its last recorded row.
+
+    ``status`` is "finished", "unfinished" (stopped, killed or still running) or "failed" (a
+    job whose run raised: ``error`` says why, ``overrides`` what it was given).
+    """
+    failed = _warn_failed(path)
+    rows = [{"run_dir": str(job), "status": "failed", "finished": False, "error": failure["error"],
+             "overrides": " ".join(failure.get("overrides", []))} for job, failure in failed]
     for run_dir in run_dirs(path):
+        if any(run_dir == job for job, _ in failed):
+            continue
         summary = run_dir / "summary.json"
         if summary.is_file():
             try:
@@ -88,7 +117,8 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
                 warnings.warn(f"skipping {summary}: not valid JSON ({error})", stacklevel=2)
                 continue
             row.pop("waves", None)
-            row.update(run_dir=str(run_dir), finished=True)
+            row["resumes"] = len(row.get("resumes", []))
+            row.update(run_dir=str(run_dir), finished=True, status="finished")
             rows.append(row)
             continue
         frame = _read(run_dir, "generations.parquet")
@@ -97,7 +127,7 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
             continue
         last = frame.iloc[-1].to_dict()
         last.update(final_mean=last.pop("mean"), final_best=last.pop("max"), best_ever=float(frame["max"].max()),
-                    generations=int(last["generation"]))
+                    generations=int(last["generation"]), status="unfinished")
         rows.append(last)
     if not rows:
         raise ValueError(f"no runs under {Path(path).expanduser()}")

@@ -21,11 +21,17 @@ __all__ = [
     "load_checkpoint",
     "plot_winrate",
     "CHECKPOINT",
+    "FAILED",
+    "record_failure",
+    "read_failure",
+    "CHECKPOINT_FORMAT",
     "GENERATIONS",
 ]
 
 CHECKPOINT = "checkpoint.npz"
 GENERATIONS = "generations.parquet"
+#: Written in place of the results by a job that failed (read by :func:`read_failure`).
+FAILED = "failed.json"
 
 
 def atomic_write(path: Path, write) -> None:
@@ -76,23 +82,77 @@ def write_json(path: Path, payload: dict) -> None:
     atomic_write(path, lambda tmp: tmp.write_text(json.dumps(payload, indent=2) + "\n"))
 
 
-def save_checkpoint(path: Path, *, genomes, fitness, side, generation, rng_state, records, elapsed) -> None:
-    """Everything needed to continue after ``generation`` exactly as if never stopped."""
-    save_npz(path, genomes=genomes, fitness=fitness, side=side, generation=generation, elapsed=elapsed,
-             rng_state=json.dumps(rng_state), records=json.dumps(records))
+def record_failure(run_dir: str | Path, error: BaseException, overrides: list[str]) -> None:
+    """Note in ``run_dir`` (if it exists) why its job failed, with the job's overrides."""
+    run_dir = Path(run_dir)
+    if run_dir.is_dir():
+        write_json(run_dir / FAILED, {"error": f"{type(error).__name__}: {error}", "overrides": overrides})
+
+
+def read_failure(run_dir: Path) -> dict | None:
+    """What :func:`record_failure` wrote in ``run_dir``, or None."""
+    try:
+        return json.loads((Path(run_dir) / FAILED).read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+#: What a checkpoint must hold; a file without it is not one of ours.
+CHECKPOINT_FORMAT = "ga_pig checkpoint 2"
+
+
+def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitness: np.ndarray, side: int,
+                    generation: int, rng_state: dict, records: list[dict], elapsed: float, resumes: list[dict]) -> None:
+    """Everything needed to continue from the start of ``generation`` exactly as if never
+    stopped: genomes (bit-packed when bool), their fitness, the cube side, the RNG state, the
+    records so far, and ``fingerprint``, the config it belongs to (see
+    :func:`ga_pig.evolve.resume.fingerprint`)."""
+    genomes = np.ascontiguousarray(genomes)
+    packed = np.packbits(genomes, axis=None) if genomes.dtype == np.bool_ else genomes
+    save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, genomes=packed,
+             genome_shape=np.array(genomes.shape, dtype=np.int64), genome_dtype=str(genomes.dtype),
+             fitness=np.asarray(fitness, dtype=np.float64), side=side, generation=generation, elapsed=elapsed,
+             rng_state=json.dumps(rng_state), records=json.dumps(records), resumes=json.dumps(resumes))
 
 
 def load_checkpoint(path: Path) -> dict:
-    with np.load(path, allow_pickle=False) as data:
-        return {
-            "genomes": data["genomes"],
-            "fitness": data["fitness"],
-            "side": int(data["side"]),
-            "generation": int(data["generation"]),
-            "elapsed": float(data["elapsed"]),
-            "rng_state": json.loads(str(data["rng_state"])),
-            "records": json.loads(str(data["records"])),
-        }
+    """Read a checkpoint written by :func:`save_checkpoint`.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, if it is missing, truncated, corrupt or not a ga_pig checkpoint.
+    """
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["format"]) != CHECKPOINT_FORMAT:
+                raise ValueError(f"format {str(data['format'])!r}, expected {CHECKPOINT_FORMAT!r}")
+            shape = tuple(int(n) for n in data["genome_shape"])
+            dtype = np.dtype(str(data["genome_dtype"]))
+            genomes = data["genomes"]
+            if dtype == np.bool_:
+                genomes = np.unpackbits(genomes, count=int(np.prod(shape))).view(bool)
+            state = {
+                "fingerprint": str(data["fingerprint"]),
+                "genomes": genomes.astype(dtype, copy=False).reshape(shape),
+                "fitness": np.array(data["fitness"], dtype=np.float64),
+                "side": int(data["side"]),
+                "generation": int(data["generation"]),
+                "elapsed": float(data["elapsed"]),
+                "rng_state": json.loads(str(data["rng_state"])),
+                "records": json.loads(str(data["records"])),
+                "resumes": json.loads(str(data["resumes"])),
+            }
+    except FileNotFoundError:
+        raise ValueError(f"checkpoint {path}: no such file") from None
+    except Exception as error:  # zipfile, numpy and json raise many types for a damaged file
+        raise ValueError(f"checkpoint {path} is not a readable ga_pig checkpoint (truncated, corrupt or foreign: "
+                         f"{type(error).__name__}: {error}); nothing was changed") from None
+    if len(state["fitness"]) != shape[0] or state["generation"] < 0:
+        raise ValueError(f"checkpoint {path} is inconsistent ({shape[0]} genomes, {len(state['fitness'])} fitness "
+                         f"values, generation {state['generation']}); nothing was changed")
+    return state
 
 
 def plot_winrate(records: list[dict], path: Path, title: str) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ga_pig._validate import check_game
 from ga_pig.exact import _kernels
 from ga_pig.exact.evaluate import _rules, _view
 from ga_pig.game import Game
@@ -68,9 +69,16 @@ def _finish(policy, value, iterations, method, game) -> Solution:
     return Solution(policy, value, iterations, method, game)
 
 
-def _tables(game: Game) -> tuple[np.ndarray, np.ndarray]:
+#: Memory a solver needs per state: value and policy tables, the legal mask and the kernels'
+#: scratch (measured: about 30 bytes at goal 150).
+BYTES_PER_STATE = 48
+
+
+def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
     """Zeroed value table and the starting policy (roll everywhere; one die for Hog) in the
-    kernels' layout."""
+    kernels' layout, once the game is known to fit in memory."""
+    check_game(game)
+    game.check_fits(BYTES_PER_STATE, what)
     if game.max_dice:
         return np.zeros(game.shape + (1,)), np.ones(game.shape + (1,), dtype=np.int64)
     return np.zeros(game.shape), np.ones(game.shape, dtype=bool)
@@ -95,8 +103,8 @@ def optimal(
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    value, policy = _tables(game, "exact.optimal")
     goal = game.goal
-    value, policy = _tables(game)
     iterations = np.zeros((goal, goal), dtype=np.int64)
     if method == "value_iteration":
         ok = _kernels._value_iteration(goal, *_rules(game), tol, max_iterations, value, policy, iterations)
@@ -115,7 +123,7 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     """
     check(b, game, "b")
     goal = game.goal
-    value, policy = _tables(game)
+    value, policy = _tables(game, "exact.best_response")
     at_start = np.zeros((goal, goal, 2))
     to_b = np.zeros((goal, goal, 2))
     iterations = np.zeros((goal, goal), dtype=np.int64)

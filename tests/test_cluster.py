@@ -1,0 +1,61 @@
+"""A real SLURM sweep: hydra/launcher=slurm through sbatch, when a cluster answers on this machine
+(``make test-cluster`` brings up a one-node one with scripts/slurm_local.sh and requires it)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _default_partition() -> str | None:
+    """The cluster's default partition if ``sbatch`` is installed and ``sinfo`` answers."""
+    if shutil.which("sbatch") is None or shutil.which("sinfo") is None:
+        return None
+    try:
+        shown = subprocess.run(["sinfo", "-h", "-o", "%P %a"], capture_output=True, text=True, timeout=15)
+    except subprocess.TimeoutExpired:
+        return None
+    for line in shown.stdout.split("\n"):
+        name, _, state = line.partition(" ")
+        if name.endswith("*") and state.strip() == "up":
+            return name.rstrip("*")
+    return None
+
+
+PARTITION = _default_partition()
+if PARTITION is None:
+    reason = "no SLURM cluster answers here (make test-cluster brings one up)"
+    if os.environ.get("GA_PIG_REQUIRE_SLURM"):
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def test_sweep_through_sbatch(tmp_path):
+    from ga_pig.analysis import load_runs
+
+    sweep = tmp_path / "sweep"
+    process = subprocess.run(
+        [sys.executable, "-m", "ga_pig", "--multirun", "hydra/launcher=slurm", "experiment=knockout",
+         "game.goal=30", "generations=3", "population_size=6", "games_per_match=10", "mutation=0.01,0.005",
+         f"hydra.launcher.partition={PARTITION}", "hydra.launcher.mem_gb=1", "hydra.launcher.cpus_per_task=1",
+         "hydra.launcher.timeout_min=10", f"hydra.sweep.dir={sweep}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "sacct" not in process.stderr and "accounting storage is disabled" not in process.stderr
+    jobs = sorted(p for p in sweep.iterdir() if p.is_dir() and not p.name.startswith("."))
+    assert [p.name for p in jobs] == ["0_knockout", "1_knockout"]
+    for job in jobs:
+        for name in ("config.yaml", "generations.parquet", "best.npy", "population.npz", "winrate.png"):
+            assert (job / name).is_file(), job / name
+    assert sorted(json.loads((j / "summary.json").read_text())["mutation"] for j in jobs) == [0.005, 0.01]
+    logs = list((sweep / ".submitit").rglob("*_log.out"))
+    assert logs, "no submitit job logs: the jobs did not go through sbatch"
+    frame = load_runs(sweep)
+    assert sorted(frame["mutation"].unique()) == [0.005, 0.01] and frame["finished"].all()

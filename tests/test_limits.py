@@ -1,0 +1,93 @@
+"""Impossible or wrong work is refused before it starts; long kernels stop on Ctrl-C; a cold
+numba cache is announced."""
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from ga_pig import Game, exact, simulate
+from ga_pig import strategies as S
+from ga_pig._compile import MESSAGE, cold
+from ga_pig._validate import format_bytes, machine_memory
+
+
+def test_machine_memory_and_byte_formatting():
+    assert 2**28 < machine_memory() < 2**50
+    assert format_bytes(512) == "512 B" and format_bytes(3 * 2**30) == "3 GiB"
+    assert format_bytes(6 * 2**60) == "6 EiB"
+
+
+def test_solvers_refuse_a_game_too_big_for_memory_before_allocating():
+    huge = Game.pig(goal=1_000_000)
+    with pytest.raises(ValueError, match=r"game.goal = 1000000: exact.optimal on .* needs about 4\d.\d EiB of memory, "
+                                         r"more than this machine's"):
+        exact.optimal(huge)
+    with pytest.raises(ValueError, match="game.goal = 1000000: exact.optimal on hog"):
+        exact.optimal(Game.hog(goal=1_000_000), method="value_iteration")
+
+
+def test_a_name_is_not_a_game():
+    game = Game.pig(goal=20)
+    a = S.hold_at(10, game)
+    for call in (lambda: exact.win_probability(a, a, "pig"), lambda: simulate.play(a, a, "pig", 10),
+                 lambda: exact.optimal("pig"), lambda: exact.win_rates(a[None], a, "pig")):
+        with pytest.raises(TypeError, match=r"game must be a ga_pig.Game, got str 'pig' \(make one with "
+                                            r"Game.named\('pig'\)\)"):
+            call()
+
+
+def test_many_games_use_bounded_memory_and_agree_with_one_chunk():
+    """More games than one chunk: the same counts as the blocks played in one kernel call."""
+    game = Game.pig(goal=20)
+    a, b = S.hold_at(6, game), S.hold_at(9, game)
+    n = simulate.BLOCK * simulate.CHUNK_BLOCKS * 2 + 12345
+    chunked = simulate.play(a, b, game, n, seed=7)
+    old = simulate.CHUNK_BLOCKS
+    try:
+        simulate.CHUNK_BLOCKS = 10**9
+        whole = simulate.play(a, b, game, n, seed=7)
+    finally:
+        simulate.CHUNK_BLOCKS = old
+    assert chunked == whole and chunked.games == n
+
+
+def test_ctrl_c_stops_a_long_simulation_within_seconds():
+    script = textwrap.dedent("""
+        from ga_pig import Game, simulate, strategies as S
+        game = Game.pig(goal=30)
+        a, b = S.hold_at(20, game), S.hold_at(25, game)
+        simulate.play(a, b, game, 1000, 0)  # compiled (or loaded) before the clock starts
+        print("ready", flush=True)
+        simulate.play(a, b, game, 10**9, 0)
+        print("finished", flush=True)
+    """)
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    assert process.stdout.readline().strip() == "ready", process.stderr.read()
+    time.sleep(1.0)
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("simulate.play ignored Ctrl-C for 20 s")
+    assert time.monotonic() - sent < 5
+    assert process.returncode != 0 and "KeyboardInterrupt" in err
+
+
+def test_cold_cache_is_detected(tmp_path, monkeypatch):
+    """A fresh cached kernel is cold until its first call writes the cache; then warm."""
+    module = tmp_path / "fresh_kernel.py"
+    module.write_text("import numba\n\n@numba.njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fresh_kernel
+
+    assert cold([fresh_kernel.twice])
+    assert fresh_kernel.twice(3) == 6
+    assert not cold([fresh_kernel.twice])
+    assert "first run only" in MESSAGE
