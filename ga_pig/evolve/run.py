@@ -142,10 +142,13 @@ def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | N
 
 @dataclass
 class _Boundary:
-    """The state at the start of a generation: what a checkpoint holds."""
+    """The state at the start of a generation: what a checkpoint holds. Genomes are never
+    changed in place (children are new arrays), so the members are shared, not copied; their
+    fitness values, which the next selection overwrites, are copied."""
 
     generation: int
     population: list
+    fitness: np.ndarray
     side: int
     rng_state: dict
     n_records: int
@@ -194,20 +197,13 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
     fingerprint_ = fingerprint(cfg)
 
     def checkpoint(at: _Boundary) -> None:
-        genomes = np.stack(at.population)
-        save_checkpoint(out / CHECKPOINT, fingerprint=fingerprint_, genomes=genomes,
-                        fitness=np.array([ind.fitness.values[0] if ind.fitness.valid else np.nan
-                                          for ind in at.population]),
-                        side=at.side, generation=at.generation, rng_state=at.rng_state,
+        save_checkpoint(out / CHECKPOINT, fingerprint=fingerprint_, genomes=np.stack(at.population),
+                        fitness=at.fitness, side=at.side, generation=at.generation, rng_state=at.rng_state,
                         records=records[:at.n_records], elapsed=at.elapsed, resumes=resumes)
 
     def boundary(generation: int) -> _Boundary:
-        # fitness values are kept per member: copy them, the next selection overwrites them
-        kept = [toolbox.clone(ind) for ind in population]
-        for copy, ind in zip(kept, population, strict=True):
-            if ind.fitness.valid:
-                copy.fitness.values = ind.fitness.values
-        return _Boundary(generation, kept, side, rng.bit_generator.state, len(records),
+        fitness = np.array([ind.fitness.values[0] if ind.fitness.valid else np.nan for ind in population])
+        return _Boundary(generation, list(population), fitness, side, rng.bit_generator.state, len(records),
                          time.perf_counter() - began)
 
     bar = tqdm(total=total, initial=start, desc=str(cfg.experiment), disable=not cfg.progress, unit="gen")
