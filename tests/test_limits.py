@@ -7,6 +7,7 @@ import sys
 import textwrap
 import time
 
+import numpy as np
 import pytest
 
 from ga_pig import Game, exact, simulate
@@ -55,16 +56,31 @@ def test_many_games_use_bounded_memory_and_agree_with_one_chunk():
     assert chunked == whole and chunked.games == n
 
 
-def test_ctrl_c_stops_a_long_simulation_within_seconds():
-    script = textwrap.dedent("""
+LONG_WORK = {
+    "simulation": """
         from ga_pig import Game, simulate, strategies as S
         game = Game.pig(goal=30)
         a, b = S.hold_at(20, game), S.hold_at(25, game)
         simulate.play(a, b, game, 1000, 0)  # compiled (or loaded) before the clock starts
         print("ready", flush=True)
         simulate.play(a, b, game, 10**9, 0)
-        print("finished", flush=True)
-    """)
+    """,
+    "win matrix": """
+        import numpy as np
+        from ga_pig import Game, exact, strategies as S
+        game = Game.pig(goal=60)
+        rng = np.random.default_rng(0)
+        population = np.stack([S.random(game, rng) for _ in range(400)])
+        exact.win_matrix(population[:3], game)
+        print("ready", flush=True)
+        exact.win_matrix(population, game)
+    """,
+}
+
+
+@pytest.mark.parametrize("work", list(LONG_WORK))
+def test_ctrl_c_stops_long_work_within_seconds(work):
+    script = textwrap.dedent(LONG_WORK[work]) + '\nprint("finished", flush=True)\n'
     process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     assert process.stdout.readline().strip() == "ready", process.stderr.read()
@@ -72,12 +88,24 @@ def test_ctrl_c_stops_a_long_simulation_within_seconds():
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     try:
-        _, err = process.communicate(timeout=20)
+        out, err = process.communicate(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
-        pytest.fail("simulate.play ignored Ctrl-C for 20 s")
+        pytest.fail(f"the {work} ignored Ctrl-C for 20 s")
     assert time.monotonic() - sent < 5
-    assert process.returncode != 0 and "KeyboardInterrupt" in err
+    assert "finished" not in out and process.returncode != 0 and "KeyboardInterrupt" in err
+
+
+def test_chunked_evaluation_equals_one_kernel_call(monkeypatch):
+    from ga_pig.exact import evaluate
+
+    game = Game.pig(goal=15)
+    rng = np.random.default_rng(1)
+    population = np.stack([S.random(game, rng) for _ in range(9)])
+    whole_matrix, whole_rates = exact.win_matrix(population, game), exact.win_rates(population, population[0], game)
+    monkeypatch.setattr(evaluate, "CHUNK_PAIRS", 4)
+    assert np.array_equal(exact.win_matrix(population, game), whole_matrix)
+    assert np.array_equal(exact.win_rates(population, population[0], game), whole_rates)
 
 
 def test_cold_cache_is_detected(tmp_path, monkeypatch):

@@ -22,6 +22,11 @@ from ga_pig.strategies import check, check_population
 __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates"]
 
 
+#: Pairs per kernel call in population-wide evaluations: a large win matrix returns to Python
+#: between chunks (each well under a second at goal 100), where Ctrl-C is honoured.
+CHUNK_PAIRS = 64
+
+
 def _view(s: np.ndarray, game: Game) -> np.ndarray:
     """A strategy (or stack) as the kernels read it: Hog's dice counts gain a trailing axis of
     length 1, standing where the turn total would be, so the same kernels index them."""
@@ -92,7 +97,10 @@ def _probabilities(population, opponent, game: Game) -> np.ndarray:
     population = check_population(population, game)
     check(opponent, game, "opponent")
     out = np.empty((population.shape[0], 4))
-    _kernels._population_vs(_view(population, game), _view(opponent, game), game.goal, *_rules(game), out)
+    members, versus, rules = _view(population, game), _view(opponent, game), _rules(game)
+    for low in range(0, len(out), CHUNK_PAIRS):
+        high = low + CHUNK_PAIRS
+        _kernels._population_vs(members[low:high], versus, game.goal, *rules, out[low:high])
     return out
 
 
@@ -124,8 +132,11 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
 def _pairs(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game) -> np.ndarray:
     """(n_pairs, 4) exact seat probabilities of population[first[m]] against population[second[m]]."""
     out = np.empty((len(first), 4))
-    _kernels._all_pairs(_view(population, game), first.astype(np.int64), second.astype(np.int64), game.goal,
-                        *_rules(game), out)
+    members, rules = _view(population, game), _rules(game)
+    first, second = first.astype(np.int64), second.astype(np.int64)
+    for low in range(0, len(out), CHUNK_PAIRS):
+        high = low + CHUNK_PAIRS
+        _kernels._all_pairs(members, first[low:high], second[low:high], game.goal, *rules, out[low:high])
     return out
 
 
