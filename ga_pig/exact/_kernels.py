@@ -669,65 +669,52 @@ def _pairs_by_total(goal):
 
 
 @numba.njit(cache=True)
-def _resets(probabilities, effects):
-    """True when some roll resets the banked score: the solvers then sweep every pair again
-    until the values the resets read (P[op, 0, 0]) settle."""
-    for o in range(probabilities.shape[0]):
-        if effects[o] == RESET and probabilities[o] > 0.0:
-            return True
-    return False
-
-
-@numba.njit(cache=True)
-def _value_iteration(goal, probabilities, effects, amounts, dice, tol, max_sweeps, P, policy, sweeps):
-    """Neller & Presser's value iteration, one pair {(i, j), (j, i)} at a time, highest score
-    sum first. Zero-sum values: the opponent's win probability is 1 - P. sweeps[i, j] counts.
-    With resets the pass over all pairs repeats until a pass changes nothing beyond ``tol``."""
-    pairs = _pairs_by_total(goal)
+def _value_iteration(pairs, goal, probabilities, effects, amounts, dice, tol, max_sweeps, P, policy, sweeps):
+    """Neller & Presser's value iteration on ``pairs`` {(i, j), (j, i)}, in order (the caller
+    passes slices of :func:`_pairs_by_total`, highest score sum first, and repeats the whole
+    pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
+    sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
+    did not settle within ``max_sweeps``."""
     row = np.zeros(goal)
-    resets = _resets(probabilities, effects)
-    for _outer in range(MAX_SWEEPS):
-        first_delta = 0.0
-        for pair in range(pairs.shape[0]):
-            i = pairs[pair, 0]
-            j = pairs[pair, 1]
-            converged = False
-            for sweep in range(max_sweeps):
-                delta = 0.0
-                for side in range(2 if i != j else 1):
-                    me = i if side == 0 else j
-                    op = j if side == 0 else i
-                    bust = 1.0 - P[op, me, 0]
-                    reset = 1.0 - P[op, 0, 0]
-                    _zero_sum_bank_row(P, me, op, goal, row)
-                    if dice.shape[0] > 0:
-                        new, d = _best_dice(me, goal, dice, bust, row, np.int64(policy[me, op, 0]), 0.0)
-                        delta = max(delta, abs(new - P[me, op, 0]))
-                        P[me, op, 0] = new
-                        policy[me, op, 0] = d
-                        continue
-                    for k in range(goal - me - 1, -1, -1):
-                        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
-                        # passing at (i, i, 0) is worth 1 - itself: the fixed point 1/2 (as in policy
-                        # iteration), taken directly, as x <- 1 - x would oscillate around it
-                        hold = row[k] if k > 0 else (0.5 if me == op else bust)
-                        new = roll if roll >= hold else hold
-                        policy[me, op, k] = roll >= hold
-                        change = abs(new - P[me, op, k])
-                        if change > delta:
-                            delta = change
-                        P[me, op, k] = new
-                sweeps[i, j] += 1
-                if sweep == 0 and delta > first_delta:
-                    first_delta = delta
-                if delta <= tol or delta <= ROUNDING_FLOOR:
-                    converged = True
-                    break
-            if not converged:
-                return False
-        if not resets or first_delta <= tol or first_delta <= ROUNDING_FLOOR:
-            return True
-    return False
+    first_delta = 0.0
+    for pair in range(pairs.shape[0]):
+        i = pairs[pair, 0]
+        j = pairs[pair, 1]
+        converged = False
+        for sweep in range(max_sweeps):
+            delta = 0.0
+            for side in range(2 if i != j else 1):
+                me = i if side == 0 else j
+                op = j if side == 0 else i
+                bust = 1.0 - P[op, me, 0]
+                reset = 1.0 - P[op, 0, 0]
+                _zero_sum_bank_row(P, me, op, goal, row)
+                if dice.shape[0] > 0:
+                    new, d = _best_dice(me, goal, dice, bust, row, np.int64(policy[me, op, 0]), 0.0)
+                    delta = max(delta, abs(new - P[me, op, 0]))
+                    P[me, op, 0] = new
+                    policy[me, op, 0] = d
+                    continue
+                for k in range(goal - me - 1, -1, -1):
+                    roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
+                    # passing at (i, i, 0) is worth 1 - itself: the fixed point 1/2 (as in policy
+                    # iteration), taken directly, as x <- 1 - x would oscillate around it
+                    hold = row[k] if k > 0 else (0.5 if me == op else bust)
+                    new = roll if roll >= hold else hold
+                    policy[me, op, k] = roll >= hold
+                    change = abs(new - P[me, op, k])
+                    if change > delta:
+                        delta = change
+                    P[me, op, k] = new
+            sweeps[i, j] += 1
+            if sweep == 0 and delta > first_delta:
+                first_delta = delta
+            if delta <= tol or delta <= ROUNDING_FLOOR:
+                converged = True
+                break
+        if not converged:
+            return -1.0
+    return first_delta
 
 
 @numba.njit(cache=True, inline="always")
@@ -773,124 +760,116 @@ def _improve(policy, me, op, goal, P, probabilities, effects, amounts, dice, mar
 
 
 @numba.njit(cache=True)
-def _policy_iteration(goal, probabilities, effects, amounts, dice, margin, max_rounds, P, policy, rounds):
-    """Seed 001's strategy iteration: per pair, solve the linear equations of the current
-    policy exactly (affine chains), improve greedily, repeat until the policy is stable.
-    With resets the pass over all pairs repeats until a pass moves no value beyond the
-    rounding floor and changes no action."""
+def _policy_iteration(pairs, goal, probabilities, effects, amounts, dice, margin, max_rounds, P, policy, rounds, CA, CB,
+                      hold, row):
+    """Seed 001's strategy iteration on ``pairs`` (slices of :func:`_pairs_by_total`, in order):
+    per pair, solve the linear equations of the current policy exactly (affine chains),
+    improve greedily, repeat until the policy is stable. Returns (converged, largest value
+    move, whether an action switched); with resets the caller repeats the whole pass until a
+    pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),
+    hold (goal, 2) and row (goal,) are the caller's, kept from call to call: chains that sweep
+    (Pig Dice) start from the previous pair's."""
     rules = _split(probabilities, effects, amounts)
-    resets = rules[3] > 0.0
-    CA = np.zeros((goal, 4))
-    CB = np.zeros((goal, 4))
-    hold = np.zeros((goal, 2))
-    row = np.zeros(goal)
-    pairs = _pairs_by_total(goal)
-    for _outer in range(MAX_SWEEPS):
-        moved = 0.0
-        switched = False
-        for pair in range(pairs.shape[0]):
-            i = pairs[pair, 0]
-            j = pairs[pair, 1]
-            converged = False
-            for _r in range(max_rounds):
-                _zero_sum_turn(policy, i, j, goal, P, rules, dice, hold, CA)
-                if i != j:
-                    _zero_sum_turn(policy, j, i, goal, P, rules, dice, hold, CB)
-                else:
-                    CB[:] = CA
-                # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
-                cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
-                cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
-                denom = eA + eB - eA * eB
-                if denom <= 0.0:
-                    x = 0.5
-                    y = 0.5
-                else:
-                    x = (cA + dA * (eB - cB)) / denom
-                    y = (cB + dB * (eA - cA)) / denom
-                for k in range(goal - i if dice.shape[0] == 0 else 1):
-                    new = CA[k, 0] + CA[k, 2] * (1.0 - y)
-                    moved = max(moved, abs(new - P[i, j, k]))
-                    P[i, j, k] = new
-                for k in range(goal - j if dice.shape[0] == 0 else 1):
-                    new = CB[k, 0] + CB[k, 2] * (1.0 - x)
-                    moved = max(moved, abs(new - P[j, i, k]))
-                    P[j, i, k] = new
-                rounds[i, j] += 1
-                changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, dice, margin, row)
-                if i != j:
-                    changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, dice, margin, row)
-                switched |= changed
-                if not changed:
-                    converged = True
-                    break
-            if not converged:
-                return False
-        if not resets or (moved <= ROUNDING_FLOOR and not switched):
-            return True
-    return False
+    moved = 0.0
+    switched = False
+    for pair in range(pairs.shape[0]):
+        i = pairs[pair, 0]
+        j = pairs[pair, 1]
+        converged = False
+        for _r in range(max_rounds):
+            _zero_sum_turn(policy, i, j, goal, P, rules, dice, hold, CA)
+            if i != j:
+                _zero_sum_turn(policy, j, i, goal, P, rules, dice, hold, CB)
+            else:
+                CB[:] = CA
+            # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
+            cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
+            cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
+            denom = eA + eB - eA * eB
+            if denom <= 0.0:
+                x = 0.5
+                y = 0.5
+            else:
+                x = (cA + dA * (eB - cB)) / denom
+                y = (cB + dB * (eA - cA)) / denom
+            for k in range(goal - i if dice.shape[0] == 0 else 1):
+                new = CA[k, 0] + CA[k, 2] * (1.0 - y)
+                moved = max(moved, abs(new - P[i, j, k]))
+                P[i, j, k] = new
+            for k in range(goal - j if dice.shape[0] == 0 else 1):
+                new = CB[k, 0] + CB[k, 2] * (1.0 - x)
+                moved = max(moved, abs(new - P[j, i, k]))
+                P[j, i, k] = new
+            rounds[i, j] += 1
+            changed = _improve(policy, i, j, goal, P, probabilities, effects, amounts, dice, margin, row)
+            if i != j:
+                changed |= _improve(policy, j, i, goal, P, probabilities, effects, amounts, dice, margin, row)
+            switched |= changed
+            if not changed:
+                converged = True
+                break
+        if not converged:
+            return False, moved, switched
+    return True, moved, switched
 
 
 @numba.njit(cache=True)
-def _best_response(b, goal, probabilities, effects, amounts, dice, margin, max_rounds, V, policy, S, T, rounds):
+def _best_response(b, rows, goal, probabilities, effects, amounts, dice, margin, max_rounds, V, policy, S, T,
+                   rounds, CA, CB):
     """Policy maximizing the mover's win probability against the fixed b, from every state.
 
     The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
     S[i, j, 0] = V[i, j, 0]; T[j, i, 0]: its win probability when b is about to start a turn.
     Column 1 (b's wins) is not tracked. Stalemates are losses. Per pair: policy iteration on
-    the responder's chain, b's chain fixed, each policy evaluated exactly. With resets the pass
-    over all pairs repeats until a pass moves no value beyond the rounding floor and changes
-    no action.
+    the responder's chain, b's chain fixed, each policy evaluated exactly. One pass over the
+    responder's scores i in ``rows`` (the caller goes from goal - 1 down to 0 in slices).
+    Returns (converged, largest value move, whether an action switched); with resets the
+    caller repeats the whole pass until a pass moves no value beyond the rounding floor and
+    changes no action. Scratch CA, CB (goal, 4) are the caller's, kept from call to call.
     """
     rules = _split(probabilities, effects, amounts)
-    resets = rules[3] > 0.0
-    CA = np.zeros((goal, 4))
-    CB = np.zeros((goal, 4))
-    for _outer in range(MAX_SWEEPS):
-        moved = 0.0
-        switched = False
-        for i in range(goal - 1, -1, -1):
-            for j in range(goal - 1, -1, -1):
-                _turn(b, j, i, goal, 1, rules, dice, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
-                if dice.shape[0] > 0:
-                    # the responder's dice only move S[i, j] and, through b's bust, T[j, i]
-                    # (increasing in S[i, j]): take the d that maximizes S[i, j] after closing
-                    best = -1.0
-                    best_d = 1
-                    for d in range(1, dice.shape[0]):
-                        _dice_row(d, i, goal, 0, dice, T[j, i:], CA)
-                        _close(CA, CB, S, T, i, j)
-                        if S[i, j, 0] > best + margin:
-                            best = S[i, j, 0]
-                            best_d = d
-                    policy[i, j, 0] = best_d
-                    _dice_row(best_d, i, goal, 0, dice, T[j, i:], CA)
+    moved = 0.0
+    switched = False
+    for i in rows:
+        for j in range(goal - 1, -1, -1):
+            _turn(b, j, i, goal, 1, rules, dice, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
+            if dice.shape[0] > 0:
+                # the responder's dice only move S[i, j] and, through b's bust, T[j, i]
+                # (increasing in S[i, j]): take the d that maximizes S[i, j] after closing
+                best = -1.0
+                best_d = 1
+                for d in range(1, dice.shape[0]):
+                    _dice_row(d, i, goal, 0, dice, T[j, i:], CA)
                     _close(CA, CB, S, T, i, j)
-                    V[i, j, 0] = S[i, j, 0]
-                    rounds[i, j] += 1
-                    continue
-                converged = False
-                for _r in range(max_rounds):
-                    _chain(policy, i, j, goal, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
-                    _close(CA, CB, S, T, i, j)
-                    t0 = T[j, i, 0]
-                    for k in range(goal - i):
-                        new = CA[k, 0] + CA[k, 2] * t0
-                        moved = max(moved, abs(new - V[i, j, k]))
-                        V[i, j, k] = new
-                    changed = False
-                    for k in range(goal - i):
-                        roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0, T[j, 0, 0],
-                                           T[j, i:, 0])
-                        hold = T[j, i + k, 0] if k > 0 else t0
-                        changed |= _switch(policy, i, j, k, roll, hold, margin)
-                    rounds[i, j] += 1
-                    switched |= changed
-                    if not changed:
-                        converged = True
-                        break
-                if not converged:
-                    return False
-        if not resets or (moved <= ROUNDING_FLOOR and not switched):
-            return True
-    return False
+                    if S[i, j, 0] > best + margin:
+                        best = S[i, j, 0]
+                        best_d = d
+                policy[i, j, 0] = best_d
+                _dice_row(best_d, i, goal, 0, dice, T[j, i:], CA)
+                _close(CA, CB, S, T, i, j)
+                V[i, j, 0] = S[i, j, 0]
+                rounds[i, j] += 1
+                continue
+            converged = False
+            for _r in range(max_rounds):
+                _chain(policy, i, j, goal, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
+                _close(CA, CB, S, T, i, j)
+                t0 = T[j, i, 0]
+                for k in range(goal - i):
+                    new = CA[k, 0] + CA[k, 2] * t0
+                    moved = max(moved, abs(new - V[i, j, k]))
+                    V[i, j, k] = new
+                changed = False
+                for k in range(goal - i):
+                    roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0, T[j, 0, 0],
+                                       T[j, i:, 0])
+                    hold = T[j, i + k, 0] if k > 0 else t0
+                    changed |= _switch(policy, i, j, k, roll, hold, margin)
+                rounds[i, j] += 1
+                switched |= changed
+                if not changed:
+                    converged = True
+                    break
+            if not converged:
+                return False, moved, switched
+    return True, moved, switched

@@ -69,6 +69,11 @@ def _finish(policy, value, iterations, method, game) -> Solution:
     return Solution(policy, value, iterations, method, game)
 
 
+#: Pairs of banked scores per kernel call of the optimal solvers, and the responder's scores per
+#: call of best response (each call a few tens of ms at goal 100): Ctrl-C is seen between calls.
+CHUNK_PAIRS = 512
+CHUNK_ROWS = 8
+
 #: Memory a solver needs per state: value and policy tables, the legal mask and the kernels'
 #: scratch (measured: about 30 bytes at goal 150).
 BYTES_PER_STATE = 48
@@ -106,13 +111,38 @@ def optimal(
     value, policy = _tables(game, "exact.optimal")
     goal = game.goal
     iterations = np.zeros((goal, goal), dtype=np.int64)
-    if method == "value_iteration":
-        ok = _kernels._value_iteration(goal, *_rules(game), tol, max_iterations, value, policy, iterations)
-    else:
-        ok = _kernels._policy_iteration(goal, *_rules(game), TIE_MARGIN, max_iterations, value, policy, iterations)
-    if not ok:
-        raise RuntimeError(f"{method} did not converge within {max_iterations} iterations on a pair of scores")
+    rules = _rules(game)
+    scratch = np.zeros((goal, 4)), np.zeros((goal, 4)), np.zeros((goal, 2)), np.zeros(goal)
+
+    def one_pass(pairs: np.ndarray) -> tuple[bool, float, bool]:
+        if method == "value_iteration":
+            first_delta = _kernels._value_iteration(pairs, goal, *rules, tol, max_iterations, value, policy,
+                                                    iterations)
+            # settled once the first sweeps moved nothing beyond tol or beyond the rounding floor
+            return first_delta >= 0.0, (first_delta if first_delta > tol else 0.0), False
+        return _kernels._policy_iteration(pairs, goal, *rules, TIE_MARGIN, max_iterations, value, policy, iterations,
+                                          *scratch)
+
+    _passes(one_pass, _kernels._pairs_by_total(goal), CHUNK_PAIRS, game, f"{method} did not converge within "
+            f"{max_iterations} iterations on a pair of scores")
     return _finish(policy, value, iterations, method, game)
+
+
+def _passes(one_pass, units: np.ndarray, chunk: int, game: Game, failure: str) -> None:
+    """Run ``one_pass`` over ``units`` (pairs of scores, or the responder's scores) ``chunk`` at a
+    time, so Ctrl-C is seen between kernel calls; with resets, repeat whole passes until one moves
+    no value beyond the rounding floor and switches no action. ``one_pass(units)`` returns
+    (converged, largest move, switched)."""
+    for _outer in range(_kernels.MAX_SWEEPS):
+        moved, switched = 0.0, False
+        for low in range(0, len(units), chunk):
+            converged, chunk_moved, chunk_switched = one_pass(units[low:low + chunk])
+            if not converged:
+                raise RuntimeError(failure)
+            moved, switched = max(moved, chunk_moved), switched or chunk_switched
+        if game.monotone or (moved <= _kernels.ROUNDING_FLOOR and not switched):
+            return
+    raise RuntimeError(failure)
 
 
 def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> Solution:
@@ -127,11 +157,15 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     at_start = np.zeros((goal, goal, 2))
     to_b = np.zeros((goal, goal, 2))
     iterations = np.zeros((goal, goal), dtype=np.int64)
-    ok = _kernels._best_response(
-        _view(b, game), goal, *_rules(game), TIE_MARGIN, max_iterations, value, policy, at_start, to_b, iterations
-    )
-    if not ok:
-        raise RuntimeError(f"best response did not converge within {max_iterations} rounds on a pair of scores")
+    fixed, rules = _view(b, game), _rules(game)
+    scratch = np.zeros((goal, 4)), np.zeros((goal, 4))
+
+    def one_pass(rows: np.ndarray) -> tuple[bool, float, bool]:
+        return _kernels._best_response(fixed, rows, goal, *rules, TIE_MARGIN, max_iterations, value, policy, at_start,
+                                       to_b, iterations, *scratch)
+
+    _passes(one_pass, np.arange(goal - 1, -1, -1), CHUNK_ROWS, game,
+            f"best response did not converge within {max_iterations} rounds on a pair of scores")
     return _finish(policy, value, iterations, "best_response", game)
 
 
