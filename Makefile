@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-# The main job: seed 001's cube-system experiment (about 20 s here); outputs/runs/cube/<time>/
+# The main job: seed 001's cube-system experiment (20-40 s on 2 cores); outputs/runs/cube/<time>/
 run: $(STAMP)
 	$(BIN)/python -m ga_pig experiment=cube mutation=0.005
 
