@@ -1,4 +1,4 @@
-"""Engine demo (what ``make run`` runs until the GA experiment lands).
+"""Engine demo (``make demo``): exact numbers in a few seconds.
 
 Solves the optimal policy of Pig, prints P(0, 0, 0) and an exact table of win probabilities
 between a few classic strategies (the layout of seed 001's appendix A).
