@@ -426,3 +426,29 @@ def test_elite_keeps_the_best_under_exact_fitness(tmp_path):
     run(make_cfg(*overrides, "elite=0"), tmp_path / "plain")
     plain = pd.read_parquet(tmp_path / "plain" / "generations.parquet")["max"].to_numpy()
     assert np.any(np.diff(plain) < 0)
+
+
+PINNED = [
+    (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
+      "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
+     "bdbc0665f9735900c3bdfdbd762d77f4372153a4c3fb651919f0fd04af5f888d",
+     "6256808cb4c4d601186d964ac44b9307ad69217fb90d702127b6b59e00ed7b53"),
+    (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
+      "eval_every=1", "seed=3"],
+     "49808d93d7229f874745be9c347d331963a8cd726051994cb37d7abd53796566",
+     "1445b4e5a3a4d77b143c7540b40218706199aa66b349527ee7df6de2e08169b4"),
+]
+
+
+@pytest.mark.parametrize("overrides, table_sha, best_sha", PINNED)
+def test_pinned_runs_do_not_move(overrides, table_sha, best_sha, tmp_path):
+    """Two short runs (cube waves with an elite; Hog round robin) pinned by hash: the generations
+    table without its wall times and the best strategy. The same before and after the resume
+    work of 2026-11-22 (checked against the main before it); a refactor must keep them, and a
+    deliberate change of results must say so in the README."""
+    import hashlib
+
+    run(make_cfg(*overrides, "progress=false"), tmp_path)
+    frame = table(tmp_path)
+    assert hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest() == table_sha
+    assert hashlib.sha256(np.load(tmp_path / "best.npy").tobytes()).hexdigest() == best_sha
