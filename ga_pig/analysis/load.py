@@ -141,20 +141,13 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     blocks, bit-packed for roll/hold games; this expands them back."""
     from ga_pig.config import make_game
     from ga_pig.evolve import cube
+    from ga_pig.evolve.outputs import POPULATION, load_population_file
 
     run_dir = Path(run_dir).expanduser()
-    stored = run_dir / "population.npz"
+    stored = run_dir / POPULATION
     if not stored.is_file():
-        raise FileNotFoundError(f"no population.npz in {run_dir} (not a run, or not finished)")
+        raise FileNotFoundError(f"no {POPULATION} in {run_dir} (not a run, or not finished)")
     cfg = OmegaConf.load(run_dir / "config.yaml")
     game = make_game(cfg)
-    with np.load(stored, allow_pickle=False) as data:
-        shape = tuple(int(n) for n in data["shape"])
-        genomes = data["genomes"]
-        side = int(data["side"])
-        win_rate = np.array(data["win_rate"])
-    if game.max_dice:
-        genomes = genomes.astype(np.int64).reshape(shape)
-    else:
-        genomes = np.unpackbits(genomes, count=int(np.prod(shape))).view(bool).reshape(shape)
+    genomes, side, win_rate = load_population_file(stored, dice=bool(game.max_dice))
     return cube.strategies(genomes, side, game, bool(cfg.force_roll_at_zero)), win_rate

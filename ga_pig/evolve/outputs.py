@@ -10,8 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from omegaconf import OmegaConf
 
 __all__ = [
+    "key_columns",
     "atomic_write",
     "save_npy",
     "save_npz",
@@ -21,6 +23,9 @@ __all__ = [
     "load_checkpoint",
     "plot_winrate",
     "CHECKPOINT",
+    "POPULATION",
+    "save_population",
+    "load_population_file",
     "FAILED",
     "record_failure",
     "read_failure",
@@ -32,6 +37,27 @@ CHECKPOINT = "checkpoint.npz"
 GENERATIONS = "generations.parquet"
 #: Written in place of the results by a job that failed (read by :func:`read_failure`).
 FAILED = "failed.json"
+
+
+def key_columns(cfg) -> dict:
+    """The config values every row of a run's tables carries."""
+    return {
+        "experiment": str(cfg.experiment),
+        "mode": str(cfg.mode),
+        "game": str(cfg.game.name),
+        "goal": int(cfg.game.goal),
+        "population": str(cfg.population.kind),
+        "selection": str(cfg.selection.scheme),
+        "fitness": str(cfg.fitness.kind),
+        "opponent": str(cfg.fitness.opponent),
+        "mutation": float(cfg.mutation),
+        "population_size": int(cfg.population_size),
+        "games_per_match": int(cfg.games_per_match),
+        "elite": int(cfg.elite),
+        "cube": json.dumps(None if cfg.cube is None else OmegaConf.to_container(cfg.cube)
+                           if OmegaConf.is_config(cfg.cube) else cfg.cube),
+        "seed": int(cfg.seed),
+    }
 
 
 def atomic_write(path: Path, write) -> None:
@@ -95,6 +121,29 @@ def read_failure(run_dir: Path) -> dict | None:
         return json.loads((Path(run_dir) / FAILED).read_text())
     except (OSError, json.JSONDecodeError):
         return None
+
+
+POPULATION = "population.npz"
+
+
+def save_population(path: Path, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:
+    """A run's final genomes (bit-packed when bool, int8 dice counts otherwise), their cube side
+    and their exact win rates against the optimal policy; read by :func:`load_population_file`."""
+    packed = np.packbits(genomes, axis=None) if genomes.dtype == np.bool_ else genomes.astype(np.int8)
+    save_npz(path, genomes=packed, shape=np.array(genomes.shape), side=side, win_rate=win_rate)
+
+
+def load_population_file(path: Path, dice: bool) -> tuple[np.ndarray, int, np.ndarray]:
+    """(genomes, side, win_rate) as :func:`save_population` wrote them; ``dice``: the genomes
+    are dice counts (returned as int64), else roll/hold bits (bool)."""
+    with np.load(path, allow_pickle=False) as data:
+        shape = tuple(int(n) for n in data["shape"])
+        genomes = data["genomes"]
+        side = int(data["side"])
+        win_rate = np.array(data["win_rate"])
+    if dice:
+        return genomes.astype(np.int64).reshape(shape), side, win_rate
+    return np.unpackbits(genomes, count=int(np.prod(shape))).view(bool).reshape(shape), side, win_rate
 
 
 #: What a checkpoint must hold; a file without it is not one of ours.

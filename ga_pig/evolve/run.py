@@ -1,5 +1,5 @@
-"""The generation loop: select, breed, record, checkpoint (seed 001 §3.4), and the random search
-of seed 001 §4.3.1.
+"""The generation loop: select, breed, record, checkpoint (seed 001 §3.4); ``mode=random_search``
+goes to :mod:`ga_pig.evolve.random_search`.
 
 ``run(cfg, output_dir)`` is an ordinary function; ``python -m ga_pig`` only composes the config
 and calls it. Every random draw comes from one ``numpy.random.Generator`` seeded by
@@ -12,7 +12,6 @@ Ctrl-C, when ``time_limit_s`` runs out, and at the end.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import time
@@ -34,15 +33,18 @@ from ga_pig.evolve.outputs import (
     CHECKPOINT,
     FAILED,
     GENERATIONS,
+    POPULATION,
     atomic_write,
+    key_columns,
     plot_winrate,
     save_checkpoint,
     save_npy,
-    save_npz,
+    save_population,
     write_json,
     write_table,
 )
 from ga_pig.evolve.populations import initial_genomes
+from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE, Resumed, fingerprint, prepare
 from ga_pig.evolve.toolbox import build_toolbox
 
@@ -64,27 +66,6 @@ def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
         agreeing = sum(int(c) * (int(c) - 1) // 2 for v in np.unique(genes) for c in (genes == v).sum(axis=0))
         differing = genes.shape[1] * n * (n - 1) // 2 - agreeing
     return float(differing / (n * (n - 1) / 2) / legal.sum())
-
-
-def key_columns(cfg) -> dict:
-    """The config values every row of a run's tables carries."""
-    return {
-        "experiment": str(cfg.experiment),
-        "mode": str(cfg.mode),
-        "game": str(cfg.game.name),
-        "goal": int(cfg.game.goal),
-        "population": str(cfg.population.kind),
-        "selection": str(cfg.selection.scheme),
-        "fitness": str(cfg.fitness.kind),
-        "opponent": str(cfg.fitness.opponent),
-        "mutation": float(cfg.mutation),
-        "population_size": int(cfg.population_size),
-        "games_per_match": int(cfg.games_per_match),
-        "elite": int(cfg.elite),
-        "cube": json.dumps(None if cfg.cube is None else OmegaConf.to_container(cfg.cube)
-                           if OmegaConf.is_config(cfg.cube) else cfg.cube),
-        "seed": int(cfg.seed),
-    }
 
 
 def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int]:
@@ -116,7 +97,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
     announce_compiling(_kernels())
     if cfg.mode == "random_search":
         output_dir.mkdir(parents=True, exist_ok=True)
-        return _random_search(cfg, output_dir)
+        return random_search(cfg, output_dir)
     return _evolve(cfg, output_dir, resumed)
 
 
@@ -294,10 +275,7 @@ def _finish(cfg, out, game, schedule, population, side, records, record, rates_v
     rates = rates_vs_optimal(strategies)
     best = int(np.argmax(rates))
     save_npy(out / "best.npy", strategies[best])
-    genomes = np.stack(population)
-    packed = np.packbits(genomes, axis=None) if genomes.dtype == np.bool_ else genomes.astype(np.int8)
-    save_npz(out / "population.npz", genomes=packed, shape=np.array(genomes.shape),
-             side=side, win_rate=rates)
+    save_population(out / POPULATION, np.stack(population), side, rates)
     summary = {
         **columns,
         "generations": total,
@@ -313,40 +291,4 @@ def _finish(cfg, out, game, schedule, population, side, records, record, rates_v
     write_json(out / "summary.json", summary)
     (out / FAILED).unlink(missing_ok=True)  # an earlier failed attempt no longer stands
     plot_winrate(records, out / "winrate.png", f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")
-    return summary
-
-
-def _random_search(cfg: DictConfig, out: Path) -> dict:
-    """Seed 001 §4.3.1: ``draws`` sets of ``population_size`` random strategies, each set's mean
-    exact win rate against the optimal policy."""
-    atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
-    game = make_game(cfg)
-    optimal = exact.optimal(game).policy
-    columns = key_columns(cfg)
-    rng = np.random.default_rng(int(cfg.seed))
-    rows = []
-    began = time.perf_counter()
-    for draw in tqdm(range(int(cfg.draws)), desc="random search", disable=not cfg.progress, unit="draw"):
-        if game.max_dice:
-            strategies = rng.integers(1, game.max_dice + 1, size=(int(cfg.population_size),) + game.shape)
-        else:
-            strategies = rng.random((int(cfg.population_size),) + game.shape) < float(cfg.population.p_roll)
-            if cfg.force_roll_at_zero:
-                strategies[..., 0] = True
-        rates = exact.win_rates(strategies, optimal, game)
-        rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
-                     "seconds": time.perf_counter() - began, **columns})
-    write_table(rows, out / "draws.parquet")
-    means = np.array([r["mean"] for r in rows])
-    mu, sigma = float(means.mean()), float(means.std(ddof=1)) if len(means) > 1 else 0.0
-    summary = {
-        **columns,
-        "draws": int(cfg.draws),
-        "mean": mu,
-        "std": sigma,
-        "best_draw_mean": float(means.max()),
-        "seconds": time.perf_counter() - began,
-        "output_dir": str(out),
-    }
-    write_json(out / "summary.json", summary)
     return summary
