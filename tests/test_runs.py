@@ -343,6 +343,22 @@ def test_runs_started_together_get_their_own_directories(tmp_path):
     assert seeds == {1, 2, 3}
 
 
+def test_sweeps_started_together_get_their_own_directories(tmp_path):
+    """Two sweeps in the same instant, default sweep directory: each claims its own, and every
+    job lands in its own sweep's directory (the jobs' configs are composed again, so the claim
+    must reach them)."""
+    processes = [_cli("--multirun", "experiment=knockout", f"seed={a},{b}", *TINY, cwd=tmp_path) for a, b in
+                 ((1, 2), (3, 4))]
+    for process in processes:
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0, output
+    sweeps = sorted((tmp_path / "outputs" / "sweeps").iterdir())
+    assert len(sweeps) == 2
+    seeds = [sorted(json.loads((job / "summary.json").read_text())["seed"] for job in sweep.glob("*_knockout"))
+             for sweep in sweeps]
+    assert sorted(seeds) == [[1, 2], [3, 4]]
+
+
 def test_claim_directory_never_shares(tmp_path):
     from ga_pig.launch import claim_directory
 
