@@ -94,14 +94,14 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
     if resumed is not None:
         cfg, output_dir = resumed.cfg, resumed.run_dir
     output_dir = Path(output_dir)
-    announce_compiling(_kernels())
+    announce_compiling(_run_kernels())
     if cfg.mode == "random_search":
         output_dir.mkdir(parents=True, exist_ok=True)
         return random_search(cfg, output_dir)
     return _evolve(cfg, output_dir, resumed)
 
 
-def _kernels() -> tuple:
+def _run_kernels() -> tuple:
     """The numba kernels every run calls (for the first-run compile message)."""
     from ga_pig import simulate
     from ga_pig.exact import _kernels
