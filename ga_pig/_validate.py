@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -20,7 +21,7 @@ def machine_memory() -> int:
     total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     for limit_file in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
         try:
-            text = open(limit_file).read().strip()
+            text = Path(limit_file).read_text().strip()
         except OSError:
             continue
         if text.isdigit():

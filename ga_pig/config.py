@@ -23,6 +23,7 @@ __all__ = [
     "register",
     "compose",
     "validate",
+    "fail",
     "waves",
     "make_game",
     "SELECTIONS",
@@ -141,7 +142,8 @@ def make_game(cfg: DictConfig | Config):
     return Game.named(cfg.game.name, **params)
 
 
-def _fail(key: str, value: object, expected: str) -> None:
+def fail(key: str, value: object, expected: str) -> None:
+    """Raise the one config error: ValueError naming ``key``, its ``value`` and what was expected."""
     raise ValueError(f"config key '{key}' = {value!r}: expected {expected}")
 
 
@@ -172,58 +174,58 @@ def validate(cfg: DictConfig) -> None:
     from ga_pig.game import GAMES
 
     if cfg.mode not in MODES:
-        _fail("mode", cfg.mode, f"one of {MODES}")
+        fail("mode", cfg.mode, f"one of {MODES}")
     if cfg.game.name not in GAMES:
-        _fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
+        fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
     if cfg.game.goal < 2:
-        _fail("game.goal", cfg.game.goal, "an integer >= 2")
+        fail("game.goal", cfg.game.goal, "an integer >= 2")
     if cfg.game.sides is not None and cfg.game.sides < 2:
-        _fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
+        fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
     try:
         game = make_game(cfg)
     except ValueError as error:
-        _fail("game", OmegaConf.to_container(cfg.game),
+        fail("game", OmegaConf.to_container(cfg.game),
               f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
               f"sets them, rather than game.name=<name> ({error})")
     if cfg.population.kind not in POPULATIONS:
-        _fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
+        fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
     if game.max_dice and cfg.population.kind not in DICE_POPULATIONS:
-        _fail("population.kind", cfg.population.kind, f"one of {DICE_POPULATIONS} for {cfg.game.name}, whose "
+        fail("population.kind", cfg.population.kind, f"one of {DICE_POPULATIONS} for {cfg.game.name}, whose "
               "strategies are dice counts (the others build roll/hold strategies)")
     if not 0.0 <= cfg.population.p_roll <= 1.0:
-        _fail("population.p_roll", cfg.population.p_roll, "a probability in [0, 1]")
+        fail("population.p_roll", cfg.population.p_roll, "a probability in [0, 1]")
     if not cfg.population.thresholds or min(cfg.population.thresholds) < 0:
-        _fail("population.thresholds", list(cfg.population.thresholds), "a non-empty list of integers >= 0")
+        fail("population.thresholds", list(cfg.population.thresholds), "a non-empty list of integers >= 0")
     if cfg.selection.scheme not in SELECTIONS:
-        _fail("selection.scheme", cfg.selection.scheme, f"one of {SELECTIONS}")
+        fail("selection.scheme", cfg.selection.scheme, f"one of {SELECTIONS}")
     if cfg.fitness.kind not in FITNESS_KINDS:
-        _fail("fitness.kind", cfg.fitness.kind, f"one of {FITNESS_KINDS}")
+        fail("fitness.kind", cfg.fitness.kind, f"one of {FITNESS_KINDS}")
     if cfg.fitness.opponent not in OPPONENTS:
-        _fail("fitness.opponent", cfg.fitness.opponent, f"one of {OPPONENTS}")
+        fail("fitness.opponent", cfg.fitness.opponent, f"one of {OPPONENTS}")
     if cfg.fitness.opponent == "optimal" and cfg.fitness.kind != "exact":
-        _fail("fitness.opponent", cfg.fitness.opponent, "'population' unless fitness.kind is 'exact'")
+        fail("fitness.opponent", cfg.fitness.opponent, "'population' unless fitness.kind is 'exact'")
     if not 0.0 <= cfg.mutation <= 1.0:
-        _fail("mutation", cfg.mutation, "a fraction in [0, 1]")
+        fail("mutation", cfg.mutation, "a fraction in [0, 1]")
     if cfg.generations < 1:
-        _fail("generations", cfg.generations, "an integer >= 1")
+        fail("generations", cfg.generations, "an integer >= 1")
     if cfg.population_size < 2:
-        _fail("population_size", cfg.population_size, "an integer >= 2")
+        fail("population_size", cfg.population_size, "an integer >= 2")
     if cfg.selection.scheme == "knockout" and cfg.population_size % 2:
-        _fail("population_size", cfg.population_size, "an even number for knockout selection")
+        fail("population_size", cfg.population_size, "an even number for knockout selection")
     if cfg.games_per_match < 1:
-        _fail("games_per_match", cfg.games_per_match, "an integer >= 1")
+        fail("games_per_match", cfg.games_per_match, "an integer >= 1")
     if not 0 <= cfg.elite <= cfg.population_size // 2:
-        _fail("elite", cfg.elite, f"an integer in [0, population_size // 2 = {cfg.population_size // 2}]")
+        fail("elite", cfg.elite, f"an integer in [0, population_size // 2 = {cfg.population_size // 2}]")
     if cfg.eval_every is not None and cfg.eval_every < 1:
-        _fail("eval_every", cfg.eval_every, "an integer >= 1 or null")
+        fail("eval_every", cfg.eval_every, "an integer >= 1 or null")
     if cfg.checkpoint_every < 1:
-        _fail("checkpoint_every", cfg.checkpoint_every, "an integer >= 1")
+        fail("checkpoint_every", cfg.checkpoint_every, "an integer >= 1")
     if not 0 <= cfg.seed <= MAX_SEED:
-        _fail("seed", cfg.seed, f"an integer in [0, 2**63 - 1 = {MAX_SEED}] (it is stored in int64 tables)")
+        fail("seed", cfg.seed, f"an integer in [0, 2**63 - 1 = {MAX_SEED}] (it is stored in int64 tables)")
     if cfg.time_limit_s is not None and not cfg.time_limit_s > 0:
-        _fail("time_limit_s", cfg.time_limit_s, "a positive number of seconds or null")
+        fail("time_limit_s", cfg.time_limit_s, "a positive number of seconds or null")
     if cfg.draws < 1:
-        _fail("draws", cfg.draws, "an integer >= 1")
+        fail("draws", cfg.draws, "an integer >= 1")
     if cfg.cube is not None:
         cube = OmegaConf.to_container(cfg.cube) if OmegaConf.is_config(cfg.cube) else cfg.cube
         shape_ok = isinstance(cube, list) and len(cube) > 0 and all(
@@ -231,18 +233,18 @@ def validate(cfg: DictConfig) -> None:
             for w in cube
         )
         if not shape_ok:
-            _fail("cube", cube, "a non-empty list of [side, generations] integer pairs, e.g. [[20, 20], [5, 80]]")
+            fail("cube", cube, "a non-empty list of [side, generations] integer pairs, e.g. [[20, 20], [5, 80]]")
         previous = None
         for side, gens in cube:
             if side < 1:
-                _fail("cube", cube, f"cube sides >= 1 (got side {side})")
+                fail("cube", cube, f"cube sides >= 1 (got side {side})")
             if gens < 1:
-                _fail("cube", cube, f"generations >= 1 in every wave (got {gens})")
+                fail("cube", cube, f"generations >= 1 in every wave (got {gens})")
             if previous is not None and previous % side:
-                _fail("cube", cube, f"each side to divide the one before it ({side} does not divide {previous})")
+                fail("cube", cube, f"each side to divide the one before it ({side} does not divide {previous})")
             previous = side
     if cfg.resume is not None and not isinstance(cfg.resume, str):
-        _fail("resume", cfg.resume, "a run directory path")
+        fail("resume", cfg.resume, "a run directory path")
     _check_memory(cfg, game)
 
 

@@ -126,11 +126,21 @@ def read_failure(run_dir: Path) -> dict | None:
 POPULATION = "population.npz"
 
 
+def _pack(genomes: np.ndarray) -> np.ndarray:
+    """Bool genomes eight to a byte (flat), as population and checkpoint files store them."""
+    return np.packbits(genomes, axis=None)
+
+
+def _unpack(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The bool genomes of ``shape`` that :func:`_pack` stored."""
+    return np.unpackbits(packed, count=int(np.prod(shape))).view(bool).reshape(shape)
+
+
 def save_population(path: Path, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:
     """A run's final genomes (bit-packed when bool, int8 dice counts otherwise), their cube side
     and their exact win rates against the optimal policy; read by :func:`load_population_file`."""
-    packed = np.packbits(genomes, axis=None) if genomes.dtype == np.bool_ else genomes.astype(np.int8)
-    save_npz(path, genomes=packed, shape=np.array(genomes.shape), side=side, win_rate=win_rate)
+    stored = _pack(genomes) if genomes.dtype == np.bool_ else genomes.astype(np.int8)
+    save_npz(path, genomes=stored, shape=np.array(genomes.shape), side=side, win_rate=win_rate)
 
 
 def load_population_file(path: Path, dice: bool) -> tuple[np.ndarray, int, np.ndarray]:
@@ -143,7 +153,7 @@ def load_population_file(path: Path, dice: bool) -> tuple[np.ndarray, int, np.nd
         win_rate = np.array(data["win_rate"])
     if dice:
         return genomes.astype(np.int64).reshape(shape), side, win_rate
-    return np.unpackbits(genomes, count=int(np.prod(shape))).view(bool).reshape(shape), side, win_rate
+    return _unpack(genomes, shape), side, win_rate
 
 
 #: What a checkpoint must hold; a file without it is not one of ours.
@@ -157,8 +167,8 @@ def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitnes
     records so far, and ``fingerprint``, the config it belongs to (see
     :func:`ga_pig.evolve.resume.fingerprint`)."""
     genomes = np.ascontiguousarray(genomes)
-    packed = np.packbits(genomes, axis=None) if genomes.dtype == np.bool_ else genomes
-    save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, genomes=packed,
+    stored = _pack(genomes) if genomes.dtype == np.bool_ else genomes
+    save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, genomes=stored,
              genome_shape=np.array(genomes.shape, dtype=np.int64), genome_dtype=str(genomes.dtype),
              fitness=np.asarray(fitness, dtype=np.float64), side=side, generation=generation, elapsed=elapsed,
              rng_state=json.dumps(rng_state), records=json.dumps(records), resumes=json.dumps(resumes))
@@ -181,7 +191,7 @@ def load_checkpoint(path: Path) -> dict:
             dtype = np.dtype(str(data["genome_dtype"]))
             genomes = data["genomes"]
             if dtype == np.bool_:
-                genomes = np.unpackbits(genomes, count=int(np.prod(shape))).view(bool)
+                genomes = _unpack(genomes, shape)
             state = {
                 "fingerprint": str(data["fingerprint"]),
                 "genomes": genomes.astype(dtype, copy=False).reshape(shape),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from ga_pig.config import Config, compose, validate
+from ga_pig.config import Config, compose, fail, validate
 from ga_pig.evolve.outputs import CHECKPOINT, load_checkpoint
 
 __all__ = ["CHANGEABLE", "CONFIG_FILE", "Resumed", "prepare", "fingerprint", "override_keys"]
@@ -77,16 +77,12 @@ def _saved_config(run_dir: Path) -> DictConfig:
                          f"({type(error).__name__}: {error})") from None
 
 
-def _fail(key: str, value: object, expected: str) -> None:
-    raise ValueError(f"config key '{key}' = {value!r}: expected {expected}")
-
-
 def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
     run_dir = Path(str(cfg.resume)).expanduser()
     if not (run_dir / CONFIG_FILE).is_file():
-        _fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
+        fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
     if not (run_dir / CHECKPOINT).is_file():
-        _fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT} (this run stopped before its first "
+        fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT} (this run stopped before its first "
               "checkpoint: start it again)")
     saved = _saved_config(run_dir)
     keys = override_keys(overrides) if overrides is not None else _inferred_keys(cfg)
@@ -98,7 +94,7 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
         if new == old:
             continue
         if key not in CHANGEABLE:
-            _fail(key, new, f"{old!r}, the value of the run being resumed: only {', '.join(CHANGEABLE)} may "
+            fail(key, new, f"{old!r}, the value of the run being resumed: only {', '.join(CHANGEABLE)} may "
                   "change when resuming (start a new run to change anything else)")
         OmegaConf.update(saved, key, new)
         changes[key] = new
@@ -111,7 +107,7 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
                          f"{run_dir / CONFIG_FILE} (their configs differ); nothing was changed")
     _check_genomes(state, saved, run_dir / CHECKPOINT)
     if state["generation"] > saved.generations:
-        _fail("generations", int(saved.generations), f"at least {state['generation']}, the generations "
+        fail("generations", int(saved.generations), f"at least {state['generation']}, the generations "
               f"{run_dir} has already run")
     return Resumed(saved, run_dir, state, changes)
 
