@@ -170,7 +170,7 @@ def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
 
 def validate(cfg: DictConfig) -> None:
     """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
-    from ga_pig.evolve.populations import DICE_POPULATIONS, POPULATIONS
+    from ga_pig.evolve.populations import POPULATIONS, supports
     from ga_pig.game import GAMES
 
     if cfg.mode not in MODES:
@@ -189,9 +189,9 @@ def validate(cfg: DictConfig) -> None:
               f"sets them, rather than game.name=<name> ({error})")
     if cfg.population.kind not in POPULATIONS:
         fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
-    if game.max_dice and cfg.population.kind not in DICE_POPULATIONS:
-        fail("population.kind", cfg.population.kind, f"one of {DICE_POPULATIONS} for {cfg.game.name}, whose "
-              "strategies are dice counts (the others build roll/hold strategies)")
+    if not supports(cfg.population.kind, game):
+        fail("population.kind", cfg.population.kind, f"one of {tuple(k for k in POPULATIONS if supports(k, game))} "
+             f"for {cfg.game.name}, whose strategies are {game.space.noun} (the others build other kinds)")
     if not 0.0 <= cfg.population.p_roll <= 1.0:
         fail("population.p_roll", cfg.population.p_roll, "a probability in [0, 1]")
     if not cfg.population.thresholds or min(cfg.population.thresholds) < 0:
@@ -261,7 +261,6 @@ def _check_memory(cfg: DictConfig, game) -> None:
     solver = BYTES_PER_STATE * game.states
     check_memory(solver, "config key 'game.goal'", int(cfg.game.goal),
                  "solving the game exactly (value and policy tables)")
-    gene_bytes = 8 if game.max_dice else 1
-    members = BYTES_PER_MEMBER_STATE * gene_bytes * game.states * int(cfg.population_size)
+    members = BYTES_PER_MEMBER_STATE * game.space.gene_bytes * game.states * int(cfg.population_size)
     check_memory(solver + members, "config key 'population_size'", int(cfg.population_size),
                  f"a population of strategies for {cfg.game.name} to {cfg.game.goal}")

@@ -11,14 +11,15 @@ in :mod:`ga_pig.strategies`.
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ga_pig._validate import check_int, check_memory
+from ga_pig.spaces import Space, space_of
 
 __all__ = ["Effect", "Outcome", "Game", "GAMES", "PASS_THE_PIGS_ROLLS"]
 
@@ -48,7 +49,7 @@ class Effect(enum.IntEnum):
 
     The integer values are the codes the numba kernels branch on. RESET makes banked scores
     fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
-    :mod:`ga_pig.exact._kernels`).
+    :mod:`ga_pig.exact._chains`).
     """
 
     ADD = 0
@@ -57,6 +58,15 @@ class Effect(enum.IntEnum):
     BANK = 3
     DOUBLE = 4
     SUBTRACT = 5
+
+
+# The effect codes as plain ints, for the numba kernels (which branch on them): from Effect, here only.
+ADD = int(Effect.ADD)
+BUST = int(Effect.BUST)
+RESET = int(Effect.RESET)
+BANK = int(Effect.BANK)
+DOUBLE = int(Effect.DOUBLE)
+SUBTRACT = int(Effect.SUBTRACT)
 
 
 @dataclass(frozen=True)
@@ -84,7 +94,8 @@ class Game:
         0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
         positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
         number chosen per (i, j); the turn scores the dice's sum unless one of them busts.
-        Strategies are then int arrays of shape ``(goal, goal)`` (see :mod:`ga_pig.strategies`).
+        Strategies are then int arrays of shape ``(goal, goal)``: the game's :attr:`space` says
+        which kind of strategy it takes.
 
     Notes
     -----
@@ -287,18 +298,22 @@ class Game:
         return builder(**params)
 
     # ------------------------------------------------------------------ views for kernels
+    @functools.cached_property
+    def space(self) -> Space:
+        """The kind of strategy this game takes (:mod:`ga_pig.spaces`): roll/hold tensors, or dice
+        counts over (i, j) when the mover chooses a number of dice (:attr:`max_dice` > 0)."""
+        return space_of(self)
+
     @property
     def shape(self) -> tuple[int, ...]:
-        """Shape of a strategy or value table over this game: ``(goal, goal, goal)``, or
-        ``(goal, goal)`` when the mover chooses a number of dice (:attr:`max_dice` > 0)."""
-        if self.max_dice:
-            return (self.goal, self.goal)
-        return (self.goal, self.goal, self.goal)
+        """Shape of a strategy or value table over this game (:attr:`space`'s): ``(goal, goal,
+        goal)``, or ``(goal, goal)`` when the mover chooses a number of dice."""
+        return self.space.shape
 
     @property
     def states(self) -> int:
         """Number of entries in a strategy or value table (a Python int: no overflow)."""
-        return math.prod(self.shape)
+        return self.space.states
 
     def check_fits(self, bytes_per_state: float, what: str) -> None:
         """Refuse, before allocating, work estimated at ``bytes_per_state`` per state when it
@@ -335,10 +350,16 @@ class Game:
         return probabilities, effects, amounts
 
     @property
+    def resets(self) -> bool:
+        """True when banked scores can fall (a RESET outcome of positive probability). Every part
+        of the engine asks this here: without resets the exact engine solves the pairs of banked
+        scores once, from high to low; with them it sweeps until the values settle."""
+        return any(Effect(o.effect) is Effect.RESET and o.probability > 0 for o in self.outcomes)
+
+    @property
     def monotone(self) -> bool:
-        """True when banked scores never fall (no RESET outcome): the exact engine then solves the
-        pairs of banked scores once, from high to low, instead of sweeping until they settle."""
-        return all(Effect(o.effect) is not Effect.RESET or o.probability == 0 for o in self.outcomes)
+        """True when banked scores never fall: ``not`` :attr:`resets`."""
+        return not self.resets
 
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params)

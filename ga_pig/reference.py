@@ -15,6 +15,7 @@ import random as _random
 import numpy as np
 
 from ga_pig.game import Effect, Game
+from ga_pig.spaces import DiceCounts, RollHold
 
 __all__ = ["play", "play_one", "brute_force"]
 
@@ -27,54 +28,58 @@ def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
     """
     strategies = (a, b)
     scores = [0, 0]
-    weights = [o.probability for o in game.outcomes]
+    turn = _TURNS[type(game.space)]
     mover = 0
     passes = 0
     while True:
-        i, j, k = scores[mover], scores[1 - mover], 0
-        if game.max_dice:  # Hog: one roll of d dice, scoring their sum unless one busts
-            if visits is not None and mover == 0:
-                visits[i, j] += 1
-            faces = rng.choices(game.outcomes, weights, k=int(strategies[mover][i, j]))
-            if all(Effect(o.effect) is Effect.ADD for o in faces):
-                scores[mover] += sum(o.amount for o in faces)
-                if scores[mover] >= game.goal:
-                    return mover
-            mover = 1 - mover
-            continue
-        while True:
-            if visits is not None and mover == 0:
-                visits[i, j, k] += 1
-            if not strategies[mover][i, j, k]:
-                if k == 0:
-                    passes += 1
-                    if passes == 2:
-                        return -1
-                else:
-                    scores[mover] += k
-                    passes = 0
-                break
-            outcome = rng.choices(game.outcomes, weights)[0]
-            if Effect(outcome.effect) is Effect.BANK:
-                scores[mover] += k + outcome.amount
-                if scores[mover] >= game.goal:
-                    return mover
-                passes = 0
-                break
-            if Effect(outcome.effect) in (Effect.BUST, Effect.RESET):
-                if Effect(outcome.effect) is Effect.RESET:
-                    scores[mover] = 0
-                passes = 0
-                break
-            if Effect(outcome.effect) is Effect.DOUBLE:
-                k *= 2
-            elif Effect(outcome.effect) is Effect.SUBTRACT:
-                k = max(0, k - outcome.amount)
-            else:
-                k += outcome.amount
-            if i + k >= game.goal:
-                return mover
+        score, passed = turn(strategies[mover], scores[mover], scores[1 - mover], game, rng,
+                             visits if mover == 0 else None)
+        if score >= game.goal:
+            return mover
+        scores[mover] = score
+        passes = passes + 1 if passed else 0
+        if passes == 2:
+            return -1
         mover = 1 - mover
+
+
+def _roll_hold_turn(strategy, i: int, j: int, game: Game, rng: _random.Random, visits) -> tuple[int, bool]:
+    """One roll/hold turn from banked score i against j: (the mover's score after it, whether it
+    passed without rolling)."""
+    weights = [o.probability for o in game.outcomes]
+    k = 0
+    while True:
+        if visits is not None:
+            visits[i, j, k] += 1
+        if not strategy[i, j, k]:
+            return i + k, k == 0
+        outcome = rng.choices(game.outcomes, weights)[0]
+        effect = Effect(outcome.effect)
+        if effect is Effect.BANK:
+            return i + k + outcome.amount, False
+        if effect is Effect.BUST:
+            return i, False
+        if effect is Effect.RESET:
+            return 0, False
+        if effect is Effect.DOUBLE:
+            k *= 2
+        elif effect is Effect.SUBTRACT:
+            k = max(0, k - outcome.amount)
+        else:
+            k += outcome.amount
+        if i + k >= game.goal:
+            return i + k, False
+
+
+def _dice_turn(strategy, i: int, j: int, game: Game, rng: _random.Random, visits) -> tuple[int, bool]:
+    """Hog's turn: one roll of strategy[i, j] dice, scoring their sum unless one busts."""
+    if visits is not None:
+        visits[i, j] += 1
+    weights = [o.probability for o in game.outcomes]
+    faces = rng.choices(game.outcomes, weights, k=int(strategy[i, j]))
+    if all(Effect(o.effect) is Effect.ADD for o in faces):
+        return i + sum(o.amount for o in faces), False
+    return i, False
 
 
 def play(a, b, game: Game, n_games: int, seed: int = 0) -> tuple[int, int, int]:
@@ -102,8 +107,11 @@ def brute_force(a, b, game: Game) -> tuple[float, float]:
     stalemate, so the system is non-singular. Any effect the engine knows, banked scores that
     fall included. Only for tiny games (goal <= ~12).
     """
-    if game.max_dice:
-        return _brute_force_dice(a, b, game)
+    return _BRUTE_FORCE[type(game.space)](a, b, game)
+
+
+def _brute_force_roll_hold(a, b, game: Game) -> tuple[float, float]:
+    """:func:`brute_force` for roll/hold games: states (mover, i, j, k, passed)."""
     goal = game.goal
     index = {}
     for mover in (0, 1):
@@ -179,3 +187,8 @@ def _brute_force_dice(a, b, game: Game) -> tuple[float, float]:
                 A[row, index[1 - mover, j, i + total]] -= p
     solution = np.linalg.solve(A, rhs)
     return float(solution[index[0, 0, 0], 0]), float(solution[index[0, 0, 0], 1])
+
+
+#: Each kind of strategy space's turn (:func:`play_one`) and linear system (:func:`brute_force`).
+_TURNS = {RollHold: _roll_hold_turn, DiceCounts: _dice_turn}
+_BRUTE_FORCE = {RollHold: _brute_force_roll_hold, DiceCounts: _brute_force_dice}

@@ -24,6 +24,7 @@ from ga_pig import strategies as S
 from ga_pig.analysis import data, figures, stats, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
 from ga_pig.evolve.outputs import atomic_write
+from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.turns import turn_tables
 
 
@@ -137,6 +138,22 @@ def run_experiments(out: Path, budget: Budget) -> Path:
     return runs
 
 
+def _roll_hold_view(best: exact.Solution, name: str):
+    """(the optimal first move, the boundary surface) of a roll/hold variant."""
+    reach = exact.reachable(best.policy, best.game)
+    start_move = f"hold at {np.flatnonzero(~best.policy[0, 0] & reach[0, 0]).min()}"
+    return start_move, figures.boundary_surface(best.policy, f"{name}: optimal policy")
+
+
+def _dice_view(best: exact.Solution, name: str):
+    """(the optimal first move, the dice surface) of a variant that rolls its dice at once."""
+    return f"{best.policy[0, 0]} dice", figures.dice_policy(best.policy, "Hog: dice to roll, optimal")
+
+
+#: How each kind of strategy space shows its optimal policy in the variants table.
+_VARIANT_VIEWS = {RollHold: _roll_hold_view, DiceCounts: _dice_view}
+
+
 def main(argv=None) -> Path:
     parser = argparse.ArgumentParser(description="Reproduce every seed figure and table.")
     parser.add_argument("--quick", action="store_true", help="small budgets (about two minutes)")
@@ -239,22 +256,13 @@ def main(argv=None) -> Path:
         solve_started = time.perf_counter()
         best = exact.optimal(variant)
         seconds = time.perf_counter() - solve_started
-        if variant.max_dice:
-            start_move = f"{best.policy[0, 0]} dice"
-        else:
-            reach = exact.reachable(best.policy, variant)
-            start_move = f"hold at {np.flatnonzero(~best.policy[0, 0] & reach[0, 0]).min()}"
+        start_move, figure = _VARIANT_VIEWS[type(variant.space)](best, name)
         variants.append({"game": name, "first player wins": best.win_probability, "at the start": start_move,
                          "seed 003": SEED_003_CLAIMS.get(name, ""), "solve seconds": round(seconds, 3)})
-        if variant.max_dice:
-            index.figure(f"variant_{name}", figures.dice_policy(best.policy, "Hog: dice to roll, optimal"),
-                         f"seed 003 Fig. {figure_no}", f"{start_move} at the start; first player wins "
-                         f"{best.win_probability:.4f}")
+        index.figure(f"variant_{name}", figure, f"seed 003 Fig. {figure_no}", f"{start_move} at the start; first "
+                     f"player wins {best.win_probability:.4f}")
+        if name == "hog":
             hog = best
-        else:
-            index.figure(f"variant_{name}", figures.boundary_surface(best.policy, f"{name}: optimal policy"),
-                         f"seed 003 Fig. {figure_no}", f"{start_move} at the start; first player wins "
-                         f"{best.win_probability:.4f}")
     index.table("variants", pd.DataFrame(variants), "seed 003",
                 "every variant's optimal policy, solved by the one engine; the seed's claims alongside")
     turn_scores = {"Pig": data.expected_turn_score(solution.policy, game),

@@ -18,7 +18,8 @@ import numba
 import numpy as np
 
 from ga_pig._validate import check_int
-from ga_pig.game import Effect, Game
+from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT, Game
+from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.strategies import check, check_population
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
@@ -28,12 +29,6 @@ BLOCK = 4096
 #: Blocks per kernel call (1M games, a fraction of a second): bounds memory, lets Ctrl-C in.
 CHUNK_BLOCKS = 256
 
-_ADD = int(Effect.ADD)
-_BUST = int(Effect.BUST)
-_RESET = int(Effect.RESET)
-_BANK = int(Effect.BANK)
-_DOUBLE = int(Effect.DOUBLE)
-_SUBTRACT = int(Effect.SUBTRACT)
 
 
 @dataclass(frozen=True)
@@ -125,11 +120,11 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
                     passes = 0
                 break
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] == _ADD:
+            if effects[o] == ADD:
                 k += amounts[o]
                 if i + k >= goal:
                     return mover, state
-            elif effects[o] == _BANK:  # add, bank and end the turn
+            elif effects[o] == BANK:  # add, bank and end the turn
                 i += k + amounts[o]
                 if i >= goal:
                     return mover, state
@@ -137,16 +132,16 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
                 break
             else:
                 if moves:  # DOUBLE or SUBTRACT: the turn total moves and the turn goes on
-                    if effects[o] == _DOUBLE:
+                    if effects[o] == DOUBLE:
                         k *= 2
                         if i + k >= goal:
                             return mover, state
                         continue
-                    if effects[o] == _SUBTRACT:
+                    if effects[o] == SUBTRACT:
                         k = k - amounts[o] if k > amounts[o] else 0
                         continue
-                # _BUST or _RESET: the turn ends without banking
-                if effects[o] == _RESET:
+                # BUST or RESET: the turn ends without banking
+                if effects[o] == RESET:
                     i = 0
                 passes = 0
                 break
@@ -166,7 +161,7 @@ def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amou
         k = 0
         for _ in range(np.int64(pop[mover, i, j, 0])):
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] != _ADD:
+            if effects[o] != ADD:
                 k = 0
                 break
             k += amounts[o]
@@ -222,6 +217,11 @@ def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumu
                     uniform, effects, amounts, False, True, out[blk])
 
 
+#: The kernel that plays each kind of strategy space (roll/hold games whose rolls can lower the
+#: turn total take :func:`_play_blocks_moves`).
+_KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice}
+
+
 # --------------------------------------------------------------------------- public API
 def _seed_key(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequence:
     if isinstance(seed, np.random.SeedSequence):
@@ -244,12 +244,10 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
     probabilities, effects, amounts = game.tables()
     cumulative = np.cumsum(probabilities)
     uniform = bool(np.all(probabilities == probabilities[0]))
-    kernel = _play_blocks_plain
-    if np.isin(effects, (_DOUBLE, _SUBTRACT)).any():
+    pop = game.space.kernel_view(pop)  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
+    kernel = _KERNELS[type(game.space)]
+    if kernel is _play_blocks_plain and np.isin(effects, (DOUBLE, SUBTRACT)).any():
         kernel = _play_blocks_moves
-    if game.max_dice:  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
-        pop = np.ascontiguousarray(pop, dtype=np.int64)[..., None]
-        kernel = _play_blocks_dice
     pair_a = np.asarray(pair_a, dtype=np.int64)
     pair_b = np.asarray(pair_b, dtype=np.int64)
     counts = np.zeros((n_matches, 4), dtype=np.int64)

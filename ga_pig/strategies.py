@@ -16,10 +16,10 @@ nobody wins: it counts as a loss for both (seed 000 §2.3.4).
 Value tables returned by :mod:`ga_pig.exact` use the same indexing. Every builder here returns
 a fresh array; none keeps a reference to it.
 
-Games that roll their dice at once (Hog: ``game.max_dice > 0``) have no turn total. Their
-strategies are int arrays of shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll,
-1..max_dice (see :func:`dice`, :func:`random_dice`). Every engine function takes them in place
-of the bool tensors.
+Games that roll their dice at once (Hog) have no turn total. Their strategies are int arrays of
+shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see :func:`dice`,
+:func:`random_dice`). Every engine function takes them in place of the bool tensors. Which kind a
+game takes is its strategy space, :attr:`ga_pig.game.Game.space` (:mod:`ga_pig.spaces`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import numpy as np
 
 from ga_pig._validate import check_game, check_int
 from ga_pig.game import Game
+from ga_pig.spaces import DiceCounts
 
 __all__ = [
     "check",
@@ -45,7 +46,6 @@ __all__ = [
     "force_roll_at_zero",
     "dice",
     "random_dice",
-    "BUILDERS",
 ]
 
 
@@ -54,81 +54,42 @@ def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.ogrid[: game.goal, : game.goal, : game.goal]
 
 
-def _expected(game: Game, stacked: bool = False) -> str:
-    shape = ("n",) + game.shape if stacked else game.shape
-    shape_text = "(" + ", ".join(map(str, shape)) + ")"
-    if game.max_dice:
-        return (f"a numpy integer array of shape {shape_text} (goal={game.goal}) holding dice counts "
-                f"1..{game.max_dice}")
-    return f"a numpy bool array of shape {shape_text} (goal={game.goal})"
-
-
-def _check_values(s: np.ndarray, game: Game, name: str, expected: str) -> None:
-    if game.max_dice:
-        if s.dtype.kind not in "iu":
-            raise ValueError(f"{name} must be {expected}, got dtype {s.dtype}")
-        if s.size and (s.min() < 1 or s.max() > game.max_dice):
-            raise ValueError(f"{name} must be {expected}, got values {s.min()}..{s.max()}")
-    elif s.dtype != np.bool_:
-        raise ValueError(f"{name} must be {expected}, got dtype {s.dtype}")
-
-
 def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
     """Validate a strategy for ``game`` and return it unchanged.
 
     Raises
     ------
     ValueError
-        If ``s`` is not a numpy bool array of shape ``(goal, goal, goal)`` (for Hog: an integer
-        array of shape ``(goal, goal)`` of dice counts 1..max_dice); the message names the
-        expected shape and dtype and what was given.
+        If ``s`` is not a strategy of the game's space (:attr:`Game.space`): a numpy bool array
+        of shape ``(goal, goal, goal)``, for Hog an integer array of shape ``(goal, goal)`` of dice
+        counts 1..max_dice; the message names the expected shape and dtype and what was given.
     """
     check_game(game)
-    expected = _expected(game)
-    if not isinstance(s, np.ndarray):
-        raise ValueError(f"{name} must be {expected}, got {type(s).__name__}")
-    if s.shape != game.shape:
-        raise ValueError(f"{name} must be {expected}, got shape {s.shape}")
-    _check_values(s, game, name, expected)
-    return s
+    return game.space.check(s, name)
 
 
 def check_population(population: object, game: Game, name: str = "population") -> np.ndarray:
     """Validate a stack of strategies, shape ``(n, *game.shape)``; return it C-contiguous."""
     check_game(game)
-    expected = _expected(game, stacked=True)
-    if not isinstance(population, np.ndarray) or population.ndim != len(game.shape) + 1:
-        raise ValueError(f"{name} must be {expected}, got {getattr(population, 'shape', type(population).__name__)}")
-    if population.shape[1:] != game.shape:
-        raise ValueError(f"{name} must be {expected}, got dtype {population.dtype} and shape {population.shape}")
-    _check_values(population, game, name, expected)
-    return np.ascontiguousarray(population)
+    return game.space.check_population(population, name)
 
 
 def legal(game: Game) -> np.ndarray:
     """Mask of the states a strategy is consulted in: ``i + k < goal``; shape ``game.shape``
     (every (i, j) for Hog)."""
-    if game.max_dice:
-        return np.ones(game.shape, dtype=bool)
-    i, _, k = _grid(game)
-    return np.broadcast_to(i + k < game.goal, game.shape).copy()
+    return game.space.legal()
 
 
 def dice(n: int, game: Game) -> np.ndarray:
     """Hog: always roll ``n`` dice (1 <= n <= game.max_dice)."""
-    if not game.max_dice:
-        raise ValueError(f"dice strategies are for games that roll their dice at once (hog), not {game}")
-    check_int("n", n, 1)
-    if n > game.max_dice:
-        raise ValueError(f"n must be at most max_dice = {game.max_dice}, got {n}")
-    return np.full(game.shape, n, dtype=np.int64)
+    game.space.require(DiceCounts, "dice strategies")
+    return game.space.constant(n)
 
 
 def random_dice(game: Game, rng: np.random.Generator | int | None = None) -> np.ndarray:
     """Hog: an independent uniform dice count 1..max_dice at every (i, j)."""
-    if not game.max_dice:
-        raise ValueError(f"dice strategies are for games that roll their dice at once (hog), not {game}")
-    return np.random.default_rng(rng).integers(1, game.max_dice + 1, size=game.shape, dtype=np.int64)
+    game.space.require(DiceCounts, "dice strategies")
+    return game.space.random(np.random.default_rng(rng))
 
 
 def hold_at(n: int, game: Game) -> np.ndarray:
@@ -177,11 +138,11 @@ def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: 
 
 
 def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: float = 0.5) -> np.ndarray:
-    """Each state independently rolls with probability ``p_roll``."""
+    """A random strategy of the game's space: each state independently rolls with probability
+    ``p_roll`` (Hog: a uniform dice count at every (i, j))."""
     if not 0.0 <= p_roll <= 1.0:
         raise ValueError(f"p_roll must be in [0, 1], got {p_roll!r}")
-    rng = np.random.default_rng(rng)
-    return rng.random(game.shape) < p_roll
+    return game.space.random(np.random.default_rng(rng), p_roll=p_roll)
 
 
 def from_function(f: Callable[[object, object, object], object], game: Game) -> np.ndarray:
@@ -213,11 +174,3 @@ def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
     out = np.array(s, dtype=bool, copy=True)
     out[..., 0] = True
     return out
-
-
-#: Named strategy builders with one integer parameter, for configs and contract tests.
-BUILDERS: dict[str, Callable[..., np.ndarray]] = {
-    "hold_at": hold_at,
-    "score": score,
-    "turtle": turtle,
-}

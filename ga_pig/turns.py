@@ -20,14 +20,11 @@ import numpy as np
 import pandas as pd
 
 from ga_pig._validate import check_int
-from ga_pig.game import Effect, Game
+from ga_pig.game import ADD, BANK, RESET, Effect, Game
+from ga_pig.spaces import RollHold
 
 __all__ = ["turn_tables"]
 
-_ADD = int(Effect.ADD)
-_BUST = int(Effect.BUST)
-_RESET = int(Effect.RESET)
-_BANK = int(Effect.BANK)
 
 
 @numba.njit(cache=True)
@@ -45,13 +42,13 @@ def _turn_tables(goal, turns, probabilities, effects, amounts, R, stop, threshol
                 roll = 0.0
                 for o in range(probabilities.shape[0]):
                     p = probabilities[o]
-                    if effects[o] == _ADD:
+                    if effects[o] == ADD:
                         nk = k + amounts[o]
                         roll += p if nk >= top else p * W[nk]
-                    elif effects[o] == _BANK:
+                    elif effects[o] == BANK:
                         nk = k + amounts[o]
                         roll += p if nk >= top else p * R[n - 1, i + nk]
-                    elif effects[o] == _RESET:
+                    elif effects[o] == RESET:
                         roll += p * R[n - 1, 0]
                     else:
                         roll += p * R[n - 1, i]
@@ -83,7 +80,7 @@ def turn_tables(game: Game, turns: int = 10) -> tuple[pd.DataFrame, pd.DataFrame
     """
     check_int("turns", turns, 1)
     supported = (Effect.ADD, Effect.BUST, Effect.RESET, Effect.BANK)
-    if game.max_dice or any(Effect(o.effect) not in supported for o in game.outcomes):
+    if not isinstance(game.space, RollHold) or any(Effect(o.effect) not in supported for o in game.outcomes):
         raise ValueError(f"turn_tables takes roll/hold games whose rolls add, bust, reset or bank "
                          f"(seed 002's stop numbers), got {game}")
     goal = game.goal

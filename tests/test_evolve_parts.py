@@ -177,15 +177,17 @@ def test_integer_crossover_and_mutation():
     share = (child[:30][differ] == a[:30][differ]).mean()
     assert abs(share - 0.5) < 4 * np.sqrt(0.25 / differ.sum())
     genome = np.full(200_000, 3, dtype=np.int64)
-    operators.mutate(genome, 0.05, rng, high=6)
+    operators.mutate(genome, 0.05, rng, Game.hog(10, max_dice=6).space.mutated)
     moved = genome[genome != 3]
     assert abs(moved.size / genome.size - 0.05) < 4 * np.sqrt(0.05 * 0.95 / genome.size)
     counts = np.bincount(moved, minlength=7)
     assert counts[0] == 0 and counts[3] == 0 and moved.max() <= 6
     expected = moved.size / 5
     assert np.all(np.abs(counts[[1, 2, 4, 5, 6]] - expected) < 5 * np.sqrt(expected))
-    with pytest.raises(ValueError, match="high >= 2"):
+    with pytest.raises(ValueError, match="needs their space's rule"):
         operators.mutate(genome, 0.1, rng)
+    with pytest.raises(ValueError, match="max_dice >= 2"):
+        operators.mutate(genome, 0.1, rng, Game.hog(10, max_dice=1).space.mutated)
 
 
 def test_square_cubes_for_dice():

@@ -7,13 +7,17 @@ from ga_pig import strategies as S
 G = Game.pig(goal=20)
 
 
-@pytest.mark.parametrize("name", sorted(S.BUILDERS))
+#: The builders with one integer parameter.
+BUILDERS = {"hold_at": S.hold_at, "score": S.score, "turtle": S.turtle}
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
 @pytest.mark.parametrize("n", [0, 1, 7, 25])
 def test_builders_contract(name, n):
-    s = S.BUILDERS[name](n, G)
+    s = BUILDERS[name](n, G)
     assert S.check(s, G) is s
     s[0, 0, 0] = not s[0, 0, 0]  # writeable, not a broadcast view
-    again = S.BUILDERS[name](n, G)
+    again = BUILDERS[name](n, G)
     assert again[0, 0, 0] != s[0, 0, 0]
 
 

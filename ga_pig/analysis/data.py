@@ -8,6 +8,7 @@ import pandas as pd
 from ga_pig import exact, simulate
 from ga_pig import strategies as S
 from ga_pig.game import Effect, Game
+from ga_pig.spaces import DiceCounts, RollHold
 
 __all__ = ["value_iteration_history", "fair_test_spread", "expected_turn_score"]
 
@@ -48,10 +49,18 @@ def expected_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
     pass over the turn total, all (i, j) at once. Returns ndarray(float, shape=(goal, goal)).
     """
     S.check(policy, game, "policy")
+    return _TURN_SCORE[type(game.space)](policy, game)
+
+
+def _dice_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
+    """Sum over scores of s * pi(d, s) for the policy's d."""
+    pi = game.dice_table()
+    return (pi * np.arange(pi.shape[1])).sum(axis=1)[policy]
+
+
+def _roll_hold_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
+    """A backward pass over the turn total, all (i, j) at once."""
     goal = game.goal
-    if game.max_dice:
-        pi = game.dice_table()
-        return (pi * np.arange(pi.shape[1])).sum(axis=1)[policy]
     if any(Effect(o.effect) not in (Effect.ADD, Effect.BUST) for o in game.outcomes):
         raise ValueError(f"expected_turn_score needs a game whose rolls only ADD or BUST, got {game}")
     adds = [(o.probability, o.amount) for o in game.outcomes if Effect(o.effect) is Effect.ADD]
@@ -65,3 +74,7 @@ def expected_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
             roll += p * np.where(i + nk >= goal, nk, ahead)
         value[:, :, k] = np.where(i + k >= goal, k, np.where(policy[:, :, k], roll, k))
     return value[:, :, 0]
+
+
+#: How each kind of strategy space scores a turn.
+_TURN_SCORE = {RollHold: _roll_hold_turn_score, DiceCounts: _dice_turn_score}

@@ -7,11 +7,13 @@
   Sparse rates draw the gaps between flipped genes (geometric, which is exactly a Bernoulli
   process) instead of one uniform per gene, so a 10^6-gene genome mutates in about 0.1 ms.
 
-Integer genes (Hog's dice counts, 1..high) cross over the same way, and a mutated one takes one of
-the other ``high - 1`` values, uniformly.
+Integer genes (Hog's dice counts) cross over the same way; what a mutated gene becomes is its
+strategy space's rule (:meth:`ga_pig.spaces.Space.mutated`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -53,20 +55,18 @@ def _flip_positions(n: int, rate: float, rng: np.random.Generator) -> np.ndarray
         end = int(chunk[-1])
 
 
-def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator, high: int | None = None) -> np.ndarray:
-    """Flip each gene of ``genome`` in place with probability ``rate``; returns the genome.
+def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator,
+           rule: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None) -> np.ndarray:
+    """Mutate each gene of ``genome`` in place with probability ``rate``; returns the genome.
 
-    Integer genomes need ``high``: a mutated gene in 1..high moves to one of the other values.
+    ``rule(genes, rng)`` gives the chosen genes' new values — the strategy space's
+    :meth:`~ga_pig.spaces.Space.mutated`; without it genes must be bool and flip.
     """
     if not genome.flags.c_contiguous:
         raise ValueError("mutate needs a C-contiguous genome (it flips genes in place)")
+    if rule is None and genome.dtype != np.bool_:
+        raise ValueError(f"mutating {genome.dtype} genes needs their space's rule (game.space.mutated)")
     positions = _flip_positions(genome.size, float(rate), rng)
     flat = genome.reshape(-1)
-    if genome.dtype == np.bool_:
-        flat[positions] = ~flat[positions]
-        return genome
-    if high is None or high < 2:
-        raise ValueError(f"mutating integer genes needs their largest value high >= 2, got {high!r}")
-    other = rng.integers(1, high, size=positions.size)  # 1..high-1, then skip the current value
-    flat[positions] = other + (other >= flat[positions])
+    flat[positions] = ~flat[positions] if rule is None else rule(flat[positions], rng)
     return genome

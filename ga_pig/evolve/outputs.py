@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
+from ga_pig.spaces import Space, pack_bits, unpack_bits
+
 __all__ = [
     "key_columns",
     "atomic_write",
@@ -126,34 +128,21 @@ def read_failure(run_dir: Path) -> dict | None:
 POPULATION = "population.npz"
 
 
-def _pack(genomes: np.ndarray) -> np.ndarray:
-    """Bool genomes eight to a byte (flat), as population and checkpoint files store them."""
-    return np.packbits(genomes, axis=None)
+def save_population(path: Path, space: Space, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:
+    """A run's final genomes as their strategy ``space`` packs them (bits for roll/hold, int8
+    dice counts), their cube side and their exact win rates against the optimal policy; read by
+    :func:`load_population_file`."""
+    save_npz(path, genomes=space.pack(genomes), shape=np.array(genomes.shape), side=side, win_rate=win_rate)
 
 
-def _unpack(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The bool genomes of ``shape`` that :func:`_pack` stored."""
-    return np.unpackbits(packed, count=int(np.prod(shape))).view(bool).reshape(shape)
-
-
-def save_population(path: Path, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:
-    """A run's final genomes (bit-packed when bool, int8 dice counts otherwise), their cube side
-    and their exact win rates against the optimal policy; read by :func:`load_population_file`."""
-    stored = _pack(genomes) if genomes.dtype == np.bool_ else genomes.astype(np.int8)
-    save_npz(path, genomes=stored, shape=np.array(genomes.shape), side=side, win_rate=win_rate)
-
-
-def load_population_file(path: Path, dice: bool) -> tuple[np.ndarray, int, np.ndarray]:
-    """(genomes, side, win_rate) as :func:`save_population` wrote them; ``dice``: the genomes
-    are dice counts (returned as int64), else roll/hold bits (bool)."""
+def load_population_file(path: Path, space: Space) -> tuple[np.ndarray, int, np.ndarray]:
+    """(genomes, side, win_rate) as :func:`save_population` wrote them for ``space``."""
     with np.load(path, allow_pickle=False) as data:
         shape = tuple(int(n) for n in data["shape"])
-        genomes = data["genomes"]
+        stored = np.array(data["genomes"])
         side = int(data["side"])
         win_rate = np.array(data["win_rate"])
-    if dice:
-        return genomes.astype(np.int64).reshape(shape), side, win_rate
-    return _unpack(genomes, shape), side, win_rate
+    return space.unpack(stored, shape), side, win_rate
 
 
 #: What a checkpoint must hold; a file without it is not one of ours.
@@ -167,7 +156,7 @@ def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitnes
     records so far, and ``fingerprint``, the config it belongs to (see
     :func:`ga_pig.evolve.resume.fingerprint`)."""
     genomes = np.ascontiguousarray(genomes)
-    stored = _pack(genomes) if genomes.dtype == np.bool_ else genomes
+    stored = pack_bits(genomes) if genomes.dtype == np.bool_ else genomes
     save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, genomes=stored,
              genome_shape=np.array(genomes.shape, dtype=np.int64), genome_dtype=str(genomes.dtype),
              fitness=np.asarray(fitness, dtype=np.float64), side=side, generation=generation, elapsed=elapsed,
@@ -191,7 +180,7 @@ def load_checkpoint(path: Path) -> dict:
             dtype = np.dtype(str(data["genome_dtype"]))
             genomes = data["genomes"]
             if dtype == np.bool_:
-                genomes = _unpack(genomes, shape)
+                genomes = unpack_bits(genomes, shape)
             state = {
                 "fingerprint": str(data["fingerprint"]),
                 "genomes": genomes.astype(dtype, copy=False).reshape(shape),

@@ -15,8 +15,9 @@ from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.evolve.cube import blocks, expand
 from ga_pig.game import Game
+from ga_pig.spaces import DiceCounts, RollHold, Space
 
-__all__ = ["POPULATIONS", "DICE_POPULATIONS", "initial_genomes"]
+__all__ = ["POPULATIONS", "SPACES", "supports", "initial_genomes"]
 
 
 def _cycle(size: int, thresholds, build) -> np.ndarray:
@@ -41,12 +42,10 @@ def optimal_population(size, game, cfg, rng, side):
 
 
 def random_population(size, game, cfg, rng, side):
-    """Independent random genes at the genome's resolution: roll with probability ``p_roll``
-    (Hog: a uniform dice count)."""
-    n = blocks(game.goal, side)
-    if game.max_dice:
-        return expand(rng.integers(1, game.max_dice + 1, size=(size, n, n)), side, game.goal, dims=2)
-    return expand(rng.random((size, n, n, n)) < cfg.p_roll, side, game.goal)
+    """Independent random genes at the genome's resolution (the game's space draws them: roll
+    with probability ``p_roll``; Hog: a uniform dice count)."""
+    genomes = game.space.random(rng, (size,), blocks(game.goal, side), p_roll=cfg.p_roll)
+    return expand(genomes, side, game.goal, game.space.dims)
 
 
 def mixed_population(size, game, cfg, rng, side):
@@ -61,9 +60,6 @@ def mixed_population(size, game, cfg, rng, side):
     return out
 
 
-#: The kinds that make sense for Hog (dice counts): the others build roll/hold strategies.
-DICE_POPULATIONS = ("random", "optimal")
-
 #: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *game.shape)
 POPULATIONS: dict[str, Callable] = {
     "random": random_population,
@@ -73,6 +69,17 @@ POPULATIONS: dict[str, Callable] = {
     "mixed": mixed_population,
 }
 
+#: The strategy spaces each kind can build; a kind not listed builds roll/hold strategies only.
+SPACES: dict[str, tuple[type[Space], ...]] = {
+    "random": (RollHold, DiceCounts),
+    "optimal": (RollHold, DiceCounts),
+}
+
+
+def supports(kind: str, game: Game) -> bool:
+    """Whether the starting population ``kind`` can build strategies of ``game``'s space."""
+    return isinstance(game.space, SPACES.get(kind, (RollHold,)))
+
 
 def initial_genomes(kind: str, size: int, game: Game, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
     """Genomes (size, n, n, n) — (size, n, n) for Hog — of block side ``side`` for the named
@@ -81,4 +88,4 @@ def initial_genomes(kind: str, size: int, game: Game, cfg, rng: np.random.Genera
 
     if kind not in POPULATIONS:
         raise ValueError(f"population kind {kind!r} unknown; known: {', '.join(POPULATIONS)}")
-    return coarsen(POPULATIONS[kind](size, game, cfg, rng, side), side, len(game.shape))
+    return coarsen(POPULATIONS[kind](size, game, cfg, rng, side), side, game.space.dims)

@@ -29,12 +29,9 @@ def random_search(cfg: DictConfig, out: Path) -> dict:
     rows = []
     began = time.perf_counter()
     for draw in tqdm(range(int(cfg.draws)), desc="random search", disable=not cfg.progress, unit="draw"):
-        if game.max_dice:
-            strategies = rng.integers(1, game.max_dice + 1, size=(int(cfg.population_size),) + game.shape)
-        else:
-            strategies = rng.random((int(cfg.population_size),) + game.shape) < float(cfg.population.p_roll)
-            if cfg.force_roll_at_zero:
-                strategies[..., 0] = True
+        strategies = game.space.random(rng, (int(cfg.population_size),), p_roll=float(cfg.population.p_roll))
+        if cfg.force_roll_at_zero:
+            game.space.forbid_passing(strategies)
         rates = exact.win_rates(strategies, optimal, game)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})

@@ -117,9 +117,9 @@ def _check_genomes(state: dict, cfg: DictConfig, path: Path) -> None:
     from ga_pig.evolve.cube import blocks
 
     game = make_game(cfg)
-    expected = (int(cfg.population_size),) + (blocks(game.goal, state["side"]),) * len(game.shape)
+    expected = (int(cfg.population_size),) + (blocks(game.goal, state["side"]),) * game.space.dims
     genomes = state["genomes"]
-    if genomes.shape != expected or (genomes.dtype == bool) != (game.max_dice == 0):
+    if genomes.shape != expected or genomes.dtype != game.space.dtype:
         raise ValueError(f"checkpoint {path} holds genomes {genomes.dtype}{list(genomes.shape)}, expected "
                          f"{list(expected)} for this run; nothing was changed")
 

@@ -104,9 +104,9 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
 def _run_kernels() -> tuple:
     """The numba kernels every run calls (for the first-run compile message)."""
     from ga_pig import simulate
-    from ga_pig.exact import _kernels
+    from ga_pig.exact import _evaluation, _solvers
 
-    return simulate._play_blocks_plain, _kernels._policy_iteration, _kernels._population_vs
+    return simulate._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs
 
 
 def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | None = None) -> dict:
@@ -224,7 +224,7 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
             wave, wave_side = _side_at(schedule, generation)
             if wave_side != side:
                 population = [Individual(g) for g in cube.refine(np.stack(population), side, wave_side, game.goal,
-                                                                      len(game.shape))]
+                                                                      game.space.dims)]
                 side = wave_side
             strategies = cube.strategies(np.stack(population), side, game, cfg.force_roll_at_zero)
             rates_vs_optimal.start()
@@ -275,7 +275,7 @@ def _finish(cfg, out, game, schedule, population, side, records, record, rates_v
     rates = rates_vs_optimal(strategies)
     best = int(np.argmax(rates))
     save_npy(out / "best.npy", strategies[best])
-    save_population(out / POPULATION, np.stack(population), side, rates)
+    save_population(out / POPULATION, game.space, np.stack(population), side, rates)
     summary = {
         **columns,
         "generations": total,

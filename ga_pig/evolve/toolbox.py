@@ -18,8 +18,8 @@ def _mate(first: Individual, second: Individual, rng: np.random.Generator) -> In
     return Individual(operators.crossover(first, second, rng))
 
 
-def _mutate(individual: Individual, rate: float, rng: np.random.Generator, high: int | None) -> Individual:
-    operators.mutate(individual, rate, rng, high)
+def _mutate(individual: Individual, rate: float, rng: np.random.Generator, rule) -> Individual:
+    operators.mutate(individual, rate, rng, rule)
     del individual.fitness.values
     return individual
 
@@ -33,7 +33,7 @@ def build_toolbox(cfg, game: Game, rng: np.random.Generator, rates: RatesVsOptim
     toolbox = base.Toolbox()
     judge = make_judge(cfg.fitness.kind, cfg.fitness.opponent, game, cfg.games_per_match, rng, rates)
     toolbox.register("mate", _mate, rng=rng)
-    toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng, high=game.max_dice or None)
+    toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng, rule=game.space.mutated)
     toolbox.register("select", SCHEMES[cfg.selection.scheme], judge=judge, rng=rng)
     toolbox.register("clone", Individual)
     return toolbox

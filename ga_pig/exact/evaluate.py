@@ -1,7 +1,7 @@
 """Exact win probabilities between fixed strategies (seed 000 §2.2–2.3, without its 5 s per pair).
 
 The equations of each pair of banked scores close in one division (see
-:mod:`ga_pig.exact._kernels`), so a pair of strategies is solved exactly, level by level, with no
+:mod:`ga_pig.exact._chains`), so a pair of strategies is solved exactly, level by level, with no
 Monte Carlo. Games whose rolls can lower the turn total (Pig Dice) or the banked score (2-dice
 Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep until no value
 moves by more than a few ulps. Stalemates — both players passing at a turn
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig.exact import _kernels
+from ga_pig.exact import _evaluation
+from ga_pig.exact._rules import rules_of
 from ga_pig.game import Game
 from ga_pig.strategies import check, check_population
 
@@ -25,19 +26,6 @@ __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_ma
 #: Pairs per kernel call in population-wide evaluations: a large win matrix returns to Python
 #: between chunks (each well under a second at goal 100), where Ctrl-C is honoured.
 CHUNK_PAIRS = 64
-
-
-def _view(s: np.ndarray, game: Game) -> np.ndarray:
-    """A strategy (or stack) as the kernels read it: Hog's dice counts gain a trailing axis of
-    length 1, standing where the turn total would be, so the same kernels index them."""
-    if game.max_dice:
-        return np.ascontiguousarray(s, dtype=np.int64)[..., None]
-    return np.ascontiguousarray(s)
-
-
-def _rules(game: Game) -> tuple[np.ndarray, ...]:
-    """The kernels' rule arguments: the roll table and the dice table (empty unless Hog)."""
-    return (*game.tables(), game.dice_table())
 
 
 @dataclass(frozen=True)
@@ -68,7 +56,7 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     check(a, game, "a")
     check(b, game, "b")
     out = np.empty(4)
-    _kernels._pair(_view(a, game), _view(b, game), game.goal, *_rules(game), out)
+    _evaluation._pair(game.space.kernel_view(a), game.space.kernel_view(b), rules_of(game), out)
     return Seats(*map(float, out))
 
 
@@ -97,10 +85,10 @@ def _probabilities(population, opponent, game: Game) -> np.ndarray:
     population = check_population(population, game)
     check(opponent, game, "opponent")
     out = np.empty((population.shape[0], 4))
-    members, versus, rules = _view(population, game), _view(opponent, game), _rules(game)
+    members, versus, rules = game.space.kernel_view(population), game.space.kernel_view(opponent), rules_of(game)
     for low in range(0, len(out), CHUNK_PAIRS):
         high = low + CHUNK_PAIRS
-        _kernels._population_vs(members[low:high], versus, game.goal, *rules, out[low:high])
+        _evaluation._population_vs(members[low:high], versus, rules, out[low:high])
     return out
 
 
@@ -132,11 +120,11 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
 def _pairs(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game) -> np.ndarray:
     """(n_pairs, 4) exact seat probabilities of population[first[m]] against population[second[m]]."""
     out = np.empty((len(first), 4))
-    members, rules = _view(population, game), _rules(game)
+    members, rules = game.space.kernel_view(population), rules_of(game)
     first, second = first.astype(np.int64), second.astype(np.int64)
     for low in range(0, len(out), CHUNK_PAIRS):
         high = low + CHUNK_PAIRS
-        _kernels._all_pairs(members, first[low:high], second[low:high], game.goal, *rules, out[low:high])
+        _evaluation._all_pairs(members, first[low:high], second[low:high], rules, out[low:high])
     return out
 
 

@@ -4,44 +4,49 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig.exact import _kernels
-from ga_pig.exact.evaluate import _rules, _view
+from ga_pig.exact import _occupancy
+from ga_pig.exact._rules import _step, rules_of
 from ga_pig.game import Effect, Game
+from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.strategies import check
 
 __all__ = ["reachable", "visits", "turn_totals"]
 
 
-def turn_totals(game: Game) -> np.ndarray:
-    """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal: the turn
-    totals that rolling can reach (adding, doubling or subtracting), plus a BANK amount on top
-    of any of them."""
-    if game.max_dice:  # any score some number of dice can make
-        scores = np.flatnonzero((game.dice_table()[1:] > 0).any(axis=0))
-        return scores[scores < game.goal].astype(np.int64)
-    moves = [(Effect(o.effect), o.amount) for o in game.outcomes if o.probability > 0]
+def _roll_hold_totals(game: Game) -> np.ndarray:
+    """The turn totals rolling can reach (adding, doubling or subtracting), plus a BANK amount on
+    top of any of them."""
+    moves = [(int(o.effect), o.amount) for o in game.outcomes if o.probability > 0]
     possible = np.zeros(game.goal, dtype=bool)
     possible[0] = True
     frontier = [0]
     while frontier:
         k = frontier.pop()
         for effect, amount in moves:
-            if effect is Effect.ADD:
-                nk = k + amount
-            elif effect is Effect.DOUBLE:
-                nk = 2 * k
-            elif effect is Effect.SUBTRACT:
-                nk = max(0, k - amount)
-            else:
-                continue
-            if nk < game.goal and not possible[nk]:
+            nk = _step.py_func(k, effect, amount)
+            if 0 <= nk < game.goal and not possible[nk]:
                 possible[nk] = True
                 frontier.append(nk)
     totals = possible.copy()
     for effect, amount in moves:
-        if effect is Effect.BANK:
+        if effect == Effect.BANK:
             totals[amount:] |= possible[: game.goal - amount]
-    return np.flatnonzero(totals).astype(np.int64)
+    return np.flatnonzero(totals)
+
+
+def _dice_totals(game: Game) -> np.ndarray:
+    """Any score some number of dice can make."""
+    return np.flatnonzero((game.dice_table()[1:] > 0).any(axis=0))
+
+
+#: How each kind of strategy space makes the gains of one turn.
+_TURN_TOTALS = {RollHold: _roll_hold_totals, DiceCounts: _dice_totals}
+
+
+def turn_totals(game: Game) -> np.ndarray:
+    """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal."""
+    totals = _TURN_TOTALS[type(game.space)](game)
+    return totals[totals < game.goal].astype(np.int64)
 
 
 def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
@@ -52,9 +57,9 @@ def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
     total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
     """
     check(policy, game, "policy")
-    R = np.zeros(game.shape + ((1,) if game.max_dice else ()), dtype=bool)
-    _kernels._reachable(_view(policy, game), game.goal, *_rules(game), turn_totals(game), R)
-    return R[:, :, 0] if game.max_dice else R
+    R = np.zeros(game.space.kernel_shape, dtype=bool)
+    _occupancy._reachable(game.space.kernel_view(policy), rules_of(game), turn_totals(game), R)
+    return game.space.from_kernel(R)
 
 
 def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
@@ -67,6 +72,6 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     """
     check(a, game, "a")
     check(b, game, "b")
-    V = np.zeros(game.shape + ((1,) if game.max_dice else ()))
-    _kernels._visits(_view(a, game), _view(b, game), game.goal, *_rules(game), V)
-    return V[:, :, 0] if game.max_dice else V
+    V = np.zeros(game.space.kernel_shape)
+    _occupancy._visits(game.space.kernel_view(a), game.space.kernel_view(b), rules_of(game), V)
+    return game.space.from_kernel(V)

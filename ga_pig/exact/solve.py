@@ -15,10 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig._validate import check_game
-from ga_pig.exact import _kernels
-from ga_pig.exact.evaluate import _rules, _view
+from ga_pig.exact import _solvers
+from ga_pig.exact._rules import ADD, BANK, DOUBLE, MAX_SWEEPS, RESET, ROUNDING_FLOOR, SUBTRACT, rules_of
 from ga_pig.game import Game
-from ga_pig.strategies import check, legal
+from ga_pig.spaces import DiceCounts, RollHold
+from ga_pig.strategies import check
 
 __all__ = ["Solution", "optimal", "best_response", "action_values", "dice_values", "METHODS"]
 
@@ -61,10 +62,11 @@ class Solution:
 
 
 def _finish(policy, value, iterations, method, game) -> Solution:
-    if game.max_dice:  # drop the kernels' turn-total axis of length 1
-        return Solution(policy[:, :, 0].copy(), value[:, :, 0].copy(), iterations, method, game)
-    mask = legal(game)
-    policy &= mask
+    """The kernels' tables in the space's shape; states never consulted: no action (False, or
+    the policy as it stands where every state is consulted), value 1."""
+    policy, value = game.space.from_kernel(policy), game.space.from_kernel(value)
+    mask = game.space.legal()
+    policy[~mask] = False
     value[~mask] = 1.0
     return Solution(policy, value, iterations, method, game)
 
@@ -84,9 +86,7 @@ def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
     kernels' layout, once the game is known to fit in memory."""
     check_game(game)
     game.check_fits(BYTES_PER_STATE, what)
-    if game.max_dice:
-        return np.zeros(game.shape + (1,)), np.ones(game.shape + (1,), dtype=np.int64)
-    return np.zeros(game.shape), np.ones(game.shape, dtype=bool)
+    return np.zeros(game.space.kernel_shape), game.space.starting_policy()
 
 
 def optimal(
@@ -111,19 +111,18 @@ def optimal(
     value, policy = _tables(game, "exact.optimal")
     goal = game.goal
     iterations = np.zeros((goal, goal), dtype=np.int64)
-    rules = _rules(game)
+    rules = rules_of(game)
     scratch = np.zeros((goal, 4)), np.zeros((goal, 4)), np.zeros((goal, 2)), np.zeros(goal)
 
     def one_pass(pairs: np.ndarray) -> tuple[bool, float, bool]:
         if method == "value_iteration":
-            first_delta = _kernels._value_iteration(pairs, goal, *rules, tol, max_iterations, value, policy,
-                                                    iterations)
+            first_delta = _solvers._value_iteration(pairs, rules, tol, max_iterations, value, policy, iterations)
             # settled once the first sweeps moved nothing beyond tol or beyond the rounding floor
             return first_delta >= 0.0, (first_delta if first_delta > tol else 0.0), False
-        return _kernels._policy_iteration(pairs, goal, *rules, TIE_MARGIN, max_iterations, value, policy, iterations,
+        return _solvers._policy_iteration(pairs, rules, TIE_MARGIN, max_iterations, value, policy, iterations,
                                           *scratch)
 
-    _passes(one_pass, _kernels._pairs_by_total(goal), CHUNK_PAIRS, game, f"{method} did not converge within "
+    _passes(one_pass, _solvers._pairs_by_total(goal), CHUNK_PAIRS, game, f"{method} did not converge within "
             f"{max_iterations} iterations on a pair of scores")
     return _finish(policy, value, iterations, method, game)
 
@@ -133,14 +132,14 @@ def _passes(one_pass, units: np.ndarray, chunk: int, game: Game, failure: str) -
     time, so Ctrl-C is seen between kernel calls; with resets, repeat whole passes until one moves
     no value beyond the rounding floor and switches no action. ``one_pass(units)`` returns
     (converged, largest move, switched)."""
-    for _outer in range(_kernels.MAX_SWEEPS):
+    for _outer in range(MAX_SWEEPS):
         moved, switched = 0.0, False
         for low in range(0, len(units), chunk):
             converged, chunk_moved, chunk_switched = one_pass(units[low:low + chunk])
             if not converged:
                 raise RuntimeError(failure)
             moved, switched = max(moved, chunk_moved), switched or chunk_switched
-        if game.monotone or (moved <= _kernels.ROUNDING_FLOOR and not switched):
+        if not game.resets or (moved <= ROUNDING_FLOOR and not switched):
             return
     raise RuntimeError(failure)
 
@@ -157,12 +156,12 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     at_start = np.zeros((goal, goal, 2))
     to_b = np.zeros((goal, goal, 2))
     iterations = np.zeros((goal, goal), dtype=np.int64)
-    fixed, rules = _view(b, game), _rules(game)
+    fixed, rules = game.space.kernel_view(b), rules_of(game)
     scratch = np.zeros((goal, 4)), np.zeros((goal, 4))
 
     def one_pass(rows: np.ndarray) -> tuple[bool, float, bool]:
-        return _kernels._best_response(fixed, rows, goal, *rules, TIE_MARGIN, max_iterations, value, policy, at_start,
-                                       to_b, iterations, *scratch)
+        return _solvers._best_response(fixed, rows, rules, TIE_MARGIN, max_iterations, value, policy, at_start, to_b,
+                                       iterations, *scratch)
 
     _passes(one_pass, np.arange(goal - 1, -1, -1), CHUNK_ROWS, game,
             f"best response did not converge within {max_iterations} rounds on a pair of scores")
@@ -176,8 +175,7 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     difference tells exact ties (where two solvers may legitimately pick different actions).
     """
     game = solution.game
-    if game.max_dice:
-        raise ValueError(f"action_values is for roll/hold games; {game} chooses a number of dice: use dice_values")
+    game.space.require(RollHold, "action_values", "use dice_values")
     goal = game.goal
     P = solution.value
     i, j, k = np.ogrid[:goal, :goal, :goal]
@@ -188,24 +186,24 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     roll = np.zeros(game.shape)
     reset = 1.0 - start[:, 0][None, :, None]  # 1 - P[j, 0, 0]
     for probability, effect, amount in zip(*game.tables(), strict=True):
-        if effect == _kernels.DOUBLE:
+        if effect == DOUBLE:
             nk = 2 * k
-        elif effect == _kernels.SUBTRACT:
+        elif effect == SUBTRACT:
             nk = np.maximum(k - amount, 0)
         else:
             nk = k + amount
         won = i + nk >= goal
-        if effect in (_kernels.ADD, _kernels.DOUBLE, _kernels.SUBTRACT):
+        if effect in (ADD, DOUBLE, SUBTRACT):
             roll += probability * np.where(won, 1.0, P[i, j, np.minimum(nk, goal - 1)])
-        elif effect == _kernels.RESET:
+        elif effect == RESET:
             roll += probability * reset
-        elif effect == _kernels.BANK:
+        elif effect == BANK:
             after = bust if amount == 0 else 1.0 - start[j, np.minimum(i + nk, goal - 1)]
             roll += probability * np.where(won, 1.0, np.where(nk > 0, after, bust))
         else:
             roll += probability * bust
     hold = np.where(k > 0, hold_banked, bust)
-    mask = legal(game)
+    mask = game.space.legal()
     roll[~mask] = np.nan
     hold = np.where(mask, hold, np.nan)
     return roll, hold
@@ -216,8 +214,7 @@ def dice_values(solution: Solution) -> np.ndarray:
     probability when rolling d dice at (i, j) in a zero-sum solution, for d = 1..max_dice
     (``values[..., 0]`` is NaN). Its maximum over d is the solution's value."""
     game = solution.game
-    if not game.max_dice:
-        raise ValueError(f"dice_values is for games that roll their dice at once (hog), not {game}")
+    game.space.require(DiceCounts, "dice_values")
     goal = game.goal
     P = solution.value
     pi = game.dice_table()  # pi[d, t]

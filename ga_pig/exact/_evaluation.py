@@ -1,0 +1,125 @@
+"""Private numba kernels of exact evaluation: win probabilities of one fixed strategy against another.
+
+Each pair of banked scores closes its two chains (:mod:`ga_pig.exact._chains`) in one division.
+When banked scores only grow every hold lands on a pair already solved, so the pairs are solved
+once, from high scores down: no iteration, no tolerance. RESET (2-dice Pig's snake eyes, Pass the
+Pigs' oinker) leads to the opponent's turn start at (j, 0), a pair of lower score sum: the whole
+table is then swept again, reading the previous sweep's values there, until it settles (Anderson
+extrapolation of those reset landings between sweeps, :func:`_anderson`). :func:`_win_tables` is
+one algorithm and stays one function.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig.exact._chains import _chain, _chain_pass, _close, _dice_row
+from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _rolls_dice
+
+#: How many past sweeps the reset sweeps' Anderson extrapolation combines.
+ANDERSON = 6
+
+
+@numba.njit(cache=True)
+def _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
+    """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S[:, 0],
+    T[:, 0]) unchanged to within :data:`ROUNDING_FLOOR`; otherwise write the next guess into
+    LS, LT — the sweep's output corrected by a least-squares combination of the last
+    :data:`ANDERSON` steps (Anderson acceleration; dG, dR, g_prev, r_prev are its history)."""
+    goal = LS.shape[0]
+    g = np.concatenate((LS.ravel(), LT.ravel()))
+    f = np.concatenate((S[:, 0, :].copy().ravel(), T[:, 0, :].copy().ravel()))
+    r = f - g
+    if np.abs(r).max() <= ROUNDING_FLOOR:
+        return True
+    if sweep > 0:
+        column = (sweep - 1) % ANDERSON
+        dG[:, column] = g - g_prev
+        dR[:, column] = r - r_prev
+    g_prev[:] = g
+    r_prev[:] = r
+    used = min(sweep, ANDERSON)
+    following = f
+    if used > 0:
+        gamma = np.linalg.lstsq(np.ascontiguousarray(dR[:, :used]), r)[0]
+        guess = f - np.dot(np.ascontiguousarray(dG[:, :used] + dR[:, :used]), gamma)
+        if np.all(np.isfinite(guess)):
+            following = guess
+    LS[:] = following[: 2 * goal].reshape(goal, 2)
+    LT[:] = following[2 * goal:].reshape(goal, 2)
+    return False
+
+
+@numba.njit(cache=True)
+def _win_tables(a, b, rules, S, T):
+    """Turn-start win probabilities (P(a wins), P(b wins)) for a against b; returns the sweeps.
+
+    S[i, j]: a (holding i) is about to start a turn against b (holding j).
+    T[j, i]: b (holding j) is about to start a turn against a (holding i) — mover's score first,
+    so that both chains read their hold values from contiguous rows.
+    Without RESET one sweep is exact. With it, a sweep reads where resets land — S[i, 0] and
+    T[j, 0], kept apart in LS and LT — from before the sweep, so the sweep is an affine map of
+    those 4 * goal numbers; sweeps repeat until it returns them unchanged to within
+    :data:`ROUNDING_FLOOR`, each next guess extrapolated from the last few (Anderson
+    acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
+    """
+    goal = rules.goal
+    dice = _rolls_dice(rules)
+    moves = rules.move_p.shape[0] > 0
+    CA = np.zeros((goal, 4))
+    CB = np.zeros((goal, 4))
+    S[:] = 0.0
+    T[:] = 0.0
+    LS = np.zeros((goal, 2))
+    LT = np.zeros((goal, 2))
+    dG = np.zeros((4 * goal, ANDERSON))
+    dR = np.zeros((4 * goal, ANDERSON))
+    g_prev = np.zeros(4 * goal)
+    r_prev = np.zeros(4 * goal)
+    for sweep in range(MAX_SWEEPS):
+        for i in range(goal - 1, -1, -1):
+            for j in range(goal - 1, -1, -1):
+                # The dispatch is spelt out here, not through _turn: the detour costs the common
+                # case (one pass, one sweep) ~30%.
+                if dice:
+                    _dice_row(np.int64(a[i, j, 0]), i, 0, rules, T[j, i:], CA)
+                    _dice_row(np.int64(b[j, i, 0]), j, 1, rules, S[i, j:], CB)
+                elif not moves:
+                    _chain_pass(a, i, j, 0, rules, T[j, i:], LT[j, 0], LT[j, 1], CA, False)
+                    _chain_pass(b, j, i, 1, rules, S[i, j:], LS[i, 0], LS[i, 1], CB, False)
+                else:
+                    _chain(a, i, j, 0, rules, T[j, i:], LT[j, 0], LT[j, 1], CA)
+                    _chain(b, j, i, 1, rules, S[i, j:], LS[i, 0], LS[i, 1], CB)
+                _close(CA, CB, S, T, i, j)
+        if not rules.resets:
+            return 1
+        if _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
+            return sweep + 1
+    return MAX_SWEEPS
+
+
+@numba.njit(cache=True)
+def _pair(a, b, rules, out):
+    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first))."""
+    S = np.empty((rules.goal, rules.goal, 2))
+    T = np.empty((rules.goal, rules.goal, 2))
+    _win_tables(a, b, rules, S, T)
+    out[0] = S[0, 0, 0]
+    out[1] = S[0, 0, 1]
+    out[2] = T[0, 0, 0]
+    out[3] = T[0, 0, 1]
+
+
+@numba.njit(cache=True, parallel=True)
+def _population_vs(population, opponent, rules, out):
+    """out[n] = _pair(population[n], opponent) for every member, in parallel."""
+    for n in numba.prange(population.shape[0]):
+        _pair(population[n], opponent, rules, out[n])
+
+
+@numba.njit(cache=True, parallel=True)
+def _all_pairs(population, first, second, rules, out):
+    """out[m] = _pair(population[first[m]], population[second[m]]), in parallel."""
+    for m in numba.prange(first.shape[0]):
+        _pair(population[first[m]], population[second[m]], rules, out[m])

@@ -1,0 +1,115 @@
+"""The rules as the exact kernels read them: one typed record, and what every kernel shares.
+
+:func:`rules_of` turns a :class:`~ga_pig.game.Game` into a :class:`Rules` record (a NamedTuple,
+which numba passes as one struct); the kernels read fields by name. The effect codes come from
+:class:`~ga_pig.game.Effect` and nowhere else; :func:`_step` is the one turn-total step.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from ga_pig.game import ADD, BANK, BUST, DOUBLE, RESET, SUBTRACT, Game
+
+#: Sweeps that read values of the previous sweep (value iteration; the DOUBLE/SUBTRACT chains;
+#: the RESET sweeps) can settle into a cycle a few ulps wide instead of a fixed point; a change
+#: this small (16 ulp of 1) counts as converged whatever the tolerance.
+ROUNDING_FLOOR = 16 * 2.220446049250313e-16
+
+#: Cap on the passes of one chain and on the sweeps of a table; far above what any game needs
+#: (each pass or sweep shrinks the error at least by the chance of a bust, reset or win).
+MAX_SWEEPS = 100_000
+
+
+class Rules(NamedTuple):
+    """A game as the kernels take it.
+
+    goal : the score to reach.
+    probabilities, effects, amounts : the roll table, one entry per outcome (:meth:`Game.tables`).
+    dice : dice[d, s], the chance that d dice score s (s = 0: a bust) when the mover chooses a
+        number of dice (:meth:`Game.dice_table`); shape (0, 0) otherwise.
+    add_p, add_amount : the ADD outcomes.
+    bust_p, reset_p : total probability of BUST, of RESET.
+    bank_p, bank_amount : the BANK outcomes.
+    move_p, move_amount : the outcomes that may lower the turn total: DOUBLE (amount 0) and
+        SUBTRACT (amount > 0).
+    resets : banked scores can fall (:attr:`Game.resets`).
+    """
+
+    goal: int
+    probabilities: np.ndarray
+    effects: np.ndarray
+    amounts: np.ndarray
+    dice: np.ndarray
+    add_p: np.ndarray
+    add_amount: np.ndarray
+    bust_p: float
+    reset_p: float
+    bank_p: np.ndarray
+    bank_amount: np.ndarray
+    move_p: np.ndarray
+    move_amount: np.ndarray
+    resets: bool
+
+
+def rules_of(game: Game) -> Rules:
+    """The :class:`Rules` record of ``game``."""
+    probabilities, effects, amounts = game.tables()
+
+    def kind(*codes: int) -> np.ndarray:
+        return np.isin(effects, codes)
+
+    moves = kind(DOUBLE, SUBTRACT)
+    bust_p = 0.0
+    reset_p = 0.0
+    for p, e in zip(probabilities, effects, strict=True):  # summed in table order, as always
+        if e == RESET:
+            reset_p += float(p)
+        elif e == BUST:
+            bust_p += float(p)
+    return Rules(
+        goal=int(game.goal),
+        probabilities=probabilities,
+        effects=effects,
+        amounts=amounts,
+        dice=np.ascontiguousarray(game.dice_table(), dtype=np.float64),
+        add_p=probabilities[kind(ADD)].copy(),
+        add_amount=amounts[kind(ADD)].copy(),
+        bust_p=bust_p,
+        reset_p=reset_p,
+        bank_p=probabilities[kind(BANK)].copy(),
+        bank_amount=amounts[kind(BANK)].copy(),
+        move_p=probabilities[moves].copy(),
+        move_amount=np.where(effects[moves] == SUBTRACT, amounts[moves], 0).astype(np.int64),
+        resets=game.resets,
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _moved(k, amount):
+    """Turn total after a MOVE outcome: doubled (amount 0) or reduced by amount, floored at 0."""
+    if amount == 0:
+        return 2 * k
+    return k - amount if k > amount else 0
+
+
+@numba.njit(cache=True, inline="always")
+def _step(k, effect, amount):
+    """The turn total after rolling an outcome of ``effect`` at turn total k, the turn going on;
+    -1 if the outcome ends the turn (BUST, RESET, BANK)."""
+    if effect == ADD:
+        return k + amount
+    if effect == DOUBLE:
+        return 2 * k
+    if effect == SUBTRACT:
+        return k - amount if k > amount else 0
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def _rolls_dice(rules):
+    """True when the mover chooses a number of dice (one roll per turn) instead of roll/hold."""
+    return rules.dice.shape[0] > 0

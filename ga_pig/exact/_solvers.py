@@ -1,0 +1,303 @@
+"""Private numba kernels of the solvers: optimal play (value and policy iteration) and best response.
+
+The zero-sum solvers handle the pairs {(i, j), (j, i)} of banked scores highest score sum first, so
+every hold lands on a pair already solved (:func:`_pairs_by_total`); with resets the caller repeats
+whole passes until they settle. :func:`_value_iteration`, :func:`_policy_iteration` and
+:func:`_best_response` are each one algorithm and stay one function.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig.exact._chains import _chain, _close, _dice_row, _turn
+from ga_pig.exact._rules import BANK, RESET, ROUNDING_FLOOR, _rolls_dice, _step
+
+
+@numba.njit(cache=True)
+def _roll_value(P, i, j, k, rules, bust_value, reset_value, bank_row):
+    """Win probability of rolling at (i, j, k) given the table P, the values of busting and of
+    resetting, and bank_row[t], the value of banking a turn total t > 0."""
+    goal = rules.goal
+    v = 0.0
+    for o in range(rules.probabilities.shape[0]):
+        p = rules.probabilities[o]
+        e = rules.effects[o]
+        nk = _step(k, e, rules.amounts[o])
+        if nk >= 0:
+            v += p if i + nk >= goal else p * P[i, j, nk]
+        elif e == BANK:
+            nk = k + rules.amounts[o]
+            if i + nk >= goal:
+                v += p
+            else:
+                v += p * (bust_value if nk == 0 else bank_row[nk])
+        elif e == RESET:
+            v += p * reset_value
+        else:
+            v += p * bust_value
+    return v
+
+
+@numba.njit(cache=True, inline="always")
+def _zero_sum_bank_row(P, me, op, goal, row):
+    """row[t] = 1 - P[op, me + t, 0]: the mover's value of banking a turn total t > 0."""
+    for t in range(1, goal - me):
+        row[t] = 1.0 - P[op, me + t, 0]
+
+
+@numba.njit(cache=True, inline="always")
+def _dice_value(d, me, rules, bust_value, bank_row):
+    """Win probability of rolling d dice at once from banked score ``me``: a bust is worth
+    bust_value, a score t worth bank_row[t], a score reaching the goal wins."""
+    dice = rules.dice
+    top = rules.goal - me
+    v = dice[d, 0] * bust_value
+    for t in range(1, dice.shape[1]):
+        p = dice[d, t]
+        if p == 0.0:
+            continue
+        v += p if t >= top else p * bank_row[t]
+    return v
+
+
+@numba.njit(cache=True)
+def _best_dice(me, rules, bust_value, bank_row, current, margin):
+    """(value, d) of the best number of dice; the current choice stays unless another beats it
+    by more than ``margin`` (so ties cannot make policy iteration cycle)."""
+    best_d = current
+    best = _dice_value(current, me, rules, bust_value, bank_row)
+    for d in range(1, rules.dice.shape[0]):
+        v = _dice_value(d, me, rules, bust_value, bank_row)
+        if v > best + margin:
+            best = v
+            best_d = d
+    return best, best_d
+
+
+@numba.njit(cache=True)
+def _pairs_by_total(goal):
+    """Pairs (i, j), i <= j, of banked scores, highest score sum first: the order in which the
+    zero-sum solvers handle {(i, j), (j, i)} (every hold lands on a pair already solved)."""
+    out = np.empty((goal * (goal + 1) // 2, 2), dtype=np.int64)
+    n = 0
+    for total in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+            if i <= total - i:
+                out[n, 0] = i
+                out[n, 1] = total - i
+                n += 1
+    return out
+
+
+@numba.njit(cache=True)
+def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
+    """Neller & Presser's value iteration on ``pairs`` {(i, j), (j, i)}, in order (the caller
+    passes slices of :func:`_pairs_by_total`, highest score sum first, and repeats the whole
+    pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
+    sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
+    did not settle within ``max_sweeps``."""
+    goal = rules.goal
+    row = np.zeros(goal)
+    first_delta = 0.0
+    for pair in range(pairs.shape[0]):
+        i = pairs[pair, 0]
+        j = pairs[pair, 1]
+        converged = False
+        for sweep in range(max_sweeps):
+            delta = 0.0
+            for side in range(2 if i != j else 1):
+                me = i if side == 0 else j
+                op = j if side == 0 else i
+                bust = 1.0 - P[op, me, 0]
+                reset = 1.0 - P[op, 0, 0]
+                _zero_sum_bank_row(P, me, op, goal, row)
+                if _rolls_dice(rules):
+                    new, d = _best_dice(me, rules, bust, row, np.int64(policy[me, op, 0]), 0.0)
+                    delta = max(delta, abs(new - P[me, op, 0]))
+                    P[me, op, 0] = new
+                    policy[me, op, 0] = d
+                    continue
+                for k in range(goal - me - 1, -1, -1):
+                    roll = _roll_value(P, me, op, k, rules, bust, reset, row)
+                    # passing at (i, i, 0) is worth 1 - itself: the fixed point 1/2 (as in policy
+                    # iteration), taken directly, as x <- 1 - x would oscillate around it
+                    hold = row[k] if k > 0 else (0.5 if me == op else bust)
+                    new = roll if roll >= hold else hold
+                    policy[me, op, k] = roll >= hold
+                    change = abs(new - P[me, op, k])
+                    if change > delta:
+                        delta = change
+                    P[me, op, k] = new
+            sweeps[i, j] += 1
+            if sweep == 0 and delta > first_delta:
+                first_delta = delta
+            if delta <= tol or delta <= ROUNDING_FLOOR:
+                converged = True
+                break
+        if not converged:
+            return -1.0
+    return first_delta
+
+
+@numba.njit(cache=True, inline="always")
+def _zero_sum_turn(policy, me, op, P, rules, hold, C):
+    """:func:`~ga_pig.exact._chains._turn` for the zero-sum solver: the mover's win probability
+    at (me, op, k) is C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth
+    1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]."""
+    _zero_sum_bank_row(P, me, op, rules.goal, hold[:, 0])
+    _turn(policy, me, op, 0, rules, hold, 1.0 - P[op, 0, 0], 0.0, C)
+
+
+@numba.njit(cache=True, inline="always")
+def _switch(policy, i, j, k, roll, hold, margin):
+    """Policy improvement at one state: take the other action only if it is better by more than
+    ``margin`` (so rounding noise between tied actions cannot make policy iteration cycle)."""
+    if policy[i, j, k]:
+        if hold > roll + margin:
+            policy[i, j, k] = False
+            return True
+    elif roll > hold + margin:
+        policy[i, j, k] = True
+        return True
+    return False
+
+
+@numba.njit(cache=True)
+def _improve(policy, me, op, P, rules, margin, row):
+    """Greedy policy improvement on one chain; an action changes only if better by > margin."""
+    changed = False
+    bust = 1.0 - P[op, me, 0]
+    reset = 1.0 - P[op, 0, 0]
+    _zero_sum_bank_row(P, me, op, rules.goal, row)
+    if _rolls_dice(rules):
+        d = _best_dice(me, rules, bust, row, np.int64(policy[me, op, 0]), margin)[1]
+        changed = d != policy[me, op, 0]
+        policy[me, op, 0] = d
+        return changed
+    for k in range(rules.goal - me):
+        roll = _roll_value(P, me, op, k, rules, bust, reset, row)
+        hold = row[k] if k > 0 else bust
+        changed |= _switch(policy, me, op, k, roll, hold, margin)
+    return changed
+
+
+@numba.njit(cache=True)
+def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, CB, hold, row):
+    """Seed 001's strategy iteration on ``pairs`` (slices of :func:`_pairs_by_total`, in order):
+    per pair, solve the linear equations of the current policy exactly (affine chains),
+    improve greedily, repeat until the policy is stable. Returns (converged, largest value
+    move, whether an action switched); with resets the caller repeats the whole pass until a
+    pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),
+    hold (goal, 2) and row (goal,) are the caller's, kept from call to call: chains that sweep
+    (Pig Dice) start from the previous pair's."""
+    goal = rules.goal
+    rows = 1 if _rolls_dice(rules) else goal
+    moved = 0.0
+    switched = False
+    for pair in range(pairs.shape[0]):
+        i = pairs[pair, 0]
+        j = pairs[pair, 1]
+        converged = False
+        for _r in range(max_rounds):
+            _zero_sum_turn(policy, i, j, P, rules, hold, CA)
+            if i != j:
+                _zero_sum_turn(policy, j, i, P, rules, hold, CB)
+            else:
+                CB[:] = CA
+            # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
+            cA, dA, eA = CA[0, 0], CA[0, 2], CA[0, 3]
+            cB, dB, eB = CB[0, 0], CB[0, 2], CB[0, 3]
+            denom = eA + eB - eA * eB
+            if denom <= 0.0:
+                x = 0.5
+                y = 0.5
+            else:
+                x = (cA + dA * (eB - cB)) / denom
+                y = (cB + dB * (eA - cA)) / denom
+            for k in range(min(goal - i, rows)):
+                new = CA[k, 0] + CA[k, 2] * (1.0 - y)
+                moved = max(moved, abs(new - P[i, j, k]))
+                P[i, j, k] = new
+            for k in range(min(goal - j, rows)):
+                new = CB[k, 0] + CB[k, 2] * (1.0 - x)
+                moved = max(moved, abs(new - P[j, i, k]))
+                P[j, i, k] = new
+            rounds[i, j] += 1
+            changed = _improve(policy, i, j, P, rules, margin, row)
+            if i != j:
+                changed |= _improve(policy, j, i, P, rules, margin, row)
+            switched |= changed
+            if not changed:
+                converged = True
+                break
+        if not converged:
+            return False, moved, switched
+    return True, moved, switched
+
+
+@numba.njit(cache=True)
+def _best_dice_response(i, j, rules, margin, S, T, CA, CB):
+    """The responder's best number of dice at (i, j) against b's closed chain CB: its dice only
+    move S[i, j] and, through b's bust, T[j, i] (increasing in S[i, j]), so take the d that
+    maximizes S[i, j] after closing (ties keep the smaller d). Leaves S, T closed for it."""
+    best = -1.0
+    best_d = 1
+    for d in range(1, rules.dice.shape[0]):
+        _dice_row(d, i, 0, rules, T[j, i:], CA)
+        _close(CA, CB, S, T, i, j)
+        if S[i, j, 0] > best + margin:
+            best = S[i, j, 0]
+            best_d = d
+    _dice_row(best_d, i, 0, rules, T[j, i:], CA)
+    _close(CA, CB, S, T, i, j)
+    return best_d
+
+
+@numba.njit(cache=True)
+def _best_response(b, rows, rules, margin, max_rounds, V, policy, S, T, rounds, CA, CB):
+    """Policy maximizing the mover's win probability against the fixed b, from every state.
+
+    The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
+    S[i, j, 0] = V[i, j, 0]; T[j, i, 0]: its win probability when b is about to start a turn.
+    Column 1 (b's wins) is not tracked. Stalemates are losses. Per pair: policy iteration on
+    the responder's chain, b's chain fixed, each policy evaluated exactly. One pass over the
+    responder's scores i in ``rows`` (the caller goes from goal - 1 down to 0 in slices).
+    Returns (converged, largest value move, whether an action switched); with resets the
+    caller repeats the whole pass until a pass moves no value beyond the rounding floor and
+    changes no action. Scratch CA, CB (goal, 4) are the caller's, kept from call to call.
+    """
+    goal = rules.goal
+    moved = 0.0
+    switched = False
+    for i in rows:
+        for j in range(goal - 1, -1, -1):
+            _turn(b, j, i, 1, rules, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
+            if _rolls_dice(rules):
+                policy[i, j, 0] = _best_dice_response(i, j, rules, margin, S, T, CA, CB)
+                V[i, j, 0] = S[i, j, 0]
+                rounds[i, j] += 1
+                continue
+            converged = False
+            for _r in range(max_rounds):
+                _chain(policy, i, j, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
+                _close(CA, CB, S, T, i, j)
+                t0 = T[j, i, 0]
+                for k in range(goal - i):
+                    new = CA[k, 0] + CA[k, 2] * t0
+                    moved = max(moved, abs(new - V[i, j, k]))
+                    V[i, j, k] = new
+                changed = False
+                for k in range(goal - i):
+                    roll = _roll_value(V, i, j, k, rules, t0, T[j, 0, 0], T[j, i:, 0])
+                    hold = T[j, i + k, 0] if k > 0 else t0
+                    changed |= _switch(policy, i, j, k, roll, hold, margin)
+                rounds[i, j] += 1
+                switched |= changed
+                if not changed:
+                    converged = True
+                    break
+            if not converged:
+                return False, moved, switched
+    return True, moved, switched

@@ -1,0 +1,248 @@
+"""Strategy spaces: what a strategy for a game is, in one object per kind of strategy.
+
+A game reaches its space through :attr:`ga_pig.game.Game.space`. The space knows the strategy's
+shape and dtype, which of its entries are ever consulted, how to draw one at random, how to check
+one, how the numba kernels read it, how the GA mutates one of its genes, and how a run stores it.
+Nothing outside this module asks which kind of game it has: a new kind of game (extra state for
+endgame rules, a score per player) is a new :class:`Space` subclass and one line in
+:func:`space_of`.
+
+The kinds today (index convention: :mod:`ga_pig.strategies`):
+
+* :class:`RollHold` — the jeopardy games: bool ``s[i, j, k]``, True to roll.
+* :class:`DiceCounts` — games that roll their dice at once (Hog): int ``s[i, j]``, the number of
+  dice to roll, 1..max_dice. The kernels read it with a trailing axis of length 1 standing where
+  the turn total would be, so the same kernels index both kinds as ``s[i, j, k]``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from ga_pig._validate import check_int
+
+if TYPE_CHECKING:
+    from ga_pig.game import Game
+
+__all__ = ["Space", "RollHold", "DiceCounts", "space_of", "pack_bits", "unpack_bits"]
+
+
+class Space:
+    """The strategies of one game: shape, dtype and the operations every engine part needs."""
+
+    #: Short name used in messages and by registries that list which spaces they support.
+    name: ClassVar[str] = ""
+    #: Number of state axes a strategy has (its shape is ``(goal,) * dims``).
+    dims: ClassVar[int] = 0
+    dtype: ClassVar[np.dtype] = np.dtype(bool)
+    #: Bytes one gene takes in memory (for the memory estimate of a population).
+    gene_bytes: ClassVar[int] = 1
+    #: What the kernels' table axes read (``s[i, j, k]``); a space with fewer axes gains them.
+    kernel_dims: ClassVar[int] = 3
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    # ------------------------------------------------------------------ shape and checks
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of one strategy or value table."""
+        return (self.game.goal,) * self.dims
+
+    @property
+    def states(self) -> int:
+        """Entries in one strategy (a Python int: no overflow)."""
+        return math.prod(self.shape)
+
+    def describe(self, stacked: bool = False) -> str:
+        """What a (stack of) strategies must be, for error messages."""
+        shape = ("n",) + self.shape if stacked else self.shape
+        return f"a numpy {self.dtype.name} array of shape ({', '.join(map(str, shape))}) (goal={self.game.goal})"
+
+    def check_values(self, s: np.ndarray, name: str, expected: str) -> None:
+        """Raise ValueError naming ``name`` unless the entries of ``s`` are legal genes."""
+        if s.dtype != self.dtype:
+            raise ValueError(f"{name} must be {expected}, got dtype {s.dtype}")
+
+    def check(self, s: object, name: str = "strategy") -> np.ndarray:
+        """Validate one strategy and return it unchanged (ValueError naming what was expected)."""
+        expected = self.describe()
+        if not isinstance(s, np.ndarray):
+            raise ValueError(f"{name} must be {expected}, got {type(s).__name__}")
+        if s.shape != self.shape:
+            raise ValueError(f"{name} must be {expected}, got shape {s.shape}")
+        self.check_values(s, name, expected)
+        return s
+
+    def check_population(self, population: object, name: str = "population") -> np.ndarray:
+        """Validate a stack of strategies, shape ``(n, *shape)``; return it C-contiguous."""
+        expected = self.describe(stacked=True)
+        if not isinstance(population, np.ndarray) or population.ndim != self.dims + 1:
+            raise ValueError(f"{name} must be {expected}, got "
+                             f"{getattr(population, 'shape', type(population).__name__)}")
+        if population.shape[1:] != self.shape:
+            raise ValueError(f"{name} must be {expected}, got dtype {population.dtype} and shape {population.shape}")
+        self.check_values(population, name, expected)
+        return np.ascontiguousarray(population)
+
+    def require(self, kind: type[Space], what: str, hint: str = "") -> None:
+        """Refuse ``what`` (a function that only makes sense for ``kind``) on this game, with
+        ``hint`` on what to use instead."""
+        if not isinstance(self, kind):
+            raise ValueError(f"{what} is for games whose strategies are {kind.noun}; {self.game} has "
+                             f"{self.noun}" + (f": {hint}" if hint else ""))
+
+    noun: ClassVar[str] = ""
+
+    # ------------------------------------------------------------------ drawing and building
+    def legal(self) -> np.ndarray:
+        """Mask of the entries a strategy is ever consulted in."""
+        raise NotImplementedError
+
+    def random(self, rng: np.random.Generator, lead: tuple[int, ...] = (), n: int | None = None,
+               p_roll: float = 0.5) -> np.ndarray:
+        """Independent random genes, shape ``lead + (n,) * dims`` (``n`` defaults to the goal:
+        a coarser ``n`` draws cube-system genomes). ``p_roll``: the chance a roll/hold gene rolls."""
+        raise NotImplementedError
+
+    def starting_policy(self) -> np.ndarray:
+        """The solvers' first policy (roll everywhere; one die), in the kernels' layout."""
+        return np.ones(self.kernel_shape, dtype=self.dtype)
+
+    def mutated(self, genes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The GA's per-gene mutation rule: new values for the ``genes`` chosen to mutate, each
+        different from its old value (:func:`ga_pig.evolve.operators.mutate` chooses them)."""
+        raise NotImplementedError
+
+    def forbid_passing(self, strategies: np.ndarray) -> np.ndarray:
+        """Make ``strategies`` (any stack, in place) roll wherever they could pass a turn without
+        scoring (seed 001 §3.3); a space without passing leaves them as they are."""
+        return strategies
+
+    # ------------------------------------------------------------------ kernels and storage
+    @property
+    def kernel_shape(self) -> tuple[int, ...]:
+        """Shape of a strategy or table as the kernels index it, ``s[i, j, k]``: a space with
+        fewer axes gains trailing axes of length 1."""
+        return self.shape + (1,) * (self.kernel_dims - self.dims)
+
+    def kernel_view(self, s: np.ndarray) -> np.ndarray:
+        """A strategy (or stack) as the kernels read it: shape ``(..., *kernel_shape)``."""
+        s = np.ascontiguousarray(s, dtype=self.dtype)
+        return s.reshape(s.shape + (1,) * (self.kernel_dims - self.dims))
+
+    def from_kernel(self, table: np.ndarray) -> np.ndarray:
+        """A table in the kernels' layout (:attr:`kernel_shape`) back in this space's shape."""
+        return table.reshape(table.shape[:table.ndim - self.kernel_dims] + self.shape)
+
+    def pack(self, genomes: np.ndarray) -> np.ndarray:
+        """Genomes as run files store them (:mod:`ga_pig.evolve.outputs`)."""
+        raise NotImplementedError
+
+    def unpack(self, stored: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        """The genomes of ``shape`` that :meth:`pack` stored."""
+        raise NotImplementedError
+
+
+class RollHold(Space):
+    """Bool ``s[i, j, k]``: roll (True) or hold at the mover's score i, the opponent's j and the
+    turn total k. Entries with ``i + k >= goal`` are never consulted."""
+
+    name = "roll_hold"
+    noun = "roll/hold decisions"
+    dims = 3
+    dtype = np.dtype(bool)
+    gene_bytes = 1
+
+    def legal(self) -> np.ndarray:
+        g = self.game.goal
+        i, _, k = np.ogrid[:g, :g, :g]
+        return np.broadcast_to(i + k < g, self.shape).copy()
+
+    def random(self, rng, lead=(), n=None, p_roll=0.5):
+        n = self.game.goal if n is None else n
+        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
+
+    def mutated(self, genes, rng):
+        return ~genes
+
+    def forbid_passing(self, strategies):
+        strategies[..., 0] = True
+        return strategies
+
+    def pack(self, genomes):
+        return pack_bits(genomes)
+
+    def unpack(self, stored, shape):
+        return unpack_bits(stored, shape)
+
+
+class DiceCounts(Space):
+    """Int ``s[i, j]``: how many dice to roll at once (1..max_dice) at the mover's score i and the
+    opponent's j (Hog, seed 003). Every entry is consulted."""
+
+    name = "dice"
+    noun = "dice counts"
+    dims = 2
+    dtype = np.dtype(np.int64)
+    gene_bytes = 8
+
+    @property
+    def high(self) -> int:
+        """The largest gene value: the game's ``max_dice``."""
+        return self.game.max_dice
+
+    def describe(self, stacked=False):
+        shape = ("n",) + self.shape if stacked else self.shape
+        return (f"a numpy integer array of shape ({', '.join(map(str, shape))}) (goal={self.game.goal}) holding "
+                f"dice counts 1..{self.high}")
+
+    def check_values(self, s, name, expected):
+        if s.dtype.kind not in "iu":
+            raise ValueError(f"{name} must be {expected}, got dtype {s.dtype}")
+        if s.size and (s.min() < 1 or s.max() > self.high):
+            raise ValueError(f"{name} must be {expected}, got values {s.min()}..{s.max()}")
+
+    def legal(self) -> np.ndarray:
+        return np.ones(self.shape, dtype=bool)
+
+    def random(self, rng, lead=(), n=None, p_roll=0.5):
+        n = self.game.goal if n is None else n
+        return rng.integers(1, self.high + 1, size=tuple(lead) + (n,) * self.dims, dtype=np.int64)
+
+    def constant(self, d: int) -> np.ndarray:
+        """Always roll ``d`` dice."""
+        check_int("n", d, 1)
+        if d > self.high:
+            raise ValueError(f"n must be at most max_dice = {self.high}, got {d}")
+        return np.full(self.shape, d, dtype=np.int64)
+
+    def mutated(self, genes, rng):
+        if self.high < 2:
+            raise ValueError(f"mutating dice counts needs max_dice >= 2 (another value to move to), got {self.high}")
+        other = rng.integers(1, self.high, size=genes.size)  # 1..high-1, then skip the current value
+        return other + (other >= genes)
+
+    def pack(self, genomes):
+        return genomes.astype(np.int8)
+
+    def unpack(self, stored, shape):
+        return stored.astype(np.int64).reshape(shape)
+
+
+def pack_bits(genomes: np.ndarray) -> np.ndarray:
+    """Bool genomes eight to a byte (flat)."""
+    return np.packbits(genomes, axis=None)
+
+
+def unpack_bits(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The bool genomes of ``shape`` that :func:`pack_bits` stored."""
+    return np.unpackbits(packed, count=int(np.prod(shape))).view(bool).reshape(shape)
+
+
+def space_of(game: Game) -> Space:
+    """The strategy space of ``game``: dice counts when the mover chooses a number of dice."""
+    return DiceCounts(game) if game.max_dice else RollHold(game)
