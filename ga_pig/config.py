@@ -26,15 +26,9 @@ __all__ = [
     "fail",
     "waves",
     "make_game",
-    "SELECTIONS",
-    "FITNESS_KINDS",
-    "OPPONENTS",
     "MODES",
 ]
 
-SELECTIONS = ("round_robin", "knockout")
-FITNESS_KINDS = ("simulated", "exact")
-OPPONENTS = ("population", "optimal")
 MODES = ("evolve", "random_search")
 #: The largest seed: runs store it in int64 columns.
 MAX_SEED = 2**63 - 1
@@ -171,6 +165,7 @@ def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
 def validate(cfg: DictConfig) -> None:
     """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
     from ga_pig.evolve.populations import POPULATIONS, supports
+    from ga_pig.evolve.selection import SCHEMES
     from ga_pig.game import GAMES
 
     if cfg.mode not in MODES:
@@ -196,14 +191,9 @@ def validate(cfg: DictConfig) -> None:
         fail("population.p_roll", cfg.population.p_roll, "a probability in [0, 1]")
     if not cfg.population.thresholds or min(cfg.population.thresholds) < 0:
         fail("population.thresholds", list(cfg.population.thresholds), "a non-empty list of integers >= 0")
-    if cfg.selection.scheme not in SELECTIONS:
-        fail("selection.scheme", cfg.selection.scheme, f"one of {SELECTIONS}")
-    if cfg.fitness.kind not in FITNESS_KINDS:
-        fail("fitness.kind", cfg.fitness.kind, f"one of {FITNESS_KINDS}")
-    if cfg.fitness.opponent not in OPPONENTS:
-        fail("fitness.opponent", cfg.fitness.opponent, f"one of {OPPONENTS}")
-    if cfg.fitness.opponent == "optimal" and cfg.fitness.kind != "exact":
-        fail("fitness.opponent", cfg.fitness.opponent, "'population' unless fitness.kind is 'exact'")
+    if cfg.selection.scheme not in SCHEMES:
+        fail("selection.scheme", cfg.selection.scheme, f"one of {tuple(SCHEMES)}")
+    _check_judge(cfg.fitness.kind, cfg.fitness.opponent)
     if not 0.0 <= cfg.mutation <= 1.0:
         fail("mutation", cfg.mutation, "a fraction in [0, 1]")
     if cfg.generations < 1:
@@ -251,6 +241,21 @@ def validate(cfg: DictConfig) -> None:
 #: Memory a GA run needs per state of the game for each member: its genome, its expanded
 #: strategy, its child and the evaluation's copies (measured: 9-17 bytes at goal 100).
 BYTES_PER_MEMBER_STATE = 20
+
+
+def _check_judge(kind: str, opponent: str) -> None:
+    """Refuse a fitness kind and opponent that no registered judge (:data:`~ga_pig.evolve.judges.JUDGES`) takes."""
+    from ga_pig.evolve.judges import JUDGES
+
+    kinds = tuple(dict.fromkeys(k for k, _ in JUDGES))
+    if kind not in kinds:
+        fail("fitness.kind", kind, f"one of {kinds}")
+    if (kind, opponent) not in JUDGES:
+        opponents = [o for k, o in JUDGES if k == kind]
+        judged_by = [k for k, o in JUDGES if o == opponent]
+        expected = " or ".join(map(repr, opponents))
+        fail("fitness.opponent", opponent, f"{expected} unless fitness.kind is {' or '.join(map(repr, judged_by))}"
+             if judged_by else f"one of {tuple(dict.fromkeys(o for _, o in JUDGES))}")
 
 
 def _check_memory(cfg: DictConfig, game) -> None:

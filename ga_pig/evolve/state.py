@@ -1,0 +1,97 @@
+"""The state a run carries across a generation boundary: where a new run starts, where a
+resumed one continues (:mod:`ga_pig.evolve.resume` has checked it), and what a checkpoint holds."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from omegaconf import DictConfig, OmegaConf
+
+from ga_pig.evolve.individual import Individual
+from ga_pig.evolve.outputs import CHECKPOINT, atomic_write, save_checkpoint
+from ga_pig.evolve.populations import initial_genomes
+from ga_pig.evolve.resume import CONFIG_FILE, Resumed, fingerprint
+from ga_pig.game import Game
+
+__all__ = ["Boundary", "Start", "start", "Checkpointer"]
+
+log = logging.getLogger("ga_pig.evolve.run")
+
+
+@dataclass
+class Boundary:
+    """The state at the start of a generation: what a checkpoint holds. Genomes are never
+    changed in place (children are new arrays), so the members are shared, not copied; their
+    fitness values, which the next selection overwrites, are copied."""
+
+    generation: int
+    population: list
+    fitness: np.ndarray
+    side: int
+    rng_state: dict
+    n_records: int
+    elapsed: float
+
+    @classmethod
+    def of(cls, generation: int, population: list, side: int, rng: np.random.Generator, n_records: int,
+           elapsed: float) -> Boundary:
+        fitness = np.array([ind.fitness.values[0] if ind.fitness.valid else np.nan for ind in population])
+        return cls(generation, list(population), fitness, side, rng.bit_generator.state, n_records, elapsed)
+
+
+@dataclass
+class Start:
+    """Where the generation loop begins."""
+
+    population: list
+    side: int
+    generation: int
+    records: list
+    elapsed: float
+    resumes: list
+
+
+def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, rng: np.random.Generator,
+          first_side: int) -> Start:
+    """A new run (its directory and config written, its first population drawn) or a resumed one
+    (its RNG, population, fitness and records restored from the checkpoint)."""
+    if resumed is None:
+        out.mkdir(parents=True, exist_ok=True)
+        atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
+        genomes = initial_genomes(cfg.population.kind, int(cfg.population_size), game, cfg.population, rng,
+                                  first_side)
+        return Start([Individual(g) for g in genomes], first_side, 0, [], 0.0, [])
+    state = resumed.state
+    begin = state["generation"]
+    if resumed.changes:
+        saved = cfg.copy()
+        saved.resume = None
+        atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(saved, tmp))
+    rng.bit_generator.state = state["rng_state"]
+    population = [Individual(g) for g in state["genomes"]]
+    for individual, value in zip(population, state["fitness"], strict=True):
+        if np.isfinite(value):
+            individual.fitness.values = (float(value),)
+    records = [r for r in state["records"] if r["generation"] < begin]  # re-recorded from here on
+    resumes = [*state["resumes"], {"generation": begin, "changes": resumed.changes}]
+    log.info("resumed %s at generation %d of %d%s", out, begin, int(cfg.generations),
+             f" with {resumed.changes}" if resumed.changes else "")
+    return Start(population, state["side"], begin, records, state["elapsed"], resumes)
+
+
+class Checkpointer:
+    """Writes ``checkpoint.npz`` from a :class:`Boundary`: the records up to it, the resumes so
+    far and the fingerprint of the run's config."""
+
+    def __init__(self, cfg: DictConfig, out: Path, records: list, resumes: list) -> None:
+        self.path = out / CHECKPOINT
+        self.fingerprint = fingerprint(cfg)
+        self.records, self.resumes = records, resumes
+
+    def save(self, at: Boundary) -> None:
+        save_checkpoint(self.path, fingerprint=self.fingerprint, genomes=np.stack(at.population),
+                        fitness=at.fitness, side=at.side, generation=at.generation, rng_state=at.rng_state,
+                        records=self.records[:at.n_records], elapsed=at.elapsed, resumes=self.resumes)
