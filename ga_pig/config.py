@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
@@ -36,13 +35,13 @@ MAX_SEED = 2**63 - 1
 
 @dataclass
 class GameConfig:
-    """Which game: a name from :data:`ga_pig.game.GAMES` and its parameters. The optional
-    parameters belong to one variant each (``sides``: pig; ``p_oinker``: pass_the_pigs;
-    ``max_dice``: hog) and are null for the others."""
+    """Which game: a name from :data:`ga_pig.game.GAMES`, its goal, and the variant's own
+    parameters (``sides``: pig; ``p_oinker``: pass_the_pigs; ``max_dice``: hog), null unless a
+    ``conf/game/<name>.yaml`` sets them — a variant's file names only its own."""
 
     name: str = "pig"
     goal: int = 100
-    sides: int | None = 6
+    sides: int | None = None
     p_oinker: float | None = None
     max_dice: int | None = None
 
@@ -85,7 +84,7 @@ class Config:
     games_per_match: int = 100
     #: cube-system waves [[side, generations], ...]; null = side 1 throughout. The run lasts
     #: `generations` in all: the schedule is cut there, or its last wave extended to it.
-    cube: Any = None
+    cube: list[list[int]] | None = None
     elite: int = 0
     #: record the population's exact win rate vs optimal every this many generations
     #: (null: 10 with simulated fitness, 1 with exact)

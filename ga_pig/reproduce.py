@@ -23,7 +23,7 @@ from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import data, figures, stats, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
-from ga_pig.evolve.outputs import atomic_write
+from ga_pig.files import atomic_write
 from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.turns import turn_tables
 
@@ -154,102 +154,114 @@ def _dice_view(best: exact.Solution, name: str):
 _VARIANT_VIEWS = {RollHold: _roll_hold_view, DiceCounts: _dice_view}
 
 
-def main(argv=None) -> Path:
-    parser = argparse.ArgumentParser(description="Reproduce every seed figure and table.")
-    parser.add_argument("--quick", action="store_true", help="small budgets (about two minutes)")
-    parser.add_argument("--out", type=Path, default=Path("outputs/reproduce"))
-    args = parser.parse_args(argv)
-    started = time.perf_counter()
-    out = args.out / ("quick" if args.quick else "full")
-    out.mkdir(parents=True, exist_ok=True)
-    budget = Budget.make(args.quick)
-    index = Index(out)
-    game = Game.pig()
-    solution = exact.optimal(game)
+@dataclass
+class Context:
+    """What every section reads: where to write, the budget, the index of entries, Pig and its
+    optimal solution; ``facts`` collects numbers for ``facts.json``."""
 
-    # ---------------------------------------------------------------- engine tables
-    appendix = tables.appendix_a(game)
+    out: Path
+    budget: Budget
+    index: Index
+    game: Game
+    solution: exact.Solution
+    facts: dict = field(default_factory=dict)
+
+
+def _engine_tables(ctx: Context) -> None:
+    """Seed 000 and 001 tables of exact win rates: appendix A, the fair test, the hold-at
+    tournament, the non-transitive trio, optimal vs hold at 20, exploitation, iterated best response."""
+    appendix = tables.appendix_a(ctx.game)
     worst = appendix.loc[appendix["difference"].abs().idxmax()]
-    index.table("appendix_a", appendix, "seed 001 appendix A",
+    ctx.index.table("appendix_a", appendix, "seed 001 appendix A",
                 f"exact P(first wins) beside the seed's; largest gap {worst['difference']:+.4f} "
                 f"({worst['first']} first vs {worst['second']}); optimal vs optimal "
-                f"{solution.win_probability:.4f} (seed 0.5301)")
-    fig17 = tables.fig17(game, fair_tests=budget.fig17_tests)
-    index.table("fig17_fair_test", fig17, "seed 000 Fig. 17",
+                f"{ctx.solution.win_probability:.4f} (seed 0.5301)")
+    fig17 = tables.fig17(ctx.game, fair_tests=ctx.budget.fig17_tests)
+    ctx.index.table("fig17_fair_test", fig17, "seed 000 Fig. 17",
                 f"exact vs {fig17['games'].iloc[0]:,} simulated games per pair; largest deviation "
                 f"{fig17['deviation'].max():.4f} (seed's largest {fig17['seed_deviation'].max():.4f})")
-    tournament, W, facts = tables.hold_at_tournament(game, budget.tournament)
-    index.table("hold_at_tournament", tournament, "seed 000 §3.3.5",
-                f"exact round robin of hold-at {budget.tournament.start}..{budget.tournament.stop - 1}: winner "
+    tournament, W, facts = tables.hold_at_tournament(ctx.game, ctx.budget.tournament)
+    ctx.index.table("hold_at_tournament", tournament, "seed 000 §3.3.5",
+                f"exact round robin of hold-at {ctx.budget.tournament.start}..{ctx.budget.tournament.stop - 1}: winner "
                 f"hold at {facts['winner']} (seed: 25); beats every other: {facts['winner_beats_all']}; "
                 f"'beats' is transitive: {facts['transitive']} ({facts['three_cycles']} 3-cycles); "
                 f"head-to-head results disagreeing with the ranking by total: {facts['upsets_against_ranking']}")
-    thresholds = list(budget.tournament)
+    thresholds = list(ctx.budget.tournament)
     if 25 in thresholds:
         row = thresholds.index(25)
-        index.figure("hold25_vs_all", figures.versus_all(thresholds, W[row]), "seed 000 Fig. 18",
+        ctx.index.figure("hold25_vs_all", figures.versus_all(thresholds, W[row]), "seed 000 Fig. 18",
                      f"hold at 25 vs every hold-at, exact; vs hold at 30: {W[row, thresholds.index(30)]:.6f} "
                      "(seed 0.546416)" if 30 in thresholds else "hold at 25 vs every hold-at, exact")
-    trio, trio_facts = tables.nontransitive_trio(game, quick=budget.quick_search)
-    index.table("nontransitive_trio", trio, "seed 000 §3.3.6",
+    trio, trio_facts = tables.nontransitive_trio(ctx.game, quick=ctx.budget.quick_search)
+    ctx.index.table("nontransitive_trio", trio, "seed 000 §3.3.6",
                 f"turtle = hold at {trio_facts['turtle_hold_at']} reproduces 0.812840/0.195448 "
                 f"(error {trio_facts['turtle_error']:.1e}); best roll-and-wait {trio_facts['roll_and_wait']} "
                 f"of {trio_facts['searched']} searched: error {trio_facts['roll_and_wait_error']:.4f} "
                 f"({'reproduced' if trio_facts['roll_and_wait_reproduced'] else 'not reproduced'}); "
                 f"the loop holds: {trio_facts['loop_holds']}")
-    hold20, hold20_facts = tables.optimal_vs_hold20(game)
-    index.table("optimal_vs_hold_at", hold20, "Neller & Presser p. 34; seed 001 appendix; seed 004 §4.1.2",
+    hold20, hold20_facts = tables.optimal_vs_hold20(ctx.game)
+    ctx.index.table("optimal_vs_hold_at", hold20, "Neller & Presser p. 34; seed 001 appendix; seed 004 §4.1.2",
                 f"optimal first vs hold at 20: {hold20_facts['optimal_first']:.6f} (reported 0.5874, 0.5719, "
                 f"0.5732); closest to 58.74%: {hold20_facts['closest_to_58.74']}")
-    index.table("exploitative", tables.exploitative(game), "seed 001 §5.3",
+    ctx.index.table("exploitative", tables.exploitative(ctx.game), "seed 001 §5.3",
                 "best response to hold at 20 vs the optimal policy, against hold at 20 and the optimal")
-    index.table("iterated_best_response", tables.iterated_best_response(game), "seed 000 §3.1.1",
+    ctx.index.table("iterated_best_response", tables.iterated_best_response(ctx.game), "seed 000 §3.1.1",
                 "best responses iterated from several starts until they stop changing")
+    ctx.facts.update(tournament=facts, trio=trio_facts, hold20=hold20_facts)
 
-    # ---------------------------------------------------------------- statistics
+
+def _statistics(ctx: Context) -> None:
+    """Seed 000's sample sizes and fair-test decisions."""
     needed = pd.DataFrame([{"half_width": h, "confidence": c, "games": stats.games_needed(h, c)}
                            for h in (0.05, 0.025, 0.01) for c in (0.9, 0.95, 0.99)])
-    index.table("games_needed", needed, "seed 000 §3.3.1",
+    ctx.index.table("games_needed", needed, "seed 000 §3.3.1",
                 f"games for a win-rate interval of ±0.025 at 95%: {stats.games_needed(0.025, 0.95)} (seed 1537)")
     decisions = pd.DataFrame([{"wins": w, "games": 3000, "clopper_pearson_95": stats.win_interval(w, 3000),
                                "decision": stats.decide(w, 3000)} for w in (1450, 1500, 1550, 1575, 1600)])
-    index.table("fair_test_decisions", decisions, "seed 000 §3.3.4",
+    ctx.index.table("fair_test_decisions", decisions, "seed 000 §3.3.4",
                 "better / worse / inseparable from ½ by exact Clopper–Pearson intervals (seed: 1575 of 3000 "
                 "is 'better')")
 
-    # ---------------------------------------------------------------- engine figures
-    reachable = exact.reachable(solution.policy, game)
-    index.figure("optimal_boundary_surface", figures.boundary_surface(solution.policy, "optimal policy"),
+
+def _engine_figures(ctx: Context) -> None:
+    """The optimal policy's boundary, cross sections and contours; Piglet's convergence; the
+    fair-test spread."""
+    reachable = exact.reachable(ctx.solution.policy, ctx.game)
+    ctx.index.figure("optimal_boundary_surface", figures.boundary_surface(ctx.solution.policy, "optimal policy"),
                  "Neller & Presser Fig. 1; seed 001 Figs. 3–4", "roll/hold boundary of the optimal policy")
     for j in (0, 30, 60):
-        index.figure(f"cross_section_j{j}", figures.cross_section(solution.policy, j, reachable),
+        ctx.index.figure(f"cross_section_j{j}", figures.cross_section(ctx.solution.policy, j, reachable),
                      "seed 004 Figs. 4–6", f"optimal boundary, hold-at-20 line and reachable states at j = {j}")
-    index.figure("win_contours", figures.win_contours(solution.value), "seed 004 Fig. 7",
+    ctx.index.figure("win_contours", figures.win_contours(ctx.solution.value), "seed 004 Fig. 7",
                  "contours of P(i, j, 0) under optimal play")
     history = data.value_iteration_history(Game.piglet(goal=2), 25)
-    index.figure("piglet_convergence", figures.convergence(history), "seed 004 Fig. 2",
+    ctx.index.figure("piglet_convergence", figures.convergence(history), "seed 004 Fig. 2",
                  f"Piglet (goal 2) value iteration; P(0,0,0) → {history['P(0,0,0)'].iloc[-1]:.6f} (4/7)")
-    spread = data.fair_test_spread(game, S.hold_at(20, game), budget.fair_games, budget.fair_repeats)
+    spread = data.fair_test_spread(ctx.game, S.hold_at(20, ctx.game), ctx.budget.fair_games, ctx.budget.fair_repeats)
     outside = (spread["win_rate"] - 0.5).abs().gt(0.025)
     late = spread["games"] >= 1537
-    index.figure("fair_test_spread", figures.fair_test_spread(spread), "seed 001 Fig. 17; seed 000 Fig. 15",
+    ctx.index.figure("fair_test_spread", figures.fair_test_spread(spread), "seed 001 Fig. 17; seed 000 Fig. 15",
                  f"hold at 20 vs itself; beyond ±0.025: {outside[late].mean():.1%} of matches of ≥ 1537 games")
 
-    # ---------------------------------------------------------------- turn counts (seed 002)
-    for name, turn_game in (("two_dice", Game.two_dice()), ("pig", game)):
+
+def _turns(ctx: Context) -> None:
+    """Seed 002: reaching the goal within N turns, and the optimal stop numbers."""
+    for name, turn_game in (("two_dice", Game.two_dice()), ("pig", ctx.game)):
         probability, stop = turn_tables(turn_game, 10)
-        index.table(f"turns_{name}_probability", probability.reset_index(), "seed 002 probability table",
+        ctx.index.table(f"turns_{name}_probability", probability.reset_index(), "seed 002 probability table",
                     f"{name}: % within 1 / 2 turns from 99: {100 * probability.loc[99, 1]:.1f} / "
                     f"{100 * probability.loc[99, 2]:.1f}; from 0: {100 * probability.loc[0, 1]:.1f} / "
                     f"{100 * probability.loc[0, 2]:.1f}" + (" (seed 002: 69.4 / 88.8; 0.9 / 1.9)"
                                                             if name == "two_dice" else ""))
-        index.table(f"turns_{name}_stop", stop.reset_index(), "seed 002 optimal stop table",
+        ctx.index.table(f"turns_{name}_stop", stop.reset_index(), "seed 002 optimal stop table",
                     f"{name}: from 76 with 3 turns stop at {stop.loc[76, 3]}, success "
                     f"{100 * probability.loc[76, 3]:.1f}%" + (" (seed 002: 15, 62.0%)" if name == "two_dice" else ""))
-        index.figure(f"turns_{name}", figures.turn_probabilities(probability.iloc[:, :5], f"{name}: reaching "
+        ctx.index.figure(f"turns_{name}", figures.turn_probabilities(probability.iloc[:, :5], f"{name}: reaching "
                      f"{turn_game.goal} within N turns"), "seed 002", f"{name}, N = 1..5")
 
-    # ---------------------------------------------------------------- variants (seed 003)
+
+def _variants(ctx: Context) -> None:
+    """Seed 003: every variant's optimal policy, and the expected turn scores of Pig and Hog."""
     variants = []
     for figure_no, name in enumerate(SEED_003_FIGURES, start=1):
         variant = Game.named(name)
@@ -259,20 +271,22 @@ def main(argv=None) -> Path:
         start_move, figure = _VARIANT_VIEWS[type(variant.space)](best, name)
         variants.append({"game": name, "first player wins": best.win_probability, "at the start": start_move,
                          "seed 003": SEED_003_CLAIMS.get(name, ""), "solve seconds": round(seconds, 3)})
-        index.figure(f"variant_{name}", figure, f"seed 003 Fig. {figure_no}", f"{start_move} at the start; first "
+        ctx.index.figure(f"variant_{name}", figure, f"seed 003 Fig. {figure_no}", f"{start_move} at the start; first "
                      f"player wins {best.win_probability:.4f}")
         if name == "hog":
             hog = best
-    index.table("variants", pd.DataFrame(variants), "seed 003",
+    ctx.index.table("variants", pd.DataFrame(variants), "seed 003",
                 "every variant's optimal policy, solved by the one engine; the seed's claims alongside")
-    turn_scores = {"Pig": data.expected_turn_score(solution.policy, game),
+    turn_scores = {"Pig": data.expected_turn_score(ctx.solution.policy, ctx.game),
                    "Hog": data.expected_turn_score(hog.policy, hog.game)}
-    index.figure("expected_turn_scores", figures.expected_turn_scores(turn_scores), "seed 003 Fig. 10",
+    ctx.index.figure("expected_turn_scores", figures.expected_turn_scores(turn_scores), "seed 003 Fig. 10",
                  f"optimal play; at the start Pig banks {turn_scores['Pig'][0, 0]:.2f} points a turn on average, "
                  f"Hog {turn_scores['Hog'][0, 0]:.2f}")
 
-    # ---------------------------------------------------------------- GA experiments
-    runs = run_experiments(out, budget)
+
+def _ga(ctx: Context) -> None:
+    """Seed 001 §4: the GA experiments, their curves, the results table and the random search."""
+    runs = run_experiments(ctx.out, ctx.budget)
     frame = load_runs(runs)
     summaries = load_summaries(runs)
     label_of = {str(runs / label): label for label, _ in GA_EXPERIMENTS}
@@ -287,7 +301,7 @@ def main(argv=None) -> Path:
     ]:
         part = frame[frame["label"].isin(labels)]
         best = summaries[summaries["label"].isin(labels)].groupby("label")["best_ever"].max()
-        index.figure(name, figures.winrate_curves(part, by=by, title=name.replace("_", " ")), seed_ref,
+        ctx.index.figure(name, figures.winrate_curves(part, by=by, title=name.replace("_", " ")), seed_ref,
                      "exact mean win rate vs optimal; best ever: " + ", ".join(f"{k} {v:.3f}" for k, v in best.items()))
     results = []
     for label, group in summaries[summaries["mode"] == "evolve"].groupby("label"):
@@ -295,29 +309,56 @@ def main(argv=None) -> Path:
         results.append({"experiment": label, "seeds": len(group), "best_ever_mean": mean, "ci95_low": low,
                         "ci95_high": high, "final_mean": group["final_mean"].mean()})
     results = pd.DataFrame(results)
-    index.table("ga_results", results, "seed 001 §4 (knockout 0.133, round robin 0.139, cube 0.24)",
+    ctx.index.table("ga_results", results, "seed 001 §4 (knockout 0.133, round robin 0.139, cube 0.24)",
                 "best exact win rate vs optimal reached, mean over seeds with a 95% t-interval")
     draws = load_draws(runs / "random_search")
     quantiles = stats.normal_quantiles(draws["mean"])
     best_by_label = summaries.groupby("label")["best_ever"].max()
     peaks = {label: float(best_by_label[label])
              for label in ("knockout_random", "round_robin_random", "cube_0.005") if label in best_by_label}
-    index.figure("random_search_density", figures.random_search_density(draws["mean"], peaks), "seed 001 Fig. 10",
+    ctx.index.figure("random_search_density", figures.random_search_density(draws["mean"], peaks), "seed 001 Fig. 10",
                  f"{len(draws)} draws; normal quantiles 95/99/99.9%: "
                  + ", ".join(f"{v:.4f}" for v in quantiles.values()) + "; GA peaks: "
                  + ", ".join(f"{k} {v:.3f}" for k, v in peaks.items()))
     cube_runs = summaries[summaries["label"] == "cube_0.005"]
     if not cube_runs.empty:
         evolved = np.load(Path(cube_runs.iloc[0]["run_dir"]) / "best.npy")
-        index.figure("cube_vs_optimal", figures.boundary_heatmaps({"cube system (best)": evolved,
-                                                                   "optimal": solution.policy}),
+        ctx.index.figure("cube_vs_optimal", figures.boundary_heatmaps({"cube system (best)": evolved,
+                                                                   "optimal": ctx.solution.policy}),
                      "seed 001 Fig. 11", "hold thresholds of an evolved cube strategy beside the optimal policy")
 
+
+#: The sections, in order: each writes its figures and tables into the index and can run alone
+#: (``--only NAME``).
+SECTIONS = {
+    "engine_tables": _engine_tables,
+    "statistics": _statistics,
+    "engine_figures": _engine_figures,
+    "turns": _turns,
+    "variants": _variants,
+    "ga": _ga,
+}
+
+
+def main(argv=None) -> Path:
+    parser = argparse.ArgumentParser(description="Reproduce every seed figure and table.")
+    parser.add_argument("--quick", action="store_true", help="small budgets (about two minutes)")
+    parser.add_argument("--out", type=Path, default=Path("outputs/reproduce"))
+    parser.add_argument("--only", choices=list(SECTIONS), action="append",
+                        help="run only this section (repeatable); default: all")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    out = args.out / ("quick" if args.quick else "full")
+    out.mkdir(parents=True, exist_ok=True)
+    game = Game.pig()
+    ctx = Context(out, Budget.make(args.quick), Index(out), game, exact.optimal(game))
+    for name in args.only or SECTIONS:
+        SECTIONS[name](ctx)
     elapsed = time.perf_counter() - started
-    index.write(elapsed, args.quick)
-    (out / "facts.json").write_text(json.dumps({"seconds": elapsed, "quick": args.quick, "tournament": facts,
-                                                "trio": trio_facts, "hold20": hold20_facts}, indent=2, default=str))
-    print(f"wrote {len(index.entries)} figures and tables to {out} in {elapsed:.0f} s; see {out / 'index.md'}")
+    ctx.index.write(elapsed, args.quick)
+    (out / "facts.json").write_text(json.dumps({"seconds": elapsed, "quick": args.quick, **ctx.facts}, indent=2,
+                                               default=str))
+    print(f"wrote {len(ctx.index.entries)} figures and tables to {out} in {elapsed:.0f} s; see {out / 'index.md'}")
     return out
 
 

@@ -178,6 +178,19 @@ def test_reproduce_quick(tmp_path):
     assert "seed 003 Fig. 9" in index and "seed 003 Fig. 10" in index
 
 
+def test_reproduce_one_section(tmp_path):
+    """Each section of the reproduce table runs alone."""
+    from ga_pig import reproduce
+
+    out = reproduce.main(["--quick", "--out", str(tmp_path), "--only", "statistics"])
+    written = sorted(p.name for p in out.iterdir())
+    assert written == ["facts.json", "fair_test_decisions.csv", "fair_test_decisions.md", "games_needed.csv",
+                       "games_needed.md", "index.md"]
+    assert "(seed 1537)" in (out / "index.md").read_text()
+    with pytest.raises(SystemExit):
+        reproduce.main(["--only", "nonsense"])
+
+
 def test_expected_turn_score():
     """Pig: a hold-at-20 turn from (0, 0) banks what a forward recursion over the turn total
     says; from 99 one roll wins 5/6 of the time, 4 points on average. Hog: d dice score

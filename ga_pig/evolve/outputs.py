@@ -1,17 +1,17 @@
-"""What a run writes, always atomically (temporary file, then rename): the generations table,
-checkpoints, the final population, the best strategy, the summary and the win-rate plot."""
+"""Every file a run writes, each writer beside its reader, always atomically (:mod:`ga_pig.files`):
+the generations table, checkpoints, the final population, the best strategy, the summary, the
+win-rate plot and a failed job's note."""
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
+from ga_pig.files import atomic_write, save_npy, save_npz, write_json, write_table
 from ga_pig.spaces import Space, pack_bits, unpack_bits
 
 __all__ = [
@@ -60,54 +60,6 @@ def key_columns(cfg) -> dict:
                            if OmegaConf.is_config(cfg.cube) else cfg.cube),
         "seed": int(cfg.seed),
     }
-
-
-def atomic_write(path: Path, write) -> None:
-    """Call ``write(temporary_path)`` then move the result onto ``path`` in one step."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_table(records: list[dict], path: Path) -> None:
-    """The records as a parquet table, one row per recorded generation."""
-    frame = pd.DataFrame.from_records(records)
-    atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
-
-
-def save_npy(path: Path, array: np.ndarray) -> None:
-    """One array as ``.npy``, atomically."""
-
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as handle:
-            np.save(handle, array)
-
-    atomic_write(path, write)
-
-
-def save_npz(path: Path, **arrays) -> None:
-    """Named arrays as ``.npz``, atomically."""
-
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as handle:
-            np.savez(handle, **arrays)
-
-    atomic_write(path, write)
-
-
-def write_json(path: Path, payload: dict) -> None:
-    """``payload`` as indented JSON, atomically."""
-    atomic_write(path, lambda tmp: tmp.write_text(json.dumps(payload, indent=2) + "\n"))
 
 
 def record_failure(run_dir: str | Path, error: BaseException, overrides: list[str]) -> None:
