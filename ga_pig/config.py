@@ -18,6 +18,7 @@ __all__ = [
     "PopulationConfig",
     "SelectionConfig",
     "FitnessConfig",
+    "OperatorsConfig",
     "Config",
     "register",
     "compose",
@@ -70,6 +71,15 @@ class FitnessConfig:
 
 
 @dataclass
+class OperatorsConfig:
+    """The variation operators, by name (see :data:`ga_pig.evolve.operators.CROSSOVERS` and
+    :data:`~ga_pig.evolve.operators.MUTATIONS`); ``mutation`` (top level) stays the rate."""
+
+    crossover: str = "uniform"
+    mutation: str = "per_gene"
+
+
+@dataclass
 class Config:
     experiment: str = "default"
     mode: str = "evolve"
@@ -77,6 +87,7 @@ class Config:
     population: PopulationConfig = field(default_factory=PopulationConfig)
     selection: SelectionConfig = field(default_factory=SelectionConfig)
     fitness: FitnessConfig = field(default_factory=FitnessConfig)
+    operators: OperatorsConfig = field(default_factory=OperatorsConfig)
     #: fraction of an offspring's genes flipped (each gene independently: binomial count)
     mutation: float = 0.01
     generations: int = 1000
@@ -163,6 +174,7 @@ def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
 
 def validate(cfg: DictConfig) -> None:
     """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
+    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
     from ga_pig.evolve.populations import POPULATIONS, supports
     from ga_pig.evolve.selection import SCHEMES
     from ga_pig.game import GAMES
@@ -193,6 +205,10 @@ def validate(cfg: DictConfig) -> None:
     if cfg.selection.scheme not in SCHEMES:
         fail("selection.scheme", cfg.selection.scheme, f"one of {tuple(SCHEMES)}")
     _check_judge(cfg.fitness.kind, cfg.fitness.opponent)
+    if cfg.operators.crossover not in CROSSOVERS:
+        fail("operators.crossover", cfg.operators.crossover, f"one of {tuple(CROSSOVERS)}")
+    if cfg.operators.mutation not in MUTATIONS:
+        fail("operators.mutation", cfg.operators.mutation, f"one of {tuple(MUTATIONS)}")
     if not 0.0 <= cfg.mutation <= 1.0:
         fail("mutation", cfg.mutation, "a fraction in [0, 1]")
     if cfg.generations < 1:

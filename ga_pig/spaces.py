@@ -62,30 +62,32 @@ class Space:
         shape = ("n",) + self.shape if stacked else self.shape
         return f"a numpy {self.dtype.name} array of shape ({', '.join(map(str, shape))}) (goal={self.game.goal})"
 
-    def check_values(self, s: np.ndarray, name: str, expected: str) -> None:
-        """Raise ValueError naming ``name`` unless the entries of ``s`` are legal genes."""
-        if s.dtype != self.dtype:
-            raise ValueError(f"{name} must be {expected}, got dtype {s.dtype}")
+    def bad_values(self, s: np.ndarray) -> str | None:
+        """What is wrong with the entries of ``s`` as genes of this space, or None."""
+        return None if s.dtype == self.dtype else f"dtype {s.dtype}"
 
     def check(self, s: object, name: str = "strategy") -> np.ndarray:
         """Validate one strategy and return it unchanged (ValueError naming what was expected)."""
-        expected = self.describe()
         if not isinstance(s, np.ndarray):
-            raise ValueError(f"{name} must be {expected}, got {type(s).__name__}")
-        if s.shape != self.shape:
-            raise ValueError(f"{name} must be {expected}, got shape {s.shape}")
-        self.check_values(s, name, expected)
+            wrong = type(s).__name__
+        elif s.shape != self.shape:
+            wrong = f"shape {s.shape}"
+        else:
+            wrong = self.bad_values(s)
+        if wrong is not None:
+            raise ValueError(f"{name} must be {self.describe()}, got {wrong}")
         return s
 
     def check_population(self, population: object, name: str = "population") -> np.ndarray:
         """Validate a stack of strategies, shape ``(n, *shape)``; return it C-contiguous."""
-        expected = self.describe(stacked=True)
         if not isinstance(population, np.ndarray) or population.ndim != self.dims + 1:
-            raise ValueError(f"{name} must be {expected}, got "
-                             f"{getattr(population, 'shape', type(population).__name__)}")
-        if population.shape[1:] != self.shape:
-            raise ValueError(f"{name} must be {expected}, got dtype {population.dtype} and shape {population.shape}")
-        self.check_values(population, name, expected)
+            wrong = f"{getattr(population, 'shape', type(population).__name__)}"
+        elif population.shape[1:] != self.shape:
+            wrong = f"dtype {population.dtype} and shape {population.shape}"
+        else:
+            wrong = self.bad_values(population)
+        if wrong is not None:
+            raise ValueError(f"{name} must be {self.describe(stacked=True)}, got {wrong}")
         return np.ascontiguousarray(population)
 
     def require(self, kind: type[Space], what: str, hint: str = "") -> None:
@@ -200,11 +202,12 @@ class DiceCounts(Space):
         return (f"a numpy integer array of shape ({', '.join(map(str, shape))}) (goal={self.game.goal}) holding "
                 f"dice counts 1..{self.high}")
 
-    def check_values(self, s, name, expected):
+    def bad_values(self, s):
         if s.dtype.kind not in "iu":
-            raise ValueError(f"{name} must be {expected}, got dtype {s.dtype}")
+            return f"dtype {s.dtype}"
         if s.size and (s.min() < 1 or s.max() > self.high):
-            raise ValueError(f"{name} must be {expected}, got values {s.min()}..{s.max()}")
+            return f"values {s.min()}..{s.max()}"
+        return None
 
     def legal(self) -> np.ndarray:
         return np.ones(self.shape, dtype=bool)

@@ -325,6 +325,29 @@ def test_damaged_or_foreign_checkpoint_is_refused(finished_run, tmp_path, damage
     assert _snapshot(out) == before
 
 
+def test_run_from_before_a_key_existed_resumes(finished_run, tmp_path):
+    """A run written by a version without some config key (here: ``draws``) resumes and extends:
+    its checkpoint matches the config file as written, not only as merged over today's schema.
+    Resumed again after that, it still matches."""
+    import shutil
+
+    from ga_pig.evolve.outputs import load_checkpoint, save_checkpoint
+    from ga_pig.evolve.resume import fingerprint
+
+    out = tmp_path / "old"
+    shutil.copytree(finished_run, out)
+    written = OmegaConf.load(out / "config.yaml")
+    del written["draws"]
+    OmegaConf.save(written, out / "config.yaml")
+    state = load_checkpoint(out / "checkpoint.npz")
+    state["fingerprint"] = fingerprint(written)  # what the older version stored
+    save_checkpoint(out / "checkpoint.npz", **state)
+    run(make_cfg(f"resume={out}", "generations=8"), out, [f"resume={out}", "generations=8"])
+    run(make_cfg(f"resume={out}", "generations=9"), out, [f"resume={out}", "generations=9"])
+    run(make_cfg(*SHORT, "generations=9"), tmp_path / "straight")
+    pd.testing.assert_frame_equal(table(out), table(tmp_path / "straight"))
+
+
 def test_runs_started_together_get_their_own_directories(tmp_path):
     """Three runs started in the same instant, default run directory: three directories, each
     run's files in its own (config and results agree on the seed)."""

@@ -17,9 +17,11 @@ import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
+from ga_pig.evolve.outputs import DRAWS, GENERATIONS, SUMMARY
+
 __all__ = ["run_dirs", "failed_jobs", "load_runs", "load_summaries", "load_draws", "load_population"]
 
-TABLES = ("generations.parquet", "draws.parquet")
+TABLES = (GENERATIONS, DRAWS)
 
 
 def run_dirs(path: str | Path) -> list[Path]:
@@ -60,7 +62,7 @@ def _read(run_dir: Path, name: str) -> pd.DataFrame | None:
         warnings.warn(f"skipping {table}: not a readable parquet file ({error})", stacklevel=3)
         return None
     frame["run_dir"] = str(run_dir)
-    frame["finished"] = (run_dir / "summary.json").is_file()
+    frame["finished"] = (run_dir / SUMMARY).is_file()
     return frame
 
 
@@ -89,12 +91,12 @@ def load_runs(path: str | Path = "outputs") -> pd.DataFrame:
     mutation, population_size, games_per_match, elite, cube, seed ...), ``run_dir`` and
     ``finished`` (False for a run that was stopped and not yet resumed to its end).
     """
-    return _load(path, "generations.parquet")
+    return _load(path, GENERATIONS)
 
 
 def load_draws(path: str | Path = "outputs") -> pd.DataFrame:
     """Every random-search draw under ``path`` (one row per draw of each random-search run)."""
-    return _load(path, "draws.parquet")
+    return _load(path, DRAWS)
 
 
 def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
@@ -109,7 +111,7 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
     for run_dir in run_dirs(path):
         if any(run_dir == job for job, _ in failed):
             continue
-        summary = run_dir / "summary.json"
+        summary = run_dir / SUMMARY
         if summary.is_file():
             try:
                 row = json.loads(summary.read_text())
@@ -121,7 +123,7 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
             row.update(run_dir=str(run_dir), finished=True, status="finished")
             rows.append(row)
             continue
-        frame = _read(run_dir, "generations.parquet")
+        frame = _read(run_dir, GENERATIONS)
         if frame is None or frame.empty:
             warnings.warn(f"skipping {run_dir}: no summary.json and no recorded generation", stacklevel=2)
             continue

@@ -9,6 +9,10 @@
 
 Integer genes (Hog's dice counts) cross over the same way; what a mutated gene becomes is its
 strategy space's rule (:meth:`ga_pig.spaces.Space.mutated`).
+
+:data:`CROSSOVERS` and :data:`MUTATIONS` are the only lists of operators; the config names them
+(``operators.crossover``, ``operators.mutation``; group ``conf/operators/``) and the toolbox
+registers the ones named.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["crossover", "mutate", "random_bits"]
+__all__ = ["crossover", "mutate", "random_bits", "CROSSOVERS", "MUTATIONS"]
 
 
 def random_bits(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -70,3 +74,11 @@ def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator,
     flat = genome.reshape(-1)
     flat[positions] = ~flat[positions] if rule is None else rule(flat[positions], rng)
     return genome
+
+
+#: name -> crossover(first, second, rng) -> a new child genome of the parents' shape and dtype
+CROSSOVERS: dict[str, Callable] = {"uniform": crossover}
+
+#: name -> mutation(genome, rate, rng, rule) -> the genome, mutated in place (``rule``: the
+#: space's :meth:`~ga_pig.spaces.Space.mutated`)
+MUTATIONS: dict[str, Callable] = {"per_gene": mutate}

@@ -33,10 +33,17 @@ __all__ = [
     "read_failure",
     "CHECKPOINT_FORMAT",
     "GENERATIONS",
+    "DRAWS",
+    "SUMMARY",
+    "BEST",
 ]
 
 CHECKPOINT = "checkpoint.npz"
 GENERATIONS = "generations.parquet"
+#: The random search's table, one row per draw.
+DRAWS = "draws.parquet"
+SUMMARY = "summary.json"
+BEST = "best.npy"
 #: Written in place of the results by a job that failed (read by :func:`read_failure`).
 FAILED = "failed.json"
 

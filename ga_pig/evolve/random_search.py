@@ -12,7 +12,7 @@ from tqdm.auto import tqdm
 
 from ga_pig import exact
 from ga_pig.config import make_game
-from ga_pig.evolve.outputs import atomic_write, key_columns, write_json, write_table
+from ga_pig.evolve.outputs import DRAWS, SUMMARY, atomic_write, key_columns, write_json, write_table
 from ga_pig.evolve.resume import CONFIG_FILE
 
 __all__ = ["random_search"]
@@ -35,7 +35,7 @@ def random_search(cfg: DictConfig, out: Path) -> dict:
         rates = exact.win_rates(strategies, optimal, game)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})
-    write_table(rows, out / "draws.parquet")
+    write_table(rows, out / DRAWS)
     means = np.array([r["mean"] for r in rows])
     mu, sigma = float(means.mean()), float(means.std(ddof=1)) if len(means) > 1 else 0.0
     summary = {
@@ -47,5 +47,5 @@ def random_search(cfg: DictConfig, out: Path) -> dict:
         "seconds": time.perf_counter() - began,
         "output_dir": str(out),
     }
-    write_json(out / "summary.json", summary)
+    write_json(out / SUMMARY, summary)
     return summary

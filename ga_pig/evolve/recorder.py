@@ -12,9 +12,11 @@ from omegaconf import DictConfig
 
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import (
+    BEST,
     FAILED,
     GENERATIONS,
     POPULATION,
+    SUMMARY,
     key_columns,
     plot_winrate,
     save_npy,
@@ -85,7 +87,7 @@ class Recorder:
             self.record(generation, wave, side, strategies)
         rates = self.rates(strategies)
         best = int(np.argmax(rates))
-        save_npy(out / "best.npy", strategies[best])
+        save_npy(out / BEST, strategies[best])
         save_population(out / POPULATION, self.game.space, genomes, side, rates)
         summary = {
             **self.columns,
@@ -99,7 +101,7 @@ class Recorder:
             "resumes": resumes,
             "output_dir": str(out),
         }
-        write_json(out / "summary.json", summary)
+        write_json(out / SUMMARY, summary)
         (out / FAILED).unlink(missing_ok=True)  # an earlier failed attempt no longer stands
         plot_winrate(self.records, out / "winrate.png",
                      f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")

@@ -102,7 +102,10 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
         saved.resume = str(run_dir)
     validate(saved)
     state = load_checkpoint(run_dir / CHECKPOINT)
-    if state["fingerprint"] != fingerprint(saved):
+    # the checkpoint's config: the file as written (a run from before a key was added has no such
+    # key in either), or as merged over today's schema (a run resumed since)
+    written = OmegaConf.load(run_dir / CONFIG_FILE)
+    if state["fingerprint"] not in (fingerprint(saved), fingerprint(written)):
         raise ValueError(f"checkpoint {run_dir / CHECKPOINT} was written by another run than the one in "
                          f"{run_dir / CONFIG_FILE} (their configs differ); nothing was changed")
     _check_genomes(state, saved, run_dir / CHECKPOINT)

@@ -19,7 +19,10 @@ DOUBLE and SUBTRACT (Pig Dice) lead from k to k' <= k: the chain's top-down pass
 previous pass's rows there and repeats until no row moves by more than
 :data:`~ga_pig.exact._rules.ROUNDING_FLOOR` (Gauss–Seidel on one chain). A game whose mover
 chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends
-(:func:`_dice_row`). The rules arrive as one :class:`~ga_pig.exact._rules.Rules` record.
+(:func:`_dice_row`). The rules arrive at each kernel as one :class:`~ga_pig.exact._rules.Rules` record; the kernel
+copies what its turns read once (:func:`_turn_rules`) and hands the arrays to these per-chain
+steps, which take them as arguments (the innermost steps of the hot loops: see :func:`_turn_rules`
+for why).
 """
 
 from __future__ import annotations
@@ -27,25 +30,32 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved, _rolls_dice
+from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 
 
 @numba.njit(cache=True, inline="always")
-def _chain_pass(s, me, opp, winner, rules, hold, reset0, reset1, C, moves):
+def _turn_rules(rules):
+    """What a turn reads, as fresh copies a kernel makes once: (dice, goal, ADD probabilities and
+    amounts, BUST and RESET probabilities, BANK probabilities and amounts, MOVE probabilities and
+    amounts). Fresh arrays cannot alias the tables the kernel writes, so the compiler keeps them
+    in registers; the caller's arrays, or a record read inside the hot loops, cost 10-20%."""
+    return (rules.dice.copy(), rules.goal, rules.add_p.copy(), rules.add_amount.copy(), rules.bust_p, rules.reset_p,
+            rules.bank_p.copy(), rules.bank_amount.copy(), rules.move_p.copy(), rules.move_amount.copy())
+
+
+@numba.njit(cache=True, inline="always")
+def _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, moves, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+                bank_amount, move_p, move_amount):
     """One top-down pass over the chain's rows; returns the largest change of a row (tracked
     only when ``moves``: rows read below k come from the previous pass). Arguments as
     :func:`_chain`."""
-    top = rules.goal - me
-    add_p, add_amount = rules.add_p, rules.add_amount
-    bank_p, bank_amount = rules.bank_p, rules.bank_amount
-    move_p, move_amount = rules.move_p, rules.move_amount
-    reset_p = rules.reset_p
+    top = goal - me
     change = 0.0
     for k in range(top - 1, -1, -1):
         if s[me, opp, k]:
             acc0 = 0.0
             acc1 = 0.0
-            acc2 = rules.bust_p
+            acc2 = bust_p
             acc3 = 0.0
             won = 0.0
             for o in range(add_p.shape[0]):
@@ -111,32 +121,35 @@ def _chain_pass(s, me, opp, winner, rules, hold, reset0, reset1, C, moves):
 
 
 @numba.njit(cache=True)
-def _chain(s, me, opp, winner, rules, hold, reset0, reset1, C):
+def _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
+           move_p, move_amount):
     """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]).
 
     winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
     hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
     reset0, reset1: (a wins, b wins) after the mover's reset — the opponent's turn start with
     the mover at 0 (for me = 0 that is the return route itself).
+    The rest: the rules a chain reads, from :func:`_turn_rules`.
     Without DOUBLE or SUBTRACT rolls one pass is exact; with them, passes repeat until no row
     moves by more than :data:`ROUNDING_FLOOR`, starting from the rows C still holds (the
     previous chain's, a close first guess; callers allocate C zeroed).
     """
-    if rules.move_p.shape[0] == 0:
-        _chain_pass(s, me, opp, winner, rules, hold, reset0, reset1, C, False)
+    if move_p.shape[0] == 0:
+        _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, False, goal, add_p, add_amount, bust_p, reset_p,
+                    bank_p, bank_amount, move_p, move_amount)
         return
     # warm start: C still holds the previous chain of this player, a close first guess
     for _sweep in range(MAX_SWEEPS):
-        if _chain_pass(s, me, opp, winner, rules, hold, reset0, reset1, C, True) <= ROUNDING_FLOOR:
+        if _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, True, goal, add_p, add_amount, bust_p, reset_p,
+                       bank_p, bank_amount, move_p, move_amount) <= ROUNDING_FLOOR:
             return
 
 
 @numba.njit(cache=True)
-def _dice_row(d, me, winner, rules, hold, C):
-    """Row C[0] of a turn that rolls ``d`` dice at once (Hog): rules.dice[d, s] is the chance of
+def _dice_row(d, me, winner, goal, dice, hold, C):
+    """Row C[0] of a turn that rolls ``d`` dice at once (Hog): dice[d, s] is the chance of
     scoring s, s = 0 meaning a bust (the return route); hold[s] as in :func:`_chain`."""
-    dice = rules.dice
-    top = rules.goal - me
+    top = goal - me
     acc0 = 0.0
     acc1 = 0.0
     acc3 = 0.0
@@ -162,13 +175,15 @@ def _dice_row(d, me, winner, rules, hold, C):
 
 
 @numba.njit(cache=True, inline="always")
-def _turn(s, me, opp, winner, rules, hold, reset0, reset1, C):
+def _turn(s, me, opp, winner, hold, reset0, reset1, C, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+          bank_amount, move_p, move_amount):
     """The mover's turn as affine rows: the roll/hold chain, or one roll of s[me, opp, 0] dice
-    when the mover chooses a number of dice."""
-    if _rolls_dice(rules):
-        _dice_row(np.int64(s[me, opp, 0]), me, winner, rules, hold, C)
+    when the mover chooses a number of dice (``dice`` non-empty); arguments as :func:`_chain`."""
+    if dice.shape[0] > 0:
+        _dice_row(np.int64(s[me, opp, 0]), me, winner, goal, dice, hold, C)
     else:
-        _chain(s, me, opp, winner, rules, hold, reset0, reset1, C)
+        _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+               bank_amount, move_p, move_amount)
 
 
 @numba.njit(cache=True, inline="always")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._chains import _chain, _chain_pass, _close, _dice_row
-from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _rolls_dice
+from ga_pig.exact._chains import _chain, _chain_pass, _close, _dice_row, _turn_rules
+from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR
 
 #: How many past sweeps the reset sweeps' Anderson extrapolation combines.
 ANDERSON = 6
@@ -64,9 +64,7 @@ def _win_tables(a, b, rules, S, T):
     :data:`ROUNDING_FLOOR`, each next guess extrapolated from the last few (Anderson
     acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
     """
-    goal = rules.goal
-    dice = _rolls_dice(rules)
-    moves = rules.move_p.shape[0] > 0
+    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
     CA = np.zeros((goal, 4))
     CB = np.zeros((goal, 4))
     S[:] = 0.0
@@ -82,15 +80,19 @@ def _win_tables(a, b, rules, S, T):
             for j in range(goal - 1, -1, -1):
                 # The dispatch is spelt out here, not through _turn: the detour costs the common
                 # case (one pass, one sweep) ~30%.
-                if dice:
-                    _dice_row(np.int64(a[i, j, 0]), i, 0, rules, T[j, i:], CA)
-                    _dice_row(np.int64(b[j, i, 0]), j, 1, rules, S[i, j:], CB)
-                elif not moves:
-                    _chain_pass(a, i, j, 0, rules, T[j, i:], LT[j, 0], LT[j, 1], CA, False)
-                    _chain_pass(b, j, i, 1, rules, S[i, j:], LS[i, 0], LS[i, 1], CB, False)
+                if dice.shape[0] > 0:
+                    _dice_row(np.int64(a[i, j, 0]), i, 0, goal, dice, T[j, i:], CA)
+                    _dice_row(np.int64(b[j, i, 0]), j, 1, goal, dice, S[i, j:], CB)
+                elif move_p.shape[0] == 0:
+                    _chain_pass(a, i, j, 0, T[j, i:], LT[j, 0], LT[j, 1], CA, False, goal, add_p, add_amount, bust_p,
+                                reset_p, bank_p, bank_amount, move_p, move_amount)
+                    _chain_pass(b, j, i, 1, S[i, j:], LS[i, 0], LS[i, 1], CB, False, goal, add_p, add_amount, bust_p,
+                                reset_p, bank_p, bank_amount, move_p, move_amount)
                 else:
-                    _chain(a, i, j, 0, rules, T[j, i:], LT[j, 0], LT[j, 1], CA)
-                    _chain(b, j, i, 1, rules, S[i, j:], LS[i, 0], LS[i, 1], CB)
+                    _chain(a, i, j, 0, T[j, i:], LT[j, 0], LT[j, 1], CA, goal, add_p, add_amount, bust_p, reset_p,
+                           bank_p, bank_amount, move_p, move_amount)
+                    _chain(b, j, i, 1, S[i, j:], LS[i, 0], LS[i, 1], CB, goal, add_p, add_amount, bust_p, reset_p,
+                           bank_p, bank_amount, move_p, move_amount)
                 _close(CA, CB, S, T, i, j)
         if not rules.resets:
             return 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._chains import _turn
+from ga_pig.exact._chains import _turn, _turn_rules
 from ga_pig.exact._rules import BANK, BUST, MAX_SWEEPS, ROUNDING_FLOOR, _rolls_dice, _step
 
 
@@ -24,7 +24,7 @@ def _visits(a, b, rules, V):
     sends flow back to a pair already passed; it is carried into the next pass, and passes repeat
     until the flow still carried is below 1e-17 (each pass adds one more reset's worth of visits).
     """
-    goal = rules.goal
+    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
     extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
     extB = np.zeros((goal, goal))  # flow into b's turn start
     extA[0, 0] = 1.0
@@ -39,8 +39,10 @@ def _visits(a, b, rules, V):
     for _sweep in range(MAX_SWEEPS):
         for i in range(goal):
             for j in range(goal):
-                _turn(a, i, j, 0, rules, zeros, 0.0, 0.0, CA)
-                _turn(b, j, i, 1, rules, zeros, 0.0, 0.0, CB)
+                _turn(a, i, j, 0, zeros, 0.0, 0.0, CA, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+                      bank_amount, move_p, move_amount)
+                _turn(b, j, i, 1, zeros, 0.0, 0.0, CB, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+                      bank_amount, move_p, move_amount)
                 denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
                 if denom <= 0.0:
                     x = extA[i, j] + extB[i, j]

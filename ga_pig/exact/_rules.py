@@ -7,6 +7,7 @@ which numba passes as one struct); the kernels read fields by name. The effect c
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numba
@@ -55,8 +56,9 @@ class Rules(NamedTuple):
     resets: bool
 
 
+@functools.lru_cache(maxsize=64)
 def rules_of(game: Game) -> Rules:
-    """The :class:`Rules` record of ``game``."""
+    """The :class:`Rules` record of ``game`` (cached per game: kernels only read it)."""
     probabilities, effects, amounts = game.tables()
 
     def kind(*codes: int) -> np.ndarray:

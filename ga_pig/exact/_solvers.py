@@ -11,24 +11,25 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._chains import _chain, _close, _dice_row, _turn
-from ga_pig.exact._rules import BANK, RESET, ROUNDING_FLOOR, _rolls_dice, _step
+from ga_pig.exact._chains import _chain, _close, _dice_row, _turn, _turn_rules
+from ga_pig.exact._rules import BANK, RESET, ROUNDING_FLOOR, _step
 
 
 @numba.njit(cache=True)
-def _roll_value(P, i, j, k, rules, bust_value, reset_value, bank_row):
+def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, reset_value, bank_row):
     """Win probability of rolling at (i, j, k) given the table P, the values of busting and of
-    resetting, and bank_row[t], the value of banking a turn total t > 0."""
-    goal = rules.goal
+    resetting, and bank_row[t], the value of banking a turn total t > 0. The roll table comes
+    as fresh copies (:func:`_table`), for the reason :func:`~ga_pig.exact._chains._turn_rules`
+    gives."""
     v = 0.0
-    for o in range(rules.probabilities.shape[0]):
-        p = rules.probabilities[o]
-        e = rules.effects[o]
-        nk = _step(k, e, rules.amounts[o])
+    for o in range(probabilities.shape[0]):
+        p = probabilities[o]
+        e = effects[o]
+        nk = _step(k, e, amounts[o])
         if nk >= 0:
             v += p if i + nk >= goal else p * P[i, j, nk]
         elif e == BANK:
-            nk = k + rules.amounts[o]
+            nk = k + amounts[o]
             if i + nk >= goal:
                 v += p
             else:
@@ -41,6 +42,12 @@ def _roll_value(P, i, j, k, rules, bust_value, reset_value, bank_row):
 
 
 @numba.njit(cache=True, inline="always")
+def _table(rules):
+    """(dice, goal, probabilities, effects, amounts) as fresh copies, made once per kernel call."""
+    return rules.dice.copy(), rules.goal, rules.probabilities.copy(), rules.effects.copy(), rules.amounts.copy()
+
+
+@numba.njit(cache=True, inline="always")
 def _zero_sum_bank_row(P, me, op, goal, row):
     """row[t] = 1 - P[op, me + t, 0]: the mover's value of banking a turn total t > 0."""
     for t in range(1, goal - me):
@@ -48,11 +55,10 @@ def _zero_sum_bank_row(P, me, op, goal, row):
 
 
 @numba.njit(cache=True, inline="always")
-def _dice_value(d, me, rules, bust_value, bank_row):
+def _dice_value(d, me, goal, dice, bust_value, bank_row):
     """Win probability of rolling d dice at once from banked score ``me``: a bust is worth
     bust_value, a score t worth bank_row[t], a score reaching the goal wins."""
-    dice = rules.dice
-    top = rules.goal - me
+    top = goal - me
     v = dice[d, 0] * bust_value
     for t in range(1, dice.shape[1]):
         p = dice[d, t]
@@ -63,13 +69,13 @@ def _dice_value(d, me, rules, bust_value, bank_row):
 
 
 @numba.njit(cache=True)
-def _best_dice(me, rules, bust_value, bank_row, current, margin):
+def _best_dice(me, goal, dice, bust_value, bank_row, current, margin):
     """(value, d) of the best number of dice; the current choice stays unless another beats it
     by more than ``margin`` (so ties cannot make policy iteration cycle)."""
     best_d = current
-    best = _dice_value(current, me, rules, bust_value, bank_row)
-    for d in range(1, rules.dice.shape[0]):
-        v = _dice_value(d, me, rules, bust_value, bank_row)
+    best = _dice_value(current, me, goal, dice, bust_value, bank_row)
+    for d in range(1, dice.shape[0]):
+        v = _dice_value(d, me, goal, dice, bust_value, bank_row)
         if v > best + margin:
             best = v
             best_d = d
@@ -98,7 +104,7 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
     pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
     sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
     did not settle within ``max_sweeps``."""
-    goal = rules.goal
+    dice, goal, probabilities, effects, amounts = _table(rules)
     row = np.zeros(goal)
     first_delta = 0.0
     for pair in range(pairs.shape[0]):
@@ -113,14 +119,14 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
                 bust = 1.0 - P[op, me, 0]
                 reset = 1.0 - P[op, 0, 0]
                 _zero_sum_bank_row(P, me, op, goal, row)
-                if _rolls_dice(rules):
-                    new, d = _best_dice(me, rules, bust, row, np.int64(policy[me, op, 0]), 0.0)
+                if dice.shape[0] > 0:
+                    new, d = _best_dice(me, goal, dice, bust, row, np.int64(policy[me, op, 0]), 0.0)
                     delta = max(delta, abs(new - P[me, op, 0]))
                     P[me, op, 0] = new
                     policy[me, op, 0] = d
                     continue
                 for k in range(goal - me - 1, -1, -1):
-                    roll = _roll_value(P, me, op, k, rules, bust, reset, row)
+                    roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
                     # passing at (i, i, 0) is worth 1 - itself: the fixed point 1/2 (as in policy
                     # iteration), taken directly, as x <- 1 - x would oscillate around it
                     hold = row[k] if k > 0 else (0.5 if me == op else bust)
@@ -142,12 +148,14 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
 
 
 @numba.njit(cache=True, inline="always")
-def _zero_sum_turn(policy, me, op, P, rules, hold, C):
+def _zero_sum_turn(policy, me, op, P, hold, C, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
+                   move_p, move_amount):
     """:func:`~ga_pig.exact._chains._turn` for the zero-sum solver: the mover's win probability
     at (me, op, k) is C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth
     1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]."""
-    _zero_sum_bank_row(P, me, op, rules.goal, hold[:, 0])
-    _turn(policy, me, op, 0, rules, hold, 1.0 - P[op, 0, 0], 0.0, C)
+    _zero_sum_bank_row(P, me, op, goal, hold[:, 0])
+    _turn(policy, me, op, 0, hold, 1.0 - P[op, 0, 0], 0.0, C, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+          bank_amount, move_p, move_amount)
 
 
 @numba.njit(cache=True, inline="always")
@@ -165,19 +173,19 @@ def _switch(policy, i, j, k, roll, hold, margin):
 
 
 @numba.njit(cache=True)
-def _improve(policy, me, op, P, rules, margin, row):
+def _improve(policy, me, op, P, dice, goal, probabilities, effects, amounts, margin, row):
     """Greedy policy improvement on one chain; an action changes only if better by > margin."""
     changed = False
     bust = 1.0 - P[op, me, 0]
     reset = 1.0 - P[op, 0, 0]
-    _zero_sum_bank_row(P, me, op, rules.goal, row)
-    if _rolls_dice(rules):
-        d = _best_dice(me, rules, bust, row, np.int64(policy[me, op, 0]), margin)[1]
+    _zero_sum_bank_row(P, me, op, goal, row)
+    if dice.shape[0] > 0:
+        d = _best_dice(me, goal, dice, bust, row, np.int64(policy[me, op, 0]), margin)[1]
         changed = d != policy[me, op, 0]
         policy[me, op, 0] = d
         return changed
-    for k in range(rules.goal - me):
-        roll = _roll_value(P, me, op, k, rules, bust, reset, row)
+    for k in range(goal - me):
+        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
         hold = row[k] if k > 0 else bust
         changed |= _switch(policy, me, op, k, roll, hold, margin)
     return changed
@@ -192,8 +200,9 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
     pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),
     hold (goal, 2) and row (goal,) are the caller's, kept from call to call: chains that sweep
     (Pig Dice) start from the previous pair's."""
-    goal = rules.goal
-    rows = 1 if _rolls_dice(rules) else goal
+    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
+    probabilities, effects, amounts = _table(rules)[2:]
+    rows = 1 if dice.shape[0] > 0 else goal
     moved = 0.0
     switched = False
     for pair in range(pairs.shape[0]):
@@ -201,9 +210,11 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
         j = pairs[pair, 1]
         converged = False
         for _r in range(max_rounds):
-            _zero_sum_turn(policy, i, j, P, rules, hold, CA)
+            _zero_sum_turn(policy, i, j, P, hold, CA, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+                           bank_amount, move_p, move_amount)
             if i != j:
-                _zero_sum_turn(policy, j, i, P, rules, hold, CB)
+                _zero_sum_turn(policy, j, i, P, hold, CB, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
+                               bank_amount, move_p, move_amount)
             else:
                 CB[:] = CA
             # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
@@ -225,9 +236,9 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
                 moved = max(moved, abs(new - P[j, i, k]))
                 P[j, i, k] = new
             rounds[i, j] += 1
-            changed = _improve(policy, i, j, P, rules, margin, row)
+            changed = _improve(policy, i, j, P, dice, goal, probabilities, effects, amounts, margin, row)
             if i != j:
-                changed |= _improve(policy, j, i, P, rules, margin, row)
+                changed |= _improve(policy, j, i, P, dice, goal, probabilities, effects, amounts, margin, row)
             switched |= changed
             if not changed:
                 converged = True
@@ -238,19 +249,19 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
 
 
 @numba.njit(cache=True)
-def _best_dice_response(i, j, rules, margin, S, T, CA, CB):
+def _best_dice_response(i, j, goal, dice, margin, S, T, CA, CB):
     """The responder's best number of dice at (i, j) against b's closed chain CB: its dice only
     move S[i, j] and, through b's bust, T[j, i] (increasing in S[i, j]), so take the d that
     maximizes S[i, j] after closing (ties keep the smaller d). Leaves S, T closed for it."""
     best = -1.0
     best_d = 1
-    for d in range(1, rules.dice.shape[0]):
-        _dice_row(d, i, 0, rules, T[j, i:], CA)
+    for d in range(1, dice.shape[0]):
+        _dice_row(d, i, 0, goal, dice, T[j, i:], CA)
         _close(CA, CB, S, T, i, j)
         if S[i, j, 0] > best + margin:
             best = S[i, j, 0]
             best_d = d
-    _dice_row(best_d, i, 0, rules, T[j, i:], CA)
+    _dice_row(best_d, i, 0, goal, dice, T[j, i:], CA)
     _close(CA, CB, S, T, i, j)
     return best_d
 
@@ -268,20 +279,23 @@ def _best_response(b, rows, rules, margin, max_rounds, V, policy, S, T, rounds, 
     caller repeats the whole pass until a pass moves no value beyond the rounding floor and
     changes no action. Scratch CA, CB (goal, 4) are the caller's, kept from call to call.
     """
-    goal = rules.goal
+    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
+    probabilities, effects, amounts = _table(rules)[2:]
     moved = 0.0
     switched = False
     for i in rows:
         for j in range(goal - 1, -1, -1):
-            _turn(b, j, i, 1, rules, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB)
-            if _rolls_dice(rules):
-                policy[i, j, 0] = _best_dice_response(i, j, rules, margin, S, T, CA, CB)
+            _turn(b, j, i, 1, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB, dice, goal, add_p, add_amount, bust_p, reset_p,
+                  bank_p, bank_amount, move_p, move_amount)
+            if dice.shape[0] > 0:
+                policy[i, j, 0] = _best_dice_response(i, j, goal, dice, margin, S, T, CA, CB)
                 V[i, j, 0] = S[i, j, 0]
                 rounds[i, j] += 1
                 continue
             converged = False
             for _r in range(max_rounds):
-                _chain(policy, i, j, 0, rules, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA)
+                _chain(policy, i, j, 0, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA, goal, add_p, add_amount, bust_p, reset_p,
+                       bank_p, bank_amount, move_p, move_amount)
                 _close(CA, CB, S, T, i, j)
                 t0 = T[j, i, 0]
                 for k in range(goal - i):
@@ -290,7 +304,7 @@ def _best_response(b, rows, rules, margin, max_rounds, V, policy, S, T, rounds, 
                     V[i, j, k] = new
                 changed = False
                 for k in range(goal - i):
-                    roll = _roll_value(V, i, j, k, rules, t0, T[j, 0, 0], T[j, i:, 0])
+                    roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0, T[j, 0, 0], T[j, i:, 0])
                     hold = T[j, i + k, 0] if k > 0 else t0
                     changed |= _switch(policy, i, j, k, roll, hold, margin)
                 rounds[i, j] += 1
