@@ -129,3 +129,31 @@ def test_readme_operator_plugs_in(registries, tmp_path):
         _check_outputs(out, summary)
         strategies, _ = load_population(out)
         Game.named(summary["game"], goal=12).space.check_population(strategies)
+
+
+CONF = Path(__file__).resolve().parents[1] / "conf"
+
+
+def _conf_values(group: str, key: str) -> dict[str, object]:
+    from omegaconf import OmegaConf
+
+    return {p.stem: OmegaConf.load(p)[key] for p in sorted((CONF / group).glob("*.yaml"))}
+
+
+def test_conf_groups_and_help_follow_the_registries():
+    """The conf groups select only registered entries and offer every scheme, population and
+    operator; the help names every registered scheme, judge and operator."""
+    from ga_pig.evolve.populations import POPULATIONS
+
+    schemes = _conf_values("selection", "scheme")
+    assert set(schemes.values()) == set(SCHEMES) and all(name == value for name, value in schemes.items())
+    populations = _conf_values("population", "kind")
+    assert set(populations.values()) == set(POPULATIONS)
+    fitness = {(kind, opponent) for kind, opponent in zip(_conf_values("fitness", "kind").values(),
+                                                          _conf_values("fitness", "opponent").values(), strict=True)}
+    assert fitness <= set(JUDGES) and {k for k, _ in fitness} == {k for k, _ in JUDGES}
+    assert set(_conf_values("operators", "crossover").values()) <= set(CROSSOVERS)
+    assert set(_conf_values("operators", "mutation").values()) <= set(MUTATIONS)
+    help_text = (CONF / "hydra" / "help" / "ga_pig.yaml").read_text()
+    names = [*SCHEMES, *(k for k, _ in JUDGES), *(o for _, o in JUDGES), *CROSSOVERS, *MUTATIONS]
+    assert all(name in help_text for name in names), [n for n in names if n not in help_text]
