@@ -117,8 +117,31 @@ CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 
 def register() -> None:
-    """Register the schema in Hydra's ConfigStore (idempotent)."""
+    """Register the schema in Hydra's ConfigStore, and the ``ga_pig_names`` resolver with which
+    ``--help`` lists each registry's names (idempotent)."""
     ConfigStore.instance().store(name="schema", node=Config)
+    OmegaConf.register_new_resolver("ga_pig_names", registry_names, replace=True)
+
+
+def registry_names(registry: str) -> str:
+    """The names a registry holds, ``a | b | c``: ``games``, ``populations``, ``schemes``,
+    ``fitness_kinds``, ``opponents``, ``crossovers`` or ``mutations``."""
+    from ga_pig.evolve.judges import JUDGES
+    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
+    from ga_pig.evolve.populations import POPULATIONS
+    from ga_pig.evolve.selection import SCHEMES
+    from ga_pig.game import GAMES
+
+    registries = {
+        "games": GAMES,
+        "populations": POPULATIONS,
+        "schemes": SCHEMES,
+        "fitness_kinds": dict.fromkeys(kind for kind, _ in JUDGES),
+        "opponents": dict.fromkeys(opponent for _, opponent in JUDGES),
+        "crossovers": CROSSOVERS,
+        "mutations": MUTATIONS,
+    }
+    return " | ".join(registries[registry])
 
 
 def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -154,6 +156,9 @@ def test_conf_groups_and_help_follow_the_registries():
     assert fitness <= set(JUDGES) and {k for k, _ in fitness} == {k for k, _ in JUDGES}
     assert set(_conf_values("operators", "crossover").values()) <= set(CROSSOVERS)
     assert set(_conf_values("operators", "mutation").values()) <= set(MUTATIONS)
-    help_text = (CONF / "hydra" / "help" / "ga_pig.yaml").read_text()
-    names = [*SCHEMES, *(k for k, _ in JUDGES), *(o for _, o in JUDGES), *CROSSOVERS, *MUTATIONS]
+    help_text = subprocess.run([sys.executable, "-m", "ga_pig", "--help"], capture_output=True, text=True,
+                               timeout=120, cwd=README.parent).stdout
+    names = [*GAMES, *POPULATIONS, *SCHEMES, *(k for k, _ in JUDGES), *(o for _, o in JUDGES), *CROSSOVERS,
+             *MUTATIONS]
     assert all(name in help_text for name in names), [n for n in names if n not in help_text]
+    assert "${" not in help_text
