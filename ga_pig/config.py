@@ -2,7 +2,9 @@
 
 The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition;
 :func:`validate` then checks ranges and cross-key rules before any work is done, raising one
-``ValueError`` that names the key, the value and what was expected.
+``ValueError`` that names the key, the value and what was expected. Names (games, schemes, judges,
+populations, operators) are checked against the registries themselves, imported when validating
+(not at import: the schema module stays light and below ``evolve/``); no list of names is kept here.
 """
 
 from __future__ import annotations

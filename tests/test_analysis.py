@@ -179,7 +179,7 @@ def test_reproduce_quick(tmp_path):
 
 
 def test_reproduce_one_section(tmp_path):
-    """Each section of the reproduce table runs alone."""
+    """Each section of the reproduce table runs alone, and so does each entry."""
     from ga_pig import reproduce
 
     out = reproduce.main(["--quick", "--out", str(tmp_path), "--only", "statistics"])
@@ -187,6 +187,10 @@ def test_reproduce_one_section(tmp_path):
     assert written == ["facts.json", "fair_test_decisions.csv", "fair_test_decisions.md", "games_needed.csv",
                        "games_needed.md", "index.md"]
     assert "(seed 1537)" in (out / "index.md").read_text()
+    alone = reproduce.main(["--quick", "--out", str(tmp_path / "entry"), "--only", "hold25_vs_all"])
+    assert sorted(p.name for p in alone.iterdir()) == ["facts.json", "hold25_vs_all.png", "index.md"]
+    assert "seed 000 Fig. 18" in (alone / "index.md").read_text()
+    assert len(reproduce.ENTRIES) == sum(len(s) for s in reproduce.SECTIONS.values())  # names unique
     with pytest.raises(SystemExit):
         reproduce.main(["--only", "nonsense"])
 

@@ -1,0 +1,274 @@
+"""The table of what ``python -m ga_pig.reproduce`` writes: one :class:`Entry` per figure or table,
+with the seed figure or table it reproduces and a builder that returns it with the numbers its
+index line shows. Builders read shared computations from the :class:`~.context.Context`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ga_pig import Game
+from ga_pig import strategies as S
+from ga_pig.analysis import data, figures, stats, tables
+from ga_pig.reproduce.context import SEED_003_CLAIMS, SEED_003_FIGURES, Context
+
+__all__ = ["Entry", "ENTRIES", "SECTIONS"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """``name``: the file stem; ``seed``: what it reproduces; ``build(ctx)``: (a DataFrame or a
+    matplotlib figure, the note with its numbers), or None when the budget leaves it out."""
+
+    name: str
+    seed: str
+    build: Callable[[Context], tuple[object, str] | None]
+
+
+# ---------------------------------------------------------------------------- engine tables
+def _appendix_a(ctx):
+    appendix = tables.appendix_a(ctx.game)
+    worst = appendix.loc[appendix["difference"].abs().idxmax()]
+    return appendix, (f"exact P(first wins) beside the seed's; largest gap {worst['difference']:+.4f} "
+                      f"({worst['first']} first vs {worst['second']}); optimal vs optimal "
+                      f"{ctx.solution.win_probability:.4f} (seed 0.5301)")
+
+
+def _fig17(ctx):
+    fig17 = tables.fig17(ctx.game, fair_tests=ctx.budget.fig17_tests)
+    return fig17, (f"exact vs {fig17['games'].iloc[0]:,} simulated games per pair; largest deviation "
+                   f"{fig17['deviation'].max():.4f} (seed's largest {fig17['seed_deviation'].max():.4f})")
+
+
+def _tournament(ctx):
+    tournament, _, facts = ctx.tournament
+    span = ctx.budget.tournament
+    return tournament, (f"exact round robin of hold-at {span.start}..{span.stop - 1}: winner hold at "
+                        f"{facts['winner']} (seed: 25); beats every other: {facts['winner_beats_all']}; 'beats' is "
+                        f"transitive: {facts['transitive']} ({facts['three_cycles']} 3-cycles); head-to-head "
+                        f"results disagreeing with the ranking by total: {facts['upsets_against_ranking']}")
+
+
+def _hold25_vs_all(ctx):
+    thresholds = list(ctx.budget.tournament)
+    if 25 not in thresholds:
+        return None
+    W = ctx.tournament[1]
+    row = thresholds.index(25)
+    note = (f"hold at 25 vs every hold-at, exact; vs hold at 30: {W[row, thresholds.index(30)]:.6f} (seed 0.546416)"
+            if 30 in thresholds else "hold at 25 vs every hold-at, exact")
+    return figures.versus_all(thresholds, W[row]), note
+
+
+def _trio(ctx):
+    trio, facts = ctx.trio
+    return trio, (f"turtle = hold at {facts['turtle_hold_at']} reproduces 0.812840/0.195448 (error "
+                  f"{facts['turtle_error']:.1e}); best roll-and-wait {facts['roll_and_wait']} of {facts['searched']} "
+                  f"searched: error {facts['roll_and_wait_error']:.4f} "
+                  f"({'reproduced' if facts['roll_and_wait_reproduced'] else 'not reproduced'}); the loop holds: "
+                  f"{facts['loop_holds']}")
+
+
+def _hold20(ctx):
+    hold20, facts = ctx.hold20
+    return hold20, (f"optimal first vs hold at 20: {facts['optimal_first']:.6f} (reported 0.5874, 0.5719, 0.5732); "
+                    f"closest to 58.74%: {facts['closest_to_58.74']}")
+
+
+# ---------------------------------------------------------------------------- statistics
+def _games_needed(ctx):
+    needed = pd.DataFrame([{"half_width": h, "confidence": c, "games": stats.games_needed(h, c)}
+                           for h in (0.05, 0.025, 0.01) for c in (0.9, 0.95, 0.99)])
+    return needed, f"games for a win-rate interval of ±0.025 at 95%: {stats.games_needed(0.025, 0.95)} (seed 1537)"
+
+
+def _decisions(ctx):
+    decisions = pd.DataFrame([{"wins": w, "games": 3000, "clopper_pearson_95": stats.win_interval(w, 3000),
+                               "decision": stats.decide(w, 3000)} for w in (1450, 1500, 1550, 1575, 1600)])
+    return decisions, ("better / worse / inseparable from ½ by exact Clopper–Pearson intervals (seed: 1575 of 3000 "
+                       "is 'better')")
+
+
+# ---------------------------------------------------------------------------- engine figures
+def _cross_section(j: int):
+    def build(ctx):
+        return (figures.cross_section(ctx.solution.policy, j, ctx.reachable),
+                f"optimal boundary, hold-at-20 line and reachable states at j = {j}")
+
+    return build
+
+
+def _piglet(ctx):
+    history = data.value_iteration_history(Game.piglet(goal=2), 25)
+    return (figures.convergence(history),
+            f"Piglet (goal 2) value iteration; P(0,0,0) → {history['P(0,0,0)'].iloc[-1]:.6f} (4/7)")
+
+
+def _spread(ctx):
+    spread = data.fair_test_spread(ctx.game, S.hold_at(20, ctx.game), ctx.budget.fair_games, ctx.budget.fair_repeats)
+    outside = (spread["win_rate"] - 0.5).abs().gt(0.025)
+    late = spread["games"] >= 1537
+    return (figures.fair_test_spread(spread),
+            f"hold at 20 vs itself; beyond ±0.025: {outside[late].mean():.1%} of matches of ≥ 1537 games")
+
+
+# ---------------------------------------------------------------------------- turn counts (seed 002)
+def _turn_probability(name: str):
+    def build(ctx):
+        _, probability, _ = ctx.turns(name)
+        return probability.reset_index(), (
+            f"{name}: % within 1 / 2 turns from 99: {100 * probability.loc[99, 1]:.1f} / "
+            f"{100 * probability.loc[99, 2]:.1f}; from 0: {100 * probability.loc[0, 1]:.1f} / "
+            f"{100 * probability.loc[0, 2]:.1f}"
+            + (" (seed 002: 69.4 / 88.8; 0.9 / 1.9)" if name == "two_dice" else ""))
+
+    return build
+
+
+def _turn_stop(name: str):
+    def build(ctx):
+        _, probability, stop = ctx.turns(name)
+        return stop.reset_index(), (f"{name}: from 76 with 3 turns stop at {stop.loc[76, 3]}, success "
+                                    f"{100 * probability.loc[76, 3]:.1f}%"
+                                    + (" (seed 002: 15, 62.0%)" if name == "two_dice" else ""))
+
+    return build
+
+
+def _turn_figure(name: str):
+    def build(ctx):
+        turn_game, probability, _ = ctx.turns(name)
+        title = f"{name}: reaching {turn_game.goal} within N turns"
+        return figures.turn_probabilities(probability.iloc[:, :5], title), f"{name}, N = 1..5"
+
+    return build
+
+
+# ---------------------------------------------------------------------------- variants (seed 003)
+def _variant(name: str):
+    def build(ctx):
+        best, _, start_move, figure = ctx.variants[name]
+        return figure, f"{start_move} at the start; first player wins {best.win_probability:.4f}"
+
+    return build
+
+
+def _variants_table(ctx):
+    rows = [{"game": name, "first player wins": best.win_probability, "at the start": start_move,
+             "seed 003": SEED_003_CLAIMS.get(name, ""), "solve seconds": round(seconds, 3)}
+            for name, (best, seconds, start_move, _) in ctx.variants.items()]
+    return pd.DataFrame(rows), "every variant's optimal policy, solved by the one engine; the seed's claims alongside"
+
+
+def _turn_scores(ctx):
+    hog = ctx.variants["hog"][0]
+    scores = {"Pig": data.expected_turn_score(ctx.solution.policy, ctx.game),
+              "Hog": data.expected_turn_score(hog.policy, hog.game)}
+    return figures.expected_turn_scores(scores), (f"optimal play; at the start Pig banks {scores['Pig'][0, 0]:.2f} "
+                                                  f"points a turn on average, Hog {scores['Hog'][0, 0]:.2f}")
+
+
+# ---------------------------------------------------------------------------- GA experiments (seed 001 §4)
+def _curves(labels: list[str], by: str, title: str):
+    def build(ctx):
+        _, frame, summaries = ctx.runs
+        best = summaries[summaries["label"].isin(labels)].groupby("label")["best_ever"].max()
+        return (figures.winrate_curves(frame[frame["label"].isin(labels)], by=by, title=title),
+                "exact mean win rate vs optimal; best ever: " + ", ".join(f"{k} {v:.3f}" for k, v in best.items()))
+
+    return build
+
+
+def _ga_results(ctx):
+    summaries = ctx.runs[2]
+    rows = []
+    for label, group in summaries[summaries["mode"] == "evolve"].groupby("label"):
+        mean, low, high = stats.mean_interval(group["best_ever"])
+        rows.append({"experiment": label, "seeds": len(group), "best_ever_mean": mean, "ci95_low": low,
+                     "ci95_high": high, "final_mean": group["final_mean"].mean()})
+    return pd.DataFrame(rows), "best exact win rate vs optimal reached, mean over seeds with a 95% t-interval"
+
+
+def _random_search(ctx):
+    draws, summaries = ctx.draws, ctx.runs[2]
+    quantiles = stats.normal_quantiles(draws["mean"])
+    best_by_label = summaries.groupby("label")["best_ever"].max()
+    peaks = {label: float(best_by_label[label])
+             for label in ("knockout_random", "round_robin_random", "cube_0.005") if label in best_by_label}
+    return figures.random_search_density(draws["mean"], peaks), (
+        f"{len(draws)} draws; normal quantiles 95/99/99.9%: " + ", ".join(f"{v:.4f}" for v in quantiles.values())
+        + "; GA peaks: " + ", ".join(f"{k} {v:.3f}" for k, v in peaks.items()))
+
+
+def _cube_vs_optimal(ctx):
+    cube_runs = ctx.runs[2][ctx.runs[2]["label"] == "cube_0.005"]
+    if cube_runs.empty:
+        return None
+    evolved = np.load(Path(cube_runs.iloc[0]["run_dir"]) / "best.npy")
+    return (figures.boundary_heatmaps({"cube system (best)": evolved, "optimal": ctx.solution.policy}),
+            "hold thresholds of an evolved cube strategy beside the optimal policy")
+
+
+#: Section name -> its entries, in the order the index lists them.
+SECTIONS: dict[str, tuple[Entry, ...]] = {
+    "engine_tables": (
+        Entry("appendix_a", "seed 001 appendix A", _appendix_a),
+        Entry("fig17_fair_test", "seed 000 Fig. 17", _fig17),
+        Entry("hold_at_tournament", "seed 000 §3.3.5", _tournament),
+        Entry("hold25_vs_all", "seed 000 Fig. 18", _hold25_vs_all),
+        Entry("nontransitive_trio", "seed 000 §3.3.6", _trio),
+        Entry("optimal_vs_hold_at", "Neller & Presser p. 34; seed 001 appendix; seed 004 §4.1.2", _hold20),
+        Entry("exploitative", "seed 001 §5.3", lambda ctx: (
+            tables.exploitative(ctx.game),
+            "best response to hold at 20 vs the optimal policy, against hold at 20 and the optimal")),
+        Entry("iterated_best_response", "seed 000 §3.1.1", lambda ctx: (
+            tables.iterated_best_response(ctx.game), "best responses iterated from several starts until they stop "
+            "changing")),
+    ),
+    "statistics": (
+        Entry("games_needed", "seed 000 §3.3.1", _games_needed),
+        Entry("fair_test_decisions", "seed 000 §3.3.4", _decisions),
+    ),
+    "engine_figures": (
+        Entry("optimal_boundary_surface", "Neller & Presser Fig. 1; seed 001 Figs. 3–4",
+              lambda ctx: (figures.boundary_surface(ctx.solution.policy, "optimal policy"),
+                           "roll/hold boundary of the optimal policy")),
+        *(Entry(f"cross_section_j{j}", "seed 004 Figs. 4–6", _cross_section(j)) for j in (0, 30, 60)),
+        Entry("win_contours", "seed 004 Fig. 7", lambda ctx: (figures.win_contours(ctx.solution.value),
+                                                              "contours of P(i, j, 0) under optimal play")),
+        Entry("piglet_convergence", "seed 004 Fig. 2", _piglet),
+        Entry("fair_test_spread", "seed 001 Fig. 17; seed 000 Fig. 15", _spread),
+    ),
+    "turns": tuple(entry for name in ("two_dice", "pig") for entry in (
+        Entry(f"turns_{name}_probability", "seed 002 probability table", _turn_probability(name)),
+        Entry(f"turns_{name}_stop", "seed 002 optimal stop table", _turn_stop(name)),
+        Entry(f"turns_{name}", "seed 002", _turn_figure(name)),
+    )),
+    "variants": (
+        *(Entry(f"variant_{name}", f"seed 003 Fig. {number}", _variant(name))
+          for number, name in enumerate(SEED_003_FIGURES, start=1)),
+        Entry("variants", "seed 003", _variants_table),
+        Entry("expected_turn_scores", "seed 003 Fig. 10", _turn_scores),
+    ),
+    "ga": (
+        Entry("ga_mutation_test", "seed 001 Figs. 5–6",
+              _curves(["mutation_test_0.05", "mutation_test_0.01"], "mutation", "ga mutation test")),
+        Entry("ga_random", "seed 001 Figs. 7–8", _curves(["round_robin_random", "knockout_random"], "selection",
+                                                          "ga random")),
+        Entry("ga_cube", "seed 001 Fig. 9", _curves(["cube_0.005", "cube_0.01", "cube_0.05"], "mutation", "ga cube")),
+        Entry("ga_hold_at", "seed 001 Figs. 12–14", _curves(["round_robin_hold_at", "knockout_hold_at"], "selection",
+                                                            "ga hold at")),
+        Entry("ga_score", "seed 001 Figs. 15–16", _curves(["round_robin_score", "knockout_score"], "selection",
+                                                          "ga score")),
+        Entry("ga_results", "seed 001 §4 (knockout 0.133, round robin 0.139, cube 0.24)", _ga_results),
+        Entry("random_search_density", "seed 001 Fig. 10", _random_search),
+        Entry("cube_vs_optimal", "seed 001 Fig. 11", _cube_vs_optimal),
+    ),
+}
+
+#: Every entry, by name.
+ENTRIES: dict[str, Entry] = {entry.name: entry for section in SECTIONS.values() for entry in section}
