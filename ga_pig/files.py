@@ -1,5 +1,6 @@
-"""Writing files atomically (a temporary file, then a rename), shared by runs, analysis and
-:mod:`ga_pig.reproduce`: a reader never sees half a file, and an interrupted write leaves none."""
+"""Writing files atomically (a temporary file, then a rename), each writer with its reader, shared
+by runs, analysis and :mod:`ga_pig.reproduce`: a reader never sees half a file, and an interrupted
+write leaves none."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["atomic_write", "write_table", "save_npy", "save_npz", "write_json"]
+__all__ = ["atomic_write", "write_table", "read_table", "save_npy", "save_npz", "write_json", "read_json"]
 
 
 def atomic_write(path: Path, write) -> None:
@@ -37,6 +38,11 @@ def write_table(records: list[dict], path: Path) -> None:
     atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
 
 
+def read_table(path: Path) -> pd.DataFrame:
+    """A table :func:`write_table` wrote."""
+    return pd.read_parquet(path)
+
+
 def save_npy(path: Path, array: np.ndarray) -> None:
     """One array as ``.npy``, atomically."""
 
@@ -60,3 +66,8 @@ def save_npz(path: Path, **arrays) -> None:
 def write_json(path: Path, payload: dict) -> None:
     """``payload`` as indented JSON, atomically."""
     atomic_write(path, lambda tmp: tmp.write_text(json.dumps(payload, indent=2) + "\n"))
+
+
+def read_json(path: Path) -> dict:
+    """What :func:`write_json` wrote (json.JSONDecodeError if the file is not JSON)."""
+    return json.loads(Path(path).read_text())

@@ -27,6 +27,15 @@ SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=
 SPACE_GAMES = {"roll_hold": "game=pig", "dice": "game=hog"}
 
 
+def test_every_space_has_a_game_in_the_contract_tests():
+    """A new strategy space must name a game here, so the contract tests run it."""
+    from ga_pig.spaces import Space
+
+    assert set(SPACE_GAMES) == {cls.name for cls in Space.__subclasses__()}
+    for space, override in SPACE_GAMES.items():
+        assert Game.named(override.split("=")[1], goal=12).space.name == space
+
+
 def _check_outputs(out: Path, summary: dict, generations: int = 3) -> None:
     frame = pd.read_parquet(out / "generations.parquet")
     assert frame["generation"].max() == generations == summary["generations"]

@@ -18,6 +18,7 @@ import pandas as pd
 from omegaconf import OmegaConf
 
 from ga_pig.evolve.outputs import DRAWS, GENERATIONS, SUMMARY
+from ga_pig.files import read_json, read_table
 
 __all__ = ["run_dirs", "failed_jobs", "load_runs", "load_summaries", "load_draws", "load_population"]
 
@@ -57,7 +58,7 @@ def _read(run_dir: Path, name: str) -> pd.DataFrame | None:
     if not table.is_file():
         return None
     try:
-        frame = pd.read_parquet(table)
+        frame = read_table(table)
     except Exception as error:  # pyarrow raises several types for a damaged file
         warnings.warn(f"skipping {table}: not a readable parquet file ({error})", stacklevel=3)
         return None
@@ -114,7 +115,7 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
         summary = run_dir / SUMMARY
         if summary.is_file():
             try:
-                row = json.loads(summary.read_text())
+                row = read_json(summary)
             except json.JSONDecodeError as error:
                 warnings.warn(f"skipping {summary}: not valid JSON ({error})", stacklevel=2)
                 continue

@@ -1,5 +1,5 @@
-"""The genetic algorithm (seed 001 §3.4): DEAP individuals, numpy operators, tournament
-selection, the cube system, the generation loop with checkpoints and outputs."""
+"""The genetic algorithm (seed 001 §3.4): DEAP individuals, numpy operators, round-robin and knockout
+selection, breeding, the cube system, the generation loop with its recorder, checkpoints and outputs."""
 
 from ga_pig.evolve.run import run
 

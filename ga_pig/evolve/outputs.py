@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
-from ga_pig.files import atomic_write, save_npy, save_npz, write_json, write_table
+from ga_pig.files import atomic_write, read_json, save_npy, save_npz, write_json, write_table
 from ga_pig.spaces import Space, pack_bits, unpack_bits
 
 __all__ = [
@@ -79,7 +79,7 @@ def record_failure(run_dir: str | Path, error: BaseException, overrides: list[st
 def read_failure(run_dir: Path) -> dict | None:
     """What :func:`record_failure` wrote in ``run_dir``, or None."""
     try:
-        return json.loads((Path(run_dir) / FAILED).read_text())
+        return read_json(Path(run_dir) / FAILED)
     except (OSError, json.JSONDecodeError):
         return None
 
