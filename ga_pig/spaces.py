@@ -35,6 +35,8 @@ class Space:
 
     #: Short name used in messages and by registries that list which spaces they support.
     name: ClassVar[str] = ""
+    #: What the strategies are, in words, for error messages ("roll/hold decisions").
+    noun: ClassVar[str] = ""
     #: Number of state axes a strategy has (its shape is ``(goal,) * dims``).
     dims: ClassVar[int] = 0
     dtype: ClassVar[np.dtype] = np.dtype(bool)
@@ -96,8 +98,6 @@ class Space:
         if not isinstance(self, kind):
             raise ValueError(f"{what} is for games whose strategies are {kind.noun}; {self.game} has "
                              f"{self.noun}" + (f": {hint}" if hint else ""))
-
-    noun: ClassVar[str] = ""
 
     # ------------------------------------------------------------------ drawing and building
     def legal(self) -> np.ndarray:

@@ -12,8 +12,9 @@ from tqdm.auto import tqdm
 
 from ga_pig import exact
 from ga_pig.config import make_game
-from ga_pig.evolve.outputs import DRAWS, SUMMARY, atomic_write, key_columns, write_json, write_table
+from ga_pig.evolve.outputs import DRAWS, SUMMARY, key_columns
 from ga_pig.evolve.resume import CONFIG_FILE
+from ga_pig.files import atomic_write, write_json, write_table
 
 __all__ = ["random_search"]
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from omegaconf import DictConfig
 
+from ga_pig.evolve import cube
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import (
     BEST,
@@ -78,11 +79,12 @@ class Recorder:
         write_table(self.records, self.out / GENERATIONS)
         self.bar.set_postfix(best=f"{rates.max():.4f}", mean=f"{rates.mean():.4f}")
 
-    def finish(self, generation: int, wave: int, side: int, genomes: np.ndarray, strategies: np.ndarray,
-               schedule: list, resumes: list[dict]) -> dict:
-        """Record the final population (unless already) and write best.npy, population.npz,
-        summary.json and winrate.png; returns the summary."""
+    def finish(self, generation: int, wave: int, side: int, genomes: np.ndarray, schedule: list,
+               resumes: list[dict]) -> dict:
+        """Record the final population of cube-block ``genomes`` (unless already) and write best.npy,
+        population.npz, summary.json and winrate.png; returns the summary."""
         cfg, out = self.cfg, self.out
+        strategies = cube.strategies(genomes, side, self.game, cfg.force_roll_at_zero)
         if not self.records or self.records[-1]["generation"] != generation:
             self.record(generation, wave, side, strategies)
         rates = self.rates(strategies)

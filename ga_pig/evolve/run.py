@@ -130,9 +130,7 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
             population = toolbox.breed(population, survivors)
             bar.update(1)
         at = boundary(total)
-        genomes = np.stack(population)
-        summary = recorder.finish(total, _side_at(schedule, total - 1)[0], side, genomes,
-                                  cube.strategies(genomes, side, game, cfg.force_roll_at_zero), schedule,
+        summary = recorder.finish(total, _side_at(schedule, total - 1)[0], side, np.stack(population), schedule,
                                   begin.resumes)
         checkpointer.save(at)  # kept: generations= can extend a finished run
     except KeyboardInterrupt:

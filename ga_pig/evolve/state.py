@@ -11,14 +11,15 @@ import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.outputs import CHECKPOINT, atomic_write, save_checkpoint
+from ga_pig.evolve.outputs import CHECKPOINT, save_checkpoint
 from ga_pig.evolve.populations import initial_genomes
 from ga_pig.evolve.resume import CONFIG_FILE, Resumed, fingerprint
+from ga_pig.files import atomic_write
 from ga_pig.game import Game
 
 __all__ = ["Boundary", "Start", "start", "Checkpointer"]
 
-log = logging.getLogger("ga_pig.evolve.run")
+log = logging.getLogger("ga_pig.evolve.run")  # the run's logger: its name shows in ga_pig.log
 
 
 @dataclass

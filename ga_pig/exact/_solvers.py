@@ -43,8 +43,8 @@ def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, r
 
 @numba.njit(cache=True, inline="always")
 def _table(rules):
-    """(dice, goal, probabilities, effects, amounts) as fresh copies, made once per kernel call."""
-    return rules.dice.copy(), rules.goal, rules.probabilities.copy(), rules.effects.copy(), rules.amounts.copy()
+    """The roll table (probabilities, effects, amounts) as fresh copies, made once per kernel call."""
+    return rules.probabilities.copy(), rules.effects.copy(), rules.amounts.copy()
 
 
 @numba.njit(cache=True, inline="always")
@@ -104,7 +104,8 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
     pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
     sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
     did not settle within ``max_sweeps``."""
-    dice, goal, probabilities, effects, amounts = _table(rules)
+    dice, goal = rules.dice.copy(), rules.goal
+    probabilities, effects, amounts = _table(rules)
     row = np.zeros(goal)
     first_delta = 0.0
     for pair in range(pairs.shape[0]):
@@ -201,7 +202,7 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
     hold (goal, 2) and row (goal,) are the caller's, kept from call to call: chains that sweep
     (Pig Dice) start from the previous pair's."""
     dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
-    probabilities, effects, amounts = _table(rules)[2:]
+    probabilities, effects, amounts = _table(rules)
     rows = 1 if dice.shape[0] > 0 else goal
     moved = 0.0
     switched = False
@@ -280,7 +281,7 @@ def _best_response(b, rows, rules, margin, max_rounds, V, policy, S, T, rounds, 
     changes no action. Scratch CA, CB (goal, 4) are the caller's, kept from call to call.
     """
     dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
-    probabilities, effects, amounts = _table(rules)[2:]
+    probabilities, effects, amounts = _table(rules)
     moved = 0.0
     switched = False
     for i in rows:
