@@ -27,8 +27,18 @@ def _share_cores() -> None:
         numba.set_num_threads(1)
 
 
+def objective(summary: dict) -> float:
+    """What a sweeper maximizes (``hydra/sweeper=optuna``): the best exact win rate against the
+    optimal policy of the strategy the run itself picked (its champion), else of its population
+    (0 for a run that recorded none: ``record=false``)."""
+    for key in ("champion_best_ever", "best_ever"):
+        if summary.get(key) is not None:
+            return float(summary[key])
+    return 0.0
+
+
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
-def main(cfg: DictConfig) -> None:
+def main(cfg: DictConfig) -> float:
     from ga_pig.evolve import run
     from ga_pig.evolve.outputs import record_failure
 
@@ -40,6 +50,7 @@ def main(cfg: DictConfig) -> None:
         record_failure(hydra_cfg.runtime.output_dir, error, list(hydra_cfg.overrides.task))
         raise
     print(f"outputs: {summary['output_dir']}")
+    return objective(summary)
 
 
 if __name__ == "__main__":

@@ -60,16 +60,29 @@ class PopulationConfig:
 
 @dataclass
 class SelectionConfig:
+    """The scheme (see :data:`ga_pig.evolve.selection.SCHEMES`) and its parameters."""
+
     scheme: str = "knockout"
+    #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
+    mu: int | None = None
+    #: members drawn into each tournament (scheme tournament)
+    tournament_size: int = 2
 
 
 @dataclass
 class FitnessConfig:
     """``simulated``: games decide matches. ``exact``: exact win rates do, between members
-    (opponent ``population``) or against the Neller-optimal policy (opponent ``optimal``)."""
+    (opponent ``population``), against a ladder of the run's own champions (``champions``) or
+    against the Neller-optimal policy (``optimal``)."""
 
     kind: str = "simulated"
     opponent: str = "population"
+    #: champions: how many of the latest champions each member plays (the reigning one included)
+    archive: int = 2
+    #: champions, simulated: most games of the sequential test that promotes a champion
+    max_games: int = 100_000
+    #: champions, simulated: standard errors of lead a challenger needs to be promoted
+    z: float = 2.0
 
 
 @dataclass
@@ -79,6 +92,10 @@ class OperatorsConfig:
 
     crossover: str = "uniform"
     mutation: str = "per_gene"
+    #: block crossover and boundary shift: region side, in genes of the (i, j) plane
+    block: int = 4
+    #: boundary shift: the largest step, in genes along the turn total
+    shift: int = 2
 
 
 @dataclass
@@ -90,6 +107,8 @@ class Config:
     selection: SelectionConfig = field(default_factory=SelectionConfig)
     fitness: FitnessConfig = field(default_factory=FitnessConfig)
     operators: OperatorsConfig = field(default_factory=OperatorsConfig)
+    #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state) or threshold
+    genome: str = "tensor"
     #: fraction of an offspring's genes flipped (each gene independently: binomial count)
     mutation: float = 0.01
     generations: int = 1000
@@ -99,15 +118,17 @@ class Config:
     #: `generations` in all: the schedule is cut there, or its last wave extended to it.
     cube: list[list[int]] | None = None
     elite: int = 0
-    #: record the population's exact win rate vs optimal every this many generations
-    #: (null: 10 with simulated fitness, 1 with exact)
+    #: record the population's exact win rate vs optimal (false: the game is never solved unless
+    #: the fitness is against the optimal)
+    record: bool = True
+    #: record every this many generations (null: 10 with simulated fitness, 1 with exact)
     eval_every: int | None = None
     checkpoint_every: int = 25
     seed: int = 0
     #: a run directory to continue (see ga_pig.evolve.resume)
     resume: str | None = None
-    #: stop at the first generation boundary after this many seconds, with a checkpoint to
-    #: resume from (null: no limit)
+    #: end the run after the generation that crosses this many seconds, with every output
+    #: written and a checkpoint to resume from (null: no limit)
     time_limit_s: float | None = None
     force_roll_at_zero: bool = True
     #: random search: number of draws of `population_size` random strategies
@@ -127,7 +148,8 @@ def register() -> None:
 
 def registry_names(registry: str) -> str:
     """The names a registry holds, ``a | b | c``: ``games``, ``populations``, ``schemes``,
-    ``fitness_kinds``, ``opponents``, ``crossovers`` or ``mutations``."""
+    ``fitness_kinds``, ``opponents``, ``crossovers``, ``mutations`` or ``genomes``."""
+    from ga_pig.evolve.genomes import GENOMES
     from ga_pig.evolve.judges import JUDGES
     from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
     from ga_pig.evolve.populations import POPULATIONS
@@ -142,6 +164,7 @@ def registry_names(registry: str) -> str:
         "opponents": dict.fromkeys(opponent for _, opponent in JUDGES),
         "crossovers": CROSSOVERS,
         "mutations": MUTATIONS,
+        "genomes": GENOMES,
     }
     return " | ".join(registries[registry])
 
@@ -199,6 +222,7 @@ def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
 
 def validate(cfg: DictConfig) -> None:
     """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
+    from ga_pig.evolve.genomes import GENOMES
     from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
     from ga_pig.evolve.populations import POPULATIONS, supports
     from ga_pig.evolve.selection import SCHEMES
@@ -234,6 +258,21 @@ def validate(cfg: DictConfig) -> None:
         fail("operators.crossover", cfg.operators.crossover, f"one of {tuple(CROSSOVERS)}")
     if cfg.operators.mutation not in MUTATIONS:
         fail("operators.mutation", cfg.operators.mutation, f"one of {tuple(MUTATIONS)}")
+    if cfg.genome not in GENOMES:
+        fail("genome", cfg.genome, f"one of {tuple(GENOMES)}")
+    if not isinstance(game.space, GENOMES[cfg.genome].spaces):
+        fail("genome", cfg.genome, f"one of {tuple(k for k, g in GENOMES.items() if isinstance(game.space, g.spaces))} "
+             f"for {cfg.game.name}, whose strategies are {game.space.noun}")
+    if cfg.operators.block < 1:
+        fail("operators.block", cfg.operators.block, "an integer >= 1 (genes per region side)")
+    if cfg.operators.shift < 1:
+        fail("operators.shift", cfg.operators.shift, "an integer >= 1 (genes)")
+    if cfg.fitness.archive < 1:
+        fail("fitness.archive", cfg.fitness.archive, "an integer >= 1 (champions kept, the reigning one included)")
+    if cfg.fitness.max_games < 1:
+        fail("fitness.max_games", cfg.fitness.max_games, "an integer >= 1")
+    if not cfg.fitness.z > 0:
+        fail("fitness.z", cfg.fitness.z, "a positive number of standard errors")
     if not 0.0 <= cfg.mutation <= 1.0:
         fail("mutation", cfg.mutation, "a fraction in [0, 1]")
     if cfg.generations < 1:
@@ -244,8 +283,17 @@ def validate(cfg: DictConfig) -> None:
         fail("population_size", cfg.population_size, "an even number for knockout selection")
     if cfg.games_per_match < 1:
         fail("games_per_match", cfg.games_per_match, "an integer >= 1")
-    if not 0 <= cfg.elite <= cfg.population_size // 2:
-        fail("elite", cfg.elite, f"an integer in [0, population_size // 2 = {cfg.population_size // 2}]")
+    mu = cfg.selection.mu
+    if mu is not None and not 1 <= mu < cfg.population_size:
+        fail("selection.mu", mu, f"an integer in [1, population_size - 1 = {cfg.population_size - 1}] (mu parents "
+             f"breed the other members; mu_comma_lambda needs mu < lambda = population_size) or null")
+    if not 1 <= cfg.selection.tournament_size <= cfg.population_size:
+        fail("selection.tournament_size", cfg.selection.tournament_size,
+             f"an integer in [1, population_size = {cfg.population_size}]")
+    survivors = cfg.population_size // 2 if mu is None else mu
+    if not 0 <= cfg.elite <= survivors:
+        fail("elite", cfg.elite, f"an integer in [0, {survivors}] (the survivors: selection.mu, or "
+             "population_size // 2 when null)")
     if cfg.eval_every is not None and cfg.eval_every < 1:
         fail("eval_every", cfg.eval_every, "an integer >= 1 or null")
     if cfg.checkpoint_every < 1:

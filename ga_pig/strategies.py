@@ -30,7 +30,7 @@ import numpy as np
 
 from ga_pig._validate import check_game, check_int
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts
+from ga_pig.spaces import DiceCounts, RollHold
 
 __all__ = [
     "check",
@@ -46,6 +46,8 @@ __all__ = [
     "force_roll_at_zero",
     "dice",
     "random_dice",
+    "threshold",
+    "thresholds_of",
 ]
 
 
@@ -97,6 +99,31 @@ def hold_at(n: int, game: Game) -> np.ndarray:
     check_int("n", n, 0)
     _, _, k = _grid(game)
     return np.broadcast_to(k < n, game.shape).copy()
+
+
+def threshold(h: np.ndarray, game: Game) -> np.ndarray:
+    """The threshold strategy of ``h``: at scores ``(i, j)`` roll while the turn total is below
+    ``h[i, j]`` (``h`` of shape ``(goal, goal)``, or a stack ``(..., goal, goal)``; 0 always
+    passes, ``goal`` never holds). Hold-at-n is ``h`` constant n."""
+    game.space.require(RollHold, "threshold strategies")
+    h = np.asarray(h)
+    if h.shape[-2:] != game.shape[:2] or h.dtype.kind not in "iu":
+        raise ValueError(f"h must be an integer array of shape (..., {game.goal}, {game.goal}), got "
+                         f"{h.dtype} {h.shape}")
+    return np.arange(game.goal) < h[..., None]
+
+
+def thresholds_of(s: np.ndarray, game: Game) -> np.ndarray:
+    """The thresholds ``h[i, j]`` nearest to strategy ``s`` (or a stack): the first turn total at
+    which it holds among the states it is consulted in (``k < goal - i``), ``goal - i`` if it
+    never holds there. ``threshold(thresholds_of(s))`` equals ``s`` on legal states exactly when
+    ``s`` is a threshold strategy."""
+    game.space.require(RollHold, "threshold strategies")
+    goal = game.goal
+    i = np.arange(goal)[:, None, None]
+    holds = ~np.asarray(s, dtype=bool) & (np.arange(goal) < goal - i)
+    first = np.argmax(holds, axis=-1)
+    return np.where(holds.any(axis=-1), first, np.broadcast_to(goal - i[..., 0], first.shape)).astype(np.int16)
 
 
 def score(n: int, game: Game) -> np.ndarray:

@@ -248,21 +248,24 @@ SHORT = ["experiment=round_robin", "game.goal=30", "population_size=6", "games_p
          "checkpoint_every=4", "progress=false", "seed=2"]
 
 
-def test_time_limit_stops_with_a_checkpoint_and_resume_extends(tmp_path):
-    """time_limit_s stops at a generation boundary with a checkpoint; resume= continues it, and
-    generations= extends the finished run to exactly what a longer run gives."""
+def test_time_limit_ends_the_run_cleanly_and_resume_extends(tmp_path):
+    """time_limit_s ends the run after the generation that crosses it with every output written
+    and the summary saying why; its checkpoint continues it (resume=), and generations= extends
+    the finished run to exactly what a longer run gives."""
     from ga_pig.evolve.outputs import load_checkpoint
 
     out = tmp_path / "limited"
     stopped = run(make_cfg(*SHORT, "generations=10000", "time_limit_s=0.3"), out)
-    assert stopped["status"] == "stopped" and 0 < stopped["generation"] < 10000
-    assert load_checkpoint(out / "checkpoint.npz")["generation"] == stopped["generation"]
-    assert not (out / "summary.json").exists()
+    assert stopped["stopped"] == "time_limit_s" and 0 < stopped["generations"] < 10000
+    assert load_checkpoint(out / "checkpoint.npz")["generation"] == stopped["generations"]
+    assert json.loads((out / "summary.json").read_text()) == stopped
+    assert all((out / name).is_file() for name in ("best.npy", "population.npz", "winrate.png"))
+    assert table(out)["generation"].max() == stopped["generations"]
     # shorten what is left, then extend the finished run twice (once through the inferred path)
-    done = stopped["generation"]
+    done = stopped["generations"]
     run(make_cfg(f"resume={out}", f"generations={done + 5}"), out, [f"resume={out}", f"generations={done + 5}"])
     first = json.loads((out / "summary.json").read_text())
-    assert first["generations"] == done + 5
+    assert first["generations"] == done + 5 and first["stopped"] is None
     run(make_cfg(f"resume={out}", f"generations={done + 9}"), out)
     extended = json.loads((out / "summary.json").read_text())
     assert [r["generation"] for r in extended["resumes"]] == [done, done + 5]
@@ -471,23 +474,32 @@ PINNED = [
     (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
       "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
      "bdbc0665f9735900c3bdfdbd762d77f4372153a4c3fb651919f0fd04af5f888d",
-     "6256808cb4c4d601186d964ac44b9307ad69217fb90d702127b6b59e00ed7b53"),
+     "eb75305ca30a5073c146ea677ac560a851ff97fe54d9fadefea64dd044ab13aa",
+     "af4858eaf997308427ea12978ea35a01f2fdbcbe32e261e67e3577b2c7583fdc"),
     (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
       "eval_every=1", "seed=3"],
      "49808d93d7229f874745be9c347d331963a8cd726051994cb37d7abd53796566",
-     "1445b4e5a3a4d77b143c7540b40218706199aa66b349527ee7df6de2e08169b4"),
+     "23aec029706931b0c975cca2242e7ef3d893650e684bb51e009b6fbd19a88466",
+     "f674c606f69411b43e43304c627ffb4ec709b86578140e8d939c5c6fe754970a"),
 ]
+#: Columns the generations table gained with issue 11 (the run's own fitness and champion, the
+#: new config keys); without them a table hashes as before it.
+ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "genome", "crossover",
+                 "mutation_operator"]
 
 
-@pytest.mark.parametrize("overrides, table_sha, best_sha", PINNED)
-def test_pinned_runs_do_not_move(overrides, table_sha, best_sha, tmp_path):
+@pytest.mark.parametrize("overrides, legacy_sha, table_sha, best_sha", PINNED)
+def test_pinned_runs_do_not_move(overrides, legacy_sha, table_sha, best_sha, tmp_path):
     """Two short runs (cube waves with an elite; Hog round robin) pinned by hash: the generations
-    table without its wall times and the best strategy. The same before and after the resume
-    work of 2026-11-22 (checked against the main before it); a refactor must keep them, and a
-    deliberate change of results must say so in the README."""
+    table without its wall times and the best strategy. A refactor must keep them, and a
+    deliberate change of results must say so in the README. Issue 11 changed two things on
+    purpose: the table gained columns (without them it hashes as on the main before: evolution did
+    not move) and best.npy is the run's own champion (the first survivor of the last selection),
+    no longer the member the optimal policy rates best."""
     import hashlib
 
     run(make_cfg(*overrides, "progress=false"), tmp_path)
     frame = table(tmp_path)
+    assert hashlib.sha256(frame.drop(columns=ADDED_COLUMNS).to_csv(index=False).encode()).hexdigest() == legacy_sha
     assert hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest() == table_sha
     assert hashlib.sha256(np.load(tmp_path / "best.npy").tobytes()).hexdigest() == best_sha

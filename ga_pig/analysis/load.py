@@ -103,8 +103,9 @@ def load_draws(path: str | Path = "outputs") -> pd.DataFrame:
 def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
     """One row per run: its ``summary.json``, or for an unfinished run its last recorded row.
 
-    ``status`` is "finished", "unfinished" (stopped, killed or still running) or "failed" (a
-    job whose run raised: ``error`` says why, ``overrides`` what it was given).
+    ``status`` is "finished", "stopped" (ended by ``time_limit_s``, every output written; ``stopped``
+    says why), "unfinished" (interrupted, killed or still running) or "failed" (a job whose run
+    raised: ``error`` says why, ``overrides`` what it was given).
     """
     failed = _warn_failed(path)
     rows = [{"run_dir": str(job), "status": "failed", "finished": False, "error": failure["error"],
@@ -121,7 +122,7 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
                 continue
             row.pop("waves", None)
             row["resumes"] = len(row.get("resumes", []))
-            row.update(run_dir=str(run_dir), finished=True, status="finished")
+            row.update(run_dir=str(run_dir), finished=True, status="stopped" if row.get("stopped") else "finished")
             rows.append(row)
             continue
         frame = _read(run_dir, GENERATIONS)

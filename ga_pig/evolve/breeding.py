@@ -18,9 +18,10 @@ __all__ = ["breed"]
 
 def breed(population: list[Individual], survivors: np.ndarray, toolbox: base.Toolbox, rng: np.random.Generator,
           elite: int, size: int) -> list[Individual]:
-    """``size`` children of ``population``'s ``survivors`` (indices, best first)."""
+    """``size`` children of ``population``'s ``survivors`` (indices, best first; the ``elite``
+    best distinct ones carried over)."""
     children = []
-    for s in survivors[:elite]:
+    for s in list(dict.fromkeys(survivors.tolist()))[:elite]:
         children.append(toolbox.clone(population[s]))
         children[-1].fitness.values = population[s].fitness.values
     while len(children) < size:

@@ -4,6 +4,16 @@ A judge answers the two questions selection asks:
 ``totals(strategies)`` — each member's round-robin total (seed 001 §3.4.1), and
 ``duels(strategies, pairs)`` — both members' scores in each knockout match (§3.4.2).
 
+Which judges see the answer key:
+
+* oracle-free — ``population`` (members against each other) and ``champions`` (a ladder of
+  champions, :class:`Ladder`): only the run's own strategies are ever played; the optimal policy
+  is never computed for them (with ``record=false`` a run never solves the game).
+* oracle-judged — ``optimal``: each member's exact win rate against the Neller-optimal policy.
+
+A judge that keeps a champion exposes it as ``champion`` (the run saves it as ``best.npy``) and
+its state for checkpoints as ``state()`` / ``restore(state)`` (arrays by name).
+
 :data:`JUDGES` is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``, filled
 by the :func:`judge` decorator; each class builds itself for a run with ``for_run(game, cfg, rng,
 rates)``. Config validation and the contract tests read it.
@@ -12,33 +22,50 @@ rates)``. Config validation and the contract tests read it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ga_pig import exact, simulate
 from ga_pig.game import Game
 
-__all__ = ["RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "JUDGES", "judge", "make_judge"]
+__all__ = ["RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder", "ExactLadder",
+           "SimulatedLadder", "JUDGES", "judge", "make_judge"]
 
 
 class RatesVsOptimal:
     """Exact win rates of a generation's strategies against the optimal policy, computed once
     per generation and shared by the recorder and :class:`OptimalJudge`: called again with the
     same strategies array (the same object) it returns the same rates; a new generation's
-    array is computed afresh. Arrays are never changed in place after being judged."""
+    array is computed afresh. Arrays are never changed in place after being judged.
 
-    def __init__(self, game: Game, optimal: np.ndarray) -> None:
+    The game is solved on first use, not before: a run that neither records nor is judged
+    against the optimal never solves it."""
+
+    def __init__(self, game: Game) -> None:
         self.game = game
-        self.optimal = optimal
+        self._optimal: np.ndarray | None = None
         self._of: np.ndarray | None = None
         self._rates: np.ndarray | None = None
+        self._one: tuple[np.ndarray, float] | None = None
+
+    @property
+    def optimal(self) -> np.ndarray:
+        if self._optimal is None:
+            self._optimal = exact.optimal(self.game).policy
+        return self._optimal
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:
         if strategies is not self._of:
             self._rates = exact.win_rates(strategies, self.optimal, self.game)
             self._of = strategies
         return self._rates
+
+    def one(self, strategy: np.ndarray) -> float:
+        """The rate of one strategy (the same object again: not recomputed)."""
+        if self._one is None or self._one[0] is not strategy:
+            self._one = (strategy, float(exact.win_rates(strategy[None], self.optimal, self.game)[0]))
+        return self._one[1]
 
 
 #: (fitness kind, opponent) -> judge class, each with ``for_run(game, cfg, rng, rates)``.
@@ -117,6 +144,134 @@ class OptimalJudge:
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         rates = self.totals(strategies)
         return rates[np.asarray(pairs)]
+
+
+class Ladder:
+    """A ladder of champions (oracle-free co-evolution with memory).
+
+    The first generation plays a round robin; its best member is the first champion. From then
+    on each member's fitness is its mean win rate against the last ``archive`` champions (the
+    reigning one included); the fittest member that beats the reigning champion becomes the next
+    one — the GA's analogue of iterated best response (seed 000 §3.1.1), with the archive
+    guarding against cycling back to strategies beaten before. The reigning champion is the
+    run's own best (``champion``), chosen without the optimal policy.
+    """
+
+    archive: int
+    champions: list
+
+    @property
+    def champion(self) -> np.ndarray | None:
+        return self.champions[-1] if self.champions else None
+
+    def _versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
+        """(members, opponents) win rates of each member against each opponent."""
+        raise NotImplementedError
+
+    def _round_robin(self, strategies: np.ndarray) -> np.ndarray:
+        """Each member's mean win rate against the others."""
+        raise NotImplementedError
+
+    def _promotes(self, candidate: np.ndarray, rate_vs_reigning: float) -> bool:
+        raise NotImplementedError
+
+    def totals(self, strategies: np.ndarray) -> np.ndarray:
+        if not self.champions:
+            fitness = self._round_robin(strategies)
+            self.champions.append(np.array(strategies[int(np.argmax(fitness))]))
+            return fitness
+        opponents = self.champions[-self.archive:]
+        rates = self._versus(strategies, opponents)
+        fitness = rates.mean(axis=1)
+        for m in np.argsort(-fitness, kind="stable"):
+            if rates[m, -1] <= 0.5:
+                continue
+            if self._promotes(strategies[m], float(rates[m, -1])):
+                self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
+            break
+        return fitness
+
+    def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        return self.totals(strategies)[np.asarray(pairs)]
+
+    def state(self) -> dict[str, np.ndarray]:
+        return {"champions": np.stack(self.champions)} if self.champions else {}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        self.champions = [np.array(c) for c in state["champions"]] if "champions" in state else []
+
+
+@judge("exact", "champions")
+@dataclass
+class ExactLadder(Ladder):
+    """A :class:`Ladder` judged by exact win rates: a member that beats the reigning champion
+    (exact win rate above 1/2) is promoted."""
+
+    game: Game
+    archive: int
+    champions: list = field(default_factory=list)
+
+    @classmethod
+    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
+        return cls(game, int(cfg.fitness.archive))
+
+    def _versus(self, strategies, opponents):
+        return np.stack([exact.win_rates(strategies, o, self.game) for o in opponents], axis=1)
+
+    def _round_robin(self, strategies):
+        W = exact.win_matrix(strategies, self.game)
+        return (W.sum(axis=1) - np.diag(W)) / max(1, len(strategies) - 1)
+
+    def _promotes(self, candidate, rate_vs_reigning):
+        return rate_vs_reigning > 0.5
+
+
+@judge("simulated", "champions")
+@dataclass
+class SimulatedLadder(Ladder):
+    """A :class:`Ladder` judged by simulated games only: ``games_per_match`` games against each
+    champion give the fitness; a candidate is promoted after a sequential test against the
+    reigning champion — batches that double from ``games_per_match`` up to ``fitness.max_games``,
+    stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
+    way; promoted only if it ends ahead by that much. (Seed 000 §3.3 asks for the sample size
+    that makes a comparison fair; here it adapts to how close the two are.)"""
+
+    game: Game
+    archive: int
+    games_per_match: int
+    max_games: int
+    z: float
+    rng: np.random.Generator
+    champions: list = field(default_factory=list)
+
+    @classmethod
+    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
+        return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
+                   float(cfg.fitness.z), rng)
+
+    def _versus(self, strategies, opponents):
+        n = len(strategies)
+        pool = np.concatenate([strategies, np.stack(opponents)])
+        members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
+        pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
+        wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=_seed(self.rng))
+        return (wins[:, 0] / self.games_per_match).reshape(n, len(opponents))
+
+    def _round_robin(self, strategies):
+        wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=_seed(self.rng))
+        return wins.sum(axis=1) / (self.games_per_match * max(1, len(strategies) - 1))
+
+    def _promotes(self, candidate, rate_vs_reigning):
+        pool = np.stack([candidate, self.champions[-1]])
+        played, lead, batch = 0, 0, self.games_per_match
+        while played < self.max_games:
+            batch = min(batch, self.max_games - played)
+            wins = simulate.matches(pool, np.array([[0, 1]]), self.game, batch, seed=_seed(self.rng))[0]
+            played, lead = played + batch, lead + int(wins[0]) - int(wins[1])
+            if abs(lead) > self.z * np.sqrt(played):
+                break
+            batch = played
+        return lead > self.z * np.sqrt(played)
 
 
 def make_judge(cfg, game: Game, rng: np.random.Generator, rates: RatesVsOptimal):

@@ -7,12 +7,24 @@
   Sparse rates draw the gaps between flipped genes (geometric, which is exactly a Bernoulli
   process) instead of one uniform per gene, so a 10^6-gene genome mutates in about 0.1 ms.
 
-Integer genes (Hog's dice counts) cross over the same way; what a mutated gene becomes is its
-strategy space's rule (:meth:`ga_pig.spaces.Space.mutated`).
+Integer genes (Hog's dice counts, thresholds) cross over the same way; what a mutated gene becomes
+is its genome's rule (:meth:`ga_pig.evolve.genomes.Genome.mutated`, for the tensor genome the
+strategy space's).
+
+Structure-aware operators, for any genome (they work on the ``(i, j)`` score plane, where a
+strategy's decisions change slowly):
+
+* :func:`block_crossover` — the child takes each square region of ``block`` x ``block`` genes
+  over ``(i, j)`` (the cube's regions as units) whole from one parent or the other.
+* :func:`boundary_shift` — move the roll/hold boundary of random square regions along the turn
+  total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice).
+* :func:`visited_shift` — the same, with regions centred on score pairs in proportion to how often
+  play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
 
 :data:`CROSSOVERS` and :data:`MUTATIONS` are the only lists of operators; the config names them
 (``operators.crossover``, ``operators.mutation``; group ``conf/operators/``) and the toolbox
-registers the ones named.
+registers the ones named, passing them the ``operators.*`` values their signature asks for
+(``block``, ``shift``).
 """
 
 from __future__ import annotations
@@ -21,7 +33,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["crossover", "mutate", "random_bits", "CROSSOVERS", "MUTATIONS"]
+__all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "visited_shift", "random_bits",
+           "CROSSOVERS", "MUTATIONS"]
 
 
 def random_bits(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -76,9 +89,78 @@ def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator,
     return genome
 
 
-#: name -> crossover(first, second, rng) -> a new child genome of the parents' shape and dtype
-CROSSOVERS: dict[str, Callable] = {"uniform": crossover}
+def block_crossover(first: np.ndarray, second: np.ndarray, rng: np.random.Generator, block: int = 4) -> np.ndarray:
+    """A child taking each ``block`` x ``block`` region of the ``(i, j)`` plane (genes; the last
+    region of an axis may be short) whole from one parent, by a fair coin per region."""
+    n = first.shape[0]
+    regions = -(-n // block)
+    coin = rng.random((regions, regions)) < 0.5
+    take_second = np.repeat(np.repeat(coin, block, axis=0), block, axis=1)[:n, :n]
+    take_second = take_second.reshape(take_second.shape + (1,) * (first.ndim - 2))
+    return np.where(take_second, second, first)
 
-#: name -> mutation(genome, rate, rng, rule) -> the genome, mutated in place (``rule``: the
-#: space's :meth:`~ga_pig.spaces.Space.mutated`)
-MUTATIONS: dict[str, Callable] = {"per_gene": mutate}
+
+def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: int, weights=None):
+    """Square ``(i, j)`` regions of side 1..block, as slice pairs, until they cover
+    Binomial(genes on the plane, ``rate``) genes (none at rate 0); centred on cells drawn in
+    proportion to ``weights`` (n, n) when given, else placed uniformly."""
+    n = genome.shape[0]
+    target = rng.binomial(n * n, rate) if rate > 0 else 0
+    p = None if weights is None or not weights.sum() > 0 else (weights / weights.sum()).reshape(-1)
+    covered, regions = 0, []
+    while covered < target:
+        side = int(rng.integers(1, min(block, n) + 1))
+        if p is None:
+            i, j = rng.integers(0, n - side + 1, size=2)
+        else:
+            ci, cj = divmod(int(rng.choice(n * n, p=p)), n)
+            i, j = (min(max(c - side // 2, 0), n - side) for c in (ci, cj))
+        regions.append((slice(int(i), int(i) + side), slice(int(j), int(j) + side)))
+        covered += side * side
+    return regions
+
+
+def _steps(rng: np.random.Generator, shift: int, count: int) -> np.ndarray:
+    return rng.integers(1, shift + 1, size=count) * rng.choice(np.array([-1, 1]), size=count)
+
+
+def per_gene(genome: np.ndarray, rate: float, rng: np.random.Generator, genes) -> np.ndarray:
+    """:func:`mutate` with the genome's rule (``genes``: the run's :class:`~ga_pig.evolve.genomes.Genome`)."""
+    return mutate(genome, rate, rng, genes.mutated)
+
+
+def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4,
+                   shift: int = 2) -> np.ndarray:
+    """Shift the roll/hold boundary of random square regions (side 1..``block`` genes) by
+    1..``shift`` genes either way, covering about ``rate`` of the ``(i, j)`` plane; in place.
+    A threshold strategy stays a threshold strategy."""
+    regions = _regions(genome, rate, rng, block)
+    for region, step in zip(regions, _steps(rng, shift, len(regions)), strict=True):
+        genes.shift(genome, region, int(step))
+    return genome
+
+
+def visited_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4,
+                  shift: int = 2) -> np.ndarray:
+    """:func:`boundary_shift` with regions centred where play goes: score pairs drawn in proportion
+    to the turns the run's champion begins there in self-play (``genes.occupancy``, which the run
+    updates each generation; uniform before the first)."""
+    side = -(-genes.game.goal // genome.shape[0])
+    regions = _regions(genome, rate, rng, block, genes.occupancy(side))
+    for region, step in zip(regions, _steps(rng, shift, len(regions)), strict=True):
+        genes.shift(genome, region, int(step))
+    return genome
+
+
+#: name -> crossover(first, second, rng, **operators) -> a new child genome of the parents' shape and dtype
+CROSSOVERS: dict[str, Callable] = {"uniform": crossover, "block": block_crossover}
+
+#: name -> mutation(genome, rate, rng, genes, **operators) -> the genome, mutated in place (``genes``:
+#: the run's :class:`~ga_pig.evolve.genomes.Genome`, with the per-gene rule ``genes.mutated`` and
+#: ``genes.shift``)
+#: Mutations that read where play goes (``genes.occupancy``): the run has its genome observe the
+#: champion each generation.
+OBSERVING: set[str] = {"visited_shift"}
+
+MUTATIONS: dict[str, Callable] = {"per_gene": per_gene, "boundary_shift": boundary_shift,
+                                  "visited_shift": visited_shift}

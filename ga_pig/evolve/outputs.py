@@ -57,8 +57,13 @@ def key_columns(cfg) -> dict:
         "goal": int(cfg.game.goal),
         "population": str(cfg.population.kind),
         "selection": str(cfg.selection.scheme),
+        "mu": -1 if cfg.selection.mu is None else int(cfg.selection.mu),
         "fitness": str(cfg.fitness.kind),
         "opponent": str(cfg.fitness.opponent),
+        "archive": int(cfg.fitness.archive),
+        "genome": str(cfg.genome),
+        "crossover": str(cfg.operators.crossover),
+        "mutation_operator": str(cfg.operators.mutation),
         "mutation": float(cfg.mutation),
         "population_size": int(cfg.population_size),
         "games_per_match": int(cfg.games_per_match),
@@ -88,9 +93,9 @@ POPULATION = "population.npz"
 
 
 def save_population(path: Path, space: Space, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:
-    """A run's final genomes as their strategy ``space`` packs them (bits for roll/hold, int8
-    dice counts), their cube side and their exact win rates against the optimal policy; read by
-    :func:`load_population_file`."""
+    """A run's final genomes in the tensor encoding (cube blocks of side ``side``) as their
+    strategy ``space`` packs them (bits for roll/hold, int8 dice counts) and their exact win rates
+    against the optimal policy (NaN where not recorded); read by :func:`load_population_file`."""
     save_npz(path, genomes=space.pack(genomes), shape=np.array(genomes.shape), side=side, win_rate=win_rate)
 
 
@@ -108,18 +113,36 @@ def load_population_file(path: Path, space: Space) -> tuple[np.ndarray, int, np.
 CHECKPOINT_FORMAT = "ga_pig checkpoint 2"
 
 
+def _stored(name: str, array: np.ndarray) -> dict:
+    """``array`` as npz entries (bit-packed when bool) with its shape and dtype."""
+    array = np.ascontiguousarray(array)
+    return {name: pack_bits(array) if array.dtype == np.bool_ else array,
+            f"{name}_shape": np.array(array.shape, dtype=np.int64), f"{name}_dtype": str(array.dtype)}
+
+
+def _restored(data, name: str) -> np.ndarray:
+    shape = tuple(int(n) for n in data[f"{name}_shape"])
+    dtype = np.dtype(str(data[f"{name}_dtype"]))
+    stored = data[name]
+    return (unpack_bits(stored, shape) if dtype == np.bool_ else stored).astype(dtype, copy=False).reshape(shape)
+
+
 def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitness: np.ndarray, side: int,
-                    generation: int, rng_state: dict, records: list[dict], elapsed: float, resumes: list[dict]) -> None:
+                    generation: int, rng_state: dict, records: list[dict], elapsed: float, resumes: list[dict],
+                    arrays: dict[str, np.ndarray] | None = None) -> None:
     """Everything needed to continue from the start of ``generation`` exactly as if never
     stopped: genomes (bit-packed when bool), their fitness, the cube side, the RNG state, the
-    records so far, and ``fingerprint``, the config it belongs to (see
-    :func:`ga_pig.evolve.resume.fingerprint`)."""
+    records so far, named ``arrays`` (the champion, the judge's state), and ``fingerprint``, the
+    config it belongs to (see :func:`ga_pig.evolve.resume.fingerprint`)."""
     genomes = np.ascontiguousarray(genomes)
     stored = pack_bits(genomes) if genomes.dtype == np.bool_ else genomes
+    extra = {}
+    for name, array in (arrays or {}).items():
+        extra.update(_stored(f"array_{name}", array))
     save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, genomes=stored,
              genome_shape=np.array(genomes.shape, dtype=np.int64), genome_dtype=str(genomes.dtype),
              fitness=np.asarray(fitness, dtype=np.float64), side=side, generation=generation, elapsed=elapsed,
-             rng_state=json.dumps(rng_state), records=json.dumps(records), resumes=json.dumps(resumes))
+             rng_state=json.dumps(rng_state), records=json.dumps(records), resumes=json.dumps(resumes), **extra)
 
 
 def load_checkpoint(path: Path) -> dict:
@@ -150,6 +173,8 @@ def load_checkpoint(path: Path) -> dict:
                 "rng_state": json.loads(str(data["rng_state"])),
                 "records": json.loads(str(data["records"])),
                 "resumes": json.loads(str(data["resumes"])),
+                "arrays": {key[len("array_"):]: _restored(data, key) for key in data.files
+                           if key.startswith("array_") and not key.endswith(("_shape", "_dtype"))},
             }
     except FileNotFoundError:
         raise ValueError(f"checkpoint {path}: no such file") from None
@@ -163,7 +188,8 @@ def load_checkpoint(path: Path) -> dict:
 
 
 def plot_winrate(records: list[dict], path: Path, title: str) -> None:
-    """Exact win rate vs the optimal policy per recorded generation: mean, best, min–max band."""
+    """Exact win rate vs the optimal policy per recorded generation: mean, best, min–max band and
+    the run's champion; a run that did not record them (``record=false``) shows its own fitness."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -171,19 +197,26 @@ def plot_winrate(records: list[dict], path: Path, title: str) -> None:
 
     frame = pd.DataFrame.from_records(records)
     fig, ax = plt.subplots(figsize=(8, 4.5))
+    recorded = not frame.empty and frame["mean"].notna().any()
     if frame.empty:
         ax.text(0.5, 0.5, "no generations recorded", ha="center", va="center", transform=ax.transAxes)
+    elif not recorded:
+        x = frame["generation"]
+        ax.plot(x, frame["fitness_mean"], color="tab:blue", label="mean fitness")
+        ax.plot(x, frame["fitness_best"], color="tab:green", label="best fitness")
     else:
         x = frame["generation"]
         ax.fill_between(x, frame["min"], frame["max"], color="tab:blue", alpha=0.15, label="min–max")
         ax.plot(x, frame["mean"], color="tab:blue", label="mean")
         ax.plot(x, frame["max"], color="tab:green", label="best")
+        if "champion" in frame:
+            ax.plot(x, frame["champion"], color="tab:red", linewidth=1, label="champion (own fitness)")
         changes = frame.loc[frame["cube_side"].diff().fillna(0) != 0, "generation"]
         for g in changes:
             ax.axvline(g, color="grey", linestyle=":", linewidth=1)
         ax.set_ylim(0, max(0.55, float(frame["max"].max()) + 0.02))
     ax.set_xlabel("generation")
-    ax.set_ylabel("exact win rate vs optimal (coin-flip start)")
+    ax.set_ylabel("exact win rate vs optimal (coin-flip start)" if recorded or frame.empty else "the run's own fitness")
     ax.set_title(title)
     ax.legend(loc="lower right")
     ax.grid(alpha=0.3)

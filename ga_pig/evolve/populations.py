@@ -81,11 +81,12 @@ def supports(kind: str, game: Game) -> bool:
     return isinstance(game.space, SPACES.get(kind, (RollHold,)))
 
 
-def initial_genomes(kind: str, size: int, game: Game, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
-    """Genomes (size, n, n, n) — (size, n, n) for Hog — of block side ``side`` for the named
-    starting population."""
-    from ga_pig.evolve.cube import coarsen
-
+def initial_genomes(kind: str, size: int, game: Game, genes, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
+    """Genomes of the encoding ``genes`` (:class:`~ga_pig.evolve.genomes.Genome`; tensor genomes
+    are (size, n, n, n), (size, n, n) for Hog) of block side ``side`` for the named starting
+    population: ``random`` drawn by the encoding, the others its nearest genomes to their strategies."""
     if kind not in POPULATIONS:
         raise ValueError(f"population kind {kind!r} unknown; known: {', '.join(POPULATIONS)}")
-    return coarsen(POPULATIONS[kind](size, game, cfg, rng, side), side, game.space.dims)
+    if kind == "random":
+        return genes.random(rng, size, side, cfg.p_roll)
+    return genes.encode(POPULATIONS[kind](size, game, cfg, rng, side), side)

@@ -1,6 +1,7 @@
 """What a run records as it goes and writes at the end: one row per recorded generation
-(``generations.parquet``: the population's exact win rates against the optimal policy and its
-diversity), then ``best.npy``, ``population.npz``, ``summary.json`` and ``winrate.png``."""
+(``generations.parquet``: the run's own fitness, the exact win rates of the population and of its
+champion against the optimal policy, and its diversity), then ``best.npy`` (the champion),
+``population.npz``, ``summary.json`` and ``winrate.png``."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from omegaconf import DictConfig
 
-from ga_pig.evolve import cube
+from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import (
     BEST,
@@ -25,6 +27,7 @@ from ga_pig.evolve.outputs import (
     write_json,
     write_table,
 )
+from ga_pig.evolve.state import Champion
 from ga_pig.game import Game
 
 __all__ = ["Recorder", "diversity"]
@@ -48,11 +51,17 @@ def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
 class Recorder:
     """The run's records: :meth:`record` adds a generation's row and rewrites the table;
     :meth:`finish` writes the final outputs. ``records`` are those so far (a resumed run's
-    included); ``elapsed`` the seconds already spent before this process."""
+    included); ``elapsed`` the seconds already spent before this process.
 
-    def __init__(self, cfg: DictConfig, out: Path, game: Game, rates: RatesVsOptimal, records: list[dict],
-                 elapsed: float, bar) -> None:
-        self.cfg, self.out, self.game, self.rates, self.records, self.bar = cfg, out, game, rates, records, bar
+    A row holds the run's own fitness (``fitness_mean``, ``fitness_best``) and, with ``record``
+    on, the exact win rates against the optimal policy of the population (``mean``, ``max``,
+    ``min``, ``std``) and of the run's champion (``champion``: the strategy it would output,
+    chosen by its own fitness). With ``record`` off those are NaN and the game is not solved."""
+
+    def __init__(self, cfg: DictConfig, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
+                 records: list[dict], elapsed: float, bar) -> None:
+        self.cfg, self.out, self.game, self.genes, self.rates, self.records = cfg, out, game, genes, rates, records
+        self.bar = bar
         self.columns = key_columns(cfg)
         self.legal = game.space.legal()
         self.began = time.perf_counter() - elapsed
@@ -60,8 +69,18 @@ class Recorder:
     def elapsed(self) -> float:
         return time.perf_counter() - self.began
 
-    def record(self, generation: int, wave: int, side: int, strategies: np.ndarray) -> None:
-        rates = self.rates(strategies)
+    def _rates(self, strategies: np.ndarray) -> np.ndarray:
+        return self.rates(strategies) if self.cfg.record else np.full(len(strategies), np.nan)
+
+    def _champion_rate(self, champion: Champion, rates: np.ndarray) -> float:
+        if not self.cfg.record or champion.strategy is None:
+            return float("nan")
+        return float(rates[champion.index]) if champion.index is not None else self.rates.one(champion.strategy)
+
+    def record(self, generation: int, wave: int, side: int, strategies: np.ndarray, fitness: np.ndarray | None,
+               champion: Champion) -> None:
+        rates = self._rates(strategies)
+        fitness = np.full(len(strategies), np.nan) if fitness is None else np.asarray(fitness, dtype=float)
         self.records.append(
             {
                 "generation": generation,
@@ -71,34 +90,45 @@ class Recorder:
                 "max": float(rates.max()),
                 "min": float(rates.min()),
                 "std": float(rates.std()),
+                "champion": self._champion_rate(champion, rates),
+                "fitness_mean": float(fitness.mean()),
+                "fitness_best": float(fitness.max()),
                 "diversity": diversity(strategies, self.legal),
                 "seconds": self.elapsed(),
                 **self.columns,
             }
         )
         write_table(self.records, self.out / GENERATIONS)
-        self.bar.set_postfix(best=f"{rates.max():.4f}", mean=f"{rates.mean():.4f}")
+        if self.cfg.record:
+            self.bar.set_postfix(champion=f"{self.records[-1]['champion']:.4f}", best=f"{rates.max():.4f}")
+        else:
+            self.bar.set_postfix(fitness=f"{fitness.max():.4f}")
 
     def finish(self, generation: int, wave: int, side: int, genomes: np.ndarray, schedule: list,
-               resumes: list[dict]) -> dict:
-        """Record the final population of cube-block ``genomes`` (unless already) and write best.npy,
-        population.npz, summary.json and winrate.png; returns the summary."""
+               resumes: list[dict], champion: Champion, stopped: str | None) -> dict:
+        """Record the final population of ``genomes`` (block side ``side``; unless already) and
+        write best.npy (the champion), population.npz, summary.json and winrate.png; returns the
+        summary. ``stopped``: why the run ended before its last generation, or None."""
         cfg, out = self.cfg, self.out
-        strategies = cube.strategies(genomes, side, self.game, cfg.force_roll_at_zero)
+        strategies = self.genes.decode(genomes, side, cfg.force_roll_at_zero)
+        # the champion's index, if any, is into the last selected generation, not this one
+        champion = Champion(np.array(strategies[0]) if champion.strategy is None else champion.strategy, None)
         if not self.records or self.records[-1]["generation"] != generation:
-            self.record(generation, wave, side, strategies)
-        rates = self.rates(strategies)
-        best = int(np.argmax(rates))
-        save_npy(out / BEST, strategies[best])
-        save_population(out / POPULATION, self.game.space, genomes, side, rates)
+            self.record(generation, wave, side, strategies, None, champion)
+        rates = self._rates(strategies)
+        save_npy(out / BEST, champion.strategy)
+        save_population(out / POPULATION, self.game.space, *self.genes.stored(genomes, side), rates)
+        records = pd.DataFrame.from_records(self.records)
         summary = {
             **self.columns,
             "generations": generation,
+            "stopped": stopped,
             "waves": [list(w) for w in schedule],
-            "final_mean": float(rates.mean()),
-            "final_best": float(rates[best]),
-            "best_ever": max(r["max"] for r in self.records),
-            "best_index": best,
+            "final_mean": _number(rates.mean()),
+            "final_best": _number(rates.max()),
+            "best_ever": _number(records["max"].max()),
+            "champion": _number(records["champion"].iloc[-1]),
+            "champion_best_ever": _number(records["champion"].max()),
             "seconds": self.records[-1]["seconds"],
             "resumes": resumes,
             "output_dir": str(out),
@@ -108,3 +138,9 @@ class Recorder:
         plot_winrate(self.records, out / "winrate.png",
                      f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")
         return summary
+
+
+def _number(value) -> float | None:
+    """A summary number: None where not recorded (NaN)."""
+    value = float(value)
+    return None if np.isnan(value) else value

@@ -117,12 +117,12 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
 
 def _check_genomes(state: dict, cfg: DictConfig, path: Path) -> None:
     from ga_pig.config import make_game
-    from ga_pig.evolve.cube import blocks
+    from ga_pig.evolve.genomes import genome_of
 
-    game = make_game(cfg)
-    expected = (int(cfg.population_size),) + (blocks(game.goal, state["side"]),) * game.space.dims
+    genes = genome_of(cfg, make_game(cfg))
+    expected = (int(cfg.population_size),) + genes.shape(state["side"])
     genomes = state["genomes"]
-    if genomes.shape != expected or genomes.dtype != game.space.dtype:
+    if genomes.shape != expected or genomes.dtype != genes.dtype:
         raise ValueError(f"checkpoint {path} holds genomes {genomes.dtype}{list(genomes.shape)}, expected "
                          f"{list(expected)} for this run; nothing was changed")
 

@@ -7,7 +7,8 @@ and calls it. Every random draw comes from one ``numpy.random.Generator`` seeded
 and a run resumed from a checkpoint (:mod:`ga_pig.evolve.resume`) continues exactly as if
 never stopped: the checkpoint holds the state at the start of a generation — genomes, fitness,
 cube side, RNG state, records — and is written every ``checkpoint_every`` generations, on
-Ctrl-C, when ``time_limit_s`` runs out, and at the end.
+Ctrl-C and at the end. ``time_limit_s`` ends a run after the generation that crosses it, with
+every output written (the summary's ``stopped`` says why) and the checkpoint to continue from.
 """
 
 from __future__ import annotations
@@ -20,17 +21,17 @@ import numpy as np
 from omegaconf import DictConfig
 from tqdm.auto import tqdm
 
-from ga_pig import exact
 from ga_pig._compile import announce as announce_compiling
 from ga_pig.config import make_game, waves
-from ga_pig.evolve import cube
+from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.judges import RatesVsOptimal
+from ga_pig.evolve.judges import RatesVsOptimal, make_judge
+from ga_pig.evolve.operators import OBSERVING
 from ga_pig.evolve.outputs import key_columns
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.recorder import Recorder, diversity
 from ga_pig.evolve.resume import Resumed, prepare
-from ga_pig.evolve.state import Boundary, Checkpointer, start
+from ga_pig.evolve.state import Boundary, Champion, Checkpointer, start
 from ga_pig.evolve.toolbox import build_toolbox
 
 __all__ = ["run", "run_overrides", "make_game", "diversity", "key_columns"]
@@ -53,9 +54,9 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
     :data:`~ga_pig.evolve.resume.CHANGEABLE` may change a value (``None``: inferred by comparing
     ``cfg`` with a bare ``resume=`` config). Everything is checked before anything is written.
 
-    Returns the summary that is also written to ``summary.json``; a run stopped by
-    ``time_limit_s`` returns ``{"status": "stopped", "generation": ..., "output_dir": ...}``.
-    Ctrl-C writes a checkpoint, prints the resume command and re-raises KeyboardInterrupt.
+    Returns the summary that is also written to ``summary.json`` (``stopped``: null, or
+    ``"time_limit_s"`` for a run that ran out of time; ``resume=`` continues it). Ctrl-C writes
+    a checkpoint, prints the resume command and re-raises KeyboardInterrupt.
     """
     resumed = prepare(cfg, overrides)
     if resumed is not None:
@@ -90,56 +91,74 @@ def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | N
 
 def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
     game = make_game(cfg)
+    genes = genome_of(cfg, game)
     schedule = waves(cfg)
     total = sum(g for _, g in schedule)
     eval_every = cfg.eval_every or (1 if cfg.fitness.kind == "exact" else 10)
     rng = np.random.default_rng(int(cfg.seed))
-    rates = RatesVsOptimal(game, exact.optimal(game).policy)
-    toolbox = build_toolbox(cfg, game, rng, rates)
-    begin = start(cfg, out, resumed, game, rng, schedule[0][0])
-    population, side = begin.population, begin.side
+    rates = RatesVsOptimal(game)
+    judge = make_judge(cfg, game, rng, rates)
+    toolbox = build_toolbox(cfg, game, rng, judge, genes)
+    begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
+    population, side, champion = begin.population, begin.side, begin.champion
     deadline = None if cfg.time_limit_s is None else time.monotonic() + float(cfg.time_limit_s)
     bar = tqdm(total=total, initial=begin.generation, desc=str(cfg.experiment), disable=not cfg.progress, unit="gen")
-    recorder = Recorder(cfg, out, game, rates, begin.records, begin.elapsed, bar)
+    recorder = Recorder(cfg, out, game, genes, rates, begin.records, begin.elapsed, bar)
     checkpointer = Checkpointer(cfg, out, recorder.records, begin.resumes)
 
     def boundary(generation: int) -> Boundary:
-        return Boundary.of(generation, population, side, rng, len(recorder.records), recorder.elapsed())
+        return Boundary.of(generation, population, side, rng, len(recorder.records), recorder.elapsed(), champion,
+                           judge)
 
-    at = boundary(begin.generation)
+    watch_play = cfg.operators.mutation in OBSERVING
+    at, stopped, generation = boundary(begin.generation), None, begin.generation
     try:
-        for generation in range(begin.generation, total):
+        for generation in range(begin.generation, total + 1):
             at = boundary(generation)
+            if generation == total:
+                break
             if generation > begin.generation and generation % cfg.checkpoint_every == 0:
                 checkpointer.save(at)
             if deadline is not None and generation > begin.generation and time.monotonic() >= deadline:
-                checkpointer.save(at)
-                bar.close()
-                print(_stopped(out, generation, total, "time_limit_s reached"), file=sys.stderr)
-                return {"status": "stopped", "generation": generation, "output_dir": str(out)}
+                stopped = "time_limit_s"
+                break
             wave, wave_side = _side_at(schedule, generation)
             if wave_side != side:
-                genomes = cube.refine(np.stack(population), side, wave_side, game.goal, game.space.dims)
+                genomes = genes.refine(np.stack(population), side, wave_side)
                 population, side = [Individual(g) for g in genomes], wave_side
-            strategies = cube.strategies(np.stack(population), side, game, cfg.force_roll_at_zero)
-            if generation % eval_every == 0:
-                recorder.record(generation, wave, side, strategies)
+            strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero)
             survivors, fitness = toolbox.select(strategies)
             for individual, value in zip(population, fitness, strict=True):
                 individual.fitness.values = (float(value),)
+            champion = _champion(judge, strategies, survivors)
+            if watch_play:
+                genes.observe(champion.strategy)
+            if generation % eval_every == 0:
+                recorder.record(generation, wave, side, strategies, fitness, champion)
             population = toolbox.breed(population, survivors)
             bar.update(1)
-        at = boundary(total)
-        summary = recorder.finish(total, _side_at(schedule, total - 1)[0], side, np.stack(population), schedule,
-                                  begin.resumes)
-        checkpointer.save(at)  # kept: generations= can extend a finished run
+        summary = recorder.finish(generation, _side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),
+                                  schedule, begin.resumes, champion, stopped)
+        checkpointer.save(at)  # kept: generations= extends a finished run, resume= continues a stopped one
     except KeyboardInterrupt:
         checkpointer.save(at)
         bar.close()
         print(_stopped(out, at.generation, total, "interrupted"), file=sys.stderr, flush=True)
         raise
     bar.close()
+    if stopped:
+        print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return summary
+
+
+def _champion(judge, strategies: np.ndarray, survivors: np.ndarray) -> Champion:
+    """The run's own best, by its own fitness: the judge's reigning champion if it keeps one,
+    else the first survivor of this generation's selection."""
+    kept = getattr(judge, "champion", None)
+    if kept is not None:
+        return Champion(kept, None)
+    best = int(survivors[0])
+    return Champion(np.array(strategies[best]), best)
 
 
 def _stopped(out: Path, generation: int, total: int, why: str) -> str:

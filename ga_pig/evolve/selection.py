@@ -1,6 +1,18 @@
-"""Selection schemes (seed 001 §3.4.1–3.4.2). Each returns (survivor indices best first, fitness).
+"""Selection schemes. Each returns (survivor indices best first, fitness per member); the next
+generation is the survivors' offspring (:mod:`ga_pig.evolve.breeding`), the ``elite`` best of them
+carried over unchanged.
 
-Survivors are half the population; the next generation is their offspring.
+* ``round_robin``, ``knockout`` — seed 001 §3.4.1–3.4.2: half the population survives.
+* ``mu_plus_lambda`` — (μ+λ): the best ``mu`` by round-robin total survive and all are carried
+  over (re-judged next generation beside their λ = population_size − μ children), so a good
+  member is never lost while it stays among the best.
+* ``mu_comma_lambda`` — (μ,λ): the best ``mu`` of the λ = population_size members are the
+  parents; only ``elite`` of them are carried over.
+* ``tournament`` — population_size tournaments of ``tournament_size`` members drawn at random
+  (with replacement); each winner is a parent (the same member may win several).
+
+A scheme takes the ``selection.*`` values its signature names (``mu``, ``tournament_size``) as
+keywords. A scheme that carries all its survivors over says so with ``keeps_survivors = True``.
 """
 
 from __future__ import annotations
@@ -9,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["round_robin", "knockout", "SCHEMES"]
+__all__ = ["round_robin", "knockout", "mu_plus_lambda", "mu_comma_lambda", "tournament", "SCHEMES"]
 
 
 def round_robin(strategies: np.ndarray, judge, rng: np.random.Generator):
@@ -35,5 +47,38 @@ def knockout(strategies: np.ndarray, judge, rng: np.random.Generator):
     return winners[order], fitness
 
 
-#: name -> scheme(strategies, judge, rng) -> (survivors best first, fitness per member)
-SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout}
+def _best(totals: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Members by total, descending; a coin among ties."""
+    return np.lexsort((rng.random(len(totals)), -totals))
+
+
+def mu_plus_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: int):
+    """(μ+λ): the ``mu`` best by total survive, all carried over."""
+    totals = judge.totals(strategies)
+    return _best(totals, rng)[:mu], totals
+
+
+mu_plus_lambda.keeps_survivors = True
+
+
+def mu_comma_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: int):
+    """(μ,λ): the ``mu`` best by total are the parents."""
+    totals = judge.totals(strategies)
+    return _best(totals, rng)[:mu], totals
+
+
+def tournament(strategies: np.ndarray, judge, rng: np.random.Generator, tournament_size: int):
+    """One tournament per member: ``tournament_size`` members drawn with replacement, the best
+    total (a coin among ties) wins; winners best first."""
+    totals = judge.totals(strategies)
+    n = len(strategies)
+    rank = np.empty(n, dtype=np.int64)
+    rank[_best(totals, rng)] = np.arange(n)
+    entrants = rng.integers(0, n, size=(n, tournament_size))
+    winners = entrants[np.arange(n), np.argmin(rank[entrants], axis=1)]
+    return winners[np.argsort(rank[winners], kind="stable")], totals
+
+
+#: name -> scheme(strategies, judge, rng, **selection) -> (survivors best first, fitness per member)
+SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout, "mu_plus_lambda": mu_plus_lambda,
+                                "mu_comma_lambda": mu_comma_lambda, "tournament": tournament}

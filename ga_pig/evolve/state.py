@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
+from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.outputs import CHECKPOINT, save_checkpoint
 from ga_pig.evolve.populations import initial_genomes
@@ -17,16 +18,25 @@ from ga_pig.evolve.resume import CONFIG_FILE, Resumed, fingerprint
 from ga_pig.files import atomic_write
 from ga_pig.game import Game
 
-__all__ = ["Boundary", "Start", "start", "Checkpointer"]
+__all__ = ["Boundary", "Champion", "Start", "start", "Checkpointer"]
 
 log = logging.getLogger("ga_pig.evolve.run")  # the run's logger: its name shows in ga_pig.log
+
+
+@dataclass
+class Champion:
+    """The run's own best so far (what ``best.npy`` will hold): a strategy, and its index in the
+    generation just selected when it is one of its members (None: kept by the judge)."""
+
+    strategy: np.ndarray | None
+    index: int | None = None
 
 
 @dataclass
 class Boundary:
     """The state at the start of a generation: what a checkpoint holds. Genomes are never
     changed in place (children are new arrays), so the members are shared, not copied; their
-    fitness values, which the next selection overwrites, are copied."""
+    fitness values, which the next selection overwrites, are copied; so is the judge's state."""
 
     generation: int
     population: list
@@ -35,12 +45,16 @@ class Boundary:
     rng_state: dict
     n_records: int
     elapsed: float
+    champion: Champion
+    judge_state: dict
 
     @classmethod
     def of(cls, generation: int, population: list, side: int, rng: np.random.Generator, n_records: int,
-           elapsed: float) -> Boundary:
+           elapsed: float, champion: Champion, judge) -> Boundary:
         fitness = np.array([ind.fitness.values[0] if ind.fitness.valid else np.nan for ind in population])
-        return cls(generation, list(population), fitness, side, rng.bit_generator.state, n_records, elapsed)
+        judge_state = judge.state() if hasattr(judge, "state") else {}
+        return cls(generation, list(population), fitness, side, rng.bit_generator.state, n_records, elapsed,
+                   champion, judge_state)
 
 
 @dataclass
@@ -53,18 +67,19 @@ class Start:
     records: list
     elapsed: float
     resumes: list
+    champion: Champion
 
 
-def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, rng: np.random.Generator,
-          first_side: int) -> Start:
+def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, genes: Genome, rng: np.random.Generator,
+          first_side: int, judge) -> Start:
     """A new run (its directory and config written, its first population drawn) or a resumed one
-    (its RNG, population, fitness and records restored from the checkpoint)."""
+    (its RNG, population, fitness, records, champion and judge restored from the checkpoint)."""
     if resumed is None:
         out.mkdir(parents=True, exist_ok=True)
         atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
-        genomes = initial_genomes(cfg.population.kind, int(cfg.population_size), game, cfg.population, rng,
+        genomes = initial_genomes(cfg.population.kind, int(cfg.population_size), game, genes, cfg.population, rng,
                                   first_side)
-        return Start([Individual(g) for g in genomes], first_side, 0, [], 0.0, [])
+        return Start([Individual(g) for g in genomes], first_side, 0, [], 0.0, [], Champion(None))
     state = resumed.state
     begin = state["generation"]
     if resumed.changes:
@@ -80,12 +95,16 @@ def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, rng: 
     resumes = [*state["resumes"], {"generation": begin, "changes": resumed.changes}]
     log.info("resumed %s at generation %d of %d%s", out, begin, int(cfg.generations),
              f" with {resumed.changes}" if resumed.changes else "")
-    return Start(population, state["side"], begin, records, state["elapsed"], resumes)
+    arrays = state["arrays"]
+    if hasattr(judge, "restore"):
+        judge.restore({name[len("judge_"):]: a for name, a in arrays.items() if name.startswith("judge_")})
+    return Start(population, state["side"], begin, records, state["elapsed"], resumes,
+                 Champion(arrays.get("champion")))
 
 
 class Checkpointer:
     """Writes ``checkpoint.npz`` from a :class:`Boundary`: the records up to it, the resumes so
-    far and the fingerprint of the run's config."""
+    far, the champion, the judge's state and the fingerprint of the run's config."""
 
     def __init__(self, cfg: DictConfig, out: Path, records: list, resumes: list) -> None:
         self.path = out / CHECKPOINT
@@ -93,6 +112,9 @@ class Checkpointer:
         self.records, self.resumes = records, resumes
 
     def save(self, at: Boundary) -> None:
+        arrays = {f"judge_{name}": a for name, a in at.judge_state.items()}
+        if at.champion.strategy is not None:
+            arrays["champion"] = at.champion.strategy
         save_checkpoint(self.path, fingerprint=self.fingerprint, genomes=np.stack(at.population),
                         fitness=at.fitness, side=at.side, generation=at.generation, rng_state=at.rng_state,
-                        records=self.records[:at.n_records], elapsed=at.elapsed, resumes=self.resumes)
+                        records=self.records[:at.n_records], elapsed=at.elapsed, resumes=self.resumes, arrays=arrays)

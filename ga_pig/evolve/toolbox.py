@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import inspect
+from functools import partial
+
 import numpy as np
 from deap import base
 
 from ga_pig.evolve import operators
 from ga_pig.evolve.breeding import breed
+from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.judges import RatesVsOptimal, make_judge
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.game import Game
 
@@ -19,27 +22,45 @@ def _mate(first: Individual, second: Individual, rng: np.random.Generator, cross
     return Individual(crossover(first, second, rng))
 
 
-def _mutate(individual: Individual, rate: float, rng: np.random.Generator, rule, mutation) -> Individual:
-    mutation(individual, rate, rng, rule)
+def _mutate(individual: Individual, rate: float, rng: np.random.Generator, genes: Genome, mutation) -> Individual:
+    mutation(individual, rate, rng, genes)
     del individual.fitness.values
     return individual
 
 
-def build_toolbox(cfg, game: Game, rng: np.random.Generator, rates: RatesVsOptimal) -> base.Toolbox:
+def _options(function, values: dict) -> dict:
+    """The ``values`` that ``function``'s signature names."""
+    names = inspect.signature(function).parameters
+    return {key: value for key, value in values.items() if key in names}
+
+
+def selection_values(cfg) -> dict:
+    """The ``selection.*`` values a scheme may ask for, defaults resolved (``mu``: half)."""
+    mu = cfg.selection.mu if cfg.selection.mu is not None else int(cfg.population_size) // 2
+    return {"mu": int(mu), "tournament_size": int(cfg.selection.tournament_size)}
+
+
+def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genome) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run described by ``cfg``.
 
-    ``mate`` and ``mutate`` are the operators ``cfg.operators`` names (:mod:`ga_pig.evolve.operators`).
+    ``mate`` and ``mutate`` are the operators ``cfg.operators`` names (:mod:`ga_pig.evolve.operators`),
+    on genomes of the encoding ``genes``; each gets the ``operators.*`` values it names.
 
-    ``select(strategies)`` returns (survivor indices best first, fitness per member), the
-    judge — simulated matches or exact win rates — chosen by ``cfg.fitness``;
+    ``select(strategies)`` returns (survivor indices best first, fitness per member), the scheme
+    ``cfg.selection`` names asking ``judge`` (:mod:`ga_pig.evolve.judges`);
     ``breed(population, survivors)`` the next generation (:mod:`ga_pig.evolve.breeding`).
     """
     toolbox = base.Toolbox()
-    judge = make_judge(cfg, game, rng, rates)
-    toolbox.register("mate", _mate, rng=rng, crossover=operators.CROSSOVERS[cfg.operators.crossover])
-    toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng, rule=game.space.mutated,
-                     mutation=operators.MUTATIONS[cfg.operators.mutation])
-    toolbox.register("select", SCHEMES[cfg.selection.scheme], judge=judge, rng=rng)
+    knobs = {"block": int(cfg.operators.block), "shift": int(cfg.operators.shift)}
+    crossover = operators.CROSSOVERS[cfg.operators.crossover]
+    mutation = operators.MUTATIONS[cfg.operators.mutation]
+    scheme = SCHEMES[cfg.selection.scheme]
+    toolbox.register("mate", _mate, rng=rng, crossover=partial(crossover, **_options(crossover, knobs)))
+    toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng, genes=genes,
+                     mutation=partial(mutation, **_options(mutation, knobs)))
+    choice = selection_values(cfg)
+    toolbox.register("select", scheme, judge=judge, rng=rng, **_options(scheme, choice))
+    elite = choice["mu"] if getattr(scheme, "keeps_survivors", False) else int(cfg.elite)
     toolbox.register("clone", Individual)
-    toolbox.register("breed", breed, toolbox=toolbox, rng=rng, elite=int(cfg.elite), size=int(cfg.population_size))
+    toolbox.register("breed", breed, toolbox=toolbox, rng=rng, elite=elite, size=int(cfg.population_size))
     return toolbox

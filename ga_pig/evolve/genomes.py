@@ -1,0 +1,176 @@
+"""Genome encodings: what a run's genomes are and how they stand for strategies (config ``genome``).
+
+* ``tensor`` — the seed's genome (seed 001 §3.3): a value per state, the strategy space's own
+  genes (roll/hold bits; Hog's dice counts), in cube-system blocks of side c
+  (:mod:`ga_pig.evolve.cube`).
+* ``threshold`` — for roll/hold games: ``h[i, j]``, roll while the turn total is below ``h``
+  (:func:`ga_pig.strategies.threshold`), in square blocks of side c over ``(i, j)``: 10^4 integer
+  genes instead of 10^6 bits at goal 100. Pig's optimal policy is not a threshold strategy in 19,093
+  of its 505,000 consulted states, yet its nearest threshold strategy wins 0.49999558 against it.
+
+Whatever the genome, a run's files hold strategies in the tensor convention
+(:mod:`ga_pig.strategies`), so every tool reads them unchanged: :meth:`Genome.stored` gives what
+``population.npz`` keeps. :data:`GENOMES` is the only list of encodings.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from ga_pig import strategies as S
+from ga_pig.evolve import cube
+from ga_pig.game import Game
+from ga_pig.spaces import RollHold, Space
+
+__all__ = ["Genome", "TensorGenome", "ThresholdGenome", "GENOMES", "genome_of"]
+
+
+class Genome:
+    """One encoding, bound to a game. Genomes of block side ``side`` have shape
+    ``(n,) * dims`` with ``n = ceil(goal / side)``; stacks have a leading member axis."""
+
+    name: ClassVar[str] = ""
+    #: The strategy spaces this encoding can stand for.
+    spaces: ClassVar[tuple[type[Space], ...]] = ()
+
+    def __init__(self, game: Game) -> None:
+        if not isinstance(game.space, self.spaces):
+            raise ValueError(f"genome {self.name!r} is for games whose strategies are "
+                             f"{' or '.join(s.noun for s in self.spaces)}; {game} has {game.space.noun}")
+        self.game, self.space = game, game.space
+        self._visits: np.ndarray | None = None
+
+    def observe(self, strategy: np.ndarray) -> None:
+        """Note where play goes: the expected turns begun at each score pair ``(i, j)`` when
+        ``strategy`` plays itself (exact, :func:`ga_pig.exact.visits`; no solver), for
+        :meth:`occupancy`."""
+        from ga_pig import exact
+
+        visits = exact.visits(strategy, strategy, self.game)
+        self._visits = visits if visits.ndim == 2 else visits[..., 0]
+
+    def occupancy(self, side: int) -> np.ndarray | None:
+        """The observed turn starts summed over each block of the ``(i, j)`` plane at block side
+        ``side`` (None before :meth:`observe`)."""
+        if self._visits is None:
+            return None
+        n = cube.blocks(self.game.goal, side)
+        padded = np.zeros((n * side, n * side))
+        padded[: self.game.goal, : self.game.goal] = self._visits
+        return padded.reshape(n, side, n, side).sum(axis=(1, 3))
+
+    dims: int
+    dtype: np.dtype
+
+    def shape(self, side: int) -> tuple[int, ...]:
+        return (cube.blocks(self.game.goal, side),) * self.dims
+
+    def random(self, rng: np.random.Generator, size: int, side: int, p_roll: float) -> np.ndarray:
+        """``size`` random genomes of block side ``side``."""
+        raise NotImplementedError
+
+    def encode(self, strategies: np.ndarray, side: int) -> np.ndarray:
+        """The nearest genomes of block side ``side`` to a stack of strategies."""
+        raise NotImplementedError
+
+    def decode(self, genomes: np.ndarray, side: int, force_roll_at_zero: bool) -> np.ndarray:
+        """The strategies a stack of genomes stands for (rolling at every turn start if the run
+        forbids passing)."""
+        raise NotImplementedError
+
+    def refine(self, genomes: np.ndarray, side: int, new_side: int) -> np.ndarray:
+        """The same strategies as genomes of the smaller block side ``new_side``."""
+        return cube.refine(genomes, side, new_side, self.game.goal, self.dims)
+
+    def mutated(self, genes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """New values, each different from the old, for the ``genes`` chosen to mutate."""
+        raise NotImplementedError
+
+    def shift(self, genome: np.ndarray, region: tuple[slice, slice], step: int) -> None:
+        """Move the roll/hold boundary of the ``(i, j)`` block ``region`` of ``genome`` by ``step``
+        genes along the turn total (more rolling when positive), in place."""
+        raise NotImplementedError
+
+    def stored(self, genomes: np.ndarray, side: int) -> tuple[np.ndarray, int]:
+        """(genomes, side) in the tensor encoding, as ``population.npz`` keeps them."""
+        return genomes, side
+
+
+class TensorGenome(Genome):
+    name = "tensor"
+    spaces = (Space,)
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.dims, self.dtype = game.space.dims, game.space.dtype
+
+    def random(self, rng, size, side, p_roll):
+        return self.space.random(rng, (size,), cube.blocks(self.game.goal, side), p_roll=p_roll)
+
+    def encode(self, strategies, side):
+        return cube.coarsen(strategies, side, self.dims)
+
+    def decode(self, genomes, side, force_roll_at_zero):
+        return cube.strategies(genomes, side, self.game, force_roll_at_zero)
+
+    def mutated(self, genes, rng):
+        return self.space.mutated(genes, rng)
+
+    def shift(self, genome, region, step):
+        if isinstance(self.space, RollHold):  # columns along k slide, the edge value filling in
+            columns = genome[region]
+            n = columns.shape[-1]
+            source = np.clip(np.arange(n) - step, 0, n - 1)
+            genome[region] = columns[..., source]
+        else:  # dice counts: more dice when positive
+            genome[region] = np.clip(genome[region] + step, 1, self.space.high)
+
+
+class ThresholdGenome(Genome):
+    name = "threshold"
+    spaces = (RollHold,)
+    dims = 2
+    dtype = np.dtype(np.int16)
+
+    def random(self, rng, size, side, p_roll):
+        """Thresholds uniform on 0..goal (``p_roll`` does not apply)."""
+        return rng.integers(0, self.game.goal + 1, size=(size,) + self.shape(side), dtype=np.int16)
+
+    def encode(self, strategies, side):
+        return cube.coarsen(S.thresholds_of(strategies, self.game), side, self.dims).astype(np.int16)
+
+    def decode(self, genomes, side, force_roll_at_zero):
+        h = cube.expand(genomes, side, self.game.goal, self.dims)
+        out = S.threshold(h, self.game)
+        return self.space.forbid_passing(out) if force_roll_at_zero else out
+
+    def mutated(self, genes, rng):
+        """A shift by 1..goal/4 either way half the time (kept in 0..goal, away from the old
+        value), else a fresh uniform value: local search and jumps."""
+        goal = self.game.goal
+        size = genes.size
+        steps = rng.integers(1, max(2, goal // 4 + 1), size=size) * rng.choice(np.array([-1, 1]), size=size)
+        shifted = np.clip(genes.astype(np.int64) + steps, 0, goal)
+        fresh = rng.integers(0, goal, size=size)
+        fresh += fresh >= genes  # uniform over the other values
+        out = np.where(rng.random(size) < 0.5, shifted, fresh)
+        stuck = out == genes  # a shift clipped back to its value: step the other way
+        out[stuck] = np.where(genes[stuck] > 0, genes[stuck] - 1, 1)
+        return out.astype(np.int16)
+
+    def shift(self, genome, region, step):
+        genome[region] = np.clip(genome[region].astype(np.int64) + step, 0, self.game.goal)
+
+    def stored(self, genomes, side):
+        return self.decode(genomes, side, False), 1
+
+
+#: name -> encoding class (config ``genome``)
+GENOMES: dict[str, type[Genome]] = {"tensor": TensorGenome, "threshold": ThresholdGenome}
+
+
+def genome_of(cfg, game: Game) -> Genome:
+    """The encoding ``cfg.genome`` names, for ``game``."""
+    return GENOMES[str(cfg.genome)](game)
