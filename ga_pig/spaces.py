@@ -119,6 +119,12 @@ class Space:
         different from its old value (:func:`ga_pig.evolve.operators.mutate` chooses them)."""
         raise NotImplementedError
 
+    def shifted(self, block: np.ndarray, step: int) -> np.ndarray:
+        """A block of strategy entries ``(..., k)`` with its decision boundary moved ``step``
+        along the last state axis (towards more rolling, or more dice, when positive): the GA's
+        boundary shift (:func:`ga_pig.evolve.operators.boundary_shift`)."""
+        raise NotImplementedError
+
     def forbid_passing(self, strategies: np.ndarray) -> np.ndarray:
         """Make ``strategies`` (any stack, in place) roll wherever they could pass a turn without
         scoring (seed 001 §3.3); a space without passing leaves them as they are."""
@@ -170,6 +176,12 @@ class RollHold(Space):
 
     def mutated(self, genes, rng):
         return ~genes
+
+    def shifted(self, block, step):
+        """Columns along k slide by ``step``, their edge value filling in: a threshold column
+        stays one, its threshold moved by ``step``."""
+        n = block.shape[-1]
+        return block[..., np.clip(np.arange(n) - step, 0, n - 1)]
 
     def forbid_passing(self, strategies):
         strategies[..., 0] = True
@@ -228,6 +240,10 @@ class DiceCounts(Space):
             raise ValueError(f"mutating dice counts needs max_dice >= 2 (another value to move to), got {self.high}")
         other = rng.integers(1, self.high, size=genes.size)  # 1..high-1, then skip the current value
         return other + (other >= genes)
+
+    def shifted(self, block, step):
+        """``step`` more dice (fewer when negative), kept in 1..max_dice."""
+        return np.clip(block + step, 1, self.high)
 
     def pack(self, genomes):
         return genomes.astype(np.int8)

@@ -119,13 +119,7 @@ class TensorGenome(Genome):
         return self.space.mutated(genes, rng)
 
     def shift(self, genome, region, step):
-        if isinstance(self.space, RollHold):  # columns along k slide, the edge value filling in
-            columns = genome[region]
-            n = columns.shape[-1]
-            source = np.clip(np.arange(n) - step, 0, n - 1)
-            genome[region] = columns[..., source]
-        else:  # dice counts: more dice when positive
-            genome[region] = np.clip(genome[region] + step, 1, self.space.high)
+        genome[region] = self.space.shifted(genome[region], step)
 
 
 class ThresholdGenome(Genome):

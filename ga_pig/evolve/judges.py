@@ -194,8 +194,10 @@ class Ladder:
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         return self.totals(strategies)[np.asarray(pairs)]
 
-    def state(self) -> dict[str, np.ndarray]:
-        return {"champions": np.stack(self.champions)} if self.champions else {}
+    def state(self) -> dict:
+        """The champions as they stand (the list is replaced, never changed in place, so this is a
+        snapshot; the checkpoint stacks it only when written)."""
+        return {"champions": tuple(self.champions)} if self.champions else {}
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         self.champions = [np.array(c) for c in state["champions"]] if "champions" in state else []

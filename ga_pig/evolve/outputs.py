@@ -113,8 +113,9 @@ def load_population_file(path: Path, space: Space) -> tuple[np.ndarray, int, np.
 CHECKPOINT_FORMAT = "ga_pig checkpoint 2"
 
 
-def _stored(name: str, array: np.ndarray) -> dict:
-    """``array`` as npz entries (bit-packed when bool) with its shape and dtype."""
+def _stored(name: str, array) -> dict:
+    """``array`` (or a sequence of equal arrays, stacked) as npz entries (bit-packed when bool)
+    with its shape and dtype."""
     array = np.ascontiguousarray(array)
     return {name: pack_bits(array) if array.dtype == np.bool_ else array,
             f"{name}_shape": np.array(array.shape, dtype=np.int64), f"{name}_dtype": str(array.dtype)}
