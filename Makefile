@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-cluster demo bench reproduce lint clean
+.PHONY: run test test-cluster demo play bench reproduce lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ test-cluster: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python -m ga_pig.demo
+
+# Play Pig in the terminal against the optimal policy (see README "Play"); ARGS="opponent=hold_at:25 seed=3"
+play: $(STAMP)
+	$(BIN)/python -m ga_pig.play $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -59,6 +59,25 @@ NOTEBOOKS = {
         new_code_cell("Markdown((out / 'index.md').read_text())"),
         new_code_cell("Image(filename=str(out / 'random_search_density.png'))"),
     ],
+    "human_play.ipynb": [
+        new_markdown_cell("# People against optimal play\n`python -m ga_pig.play` records every decision with "
+                          "the exact win probabilities of rolling and holding. Here synthetic people play seed "
+                          "000's study (15 games, 30 people); point `load_play` at `outputs/play` for real "
+                          "sessions."),
+        new_code_cell("import os\n\nfrom ga_pig import Game\nfrom ga_pig.analysis import figures, load_play, play\n"
+                      "from ga_pig.play import synthetic\n" + QUICK + "\ngame = Game.pig()"),
+        new_code_cell("directory, people = synthetic.study(game, 'outputs/play_study', games=15)\n"
+                      "decisions, games = load_play(directory)\n"
+                      "decisions[['player', 'stated_risk', 'i', 'j', 'k', 'action', 'optimal_action', 'p_roll', "
+                      "'p_hold', 'loss']].head()"),
+        new_code_cell("play.players(decisions).sort_values('loss_per_game')"),
+        new_code_cell("turns = play.turns(decisions)\nplay.risk_gradients(turns)  # the seed's 4.75 / 4.85 / 4.76"),
+        new_code_cell("figures.risk_scores(turns)"),
+        new_code_cell("model = play.hold_model(decisions, 'person_01')\n"
+                      "model.threshold, model.slope  # true: people[0]['base'], people[0]['slope']"),
+        new_code_cell("play.behaviour_risk(decisions).head(10)  # stated vs played risk class"),
+        new_code_cell("play.late_game_test(turns)  # the seed's 'panic in turns 14-16'"),
+    ],
 }
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import numpy as np
 from ga_pig._validate import check_int, check_memory
 from ga_pig.spaces import Space, space_of
 
-__all__ = ["Effect", "Outcome", "Game", "GAMES", "PASS_THE_PIGS_ROLLS"]
+__all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "PASS_THE_PIGS_ROLLS"]
 
 #: Pass the Pigs landing positions: (name, times seen in 3939 rolls, points for one pig).
 #: Seed 003, from 52 6th-grade students of Dean Ballard, Lakeside Middle School, Seattle, 1997.
@@ -79,6 +79,16 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Face:
+    """One thing a physical roll can show, ``label`` ("5", "3 4", "heads"), seen with
+    ``probability``; it is row ``outcome`` of the game's roll table."""
+
+    label: str
+    probability: float
+    outcome: int
+
+
+@dataclass(frozen=True)
 class Game:
     """A two-player jeopardy dice game: first to bank ``goal`` points wins.
 
@@ -90,6 +100,10 @@ class Game:
         Score needed to win, >= 2. Strategies over this game have shape ``(goal, goal, goal)``.
     outcomes : tuple of Outcome
         The roll table. Probabilities are non-negative and sum to 1.
+    faces : tuple of Face
+        What a physical roll shows (a die's face, two dice, a coin) and which outcome it is: the
+        program draws faces to show them, and a player entering real dice types one
+        (:mod:`ga_pig.play`). Empty for a game given only as an outcome table.
     max_dice : int
         0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
         positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
@@ -107,6 +121,7 @@ class Game:
     outcomes: tuple[Outcome, ...]
     params: tuple[tuple[str, object], ...] = field(default=(), compare=False)
     max_dice: int = 0
+    faces: tuple[Face, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         check_int("goal", self.goal, 2)
@@ -141,8 +156,24 @@ class Game:
         total = float(np.sum(probabilities))
         if abs(total - 1.0) > 1e-12:
             raise ValueError(f"outcome probabilities must sum to 1, got {total!r}")
+        if self.faces:
+            self._check_faces(probabilities)
         if not any(Effect(o.effect) is Effect.ADD and o.probability > 0 for o in self.outcomes):
             raise ValueError("a game needs at least one ADD outcome with positive probability")
+
+    def _check_faces(self, probabilities: list[float]) -> None:
+        """Faces name distinct labels and outcomes of the table, and add up to its probabilities."""
+        labels = [face.label for face in self.faces]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"face labels must be distinct, got {labels}")
+        per_outcome = np.zeros(len(self.outcomes))
+        for face in self.faces:
+            if not 0 <= face.outcome < len(self.outcomes):
+                raise ValueError(f"{face} names outcome {face.outcome}; the game has {len(self.outcomes)} outcomes")
+            per_outcome[face.outcome] += face.probability
+        if np.abs(per_outcome - np.asarray(probabilities)).max() > 1e-12:
+            raise ValueError(f"the faces' probabilities per outcome {per_outcome.tolist()} must equal the "
+                             f"outcome probabilities {probabilities}")
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -153,18 +184,20 @@ class Game:
         outcomes = (Outcome(p, Effect.BUST),) + tuple(
             Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)
         )
-        return cls("pig", goal, outcomes, (("goal", goal), ("sides", sides)))
+        faces = tuple(Face(str(face), p, face - 1) for face in range(1, sides + 1))
+        return cls("pig", goal, outcomes, (("goal", goal), ("sides", sides)), faces=faces)
 
     @classmethod
     def _two_dice_game(cls, name: str, goal: int, rule: Callable[[int, int], tuple[Effect, int]]) -> Game:
         """A game rolling two fair dice; ``rule(d1, d2)`` gives each face pair's (effect, amount)."""
+        rolls = {(first, second): rule(first, second) for first in range(1, 7) for second in range(1, 7)}
         counts: dict[tuple[Effect, int], int] = {}
-        for first in range(1, 7):
-            for second in range(1, 7):
-                key = rule(first, second)
-                counts[key] = counts.get(key, 0) + 1
-        outcomes = tuple(Outcome(n / 36, effect, amount) for (effect, amount), n in sorted(counts.items()))
-        return cls(name, goal, outcomes, (("goal", goal),))
+        for key in rolls.values():
+            counts[key] = counts.get(key, 0) + 1
+        keys = sorted(counts)
+        outcomes = tuple(Outcome(counts[key] / 36, *key) for key in keys)
+        faces = tuple(Face(f"{a} {b}", 1 / 36, keys.index(key)) for (a, b), key in rolls.items())
+        return cls(name, goal, outcomes, (("goal", goal),), faces=faces)
 
     @classmethod
     def two_dice(cls, goal: int = 100) -> Game:
@@ -252,6 +285,7 @@ class Game:
         counts = np.array([n for _, n, _ in PASS_THE_PIGS_ROLLS], dtype=np.int64)
         points = [value for _, _, value in PASS_THE_PIGS_ROLLS]
         weights: dict[tuple[Effect, int], int] = {}
+        rolls: dict[tuple[int, int], tuple[Effect, int]] = {}
         for a in range(6):
             for b in range(6):
                 if {a, b} == {0, 1}:
@@ -260,12 +294,18 @@ class Game:
                     key = (Effect.ADD, 1 if a <= 1 else 4 * points[a])
                 else:
                     key = (Effect.ADD, points[a] + points[b])
+                rolls[a, b] = key
                 weights[key] = weights.get(key, 0) + int(counts[a] * counts[b])
         scale = (1.0 - float(p_oinker)) / float(counts.sum()) ** 2
-        outcomes = tuple(Outcome(n * scale, effect, amount) for (effect, amount), n in sorted(weights.items()))
+        keys = sorted(weights)
+        outcomes = tuple(Outcome(weights[key] * scale, *key) for key in keys)
+        name = [position.replace(" ", "_") for position, _, _ in PASS_THE_PIGS_ROLLS]
+        faces = tuple(Face(f"{name[a]} {name[b]}", float(counts[a] * counts[b]) * scale, keys.index(key))
+                      for (a, b), key in rolls.items())
         if p_oinker > 0:
             outcomes += (Outcome(float(p_oinker), Effect.RESET),)
-        return cls("pass_the_pigs", goal, outcomes, (("goal", goal), ("p_oinker", float(p_oinker))))
+            faces += (Face("oinker", float(p_oinker), len(outcomes) - 1),)
+        return cls("pass_the_pigs", goal, outcomes, (("goal", goal), ("p_oinker", float(p_oinker))), faces=faces)
 
     @classmethod
     def hog(cls, goal: int = 100, max_dice: int = 30) -> Game:
@@ -273,14 +313,14 @@ class Game:
         ``max_dice``; the turn scores their sum unless any shows a 1. Seed 003: the optimal
         policy is the same for every ``max_dice >= 26``."""
         check_int("max_dice", max_dice, 1)
-        die = cls.pig(goal).outcomes
-        return cls("hog", goal, die, (("goal", goal), ("max_dice", max_dice)), max_dice)
+        die = cls.pig(goal)
+        return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice)), max_dice, die.faces)
 
     @classmethod
     def piglet(cls, goal: int = 10) -> Game:
         """Piglet: flip a fair coin; heads adds 1, tails busts (Neller & Presser; seed 004 §2.1)."""
         outcomes = (Outcome(0.5, Effect.BUST), Outcome(0.5, Effect.ADD, 1))
-        return cls("piglet", goal, outcomes, (("goal", goal),))
+        return cls("piglet", goal, outcomes, (("goal", goal),), faces=(Face("tails", 0.5, 0), Face("heads", 0.5, 1)))
 
     @classmethod
     def named(cls, name: str, **params: object) -> Game:
@@ -296,6 +336,26 @@ class Game:
                 f"it accepts: {', '.join(accepted)}"
             )
         return builder(**params)
+
+    # ------------------------------------------------------------------ one roll, in plain Python
+    def after_roll(self, outcome: Outcome, i: int, k: int) -> tuple[int, int | None]:
+        """What rolling ``outcome`` at banked score ``i`` and turn total ``k`` does: ``(turn total
+        after, banked score after the turn)``, the second None while the turn goes on. For the
+        plain-Python players (:mod:`ga_pig.reference`, :mod:`ga_pig.play`); the kernels have their own."""
+        effect = Effect(outcome.effect)
+        if effect is Effect.BUST:
+            return 0, i
+        if effect is Effect.RESET:
+            return 0, 0
+        if effect is Effect.BANK:
+            return k + outcome.amount, i + k + outcome.amount
+        if effect is Effect.DOUBLE:
+            k *= 2
+        elif effect is Effect.SUBTRACT:
+            k = max(0, k - outcome.amount)
+        else:
+            k += outcome.amount
+        return k, (i + k if i + k >= self.goal else None)
 
     # ------------------------------------------------------------------ views for kernels
     @functools.cached_property

@@ -53,22 +53,9 @@ def _roll_hold_turn(strategy, i: int, j: int, game: Game, rng: _random.Random, v
             visits[i, j, k] += 1
         if not strategy[i, j, k]:
             return i + k, k == 0
-        outcome = rng.choices(game.outcomes, weights)[0]
-        effect = Effect(outcome.effect)
-        if effect is Effect.BANK:
-            return i + k + outcome.amount, False
-        if effect is Effect.BUST:
-            return i, False
-        if effect is Effect.RESET:
-            return 0, False
-        if effect is Effect.DOUBLE:
-            k *= 2
-        elif effect is Effect.SUBTRACT:
-            k = max(0, k - outcome.amount)
-        else:
-            k += outcome.amount
-        if i + k >= game.goal:
-            return i + k, False
+        k, banked = game.after_roll(rng.choices(game.outcomes, weights)[0], i, k)
+        if banked is not None:
+            return banked, False
 
 
 def _dice_turn(strategy, i: int, j: int, game: Game, rng: _random.Random, visits) -> tuple[int, bool]:

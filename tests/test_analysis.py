@@ -166,7 +166,8 @@ def test_reproduce_quick(tmp_path):
                  "cross_section_j30.png", "win_contours.png", "piglet_convergence.png", "fair_test_spread.png",
                  "ga_cube.png", "random_search_density.png", "cube_vs_optimal.png", "hold25_vs_all.png",
                  "turns_two_dice_stop.csv", "turns_pig_probability.csv", "turns_two_dice.png", "variants.csv",
-                 "variant_pig_dice.png", "variant_pass_the_pigs.png", "variant_hog.png", "expected_turn_scores.png"):
+                 "variant_pig_dice.png", "variant_pass_the_pigs.png", "variant_hog.png", "expected_turn_scores.png",
+                 "study_risk_scores.png", "study_game.png", "study_decisions.csv"):
         assert (out / name).is_file(), name
         assert name.split(".")[0] in index
     assert "seed 001 appendix A" in index and "(seed 1537)" in index
@@ -225,7 +226,7 @@ def test_expected_turn_score():
         figures.dice_policy(S.hold_at(3, pig))
 
 
-@pytest.mark.parametrize("name", ["engine_tour", "ga_runs", "reproduction"])
+@pytest.mark.parametrize("name", ["engine_tour", "ga_runs", "reproduction", "human_play"])
 def test_notebook_runs(name, tmp_path):
     import nbformat
     from nbclient import NotebookClient

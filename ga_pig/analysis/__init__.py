@@ -1,7 +1,9 @@
-"""Analysis: one-call loading of runs, the seeds' figures and tables, fair-test statistics."""
+"""Analysis: one-call loading of runs and play sessions, the seeds' figures and tables, fair-test
+statistics, decisions of people measured against optimal play."""
 
-from ga_pig.analysis import data, figures, stats, tables
+from ga_pig.analysis import data, figures, play, stats, tables
 from ga_pig.analysis.load import failed_jobs, load_draws, load_population, load_runs, load_summaries, run_dirs
+from ga_pig.analysis.play import load_play
 
-__all__ = ["load_runs", "load_summaries", "failed_jobs", "load_draws", "load_population", "run_dirs", "figures",
-           "tables", "stats", "data"]
+__all__ = ["load_runs", "load_summaries", "failed_jobs", "load_draws", "load_population", "run_dirs", "load_play",
+           "figures", "tables", "stats", "data", "play"]

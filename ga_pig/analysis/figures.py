@@ -29,6 +29,8 @@ __all__ = [
     "turn_probabilities",
     "dice_policy",
     "expected_turn_scores",
+    "risk_scores",
+    "game_scores",
 ]
 
 
@@ -286,4 +288,49 @@ def expected_turn_scores(scores: dict[str, np.ndarray]) -> Figure:
         ax.set_xlabel("player score i")
         ax.set_ylabel("opponent score j")
     fig.colorbar(image, ax=axes[0].tolist(), label="expected turn score")
+    return fig
+
+
+def risk_scores(turn_table: pd.DataFrame, by: str = "stated_risk") -> Figure:
+    """Seed 000 Figures 7–12: total score at each turn for every player of each risk class (thin),
+    the class average (dots) and its trend line with its gradient (legend); one panel per class.
+    ``turn_table``: :func:`ga_pig.analysis.play.turns`."""
+    classes = sorted(turn_table[by].dropna().unique())
+    fig, axes = plt.subplots(1, max(len(classes), 1), figsize=(4.2 * max(len(classes), 1), 3.6), sharey=True,
+                             squeeze=False)
+    if not classes:
+        return _empty(fig, axes[0, 0], f"no players with a {by}")
+    for ax, cls in zip(axes[0], classes, strict=True):
+        part = turn_table[turn_table[by] == cls]
+        for _, one in part.groupby(["session", "game_id", "player"]):
+            ax.plot(one["turn"], one["total"], color="0.75", lw=0.8)
+        mean = part.groupby("turn")["total"].mean()
+        gradient, intercept = np.polyfit(mean.index.to_numpy(float), mean.to_numpy(float), 1)
+        ax.plot(mean.index, mean.to_numpy(), "o", color="C0", ms=3.5, label="average")
+        ax.plot(mean.index, intercept + gradient * mean.index.to_numpy(float), color="C3",
+                label=f"trend, gradient {gradient:.2f}")
+        ax.set_title(f"{by.replace('_', ' ')}: {cls}")
+        ax.set_xlabel("turn")
+        ax.legend(fontsize=8)
+    axes[0, 0].set_ylabel("total score")
+    fig.tight_layout()
+    return fig
+
+
+def game_scores(turn_table: pd.DataFrame, game_id: int, session: str | None = None) -> Figure:
+    """Seed 000 Figures 13–14: both players' total score at each of their turns in one game."""
+    part = turn_table[turn_table["game_id"] == game_id]
+    if session is not None:
+        part = part[part["session"] == session]
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    if part.empty:
+        return _empty(fig, ax, f"game {game_id}")
+    for player, one in part.groupby("player", sort=False):
+        stated = one["stated_risk"].iloc[0]
+        ax.plot(one["turn"], one["total"], marker="o", ms=3.5, label=f"{player}" + (f" ({stated})" if stated else ""))
+    ax.set_xlabel("turn")
+    ax.set_ylabel("total score")
+    ax.set_title(f"game {game_id}")
+    ax.legend()
+    fig.tight_layout()
     return fig

@@ -9,7 +9,7 @@ import numpy as np
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
 
-__all__ = ["games_needed", "win_interval", "decide", "mean_interval", "normal_quantiles"]
+__all__ = ["games_needed", "games_to_detect", "win_interval", "decide", "mean_interval", "normal_quantiles"]
 
 
 def games_needed(half_width: float, confidence: float = 0.95, p: float = 0.5) -> int:
@@ -20,6 +20,22 @@ def games_needed(half_width: float, confidence: float = 0.95, p: float = 0.5) ->
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     return math.ceil(samplesize_confint_proportion(p, half_width, alpha=1 - confidence))
+
+
+def games_to_detect(p: float, against: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games a study needs so that a player who wins with probability ``p`` is told apart from
+    ``against`` (two-sided test at level ``alpha`` with the given ``power``; Cohen's h through
+    statsmodels): seed 000 §3.3's fair-test reasoning, turned into a study's sample size."""
+    from statsmodels.stats.power import NormalIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+
+    for name, value in (("p", p), ("against", against), ("alpha", alpha), ("power", power)):
+        if not 0 < value < 1:
+            raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    if p == against:
+        raise ValueError(f"p must differ from against = {against!r}: no study tells a player from itself")
+    effect = abs(proportion_effectsize(p, against))
+    return math.ceil(NormalIndPower().solve_power(effect, nobs1=None, alpha=alpha, power=power, ratio=0))
 
 
 def win_interval(wins: int, games: int, confidence: float = 0.95, method: str = "beta") -> tuple[float, float]:

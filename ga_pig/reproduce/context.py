@@ -216,5 +216,16 @@ class Context:
         return runs, frame, summaries
 
     @functools.cached_property
+    def play_study(self) -> tuple[pd.DataFrame, pd.DataFrame, list[dict]]:
+        """(decisions, turns, people) of seed 000's human study played by synthetic people."""
+        from ga_pig.analysis.play import load_play, turns
+        from ga_pig.play.advice import Advisor
+        from ga_pig.play.synthetic import study
+
+        directory, people = study(self.game, self.out / "play_study", advisor=Advisor(self.game, self.solution))
+        decisions, _ = load_play(directory)
+        return decisions, turns(decisions), people
+
+    @functools.cached_property
     def draws(self) -> pd.DataFrame:
         return load_draws(self.runs[0] / "random_search")

@@ -1,0 +1,247 @@
+"""Human (and synthetic) play, read back and measured against optimal play (seed 000 §2.4, §3.2).
+
+:func:`load_play` reads the sessions :mod:`ga_pig.play` records. From its ``decisions``:
+
+* :func:`turns` — the seed's tracker form per player and turn (times rolled, banked score), the
+  data behind seed 000's Figures 7–14;
+* :func:`players` — decisions, share optimal and win probability lost, per player;
+* :func:`hold_model` — a logistic model of holding against turn total and lead (statsmodels): the
+  player's effective hold threshold and how it moves with the opponent's lead;
+* :func:`risk_gradients` — seed 000's trend gradients of average total score per turn, by stated
+  risk class (4.75 / 4.85 / 4.76 in the seed);
+* :func:`behaviour_risk` — a risk class read from play (threshold against the points-maximizing
+  20), beside the stated one;
+* :func:`late_game_test` — the seed's "players panic near the end" claim (turns 14–16), tested.
+
+:func:`read_tracker` imports a paper tracker form (seed 000 Figure 5) typed into a CSV: it gives
+the same turn table as :func:`turns`, so the turn-level analyses (:func:`risk_gradients`,
+:func:`late_game_test`, the figures) run on it; paper has no decisions, so nothing that needs them
+(:func:`players`, :func:`hold_model`) can.
+
+``decisions`` columns: session, game_id, player, seat (0 moved first), kind (human/computer),
+stated_risk, answer_q2, answer_q3, turn (the player's turn number in the game), i, j, k (mover's
+banked score, opponent's, turn total before the decision), action (roll/hold), die (the face rolled,
+as the game labels it), result (what the roll did), k_after, banked (the mover's banked score when
+the turn ended with this decision, else null), optimal_action, p_roll, p_hold (exact win
+probabilities of the two actions, optimal play after), loss (win probability the action gave up),
+hinted, think_s, time. ``kind`` is ``human`` for a person at the keyboard, ``synthetic`` for a
+model of one (:mod:`ga_pig.play.synthetic`), ``computer`` for a strategy; the person-level
+analyses take every kind but ``computer``.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["load_play", "play_dirs", "turns", "players", "hold_model", "HoldModel", "risk_gradients",
+           "behaviour_risk", "late_game_test", "read_tracker", "TRACKER_COLUMNS", "NEUTRAL_THRESHOLD"]
+
+#: Knizia's points-maximizing rule for Pig (hold at 20): a risk-neutral player's threshold in points.
+NEUTRAL_THRESHOLD = 20.0
+
+
+def play_dirs(path: str | Path = "outputs/play") -> list[Path]:
+    """Session directories at or under ``path`` (those holding ``session.json``), sorted."""
+    path = Path(path).expanduser()
+    if (path / "session.json").is_file():
+        return [path]
+    return sorted(p.parent for p in path.rglob("session.json"))
+
+
+def _lines(path: Path) -> list[dict]:
+    """The rows of a ``.jsonl`` file; a last line cut off by a killed process is dropped."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return rows
+
+
+def _rows(directory: Path, name: str) -> pd.DataFrame:
+    lines = directory / f"{name}.jsonl"
+    if lines.is_file():
+        return pd.DataFrame.from_records(_lines(lines))
+    table = directory / f"{name}.parquet"
+    return pd.read_parquet(table) if table.is_file() else pd.DataFrame()
+
+
+def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(decisions, games)`` of one session directory or every session under ``path``, a killed
+    session's decisions included (its game in progress has ``finished`` False)."""
+    dirs = play_dirs(path)
+    if not dirs:
+        raise ValueError(f"no play sessions (directories with session.json) under {Path(path).expanduser()}")
+    decisions, games = [], []
+    for directory in dirs:
+        decisions.append(_rows(directory, "decisions"))
+        played = _rows(directory, "games")
+        if not played.empty:
+            games.append(played.drop_duplicates("game_id", keep="last"))
+    decisions = pd.concat(decisions, ignore_index=True) if any(len(d) for d in decisions) else pd.DataFrame()
+    games = pd.concat(games, ignore_index=True) if games else pd.DataFrame()
+    return decisions, games
+
+
+def turns(decisions: pd.DataFrame) -> pd.DataFrame:
+    """One row per player's turn, as on seed 000's tracker form: ``rolls`` (times rolled),
+    ``start`` and ``total`` (banked score before and after), ``points`` (total - start), with
+    the session, game, player, seat and stated answers. A turn cut off by quitting is left out."""
+    keys = ["session", "game_id", "player", "turn"]
+    ended = decisions[decisions["banked"].notna()]
+    grouped = decisions.groupby(keys, sort=False)
+    table = grouped.agg(seat=("seat", "first"), kind=("kind", "first"), stated_risk=("stated_risk", "first"),
+                        start=("i", "first"), opponent=("j", "first"),
+                        rolls=("action", lambda a: int((a == "roll").sum())))
+    total = ended.groupby(keys, sort=False)["banked"].last().astype(int).rename("total")
+    table = table.join(total, how="inner").reset_index()
+    table["points"] = table["total"] - table["start"]
+    return table
+
+
+def players(decisions: pd.DataFrame) -> pd.DataFrame:
+    """Per player: games, decisions, share of optimal decisions, win probability lost in all,
+    per game and per decision, and the largest single loss."""
+    optimal = decisions["action"] == decisions["optimal_action"]
+    frame = decisions.assign(optimal=optimal)
+    out = frame.groupby("player").agg(kind=("kind", "first"), stated_risk=("stated_risk", "first"),
+                                      games=("game_id", lambda g: g.nunique()), decisions=("action", "size"),
+                                      optimal_share=("optimal", "mean"), loss=("loss", "sum"),
+                                      loss_per_decision=("loss", "mean"), worst=("loss", "max"))
+    out["loss_per_game"] = out["loss"] / out["games"]
+    return out
+
+
+@dataclass(frozen=True)
+class HoldModel:
+    """``P(hold) = logistic(b0 + bk * k + blead * lead)`` with lead = own score − opponent's.
+
+    ``threshold`` is the hold-at-N rule the player is closest to at lead 0: the turn total at which
+    holding becomes more likely than rolling, plus half a point (turn totals are whole numbers, so
+    a strict hold-at-N player's midpoint lies between N − 1 and N); ``slope`` how many points it
+    moves per point of lead (negative: holds earlier when ahead)."""
+
+    player: str | None
+    decisions: int
+    params: pd.Series
+    bse: pd.Series
+    result: object
+
+    @property
+    def threshold(self) -> float:
+        return float(-self.params["const"] / self.params["k"]) + 0.5
+
+    @property
+    def slope(self) -> float:
+        return float(-self.params["lead"] / self.params["k"])
+
+    def threshold_at(self, lead: float) -> float:
+        return self.threshold + self.slope * lead
+
+
+def hold_model(decisions: pd.DataFrame, player: str | None = None) -> HoldModel:
+    """Fit :class:`HoldModel` to ``player``'s decisions (all rows when None) at turn totals above
+    0 (at 0 every sensible player rolls)."""
+    import statsmodels.api as sm
+
+    rows = decisions if player is None else decisions[decisions["player"] == player]
+    rows = rows[rows["k"] > 0]
+    if rows.empty:
+        raise ValueError(f"no decisions at a turn total above 0 for player {player!r}")
+    hold = (rows["action"] == "hold").astype(float)
+    if hold.nunique() < 2:
+        raise ValueError(f"player {player!r} always {'holds' if hold.iloc[0] else 'rolls'} past turn total 0: "
+                         "no threshold to fit")
+    X = sm.add_constant(pd.DataFrame({"k": rows["k"].astype(float), "lead": (rows["i"] - rows["j"]).astype(float)}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # perfect separation of a strict rule: the fit still locates it
+        result = sm.Logit(hold.to_numpy(), X).fit(disp=0, maxiter=200)
+    return HoldModel(player, len(rows), result.params, result.bse, result)
+
+
+def risk_gradients(turn_table: pd.DataFrame, by: str = "stated_risk") -> pd.DataFrame:
+    """Seed 000 §3.2.1 (Figures 10–12): the average total score at each turn number per class,
+    and the gradient and intercept of its least-squares trend line."""
+    rows = []
+    for cls, part in turn_table.dropna(subset=[by]).groupby(by):
+        mean = part.groupby("turn")["total"].mean()
+        gradient, intercept = np.polyfit(mean.index.to_numpy(float), mean.to_numpy(float), 1)
+        rows.append({by: cls, "players": part["player"].nunique(), "turns": len(mean), "gradient": gradient,
+                     "intercept": intercept})
+    return pd.DataFrame(rows)
+
+
+def behaviour_risk(decisions: pd.DataFrame, margin: float = 3.0) -> pd.DataFrame:
+    """Each person's stated risk class beside one read from play: the effective threshold of
+    :func:`hold_model` at lead 0 against :data:`NEUTRAL_THRESHOLD` ± ``margin`` points (below:
+    averse, above: loving)."""
+    rows = []
+    for name, part in decisions[decisions["kind"] != "computer"].groupby("player"):
+        try:
+            threshold = hold_model(part).threshold
+        except ValueError:
+            threshold = np.nan
+        behaved = (None if np.isnan(threshold) else "averse" if threshold < NEUTRAL_THRESHOLD - margin
+                   else "loving" if threshold > NEUTRAL_THRESHOLD + margin else "neutral")
+        rows.append({"player": name, "stated_risk": part["stated_risk"].iloc[0], "threshold": threshold,
+                     "behaviour_risk": behaved})
+    return pd.DataFrame(rows)
+
+
+def late_game_test(turn_table: pd.DataFrame, late: tuple[int, int] = (14, 16)) -> dict:
+    """Seed 000 §3.2.1's claim that players bank less in turns 14–16 ("panic"): Welch's t-test
+    of the points banked per turn in those turns against the earlier ones."""
+    from scipy import stats
+
+    points = turn_table["points"].astype(float)
+    in_late = turn_table["turn"].between(*late)
+    early = points[turn_table["turn"] < late[0]]
+    if in_late.sum() < 2 or len(early) < 2:
+        raise ValueError(f"need at least two turns in {late[0]}..{late[1]} and two before: got {int(in_late.sum())} "
+                         f"and {len(early)}")
+    test = stats.ttest_ind(points[in_late], early, equal_var=False)
+    return {"late_mean": float(points[in_late].mean()), "early_mean": float(early.mean()),
+            "late_turns": int(in_late.sum()), "early_turns": len(early), "t": float(test.statistic),
+            "p_value": float(test.pvalue)}
+
+
+#: A tracker form as CSV, one row per turn number: what each player rolled and banked that turn
+#: (the seed's "No. of times rolled" and "Bank score", the points the turn put in the bank).
+TRACKER_COLUMNS = ("turn", "rolled_1", "banked_1", "rolled_2", "banked_2")
+
+
+def read_tracker(path: str | Path, players: tuple[str, str] = ("player 1", "player 2"),
+                 stated_risk: tuple[str | None, str | None] = (None, None), game_id: int = 1,
+                 session: str | None = None) -> pd.DataFrame:
+    """A paper tracker form (columns :data:`TRACKER_COLUMNS`; a player's cells are empty once the
+    game is over) as a turn table like :func:`turns`'s, ``source`` "tracker". Turn-level data only:
+    paper records no decision, so per-decision losses and thresholds cannot be computed from it."""
+    path = Path(path)
+    form = pd.read_csv(path)
+    missing = [c for c in TRACKER_COLUMNS if c not in form.columns]
+    if missing:
+        raise ValueError(f"{path}: a tracker form needs the columns {', '.join(TRACKER_COLUMNS)}; missing "
+                         f"{', '.join(missing)}")
+    rows = []
+    for seat, (name, stated) in enumerate(zip(players, stated_risk, strict=True)):
+        total = 0
+        for _, line in form.iterrows():
+            rolled, banked = line[f"rolled_{seat + 1}"], line[f"banked_{seat + 1}"]
+            if pd.isna(rolled) and pd.isna(banked):
+                continue
+            if pd.isna(rolled) or pd.isna(banked) or rolled < 0 or banked < 0:
+                raise ValueError(f"{path}: turn {line['turn']} of {name}: expected two whole numbers >= 0 (times "
+                                 f"rolled, points banked), got {rolled!r} and {banked!r}")
+            rows.append({"session": session or path.stem, "game_id": game_id, "player": name,
+                         "turn": int(line["turn"]), "seat": seat, "kind": "human", "stated_risk": stated,
+                         "start": total, "opponent": None, "rolls": int(rolled), "total": total + int(banked),
+                         "points": int(banked), "source": "tracker"})
+            total += int(banked)
+    return pd.DataFrame(rows)

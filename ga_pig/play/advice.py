@@ -1,0 +1,42 @@
+"""Exact advice: the mover's win probability if it rolls and if it holds, under optimal play from
+there on (:func:`ga_pig.exact.action_values` of the optimal solution), for hints and for the record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ga_pig import exact
+from ga_pig.game import Game
+
+__all__ = ["Advice", "Advisor"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    p_roll: float
+    p_hold: float
+    optimal_action: str
+
+    def loss(self, action: str) -> float:
+        """Win probability given up by ``action`` (0 for the optimal one)."""
+        best = max(self.p_roll, self.p_hold)
+        return best - (self.p_roll if action == "roll" else self.p_hold)
+
+
+class Advisor:
+    """Solves ``game`` once (or takes its ``solution``); :meth:`at` answers for any state (i, j, k)
+    a player can meet."""
+
+    def __init__(self, game: Game, solution: exact.Solution | None = None) -> None:
+        if solution is not None and solution.game != game:
+            raise ValueError(f"the solution is of {solution.game}, not of {game}")
+        self.solution = solution if solution is not None else exact.optimal(game)
+        self.roll, self.hold = exact.action_values(self.solution)
+
+    @property
+    def policy(self):
+        return self.solution.policy
+
+    def at(self, i: int, j: int, k: int) -> Advice:
+        action = "roll" if self.solution.policy[i, j, k] else "hold"
+        return Advice(float(self.roll[i, j, k]), float(self.hold[i, j, k]), action)

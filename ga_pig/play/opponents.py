@@ -1,0 +1,90 @@
+"""Who sits across the table: a spec string (``opponent=`` in the config) to an :class:`Opponent`.
+
+Specs: ``optimal`` (Neller & Presser's optimal policy), ``hold_at:N``, ``score:N``, ``turtle:N``,
+``roll_to_win`` (the builders of :mod:`ga_pig.strategies`), ``human`` (a second person at the same
+keyboard), a strategy saved as ``.npy`` (the tensor convention of :mod:`ga_pig.strategies`), or a
+GA run directory: its ``best.npy``, or member ``member`` of its ``population.npz``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ga_pig import strategies
+from ga_pig.config import fail
+from ga_pig.game import Game
+
+__all__ = ["Opponent", "parse", "RULES", "SPECS"]
+
+#: The rule strategies a spec can name, ``name:N`` for those that take a number.
+RULES = {"hold_at": strategies.hold_at, "score": strategies.score, "turtle": strategies.turtle}
+SPECS = ("optimal, hold_at:N, score:N, turtle:N, roll_to_win, human, a strategy file (.npy) or a GA run "
+         "directory")
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """``name`` as shown and recorded; ``strategy`` the roll/hold tensor it plays (None for
+    ``optimal``, solved when the session starts, and for ``human``)."""
+
+    spec: str
+    name: str
+    strategy: np.ndarray | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.spec == "human"
+
+
+def parse(spec: str, game: Game, member: int | None = None) -> Opponent:
+    """The opponent ``spec`` names, checked against ``game``; ValueError naming the key."""
+    spec = spec.strip()
+    if member is not None and not Path(spec).expanduser().is_dir():
+        fail("member", member, f"null: it picks a member of a run directory's population, and opponent = {spec!r} "
+                               "is not a directory")
+    if spec in ("optimal", "human"):
+        return Opponent(spec, spec)
+    if spec == "roll_to_win":
+        return Opponent(spec, spec, strategies.roll_to_win(game))
+    name, _, number = spec.partition(":")
+    if name in RULES:
+        if not number.isdigit():
+            fail("opponent", spec, f"{name}:N with N a whole number of points, e.g. {name}:20")
+        return Opponent(spec, spec, RULES[name](int(number), game))
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return _from_run(spec, path, game, member)
+    if path.suffix == ".npy":
+        if not path.is_file():
+            fail("opponent", spec, f"{SPECS}; there is no file {path}")
+        return Opponent(spec, path.name, _checked(np.load(path, allow_pickle=False), game, spec))
+    fail("opponent", spec, SPECS)
+    raise AssertionError  # fail raised
+
+
+def _from_run(spec: str, path: Path, game: Game, member: int | None) -> Opponent:
+    if member is None:
+        best = path / "best.npy"
+        if not best.is_file():
+            fail("opponent", spec, f"a run directory holding best.npy (a finished GA run); {path} has none")
+        return Opponent(spec, f"best of {path.name}", _checked(np.load(best, allow_pickle=False), game, spec))
+    from ga_pig.analysis import load_population
+
+    try:
+        population, _ = load_population(path)
+    except (FileNotFoundError, ValueError) as error:
+        fail("opponent", spec, f"a finished GA run directory ({error})")
+    if not 0 <= member < len(population):
+        fail("member", member, f"a member index in [0, {len(population) - 1}] of {path}'s population")
+    return Opponent(spec, f"member {member} of {path.name}", _checked(population[member], game, spec))
+
+
+def _checked(strategy: np.ndarray, game: Game, spec: str) -> np.ndarray:
+    try:
+        return game.space.check(strategy, "the strategy")
+    except ValueError as error:
+        fail("opponent", spec, f"a strategy for {game}: {error} (is game= the game it was evolved for?)")
+        raise

@@ -1,0 +1,77 @@
+"""A play session's files, in ``outputs/play/<session>/`` beside Hydra's ``.hydra/``:
+
+* ``session.json`` — game, opponent, seed, dice, hints, the people and their stated answers;
+  ``ended`` and the games played once the session is over.
+* ``decisions.jsonl`` — one line per decision (columns: :mod:`ga_pig.analysis.play`), appended and
+  flushed to disk as it is made, so a killed terminal loses nothing; ``decisions.parquet`` — the
+  same rows as a table, rewritten atomically after every game and when the session ends.
+* ``games.jsonl`` / ``games.parquet`` — a row per game, written when it starts and again when it
+  ends (the last row of a game is its state).
+
+:func:`ga_pig.analysis.load_play` reads them, preferring the line files (a killed session's
+parquet misses the game in progress).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ga_pig.files import write_json, write_table
+
+__all__ = ["Journal", "SESSION", "DECISIONS", "GAMES"]
+
+SESSION = "session.json"
+DECISIONS = "decisions"
+GAMES = "games"
+
+
+class Journal:
+    """Appends a session's decisions and games as they happen (``sync``: each line reaches the
+    disk before play goes on; off for simulated sessions)."""
+
+    def __init__(self, directory: str | Path, session: dict, sync: bool = True) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.session = dict(session)
+        self.sync = sync
+        self.decisions: list[dict] = []
+        self.games: dict[int, dict] = {}
+        self._lines = {name: open(self.directory / f"{name}.jsonl", "a", encoding="utf-8")
+                       for name in (DECISIONS, GAMES)}
+        write_json(self.directory / SESSION, self.session)
+
+    def update(self, **values: object) -> None:
+        """Set ``values`` in session.json, now."""
+        self.session.update(values)
+        write_json(self.directory / SESSION, self.session)
+
+    def _append(self, name: str, row: dict) -> None:
+        handle = self._lines[name]
+        handle.write(json.dumps(row) + "\n")
+        handle.flush()
+        if self.sync:
+            os.fsync(handle.fileno())
+
+    def decision(self, row: dict) -> None:
+        self.decisions.append(row)
+        self._append(DECISIONS, row)
+
+    def game(self, row: dict) -> None:
+        self.games[row["game_id"]] = row
+        self._append(GAMES, row)
+
+    def tables(self) -> None:
+        """Rewrite the parquet tables from every row so far."""
+        if self.decisions:
+            write_table(self.decisions, self.directory / f"{DECISIONS}.parquet")
+        if self.games:
+            write_table(list(self.games.values()), self.directory / f"{GAMES}.parquet")
+
+    def close(self, **ended: object) -> None:
+        """Write the tables, and ``ended`` into session.json."""
+        self.tables()
+        self.update(**ended)
+        for handle in self._lines.values():
+            handle.close()

@@ -1,0 +1,115 @@
+"""A play session from its config: the people (and their answers to seed 000's risk questions),
+the opponent, the dice, then ``games`` games with seats alternating, every decision recorded.
+
+:class:`PlayCallback` checks the config and claims the session's directory before Hydra makes
+it, so a refused config prints one line and leaves nothing behind."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from hydra.experimental.callback import Callback
+from omegaconf import DictConfig, OmegaConf, open_dict
+
+from ga_pig.play.screen import QUIT, Quit, Screen
+from ga_pig.play.table import ANSWERS, Seat, Table
+
+__all__ = ["QUESTIONS", "run_session", "ask_questions", "PlayCallback"]
+
+#: Seed 000's tracker form (§2.4.1, Figure 5): (column, question, {key: answer}). Question 3 as
+#: the seed prints it (£1 million sure, or a 50/50 gamble on £2 million): both options of each
+#: gamble have the same expected value, which the seed's reading of the answers relies on.
+QUESTIONS = (
+    ("stated_risk", "Which of these are you?  a) risk averse   l) risk loving   n) risk neutral",
+     {"a": "averse", "l": "loving", "n": "neutral"}),
+    ("answer_q2", "Would you rather have  a) a guaranteed £10   b) a 50/50 gamble: £20 if you win, £0 if you lose",
+     {"a": "sure", "b": "gamble"}),
+    ("answer_q3", "Would you rather have  a) a guaranteed £1 million   b) a 50/50 gamble: £2 million or £0",
+     {"a": "sure", "b": "gamble"}),
+)
+
+
+def ask_questions(screen: Screen, name: str) -> dict:
+    """Seed 000's three questions for ``name``; Enter skips one (its answer is None)."""
+    screen.tell(f"{name}, three questions before you play (Enter skips one):")
+    answers = {}
+    for column, question, options in QUESTIONS:
+        screen.tell(f"  {question}")
+        answers[column] = screen.choose(f"{name}, answer ({'/'.join(options)}) > ", options, skip=True)
+    return answers
+
+
+def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = None) -> dict:
+    """Play the session ``cfg`` describes, recording into ``directory``; returns session.json's
+    content. Quitting (``q``, end of input, Ctrl-C) ends it with everything played kept."""
+    from ga_pig.play.advice import Advisor
+    from ga_pig.play.config import validate
+    from ga_pig.play.dice import ManualDice, ProgramDice
+    from ga_pig.play.record import Journal
+
+    screen = screen or Screen()
+    game, opponent = validate(cfg)
+    seed = int(cfg.seed) if cfg.seed is not None else secrets.randbits(63)
+    directory = Path(directory)
+    screen.tell(f"ga_pig play: {game} against {opponent.name}; solving optimal play for the record ...")
+    advisor = Advisor(game)
+    seats = [Seat(cfg.player)]
+    if opponent.human:
+        seats.append(Seat(cfg.player2))
+    else:
+        seats.append(Seat(opponent.name, advisor.policy if opponent.spec == "optimal" else opponent.strategy))
+    session = {"session": directory.name, "game": str(game), "game_config": OmegaConf.to_container(cfg.game),
+               "opponent": opponent.spec, "opponent_name": opponent.name, "seed": seed, "dice": cfg.dice,
+               "hints": bool(cfg.hints), "games_planned": int(cfg.games), "first": cfg.first,
+               "players": [{"name": s.name, "kind": s.kind} for s in seats],
+               "started": datetime.now().isoformat(timespec="seconds"), "ended": None, "games_played": 0,
+               "quit": False}
+    journal = Journal(directory, session)
+    played, quit_ = 0, False
+    try:
+        if cfg.questions:
+            for seat in seats:
+                if seat.kind == "human":
+                    seat.answers = ask_questions(screen, seat.name)
+        journal.update(players=[{"name": s.name, "kind": s.kind, **{a: s.answers.get(a) for a in ANSWERS}}
+                                for s in seats])
+        dice = ManualDice(game, screen.ask, screen.tell) if cfg.dice == "manual" else ProgramDice(game, seed)
+        table = Table(game, dice, advisor, journal, screen, directory.name, bool(cfg.hints), float(cfg.delay))
+        first = 0 if cfg.first == "player" else 1
+        for game_id in range(1, int(cfg.games) + 1):
+            order = (seats[first], seats[1 - first]) if game_id % 2 else (seats[1 - first], seats[first])
+            table.play(game_id, order)
+            played += 1
+            journal.tables()
+            if game_id < cfg.games and screen.ask("Enter for the next game (q quits) > ").strip().lower() in QUIT:
+                raise Quit
+    except (Quit, KeyboardInterrupt):
+        quit_ = True
+        screen.tell("\nstopped; everything played so far is kept.")
+    journal.close(ended=datetime.now().isoformat(timespec="seconds"), games_played=played, quit=quit_)
+    screen.tell(f"decisions and games: {directory}  (replay these dice with seed={seed})")
+    return journal.session
+
+
+class PlayCallback(Callback):
+    """Check the session's config, then claim its directory (see the module docstring)."""
+
+    def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
+        from ga_pig.launch import _given, claim_directory, refuse
+        from ga_pig.play.config import validate
+
+        try:
+            validate(config)
+            directory = claim_directory(str(config.hydra.run.dir), _given(config, "hydra.run.dir"))
+        except ValueError as error:
+            refuse(error)
+        with open_dict(config):
+            config.hydra.run.dir = str(directory)
+
+    def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
+        from ga_pig.launch import refuse
+
+        refuse(ValueError("play sessions run one at a time: drop --multirun"))

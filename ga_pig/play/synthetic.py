@@ -1,0 +1,116 @@
+"""Synthetic players: models of people whose true behaviour is known, for tests, demos and study
+design. Each is a ``decide(i, j, k, advice) -> "roll" | "hold"`` for :class:`~ga_pig.play.table.Seat`;
+:func:`simulate` plays them against each other through the same table and files as a real session.
+
+* :func:`threshold_player` — holds once the turn total reaches ``base + slope * lead`` (lead = own
+  score − opponent's): hold-at-N is ``slope = 0``; a negative slope holds earlier when ahead.
+* :data:`PROFILES` — risk-averse, risk-neutral and risk-seeking threshold players.
+* :func:`study` — seed 000's study with synthetic people: 15 games between 30 people, each with a
+  stated risk class and a behaviour that matches it only with probability ``honesty``.
+* :func:`noisy_optimal` — rolls with probability ``logistic((p_roll − p_hold) / temperature)``
+  (softmax on the exact win probabilities; temperature 0 plays optimally).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from ga_pig.game import Game
+
+__all__ = ["threshold_player", "noisy_optimal", "PROFILES", "profile", "simulate", "study"]
+
+#: Risk profiles as threshold players (base, slope): averse banks early, seeking late and more so
+#: when behind.
+PROFILES = {"averse": (14.0, 0.0), "neutral": (20.0, 0.0), "loving": (28.0, -0.1)}
+
+
+def threshold_player(base: float, slope: float = 0.0):
+    """Hold when ``k >= base + slope * (i - j)``; roll otherwise."""
+
+    def decide(i: int, j: int, k: int, advice) -> str:
+        return "hold" if k >= base + slope * (i - j) else "roll"
+
+    return decide
+
+
+def profile(kind: str):
+    """The threshold player of risk profile ``kind`` (:data:`PROFILES`)."""
+    if kind not in PROFILES:
+        raise ValueError(f"unknown risk profile {kind!r}; expected one of {', '.join(PROFILES)}")
+    return threshold_player(*PROFILES[kind])
+
+
+def noisy_optimal(temperature: float, seed: int = 0):
+    """Roll with probability logistic((p_roll - p_hold) / temperature); ``temperature`` 0 is optimal."""
+    if not temperature >= 0:
+        raise ValueError(f"temperature must be >= 0, got {temperature!r}")
+    rng = np.random.default_rng(seed)
+
+    def decide(i: int, j: int, k: int, advice) -> str:
+        if temperature == 0:
+            return advice.optimal_action
+        z = (advice.p_roll - advice.p_hold) / temperature
+        p_roll = 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+        return "roll" if rng.random() < p_roll else "hold"
+
+    return decide
+
+
+def simulate(game: Game, a: tuple, b: tuple, games: int, directory: str | Path, seed: int = 0,
+             advisor=None) -> Path:
+    """Play ``games`` games between synthetic players ``a`` and ``b`` — each ``(name, decide)`` or
+    ``(name, decide, answers)`` — seats alternating, recorded in ``directory`` as a session."""
+    from ga_pig.play.advice import Advisor
+    from ga_pig.play.dice import ProgramDice
+    from ga_pig.play.record import Journal
+    from ga_pig.play.screen import Screen
+    from ga_pig.play.table import Seat, Table
+
+    directory = Path(directory)
+    seats = []
+    for spec in (a, b):
+        seat = Seat(spec[0], decide=spec[1])
+        if len(spec) > 2:
+            seat.answers.update(spec[2])
+        seats.append(seat)
+    advisor = advisor or Advisor(game)
+    session = {"session": directory.name, "game": str(game), "opponent": "synthetic", "seed": seed,
+               "dice": "program", "players": [{"name": s.name, "kind": s.kind, **s.answers} for s in seats]}
+    journal = Journal(directory, session, sync=False)
+    silent = Screen(read=lambda prompt: "", write=lambda line: None, sleep=lambda s: None)
+    table = Table(game, ProgramDice(game, seed), advisor, journal, silent, directory.name)
+    for game_id in range(1, games + 1):
+        table.play(game_id, (seats[0], seats[1]) if game_id % 2 else (seats[1], seats[0]))
+    journal.close(games_played=games)
+    return directory
+
+
+def study(game: Game, directory: str | Path, games: int = 15, seed: int = 0, honesty: float = 0.5,
+          spread: float = 2.0, advisor=None) -> tuple[Path, list[dict]]:
+    """Seed 000 §2.4 with synthetic people: ``games`` games, each between two new people (one
+    session per game under ``directory``). Person n states risk class ``("averse", "neutral",
+    "loving")[n % 3]``; with probability ``honesty`` they play that profile, else another one, its
+    threshold moved by a normal(0, ``spread``) number of points. Returns the directory and the
+    people's truth (name, stated, behaviour, base, slope) for checking an analysis against."""
+    from ga_pig.play.advice import Advisor
+
+    rng = np.random.default_rng(seed)
+    advisor = advisor or Advisor(game)
+    classes = list(PROFILES)
+    people = []
+    for n in range(2 * games):
+        stated = classes[n % 3]
+        behaviour = stated if rng.random() < honesty else str(rng.choice([c for c in classes if c != stated]))
+        base, slope = PROFILES[behaviour]
+        people.append({"name": f"person_{n + 1:02d}", "stated": stated, "behaviour": behaviour,
+                       "base": float(base + rng.normal(0.0, spread)), "slope": slope})
+    directory = Path(directory)
+    for g in range(games):
+        a, b = (people[2 * g + s] for s in (0, 1))
+        simulate(game, *((p["name"], threshold_player(p["base"], p["slope"]), {"stated_risk": p["stated"]})
+                         for p in (a, b)), games=1, directory=directory / f"game_{g + 1:02d}", seed=seed * 1000 + g,
+                 advisor=advisor)
+    return directory, people
