@@ -325,3 +325,63 @@ def test_the_champion_rate_is_that_of_best_npy(overrides, tmp_path):
                   tmp_path)
     best = np.load(tmp_path / "best.npy")
     assert summary["champion"] == pytest.approx(exact.win_rate(best, exact.optimal(G).policy, G), abs=1e-12)
+
+
+@pytest.mark.parametrize("side", [1, 3, 5])
+def test_threshold_genes_are_capped_where_larger_values_mean_the_same(side):
+    """Genes above goal - i (a block's first row) stand for the same strategy (never hold): settle
+    caps them without changing a decoded strategy, random genomes come capped, and a shift down from
+    the cap always changes the strategy (no plateau for the boundary shift to wander on)."""
+    genes = _genes("threshold")
+    rng = np.random.default_rng(side)
+    n = genes.shape(side)[0]
+    wild = rng.integers(0, 3 * G.goal, size=(4, n, n)).astype(np.int16)
+    settled = genes.settle(wild.copy())
+    cap = G.goal - side * np.arange(n)[:, None]
+    assert (settled <= cap).all() and (settled == np.minimum(wild, cap)).all()
+    assert np.array_equal(genes.decode(settled, side, True), genes.decode(wild, side, True))
+    assert (genes.random(rng, 50, side, 0.5) <= cap).all()
+    top = np.broadcast_to(cap, (n, n)).astype(np.int16).copy()
+    for row in range(n):
+        lowered = top.copy()
+        genes.shift(lowered, (slice(row, row + 1), slice(0, n)), -1)
+        assert not np.array_equal(genes.decode(lowered[None], side, False), genes.decode(top[None], side, False))
+
+
+def test_mutation_leaves_threshold_genomes_capped():
+    from ga_pig.evolve.individual import Individual
+    from ga_pig.evolve.toolbox import build_toolbox
+
+    cfg = compose(["game.goal=20", "genome=threshold", "operators=structured", "operators.shift=40",
+                   "mutation=0.5", "population_size=4", "progress=false"])
+    genes = _genes("threshold")
+    rng = np.random.default_rng(0)
+    toolbox = build_toolbox(cfg, G, rng, None, genes)
+    child = toolbox.mutate(Individual(genes.random(rng, 1, 1, 0.5)[0]))
+    assert (child <= G.goal - np.arange(G.goal)[:, None]).all()
+
+
+def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
+    from ga_pig.evolve import judges
+
+    rng = np.random.default_rng(3)
+    population = np.stack([S.random(G, rng) for _ in range(5)])
+    opponent = S.hold_at(6, G)
+    calls = []
+    real = exact.win_rates
+
+    def counted(strategies, b, game):
+        calls.append(len(strategies))
+        return real(strategies, b, game)
+
+    monkeypatch.setattr(judges.exact, "win_rates", counted)
+    rates = judges.ExactRates(G, size=6)
+    first = rates(population, opponent)
+    np.testing.assert_array_equal(first, real(population, opponent, G))
+    again = rates(population[[3, 1, 1]], opponent)
+    np.testing.assert_array_equal(again, first[[3, 1, 1]])
+    other = rates(population[:2], S.hold_at(9, G))  # another opponent: evaluated
+    np.testing.assert_array_equal(other, real(population[:2], S.hold_at(9, G), G))
+    assert calls == [5, 2]
+    rates(population, opponent)  # the oldest pairs were let go (size 6): some evaluated again
+    assert len(calls) == 3 and 0 < calls[-1] <= 5

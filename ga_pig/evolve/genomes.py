@@ -7,6 +7,10 @@
   (:func:`ga_pig.strategies.threshold`), in square blocks of side c over ``(i, j)``: 10^4 integer
   genes instead of 10^6 bits at goal 100. Pig's optimal policy is not a threshold strategy in 19,093
   of its 505,000 consulted states, yet its nearest threshold strategy wins 0.49999558 against it.
+  Genes are kept at most ``goal - i`` (for a block, ``i`` its first row): any larger threshold
+  means the same strategy (never hold, roll to win), and such a plateau would make shifts of the
+  boundary change nothing there — from a random start, evolution stalled near 0.47 against the
+  optimal until the genes were capped.
 
 Whatever the genome, a run's files hold strategies in the tensor convention
 (:mod:`ga_pig.strategies`), so every tool reads them unchanged: :meth:`Genome.stored` gives what
@@ -82,7 +86,13 @@ class Genome:
 
     def refine(self, genomes: np.ndarray, side: int, new_side: int) -> np.ndarray:
         """The same strategies as genomes of the smaller block side ``new_side``."""
-        return cube.refine(genomes, side, new_side, self.game.goal, self.dims)
+        return self.settle(cube.refine(genomes, side, new_side, self.game.goal, self.dims))
+
+    def settle(self, genomes: np.ndarray) -> np.ndarray:
+        """Genomes (one or a stack) in their canonical form, in place, after variation: the
+        same strategies, written the one way the operators should see them (identity unless an
+        encoding has several ways of writing one strategy)."""
+        return genomes
 
     def mutated(self, genes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """New values, each different from the old, for the ``genes`` chosen to mutate."""
@@ -128,16 +138,26 @@ class ThresholdGenome(Genome):
     dims = 2
     dtype = np.dtype(np.int16)
 
+    def _cap(self, n: int) -> np.ndarray:
+        """The largest meaningful gene per block row, shape (n, 1): ``goal`` minus the row's first score."""
+        side = -(-self.game.goal // n)
+        return (self.game.goal - side * np.arange(n))[:, None].astype(np.int16)
+
     def random(self, rng, size, side, p_roll):
-        """Thresholds uniform on 0..goal (``p_roll`` does not apply)."""
-        return rng.integers(0, self.game.goal + 1, size=(size,) + self.shape(side), dtype=np.int16)
+        """Thresholds uniform on 0..goal - i (``p_roll`` does not apply)."""
+        cap = self._cap(self.shape(side)[0]).astype(np.int64)
+        return np.floor(rng.random((size,) + self.shape(side)) * (cap + 1)).astype(np.int16)
 
     def encode(self, strategies, side):
-        return cube.coarsen(S.thresholds_of(strategies, self.game), side, self.dims).astype(np.int16)
+        return self.settle(cube.coarsen(S.thresholds_of(strategies, self.game), side, self.dims).astype(np.int16))
+
+    def settle(self, genomes):
+        np.minimum(genomes, self._cap(genomes.shape[-1]), out=genomes)
+        return genomes
 
     def decode(self, genomes, side, force_roll_at_zero):
         h = cube.expand(genomes, side, self.game.goal, self.dims)
-        out = S.threshold(h, self.game)
+        out = S.threshold(h, self.game) & self.space.legal()  # never-consulted states: hold, as the solvers write
         return self.space.forbid_passing(out) if force_roll_at_zero else out
 
     def mutated(self, genes, rng):

@@ -21,6 +21,8 @@ rates)``. Config validation and the contract tests read it.
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,15 +31,43 @@ import numpy as np
 from ga_pig import exact, simulate
 from ga_pig.game import Game
 
-__all__ = ["RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder", "ExactLadder",
+__all__ = ["ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder", "ExactLadder",
            "SimulatedLadder", "JUDGES", "judge", "make_judge"]
 
 
+def _key(strategy: np.ndarray) -> bytes:
+    return hashlib.blake2b(np.ascontiguousarray(strategy).view(np.uint8), digest_size=16).digest()
+
+
+class ExactRates:
+    """Exact seat-averaged win rates against fixed opponents, remembered by content: a strategy
+    met again against the same opponent (a survivor carried into the next generation, a clone) is
+    not evaluated again. Exact rates are deterministic and each member's is computed on its own,
+    so remembering changes no result, only the time; the ``size`` most recent pairs are kept."""
+
+    def __init__(self, game: Game, size: int = 4096) -> None:
+        self.game, self.size = game, size
+        self._known: OrderedDict[tuple[bytes, bytes], float] = OrderedDict()
+
+    def __call__(self, strategies: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        against = _key(opponent)
+        keys = [(_key(s), against) for s in strategies]
+        new = [n for n, key in enumerate(keys) if key not in self._known]
+        if new:
+            fresh = exact.win_rates(strategies[new], opponent, self.game)
+            for n, rate in zip(new, fresh, strict=True):
+                self._known[keys[n]] = float(rate)
+        out = np.array([self._known[key] for key in keys])
+        for key in keys:
+            self._known.move_to_end(key)
+        while len(self._known) > self.size:
+            self._known.popitem(last=False)
+        return out
+
+
 class RatesVsOptimal:
-    """Exact win rates of a generation's strategies against the optimal policy, computed once
-    per generation and shared by the recorder and :class:`OptimalJudge`: called again with the
-    same strategies array (the same object) it returns the same rates; a new generation's
-    array is computed afresh. Arrays are never changed in place after being judged.
+    """Exact win rates of a generation's strategies against the optimal policy, shared by the
+    recorder and :class:`OptimalJudge` (remembered: :class:`ExactRates`).
 
     The game is solved on first use, not before: a run that neither records nor is judged
     against the optimal never solves it."""
@@ -45,9 +75,7 @@ class RatesVsOptimal:
     def __init__(self, game: Game) -> None:
         self.game = game
         self._optimal: np.ndarray | None = None
-        self._of: np.ndarray | None = None
-        self._rates: np.ndarray | None = None
-        self._one: tuple[np.ndarray, float] | None = None
+        self._rates = ExactRates(game)
 
     @property
     def optimal(self) -> np.ndarray:
@@ -56,16 +84,11 @@ class RatesVsOptimal:
         return self._optimal
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:
-        if strategies is not self._of:
-            self._rates = exact.win_rates(strategies, self.optimal, self.game)
-            self._of = strategies
-        return self._rates
+        return self._rates(strategies, self.optimal)
 
     def one(self, strategy: np.ndarray) -> float:
-        """The rate of one strategy (the same object again: not recomputed)."""
-        if self._one is None or self._one[0] is not strategy:
-            self._one = (strategy, float(exact.win_rates(strategy[None], self.optimal, self.game)[0]))
-        return self._one[1]
+        """The rate of one strategy."""
+        return float(self(strategy[None])[0])
 
 
 #: (fitness kind, opponent) -> judge class, each with ``for_run(game, cfg, rng, rates)``.
@@ -217,8 +240,11 @@ class ExactLadder(Ladder):
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
         return cls(game, int(cfg.fitness.archive))
 
+    def __post_init__(self) -> None:
+        self._rates = ExactRates(self.game)
+
     def _versus(self, strategies, opponents):
-        return np.stack([exact.win_rates(strategies, o, self.game) for o in opponents], axis=1)
+        return np.stack([self._rates(strategies, o) for o in opponents], axis=1)
 
     def _round_robin(self, strategies):
         W = exact.win_matrix(strategies, self.game)

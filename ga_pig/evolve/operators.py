@@ -17,7 +17,8 @@ strategy's decisions change slowly):
 * :func:`block_crossover` — the child takes each square region of ``block`` x ``block`` genes
   over ``(i, j)`` (the cube's regions as units) whole from one parent or the other.
 * :func:`boundary_shift` — move the roll/hold boundary of random square regions along the turn
-  total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice).
+  total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice), by
+  log-uniform steps up to ``shift``; every child gets at least one region.
 * :func:`visited_shift` — the same, with regions centred on score pairs in proportion to how often
   play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
 
@@ -102,10 +103,10 @@ def block_crossover(first: np.ndarray, second: np.ndarray, rng: np.random.Genera
 
 def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: int, weights=None):
     """Square ``(i, j)`` regions of side 1..block, as slice pairs, until they cover
-    Binomial(genes on the plane, ``rate``) genes (none at rate 0); centred on cells drawn in
+    Binomial(genes on the plane, ``rate``) genes, at least one region (none at rate 0); centred on cells drawn in
     proportion to ``weights`` (n, n) when given, else placed uniformly."""
     n = genome.shape[0]
-    target = rng.binomial(n * n, rate) if rate > 0 else 0
+    target = max(1, rng.binomial(n * n, rate)) if rate > 0 else 0  # a mutation always changes something
     p = None if weights is None or not weights.sum() > 0 else (weights / weights.sum()).reshape(-1)
     covered, regions = 0, []
     while covered < target:
@@ -121,7 +122,10 @@ def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: i
 
 
 def _steps(rng: np.random.Generator, shift: int, count: int) -> np.ndarray:
-    return rng.integers(1, shift + 1, size=count) * rng.choice(np.array([-1, 1]), size=count)
+    """Steps of 1..``shift`` either way, log-uniform in size (as likely 1-2 as 8-16): fine moves
+    and jumps from the same operator."""
+    sizes = np.floor(np.exp(rng.uniform(0.0, np.log(shift + 1), size=count))).astype(np.int64)
+    return np.clip(sizes, 1, shift) * rng.choice(np.array([-1, 1]), size=count)
 
 
 def per_gene(genome: np.ndarray, rate: float, rng: np.random.Generator, genes) -> np.ndarray:

@@ -24,6 +24,7 @@ def _mate(first: Individual, second: Individual, rng: np.random.Generator, cross
 
 def _mutate(individual: Individual, rate: float, rng: np.random.Generator, genes: Genome, mutation) -> Individual:
     mutation(individual, rate, rng, genes)
+    genes.settle(individual)
     del individual.fitness.values
     return individual
 
