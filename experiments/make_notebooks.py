@@ -49,6 +49,31 @@ NOTEBOOKS = {
         new_code_cell("runs = load_runs('outputs/notebook')\nruns.head()"),
         new_code_cell("load_summaries('outputs/notebook')[['experiment', 'mutation', 'best_ever', 'final_mean']]"),
         new_code_cell("figures.winrate_curves(runs, by='mutation')"),
+        new_markdown_cell("## Discovery: near-optimal play without the answer key\n"
+                          "`coevolve_exact` and `coevolve_simulated` never consult the optimal policy (it only "
+                          "writes the curves); `vs_optimal` is judged by it; `coevolve_assisted` adds a "
+                          "best-response step (solver-assisted, reported apart). Each runs for its own "
+                          "`time_limit_s`."),
+        new_code_cell("seconds = 2 if QUICK else None  # None: each experiment's own budget (5 or 15 minutes)\n"
+                      "for name in ('vs_optimal', 'coevolve_exact', 'coevolve_simulated', 'coevolve_assisted'):\n"
+                      "    limit = [] if seconds is None else [f'time_limit_s={seconds}']\n"
+                      "    run(compose([f'experiment={name}', 'progress=false', *limit]), "
+                      "f'outputs/notebook_discovery/{name}')\n"
+                      "found = load_runs('outputs/notebook_discovery')\n"
+                      "load_summaries('outputs/notebook_discovery')[['experiment', 'setting', 'generations', "
+                      "'champion_best_ever', 'champion']]"),
+        new_code_cell("from ga_pig import Game, exact\nfrom ga_pig import strategies as S\n"
+                      "from ga_pig.analysis import discovery\n\ngame = Game.pig()\nsolution = exact.optimal(game)\n"
+                      "references = {**discovery.SEED_001_PEAKS,\n"
+                      "              'hold at 25': exact.win_rate(S.hold_at(25, game), solution.policy, game)}\n"
+                      "figures.discovery_curves(found, references)"),
+        new_code_cell("import numpy as np\n\n"
+                      "champions = {name: np.load(f'outputs/notebook_discovery/{name}/best.npy')\n"
+                      "             for name in ('vs_optimal', 'coevolve_exact', 'coevolve_simulated')}\n"
+                      "discovery.cost_table(champions, game, solution)  # where each loses, occupancy-weighted"),
+        new_code_cell("costs = discovery.decision_costs(champions['coevolve_exact'], game, solution)\n"
+                      "figures.decision_costs(champions['coevolve_exact'], solution.policy, costs.by_score(), "
+                      "'coevolve_exact')"),
     ],
     "reproduction.ipynb": [
         new_markdown_cell("# Every seed figure and table\n`python -m ga_pig.reproduce` writes them all, with "

@@ -99,6 +99,15 @@ class OperatorsConfig:
 
 
 @dataclass
+class MemeticConfig:
+    """The solver-assisted memetic step (:mod:`ga_pig.evolve.memetic`): every ``every``
+    generations the last child becomes the exact best response to the run's champion (0: never;
+    such runs are reported apart from oracle-free and oracle-judged ones)."""
+
+    every: int = 0
+
+
+@dataclass
 class Config:
     experiment: str = "default"
     mode: str = "evolve"
@@ -107,6 +116,7 @@ class Config:
     selection: SelectionConfig = field(default_factory=SelectionConfig)
     fitness: FitnessConfig = field(default_factory=FitnessConfig)
     operators: OperatorsConfig = field(default_factory=OperatorsConfig)
+    memetic: MemeticConfig = field(default_factory=MemeticConfig)
     #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state) or threshold
     genome: str = "tensor"
     #: fraction of an offspring's genes flipped (each gene independently: binomial count)
@@ -273,6 +283,10 @@ def validate(cfg: DictConfig) -> None:
         fail("fitness.max_games", cfg.fitness.max_games, "an integer >= 1")
     if not cfg.fitness.z > 0:
         fail("fitness.z", cfg.fitness.z, "a positive number of standard errors")
+    if cfg.memetic.every < 0:
+        fail("memetic.every", cfg.memetic.every, "an integer >= 0 (generations between best responses; 0: never)")
+    if cfg.memetic.every and cfg.mode != "evolve":
+        fail("memetic.every", cfg.memetic.every, f"0 with mode={cfg.mode} (the memetic step is part of evolution)")
     if not 0.0 <= cfg.mutation <= 1.0:
         fail("mutation", cfg.mutation, "a fraction in [0, 1]")
     if cfg.generations < 1:

@@ -167,7 +167,8 @@ def test_reproduce_quick(tmp_path):
                  "ga_cube.png", "random_search_density.png", "cube_vs_optimal.png", "hold25_vs_all.png",
                  "turns_two_dice_stop.csv", "turns_pig_probability.csv", "turns_two_dice.png", "variants.csv",
                  "variant_pig_dice.png", "variant_pass_the_pigs.png", "variant_hog.png", "expected_turn_scores.png",
-                 "study_risk_scores.png", "study_game.png", "study_decisions.csv"):
+                 "study_risk_scores.png", "study_game.png", "study_decisions.csv", "discovery_curves.png",
+                 "discovery_results.csv", "discovery_costs.csv", "discovery_boundary.png"):
         assert (out / name).is_file(), name
         assert name.split(".")[0] in index
     assert "seed 001 appendix A" in index and "(seed 1537)" in index
@@ -177,6 +178,13 @@ def test_reproduce_quick(tmp_path):
     assert variants.loc["hog", "at the start"] == "6 dice"
     assert round(variants.loc["pass_the_pigs", "first player wins"], 4) == 0.5310
     assert "seed 003 Fig. 9" in index and "seed 003 Fig. 10" in index
+    results = pd.read_csv(out / "discovery_results.csv").set_index("experiment")
+    assert results.loc["coevolve_exact", "setting"] == "oracle-free"
+    assert results.loc["vs_optimal", "setting"] == "oracle-judged"
+    assert results.loc["coevolve_assisted", "setting"] == "solver-assisted"
+    costs = pd.read_csv(out / "discovery_costs.csv").set_index("strategy")
+    assert costs.loc["hold at 25", "win_rate"] == pytest.approx(0.4789, abs=5e-5)
+    assert (costs["first_mover_loss"] > 0).all() and costs["disagreement_weighted"].between(0, 1).all()
 
 
 def test_reproduce_one_section(tmp_path):

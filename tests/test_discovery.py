@@ -182,6 +182,7 @@ def test_tournament_winners_are_the_best_of_their_draws():
     ("operators.block=0", "config key 'operators.block' = 0: expected an integer >= 1"),
     ("genome=bits", "config key 'genome' = 'bits': expected one of ('tensor', 'threshold')"),
     ("elite=5", "config key 'elite' = 5: expected an integer in [0, 4]"),
+    ("memetic.every=-1", "config key 'memetic.every' = -1: expected an integer >= 0"),
 ])
 def test_bad_discovery_values_are_refused_before_any_work(override, message, tmp_path):
     out = tmp_path / "never"
@@ -385,3 +386,83 @@ def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
     assert calls == [5, 2]
     rates(population, opponent)  # the oldest pairs were let go (size 6): some evaluated again
     assert len(calls) == 3 and 0 < calls[-1] <= 5
+
+
+# ---------------------------------------------------------------------------------- where evolved play loses
+@pytest.mark.parametrize("game", [Game.pig(30), Game.two_dice(25), Game.pig_dice(25), Game.piggy_sevens(20),
+                                  Game.hog(15)], ids=str)
+def test_decision_costs_add_up_to_the_exact_win_probability_given_up(game):
+    """The performance-difference identity: visits x regret summed over a strategy's own decisions is
+    exactly what it gives up moving first against the optimal (two independent exact paths: the
+    occupancy kernel with the solution's action values, and the evaluator)."""
+    from ga_pig.analysis.discovery import decision_costs
+
+    solution = exact.optimal(game)
+    rng = np.random.default_rng(3)
+    others = [game.space.random(rng)]
+    if game.space.dims == 3:
+        others += [S.hold_at(game.goal // 4, game), S.threshold(rng.integers(0, game.goal, (game.goal,) * 2), game)]
+    for strategy in others:
+        costs = decision_costs(strategy, game, solution)
+        shortfall = solution.win_probability - exact.win_probability(strategy, solution.policy, game)
+        assert shortfall > 1e-4
+        assert costs.cost == pytest.approx(shortfall, abs=1e-12)
+        assert costs.by_score().sum() == pytest.approx(shortfall, abs=1e-12)
+        assert 0 < costs.disagreement <= 1 and 0 < costs.state_share <= 1
+    best = decision_costs(solution.policy, game, solution)
+    assert best.cost == pytest.approx(0.0, abs=1e-14) and best.disagreement == 0.0 and best.state_share == 0.0
+
+
+def test_decision_costs_locate_a_single_wrong_decision():
+    from ga_pig.analysis.discovery import cost_table, decision_costs
+
+    game = Game.pig(30)
+    solution = exact.optimal(game)
+    wrong = solution.policy.copy()
+    wrong[0, 0, 10] = ~wrong[0, 0, 10]  # the first turn, at turn total 10
+    costs = decision_costs(wrong, game, solution)
+    visits = exact.visits(wrong, solution.policy, game)
+    roll, hold = exact.action_values(solution)
+    assert costs.cost == pytest.approx(visits[0, 0, 10] * abs(roll[0, 0, 10] - hold[0, 0, 10]), abs=1e-15)
+    assert costs.disagreement == pytest.approx(visits[0, 0, 10] / visits.sum(), abs=1e-15)
+    assert np.argmax(costs.by_score()) == 0
+    table = cost_table({"one wrong": wrong, "optimal": solution.policy}, game, solution)
+    assert table["costliest_states"][0].startswith("(0, 0)")
+    assert table["first_mover_loss"].tolist() == pytest.approx([costs.cost, 0.0], abs=1e-15)
+    with pytest.raises(ValueError, match="solution is for"):
+        decision_costs(wrong, Game.pig_dice(30), solution)
+
+
+# ---------------------------------------------------------------------------------- solver-assisted
+def test_memetic_step_puts_the_best_response_to_the_champion_in_the_population(tmp_path, monkeypatch):
+    """Every memetic.every generations the last child becomes the exact best response to the run's
+    champion, in the run's genome: the final population's last member is it (as a threshold
+    strategy), and the solver was asked exactly once per step, about the champions the run kept."""
+    from ga_pig.analysis import load_population
+
+    asked = []
+    solve = exact.best_response
+
+    def spy(b, game, *args, **kwargs):
+        asked.append(np.array(b))
+        return solve(b, game, *args, **kwargs)
+
+    monkeypatch.setattr(exact, "best_response", spy)
+    summary = run(compose([*LADDER, "fitness.kind=exact", "generations=6", "memetic.every=3"]), tmp_path / "assisted")
+    assert len(asked) == 2 and summary["setting"] == "solver-assisted"
+    last = json.loads((tmp_path / "assisted" / "summary.json").read_text())
+    assert last["memetic_every"] == 3
+    population, _ = load_population(tmp_path / "assisted")
+    genes = ThresholdGenome(G)
+    expected = genes.decode(genes.encode(solve(asked[-1], G).policy[None], 1), 1, True)[0]
+    assert np.array_equal(population[-1], expected)
+    plain = run(compose([*LADDER, "fitness.kind=exact", "generations=6"]), tmp_path / "plain")
+    assert len(asked) == 2 and plain["setting"] == "oracle-free"
+    assert not np.array_equal(load_population(tmp_path / "plain")[0][-1], expected)
+
+
+def test_assisted_experiment_is_coevolve_exact_with_the_memetic_step():
+    assisted, plain = compose(["experiment=coevolve_assisted"]), compose(["experiment=coevolve_exact"])
+    assert assisted.memetic.every > 0 and plain.memetic.every == 0
+    for key in ("fitness", "selection", "operators", "genome", "cube", "time_limit_s", "mutation"):
+        assert assisted[key] == plain[key], key

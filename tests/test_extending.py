@@ -81,6 +81,8 @@ def _entries() -> list[tuple[str, list[str]]]:
     entries += [(f"crossover {c}", [f"operators.crossover={c}"]) for c in sorted(CROSSOVERS)]
     entries += [(f"mutation {m}", [f"operators.mutation={m}", "mutation=0.2"]) for m in sorted(MUTATIONS)]
     entries += [(f"genome {g}", [f"genome={g}"]) for g in sorted(GENOMES)]
+    entries += [("memetic best response", ["memetic.every=1"]), ("memetic on a ladder", [
+        "memetic.every=2", "genome=threshold", "fitness.kind=exact", "fitness.opponent=champions"])]
     return entries
 
 

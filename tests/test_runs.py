@@ -474,18 +474,19 @@ PINNED = [
     (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
       "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
      "bdbc0665f9735900c3bdfdbd762d77f4372153a4c3fb651919f0fd04af5f888d",
-     "eb75305ca30a5073c146ea677ac560a851ff97fe54d9fadefea64dd044ab13aa",
+     "1edb411d8fbf16976cf9376bc61e6e276a6bc5ef73b9ebb3af31005ad7948ca0",
      "af4858eaf997308427ea12978ea35a01f2fdbcbe32e261e67e3577b2c7583fdc"),
     (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
       "eval_every=1", "seed=3"],
      "49808d93d7229f874745be9c347d331963a8cd726051994cb37d7abd53796566",
-     "23aec029706931b0c975cca2242e7ef3d893650e684bb51e009b6fbd19a88466",
+     "f5ba89c1c4aed52870a0e14f89935c176edfb974f9fe5a5274e84ad609cb1783",
      "f674c606f69411b43e43304c627ffb4ec709b86578140e8d939c5c6fe754970a"),
 ]
 #: Columns the generations table gained with issue 11 (the run's own fitness and champion, the
-#: new config keys); without them a table hashes as before it.
+#: new config keys; then memetic_every and setting, which moved table_sha and nothing else);
+#: without them a table hashes as before it.
 ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "genome", "crossover",
-                 "mutation_operator"]
+                 "mutation_operator", "memetic_every", "setting"]
 
 
 @pytest.mark.parametrize("overrides, legacy_sha, table_sha, best_sha", PINNED)

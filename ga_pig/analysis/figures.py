@@ -31,6 +31,8 @@ __all__ = [
     "expected_turn_scores",
     "risk_scores",
     "game_scores",
+    "discovery_curves",
+    "decision_costs",
 ]
 
 
@@ -332,5 +334,67 @@ def game_scores(turn_table: pd.DataFrame, game_id: int, session: str | None = No
     ax.set_ylabel("total score")
     ax.set_title(f"game {game_id}")
     ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = None, by: str = "experiment",
+                     column: str = "champion") -> Figure:
+    """Best exact win rate against the optimal so far, against generations (left) and wall time
+    (right), one colour per value of ``by`` (thin: runs; thick: the median over runs at each
+    generation), with ``references`` (name -> win rate: the seed's GA peaks, hold at 25) as
+    horizontal lines (issue 11). ``frame`` is :func:`ga_pig.analysis.load_runs`' table; ``column``
+    is what a run reports (``champion``: the strategy the run itself picked)."""
+    fig, (by_generation, by_time) = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    if frame is None or frame.empty or column not in frame:
+        by_time.set_axis_off()
+        return _empty(fig, by_generation, f"no recorded {column!r}")
+    frame = frame.dropna(subset=[column]).sort_values("generation")
+    for (value, group), colour in zip(frame.groupby(by, sort=True), plt.cm.tab10.colors, strict=False):
+        best = group.groupby("run_dir", group_keys=False)[column].cummax()
+        group = group.assign(best=best)
+        for n, (_, one) in enumerate(group.groupby("run_dir")):
+            label = str(value) if n == 0 else None
+            by_generation.plot(one["generation"].clip(lower=1), one["best"], color=colour, alpha=0.6, linewidth=1.2,
+                               label=label)
+            by_time.plot(one["seconds"].clip(lower=0.1), one["best"], color=colour, alpha=0.6, linewidth=1.2)
+    for (name, value), style in zip((references or {}).items(), (":", "--", "-.", (0, (1, 4))), strict=False):
+        for ax in (by_generation, by_time):
+            ax.axhline(value, color="grey", linestyle=style, linewidth=1)
+        by_time.annotate(f"{name} {value:.3f}", (1.0, value), xycoords=("axes fraction", "data"), fontsize=7,
+                         ha="right", va="bottom", color="dimgrey")
+    for ax, label in ((by_generation, "generation"), (by_time, "wall-clock seconds")):
+        ax.set_xscale("log")
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3)
+    by_generation.set_ylabel(f"best exact win rate vs optimal so far ({column})")
+    by_generation.legend(fontsize=8)
+    fig.suptitle("discovery: how close each setting gets to optimal play")
+    fig.tight_layout()
+    return fig
+
+
+def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, name: str = "evolved") -> Figure:
+    """Three heat maps over (i, j): the strategy's hold thresholds, the optimal policy's, and where
+    the strategy loses win probability (``cost``:
+    :meth:`ga_pig.analysis.discovery.DecisionCosts.by_score`, on a log scale)."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
+    thresholds = [hold_threshold(strategy), hold_threshold(optimal)]
+    top = max(t.max() for t in thresholds)
+    for ax, threshold, title in zip(axes[:2], thresholds, (name, "optimal"), strict=True):
+        image = ax.imshow(threshold.T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
+        ax.set_title(f"{title}: hold at")
+    fig.colorbar(image, ax=axes[1], label="hold at turn total")
+    positive = cost[cost > 0]
+    if positive.size:
+        floor = max(positive.max() * 1e-4, positive.min())
+        shown = np.where(cost > floor, cost, np.nan)
+        image = axes[2].imshow(shown.T, origin="lower", cmap="inferno_r", aspect="auto",
+                               norm=matplotlib.colors.LogNorm(vmin=floor, vmax=positive.max()))
+        fig.colorbar(image, ax=axes[2], label="win probability lost (moving first)")
+    axes[2].set_title(f"where {name} loses: {cost.sum():.5f} in all")
+    for ax in axes:
+        ax.set_xlabel("player score i")
+        ax.set_ylabel("opponent score j")
     fig.tight_layout()
     return fig

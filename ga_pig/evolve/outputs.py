@@ -16,6 +16,7 @@ from ga_pig.spaces import Space, pack_bits, unpack_bits
 
 __all__ = [
     "key_columns",
+    "setting",
     "atomic_write",
     "save_npy",
     "save_npz",
@@ -71,7 +72,17 @@ def key_columns(cfg) -> dict:
         "cube": json.dumps(None if cfg.cube is None else OmegaConf.to_container(cfg.cube)
                            if OmegaConf.is_config(cfg.cube) else cfg.cube),
         "seed": int(cfg.seed),
+        "memetic_every": int(cfg.memetic.every),
+        "setting": setting(cfg),
     }
+
+
+def setting(cfg) -> str:
+    """Which of issue 11's settings a run belongs to: ``oracle-judged`` (fitness against the
+    optimal policy), ``solver-assisted`` (a memetic best-response step) or ``oracle-free``."""
+    if str(cfg.fitness.opponent) == "optimal":
+        return "oracle-judged"
+    return "solver-assisted" if int(cfg.memetic.every) else "oracle-free"
 
 
 def record_failure(run_dir: str | Path, error: BaseException, overrides: list[str]) -> None:

@@ -30,7 +30,12 @@ from ga_pig.evolve.outputs import (
 from ga_pig.evolve.state import Champion
 from ga_pig.game import Game
 
-__all__ = ["Recorder", "diversity"]
+__all__ = ["Recorder", "diversity", "WRITE_EVERY_S"]
+
+#: ``generations.parquet`` is rewritten after a recorded generation at most this often (and
+#: always at the end and on Ctrl-C): at a few generations a second, rewriting it every time
+#: cost more than some generations' work. The checkpoint keeps every record regardless.
+WRITE_EVERY_S = 1.0
 
 
 def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
@@ -38,18 +43,20 @@ def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
     n = len(strategies)
     if n < 2:
         return 0.0
-    genes = strategies[:, legal]
-    if genes.dtype == np.bool_:
-        ones = genes.sum(axis=0, dtype=np.int64)
+    if strategies.dtype == np.bool_:  # members rolling per state, counted in bytes (n < 256) before masking
+        counts = np.add.reduce(strategies.view(np.uint8), axis=0, dtype=np.uint8 if n < 256 else np.int64)
+        ones = counts[legal].astype(np.int64)
         differing = (ones * (n - ones)).sum()
     else:  # pairs that differ = all pairs - pairs that agree, gene by gene
+        genes = strategies[:, legal]
         agreeing = sum(int(c) * (int(c) - 1) // 2 for v in np.unique(genes) for c in (genes == v).sum(axis=0))
         differing = genes.shape[1] * n * (n - 1) // 2 - agreeing
     return float(differing / (n * (n - 1) / 2) / legal.sum())
 
 
 class Recorder:
-    """The run's records: :meth:`record` adds a generation's row and rewrites the table;
+    """The run's records: :meth:`record` adds a generation's row and rewrites the table (at most
+    every :data:`WRITE_EVERY_S`; :meth:`flush` now);
     :meth:`finish` writes the final outputs. ``records`` are those so far (a resumed run's
     included); ``elapsed`` the seconds already spent before this process.
 
@@ -65,6 +72,12 @@ class Recorder:
         self.columns = key_columns(cfg)
         self.legal = game.space.legal()
         self.began = time.perf_counter() - elapsed
+        self._written = -np.inf
+
+    def flush(self) -> None:
+        """Rewrite ``generations.parquet`` with every record so far."""
+        write_table(self.records, self.out / GENERATIONS)
+        self._written = time.perf_counter()
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.began
@@ -98,7 +111,8 @@ class Recorder:
                 **self.columns,
             }
         )
-        write_table(self.records, self.out / GENERATIONS)
+        if time.perf_counter() - self._written >= WRITE_EVERY_S:
+            self.flush()
         if self.cfg.record:
             self.bar.set_postfix(champion=f"{self.records[-1]['champion']:.4f}", best=f"{rates.max():.4f}")
         else:
@@ -115,6 +129,7 @@ class Recorder:
         champion = Champion(np.array(strategies[0]) if champion.strategy is None else champion.strategy, None)
         if not self.records or self.records[-1]["generation"] != generation:
             self.record(generation, wave, side, strategies, None, champion)
+        self.flush()
         rates = self._rates(strategies)
         save_npy(out / BEST, champion.strategy)
         save_population(out / POPULATION, self.game.space, *self.genes.stored(genomes, side), rates)

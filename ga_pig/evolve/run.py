@@ -26,6 +26,7 @@ from ga_pig.config import make_game, waves
 from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal, make_judge
+from ga_pig.evolve.memetic import BestResponseStep
 from ga_pig.evolve.operators import OBSERVING
 from ga_pig.evolve.outputs import key_columns
 from ga_pig.evolve.random_search import random_search
@@ -99,6 +100,7 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
     rates = RatesVsOptimal(game)
     judge = make_judge(cfg, game, rng, rates)
     toolbox = build_toolbox(cfg, game, rng, judge, genes)
+    memetic = BestResponseStep(game, genes, int(cfg.memetic.every))
     begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
     population, side, champion = begin.population, begin.side, begin.champion
     deadline = None if cfg.time_limit_s is None else time.monotonic() + float(cfg.time_limit_s)
@@ -135,12 +137,13 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
                 genes.observe(champion.strategy)
             if generation % eval_every == 0:
                 recorder.record(generation, wave, side, strategies, fitness, champion)
-            population = toolbox.breed(population, survivors)
+            population = memetic(toolbox.breed(population, survivors), champion.strategy, side, generation)
             bar.update(1)
         summary = recorder.finish(generation, _side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),
                                   schedule, begin.resumes, champion, stopped)
         checkpointer.save(at)  # kept: generations= extends a finished run, resume= continues a stopped one
     except KeyboardInterrupt:
+        recorder.flush()
         checkpointer.save(at)
         bar.close()
         print(_stopped(out, at.generation, total, "interrupted"), file=sys.stderr, flush=True)

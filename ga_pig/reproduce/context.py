@@ -18,7 +18,8 @@ from ga_pig.files import atomic_write
 from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.turns import turn_tables
 
-__all__ = ["Budget", "Index", "Context", "GA_EXPERIMENTS", "SEED_003_FIGURES", "SEED_003_CLAIMS", "run_experiments"]
+__all__ = ["Budget", "Index", "Context", "GA_EXPERIMENTS", "DISCOVERY_EXPERIMENTS", "SEED_003_FIGURES",
+           "SEED_003_CLAIMS", "run_experiments", "run_discovery"]
 
 
 @dataclass
@@ -32,12 +33,14 @@ class Budget:
     tournament: range
     quick_search: bool
     fig17_tests: int
+    #: the discovery experiments' time_limit_s, as a share of their own
+    discovery_scale: float
 
     @classmethod
     def make(cls, quick: bool) -> Budget:
         if quick:
-            return cls(12, 6, (0,), 12, range(200, 3001, 700), 12, range(5, 61, 5), True, 10)
-        return cls(1000, 200, (0, 1, 2), 300, range(100, 5001, 100), 100, range(1, 101), False, 100)
+            return cls(12, 6, (0,), 12, range(200, 3001, 700), 12, range(5, 61, 5), True, 10, 0.005)
+        return cls(1000, 200, (0, 1, 2), 300, range(100, 5001, 100), 100, range(1, 101), False, 100, 1.0)
 
 
 @dataclass
@@ -91,6 +94,10 @@ GA_EXPERIMENTS = [
 ]
 
 
+#: issue 11's experiments, each from random for its own time_limit_s (times the budget's scale):
+#: oracle-judged, oracle-free (exact and simulated) and solver-assisted
+DISCOVERY_EXPERIMENTS = ("vs_optimal", "coevolve_exact", "coevolve_simulated", "coevolve_assisted")
+
 
 #: seed 003's figure order: the roll/hold boundary of each variant (Figs. 1–8), then Hog (Fig. 9).
 SEED_003_FIGURES = ("pig", "pig_dice", "two_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs",
@@ -128,6 +135,24 @@ def run_experiments(out: Path, budget: Budget) -> Path:
     draws_dir = runs / "random_search"
     if not (draws_dir / "summary.json").is_file():
         jobs.append((["experiment=random_search", f"draws={budget.draws}"], str(draws_dir)))
+    Parallel(n_jobs=2, backend="loky")(delayed(_run_one)(o, t) for o, t in jobs)
+    return runs
+
+
+def run_discovery(out: Path, budget: Budget) -> Path:
+    """The discovery runs (skipped when already finished), two at a time on one core each."""
+    from joblib import Parallel, delayed
+
+    from ga_pig.config import compose
+
+    runs = out / "runs" / "discovery"
+    jobs = []
+    for name in DISCOVERY_EXPERIMENTS:
+        seconds = float(compose([f"experiment={name}"]).time_limit_s) * budget.discovery_scale
+        for seed in budget.seeds:
+            target = runs / name / f"seed{seed}"
+            if not (target / "summary.json").is_file():
+                jobs.append(([f"experiment={name}", f"seed={seed}", f"time_limit_s={seconds}"], str(target)))
     Parallel(n_jobs=2, backend="loky")(delayed(_run_one)(o, t) for o, t in jobs)
     return runs
 
@@ -214,6 +239,12 @@ class Context:
         for table in (frame, summaries):
             table["label"] = table["run_dir"].map(lambda d: label_of.get(str(Path(d).parent), "other"))
         return runs, frame, summaries
+
+    @functools.cached_property
+    def discovery(self) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
+        """(runs dir, generations of every discovery run, summaries) of issue 11's experiments."""
+        runs = run_discovery(self.out, self.budget)
+        return runs, load_runs(runs), load_summaries(runs)
 
     @functools.cached_property
     def play_study(self) -> tuple[pd.DataFrame, pd.DataFrame, list[dict]]:

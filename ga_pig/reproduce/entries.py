@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ga_pig import Game
+from ga_pig import Game, exact
 from ga_pig import strategies as S
-from ga_pig.analysis import data, figures, play, stats, tables
+from ga_pig.analysis import data, discovery, figures, play, stats, tables
 from ga_pig.reproduce.context import SEED_003_CLAIMS, SEED_003_FIGURES, Context
 
 __all__ = ["Entry", "ENTRIES", "SECTIONS"]
@@ -213,6 +213,69 @@ def _cube_vs_optimal(ctx):
             "hold thresholds of an evolved cube strategy beside the optimal policy")
 
 
+# ---------------------------------------------------------------------------- discovery (issue 11)
+def _references(ctx) -> dict[str, float]:
+    hold25 = exact.win_rate(S.hold_at(25, ctx.game), ctx.solution.policy, ctx.game)
+    return {**discovery.SEED_001_PEAKS, "hold at 25": hold25}
+
+
+def _medians(summaries: pd.DataFrame) -> str:
+    best = summaries.groupby("experiment")["champion_best_ever"].median()
+    return ", ".join(f"{name} {value:.4f}" for name, value in best.items())
+
+
+def _discovery_curves(ctx):
+    _, frame, summaries = ctx.discovery
+    return (figures.discovery_curves(frame, _references(ctx)),
+            f"best exact win rate vs optimal of each run's own champion (median over seeds): {_medians(summaries)}")
+
+
+def _discovery_results(ctx):
+    summaries = ctx.discovery[2]
+    rows = []
+    for name, group in summaries.groupby("experiment", sort=False):
+        target, budget = discovery.TARGETS.get(name, (np.nan, np.nan))
+        best = group["champion_best_ever"]
+        rows.append({"experiment": name, "setting": group["setting"].iloc[0], "seeds": len(group),
+                     "seconds": group["seconds"].median(), "generations": group["generations"].median(),
+                     "champion_best_median": best.median(), "champion_best_min": best.min(),
+                     "champion_best_max": best.max(), "champion_final_median": group["champion"].median(),
+                     "population_best_max": group["best_ever"].max(), "target": target,
+                     "target_budget_s": budget})
+    return pd.DataFrame(rows), (f"each experiment from random for {ctx.budget.discovery_scale:g} x its own time "
+                                f"limit; the champion is the run's own pick, the population's best is chosen by "
+                                f"the optimal (not what an oracle-free run could output)")
+
+
+def _champions(ctx) -> dict[str, np.ndarray]:
+    summaries = ctx.discovery[2]
+    first = summaries[summaries["seed"] == ctx.budget.seeds[0]]
+    return {f"{row.experiment} (seed {row.seed})": np.load(Path(row.run_dir) / "best.npy")
+            for row in first.itertuples()}
+
+
+def _discovery_costs(ctx):
+    table = discovery.cost_table({**_champions(ctx), "hold at 25": S.hold_at(25, ctx.game)}, ctx.game, ctx.solution)
+    return table, ("where each champion loses against the optimal: the occupancy-weighted share of its decisions "
+                   "that differ and the win probability given up moving first (visits x regret, equal to the "
+                   "exact shortfall)")
+
+
+def _discovery_boundary(ctx):
+    summaries = ctx.discovery[2]
+    free = summaries[summaries["setting"] == "oracle-free"].dropna(subset=["champion"])
+    if free.empty:
+        return None
+    best = free.loc[free["champion"].idxmax()]
+    evolved = np.load(Path(best["run_dir"]) / "best.npy")
+    costs = discovery.decision_costs(evolved, ctx.game, ctx.solution)
+    name = f"{best['experiment']} (seed {best['seed']})"
+    return (figures.decision_costs(evolved, ctx.solution.policy, costs.by_score(), name),
+            f"{name}, the best oracle-free champion: win rate {best['champion']:.4f}, its decisions differ from "
+            f"the optimal's {costs.disagreement:.1%} of the time (occupancy-weighted), "
+            f"{costs.state_share:.1%} of states")
+
+
 # ---------------------------------------------------------------------------- human study (synthetic people)
 def _risk_scores(ctx):
     _, turn_table, _ = ctx.play_study
@@ -314,6 +377,13 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("ga_results", "seed 001 §4 (knockout 0.133, round robin 0.139, cube 0.24)", _ga_results),
         Entry("random_search_density", "seed 001 Fig. 10", _random_search),
         Entry("cube_vs_optimal", "seed 001 Fig. 11", _cube_vs_optimal),
+    ),
+    "discovery": (
+        Entry("discovery_curves", "issue 11, against seed 001 §4 (0.133, 0.139, 0.24) and hold at 25",
+              _discovery_curves),
+        Entry("discovery_results", "issue 11 targets", _discovery_results),
+        Entry("discovery_costs", "issue 11 (occupancy-weighted disagreement)", _discovery_costs),
+        Entry("discovery_boundary", "issue 11; seed 001 Fig. 11 (evolved vs optimal boundary)", _discovery_boundary),
     ),
     "human_study": (
         Entry("study_risk_scores", "seed 000 Figs. 7–12", _risk_scores),

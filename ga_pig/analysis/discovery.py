@@ -1,0 +1,152 @@
+"""How far an evolved strategy is from optimal play, and where (issue 11).
+
+Against a fixed opponent the game is a Markov decision problem, so the performance-difference
+identity holds exactly: when a strategy ``s`` moves first against the optimal policy, the win
+probability it gives up,
+
+    P*(0, 0, 0) - P(s first wins against the optimal)
+        = sum over states x of visits_s(x) * (V*(x) - Q*(x, s(x))),
+
+is the sum over its own decisions of how often play reaches them (:func:`ga_pig.exact.visits`
+against the optimal) times what each wrong decision costs in the optimal solution's action values
+(:func:`ga_pig.exact.action_values`; Hog: :func:`ga_pig.exact.dice_values`). :func:`decision_costs`
+returns both factors, so the gap can be located state by state, and tests check the identity
+against the exact evaluator. The optimal policy is a best response to itself, which is what makes
+``V*`` the value of the right Markov decision problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ga_pig import exact
+from ga_pig.game import Game
+from ga_pig.spaces import DiceCounts, RollHold
+from ga_pig.strategies import check
+
+__all__ = ["DecisionCosts", "decision_costs", "cost_table", "SEED_001_PEAKS", "TARGETS"]
+
+#: Issue 11's targets: experiment -> (best exact win rate vs optimal of the run's own champion,
+#: wall-clock budget in seconds, on two cores; the median of three seeds is what must reach it).
+TARGETS = {"vs_optimal": (0.4995, 300), "coevolve_exact": (0.495, 900), "coevolve_simulated": (0.490, 900)}
+
+#: seed 001 §4: the best exact win rates against the optimal its GA reached (knockout, round
+#: robin, cube system) — reference lines for any discovery figure.
+SEED_001_PEAKS = {"seed 001 knockout": 0.133, "seed 001 round robin": 0.139, "seed 001 cube": 0.24}
+
+
+@dataclass(frozen=True)
+class DecisionCosts:
+    """Where a strategy loses against the optimal policy, moving first.
+
+    Attributes
+    ----------
+    visits : ndarray(float64, shape=game.shape)
+        Expected visits to each of the strategy's states when it moves first against the optimal.
+    regret : ndarray(float64, shape=game.shape)
+        Win probability lost by its decision at each state, in the optimal solution's action
+        values (0 where it decides as the optimal does, or where two actions tie exactly).
+    differs : ndarray(bool, shape=game.shape)
+        Consulted states where its decision is not the optimal policy's.
+    win_probability : float
+        Its exact win probability moving first against the optimal.
+    optimal_value : float
+        The optimal policy's, P*(0, 0, 0).
+    state_share : float
+        The unweighted share of consulted states where it differs (most are never reached).
+    """
+
+    visits: np.ndarray
+    regret: np.ndarray
+    differs: np.ndarray
+    win_probability: float
+    optimal_value: float
+    state_share: float
+
+    @property
+    def cost(self) -> float:
+        """sum of visits x regret: the win probability the strategy gives up moving first (equals
+        ``optimal_value - win_probability`` up to rounding)."""
+        return float((self.visits * self.regret).sum())
+
+    @property
+    def disagreement(self) -> float:
+        """The occupancy-weighted share of its decisions that differ from the optimal policy's:
+        of all the decisions it makes in a game (expected), the share the optimal makes otherwise."""
+        total = self.visits.sum()
+        return float((self.visits * self.differs).sum() / total) if total > 0 else 0.0
+
+    def by_score(self) -> np.ndarray:
+        """ndarray(float64, shape=(goal, goal)): the cost summed over turn totals at each (i, j)."""
+        cost = self.visits * self.regret
+        return cost if cost.ndim == 2 else cost.sum(axis=2)
+
+
+def _roll_hold_values(solution: exact.Solution, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    roll, hold = exact.action_values(solution)
+    return np.fmax(roll, hold), np.where(strategy, roll, hold)
+
+
+def _dice_values(solution: exact.Solution, strategy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    values = exact.dice_values(solution)
+    chosen = np.take_along_axis(values, strategy[..., None].astype(np.int64), axis=-1)[..., 0]
+    return np.nanmax(values, axis=-1), chosen
+
+
+#: How each kind of strategy space gives (best value, the value of the strategy's own choice) per state.
+_VALUES = {RollHold: _roll_hold_values, DiceCounts: _dice_values}
+
+
+def decision_costs(strategy: np.ndarray, game: Game | None = None,
+                   solution: exact.Solution | None = None) -> DecisionCosts:
+    """Where ``strategy`` loses against the optimal policy of ``game`` (default: Pig), moving first.
+
+    Parameters
+    ----------
+    strategy : ndarray(bool, shape=(goal, goal, goal))
+        A strategy in the tensor convention of :mod:`ga_pig.strategies` (Hog: dice counts,
+        shape (goal, goal)).
+    solution : Solution, optional
+        The game's optimal solution, when already solved.
+    """
+    game = game or (solution.game if solution is not None else Game.pig())
+    check(strategy, game, "strategy")
+    solution = solution or exact.optimal(game)
+    if solution.game != game:
+        raise ValueError(f"solution is for {solution.game}, not {game}")
+    best, mine = _VALUES[type(game.space)](solution, strategy)
+    legal = game.space.legal()
+    regret = np.where(legal, np.nan_to_num(best - mine), 0.0)
+    regret[regret < 0] = 0.0  # rounding: the optimal's own choice is the best
+    differs = (strategy != solution.policy) & legal
+    visits = exact.visits(strategy, solution.policy, game)
+    first = exact.seats(strategy, solution.policy, game).a_first_wins_a
+    return DecisionCosts(visits, regret, differs, float(first), float(solution.win_probability),
+                         float(differs.sum() / legal.sum()))
+
+
+def cost_table(strategies: dict[str, np.ndarray], game: Game | None = None,
+               solution: exact.Solution | None = None) -> pd.DataFrame:
+    """One row per named strategy: its exact win rate against the optimal (seats averaged), what it
+    gives up moving first, the occupancy-weighted and the unweighted share of decisions that differ
+    from the optimal policy's, and the three states (i, j) where it loses most."""
+    game = game or (solution.game if solution is not None else Game.pig())
+    solution = solution or exact.optimal(game)
+    rows = []
+    for name, strategy in strategies.items():
+        costs = decision_costs(strategy, game, solution)
+        by_score = costs.by_score()
+        worst = np.argsort(-by_score, axis=None)[:3]
+        rows.append({
+            "strategy": name,
+            "win_rate": exact.win_rate(strategy, solution.policy, game),
+            "first_mover_loss": costs.cost,
+            "disagreement_weighted": costs.disagreement,
+            "disagreement_states": costs.state_share,
+            "costliest_states": "; ".join(f"({i}, {j}) {by_score[i, j]:.1e}"
+                                          for i, j in zip(*np.unravel_index(worst, by_score.shape), strict=True)),
+        })
+    return pd.DataFrame(rows)

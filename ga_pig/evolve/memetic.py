@@ -1,0 +1,41 @@
+"""The solver-assisted memetic step (issue 11; never part of the oracle-free headline numbers).
+
+Every ``memetic.every`` generations the last child of the new generation is replaced by the
+exact best response (:func:`ga_pig.exact.best_response`) to the run's champion — the strategy the
+run itself picked, by its own fitness — written in the run's genome at the current block side.
+Selection then judges it like any other member: with a ladder of champions it is usually the
+next champion, so the run follows iterated best response (seed 000 §3.1.1) with the GA filling
+the gaps. A solver is called, so such a run is neither oracle-free nor oracle-judged: reports
+keep it apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ga_pig import exact
+from ga_pig.evolve.genomes import Genome
+from ga_pig.evolve.individual import Individual
+from ga_pig.game import Game
+
+__all__ = ["BestResponseStep"]
+
+
+@dataclass
+class BestResponseStep:
+    """``step(population, champion, side, generation)``: the population with its last member
+    replaced by the best response to ``champion`` when ``generation`` is a multiple of
+    ``every`` (``every = 0``: never)."""
+
+    game: Game
+    genes: Genome
+    every: int
+
+    def __call__(self, population: list[Individual], champion: np.ndarray, side: int,
+                 generation: int) -> list[Individual]:
+        if not self.every or (generation + 1) % self.every:
+            return population
+        response = exact.best_response(champion, self.game).policy
+        return [*population[:-1], Individual(self.genes.encode(response[None], side)[0])]
