@@ -1,15 +1,18 @@
 """Discovery benchmark (issue 11): how close evolution gets to optimal play within a wall-clock budget.
 
     python benchmarks/discovery.py [--seeds 0 1 2] [--scale 1.0] [--experiments vs_optimal ...]
-                                   [--variants] [--parallel]
+                                   [--tensor] [--variants] [--only-variants] [--parallel]
 
 Each named experiment runs from random for its own ``time_limit_s`` (scaled by ``--scale``) per
 seed, one run at a time on both cores (``--parallel``: two at a time, one core each). The figure
 is the exact win rate against the optimal policy of the strategy the run itself picked (its
 champion: ``champion_best_ever``; ``final`` is the champion at the end), beside the population's
 best (chosen by the oracle, so not what an oracle-free run could output). ``--variants`` runs the
-oracle-free experiments once on every roll/hold variant and reports each optimum's own value.
-Writes benchmarks/results/discovery.json.
+oracle-free experiments once on every roll/hold variant and reports each optimum's own value
+(the optimal first mover's win probability); ``--tensor`` runs each experiment once more with the
+seed's tensor genome. Keeps the runs in outputs/benchmarks/discovery/ (git-ignored: ``load_runs`` and
+``ga_pig.analysis.discovery`` read them). Writes benchmarks/results/discovery.json after every
+finished run, so a benchmark cut short keeps what it measured.
 """
 
 from __future__ import annotations
@@ -21,14 +24,34 @@ import time
 from pathlib import Path
 
 from _machine import machine
-from ga import one_run
 from joblib import Parallel, delayed
+
+from ga_pig.analysis.discovery import TARGETS as DISCOVERY_TARGETS
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "discovery.json"
+#: where the runs are kept (git-ignored), for load_runs and ga_pig.analysis.discovery
+RUNS = ROOT / "outputs" / "benchmarks" / "discovery"
 
-#: experiment -> (target: champion's best exact win rate vs optimal, budget in seconds)
-TARGETS = {"vs_optimal": (0.4995, 300), "coevolve_exact": (0.495, 900), "coevolve_simulated": (0.490, 900)}
+
+def one_run(overrides: list[str], threads: int, out: Path) -> dict:
+    """Run ``overrides`` into ``out`` (replaced if there), numba on ``threads``; the summary with
+    its wall time."""
+    import shutil
+
+    from ga_pig.evolve.run import run_overrides
+
+    shutil.rmtree(out, ignore_errors=True)
+    started = time.perf_counter()
+    summary = run_overrides(overrides, out, threads=threads)
+    summary["wall_seconds"] = time.perf_counter() - started
+    return summary
+
+#: experiment -> (target: champion's best exact win rate vs optimal, budget in seconds); the
+#: solver-assisted experiment has no target and is reported apart
+TARGETS = {**DISCOVERY_TARGETS, "coevolve_assisted": (float("nan"), 900)}
+#: the "game" label of runs with the seed's tensor genome (Pig)
+TENSOR = "pig (tensor genome)"
 VARIANTS = ["pig", "two_dice", "pig_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs", "piglet"]
 
 
@@ -36,46 +59,79 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every budget (0.1: a quick look)")
-    parser.add_argument("--experiments", nargs="+", default=list(TARGETS))
+    parser.add_argument("--experiments", nargs="+", default=list(DISCOVERY_TARGETS),
+                        help=f"default: {' '.join(DISCOVERY_TARGETS)}; also coevolve_assisted (solver-assisted)")
     parser.add_argument("--variants", action="store_true", help="oracle-free experiments on every variant, seed 0")
+    parser.add_argument("--tensor", action="store_true", help="also each experiment with the seed's tensor genome, "
+                                                                   "first seed only")
+    parser.add_argument("--only-variants", action="store_true",
+                        help="only the --variants and --tensor runs, not the threshold genome's seeds")
     parser.add_argument("--parallel", action="store_true", help="two runs at a time, one core each")
+    parser.add_argument("--out", type=Path, default=RESULTS, help=f"the JSON to write (default {RESULTS})")
     args = parser.parse_args()
 
-    jobs = [(name, seed, "pig") for name in args.experiments for seed in args.seeds]
+    jobs = [] if args.only_variants else [(name, seed, "pig") for name in args.experiments for seed in args.seeds]
+    if args.tensor:
+        jobs += [(name, args.seeds[0], TENSOR) for name in args.experiments]
     if args.variants:
         jobs += [(name, 0, game) for name in ("coevolve_exact", "coevolve_simulated") for game in VARIANTS
                  if game != "pig"]
-    one_run(["experiment=vs_optimal", "game.goal=20", "generations=2", "time_limit_s=null"], 2)  # compile
-    overrides = [[f"experiment={name}", f"seed={seed}", f"game={game}",
-                  f"time_limit_s={TARGETS[name][1] * args.scale}"] for name, seed, game in jobs]
+    one_run(["experiment=vs_optimal", "game.goal=20", "generations=2", "time_limit_s=null"], 2, RUNS / "compile")
+    overrides = [[f"experiment={name}", f"seed={seed}", "game=pig" if game == TENSOR else f"game={game}",
+                  *(["genome=tensor"] if game == TENSOR else []), f"time_limit_s={TARGETS[name][1] * args.scale}"]
+                 for name, seed, game in jobs]
     started = time.perf_counter()
+    places = [RUNS / name / game.replace(" ", "_").replace("(", "").replace(")", "") / f"seed{seed}"
+              for name, seed, game in jobs]
     if args.parallel:
-        summaries = Parallel(n_jobs=2, backend="loky")(delayed(one_run)(o, 1) for o in overrides)
+        summaries = Parallel(n_jobs=2, backend="loky", return_as="generator")(
+            delayed(one_run)(o, 1, p) for o, p in zip(overrides, places, strict=True))
     else:
-        summaries = [one_run(o, 2) for o in overrides]
-    rows = [{"experiment": name, "seed": seed, "game": game, "champion_best_ever": s["champion_best_ever"],
-             "champion_final": s["champion"], "population_best_ever": s["best_ever"], "generations": s["generations"],
-             "seconds": s["wall_seconds"]} for (name, seed, game), s in zip(jobs, summaries, strict=True)]
+        summaries = (one_run(o, 2, p) for o, p in zip(overrides, places, strict=True))
+    rows = []
+    for (name, seed, game), s in zip(jobs, summaries, strict=True):  # the JSON grows with every finished run
+        rows.append({"experiment": name, "seed": seed, "game": game, "setting": s["setting"],
+                     "champion_best_ever": s["champion_best_ever"], "champion_final": s["champion"],
+                     "population_best_ever": s["best_ever"], "optimal_first_mover": _optimum(game),
+                     "generations": s["generations"], "seconds": s["wall_seconds"]})
+        table = _table(rows)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "machine": machine(), "scale": args.scale,
+                                       "parallel": args.parallel, "done": len(rows), "of": len(jobs),
+                                       "results": table}, indent=2) + "\n")
+        print(f"{name} {game} seed {seed}: champion best {s['champion_best_ever']:.4f} in {s['generations']} "
+              f"generations, {s['wall_seconds']:.0f} s", flush=True)
 
-    print(f"best exact win rate vs optimal of the run's own champion (budget x {args.scale}, "
+    print(f"\nbest exact win rate vs optimal of the run's own champion (budget x {args.scale}, "
           f"{'1 core' if args.parallel else '2 cores'} per run)")
-    print(f"  {'experiment':<20} {'game':<14} {'seeds':<8} {'champion best':>28} {'median':>7} {'target':>7} "
-          f"{'final':>7} {'pop. best':>9}")
+    print(f"  {'experiment':<20} {'game':<20} {'seeds':<8} {'champion best':>28} {'median':>7} {'target':>7} "
+          f"{'final':>7} {'pop. best':>9} {'optimum':>8}")
+    for key, entry in _table(rows).items():
+        name, game = key.split("/", 1)
+        group = entry["runs"]
+        best = " ".join(f"{r['champion_best_ever']:.4f}" for r in group)
+        print(f"  {name:<20} {game:<20} {','.join(str(r['seed']) for r in group):<8} "
+              f"{best:>28} {entry['median']:7.4f} "
+              f"{entry['target']:7.4f} {statistics.median(r['champion_final'] for r in group):7.4f} "
+              f"{max(r['population_best_ever'] for r in group):9.4f} {group[0]['optimal_first_mover']:8.4f}")
+    print(f"\n{time.perf_counter() - started:.0f} s wall; wrote {args.out}")
+
+
+def _optimum(game: str) -> float:
+    """The variant's optimal first-mover win probability (its optimum's own value)."""
+    from ga_pig import Game, exact
+
+    return exact.optimal(Game.named("pig" if game == TENSOR else game)).win_probability
+
+
+def _table(rows: list[dict]) -> dict:
+    """experiment/game -> median of the champions' best, target, runs."""
     table = {}
-    for (name, game) in dict.fromkeys((r["experiment"], r["game"]) for r in rows):
+    for name, game in dict.fromkeys((r["experiment"], r["game"]) for r in rows):
         group = [r for r in rows if r["experiment"] == name and r["game"] == game]
-        best = [r["champion_best_ever"] for r in group]
-        median = statistics.median(best)
-        table[f"{name}/{game}"] = {"median": median, "target": TARGETS[name][0], "runs": group}
-        print(f"  {name:<20} {game:<14} {','.join(str(r['seed']) for r in group):<8} "
-              f"{' '.join(f'{b:.4f}' for b in best):>28} {median:7.4f} {TARGETS[name][0]:7.4f} "
-              f"{statistics.median(r['champion_final'] for r in group):7.4f} "
-              f"{max(r['population_best_ever'] for r in group):9.4f}")
-    print(f"\n{time.perf_counter() - started:.0f} s wall")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "machine": machine(), "scale": args.scale,
-                                   "parallel": args.parallel, "results": table}, indent=2) + "\n")
-    print(f"wrote {RESULTS}")
+        table[f"{name}/{game}"] = {"median": statistics.median(r["champion_best_ever"] for r in group),
+                                   "target": TARGETS[name][0], "runs": group}
+    return table
 
 
 if __name__ == "__main__":

@@ -79,10 +79,15 @@ class FitnessConfig:
     opponent: str = "population"
     #: champions: how many of the latest champions each member plays (the reigning one included)
     archive: int = 2
+    #: champions: how many of the latest champions a challenger must beat to be promoted (1..archive)
+    must_beat: int = 1
     #: champions, simulated: most games of the sequential test that promotes a champion
     max_games: int = 100_000
     #: champions, simulated: standard errors of lead a challenger needs to be promoted
     z: float = 2.0
+    #: simulated: every match of a generation replays the same dice, game by game (common random
+    #: numbers: members are compared on the same luck; see ga_pig.simulate.matches)
+    common: bool = False
 
 
 @dataclass
@@ -279,6 +284,9 @@ def validate(cfg: DictConfig) -> None:
         fail("operators.shift", cfg.operators.shift, "an integer >= 1 (genes)")
     if cfg.fitness.archive < 1:
         fail("fitness.archive", cfg.fitness.archive, "an integer >= 1 (champions kept, the reigning one included)")
+    if not 1 <= cfg.fitness.must_beat <= cfg.fitness.archive:
+        fail("fitness.must_beat", cfg.fitness.must_beat,
+             f"an integer in [1, fitness.archive = {cfg.fitness.archive}] (champions a challenger must beat)")
     if cfg.fitness.max_games < 1:
         fail("fitness.max_games", cfg.fitness.max_games, "an integer >= 1")
     if not cfg.fitness.z > 0:

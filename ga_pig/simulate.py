@@ -173,12 +173,18 @@ def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amou
 
 
 @numba.njit(cache=True, inline="always")
-def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, amounts, moves, dice, out):
+def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, amounts, moves, dice, common, out):
     """Play one block of games, a and b alternating the first move; out = (a wins a-first,
     b wins a-first, a wins b-first, b wins b-first). Inlined into each :func:`_play_blocks_*`
     kernel with constant ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
-    of game gets its own loop with no branch for the others."""
+    of game gets its own loop with no branch for the others. ``common``: each game draws from
+    its own stream, keyed by the block's key and its place in the block (common random numbers:
+    another match with the same key replays the same dice game by game); else one stream runs
+    through the block."""
+    key = state
     for game in range(n_games):
+        if common:
+            _, state = _splitmix(key ^ np.uint64(game))
         first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
         if dice:
             winner, state = _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state)
@@ -192,29 +198,29 @@ def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, a
 
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_plain(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                       out):
+                       common, out):
     """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in :func:`_play_block`."""
     for blk in numba.prange(block_a.shape[0]):
         _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
-                    uniform, effects, amounts, False, False, out[blk])
+                    uniform, effects, amounts, False, False, common, out[blk])
 
 
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_moves(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                       out):
+                       common, out):
     """:func:`_play_blocks_plain` for games with DOUBLE or SUBTRACT rolls (Pig Dice)."""
     for blk in numba.prange(block_a.shape[0]):
         _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
-                    uniform, effects, amounts, True, False, out[blk])
+                    uniform, effects, amounts, True, False, common, out[blk])
 
 
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                      out):
+                      common, out):
     """:func:`_play_blocks_plain` for games that roll pop[n, i, j, 0] dice at once (Hog)."""
     for blk in numba.prange(block_a.shape[0]):
         _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
-                    uniform, effects, amounts, False, True, out[blk])
+                    uniform, effects, amounts, False, True, common, out[blk])
 
 
 #: The kernel that plays each kind of strategy space (roll/hold games whose rolls can lower the
@@ -231,8 +237,9 @@ def _seed_key(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequen
     return np.random.SeedSequence(seed)
 
 
-def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
-    """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each.
+def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = False) -> np.ndarray:
+    """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each
+    (``common``: every match replays the same dice, game by game).
 
     The blocks go to the kernel :data:`CHUNK_BLOCKS` at a time, so memory stays bounded however
     many games are asked for, and Ctrl-C (KeyboardInterrupt) is honoured between chunks.
@@ -255,13 +262,15 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed) -> np.ndarray:
         block = np.arange(low, min(low + CHUNK_BLOCKS, total_blocks), dtype=np.int64)
         match_index, block_in_match = np.divmod(block, blocks_per_match)
         block_games = np.minimum(BLOCK, games - block_in_match * BLOCK)
-        # One 64-bit stream key per (match, block), derived from the seed alone.
-        mix = (keys[0] ^ (match_index.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))) + (
+        # One 64-bit stream key per (match, block), derived from the seed alone; with common
+        # random numbers the same key for a block of every match.
+        which = np.zeros_like(match_index) if common else match_index
+        mix = (keys[0] ^ (which.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))) + (
             block_in_match.astype(np.uint64) * np.uint64(0x8CB92BA72F3D8DD7) + keys[1]
         )
         out = np.zeros((len(block), 4), dtype=np.int64)
         kernel(pop, pair_a[match_index], pair_b[match_index], block_games, mix, game.goal, cumulative, uniform, effects,
-               amounts, out)
+               amounts, bool(common), out)
         np.add.at(counts, match_index, out)
     return counts
 
@@ -295,11 +304,18 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     )
 
 
-def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_match: int, seed=0) -> np.ndarray:
+def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_match: int, seed=0,
+            common: bool = False) -> np.ndarray:
     """Play one match per row of ``pairs``; return wins, shape (n_pairs, 2).
 
     ``wins[m, 0]`` counts the games ``population[pairs[m, 0]]`` won, ``wins[m, 1]`` those its
     opponent won; the rest of the ``games_per_match`` were stalemates.
+
+    ``common=True`` plays every match with the same dice, game by game (common random numbers):
+    game g of each match draws from a stream keyed by the seed and g alone, so members facing
+    the same opponent meet the same luck, and two members that decide alike wherever play goes
+    win exactly the same games. Comparisons between members then carry only the noise of the
+    games in which they play differently. Each match alone is as random as without it.
     """
     population = check_population(population, game)
     games_per_match = check_int("games_per_match", games_per_match, 1)
@@ -311,21 +327,22 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
         raise ValueError(f"pairs must index the population (0..{n - 1}), got values {pairs.min()}..{pairs.max()}")
     if len(pairs) == 0:
         return np.zeros((0, 2), dtype=np.int64)
-    counts = _run_matches(population, pairs[:, 0], pairs[:, 1], games_per_match, game, seed)
+    counts = _run_matches(population, pairs[:, 0], pairs[:, 1], games_per_match, game, seed, common)
     return np.stack([counts[:, 0] + counts[:, 2], counts[:, 1] + counts[:, 3]], axis=1)
 
 
-def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0) -> np.ndarray:
+def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0, common: bool = False) -> np.ndarray:
     """Every pair plays ``games_per_pair`` games; return the wins matrix, shape (n, n).
 
-    ``wins[p, q]`` is the number of games strategy p won against q (diagonal zero).
+    ``wins[p, q]`` is the number of games strategy p won against q (diagonal zero);
+    ``common``: every pair meets the same dice (see :func:`matches`).
     """
     population = check_population(strategies, game, "strategies")
     n = population.shape[0]
     p, q = np.triu_indices(n, k=1)
     wins = np.zeros((n, n), dtype=np.int64)
     if len(p):
-        result = matches(population, np.stack([p, q], axis=1), game, games_per_pair, seed)
+        result = matches(population, np.stack([p, q], axis=1), game, games_per_pair, seed, common)
         wins[p, q] = result[:, 0]
         wins[q, p] = result[:, 1]
     return wins

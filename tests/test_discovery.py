@@ -177,6 +177,7 @@ def test_tournament_winners_are_the_best_of_their_draws():
                                     "population_size = 8]"),
     ("selection.mu=8", "config key 'selection.mu' = 8: expected an integer in [1, population_size - 1 = 7]"),
     ("fitness.archive=0", "config key 'fitness.archive' = 0: expected an integer >= 1"),
+    ("fitness.must_beat=3", "config key 'fitness.must_beat' = 3: expected an integer in [1, fitness.archive = 2]"),
     ("fitness.z=0", "config key 'fitness.z' = 0.0: expected a positive number"),
     ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
     ("operators.block=0", "config key 'operators.block' = 0: expected an integer >= 1"),
@@ -466,3 +467,38 @@ def test_assisted_experiment_is_coevolve_exact_with_the_memetic_step():
     assert assisted.memetic.every > 0 and plain.memetic.every == 0
     for key in ("fitness", "selection", "operators", "genome", "cube", "time_limit_s", "mutation"):
         assert assisted[key] == plain[key], key
+
+
+@pytest.mark.parametrize("common", [True, False])
+def test_simulated_judges_with_common_dice_rank_members_on_the_same_luck(common):
+    """fitness.common: members that play alike get the same fitness against the same champions
+    (and in a round robin, the same totals against the others); without it, their own luck."""
+    from ga_pig.evolve.judges import JUDGES
+
+    cfg = compose([*LADDER, "fitness.kind=simulated", f"fitness.common={common}"])
+    ladder = JUDGES[("simulated", "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    ladder.totals(np.stack([S.hold_at(3, G), S.hold_at(4, G)]))
+    fitness = ladder.totals(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(6, G)]))
+    assert (fitness[0] == fitness[1]) == common
+    population = JUDGES[("simulated", "population")].for_run(G, compose([*LADDER, f"fitness.common={common}"]),
+                                                              np.random.default_rng(0), None)
+    duels = population.duels(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(8, G)]),
+                             np.array([[0, 2], [1, 2]]))
+    assert np.array_equal(duels[0], duels[1]) == common
+
+
+@pytest.mark.parametrize("kind", ["exact", "simulated"])
+def test_must_beat_asks_a_challenger_to_beat_the_last_champions(kind):
+    """fitness.must_beat=2: a challenger that beats the reigning champion but not the one before
+    it stays a challenger; with 1 it is promoted."""
+    from ga_pig.evolve.judges import JUDGES
+
+    strong, weak, challenger = S.hold_at(6, G), S.hold_at(2, G), S.hold_at(3, G)
+    assert exact.win_rate(challenger, weak, G) > 0.5 > exact.win_rate(challenger, strong, G)
+    for must_beat, promoted in ((1, True), (2, False)):
+        cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=2", f"fitness.must_beat={must_beat}",
+                       "fitness.common=true"])
+        ladder = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+        ladder.champions = [strong, weak]
+        ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+        assert np.array_equal(ladder.champion, challenger) == promoted, must_beat

@@ -119,17 +119,20 @@ class SimulatedJudge:
     game: Game
     games_per_match: int
     rng: np.random.Generator
+    common: bool = False
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
-        return cls(game, int(cfg.games_per_match), rng)
+        return cls(game, int(cfg.games_per_match), rng, bool(cfg.fitness.common))
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=_seed(self.rng))
+        wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=_seed(self.rng),
+                                    common=self.common)
         return wins.sum(axis=1).astype(float)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-        return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=_seed(self.rng)).astype(float)
+        return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=_seed(self.rng),
+                                common=self.common).astype(float)
 
 
 @judge("exact", "population")
@@ -178,11 +181,14 @@ class Ladder:
     on each member's fitness is its mean win rate against the last ``archive`` champions (the
     reigning one included); the fittest member that beats the reigning champion becomes the next
     one — the GA's analogue of iterated best response (seed 000 §3.1.1), with the archive
-    guarding against cycling back to strategies beaten before. The reigning champion is the
-    run's own best (``champion``), chosen without the optimal policy.
+    guarding against cycling back to strategies beaten before. With ``must_beat`` > 1 a
+    challenger must beat each of the last ``must_beat`` champions, not only the reigning one
+    (harder to promote a strategy that only exploits the reigning champion's weaknesses). The
+    reigning champion is the run's own best (``champion``), chosen without the optimal policy.
     """
 
     archive: int
+    must_beat: int
     champions: list
 
     @property
@@ -197,7 +203,8 @@ class Ladder:
         """Each member's mean win rate against the others."""
         raise NotImplementedError
 
-    def _promotes(self, candidate: np.ndarray, rate_vs_reigning: float) -> bool:
+    def _promotes(self, candidate: np.ndarray, champion: np.ndarray) -> bool:
+        """Whether ``candidate``, ahead of ``champion`` by its fitness games, truly beats it."""
         raise NotImplementedError
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
@@ -208,10 +215,11 @@ class Ladder:
         opponents = self.champions[-self.archive:]
         rates = self._versus(strategies, opponents)
         fitness = rates.mean(axis=1)
+        beaten = min(self.must_beat, len(opponents))
         for m in np.argsort(-fitness, kind="stable"):
-            if rates[m, -1] <= 0.5:
+            if (rates[m, -beaten:] <= 0.5).any():
                 continue
-            if self._promotes(strategies[m], float(rates[m, -1])):
+            if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
                 self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
             break
         return fitness
@@ -236,11 +244,12 @@ class ExactLadder(Ladder):
 
     game: Game
     archive: int
+    must_beat: int = 1
     champions: list = field(default_factory=list)
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
-        return cls(game, int(cfg.fitness.archive))
+        return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat))
 
     def __post_init__(self) -> None:
         self._rates = ExactRates(self.game)
@@ -252,8 +261,8 @@ class ExactLadder(Ladder):
         W = exact.win_matrix(strategies, self.game)
         return (W.sum(axis=1) - np.diag(W)) / max(1, len(strategies) - 1)
 
-    def _promotes(self, candidate, rate_vs_reigning):
-        return rate_vs_reigning > 0.5
+    def _promotes(self, candidate, champion):
+        return True  # its exact rate against the champion is above 1/2
 
 
 @judge("simulated", "champions")
@@ -264,7 +273,9 @@ class SimulatedLadder(Ladder):
     reigning champion — batches that double from ``games_per_match`` up to ``fitness.max_games``,
     stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
     way; promoted only if it ends ahead by that much. (Seed 000 §3.3 asks for the sample size
-    that makes a comparison fair; here it adapts to how close the two are.)"""
+    that makes a comparison fair; here it adapts to how close the two are.) With
+    ``fitness.common`` every member meets the same dice against each champion (common random
+    numbers), so members are ranked on the games where they play differently."""
 
     game: Game
     archive: int
@@ -272,27 +283,29 @@ class SimulatedLadder(Ladder):
     max_games: int
     z: float
     rng: np.random.Generator
+    common: bool = False
+    must_beat: int = 1
     champions: list = field(default_factory=list)
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
-                   float(cfg.fitness.z), rng)
+                   float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat))
 
     def _versus(self, strategies, opponents):
         n = len(strategies)
         pool = np.concatenate([strategies, np.stack(opponents)])
         members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
         pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
-        wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=_seed(self.rng))
+        wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=_seed(self.rng), common=self.common)
         return (wins[:, 0] / self.games_per_match).reshape(n, len(opponents))
 
     def _round_robin(self, strategies):
-        wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=_seed(self.rng))
-        return wins.sum(axis=1) / (self.games_per_match * max(1, len(strategies) - 1))
+        return SimulatedJudge(self.game, self.games_per_match, self.rng, self.common).totals(strategies) / (
+            self.games_per_match * max(1, len(strategies) - 1))
 
-    def _promotes(self, candidate, rate_vs_reigning):
-        pool = np.stack([candidate, self.champions[-1]])
+    def _promotes(self, candidate, champion):
+        pool = np.stack([candidate, champion])
         played, lead, batch = 0, 0, self.games_per_match
         while played < self.max_games:
             batch = min(batch, self.max_games - played)
