@@ -68,6 +68,7 @@ def main() -> None:
                         help="only the --variants and --tensor runs, not the threshold genome's seeds")
     parser.add_argument("--parallel", action="store_true", help="two runs at a time, one core each")
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"the JSON to write (default {RESULTS})")
+    parser.add_argument("--threads", type=int, default=None, help="cores per run (default: 2, or 1 with --parallel)")
     args = parser.parse_args()
 
     jobs = [] if args.only_variants else [(name, seed, "pig") for name in args.experiments for seed in args.seeds]
@@ -83,11 +84,12 @@ def main() -> None:
     started = time.perf_counter()
     places = [RUNS / name / game.replace(" ", "_").replace("(", "").replace(")", "") / f"seed{seed}"
               for name, seed, game in jobs]
+    threads = args.threads or (1 if args.parallel else 2)
     if args.parallel:
         summaries = Parallel(n_jobs=2, backend="loky", return_as="generator")(
-            delayed(one_run)(o, 1, p) for o, p in zip(overrides, places, strict=True))
+            delayed(one_run)(o, threads, p) for o, p in zip(overrides, places, strict=True))
     else:
-        summaries = (one_run(o, 2, p) for o, p in zip(overrides, places, strict=True))
+        summaries = (one_run(o, threads, p) for o, p in zip(overrides, places, strict=True))
     rows = []
     for (name, seed, game), s in zip(jobs, summaries, strict=True):  # the JSON grows with every finished run
         rows.append({"experiment": name, "seed": seed, "game": game, "setting": s["setting"],
@@ -97,13 +99,13 @@ def main() -> None:
         table = _table(rows)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "machine": machine(), "scale": args.scale,
-                                       "parallel": args.parallel, "done": len(rows), "of": len(jobs),
-                                       "results": table}, indent=2) + "\n")
+                                       "parallel": args.parallel, "threads": threads, "done": len(rows),
+                                       "of": len(jobs), "results": table}, indent=2) + "\n")
         print(f"{name} {game} seed {seed}: champion best {s['champion_best_ever']:.4f} in {s['generations']} "
               f"generations, {s['wall_seconds']:.0f} s", flush=True)
 
     print(f"\nbest exact win rate vs optimal of the run's own champion (budget x {args.scale}, "
-          f"{'1 core' if args.parallel else '2 cores'} per run)")
+          f"{threads} core{'s' if threads > 1 else ''} per run{', two at a time' if args.parallel else ''})")
     print(f"  {'experiment':<20} {'game':<20} {'seeds':<8} {'champion best':>28} {'median':>7} {'target':>7} "
           f"{'final':>7} {'pop. best':>9} {'optimum':>8}")
     for key, entry in _table(rows).items():

@@ -6,7 +6,9 @@ Prints a table and writes benchmarks/results/engine.json. Each timing is the bes
 repeats after a warm-up call (compilation is measured separately, in fresh processes).
 Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on two; one exact
 pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s. Then the
-optimal-solve and exact-pair times of every variant in :data:`ga_pig.GAMES` (no targets).
+optimal-solve and exact-pair times of every variant in :data:`ga_pig.GAMES` (no targets), and
+the endgame rules' solves (issue 12: time and table memory; ``--endgame`` runs only those and
+writes benchmarks/results/engine_endgame.json).
 """
 
 from __future__ import annotations
@@ -104,12 +106,52 @@ def _parse_openspiel(text: str, player: int) -> tuple[int, int, int]:
     return (s0, s1, turn) if player == 0 else (s1, s0, turn)
 
 
+def endgame_rows(repeats: int) -> list[tuple]:
+    """Solve time and table memory of Pig at goal 100 under each endgame rule, and the exact
+    winning-margin distribution (forward from the start)."""
+    from ga_pig.exact import endgame
+
+    rows = []
+    for rule in ("first_to_goal", "last_round", "equal_turns"):
+        game = Game.pig(endgame=rule)
+        for method in exact.METHODS:
+            seconds = best_of(lambda g=game, m=method: endgame.optimal(g, m), max(1, repeats // 2))
+            rows.append((f"endgame {rule}: optimal solve, {method}", seconds, "s", ""))
+        solution = endgame.optimal(game)
+        rows.append((f"endgame {rule}: tables (cap at goal + {solution.top - game.goal})",
+                     (solution.value.nbytes + solution.policy.nbytes) / 2**20, "MiB", ""))
+        seconds = best_of(lambda s=solution: endgame.margins(s), repeats)
+        rows.append((f"endgame {rule}: winning margins, exact", seconds, "s", ""))
+    return rows
+
+
+def report(rows: list[tuple], quick: bool, path: Path) -> None:
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'value':>12}  unit     target")
+    for what, value, unit, target in rows:
+        shown = f"{value:,.0f}" if unit == "games/s" and value == value else f"{value:.4g}"
+        print(f"{what:<{width}}  {shown:>12}  {unit:<7}  {target}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "machine": machine(),
+        "quick": quick,
+        "date": time.strftime("%Y-%m-%d"),
+        "rows": [{"measure": w, "value": v if v == v else None, "unit": u, "target": t} for w, v, u, t in rows],
+    }
+    path.write_text(json.dumps(payload, indent=2) + "\n")
+    print(f"\nwrote {path}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats (smoke run)")
+    parser.add_argument("--endgame", action="store_true", help="only the endgame rules' solves")
     args = parser.parse_args()
     n_games = 200_000 if args.quick else 2_000_000
     repeats = 2 if args.quick else 5
+    if args.endgame:
+        report(endgame_rows(repeats), args.quick, RESULTS.with_name("engine_endgame.json"))
+        return
 
     game = Game.pig()
     solution = exact.optimal(game, "policy_iteration")
@@ -171,21 +213,8 @@ def main() -> None:
     rows.append(("first call, compiling every kernel (fresh process)", cold, "s", ""))
     rows.append(("first call, kernels loaded from numba cache", warm, "s", ""))
 
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'value':>12}  unit     target")
-    for what, value, unit, target in rows:
-        shown = f"{value:,.0f}" if unit == "games/s" and value == value else f"{value:.4g}"
-        print(f"{what:<{width}}  {shown:>12}  {unit:<7}  {target}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    payload = {
-        "machine": machine(),
-        "quick": args.quick,
-        "date": time.strftime("%Y-%m-%d"),
-        "rows": [{"measure": w, "value": v if v == v else None, "unit": u, "target": t} for w, v, u, t in rows],
-    }
-    RESULTS.write_text(json.dumps(payload, indent=2) + "\n")
-    print(f"\nwrote {RESULTS}")
-
+    rows += endgame_rows(repeats)
+    report(rows, args.quick, RESULTS)
 
 if __name__ == "__main__":
     main()

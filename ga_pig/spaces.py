@@ -263,5 +263,10 @@ def unpack_bits(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def space_of(game: Game) -> Space:
-    """The strategy space of ``game``: dice counts when the mover chooses a number of dice."""
+    """The strategy space of ``game``: dice counts when the mover chooses a number of dice.
+    Games under another endgame rule than ``first_to_goal`` have none yet (ValueError): their
+    strategies are indexed by seat, up to a cap past the goal (:mod:`ga_pig.exact.endgame`)."""
+    if game.endgame != "first_to_goal":
+        raise ValueError(f"endgame={game.endgame!r}: {game} has no strategy space yet; so far only "
+                         f"ga_pig.exact.optimal and ga_pig.exact.endgame take games with this rule")
     return DiceCounts(game) if game.max_dice else RollHold(game)

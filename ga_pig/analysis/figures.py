@@ -33,6 +33,8 @@ __all__ = [
     "game_scores",
     "discovery_curves",
     "decision_costs",
+    "endgame_margins",
+    "winning_margins",
 ]
 
 
@@ -397,4 +399,39 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
         ax.set_xlabel("player score i")
         ax.set_ylabel("opponent score j")
     fig.tight_layout()
+    return fig
+
+
+def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
+    """How many points past the goal an optimal player banks, over (own score i, opponent's
+    score j), one heat map per endgame rule: ``margins[rule]`` is
+    :meth:`~ga_pig.exact.endgame.EndgameSolution.margin` for the first mover, shape (goal, goal)."""
+    n = max(1, len(margins))
+    fig, axes = plt.subplots(1, n, figsize=(4.8 * n, 4.2), squeeze=False)
+    if not margins:
+        return _empty(fig, axes[0, 0], "no endgame solutions")
+    top = max(1, max(int(np.max(m)) for m in margins.values()))
+    for ax, (rule, margin) in zip(axes[0], margins.items(), strict=True):
+        image = ax.imshow(np.asarray(margin).T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto",
+                          extent=(-0.5, goal - 0.5, -0.5, goal - 0.5))
+        ax.set_title(f"{rule}: bank at goal + ...")
+        ax.set_xlabel("mover's banked score i")
+        ax.set_ylabel("opponent's score j")
+    fig.colorbar(image, ax=axes[0].tolist(), label="points past the goal")
+    return fig
+
+
+def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Figure:
+    """The winner's final score minus the loser's under optimal play, one line per endgame rule
+    (``distributions[rule][m]``: the chance of margin m)."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if not distributions:
+        return _empty(fig, ax, "no margins")
+    for rule, distribution in distributions.items():
+        distribution = np.asarray(distribution)[:upto + 1]
+        ax.plot(np.arange(distribution.size), distribution, label=rule, lw=1.4)
+    ax.set_xlabel("winning margin (winner's score - loser's)")
+    ax.set_ylabel("probability")
+    ax.legend()
+    ax.set_title("winning margin in optimal play")
     return fig

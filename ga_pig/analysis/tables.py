@@ -24,6 +24,8 @@ __all__ = [
     "optimal_vs_hold20",
     "exploitative",
     "iterated_best_response",
+    "ENDGAME_GAMES",
+    "endgame_answers",
 ]
 
 #: seed 001 appendix A: entry [row][column] = P(column strategy wins | it moves first, vs row)
@@ -245,3 +247,34 @@ def iterated_best_response(game: Game | None = None, max_steps: int = 30) -> pd.
                      "equals_optimal": bool(np.array_equal(strategy[decided], solution.policy[decided])),
                      "win_rate_vs_optimal": exact.win_rate(strategy, solution.policy, game)})
     return pd.DataFrame(rows)
+
+
+#: The variants the endgame solver takes (turn totals and banked scores never fall), at goal 100.
+ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "pass_the_pigs")
+
+
+def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame, dict]:
+    """Seed 003's open endgame questions, answered exactly per game and rule: the first mover's win
+    probability under optimal play, how far past the goal optimal players bank (largest margin
+    over all states; at the start of a close race, both at goal - 10), and the winning margin
+    (final score of the winner minus the loser's) — its mean and its chance to be 5 or less.
+    Also returns the solutions, ``{(name, rule): EndgameSolution}``, and their margins."""
+    from ga_pig.exact import endgame
+    from ga_pig.game import ENDGAMES
+
+    rows, solutions = [], {}
+    for name in names:
+        for rule in ENDGAMES:
+            game = Game.named(name, goal=goal, endgame=rule)
+            solution = endgame.optimal(game)
+            won = endgame.margins(solution)
+            margin = won.sum(axis=0)
+            past = solution.margin()
+            solutions[name, rule] = solution, won
+            rows.append({"game": name, "endgame": rule, "first_wins": solution.start[0],
+                         "second_wins": solution.start[1], "cap": solution.top,
+                         "largest_margin": int(past.max()),
+                         "close_race_margin": int(past[0, goal - 10, goal - 10]),
+                         "mean_winning_margin": float((np.arange(margin.size) * margin).sum()),
+                         "winning_margin_le_5": float(margin[:6].sum())})
+    return pd.DataFrame(rows), solutions

@@ -60,6 +60,12 @@ class Solution:
         """The value of the start, P(0, 0, 0) (P(0, 0) for Hog): the first mover's win probability."""
         return float(self.value[(0,) * self.value.ndim])
 
+    @property
+    def start(self) -> tuple[float, float]:
+        """Each seat's win probability at the start, first mover first (optimal play never stalls,
+        so they add up to 1)."""
+        return self.win_probability, 1.0 - self.win_probability
+
 
 def _finish(policy, value, iterations, method, game) -> Solution:
     """The kernels' tables in the space's shape; states never consulted: no action (False, or
@@ -93,6 +99,8 @@ def optimal(
     game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 100_000
 ) -> Solution:
     """The optimal policy and win-probability table of ``game`` when both players play optimally.
+    A game under another endgame rule than ``first_to_goal`` gets an
+    :class:`~ga_pig.exact.endgame.EndgameSolution` (seat-indexed tables; ``start`` as here).
 
     Parameters
     ----------
@@ -108,6 +116,10 @@ def optimal(
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if check_game(game).endgame != "first_to_goal":
+        from ga_pig.exact import endgame
+
+        return endgame.optimal(game, method, tol, max_iterations)
     value, policy = _tables(game, "exact.optimal")
     goal = game.goal
     iterations = np.zeros((goal, goal), dtype=np.int64)

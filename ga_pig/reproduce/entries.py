@@ -324,6 +324,32 @@ def _detectable(games: int) -> float:
 
 
 #: Section name -> its entries, in the order the index lists them.
+# ---------------------------------------------------------------------------- endgame rules
+def _endgame_answers(ctx):
+    answers, _ = ctx.endgame
+    pig = answers.set_index(["game", "endgame"]).loc["pig"]
+    return answers, ("first mover's win probability under optimal play, Pig: " + ", ".join(
+        f"{rule} {row.first_wins:.6f}" for rule, row in pig.iterrows()) + "; banks up to "
+        f"{int(pig['largest_margin'].max())} points past the goal")
+
+
+def _endgame_margins(ctx):
+    _, solutions = ctx.endgame
+    margins = {rule: solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
+               if name == "pig" and rule != "first_to_goal"}
+    return (figures.endgame_margins(margins, ctx.game.goal),
+            "first mover, Pig: " + ", ".join(f"{rule} up to {int(m.max())} points past the goal"
+                                            for rule, m in margins.items()))
+
+
+def _winning_margins(ctx):
+    _, solutions = ctx.endgame
+    distributions = {rule: won.sum(axis=0) for (name, rule), (_, won) in solutions.items() if name == "pig"}
+    means = {rule: float((np.arange(d.size) * d).sum()) for rule, d in distributions.items()}
+    return (figures.winning_margins(distributions),
+            "exact, forward from the start; mean margin " + ", ".join(f"{r} {m:.2f}" for r, m in means.items()))
+
+
 SECTIONS: dict[str, tuple[Entry, ...]] = {
     "engine_tables": (
         Entry("appendix_a", "seed 001 appendix A", _appendix_a),
@@ -377,6 +403,11 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("ga_results", "seed 001 §4 (knockout 0.133, round robin 0.139, cube 0.24)", _ga_results),
         Entry("random_search_density", "seed 001 Fig. 10", _random_search),
         Entry("cube_vs_optimal", "seed 001 Fig. 11", _cube_vs_optimal),
+    ),
+    "endgame": (
+        Entry("endgame_answers", "seed 003 Future Challenges (endgame variations); issue 12", _endgame_answers),
+        Entry("endgame_margins", "seed 003 Future Challenges: by how much to exceed the goal", _endgame_margins),
+        Entry("winning_margins", "issue 12 (winning margin in optimal play)", _winning_margins),
     ),
     "discovery": (
         Entry("discovery_curves", "issue 11, against seed 001 §4 (0.133, 0.139, 0.24) and hold at 25",

@@ -1,0 +1,320 @@
+"""Private numba kernels of the endgame rules (seed 003, "Future Challenges"; issue 12).
+
+Once a player banks at least the goal, the other may get one final turn (:mod:`ga_pig.exact.endgame`
+says when). Tables are indexed ``[seat, i, j, k]`` — the mover's seat (0: first mover), the
+mover's banked score, the opponent's, the turn total — with ``i + k`` up to the cap ``top``: a
+mover whose banked score plus turn total reaches ``top`` banks. Only games whose turn total
+never falls are handled here (ADD, BUST and BANK outcomes).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig.game import ADD, BANK
+
+
+@numba.njit(cache=True)
+def _final_turn(add_p, add_amount, bank_p, bank_amount, size):
+    """W[n]: the chance that a player who must add at least n points in one turn does so (they
+    roll until they have, or bust), for n = 0..size-1; W[0] = 1."""
+    W = np.ones(size)
+    for n in range(1, size):
+        w = 0.0
+        for o in range(add_p.shape[0]):
+            m = n - add_amount[o]
+            w += add_p[o] * (W[m] if m > 0 else 1.0)
+        for o in range(bank_p.shape[0]):
+            if bank_amount[o] >= n:
+                w += bank_p[o]
+        W[n] = w
+    return W
+
+
+@numba.njit(cache=True, inline="always")
+def _hold_past_goal(decides, W, s, total, op):
+    """The mover's win probability on banking ``total`` >= goal against an opponent at ``op``:
+    1 when that ends the game, else the chance the opponent's final turn falls short of beating it
+    (a tie goes to the player who reached the score first)."""
+    if not decides[s]:
+        return 1.0
+    return 1.0 - W[total - op + 1]
+
+
+@numba.njit(cache=True)
+def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W,
+          add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta):
+    """One mover's turn at banked scores (me, op) in seat s: alpha[k] + beta[k] * B is its win
+    probability at turn total k, B being the opponent's win probability at the start of its next
+    turn, (1 - s, op, me, 0). With ``greedy`` each action is chosen against B =
+    ``opponent_start`` (the current one stays unless the other beats it by more than ``margin``);
+    otherwise the policy as it stands is evaluated. Returns whether an action switched."""
+    switched = False
+    for k in range(top - me, -1, -1):
+        total = me + k
+        if total >= goal and (not decides[s] or total >= top):
+            alpha[k] = _hold_past_goal(decides, W, s, total, op)
+            beta[k] = 0.0
+            policy[s, me, op, k] = False
+            continue
+        if k == 0:
+            hold_a, hold_b = 1.0, -1.0  # pass the turn
+        elif total < goal:
+            hold_a, hold_b = 1.0 - P[1 - s, op, total, 0], 0.0
+        else:
+            hold_a, hold_b = _hold_past_goal(decides, W, s, total, op), 0.0
+        roll_a, roll_b = bust_p, -bust_p
+        for o in range(add_p.shape[0]):
+            after = total + add_amount[o]
+            p = add_p[o]
+            if after >= top or (after >= goal and not decides[s]):
+                roll_a += p * _hold_past_goal(decides, W, s, after, op)
+            else:
+                roll_a += p * alpha[k + add_amount[o]]
+                roll_b += p * beta[k + add_amount[o]]
+        for o in range(bank_p.shape[0]):
+            after = total + bank_amount[o]
+            p = bank_p[o]
+            if after == me:
+                roll_a += p
+                roll_b -= p
+            elif after >= goal:
+                roll_a += p * _hold_past_goal(decides, W, s, after, op)
+            else:
+                roll_a += p * (1.0 - P[1 - s, op, after, 0])
+        rolls = policy[s, me, op, k]
+        if greedy:
+            roll_v = roll_a + roll_b * opponent_start
+            hold_v = hold_a + hold_b * opponent_start
+            better = roll_v > hold_v + margin if not rolls else hold_v > roll_v + margin
+            if better:
+                rolls = not rolls
+                switched = True
+                policy[s, me, op, k] = rolls
+        if rolls:
+            alpha[k], beta[k] = roll_a, roll_b
+        else:
+            alpha[k], beta[k] = hold_a, hold_b
+    return switched
+
+
+@numba.njit(cache=True)
+def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, exact_pairs, tol, margin,
+           max_rounds, P, policy, rounds):
+    """Optimal play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest
+    score sum first (every hold below the goal lands on a pair already solved). With
+    ``exact_pairs`` (policy iteration) each round chooses both sides' actions against the current
+    start values, then solves the pair's two linear equations for that policy exactly, until no
+    action switches; otherwise (value iteration) it repeats greedy sweeps until the start values
+    move by no more than ``tol``. Writes P, policy and rounds[i, j]; returns False if a pair did
+    not settle within ``max_rounds``."""
+    alpha0, beta0 = np.zeros(top + 1), np.zeros(top + 1)
+    alpha1, beta1 = np.zeros(top + 1), np.zeros(top + 1)
+    for total in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+            j = total - i
+            x, y = 0.5, 0.5
+            settled = False
+            for r in range(max_rounds):
+                s0 = _side(P, policy, 0, i, j, y, True, margin, goal, top, decides, W, add_p, add_amount, bust_p,
+                           bank_p, bank_amount, alpha0, beta0)
+                if exact_pairs:
+                    s1 = _side(P, policy, 1, j, i, x, True, margin, goal, top, decides, W, add_p, add_amount,
+                               bust_p, bank_p, bank_amount, alpha1, beta1)
+                    a1, b1, a2, b2 = alpha0[0], beta0[0], alpha1[0], beta1[0]
+                    x = (a1 + b1 * a2) / (1.0 - b1 * b2)
+                    y = a2 + b2 * x
+                    rounds[i, j] = r + 1
+                    if r > 0 and not s0 and not s1:
+                        settled = True
+                        break
+                else:
+                    x_new = alpha0[0] + beta0[0] * y
+                    _side(P, policy, 1, j, i, x_new, True, margin, goal, top, decides, W, add_p, add_amount, bust_p,
+                          bank_p, bank_amount, alpha1, beta1)
+                    y_new = alpha1[0] + beta1[0] * x_new
+                    moved = max(abs(x_new - x), abs(y_new - y))
+                    x, y = x_new, y_new
+                    rounds[i, j] = r + 1
+                    if moved <= tol:
+                        settled = True
+                        break
+            if not settled:
+                return False
+            # the tables at the settled start values, for the final policy
+            _side(P, policy, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, bank_p,
+                  bank_amount, alpha0, beta0)
+            _side(P, policy, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, bank_p,
+                  bank_amount, alpha1, beta1)
+            for k in range(top - i + 1):
+                P[0, i, j, k] = alpha0[k] + beta0[k] * y
+            for k in range(top - j + 1):
+                P[1, j, i, k] = alpha1[k] + beta1[k] * x
+    return True
+
+
+@numba.njit(cache=True)
+def _play(policies, games, goal, top, decides, cumulative, effects, amounts, seed, scores, winners):
+    """Play ``games`` games between policies[0] (first mover) and policies[1] under the endgame
+    rule: policies[p] is indexed [seat, i, j, k] like the solver's tables. Writes each game's final
+    banked scores (scores[g, seat]) and winner's seat; a game stalled for 100 000 turns has winner -1."""
+    np.random.seed(seed)
+    for g in range(games):
+        score = np.zeros(2, dtype=np.int64)
+        mover = 0
+        final = False  # the mover is taking the final turn
+        winner = -1
+        for _turn in range(100_000):
+            me, op = score[mover], score[1 - mover]
+            k = 0
+            banked = -1
+            while True:
+                total = me + k
+                if final:
+                    if total > op:
+                        banked = total
+                        break
+                elif total >= goal and (not decides[mover] or total >= top):
+                    banked = total
+                    break
+                elif not policies[mover, mover, me, op, k]:
+                    banked = total
+                    break
+                u = np.random.random()
+                o = 0
+                while o < cumulative.shape[0] - 1 and u >= cumulative[o]:
+                    o += 1
+                if effects[o] == ADD:
+                    k += amounts[o]
+                elif effects[o] == BANK:
+                    banked = total + amounts[o]
+                    break
+                else:  # BUST
+                    banked = me
+                    break
+            score[mover] = banked
+            if final:
+                winner = mover if banked > op else 1 - mover
+                break
+            if banked >= goal:
+                if decides[mover]:
+                    final = True
+                else:
+                    winner = mover
+                    break
+            mover = 1 - mover
+        winners[g] = winner
+        scores[g, 0] = score[0]
+        scores[g, 1] = score[1]
+
+
+@numba.njit(cache=True)
+def _final_margins(add_p, add_amount, bank_p, bank_amount, size, width):
+    """over[T, m]: the chance that a final turn needing T points (a total of at least T) ends
+    with a total of T - 1 + m, m >= 1 (it stops as soon as it is ahead), for T = 1..size-1."""
+    over = np.zeros((size, width))
+    reach = np.zeros(size + width)
+    for T in range(1, size):
+        reach[:] = 0.0
+        reach[0] = 1.0
+        for k in range(T):
+            r = reach[k]
+            if r == 0.0:
+                continue
+            for o in range(add_p.shape[0]):
+                after = k + add_amount[o]
+                if after >= T:
+                    over[T, after - T + 1] += r * add_p[o]
+                else:
+                    reach[after] += r * add_p[o]
+            for o in range(bank_p.shape[0]):
+                after = k + bank_amount[o]
+                if after >= T:
+                    over[T, after - T + 1] += r * bank_p[o]
+    return over
+
+
+@numba.njit(cache=True)
+def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p, bank_p, bank_amount, ends):
+    """ends[S]: the chance that a turn of the mover in seat s at (me, op) ends banking the total
+    S > me under ``policy``; returns the chance it ends with nothing banked (a bust, or a pass)."""
+    ends[:] = 0.0
+    reach = np.zeros(ends.shape[0])
+    reach[0] = 1.0
+    nothing = 0.0
+    for k in range(top - me + 1):
+        r = reach[k]
+        if r == 0.0:
+            continue
+        total = me + k
+        if (total >= goal and (not decides[s] or total >= top)) or not policy[s, me, op, k]:
+            if k == 0:
+                nothing += r
+            else:
+                ends[total] += r
+            continue
+        nothing += r * bust_p
+        for o in range(add_p.shape[0]):
+            after = total + add_amount[o]
+            if after >= top or (after >= goal and not decides[s]):
+                ends[after] += r * add_p[o]
+            else:
+                reach[k + add_amount[o]] += r * add_p[o]
+        for o in range(bank_p.shape[0]):
+            after = total + bank_amount[o]
+            if after == me:
+                nothing += r * bank_p[o]
+            else:
+                ends[after] += r * bank_p[o]
+    return nothing
+
+
+@numba.njit(cache=True)
+def _margins(policy, goal, top, decides, over, add_p, add_amount, bust_p, bank_p, bank_amount, width, won):
+    """Forward through the game from its start under ``policy`` (both players): won[s, m], the
+    chance that seat s wins with a final score m points above the loser's. Turn starts are taken
+    in order of their score sum; the two of a pair (a bust passes the turn back and forth between
+    them) are solved together. Returns the chance of a stalemate."""
+    mass = np.zeros((2, goal, goal))
+    mass[0, 0, 0] = 1.0
+    ends0 = np.zeros(top + width + 1)
+    ends1 = np.zeros(top + width + 1)
+    stalled = 0.0
+    for total in range(0, 2 * goal - 1):
+        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+            j = total - i
+            m0, m1 = mass[0, i, j], mass[1, j, i]
+            if m0 == 0.0 and m1 == 0.0:
+                continue
+            b0 = _turn_ends(policy, 0, i, j, goal, top, decides, add_p, add_amount, bust_p, bank_p, bank_amount,
+                            ends0)
+            b1 = _turn_ends(policy, 1, j, i, goal, top, decides, add_p, add_amount, bust_p, bank_p, bank_amount,
+                            ends1)
+            if b0 * b1 >= 1.0:
+                stalled += m0 + m1
+                continue
+            v0 = (m0 + m1 * b1) / (1.0 - b0 * b1)  # turns started at (0, i, j)
+            v1 = (m1 + m0 * b0) / (1.0 - b0 * b1)
+            for side in range(2):
+                s = side
+                me = i if side == 0 else j
+                op = j if side == 0 else i
+                v = v0 if side == 0 else v1
+                ends = ends0 if side == 0 else ends1
+                for S in range(me + 1, ends.shape[0]):
+                    p = v * ends[S]
+                    if p == 0.0:
+                        continue
+                    if S < goal:
+                        mass[1 - s, op, S] += p
+                    elif not decides[s]:
+                        won[s, S - op] += p
+                    else:
+                        T = S - op + 1
+                        success = 0.0
+                        for m in range(1, width):
+                            won[1 - s, m] += p * over[T, m]
+                            success += over[T, m]
+                        won[s, S - op] += p * (1.0 - success)
+    return stalled

@@ -1,0 +1,265 @@
+"""Optimal play under the endgame rules seed 003 leaves open ("Future Challenges"; issue 12).
+
+Under ``first_to_goal`` (the seeds' rule) the first player to bank the goal wins. Under the other
+two, once a player banks at least the goal the other may take **one final turn** to finish with a
+higher score (a tie goes to the player who reached the score first):
+
+* ``last_round`` — whoever reaches the goal, the other player gets the final turn;
+* ``equal_turns`` — only the players after the goal-reacher in the round's turn order get one:
+  with two players, only when the first mover (seat 0) reaches the goal; the second mover
+  reaching it ends the game.
+
+A mover whose banked score plus turn total has reached the goal then decides whether to keep
+rolling to build a margin, so those states become decisions; the final turn itself needs no
+decision (roll until ahead, or bust). Tables are indexed ``[seat, i, j, k]``: the mover's seat (0
+moves first), the mover's banked score, the opponent's, the turn total, for ``i + k <= top``.
+
+The turn total past the goal is unbounded; the solver bounds it exactly. Banking a total S >= goal
+against an opponent at j wins unless the final turn adds more than S - j points, which happens
+with probability W(S - j + 1), decreasing in S (:func:`final_turn`). Rolling on wins at most
+1 - p_bust * Q, Q the opponent's win probability from the start of its turn after a bust. So
+where W(S - j + 1) <= p_bust * Q holding is optimal, and stays optimal for every larger S. The
+solver makes every mover bank at ``top`` = goal + margin and then checks that inequality at
+``top`` for every state with the values it found: those values, extended by holding beyond
+``top``, satisfy the optimality equations of the unbounded game, so they are its values, not an
+approximation. Where the check fails the margin doubles and the game is solved again.
+
+Handled: games whose turn total never falls and whose banked scores never fall — ADD, BUST and
+BANK outcomes (Pig, Piglet, Piggy, Piggy Sevens, Big Pig, Frey's Pig, Pass the Pigs without
+oinkers). Not yet: RESET (2-dice Pig, oinkers: banked scores fall), DOUBLE and SUBTRACT (Pig Dice:
+the turn total falls), and Hog (one roll per turn: there is no margin to decide).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ga_pig._validate import check_game, check_int, check_memory
+from ga_pig.exact import _endgame
+from ga_pig.exact._rules import rules_of
+from ga_pig.game import ADD, BANK, BUST, Game
+
+__all__ = ["EndgameSolution", "optimal", "final_turn", "margins", "simulate", "DECIDES"]
+
+#: Per rule, for each seat (first mover first): whether a mover in that seat who banks the goal
+#: hands the opponent a final turn (and so decides past the goal how big a margin to build).
+DECIDES = {"first_to_goal": (False, False), "last_round": (True, True), "equal_turns": (True, False)}
+
+#: Policy iteration changes an action only when the other is better by more than this.
+TIE_MARGIN = 1e-13
+
+#: Bytes per state: value and policy tables.
+BYTES_PER_STATE = 9
+
+
+@dataclass(frozen=True)
+class EndgameSolution:
+    """Optimal play under an endgame rule.
+
+    Attributes
+    ----------
+    policy : ndarray(bool, shape=(2, goal, goal, top + 1))
+        ``policy[seat, i, j, k]``: True to roll. False where the mover banks by rule (at the goal
+        when that ends the game, at ``top``) and beyond ``i + k > top``.
+    value : ndarray(float64, shape=(2, goal, goal, top + 1))
+        The mover's win probability; NaN beyond ``i + k > top``.
+    top : int
+        The cap: a mover banks once ``i + k`` reaches it (optimal anyway: see the module notes).
+    rounds : ndarray(int64, shape=(goal, goal))
+        Policy-improvement rounds (or value-iteration sweeps) of the pair seat 0 at (i, j),
+        seat 1 at (j, i).
+    method : str
+    game : Game
+    """
+
+    policy: np.ndarray
+    value: np.ndarray
+    top: int
+    rounds: np.ndarray
+    method: str
+    game: Game
+
+    @property
+    def start(self) -> tuple[float, float]:
+        """Each seat's win probability at the start under optimal play, first mover first."""
+        first = float(self.value[0, 0, 0, 0])
+        return first, 1.0 - first
+
+    @property
+    def win_probability(self) -> float:
+        """The first mover's win probability at the start."""
+        return self.start[0]
+
+    def bank_at(self) -> np.ndarray:
+        """bank_at[seat, i, j]: the smallest total >= goal at which the mover in ``seat`` with
+        banked score i banks against j (goal itself where reaching it ends the game)."""
+        goal = self.game.goal
+        totals = np.arange(self.top + 1)[None, None, None, :] + np.arange(goal)[None, :, None, None]
+        banks = ~self.policy & (totals >= goal) & (totals <= self.top)
+        first = np.where(banks, totals, np.iinfo(np.int64).max).min(axis=3)
+        return first.astype(np.int64)
+
+    def margin(self) -> np.ndarray:
+        """margin[seat, i, j] = :meth:`bank_at` - goal: how far past the goal the mover banks."""
+        return self.bank_at() - self.game.goal
+
+
+def _supported(game: Game) -> None:
+    """ValueError unless the endgame solver handles ``game``'s outcomes."""
+    rules = rules_of(game)
+    if game.max_dice:
+        raise ValueError(f"endgame={game.endgame!r} is not solved for {game}: it rolls its dice once per turn")
+    if rules.reset_p > 0 or rules.move_p.size:
+        raise ValueError(f"endgame={game.endgame!r} is not solved yet for {game}: its banked scores or turn "
+                         f"totals can fall (RESET, DOUBLE or SUBTRACT outcomes); supported: ADD, BUST and BANK")
+
+
+def final_turn(game: Game, size: int) -> np.ndarray:
+    """W[n], n = 0..size-1: the chance that a player on a final turn who needs at least n more
+    points gets them (rolling until they have, or bust); W[0] = 1."""
+    check_game(game)
+    check_int("size", size, 1)
+    rules = rules_of(game)
+    return _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, size)
+
+
+def _first_margin(game: Game, W: np.ndarray) -> int:
+    """A first guess at the cap's margin over the goal: where the final turn's chance falls below
+    a thousandth of a bust (the check after solving decides)."""
+    bust_p = rules_of(game).bust_p
+    below = np.nonzero(W[1:] <= 1e-3 * bust_p)[0]
+    return int(below[0]) + 1 if below.size else W.size
+
+
+def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int):
+    rules = rules_of(game)
+    goal = game.goal
+    size = top + int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0))) + 2
+    W = _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, size)
+    check_memory(BYTES_PER_STATE * 2 * goal * goal * (top + 1), "game.goal", goal, f"exact.optimal on {game}")
+    P = np.zeros((2, goal, goal, top + 1))
+    policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
+    rounds = np.zeros((goal, goal), dtype=np.int64)
+    decides = np.array(DECIDES[game.endgame], dtype=np.bool_)
+    margin = TIE_MARGIN if method == "policy_iteration" else 0.0
+    ok = _endgame._solve(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
+                         rules.bank_amount, method == "policy_iteration", tol, margin, max_rounds, P, policy, rounds)
+    if not ok:
+        raise RuntimeError(f"{method} did not settle within {max_rounds} rounds on a pair of scores of {game}")
+    return P, policy, rounds, W, decides
+
+
+def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.ndarray, bust_p: float) -> bool:
+    """The check of the module notes: at ``top`` (and so beyond) banking beats rolling for every
+    mover in a deciding seat, by the bound W(top - j + 1) <= p_bust * P[1 - s, j, i, 0]."""
+    goal = P.shape[1]
+    j = np.arange(goal)
+    W_top = W[top - j + 1]  # [j]
+    for s in range(2):
+        if decides[s] and (W_top[None, :] > bust_p * P[1 - s].transpose(1, 0, 2)[:, :, 0]).any():
+            return False
+    return True
+
+
+def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_rounds: int = 10_000,
+            margin: int | None = None) -> EndgameSolution:
+    """Optimal play of ``game`` under its endgame rule (:attr:`Game.endgame`), exact.
+
+    Parameters
+    ----------
+    game : Game
+    method : {"policy_iteration", "value_iteration"}
+        Both give the same values within 1e-12.
+    tol : float
+        Value iteration stops on a pair once its start values move by no more than ``tol``.
+    max_rounds : int
+        Per pair; exceeding it raises RuntimeError.
+    margin : int, optional
+        The first cap to try, in points past the goal (default: from the final turn's odds). It
+        doubles until holding is proved optimal at the cap.
+    """
+    check_game(game)
+    from ga_pig.exact.solve import METHODS
+
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    _supported(game)
+    goal = game.goal
+    if margin is None:  # under first_to_goal nobody plays past the goal: any cap will do
+        margin = _first_margin(game, final_turn(game, 8 * goal + 64)) if any(DECIDES[game.endgame]) else 1
+    check_int("margin", margin, 1)
+    bust_p = rules_of(game).bust_p
+    while True:
+        top = goal + margin
+        P, policy, rounds, W, decides = _solve_with(game, top, method, tol, max_rounds)
+        if not decides.any() or _holding_is_optimal_at(top, P, W, decides, bust_p):
+            break
+        margin *= 2
+    beyond = (np.arange(top + 1)[None, :] + np.arange(goal)[:, None]) > top  # [i, k]
+    P[:, beyond[:, None, :].repeat(goal, axis=1)] = np.nan
+    return EndgameSolution(policy, P, top, rounds, method, game)
+
+
+def margins(solution: EndgameSolution) -> np.ndarray:
+    """The winning margin in optimal play, exactly: ``won[seat, m]``, the chance that ``seat``
+    (0: first mover) wins with a final banked score ``m`` points above the loser's. Computed
+    forward from the start, independently of the solver's values: ``won.sum(axis=1)`` is
+    :attr:`EndgameSolution.start` (a check the tests make). Works for ``first_to_goal`` too,
+    where the winner's margin is its final score minus the loser's.
+
+    Returns
+    -------
+    ndarray(float64, shape=(2, top + width)), width = the largest amount a roll adds, plus 2
+    """
+    game = solution.game
+    rules = rules_of(game)
+    top = solution.top
+    width = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0))) + 2
+    over = _endgame._final_margins(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount,
+                                   top + width + 2, width)
+    won = np.zeros((2, top + width))
+    decides = np.array(DECIDES[game.endgame], dtype=np.bool_)
+    stalled = _endgame._margins(solution.policy, game.goal, top, decides, over, rules.add_p, rules.add_amount,
+                                rules.bust_p, rules.bank_p, rules.bank_amount, width, won)
+    if stalled > 0:
+        raise RuntimeError(f"optimal play stalls with probability {stalled} on {game}")
+    return won
+
+
+def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``games`` games under ``game``'s endgame rule, policies[0] moving first.
+
+    Parameters
+    ----------
+    policies : ndarray(bool, shape=(2, 2, goal, goal, top + 1))
+        Each player's policy, indexed [seat, i, j, k] like :attr:`EndgameSolution.policy` (for
+        the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``.
+
+    Returns
+    -------
+    winners : ndarray(int64, shape=(games,))
+        The winner's seat (0: first mover), -1 for a game stalled for 100 000 turns.
+    scores : ndarray(int64, shape=(games, 2))
+        Each seat's final banked score.
+    """
+    check_game(game)
+    _supported(game)
+    games = check_int("games", games, 1)
+    goal = game.goal
+    policies = np.ascontiguousarray(policies)
+    if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
+            or policies.shape[4] <= goal:
+        raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
+                         f"{goal}, got {policies.dtype} {policies.shape}")
+    probabilities, effects, amounts = game.tables()
+    if not np.isin(effects, (ADD, BUST, BANK)).all():
+        raise ValueError(f"simulate handles ADD, BUST and BANK outcomes, {game} has others")
+    winners = np.empty(games, dtype=np.int64)
+    scores = np.empty((games, 2), dtype=np.int64)
+    decides = np.array(DECIDES[game.endgame], dtype=np.bool_)
+    _endgame._play(policies, games, goal, policies.shape[4] - 1, decides, np.cumsum(probabilities), effects,
+                   amounts, seed, scores, winners)
+    return winners, scores
+

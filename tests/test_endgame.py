@@ -1,0 +1,196 @@
+"""Endgame rules (seed 003, "Future Challenges"; issue 12): exact optimal play, the cap past the
+goal, the winning margin, the simulator, cross-checked against a brute-force solver on tiny games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ga_pig import exact, strategies
+from ga_pig.exact import endgame
+from ga_pig.game import ENDGAMES, Effect, Game, Outcome
+
+RULES = ("last_round", "equal_turns")
+
+
+def _bank_game(endgame_rule: str) -> Game:
+    """A tiny game with a BANK outcome: bust, +1, +2, or bank 2 more points and end the turn."""
+    outcomes = (Outcome(0.25, Effect.BUST), Outcome(0.25, Effect.ADD, 1), Outcome(0.25, Effect.ADD, 2),
+                Outcome(0.25, Effect.BANK, 2))
+    return Game("bank", 6, outcomes, endgame=endgame_rule)
+
+
+def _brute_force(game: Game, cap: int) -> np.ndarray:
+    """Optimal values by plain Gauss-Seidel value iteration over every state (seat, i, j, k) with
+    i + k <= cap, the final turn solved as its own absorbing chain by a dense linear solve; a
+    mover banks at ``cap`` (chosen far beyond where it matters)."""
+    goal = game.goal
+    decides = {"first_to_goal": (False, False), "last_round": (True, True), "equal_turns": (True, False)}[
+        game.endgame]
+    adds = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.ADD]
+    banks = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.BANK]
+    bust = sum(o.probability for o in game.outcomes if o.effect == Effect.BUST)
+    # W[n] = sum_add p W[n - a] (1 once n - a <= 0) + sum_bank p [a >= n], n = 1..N, as (I - M) W = b
+    N = cap + 10
+    M, b = np.zeros((N, N)), np.zeros(N)
+    for n in range(1, N + 1):
+        for p, a in adds:
+            if n - a <= 0:
+                b[n - 1] += p
+            else:
+                M[n - 1, n - a - 1] += p
+        for p, a in banks:
+            b[n - 1] += p if a >= n else 0.0
+    W = np.concatenate([[1.0], np.linalg.solve(np.eye(N) - M, b)])
+
+    def banked(s, total, j):
+        if total < goal:
+            return None
+        return 1.0 - W[total - j + 1] if decides[s] else 1.0
+
+    V = np.zeros((2, goal, goal, cap + 1))
+    for _ in range(100_000):
+        moved = 0.0
+        for s in range(2):
+            for i in range(goal):
+                for j in range(goal):
+                    for k in range(cap - i, -1, -1):
+                        total = i + k
+                        end = banked(s, total, j)
+                        if end is not None and (not decides[s] or total >= cap):
+                            new = end
+                        else:
+                            hold = end if end is not None else (
+                                1.0 - V[1 - s, j, i, 0] if k == 0 else 1.0 - V[1 - s, j, total, 0])
+                            roll = bust * (1.0 - V[1 - s, j, i, 0])
+                            for p, a in adds:
+                                after = banked(s, total + a, j)
+                                if after is not None and (not decides[s] or total + a >= cap):
+                                    roll += p * after
+                                else:
+                                    roll += p * V[s, i, j, k + a]
+                            for p, a in banks:
+                                after = banked(s, total + a, j)
+                                roll += p * (after if after is not None else 1.0 - V[1 - s, j, total + a, 0])
+                            new = max(roll, hold)
+                        moved = max(moved, abs(new - V[s, i, j, k]))
+                        V[s, i, j, k] = new
+        if moved < 1e-16:
+            return V
+    raise AssertionError("brute force did not settle")
+
+
+@pytest.mark.parametrize("rule", ENDGAMES)
+@pytest.mark.parametrize("make", [lambda rule: Game.pig(goal=5, sides=3, endgame=rule),
+                                  lambda rule: Game.piglet(goal=4, endgame=rule), _bank_game],
+                         ids=["pig_d3", "piglet", "bank"])
+def test_solver_matches_brute_force_on_tiny_games(rule, make):
+    game = make(rule)
+    solution = endgame.optimal(game)
+    brute = _brute_force(game, cap=solution.top + 150)
+    legal = ~np.isnan(solution.value)
+    assert legal.sum() > 0
+    np.testing.assert_allclose(solution.value[legal], brute[:, :, :, : solution.top + 1][legal], rtol=0, atol=1e-12)
+
+
+def test_first_to_goal_reproduces_the_seeds_solver():
+    """The endgame solver under the seeds' rule gives exact.optimal's values everywhere."""
+    for game in (Game.pig(), Game.freys(goal=40), Game.piggy(goal=40)):
+        reference = exact.optimal(game)
+        solution = endgame.optimal(game, margin=3)
+        legal = strategies.legal(game)
+        for seat in range(2):
+            got = solution.value[seat, :, :, : game.goal]
+            np.testing.assert_allclose(got[legal], reference.value[legal], rtol=0, atol=1e-14)
+            assert (solution.policy[seat, :, :, : game.goal][legal] == reference.policy[legal]).mean() > 0.9999
+    assert exact.optimal(Game.pig()).start[0] == pytest.approx(0.5305927, abs=1e-7)
+
+
+@pytest.fixture(scope="module")
+def pig_solutions():
+    return {rule: exact.optimal(Game.pig(endgame=rule)) for rule in RULES}
+
+
+def test_answers_for_pig(pig_solutions):
+    """The numbers the README gives (first mover's win probability under optimal play)."""
+    last, equal = pig_solutions["last_round"], pig_solutions["equal_turns"]
+    assert last.start[0] == pytest.approx(0.527952323749746, abs=1e-12)
+    assert equal.start[0] == pytest.approx(0.456420429651184, abs=1e-12)
+    assert sum(last.start) == pytest.approx(1.0, abs=1e-15)
+    # the last round: near the goal in a close game, bank well past it; far ahead, at the goal
+    margin = last.margin()
+    assert margin[0, 90, 90] > 10 and margin[0, 0, 0] == 0
+    # equal turns: the second mover reaching the goal wins at once
+    assert (equal.margin()[1] == 0).all() and equal.margin()[0].max() > 0
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_value_iteration_agrees_with_policy_iteration(rule, pig_solutions):
+    game = Game.pig(endgame=rule)
+    by_values = endgame.optimal(game, method="value_iteration")
+    by_policies = pig_solutions[rule]
+    assert by_values.top == by_policies.top
+    legal = ~np.isnan(by_policies.value)
+    np.testing.assert_allclose(by_values.value[legal], by_policies.value[legal], rtol=0, atol=1e-12)
+
+
+def test_the_cap_is_proved_not_guessed(pig_solutions):
+    """A cap too close to the goal changes the answer and fails the check; the solver starting
+    from it widens the cap until holding is provably optimal there, and then a wider cap changes
+    nothing."""
+    game = Game.pig(endgame="last_round")
+    P, _policy, _rounds, W, decides = endgame._solve_with(game, game.goal + 20, "policy_iteration", 1e-15, 10_000)
+    assert not endgame._holding_is_optimal_at(game.goal + 20, P, W, decides, 1 / 6)
+    assert abs(P[0, 0, 0, 0] - pig_solutions["last_round"].start[0]) > 1e-7
+    widened = endgame.optimal(game, margin=20)
+    assert widened.top > game.goal + 20
+    wide = endgame.optimal(game, margin=250)
+    legal = ~np.isnan(widened.value)
+    np.testing.assert_allclose(wide.value[:, :, :, : widened.top + 1][legal], widened.value[legal], rtol=0,
+                               atol=1e-15)
+
+
+@pytest.mark.parametrize("rule", ENDGAMES)
+def test_margins_forward_agree_with_the_solver_and_the_simulator(rule, pig_solutions):
+    game = Game.pig(endgame=rule)
+    solution = pig_solutions.get(rule) or endgame.optimal(game)
+    won = endgame.margins(solution)
+    np.testing.assert_allclose(won.sum(axis=1), solution.start, rtol=0, atol=1e-13)
+    games = 400_000
+    winners, scores = endgame.simulate(game, np.stack([solution.policy] * 2), games, seed=7)
+    assert (winners >= 0).all()
+    first = (winners == 0).mean()
+    assert abs(first - solution.start[0]) < 4 * np.sqrt(solution.start[0] * solution.start[1] / games)
+    margin = np.abs(scores[:, 0] - scores[:, 1])
+    exact_margin = won.sum(axis=0)
+    mean = (np.arange(exact_margin.size) * exact_margin).sum()
+    assert abs(margin.mean() - mean) < 4 * margin.std() / np.sqrt(games)
+    # the winner's margin distribution, a few bins at a time
+    for low, high in ((1, 6), (6, 20), (20, 50), (50, 200)):
+        p = exact_margin[low:high].sum()
+        assert abs(((margin >= low) & (margin < high)).mean() - p) < 4 * np.sqrt(p * (1 - p) / games) + 1e-12
+
+
+def test_margins_with_a_bank_outcome():
+    for rule in ENDGAMES:
+        solution = endgame.optimal(Game.freys(goal=50, endgame=rule))
+        np.testing.assert_allclose(endgame.margins(solution).sum(axis=1), solution.start, rtol=0, atol=1e-13)
+
+
+def test_bad_endgame_values_are_refused_before_any_work():
+    with pytest.raises(ValueError, match="endgame must be one of first_to_goal, last_round, equal_turns, got 'sudden'"):
+        Game.pig(endgame="sudden")
+    with pytest.raises(ValueError, match="not solved yet for two_dice"):
+        exact.optimal(Game.two_dice(endgame="last_round"))
+    with pytest.raises(ValueError, match="endgame='last_round'.*no strategy space yet"):
+        strategies.hold_at(20, Game.pig(endgame="last_round"))
+    with pytest.raises(ValueError, match="margin must be a positive integer, got 0"):
+        endgame.optimal(Game.pig(goal=10, endgame="last_round"), margin=0)
+    with pytest.raises(ValueError, match="policies must be a bool array of shape"):
+        endgame.simulate(Game.pig(goal=10, endgame="last_round"), np.zeros((2, 2, 10, 10, 5), bool), 10)
+
+
+def test_the_seeds_rule_keeps_every_name():
+    assert str(Game.pig()) == "pig(goal=100, sides=6)"
+    assert str(Game.pig(endgame="equal_turns")) == "pig(goal=100, sides=6, endgame=equal_turns)"
+    assert Game.pig() != Game.pig(endgame="last_round")
