@@ -7,8 +7,8 @@ repeats after a warm-up call (compilation is measured separately, in fresh proce
 Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on two; one exact
 pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s. Then the
 optimal-solve and exact-pair times of every variant in :data:`ga_pig.GAMES` (no targets), and
-the endgame rules' solves (issue 12: time and table memory; ``--endgame`` runs only those and
-writes benchmarks/results/engine_endgame.json).
+Pigtail's open questions (issue 12): the endgame rules' solves and the n-player solves, time and
+table memory (``--pigtail`` runs only those and writes benchmarks/results/engine_pigtail.json).
 """
 
 from __future__ import annotations
@@ -125,6 +125,30 @@ def endgame_rows(repeats: int) -> list[tuple]:
     return rows
 
 
+def players_rows(repeats: int, quick: bool) -> list[tuple]:
+    """Three players at goal 100 (30 with --quick) and four players at a few goals: solve,
+    evaluation and best-response times, table memory, orbits without a pure equilibrium."""
+    from ga_pig.exact import players as NP
+
+    rows = []
+    cases = [(3, 30), (4, 20)] if quick else [(3, 100), (4, 30), (4, 40), (4, 50)]
+    for n, goal in cases:
+        game = Game.pig(goal=goal, players=n)
+        started = time.perf_counter()
+        solution = NP.optimal(game)
+        seconds = time.perf_counter() - started
+        label = f"{n} players, goal {goal}"
+        rows.append((f"{label}: optimal solve ({solution.unsettled} orbits unsettled)", seconds, "s", ""))
+        rows.append((f"{label}: tables", (solution.policy.nbytes + solution.value.nbytes) / 2**20, "MiB", ""))
+        if n == 3:
+            policies = [solution.policy] * n
+            rows.append((f"{label}: exact evaluation of {n} strategies",
+                         best_of(lambda p=policies, g=game: NP.evaluate(p, g), 1), "s", ""))
+            rows.append((f"{label}: best response",
+                         best_of(lambda p=policies, g=game: NP.best_response(p, g), 1), "s", ""))
+    return rows
+
+
 def report(rows: list[tuple], quick: bool, path: Path) -> None:
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  {'value':>12}  unit     target")
@@ -145,12 +169,13 @@ def report(rows: list[tuple], quick: bool, path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats (smoke run)")
-    parser.add_argument("--endgame", action="store_true", help="only the endgame rules' solves")
+    parser.add_argument("--pigtail", action="store_true", help="only the endgame rules' and n-player solves")
     args = parser.parse_args()
     n_games = 200_000 if args.quick else 2_000_000
     repeats = 2 if args.quick else 5
-    if args.endgame:
-        report(endgame_rows(repeats), args.quick, RESULTS.with_name("engine_endgame.json"))
+    if args.pigtail:
+        report(endgame_rows(repeats) + players_rows(repeats, args.quick), args.quick,
+               RESULTS.with_name("engine_pigtail.json"))
         return
 
     game = Game.pig()
@@ -213,7 +238,7 @@ def main() -> None:
     rows.append(("first call, compiling every kernel (fresh process)", cold, "s", ""))
     rows.append(("first call, kernels loaded from numba cache", warm, "s", ""))
 
-    rows += endgame_rows(repeats)
+    rows += endgame_rows(repeats) + players_rows(repeats, args.quick)
     report(rows, args.quick, RESULTS)
 
 if __name__ == "__main__":

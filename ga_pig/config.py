@@ -47,6 +47,10 @@ class GameConfig:
     sides: int | None = None
     p_oinker: float | None = None
     max_dice: int | None = None
+    #: how the game ends (:data:`ga_pig.game.ENDGAMES`); the GA runs ``first_to_goal`` so far
+    endgame: str = "first_to_goal"
+    #: players taking turns; the GA runs two so far (``ga_pig.exact.players`` solves more)
+    players: int = 2
 
 
 @dataclass
@@ -208,6 +212,10 @@ def make_game(cfg: DictConfig | Config):
         params["p_oinker"] = float(cfg.game.p_oinker)
     if cfg.game.max_dice is not None:
         params["max_dice"] = int(cfg.game.max_dice)
+    if cfg.game.endgame != "first_to_goal":
+        params["endgame"] = str(cfg.game.endgame)
+    if cfg.game.players != 2:
+        params["players"] = int(cfg.game.players)
     return Game.named(cfg.game.name, **params)
 
 
@@ -253,6 +261,12 @@ def validate(cfg: DictConfig) -> None:
         fail("game.goal", cfg.game.goal, "an integer >= 2")
     if cfg.game.sides is not None and cfg.game.sides < 2:
         fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
+    if cfg.game.endgame != "first_to_goal":
+        fail("game.endgame", cfg.game.endgame, "first_to_goal: the GA plays the seeds' rule so far (the other "
+             "rules are solved by ga_pig.exact.optimal(Game.named(name, endgame=...)))")
+    if cfg.game.players != 2:
+        fail("game.players", cfg.game.players, "2: the GA plays two-player games so far (more players are solved "
+             "by ga_pig.exact.optimal(Game.named(name, players=...)))")
     try:
         game = make_game(cfg)
     except ValueError as error:

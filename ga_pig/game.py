@@ -119,6 +119,10 @@ class Game:
         One of :data:`ENDGAMES`: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
         ``equal_turns`` (:mod:`ga_pig.exact.endgame`, where the rules are stated; so far only its
         solver and simulator take games with the other two rules).
+    players : int
+        Players taking turns, >= 2. With more than two, strategies are indexed by every player's
+        score (:mod:`ga_pig.exact.players`, which so far is the only part of the engine that takes
+        them).
 
     Notes
     -----
@@ -132,11 +136,13 @@ class Game:
     max_dice: int = 0
     faces: tuple[Face, ...] = field(default=(), compare=False)
     endgame: str = "first_to_goal"
+    players: int = 2
 
     def __post_init__(self) -> None:
         check_int("goal", self.goal, 2)
         if self.endgame not in ENDGAMES:
             raise ValueError(f"endgame must be one of {', '.join(ENDGAMES)}, got {self.endgame!r}")
+        check_int("players", self.players, 2)
         check_int("max_dice", self.max_dice, 0)
         if self.max_dice and any(Effect(o.effect) not in (Effect.ADD, Effect.BUST) for o in self.outcomes):
             raise ValueError(f"a game that rolls its dice at once (max_dice > 0) takes only ADD and BUST "
@@ -189,7 +195,7 @@ class Game:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def pig(cls, goal: int = 100, sides: int = 6, endgame: str = "first_to_goal") -> Game:
+    def pig(cls, goal: int = 100, sides: int = 6, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Pig: roll one fair die with ``sides`` faces; a 1 busts, 2..sides add their value;
         ``endgame``: one of :data:`ENDGAMES`."""
         check_int("sides", sides, 2)
@@ -198,12 +204,12 @@ class Game:
             Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)
         )
         faces = tuple(Face(str(face), p, face - 1) for face in range(1, sides + 1))
-        return cls("pig", goal, outcomes, (("goal", goal), ("sides", sides), *_ending(endgame)), faces=faces,
-                   endgame=endgame)
+        return cls("pig", goal, outcomes, (("goal", goal), ("sides", sides), *_ending(endgame, players)), faces=faces,
+                   endgame=endgame, players=players)
 
     @classmethod
     def _two_dice_game(cls, name: str, goal: int, rule: Callable[[int, int], tuple[Effect, int]],
-                       endgame: str = "first_to_goal") -> Game:
+                       endgame: str = "first_to_goal", players: int = 2) -> Game:
         """A game rolling two fair dice; ``rule(d1, d2)`` gives each face pair's (effect, amount)."""
         rolls = {(first, second): rule(first, second) for first in range(1, 7) for second in range(1, 7)}
         counts: dict[tuple[Effect, int], int] = {}
@@ -212,10 +218,11 @@ class Game:
         keys = sorted(counts)
         outcomes = tuple(Outcome(counts[key] / 36, *key) for key in keys)
         faces = tuple(Face(f"{a} {b}", 1 / 36, keys.index(key)) for (a, b), key in rolls.items())
-        return cls(name, goal, outcomes, (("goal", goal), *_ending(endgame)), faces=faces, endgame=endgame)
+        return cls(name, goal, outcomes, (("goal", goal), *_ending(endgame, players)), faces=faces, endgame=endgame,
+                   players=players)
 
     @classmethod
-    def two_dice(cls, goal: int = 100, endgame: str = "first_to_goal") -> Game:
+    def two_dice(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """2-dice Pig: a single 1 busts; two 1s bust and reset the banked score to 0; otherwise
         the dice's sum is added (seed 003; seed 002's turn-count analysis)."""
 
@@ -224,10 +231,10 @@ class Game:
                 return Effect.RESET, 0
             return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
 
-        return cls._two_dice_game("two_dice", goal, rule, endgame)
+        return cls._two_dice_game("two_dice", goal, rule, endgame, players)
 
     @classmethod
-    def big_pig(cls, goal: int = 100, endgame: str = "first_to_goal") -> Game:
+    def big_pig(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Big Pig (seed 003): 1-1 adds 25, other doubles add twice their sum, both continuing; a
         single 1 busts; otherwise the sum is added."""
 
@@ -236,10 +243,10 @@ class Game:
                 return Effect.ADD, 25 if a == 1 else 2 * (a + b)
             return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
 
-        return cls._two_dice_game("big_pig", goal, rule, endgame)
+        return cls._two_dice_game("big_pig", goal, rule, endgame, players)
 
     @classmethod
-    def freys(cls, goal: int = 100, endgame: str = "first_to_goal") -> Game:
+    def freys(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Frey's Pig (seed 003): 1-1 adds 25 and banks, ending the turn; other doubles add twice
         their sum and continue; a single 1 busts; otherwise the sum is added."""
 
@@ -248,22 +255,23 @@ class Game:
                 return (Effect.BANK, 25) if a == 1 else (Effect.ADD, 2 * (a + b))
             return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
 
-        return cls._two_dice_game("freys", goal, rule, endgame)
+        return cls._two_dice_game("freys", goal, rule, endgame, players)
 
     @classmethod
-    def piggy(cls, goal: int = 100, endgame: str = "first_to_goal") -> Game:
+    def piggy(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Piggy (seed 003): doubles bust; otherwise the dice's sum is added."""
         return cls._two_dice_game("piggy", goal, lambda a, b: (Effect.BUST, 0) if a == b else (Effect.ADD, a + b),
-                                  endgame)
+                                  endgame, players)
 
     @classmethod
-    def piggy_sevens(cls, goal: int = 100, endgame: str = "first_to_goal") -> Game:
+    def piggy_sevens(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Piggy Sevens (seed 003): a total of 7 busts; otherwise the dice's sum is added."""
         return cls._two_dice_game("piggy_sevens", goal,
-                                  lambda a, b: (Effect.BUST, 0) if a + b == 7 else (Effect.ADD, a + b), endgame)
+                                  lambda a, b: (Effect.BUST, 0) if a + b == 7 else (Effect.ADD, a + b), endgame,
+                                  players)
 
     @classmethod
-    def pig_dice(cls, goal: int = 100, endgame: str = "first_to_goal") -> Game:
+    def pig_dice(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Parker Brothers Pig Dice (seed 003). The first die shows a head for 1, the second a tail
         for 6: head and tail double the turn total; a head doubles the other die; a tail subtracts
         the other die (the turn total floors at 0); any other total of 7 busts; otherwise the sum
@@ -276,10 +284,11 @@ class Game:
                 return Effect.SUBTRACT, head_die
             return (Effect.BUST, 0) if head_die + tail_die == 7 else (Effect.ADD, head_die + tail_die)
 
-        return cls._two_dice_game("pig_dice", goal, rule, endgame)
+        return cls._two_dice_game("pig_dice", goal, rule, endgame, players)
 
     @classmethod
-    def pass_the_pigs(cls, goal: int = 100, p_oinker: float = 0.0, endgame: str = "first_to_goal") -> Game:
+    def pass_the_pigs(cls, goal: int = 100, p_oinker: float = 0.0, endgame: str = "first_to_goal",
+                      players: int = 2) -> Game:
         """Pass the Pigs (seed 003): two rubber pigs, each landing in a position with the
         frequencies of :data:`PASS_THE_PIGS_ROLLS` (3939 rolls by 6th-graders, 1997).
 
@@ -321,8 +330,8 @@ class Game:
         if p_oinker > 0:
             outcomes += (Outcome(float(p_oinker), Effect.RESET),)
             faces += (Face("oinker", float(p_oinker), len(outcomes) - 1),)
-        return cls("pass_the_pigs", goal, outcomes, (("goal", goal), ("p_oinker", float(p_oinker)), *_ending(endgame)),
-                   faces=faces, endgame=endgame)
+        params = (("goal", goal), ("p_oinker", float(p_oinker)), *_ending(endgame, players))
+        return cls("pass_the_pigs", goal, outcomes, params, faces=faces, endgame=endgame, players=players)
 
     @classmethod
     def hog(cls, goal: int = 100, max_dice: int = 30) -> Game:
@@ -334,11 +343,11 @@ class Game:
         return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice)), max_dice, die.faces)
 
     @classmethod
-    def piglet(cls, goal: int = 10, endgame: str = "first_to_goal") -> Game:
+    def piglet(cls, goal: int = 10, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Piglet: flip a fair coin; heads adds 1, tails busts (Neller & Presser; seed 004 §2.1)."""
         outcomes = (Outcome(0.5, Effect.BUST), Outcome(0.5, Effect.ADD, 1))
-        return cls("piglet", goal, outcomes, (("goal", goal), *_ending(endgame)),
-                   faces=(Face("tails", 0.5, 0), Face("heads", 0.5, 1)), endgame=endgame)
+        return cls("piglet", goal, outcomes, (("goal", goal), *_ending(endgame, players)),
+                   faces=(Face("tails", 0.5, 0), Face("heads", 0.5, 1)), endgame=endgame, players=players)
 
     @classmethod
     def named(cls, name: str, **params: object) -> Game:
@@ -444,10 +453,11 @@ class Game:
         return f"{self.name}({args})"
 
 
-def _ending(endgame: str) -> tuple[tuple[str, object], ...]:
-    """The endgame rule as a game parameter, named only when it is not the seeds' rule (so every
-    existing game keeps its name and outputs)."""
-    return () if endgame == "first_to_goal" else (("endgame", endgame),)
+def _ending(endgame: str, players: int) -> tuple[tuple[str, object], ...]:
+    """The endgame rule and the number of players as game parameters, named only when they are not
+    the seeds' (so every existing game keeps its name and outputs)."""
+    named = () if endgame == "first_to_goal" else (("endgame", endgame),)
+    return named + (() if players == 2 else (("players", players),))
 
 
 #: The variant registry: name -> builder taking keyword parameters.

@@ -266,6 +266,9 @@ def space_of(game: Game) -> Space:
     """The strategy space of ``game``: dice counts when the mover chooses a number of dice.
     Games under another endgame rule than ``first_to_goal`` have none yet (ValueError): their
     strategies are indexed by seat, up to a cap past the goal (:mod:`ga_pig.exact.endgame`)."""
+    if game.players != 2:
+        raise ValueError(f"players={game.players}: {game} has no strategy space yet; so far only "
+                         f"ga_pig.exact.optimal and ga_pig.exact.players take games with more than two players")
     if game.endgame != "first_to_goal":
         raise ValueError(f"endgame={game.endgame!r}: {game} has no strategy space yet; so far only "
                          f"ga_pig.exact.optimal and ga_pig.exact.endgame take games with this rule")

@@ -128,6 +128,8 @@ def test_game_groups_match_the_registry():
                                         "\\[0, 2\\*\\*63 - 1"),
         ("seed=-1", "config key 'seed' = -1"),
         ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
+        ("game.endgame=last_round", "config key 'game.endgame' = 'last_round': expected first_to_goal: the GA plays"),
+        ("game.players=3", "config key 'game.players' = 3: expected 2: the GA plays two-player games so far"),
     ],
 )
 def test_bad_config_fails_before_any_work(override, message, tmp_path):

@@ -26,6 +26,7 @@ __all__ = [
     "iterated_best_response",
     "ENDGAME_GAMES",
     "endgame_answers",
+    "players_answers",
 ]
 
 #: seed 001 appendix A: entry [row][column] = P(column strategy wins | it moves first, vs row)
@@ -278,3 +279,42 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
                          "mean_winning_margin": float((np.arange(margin.size) * margin).sum()),
                          "winning_margin_le_5": float(margin[:6].sum())})
     return pd.DataFrame(rows), solutions
+
+
+def players_answers(goal: int = 100, players: int = 3) -> tuple[pd.DataFrame, dict]:
+    """Seed 003's open n-player question, measured exactly: optimal (equilibrium) play for
+    ``players`` players of Pig, and how Neller & Presser's approximation (the 2-player optimal
+    policy against the leading opponent) and simple heuristics do — one such player in each seat
+    against equilibrium opponents (its win probability, and what it gives up against the
+    equilibrium's value of that seat), and every player using it.
+
+    Returns the table and facts: the equilibrium's seat values, its unsettled orbits and its
+    exploitability (:func:`ga_pig.exact.players.exploitability`)."""
+    from ga_pig.exact import players as NP
+
+    game = Game.pig(goal=goal, players=players)
+    solution = NP.optimal(game)
+    two = Game.pig(goal=goal)
+    rivals = {
+        "Neller-Presser approximation": NP.approximation(exact.optimal(two).policy, players),
+        "hold at 20": NP.hold_at(20, goal, players),
+        "hold at 25": NP.hold_at(25, goal, players),
+        "score 20 vs the leader": NP.approximation(S.score(20, two), players),
+    }
+    rows = [{"strategy": "equilibrium", "who": "every player",
+             **{f"seat {s + 1}": v for s, v in enumerate(solution.start)}, "loss": 0.0}]
+    for name, policy in rivals.items():
+        alone = []
+        for seat in range(players):
+            policies = [solution] * players
+            policies[seat] = policy
+            alone.append(float(NP.evaluate(policies, game)[seat]))
+        rows.append({"strategy": name, "who": "one player, in each seat",
+                     **{f"seat {s + 1}": v for s, v in enumerate(alone)},
+                     "loss": float(np.mean(np.array(solution.start) - np.array(alone)))})
+        every = NP.evaluate([policy] * players, game)
+        rows.append({"strategy": name, "who": "every player",
+                     **{f"seat {s + 1}": float(v) for s, v in enumerate(every)}, "loss": float("nan")})
+    facts = {"start": solution.start, "unsettled": solution.unsettled, "mixed": solution.mixed,
+             "exploitability": NP.exploitability(solution), "solution": solution}
+    return pd.DataFrame(rows), facts

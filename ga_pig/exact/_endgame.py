@@ -12,6 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig.exact._rules import _outcome
 from ga_pig.game import ADD, BANK
 
 
@@ -181,10 +182,7 @@ def _play(policies, games, goal, top, decides, cumulative, effects, amounts, see
                 elif not policies[mover, mover, me, op, k]:
                     banked = total
                     break
-                u = np.random.random()
-                o = 0
-                while o < cumulative.shape[0] - 1 and u >= cumulative[o]:
-                    o += 1
+                o = _outcome(cumulative)
                 if effects[o] == ADD:
                     k += amounts[o]
                 elif effects[o] == BANK:

@@ -109,6 +109,8 @@ class EndgameSolution:
 def _supported(game: Game) -> None:
     """ValueError unless the endgame solver handles ``game``'s outcomes."""
     rules = rules_of(game)
+    if game.players != 2:
+        raise ValueError(f"endgame={game.endgame!r} is solved for two players so far, got players={game.players}")
     if game.max_dice:
         raise ValueError(f"endgame={game.endgame!r} is not solved for {game}: it rolls its dice once per turn")
     if rules.reset_p > 0 or rules.move_p.size:

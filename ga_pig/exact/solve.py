@@ -100,7 +100,9 @@ def optimal(
 ) -> Solution:
     """The optimal policy and win-probability table of ``game`` when both players play optimally.
     A game under another endgame rule than ``first_to_goal`` gets an
-    :class:`~ga_pig.exact.endgame.EndgameSolution` (seat-indexed tables; ``start`` as here).
+    :class:`~ga_pig.exact.endgame.EndgameSolution` (seat-indexed tables; ``start`` as here), a game
+    of more than two players a :class:`~ga_pig.exact.players.PlayersSolution` (policy iteration
+    per orbit of score tuples; ``start``: each seat's win probability, first mover first).
 
     Parameters
     ----------
@@ -116,7 +118,11 @@ def optimal(
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if check_game(game).endgame != "first_to_goal":
+    if check_game(game).players != 2:
+        from ga_pig.exact import players
+
+        return players.optimal(game)
+    if game.endgame != "first_to_goal":
         from ga_pig.exact import endgame
 
         return endgame.optimal(game, method, tol, max_iterations)

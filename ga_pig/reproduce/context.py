@@ -14,7 +14,7 @@ import pandas as pd
 from ga_pig import Game, exact
 from ga_pig.analysis import figures, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
-from ga_pig.analysis.tables import ENDGAME_GAMES, endgame_answers
+from ga_pig.analysis.tables import ENDGAME_GAMES, endgame_answers, players_answers
 from ga_pig.files import atomic_write
 from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.turns import turn_tables
@@ -38,13 +38,15 @@ class Budget:
     discovery_scale: float
     #: the variants whose endgame rules are solved (issue 12)
     endgame_games: tuple[str, ...]
+    #: the goal of the three-player solve (issue 12)
+    players_goal: int
 
     @classmethod
     def make(cls, quick: bool) -> Budget:
         if quick:
-            return cls(12, 6, (0,), 12, range(200, 3001, 700), 12, range(5, 61, 5), True, 10, 0.005, ("pig",))
+            return cls(12, 6, (0,), 12, range(200, 3001, 700), 12, range(5, 61, 5), True, 10, 0.005, ("pig",), 30)
         return cls(1000, 200, (0, 1, 2), 300, range(100, 5001, 100), 100, range(1, 101), False, 100, 1.0,
-                   ENDGAME_GAMES)
+                   ENDGAME_GAMES, 100)
 
 
 @dataclass
@@ -248,6 +250,11 @@ class Context:
     def endgame(self) -> tuple[pd.DataFrame, dict]:
         """(answers table, {(game, rule): (solution, winning margins)}) of the endgame rules."""
         return endgame_answers(self.budget.endgame_games, self.game.goal)
+
+    @functools.cached_property
+    def players(self) -> tuple[pd.DataFrame, dict]:
+        """(table, facts) of three-player Pig: equilibrium, approximation, heuristics."""
+        return players_answers(self.budget.players_goal, 3)
 
     @functools.cached_property
     def discovery(self) -> tuple[Path, pd.DataFrame, pd.DataFrame]:

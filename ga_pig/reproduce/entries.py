@@ -350,6 +350,15 @@ def _winning_margins(ctx):
             "exact, forward from the start; mean margin " + ", ".join(f"{r} {m:.2f}" for r, m in means.items()))
 
 
+def _players_table(ctx):
+    table, facts = ctx.players
+    start = ", ".join(f"{v:.6f}" for v in facts["start"])
+    return table, (f"three players, goal {ctx.budget.players_goal}: equilibrium seat values {start}; "
+                   f"exploitability {facts['exploitability']:.2g} ({facts['unsettled']} orbits without a pure "
+                   f"equilibrium); one Neller-Presser player gives up "
+                   f"{table.loc[1, 'loss']:.2g} on average over the seats")
+
+
 SECTIONS: dict[str, tuple[Entry, ...]] = {
     "engine_tables": (
         Entry("appendix_a", "seed 001 appendix A", _appendix_a),
@@ -404,10 +413,12 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("random_search_density", "seed 001 Fig. 10", _random_search),
         Entry("cube_vs_optimal", "seed 001 Fig. 11", _cube_vs_optimal),
     ),
-    "endgame": (
+    "pigtail": (
         Entry("endgame_answers", "seed 003 Future Challenges (endgame variations); issue 12", _endgame_answers),
         Entry("endgame_margins", "seed 003 Future Challenges: by how much to exceed the goal", _endgame_margins),
         Entry("winning_margins", "issue 12 (winning margin in optimal play)", _winning_margins),
+        Entry("players_table", "seed 003 Future Challenges: three or more players; Neller & Presser's approximation",
+              _players_table),
     ),
     "discovery": (
         Entry("discovery_curves", "issue 11, against seed 001 §4 (0.133, 0.139, 0.24) and hold at 25",

@@ -1,0 +1,474 @@
+"""Private numba kernels for n-player games of the Pig family (seed 003, "Three or More Players";
+issue 12).
+
+Scores are seen from the mover: sigma = (mover's, next player's, ..., last player's banked score),
+stored flat as idx = sum_t sigma_t * goal ** (n - 1 - t). A value vector x[q] is player q's win
+probability in that order (q = 0: the mover). A bust or a pass hands the turn on with the scores
+unchanged: sigma -> rot(sigma) = (sigma_1, ..., sigma_{n-1}, sigma_0), and values of the next state
+come back to the current order through R: (R v)[0] = v[n-1], (R v)[q] = v[q-1]. Busts cycle
+through the rotations of one score tuple (an orbit); holds raise the score sum. So orbits are
+solved one at a time, highest score sum first, each exactly for its movers' current policies.
+
+States carry the mover's identity p when players differ (``identities`` = n: evaluation and best
+response); the symmetric equilibrium solve drops it (``identities`` = 1). Games whose turn totals
+and banked scores never fall (ADD, BUST and BANK outcomes), first to the goal wins.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig.exact._rules import _outcome
+from ga_pig.game import ADD, BANK
+
+
+@numba.njit(cache=True, inline="always")
+def _rotated(idx, goal, n):
+    """idx of rot(sigma): the next player moves, the scores unchanged."""
+    size = goal ** (n - 1)
+    return (idx % size) * goal + idx // size
+
+
+@numba.njit(cache=True, inline="always")
+def _held(idx, goal, n, total):
+    """idx of the state after the mover banks to ``total`` (< goal): the next player moves."""
+    return (idx % goal ** (n - 1)) * goal + total
+
+
+@numba.njit(cache=True)
+def _turn(X, row, p, idx, y, greedy, margin, goal, n, identities, add_p, add_amount, bust_p, bank_p, bank_amount,
+          alpha, beta):
+    """One turn of mover p at idx following ``row`` (its roll/hold choice per turn total):
+    alpha[k] (vector) + beta[k] * R x_next is the turn's value from turn total k, x_next the start
+    vector of the next state. Greedy: each choice is made by the mover's own win probability
+    against y, its estimate of (R x_next)[0] (the current choice stays unless the other beats it
+    by more than ``margin``), and written to ``row``. Returns whether a choice switched."""
+    s0 = idx // goal ** (n - 1)
+    q = (p + 1) % identities
+    switched = False
+    for k in range(goal - 1 - s0, -1, -1):
+        total = s0 + k
+        # roll
+        ra = np.zeros(n)
+        rb = bust_p
+        for o in range(add_p.shape[0]):
+            pr = add_p[o]
+            if total + add_amount[o] >= goal:
+                ra[0] += pr
+            else:
+                nk = k + add_amount[o]
+                for c in range(n):
+                    ra[c] += pr * alpha[nk, c]
+                rb += pr * beta[nk]
+        for o in range(bank_p.shape[0]):
+            pr = bank_p[o]
+            t = total + bank_amount[o]
+            if t >= goal:
+                ra[0] += pr
+            elif t == s0:
+                rb += pr
+            else:
+                h = X[q, _held(idx, goal, n, t)]
+                ra[0] += pr * h[n - 1]
+                for c in range(1, n):
+                    ra[c] += pr * h[c - 1]
+        # hold
+        ha = np.zeros(n)
+        hb = 0.0
+        if k == 0:
+            hb = 1.0
+        else:
+            h = X[q, _held(idx, goal, n, total)]
+            ha[0] = h[n - 1]
+            for c in range(1, n):
+                ha[c] = h[c - 1]
+        rolls = row[k]
+        if greedy:
+            roll_v = ra[0] + rb * y
+            hold_v = ha[0] + hb * y
+            if (roll_v > hold_v + margin) if not rolls else (hold_v > roll_v + margin):
+                rolls = not rolls
+                switched = True
+                row[k] = rolls
+        if rolls:
+            alpha[k, :] = ra
+            beta[k] = rb
+        else:
+            alpha[k, :] = ha
+            beta[k] = hb
+    return switched
+
+
+@numba.njit(cache=True)
+def _rotate(v, times, n):
+    """R applied ``times`` times."""
+    out = np.empty(n)
+    for c in range(n):
+        out[c] = v[(c - times) % n]
+    return out
+
+
+@numba.njit(cache=True)
+def _orbit_values(A, B, L, n):
+    """Start vectors x_r = A[r] + B[r] R x_{r+1} around an orbit of L movers (x_L = x_0), solved
+    exactly; a stalemate (every mover passes or busts for sure) is worth 0 to all."""
+    c = np.zeros(n)
+    product = 1.0
+    for t in range(L):
+        c += product * _rotate(A[t], t, n)
+        product *= B[t]
+    x = np.zeros((L, n))
+    if product >= 1.0:
+        return x
+    M = np.eye(n)
+    for row in range(n):
+        M[row, (row - L) % n] -= product
+    x[0] = np.linalg.solve(M, c)
+    nxt = x[0]
+    for r in range(L - 1, 0, -1):
+        x[r] = A[r] + B[r] * _rotate(nxt, 1, n)
+        nxt = x[r]
+    return x
+
+
+@numba.njit(cache=True)
+def _fixed_turn(X, policy, alternative, mix, p, idx, goal, n, identities, add_p, add_amount, bust_p, bank_p,
+                bank_amount, alpha, beta, a_out):
+    """(A, B) of mover p's turn at idx under its stationary strategy: ``policy``'s row, or with
+    probability mix[p, idx] (chosen at the start of the turn) ``alternative``'s row. A -> a_out."""
+    _turn(X, policy[p, idx], p, idx, 0.0, False, 0.0, goal, n, identities, add_p, add_amount, bust_p, bank_p,
+          bank_amount, alpha, beta)
+    a_out[:] = alpha[0]
+    b = beta[0]
+    lam = mix[p, idx]
+    if lam > 0.0:
+        _turn(X, alternative[p, idx], p, idx, 0.0, False, 0.0, goal, n, identities, add_p, add_amount, bust_p,
+              bank_p, bank_amount, alpha, beta)
+        a_out[:] = (1.0 - lam) * a_out + lam * alpha[0]
+        b = (1.0 - lam) * b + lam * beta[0]
+    return b
+
+
+@numba.njit(cache=True, inline="always")
+def _set_mix(m, lam, RA, RB, A, Bv):
+    """Mover m follows its second turn strategy with probability lam."""
+    A[m, :] = (1.0 - lam) * RA[m, 0] + lam * RA[m, 1]
+    Bv[m] = (1.0 - lam) * RB[m, 0] + lam * RB[m, 1]
+
+
+@numba.njit(cache=True)
+def _preference(m, RA, RB, A, Bv, L, n):
+    """How much mover m prefers its first turn strategy to its second at the orbit's values."""
+    x = _orbit_values(A[:L], Bv[:L], L, n)
+    return (RA[m, 0, 0] - RA[m, 1, 0]) + (RB[m, 0] - RB[m, 1]) * x[(m + 1) % L, n - 1]
+
+
+@numba.njit(cache=True)
+def _weight_for(target, chooser, RA, RB, A, Bv, L, n):
+    """The weight of mover ``chooser``'s second strategy that leaves mover ``target`` indifferent
+    (bisection); a pure weight where target's preference keeps its sign. Sets it."""
+    _set_mix(chooser, 0.0, RA, RB, A, Bv)
+    at_low = _preference(target, RA, RB, A, Bv, L, n)
+    _set_mix(chooser, 1.0, RA, RB, A, Bv)
+    at_high = _preference(target, RA, RB, A, Bv, L, n)
+    if (at_low > 0.0) == (at_high > 0.0):
+        lam = 0.0 if abs(at_low) < abs(at_high) else 1.0
+        _set_mix(chooser, lam, RA, RB, A, Bv)
+        return lam
+    low, high = 0.0, 1.0
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        if middle <= low or middle >= high:
+            break
+        _set_mix(chooser, middle, RA, RB, A, Bv)
+        if (_preference(target, RA, RB, A, Bv, L, n) > 0.0) == (at_low > 0.0):
+            low = middle
+        else:
+            high = middle
+    lam = 0.5 * (low + high)
+    _set_mix(chooser, lam, RA, RB, A, Bv)
+    return lam
+
+
+@numba.njit(cache=True)
+def _mix_two(u, v, RA, RB, A, Bv, L, n, lams):
+    """Weights for two alternating movers that leave each indifferent, as in a 2x2 game where
+    each one's weight makes the other indifferent: for each weight of v, u's weight that leaves v
+    indifferent; then v's weight that leaves u indifferent (bisection). Writes lams[u], lams[v]."""
+    def_low, def_high = 0.0, 1.0
+    _set_mix(v, def_low, RA, RB, A, Bv)
+    lams[u] = _weight_for(v, u, RA, RB, A, Bv, L, n)
+    at_low = _preference(u, RA, RB, A, Bv, L, n)
+    _set_mix(v, def_high, RA, RB, A, Bv)
+    lams[u] = _weight_for(v, u, RA, RB, A, Bv, L, n)
+    at_high = _preference(u, RA, RB, A, Bv, L, n)
+    if (at_low > 0.0) == (at_high > 0.0):
+        lams[v] = def_low if abs(at_low) < abs(at_high) else def_high
+    else:
+        low, high = def_low, def_high
+        for _ in range(200):
+            middle = 0.5 * (low + high)
+            if middle <= low or middle >= high:
+                break
+            _set_mix(v, middle, RA, RB, A, Bv)
+            lams[u] = _weight_for(v, u, RA, RB, A, Bv, L, n)
+            if (_preference(u, RA, RB, A, Bv, L, n) > 0.0) == (at_low > 0.0):
+                low = middle
+            else:
+                high = middle
+        lams[v] = 0.5 * (low + high)
+    _set_mix(v, lams[v], RA, RB, A, Bv)
+    lams[u] = _weight_for(v, u, RA, RB, A, Bv, L, n)
+
+
+@numba.njit(cache=True)
+def _mix_newton(which, count, RA, RB, A, Bv, L, n, lams):
+    """Weights of the ``count`` alternating movers ``which[:count]`` that leave every one of them
+    indifferent, by Newton's method on their preferences (finite-difference Jacobian), weights
+    kept in [0, 1]. Writes lams; the verification after it decides."""
+    w = np.full(count, 0.5)
+    F = np.zeros(count)
+    J = np.zeros((count, count))
+    for _ in range(60):
+        for t in range(count):
+            _set_mix(which[t], w[t], RA, RB, A, Bv)
+        for t in range(count):
+            F[t] = _preference(which[t], RA, RB, A, Bv, L, n)
+        h = 1e-7
+        for c in range(count):
+            _set_mix(which[c], w[c] + h, RA, RB, A, Bv)
+            for t in range(count):
+                J[t, c] = (_preference(which[t], RA, RB, A, Bv, L, n) - F[t]) / h
+            _set_mix(which[c], w[c], RA, RB, A, Bv)
+        if np.abs(np.linalg.det(J)) < 1e-300:
+            break
+        step = np.linalg.solve(J, -F)
+        w = np.minimum(1.0, np.maximum(0.0, w + step))
+        if np.abs(step).max() < 1e-14:
+            break
+    for t in range(count):
+        lams[which[t]] = w[t]
+        _set_mix(which[t], w[t], RA, RB, A, Bv)
+
+
+@numba.njit(cache=True)
+def _resolve(X, states, rows, RA, RB, seen, lams, A, Bv, L, goal, n, add_p, add_amount, bust_p, bank_p, bank_amount,
+             alpha, beta):
+    """An orbit whose best responses cycle, resolved by mixing: the movers that alternate
+    (seen[m] == 2) mix their two turn strategies at weights that leave them indifferent; if some
+    mover then has a better pure strategy, it replaces the less used of that mover's two (or
+    becomes a second alternating mover), and the weights are found again. Returns whether a
+    verified equilibrium was found (A, Bv, lams then hold it)."""
+    for m in range(L):  # movers that do not alternate keep their last strategy
+        if seen[m] == 1:
+            RA[m, 1, :] = RA[m, 0]
+            RB[m, 1] = RB[m, 0]
+            rows[m, 1, :] = rows[m, 0]
+    which = np.zeros(L, dtype=np.int64)
+    for _attempt in range(24):
+        togglers = 0
+        for m in range(L):
+            if seen[m] == 2:
+                which[togglers] = m
+                togglers += 1
+        if togglers == 0:
+            return False
+        failing = -1
+        for method in range(2):  # bisection (one or two alternating movers), then Newton
+            if method == 0 and togglers > 2:
+                continue
+            lams[:L] = 0.0
+            for m in range(L):
+                _set_mix(m, 0.0, RA, RB, A, Bv)
+            if method == 1:
+                _mix_newton(which, togglers, RA, RB, A, Bv, L, n, lams)
+            elif togglers == 1:
+                lams[which[0]] = _weight_for(which[0], which[0], RA, RB, A, Bv, L, n)
+            else:
+                _mix_two(which[0], which[1], RA, RB, A, Bv, L, n, lams)
+            x = _orbit_values(A[:L], Bv[:L], L, n)
+            failing = -1
+            for m in range(L):  # verify: no mover has a pure turn strategy better than its mixture
+                scratch = rows[m, 0].copy()
+                y = x[(m + 1) % L, n - 1]
+                _turn(X, scratch, states[m, 0], states[m, 1], y, True, 0.0, goal, n, 1, add_p, add_amount, bust_p,
+                      bank_p, bank_amount, alpha, beta)
+                if alpha[0, 0] + beta[0] * y > x[m, 0] + 1e-13:
+                    failing = m
+                    break
+            if failing < 0:
+                return True
+        m = failing
+        slot = 1
+        if seen[m] == 2 and lams[m] >= 0.5:
+            slot = 0
+        rows[m, slot, :] = scratch
+        RA[m, slot, :] = alpha[0]
+        RB[m, slot] = beta[0]
+        seen[m] = 2
+    return False
+
+
+@numba.njit(cache=True)
+def _solve(goal, n, identities, order, greedy_of, margin, max_rounds, add_p, add_amount, bust_p, bank_p, bank_amount,
+           X, policy, alternative, mix, rounds):
+    """Every orbit, highest score sum first (``order``: the idx of every score tuple, by
+    descending sum). Players p with greedy_of[p] play best responses, one mover at a time (its
+    choices against the orbit's current exact values, then the orbit solved exactly again), until
+    a round switches nothing; the others follow their stationary strategies (``policy``, mixed
+    with ``alternative`` by ``mix``). Where the movers' best responses cycle (no equilibrium in
+    pure strategies on the orbit), the two movers that alternate between two turn strategies each
+    mix them, at weights that leave each indifferent (verified: no pure strategy does better).
+    Writes X[p, idx] (start vectors), ``policy``, ``alternative``, ``mix`` and rounds[idx]
+    (-1 for an orbit resolved by mixing). Returns the number of orbits left unresolved (each at its
+    last round's exact values)."""
+    done = np.zeros((identities, goal ** n), dtype=np.bool_)
+    alpha = np.zeros((goal, n))
+    beta = np.zeros(goal)
+    a_turn = np.zeros(n)
+    unsettled = 0
+    L_max = n * identities
+    A = np.zeros((L_max, n))
+    Bv = np.zeros(L_max)
+    RA = np.zeros((L_max, 2, n))
+    RB = np.zeros((L_max, 2))
+    rows = np.zeros((L_max, 2, goal), dtype=np.bool_)
+    seen = np.zeros(L_max, dtype=np.int64)
+    lams = np.zeros(L_max)
+    states = np.zeros((L_max, 2), dtype=np.int64)
+    for position in range(order.shape[0]):
+        start = order[position]
+        for p0 in range(identities):
+            if done[p0, start]:
+                continue
+            # the orbit: (p, idx) -> (p + 1, rot idx) until it comes back
+            L = 0
+            p, idx = p0, start
+            while True:
+                states[L, 0], states[L, 1] = p, idx
+                L += 1
+                p, idx = (p + 1) % identities, _rotated(idx, goal, n)
+                if p == p0 and idx == start:
+                    break
+            # the orbit's values for the strategies as they stand, then one mover at a time: its
+            # best response to the others' current choices, the orbit solved again after each
+            for m in range(L):
+                Bv[m] = _fixed_turn(X, policy, alternative, mix, states[m, 0], states[m, 1], goal, n, identities,
+                                    add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta, a_turn)
+                A[m, :] = a_turn
+            x = _orbit_values(A[:L], Bv[:L], L, n)
+            settled = False
+            for r in range(max_rounds):
+                switched = False
+                for m in range(L):
+                    p, idx = states[m, 0], states[m, 1]
+                    if not greedy_of[p]:
+                        continue
+                    if _turn(X, policy[p, idx], p, idx, x[(m + 1) % L, n - 1], True, margin, goal, n, identities,
+                             add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta):
+                        switched = True
+                        A[m, :] = alpha[0]
+                        Bv[m] = beta[0]
+                        x = _orbit_values(A[:L], Bv[:L], L, n)
+                rounds[start] = r + 1
+                if not switched:
+                    settled = True
+                    break
+            if not settled:
+                # best responses cycle: collect each mover's turn strategies over more rounds
+                for m in range(L):
+                    rows[m, 0, :] = policy[states[m, 0], states[m, 1]]
+                    RA[m, 0, :] = A[m]
+                    RB[m, 0] = Bv[m]
+                    seen[m] = 1
+
+                for _extra in range(4 * L + 8):
+                    for m in range(L):
+                        p, idx = states[m, 0], states[m, 1]
+                        if not greedy_of[p]:
+                            continue
+                        if _turn(X, policy[p, idx], p, idx, x[(m + 1) % L, n - 1], True, margin, goal, n,
+                                 identities, add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta):
+                            A[m, :] = alpha[0]
+                            Bv[m] = beta[0]
+                            x = _orbit_values(A[:L], Bv[:L], L, n)
+                            known = False
+                            for t in range(seen[m]):
+                                if (rows[m, t] == policy[p, idx]).all():
+                                    known = True
+                            if not known and seen[m] == 1:  # the first two a mover alternates between
+                                rows[m, 1, :] = policy[p, idx]
+                                RA[m, 1, :] = A[m]
+                                RB[m, 1] = Bv[m]
+                                seen[m] = 2
+                if identities == 1:  # (a third strategy seen is tried by the resolution too)
+                    settled = _resolve(X, states, rows, RA, RB, seen, lams, A, Bv, L, goal, n, add_p, add_amount,
+                                       bust_p, bank_p, bank_amount, alpha, beta)
+                    if settled:
+                        x = _orbit_values(A[:L], Bv[:L], L, n)
+                        rounds[start] = -1
+                        for m in range(L):
+                            p, idx = states[m, 0], states[m, 1]
+                            policy[p, idx, :] = rows[m, 0]
+                            alternative[p, idx, :] = rows[m, 1] if seen[m] == 2 else rows[m, 0]
+                            mix[p, idx] = lams[m] if seen[m] == 2 else 0.0
+                if not settled:  # left as it stands: the exact values of the last pure strategies
+                    for m in range(L):
+                        Bv[m] = _fixed_turn(X, policy, alternative, mix, states[m, 0], states[m, 1], goal, n,
+                                            identities, add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta,
+                                            a_turn)
+                        A[m, :] = a_turn
+                    x = _orbit_values(A[:L], Bv[:L], L, n)
+            if not settled:
+                unsettled += 1
+            for m in range(L):
+                X[states[m, 0], states[m, 1]] = x[m]
+                done[states[m, 0], states[m, 1]] = True
+    return unsettled
+
+
+@numba.njit(cache=True)
+def _play(policies, alternative, mix, games, goal, n, cumulative, effects, amounts, seed, winners):
+    """Play ``games`` games, policies[p] (flat: [idx, k]) the strategy of the player in seat p,
+    seat 0 moving first; at the start of a turn at idx, with probability mix[p, idx] the player
+    follows alternative[p] instead for the turn. winners[g]: the winning seat, -1 for a game
+    stalled for 100 000 turns."""
+    np.random.seed(seed)
+    scores = np.zeros(n, dtype=np.int64)
+    for g in range(games):
+        scores[:] = 0
+        mover = 0
+        winner = -1
+        for _turn_number in range(100_000):
+            idx = 0
+            for t in range(n):
+                idx = idx * goal + scores[(mover + t) % n]
+            me = scores[mover]
+            k = 0
+            banked = me
+            row = policies[mover, idx]
+            if mix[mover, idx] > 0.0 and np.random.random() < mix[mover, idx]:
+                row = alternative[mover, idx]
+            while row[k]:
+                o = _outcome(cumulative)
+                if effects[o] == ADD:
+                    k += amounts[o]
+                    if me + k >= goal:
+                        banked = me + k
+                        break
+                elif effects[o] == BANK:
+                    banked = me + k + amounts[o]
+                    k = -1
+                    break
+                else:
+                    k = -1
+                    break
+            if k > 0 and me + k < goal:
+                banked = me + k
+            scores[mover] = banked
+            if banked >= goal:
+                winner = mover
+                break
+            mover = (mover + 1) % n
+        winners[g] = winner

@@ -1,0 +1,259 @@
+"""Three or more players (seed 003, "Three or More Players"; issue 12): optimal play, exact
+evaluation and best responses.
+
+A strategy for n players is a bool array of shape ``(goal,) * n + (goal,)`` indexed
+``[mover's score, next player's, the one after, ..., turn total]`` (True: roll); with n = 2 it is
+the two-player convention of :mod:`ga_pig.strategies`. First to bank the goal wins; stalemates
+lose for all.
+
+Optimal play: each player maximizes their own win probability. Busts hand the turn on with the
+scores unchanged, so they cycle through the rotations of one score tuple (an orbit); holds raise the
+score sum. The solver takes orbits highest score sum first and solves each by policy iteration:
+every mover chooses against the current values, the orbit's values for those choices are solved
+exactly (a linear system of n unknowns per orbit), until no choice switches; a choice changes only
+when the other is better by more than ``TIE_MARGIN``, so exact ties (which make other players'
+values jump) cannot make it cycle. The result is a subgame-perfect equilibrium in stationary
+policies, checked by best responses: no player's exact best response to the others improves on it
+(:func:`best_response`, tested). With n = 2 it is the zero-sum optimal policy of
+:func:`ga_pig.exact.optimal` (tested to 1e-14).
+
+Neller & Presser's approximation (:func:`approximation`): treat all opponents as one opponent
+holding their maximum score and play the 2-player optimal policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ga_pig._validate import check_game, check_int, check_memory
+from ga_pig.exact import _players
+from ga_pig.exact._rules import rules_of
+from ga_pig.game import Game
+
+__all__ = ["PlayersSolution", "optimal", "evaluate", "best_response", "exploitability", "approximation", "hold_at",
+           "simulate"]
+
+TIE_MARGIN = 1e-13
+#: Bytes per state (score tuple and turn total): the policy, and the start values per score tuple.
+BYTES_PER_STATE = 1.5
+
+
+@dataclass(frozen=True)
+class PlayersSolution:
+    """Optimal play for n players.
+
+    Attributes
+    ----------
+    policy : ndarray(bool, shape=(goal,) * n + (goal,))
+        True to roll; False where the mover's score plus turn total reaches the goal.
+    alternative : ndarray(bool, shape=(goal,) * n + (goal,))
+        The second turn strategy at score tuples where the equilibrium mixes (equal to ``policy``
+        elsewhere).
+    mix : ndarray(float64, shape=(goal,) * n)
+        The probability of following ``alternative`` for the whole turn (chosen at its start): 0
+        where the equilibrium is pure.
+    value : ndarray(float64, shape=(goal,) * n + (n,))
+        At the start of a turn with those scores (mover first), each player's win probability in
+        the same order.
+    rounds : ndarray(int64, shape=(goal,) * n)
+        Policy-iteration rounds of the orbit started at each score tuple (0 for the others; -1
+        where the orbit's best responses cycled and it was resolved by mixing).
+    unsettled : int
+        Orbits whose choices still switched after ``max_rounds`` (0: an exact equilibrium).
+    game : Game
+    """
+
+    policy: np.ndarray
+    alternative: np.ndarray
+    mix: np.ndarray
+    value: np.ndarray
+    rounds: np.ndarray
+    unsettled: int
+    game: Game
+
+    @property
+    def mixed(self) -> int:
+        """Score tuples where the equilibrium mixes two turn strategies."""
+        return int((self.mix > 0).sum())
+
+    @property
+    def players(self) -> int:
+        return self.value.shape[-1]
+
+    @property
+    def start(self) -> tuple[float, ...]:
+        """Each seat's win probability at the start, first mover first."""
+        return tuple(float(v) for v in self.value[(0,) * self.players])
+
+    @property
+    def win_probability(self) -> float:
+        return self.start[0]
+
+
+def _check_players(game: Game, players: int) -> int:
+    check_game(game)
+    players = check_int("players", players, 2)
+    rules = rules_of(game)
+    if game.max_dice or rules.reset_p > 0 or rules.move_p.size:
+        raise ValueError(f"{game} is not solved for {players} players yet: only games whose turn totals and banked "
+                         f"scores never fall (ADD, BUST and BANK outcomes)")
+    if game.endgame != "first_to_goal":
+        raise ValueError(f"endgame={game.endgame!r} is not solved for {players} players yet")
+    check_memory(BYTES_PER_STATE * game.goal ** (players + 1) * players, "game.goal", game.goal,
+                 f"{players}-player solve of {game}")
+    return players
+
+
+def _order(goal: int, players: int) -> np.ndarray:
+    """Every score tuple's idx, highest score sum first."""
+    sums = np.zeros((goal,) * players, dtype=np.int64)
+    for axis in range(players):
+        shape = [1] * players
+        shape[axis] = goal
+        sums = sums + np.arange(goal).reshape(shape)
+    return np.argsort(-sums.ravel(), kind="stable").astype(np.int64)
+
+
+def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_rounds: int):
+    """The orbit kernel on ``strategy`` = (policy, alternative, mix), flat per identity."""
+    rules = rules_of(game)
+    goal = game.goal
+    X = np.zeros((identities, goal ** players, players))
+    rounds = np.zeros(goal ** players, dtype=np.int64)
+    unsettled = _players._solve(goal, players, identities, _order(goal, players), np.asarray(greedy_of, np.bool_),
+                                TIE_MARGIN, max_rounds, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
+                                rules.bank_amount, X, *strategy, rounds)
+    return X, rounds, int(unsettled)
+
+
+def optimal(game: Game, players: int | None = None, max_rounds: int = 1000) -> PlayersSolution:
+    """Optimal play of ``game`` for ``players`` players (default: :attr:`Game.players`)."""
+    players = _check_players(game, game.players if players is None else players)
+    goal = game.goal
+    policy = np.zeros((1, goal ** players, goal), dtype=np.bool_)
+    alternative = np.zeros_like(policy)
+    mix = np.zeros((1, goal ** players))
+    X, rounds, unsettled = _run(game, players, 1, [True], (policy, alternative, mix), max_rounds)
+    tensor = (goal,) * players + (goal,)
+    return PlayersSolution(policy[0].reshape(tensor), alternative[0].reshape(tensor), mix[0].reshape(tensor[:-1]),
+                           X[0].reshape((goal,) * players + (players,)), rounds.reshape((goal,) * players), unsettled,
+                           game)
+
+
+def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(policy, alternative, mix), flat per seat, from one strategy per player: a bool array, or a
+    :class:`PlayersSolution` (its stationary strategy, mixing where it mixes)."""
+    goal = game.goal
+    shape = (goal,) * players + (goal,)
+    if len(policies) != players:
+        raise ValueError(f"policies must hold one strategy per player ({players}), got {len(policies)}")
+    policy, alternative, mix = [], [], []
+    for seat, s in enumerate(policies):
+        if isinstance(s, PlayersSolution):
+            if s.policy.shape != shape:
+                raise ValueError(f"policies[{seat}] solves a game of shape {s.policy.shape}, expected {shape}")
+            policy.append(s.policy.reshape(goal ** players, goal))
+            alternative.append(s.alternative.reshape(goal ** players, goal))
+            mix.append(s.mix.reshape(goal ** players))
+            continue
+        if not isinstance(s, np.ndarray) or s.dtype != np.bool_ or s.shape != shape:
+            raise ValueError(f"policies[{seat}] must be a bool array of shape {shape} for {players} players (or a "
+                             f"PlayersSolution), got {type(s).__name__} {getattr(s, 'dtype', '')} "
+                             f"{getattr(s, 'shape', '')}")
+        policy.append(s.reshape(goal ** players, goal))
+        alternative.append(policy[-1])
+        mix.append(np.zeros(goal ** players))
+    return np.stack(policy), np.stack(alternative), np.stack(mix)
+
+
+def evaluate(policies, game: Game) -> np.ndarray:
+    """Each player's exact win probability when policies[0] moves first, policies[1] second, ...
+    (bool arrays, or a :class:`PlayersSolution` for its own, possibly mixed, strategy); shape
+    (n,), summing to 1 minus the chance of a stalemate."""
+    players = len(policies)
+    _check_players(game, players)
+    X, _, _ = _run(game, players, players, [False] * players, _stack(policies, game, players), 1)
+    return X[0, 0].copy()
+
+
+def _responses(policies, game: Game, seat: int, max_rounds: int) -> tuple[np.ndarray, np.ndarray]:
+    """(policies with the best response in ``seat``, X[p, idx]: start vectors with player p moving)."""
+    players = len(policies)
+    _check_players(game, players)
+    if not isinstance(seat, int | np.integer) or not 0 <= seat < players:
+        raise ValueError(f"seat must be in 0..{players - 1}, got {seat!r}")
+    strategy = _stack(policies, game, players)
+    strategy[2][seat] = 0.0  # the responder plays pure
+    greedy = [p == seat for p in range(players)]
+    X, _, unsettled = _run(game, players, players, greedy, strategy, max_rounds)
+    if unsettled:
+        raise RuntimeError(f"best response did not settle on {unsettled} orbits")
+    return strategy[0], X
+
+
+def best_response(policies, game: Game, seat: int = 0, max_rounds: int = 1000) -> tuple[np.ndarray, float]:
+    """The exact best response of the player in ``seat`` (0: moves first) to the others'
+    strategies (bool arrays or :class:`PlayersSolution`; ``policies[seat]`` is where the search
+    starts): (its policy, its win probability). One player's problem is a Markov decision
+    problem, so policy iteration on each orbit settles."""
+    policy, X = _responses(policies, game, seat, max_rounds)
+    goal, players = game.goal, len(policies)
+    return policy[seat].reshape((goal,) * players + (goal,)), float(X[0, 0][seat])
+
+
+def exploitability(solution: PlayersSolution, seats=None) -> float:
+    """The most any one player (in ``seats``, default all) gains, at the start of any turn in any
+    state, by switching to its exact best response while the others keep the solution's
+    strategy: 0 (to rounding) for an exact equilibrium; for a solution with unsettled orbits, the
+    size of the approximation."""
+    game, players = solution.game, solution.players
+    goal = game.goal
+    values = solution.value.reshape(goal ** players, players)
+    worst = 0.0
+    for seat in (range(players) if seats is None else seats):
+        _, X = _responses([solution] * players, game, seat, 1000)
+        for mover in range(players):
+            place = (seat - mover) % players  # the responder's place in the order from the mover
+            worst = max(worst, float((X[mover, :, place] - values[:, place]).max()))
+    return worst
+
+
+def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
+    """Play ``games`` games, policies[0] moving first: how many each seat won (shape (n,); the
+    rest stalled)."""
+    players = len(policies)
+    _check_players(game, players)
+    games = check_int("games", games, 1)
+    policy, alternative, mix = _stack(policies, game, players)
+    probabilities, effects, amounts = game.tables()
+    winners = np.empty(games, dtype=np.int64)
+    _players._play(policy, alternative, mix, games, game.goal, players, np.cumsum(probabilities), effects, amounts,
+                   seed, winners)
+    return np.bincount(winners[winners >= 0], minlength=players)
+
+
+def approximation(two_player_policy: np.ndarray, players: int) -> np.ndarray:
+    """Neller & Presser's n-player approximation: at scores (mine, theirs...) play the 2-player
+    policy against the highest opposing score. Shape ``(goal,) * players + (goal,)``."""
+    players = check_int("players", players, 2)
+    policy = np.asarray(two_player_policy)
+    if policy.dtype != np.bool_ or policy.ndim != 3 or len(set(policy.shape)) != 1:
+        raise ValueError(f"two_player_policy must be a bool array of shape (goal, goal, goal), got {policy.dtype} "
+                         f"{policy.shape}")
+    goal = policy.shape[0]
+    grids = np.indices((goal,) * players, sparse=True)
+    leader = grids[1]
+    for g in grids[2:]:
+        leader = np.maximum(leader, g)
+    return policy[grids[0], leader]
+
+
+def hold_at(threshold: int, goal: int, players: int) -> np.ndarray:
+    """Hold once the turn total reaches ``threshold`` (or the goal), whatever the scores."""
+    check_int("threshold", threshold, 1)
+    k = np.arange(goal)
+    i = np.arange(goal).reshape((goal,) + (1,) * players)
+    rolls = (k < threshold) & (i + k < goal)
+    return np.broadcast_to(rolls, (goal,) * players + (goal,)).copy()

@@ -1,0 +1,145 @@
+"""Three or more players (seed 003, "Three or More Players"; issue 12): the orbit solver against
+the two-player solver, a dense linear solve on tiny games, best responses and simulation."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+import numpy as np
+import pytest
+
+from ga_pig import exact, strategies
+from ga_pig.exact import players as NP
+from ga_pig.game import Effect, Game
+
+
+def _dense_evaluation(policies, game: Game) -> np.ndarray:
+    """Each seat's win probability by one dense linear solve over every state (mover's seat,
+    every seat's score, turn total): absorbing probabilities of the Markov chain the policies make."""
+    goal, n = game.goal, len(policies)
+    states = [(m, scores, k) for m in range(n) for scores in itertools.product(range(goal), repeat=n)
+              for k in range(goal - scores[m])]
+    index = {s: t for t, s in enumerate(states)}
+    T = np.zeros((len(states), len(states)))
+    win = np.zeros((len(states), n))
+    for t, (m, scores, k) in enumerate(states):
+        order = tuple(scores[(m + c) % n] for c in range(n))  # from the mover
+        nxt = (m + 1) % n
+        if not policies[m][order + (k,)]:
+            banked = list(scores)
+            banked[m] += k
+            T[t, index[(nxt, tuple(banked), 0)]] += 1.0
+            continue
+        for o in game.outcomes:
+            if o.effect == Effect.BUST:
+                T[t, index[(nxt, scores, 0)]] += o.probability
+            elif scores[m] + k + o.amount >= goal:
+                win[t, m] += o.probability
+            else:
+                T[t, index[(m, scores, k + o.amount)]] += o.probability
+    absorbed = np.linalg.solve(np.eye(len(states)) - T, win)
+    return absorbed[index[(0, (0,) * n, 0)]]
+
+
+def _random_policy(goal: int, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    policy = rng.random((goal,) * n + (goal,)) < 0.7
+    policy[..., 0] = True  # nobody passes at 0: no stalemates
+    return policy
+
+
+@pytest.mark.parametrize("game", [Game.pig(goal=6, sides=3), Game.piglet(goal=4)], ids=["pig_d3", "piglet"])
+def test_evaluation_matches_a_dense_linear_solve(game):
+    for seed in range(3):
+        policies = [_random_policy(game.goal, 3, 10 * seed + p) for p in range(3)]
+        np.testing.assert_allclose(NP.evaluate(policies, game), _dense_evaluation(policies, game), rtol=0, atol=1e-12)
+
+
+def test_two_players_reproduce_the_zero_sum_solver():
+    game = Game.pig(goal=60)
+    reference = exact.optimal(game)
+    solution = NP.optimal(game, 2)
+    legal = strategies.legal(game)
+    np.testing.assert_allclose(solution.value[..., 0], reference.value[:, :, 0], rtol=0, atol=1e-14)
+    assert (solution.policy[legal] == reference.policy[legal]).all()
+    a, b = strategies.hold_at(20, game), strategies.hold_at(25, game)
+    seats = exact.seats(a, b, game)
+    np.testing.assert_allclose(NP.evaluate([a, b], game), [seats.a_first_wins_a, seats.a_first_wins_b], atol=1e-14)
+
+
+@pytest.fixture(scope="module")
+def three_at_40():
+    return NP.optimal(Game.pig(goal=40, players=3))
+
+
+def test_three_players_are_an_exact_equilibrium(three_at_40):
+    solution = three_at_40
+    assert solution.unsettled == 0
+    assert sum(solution.start) == pytest.approx(1.0, abs=1e-14)
+    assert solution.start[0] > solution.start[1] > solution.start[2]
+    assert NP.exploitability(solution) < 1e-14
+    # a best response to anything else does gain: the check is not vacuous
+    policies = [solution.policy, NP.hold_at(10, 40, 3), solution.policy]
+    _, value = NP.best_response(policies, solution.game, seat=1)
+    assert value > NP.evaluate(policies, solution.game)[1] + 1e-3
+
+
+def test_three_players_against_simulation(three_at_40):
+    solution, games = three_at_40, 600_000
+    wins = NP.simulate([solution.policy] * 3, solution.game, games, seed=11)
+    p = np.array(solution.start)
+    assert wins.sum() == games
+    assert (np.abs(wins / games - p) < 4 * np.sqrt(p * (1 - p) / games)).all()
+
+
+def test_where_best_responses_cycle_the_equilibrium_mixes():
+    """At goal 64 some orbits have no equilibrium in pure strategies (the movers' best responses
+    cycle); the solver mixes two turn strategies there, and the result is an exact equilibrium.
+    The same policies without the mixing are exploitable."""
+    solution = NP.optimal(Game.pig(goal=64, players=3))
+    assert solution.unsettled == 0 and solution.mixed > 0
+    assert ((solution.mix > 0) == (solution.rounds < 0)).any()
+    assert ((solution.alternative != solution.policy).any(axis=-1) >= (solution.mix > 0)).all()
+    assert NP.exploitability(solution) < 1e-13
+    np.testing.assert_allclose(NP.evaluate([solution] * 3, solution.game), solution.start, rtol=0, atol=1e-14)
+    pure = dataclasses.replace(solution, mix=np.zeros_like(solution.mix))
+    assert NP.exploitability(pure, seats=[0]) > 1e-9
+
+
+def test_simulated_mixing_matches_exact_mixing():
+    game = Game.pig(goal=30, players=3)
+    solution = NP.optimal(game)
+    mixed = dataclasses.replace(solution, policy=NP.hold_at(25, 30, 3), alternative=NP.hold_at(12, 30, 3),
+                                mix=np.full(solution.mix.shape, 0.3))
+    others = NP.hold_at(20, 30, 3)
+    exact_rates = NP.evaluate([others, mixed, others], game)
+    games = 400_000
+    wins = NP.simulate([others, mixed, others], game, games, seed=5)
+    assert (np.abs(wins / games - exact_rates) < 4 * np.sqrt(exact_rates * (1 - exact_rates) / games)).all()
+    pure_rates = NP.evaluate([others, NP.hold_at(25, 30, 3), others], game)
+    assert abs(pure_rates[1] - exact_rates[1]) > 0.005  # the mixing is seen by both
+
+
+def test_exact_optimal_dispatches_and_the_approximation_is_measured(three_at_40):
+    game = three_at_40.game
+    assert exact.optimal(game).start == three_at_40.start
+    approximation = NP.approximation(exact.optimal(Game.pig(goal=40)).policy, 3)
+    assert approximation.shape == (40, 40, 40, 40)
+    for seat in range(3):
+        policies = [three_at_40.policy] * 3
+        policies[seat] = approximation
+        assert NP.evaluate(policies, game)[seat] < three_at_40.start[seat]
+
+
+def test_bad_player_counts_and_shapes_are_refused():
+    with pytest.raises(ValueError, match="players must be an integer >= 2, got 1"):
+        Game.pig(players=1)
+    with pytest.raises(ValueError, match=r"policies\[1\] must be a bool array of shape \(10, 10, 10, 10\)"):
+        NP.evaluate([NP.hold_at(5, 10, 3), np.zeros((10, 10, 10), bool), NP.hold_at(5, 10, 3)], Game.pig(goal=10))
+    with pytest.raises(ValueError, match="players=3: .* no strategy space yet"):
+        strategies.hold_at(20, Game.pig(players=3))
+    with pytest.raises(ValueError, match="not solved for 3 players yet"):
+        exact.optimal(Game.two_dice(goal=20, players=3))
+    with pytest.raises(ValueError, match="seat must be in 0..2, got 3"):
+        NP.best_response([NP.hold_at(5, 10, 3)] * 3, Game.pig(goal=10), seat=3)
