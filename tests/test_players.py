@@ -93,11 +93,13 @@ def test_three_players_against_simulation(three_at_40):
     assert (np.abs(wins / games - p) < 4 * np.sqrt(p * (1 - p) / games)).all()
 
 
-def test_where_best_responses_cycle_the_equilibrium_mixes():
-    """At goal 64 some orbits have no equilibrium in pure strategies (the movers' best responses
-    cycle); the solver mixes two turn strategies there, and the result is an exact equilibrium.
-    The same policies without the mixing are exploitable."""
-    solution = NP.optimal(Game.pig(goal=64, players=3))
+@pytest.mark.parametrize("game", [Game.pig(goal=16, sides=3, players=3), Game.pig(goal=26, sides=4, players=3)],
+                         ids=["d3_to_16", "d4_to_26"])
+def test_where_best_responses_cycle_the_equilibrium_mixes(game):
+    """Some orbits have no equilibrium in pure strategies (the movers' best responses cycle; Pig
+    to 100 has dozens, the smallest cases are these): the solver mixes two turn strategies there,
+    and the result is an exact equilibrium. The same policies without the mixing are exploitable."""
+    solution = NP.optimal(game)
     assert solution.unsettled == 0 and solution.mixed > 0
     assert ((solution.mix > 0) == (solution.rounds < 0)).any()
     assert ((solution.alternative != solution.policy).any(axis=-1) >= (solution.mix > 0)).all()
