@@ -8,6 +8,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ga_pig import exact, strategies
 from ga_pig.exact import players as NP
@@ -47,6 +49,21 @@ def _random_policy(goal: int, n: int, seed: int) -> np.ndarray:
     policy = rng.random((goal,) * n + (goal,)) < 0.7
     policy[..., 0] = True  # nobody passes at 0: no stalemates
     return policy
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), p_roll=st.floats(0.05, 0.95))
+def test_seat_probabilities_add_up_to_one_minus_the_stalemates(seed, players, p_roll):
+    """Any strategies, passes at 0 allowed: each seat's win probability in [0, 1], and their sum is
+    1 minus the chance of a stalemate — exactly 1 when nobody ever passes at 0."""
+    game = Game.pig(goal=7, sides=3)
+    rng = np.random.default_rng(seed)
+    policies = [rng.random((7,) * players + (7,)) < p_roll for _ in range(players)]
+    rates = NP.evaluate(policies, game)
+    assert ((rates >= -1e-15) & (rates <= 1 + 1e-15)).all() and rates.sum() <= 1 + 1e-12
+    for policy in policies:
+        policy[..., 0] = True
+    assert NP.evaluate(policies, game).sum() == pytest.approx(1.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("game", [Game.pig(goal=6, sides=3), Game.piglet(goal=4)], ids=["pig_d3", "piglet"])

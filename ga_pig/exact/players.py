@@ -8,13 +8,16 @@ lose for all.
 
 Optimal play: each player maximizes their own win probability. Busts hand the turn on with the
 scores unchanged, so they cycle through the rotations of one score tuple (an orbit); holds raise the
-score sum. The solver takes orbits highest score sum first and solves each by policy iteration:
-every mover chooses against the current values, the orbit's values for those choices are solved
-exactly (a linear system of n unknowns per orbit), until no choice switches; a choice changes only
-when the other is better by more than ``TIE_MARGIN``, so exact ties (which make other players'
-values jump) cannot make it cycle. The result is a subgame-perfect equilibrium in stationary
-policies, checked by best responses: no player's exact best response to the others improves on it
-(:func:`best_response`, tested). With n = 2 it is the zero-sum optimal policy of
+score sum. The solver takes orbits highest score sum first; on each, one mover at a time chooses
+against the orbit's current values, and the orbit is solved exactly for the choices (n unknowns per
+turn start) after each, until no choice switches (a choice changes only when the other is better
+by more than ``TIE_MARGIN``, so exact ties cannot make it cycle). Where the movers' best responses
+do cycle, the orbit has no equilibrium in pure strategies: the movers that alternate mix two turn
+strategies (chosen at the start of the turn) at weights that leave each indifferent, kept only if
+no mover then has a better pure strategy (``mix`` and ``alternative`` of the solution; orbits
+where that search fails are counted in ``unsettled`` and left at their last pure strategies). The
+result is a subgame-perfect equilibrium in stationary strategies, checked by best responses
+(:func:`exploitability`, tested). With n = 2 it is the zero-sum optimal policy of
 :func:`ga_pig.exact.optimal` (tested to 1e-14).
 
 Neller & Presser's approximation (:func:`approximation`): treat all opponents as one opponent
