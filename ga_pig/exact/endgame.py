@@ -106,6 +106,11 @@ class EndgameSolution:
         return self.bank_at() - self.game.goal
 
 
+def _decides(game: Game) -> np.ndarray:
+    """:data:`DECIDES` of the game's rule, as the kernels take it."""
+    return np.array(DECIDES[game.endgame], dtype=np.bool_)
+
+
 def _supported(game: Game) -> None:
     """ValueError unless the endgame solver handles ``game``'s outcomes."""
     rules = rules_of(game)
@@ -144,7 +149,7 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int):
     P = np.zeros((2, goal, goal, top + 1))
     policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
     rounds = np.zeros((goal, goal), dtype=np.int64)
-    decides = np.array(DECIDES[game.endgame], dtype=np.bool_)
+    decides = _decides(game)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
     ok = _endgame._solve(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
                          rules.bank_amount, method == "policy_iteration", tol, margin, max_rounds, P, policy, rounds)
@@ -222,7 +227,7 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     over = _endgame._final_margins(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount,
                                    top + width + 2, width)
     won = np.zeros((2, top + width))
-    decides = np.array(DECIDES[game.endgame], dtype=np.bool_)
+    decides = _decides(game)
     stalled = _endgame._margins(solution.policy, game.goal, top, decides, over, rules.add_p, rules.add_amount,
                                 rules.bust_p, rules.bank_p, rules.bank_amount, width, won)
     if stalled > 0:
@@ -260,7 +265,7 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
         raise ValueError(f"simulate handles ADD, BUST and BANK outcomes, {game} has others")
     winners = np.empty(games, dtype=np.int64)
     scores = np.empty((games, 2), dtype=np.int64)
-    decides = np.array(DECIDES[game.endgame], dtype=np.bool_)
+    decides = _decides(game)
     _endgame._play(policies, games, goal, policies.shape[4] - 1, decides, np.cumsum(probabilities), effects,
                    amounts, seed, scores, winners)
     return winners, scores
