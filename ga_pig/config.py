@@ -47,7 +47,8 @@ class GameConfig:
     sides: int | None = None
     p_oinker: float | None = None
     max_dice: int | None = None
-    #: how the game ends (:data:`ga_pig.game.ENDGAMES`); the GA runs ``first_to_goal`` so far
+    #: how the game ends (:data:`ga_pig.game.ENDGAMES`); under the others the GA evolves
+    #: seat-indexed threshold genomes (``genome=threshold``) of games whose scores never fall
     endgame: str = "first_to_goal"
     #: players taking turns; the GA runs two so far (``ga_pig.exact.players`` solves more)
     players: int = 2
@@ -248,10 +249,10 @@ def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
 def validate(cfg: DictConfig) -> None:
     """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
     from ga_pig.evolve.genomes import GENOMES
-    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
+    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING
     from ga_pig.evolve.populations import POPULATIONS, supports
     from ga_pig.evolve.selection import SCHEMES
-    from ga_pig.game import GAMES
+    from ga_pig.game import ENDGAMES, GAMES
 
     if cfg.mode not in MODES:
         fail("mode", cfg.mode, f"one of {MODES}")
@@ -261,9 +262,8 @@ def validate(cfg: DictConfig) -> None:
         fail("game.goal", cfg.game.goal, "an integer >= 2")
     if cfg.game.sides is not None and cfg.game.sides < 2:
         fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
-    if cfg.game.endgame != "first_to_goal":
-        fail("game.endgame", cfg.game.endgame, "first_to_goal: the GA plays the seeds' rule so far (the other "
-             "rules are solved by ga_pig.exact.optimal(Game.named(name, endgame=...)))")
+    if cfg.game.endgame not in ENDGAMES:
+        fail("game.endgame", cfg.game.endgame, f"one of {ENDGAMES}")
     if cfg.game.players != 2:
         fail("game.players", cfg.game.players, "2: the GA plays two-player games so far (more players are solved "
              "by ga_pig.exact.optimal(Game.named(name, players=...)))")
@@ -273,6 +273,10 @@ def validate(cfg: DictConfig) -> None:
         fail("game", OmegaConf.to_container(cfg.game),
               f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
               f"sets them, rather than game.name=<name> ({error})")
+    try:
+        _ = game.space
+    except ValueError as error:
+        fail("game.endgame", cfg.game.endgame, f"first_to_goal for {cfg.game.name} ({error})")
     if cfg.population.kind not in POPULATIONS:
         fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
     if not supports(cfg.population.kind, game):
@@ -294,6 +298,10 @@ def validate(cfg: DictConfig) -> None:
     if not isinstance(game.space, GENOMES[cfg.genome].spaces):
         fail("genome", cfg.genome, f"one of {tuple(k for k, g in GENOMES.items() if isinstance(game.space, g.spaces))} "
              f"for {cfg.game.name}, whose strategies are {game.space.noun}")
+    if cfg.operators.mutation in OBSERVING and game.endgame != "first_to_goal":
+        blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
+        fail("operators.mutation", cfg.operators.mutation, f"one of {blind} "
+             f"under endgame={cfg.game.endgame!r} (ga_pig.exact.visits follows the seeds' rule only)")
     if cfg.operators.block < 1:
         fail("operators.block", cfg.operators.block, "an integer >= 1 (genes per region side)")
     if cfg.operators.shift < 1:

@@ -7,7 +7,9 @@ counts are summed, so the same seed gives the same result whatever the thread co
 In every match the first mover alternates game by game: the match's even-numbered games are
 started by the first strategy. A stalemate (both players pass at a turn start, one after the
 other, so the position repeats forever) is detected when it happens and ends the game with no
-winner. Strategy indexing: see :mod:`ga_pig.strategies`.
+winner. Strategy indexing: see :mod:`ga_pig.strategies`. Under an endgame rule (seat-indexed
+strategies, :class:`~ga_pig.spaces.EndgameRollHold`) a player who banks the goal may be answered
+by one final turn (:mod:`ga_pig.exact.endgame`); a turn start always rolls, so no game stalls.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 
 from ga_pig._validate import check_int
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT, Game
-from ga_pig.spaces import DiceCounts, RollHold
+from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold
 from ga_pig.strategies import check, check_population
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
@@ -223,9 +225,76 @@ def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumu
                     uniform, effects, amounts, False, True, common, out[blk])
 
 
+@numba.njit(cache=True, inline="always")
+def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects, amounts, state):
+    """One game under an endgame rule, ``first`` in seat 0; pop[p] is indexed [seat, i, j, k].
+    A mover in seat s whose banked score reaches the goal hands the other a final turn when
+    ``decides[s]`` (else wins); the final turn rolls until ahead (a tie goes to the player who
+    reached the score first). Returns (winner index into pop, state)."""
+    score0, score1 = 0, 0
+    seat = 0
+    final = False
+    while True:
+        who = first if seat == 0 else second
+        me, op = (score0, score1) if seat == 0 else (score1, score0)
+        k = 0
+        while True:
+            total = me + k
+            if final:
+                if total > op:
+                    break
+            elif total >= goal and (not decides[seat] or total >= top):
+                break
+            elif k > 0 and not pop[who, seat, me, op, k]:
+                break
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] == ADD:
+                k += amounts[o]
+            elif effects[o] == BANK:
+                k += amounts[o]
+                break
+            else:  # BUST
+                k = 0
+                break
+        banked = me + k
+        if seat == 0:
+            score0 = banked
+        else:
+            score1 = banked
+        if final:
+            return (who if banked > op else (second if seat == 0 else first)), state
+        if banked >= goal:
+            if not decides[seat]:
+                return who, state
+            final = True
+        seat = 1 - seat
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                         common, out, decides):
+    """:func:`_play_blocks_plain` for seat-indexed strategies under an endgame rule (``decides[s]``:
+    reaching the goal from seat s is answered by a final turn); the cap is pop's last axis."""
+    top = pop.shape[4] - 1
+    for blk in numba.prange(block_a.shape[0]):
+        a, b = block_a[blk], block_b[blk]
+        key = np.uint64(block_seed[blk])
+        state = key
+        for game in range(block_games[blk]):
+            if common:
+                _, state = _splitmix(key ^ np.uint64(game))
+            first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
+            winner, state = _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects,
+                                               amounts, state)
+            if winner == a:
+                out[blk, offset] += 1
+            else:
+                out[blk, offset + 1] += 1
+
+
 #: The kernel that plays each kind of strategy space (roll/hold games whose rolls can lower the
 #: turn total take :func:`_play_blocks_moves`).
-_KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice}
+_KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice, EndgameRollHold: _play_blocks_endgame}
 
 
 # --------------------------------------------------------------------------- public API
@@ -255,6 +324,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
     kernel = _KERNELS[type(game.space)]
     if kernel is _play_blocks_plain and np.isin(effects, (DOUBLE, SUBTRACT)).any():
         kernel = _play_blocks_moves
+    extra = (np.array(game.space.decides, dtype=np.bool_),) if kernel is _play_blocks_endgame else ()
     pair_a = np.asarray(pair_a, dtype=np.int64)
     pair_b = np.asarray(pair_b, dtype=np.int64)
     counts = np.zeros((n_matches, 4), dtype=np.int64)
@@ -270,7 +340,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
         )
         out = np.zeros((len(block), 4), dtype=np.int64)
         kernel(pop, pair_a[match_index], pair_b[match_index], block_games, mix, game.goal, cumulative, uniform, effects,
-               amounts, bool(common), out)
+               amounts, bool(common), out, *extra)
         np.add.at(counts, match_index, out)
     return counts
 

@@ -13,6 +13,9 @@ The kinds today (index convention: :mod:`ga_pig.strategies`):
 * :class:`DiceCounts` — games that roll their dice at once (Hog): int ``s[i, j]``, the number of
   dice to roll, 1..max_dice. The kernels read it with a trailing axis of length 1 standing where
   the turn total would be, so the same kernels index both kinds as ``s[i, j, k]``.
+* :class:`EndgameRollHold` — roll/hold games under an endgame rule other than the seeds'
+  (``last_round``, ``equal_turns``; :mod:`ga_pig.exact.endgame`): bool ``s[seat, i, j, k]``, the
+  mover's seat first (0 moves first), the turn total running past the goal up to a cap ``top``.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from ga_pig._validate import check_int
 if TYPE_CHECKING:
     from ga_pig.game import Game
 
-__all__ = ["Space", "RollHold", "DiceCounts", "space_of", "pack_bits", "unpack_bits"]
+__all__ = ["Space", "RollHold", "DiceCounts", "EndgameRollHold", "space_of", "pack_bits", "unpack_bits"]
 
 
 class Space:
@@ -155,24 +158,9 @@ class Space:
         raise NotImplementedError
 
 
-class RollHold(Space):
-    """Bool ``s[i, j, k]``: roll (True) or hold at the mover's score i, the opponent's j and the
-    turn total k. Entries with ``i + k >= goal`` are never consulted."""
-
-    name = "roll_hold"
-    noun = "roll/hold decisions"
-    dims = 3
-    dtype = np.dtype(bool)
-    gene_bytes = 1
-
-    def legal(self) -> np.ndarray:
-        g = self.game.goal
-        i, _, k = np.ogrid[:g, :g, :g]
-        return np.broadcast_to(i + k < g, self.shape).copy()
-
-    def random(self, rng, lead=(), n=None, p_roll=0.5):
-        n = self.game.goal if n is None else n
-        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
+class _RollHoldGenes:
+    """What the roll/hold spaces share: bool genes that flip, columns along the turn total that
+    slide, turn starts that may be made to roll, bit-packed storage."""
 
     def mutated(self, genes, rng):
         return ~genes
@@ -192,6 +180,26 @@ class RollHold(Space):
 
     def unpack(self, stored, shape):
         return unpack_bits(stored, shape)
+
+
+class RollHold(_RollHoldGenes, Space):
+    """Bool ``s[i, j, k]``: roll (True) or hold at the mover's score i, the opponent's j and the
+    turn total k. Entries with ``i + k >= goal`` are never consulted."""
+
+    name = "roll_hold"
+    noun = "roll/hold decisions"
+    dims = 3
+    dtype = np.dtype(bool)
+    gene_bytes = 1
+
+    def legal(self) -> np.ndarray:
+        g = self.game.goal
+        i, _, k = np.ogrid[:g, :g, :g]
+        return np.broadcast_to(i + k < g, self.shape).copy()
+
+    def random(self, rng, lead=(), n=None, p_roll=0.5):
+        n = self.game.goal if n is None else n
+        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
 
 
 class DiceCounts(Space):
@@ -252,6 +260,65 @@ class DiceCounts(Space):
         return stored.astype(np.int64).reshape(shape)
 
 
+class EndgameRollHold(_RollHoldGenes, Space):
+    """Bool ``s[seat, i, j, k]``, shape ``(2, goal, goal, top + 1)``: roll (True) or hold for the
+    mover in ``seat`` (0: the first mover) at banked scores i (its own) and j, turn total k, under
+    an endgame rule that lets the other player answer a player who banks the goal
+    (:mod:`ga_pig.exact.endgame`). A mover in a seat whose reaching the goal hands the opponent a
+    final turn decides past the goal too, up to ``i + k = top`` where it banks; the seat matters
+    under ``equal_turns``, where only the first mover's reaching the goal is answered.
+
+    Consulted: ``k >= 1`` with ``i + k < goal``, and ``goal <= i + k < top`` in a deciding seat.
+    A turn start (``k = 0``) always rolls — passing is never better, and so no game stalls — and the
+    final turn needs no decision (roll until ahead). ``top`` is :func:`ga_pig.exact.endgame.cap`,
+    from the rules alone; the solver proves holding optimal beyond it."""
+
+    name = "endgame_roll_hold"
+    noun = "seat-indexed roll/hold decisions past the goal"
+    dims = 4
+    kernel_dims = 4
+    dtype = np.dtype(bool)
+    gene_bytes = 1
+
+    def __init__(self, game: Game) -> None:
+        from ga_pig.exact import endgame
+
+        super().__init__(game)
+        self.top = endgame.cap(game)
+        self.decides = endgame.DECIDES[game.endgame]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        goal = self.game.goal
+        return (2, goal, goal, self.top + 1)
+
+    def describe(self, stacked: bool = False) -> str:
+        shape = ("n",) + self.shape if stacked else self.shape
+        return (f"a numpy bool array of shape ({', '.join(map(str, shape))}), indexed [seat, i, j, k] "
+                f"(goal={self.game.goal}, endgame={self.game.endgame!r}, top={self.top})")
+
+    def legal(self) -> np.ndarray:
+        goal = self.game.goal
+        i = np.arange(goal)[:, None]
+        k = np.arange(self.top + 1)[None, :]
+        total = i + k
+        out = np.empty(self.shape, dtype=bool)
+        for seat in range(2):
+            ends = self.top if self.decides[seat] else goal
+            out[seat] = ((k >= 1) & (total < ends))[:, None, :]
+        return out
+
+    def random(self, rng, lead=(), n=None, p_roll=0.5):
+        if n is not None and n != self.game.goal:
+            raise ValueError(f"{self.game} has no cube-system genomes (its strategies are {self.noun}); "
+                             f"use genome=threshold or cube side 1")
+        return self.forbid_passing(rng.random(tuple(lead) + self.shape) < p_roll)
+
+    def starting_policy(self) -> np.ndarray:
+        return np.ones(self.shape, dtype=bool)
+
+
+
 def pack_bits(genomes: np.ndarray) -> np.ndarray:
     """Bool genomes eight to a byte (flat)."""
     return np.packbits(genomes, axis=None)
@@ -263,13 +330,15 @@ def unpack_bits(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def space_of(game: Game) -> Space:
-    """The strategy space of ``game``: dice counts when the mover chooses a number of dice.
-    Games under another endgame rule than ``first_to_goal`` have none yet (ValueError): their
-    strategies are indexed by seat, up to a cap past the goal (:mod:`ga_pig.exact.endgame`)."""
+    """The strategy space of ``game``: dice counts when the mover chooses a number of dice;
+    seat-indexed roll/hold tables past the goal under another endgame rule than
+    ``first_to_goal`` (games whose scores and turn totals never fall; others: ValueError)."""
     if game.players != 2:
         raise ValueError(f"players={game.players}: {game} has no strategy space yet; so far only "
                          f"ga_pig.exact.optimal and ga_pig.exact.players take games with more than two players")
     if game.endgame != "first_to_goal":
-        raise ValueError(f"endgame={game.endgame!r}: {game} has no strategy space yet; so far only "
-                         f"ga_pig.exact.optimal and ga_pig.exact.endgame take games with this rule")
+        from ga_pig.exact import endgame
+
+        endgame._supported(game)
+        return EndgameRollHold(game)
     return DiceCounts(game) if game.max_dice else RollHold(game)

@@ -16,6 +16,10 @@ nobody wins: it counts as a loss for both (seed 000 §2.3.4).
 Value tables returned by :mod:`ga_pig.exact` use the same indexing. Every builder here returns
 a fresh array; none keeps a reference to it.
 
+Under an endgame rule that answers a player who banks the goal (``Game.endgame``), strategies
+are indexed ``s[seat, i, j, k]`` and run past the goal (:class:`ga_pig.spaces.EndgameRollHold`);
+the builders here then give both seats the same decisions, holding once ``i + k`` reaches the goal.
+
 Games that roll their dice at once (Hog) have no turn total. Their strategies are int arrays of
 shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see :func:`dice`,
 :func:`random_dice`). Every engine function takes them in place of the bool tensors. Which kind a
@@ -30,7 +34,7 @@ import numpy as np
 
 from ga_pig._validate import check_game, check_int
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, RollHold
+from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold
 
 __all__ = [
     "check",
@@ -52,8 +56,23 @@ __all__ = [
 
 
 def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Broadcastable index arrays (i, j, k) over a game's states."""
-    return np.ogrid[: game.goal, : game.goal, : game.goal]
+    """Broadcastable index arrays (i, j, k) over a game's states (k up to the space's top under
+    an endgame rule)."""
+    space = game.space
+    turn_totals = space.top + 1 if isinstance(space, EndgameRollHold) else game.goal
+    return np.ogrid[: game.goal, : game.goal, :turn_totals]
+
+
+def _table(decisions: np.ndarray, game: Game) -> np.ndarray:
+    """A fresh strategy of ``game`` from roll decisions over ``(i, j, k)``. Under an endgame rule
+    the same decisions serve both seats, the mover holds once ``i + k`` reaches the goal (as it
+    wins at once under the seeds' rule) and rolls at turn starts, as the space asks."""
+    out = np.broadcast_to(np.asarray(decisions, dtype=bool), game.shape).copy()
+    if isinstance(game.space, EndgameRollHold):
+        i, _, k = _grid(game)
+        out &= i + k < game.goal
+        game.space.forbid_passing(out)
+    return out
 
 
 def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
@@ -98,7 +117,7 @@ def hold_at(n: int, game: Game) -> np.ndarray:
     """Roll while the turn total is below ``n``, then hold (``n = 0`` always passes)."""
     check_int("n", n, 0)
     _, _, k = _grid(game)
-    return np.broadcast_to(k < n, game.shape).copy()
+    return _table(k < n, game)
 
 
 def threshold(h: np.ndarray, game: Game) -> np.ndarray:
@@ -132,12 +151,12 @@ def score(n: int, game: Game) -> np.ndarray:
     otherwise hold at ``n``."""
     check_int("n", n, 0)
     i, j, k = _grid(game)
-    return (i + k <= j) | (k < n)
+    return _table((i + k <= j) | (k < n), game)
 
 
 def roll_to_win(game: Game) -> np.ndarray:
     """Always roll: bank only by reaching the goal (seed 000 §3.3.6)."""
-    return np.ones(game.shape, dtype=bool)
+    return _table(np.ones((), dtype=bool), game)
 
 
 def turtle(n: int, game: Game) -> np.ndarray:
@@ -162,7 +181,7 @@ def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: 
         check_int("hold", hold, 0)
         climbing = climbing & (k < hold)
     waiting_done = j >= i - lead
-    return np.where(i < wait_at, climbing, waiting_done & np.ones_like(k, dtype=bool))
+    return _table(np.where(i < wait_at, climbing, waiting_done & np.ones_like(k, dtype=bool)), game)
 
 
 def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: float = 0.5) -> np.ndarray:
@@ -184,16 +203,14 @@ def from_function(f: Callable[[object, object, object], object], game: Game) -> 
     try:
         result = np.asarray(f(i, j, k))
         if result.ndim == 3:
-            return np.broadcast_to(result, game.shape).astype(bool, copy=True)
+            return _table(result, game)
     except (ValueError, TypeError):
         pass
-    goal = game.goal
-    s = np.empty(game.shape, dtype=bool)
-    for a in range(goal):
-        for b in range(goal):
-            for c in range(goal):
-                s[a, b, c] = bool(f(a, b, c))
-    return s
+    shape = np.broadcast_shapes(i.shape, j.shape, k.shape)
+    s = np.empty(shape, dtype=bool)
+    for a, b, c in np.ndindex(shape):
+        s[a, b, c] = bool(f(a, b, c))
+    return _table(s, game)
 
 
 def force_roll_at_zero(s: np.ndarray) -> np.ndarray:

@@ -14,17 +14,18 @@ import pytest
 
 from ga_pig import exact, reference
 from ga_pig.analysis import load_population
-from ga_pig.config import compose
+from ga_pig.config import compose, make_game
 from ga_pig.evolve.judges import JUDGES
-from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
+from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING
 from ga_pig.evolve.run import run
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.game import GAMES, Game
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=6", "progress=false"]
-#: One game per strategy space.
-SPACE_GAMES = {"roll_hold": "game=pig", "dice": "game=hog"}
+#: One game per strategy space (with a genome that encodes it).
+SPACE_GAMES = {"roll_hold": ["game=pig"], "dice": ["game=hog"],
+               "endgame_roll_hold": ["game=pig", "game.endgame=last_round", "genome=threshold"]}
 
 
 def test_every_space_has_a_game_in_the_contract_tests():
@@ -32,8 +33,8 @@ def test_every_space_has_a_game_in_the_contract_tests():
     from ga_pig.spaces import Space
 
     assert set(SPACE_GAMES) == {cls.name for cls in Space.__subclasses__()}
-    for space, override in SPACE_GAMES.items():
-        assert Game.named(override.split("=")[1], goal=12).space.name == space
+    for space, overrides in SPACE_GAMES.items():
+        assert make_game(compose([*overrides, *SMALL])).space.name == space
 
 
 def _check_outputs(out: Path, summary: dict, generations: int = 3) -> None:
@@ -51,14 +52,11 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
     """Contract: every registered scheme with every registered judge on a game of every
     strategy space runs a few generations and writes valid outputs."""
     kind, opponent = fitness
-    overrides = [SPACE_GAMES[space], f"selection.scheme={scheme}", f"fitness.kind={kind}",
-                 f"fitness.opponent={opponent}", *SMALL]
-    summary = run(compose(overrides), tmp_path)
+    cfg = compose([*SPACE_GAMES[space], f"selection.scheme={scheme}", f"fitness.kind={kind}",
+                   f"fitness.opponent={opponent}", *SMALL])
+    summary = run(cfg, tmp_path)
     _check_outputs(tmp_path, summary)
-    best = np.load(tmp_path / "best.npy")
-    game = Game.named(summary["game"], goal=12) if space == "roll_hold" else Game.hog(12)
-    assert game.space.name == space
-    game.space.check(best, "best.npy")
+    make_game(cfg).space.check(np.load(tmp_path / "best.npy"), "best.npy")
 
 
 @pytest.mark.parametrize("space", sorted(SPACE_GAMES))
@@ -66,10 +64,17 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
 @pytest.mark.parametrize("crossover", sorted(CROSSOVERS))
 def test_every_operator_runs(crossover, mutation, space, tmp_path):
     """Contract: every registered crossover and mutation breeds a few generations of a game of
-    every strategy space, and the run's genomes stay legal strategies."""
-    summary = run(compose([SPACE_GAMES[space], f"operators.crossover={crossover}", f"operators.mutation={mutation}",
-                           "mutation=0.2", *SMALL]), tmp_path)
+    every strategy space, and the run's genomes stay legal strategies (an operator that observes
+    play under the seeds' rule is refused under another endgame rule, with a clear error)."""
+    cfg = compose([*SPACE_GAMES[space], f"operators.crossover={crossover}", f"operators.mutation={mutation}",
+                   "mutation=0.2", *SMALL])
+    if mutation in OBSERVING and space == "endgame_roll_hold":
+        with pytest.raises(ValueError, match=f"config key 'operators.mutation' = '{mutation}'"):
+            run(cfg, tmp_path)
+        return
+    summary = run(cfg, tmp_path)
     _check_outputs(tmp_path, summary)
+    make_game(cfg).space.check(np.load(tmp_path / "best.npy"), "best.npy")
 
 
 def _entries() -> list[tuple[str, list[str]]]:
@@ -169,12 +174,13 @@ def test_readme_operator_plugs_in(registries, tmp_path):
     child = CROSSOVERS["one_point"](first, second, rng)
     cut = int(np.argmax(child)) if child.any() else 50
     assert not child[:cut].any() and child[cut:].all()
-    for space in SPACE_GAMES.values():
-        out = tmp_path / space.split("=")[1]
-        summary = run(compose([space, "operators.crossover=one_point", "mutation=0.2", *SMALL]), out)
+    for space, overrides in SPACE_GAMES.items():
+        out = tmp_path / space
+        cfg = compose([*overrides, "operators.crossover=one_point", "mutation=0.2", *SMALL])
+        summary = run(cfg, out)
         _check_outputs(out, summary)
         strategies, _ = load_population(out)
-        Game.named(summary["game"], goal=12).space.check_population(strategies)
+        make_game(cfg).space.check_population(strategies)
 
 
 CONF = Path(__file__).resolve().parents[1] / "conf"

@@ -128,7 +128,13 @@ def test_game_groups_match_the_registry():
                                         "\\[0, 2\\*\\*63 - 1"),
         ("seed=-1", "config key 'seed' = -1"),
         ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
-        ("game.endgame=last_round", "config key 'game.endgame' = 'last_round': expected first_to_goal: the GA plays"),
+        ("game.endgame=sudden", "config key 'game.endgame' = 'sudden': expected one of \\('first_to_goal', "),
+        ("game=two_dice game.endgame=last_round", "config key 'game.endgame' = 'last_round': expected first_to_goal "
+                                                  "for two_dice \\(.*scores or turn totals can fall"),
+        ("game.endgame=last_round", "config key 'genome' = 'tensor': expected one of \\('threshold',\\) for pig, "
+                                    "whose strategies are seat-indexed"),
+        ("game.endgame=equal_turns genome=threshold operators.mutation=visited_shift",
+         "config key 'operators.mutation' = 'visited_shift': expected one of .* under endgame='equal_turns'"),
         ("game.players=3", "config key 'game.players' = 3: expected 2: the GA plays two-player games so far"),
     ],
 )

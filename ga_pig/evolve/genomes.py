@@ -3,7 +3,8 @@
 * ``tensor`` — the seed's genome (seed 001 §3.3): a value per state, the strategy space's own
   genes (roll/hold bits; Hog's dice counts), in cube-system blocks of side c
   (:mod:`ga_pig.evolve.cube`).
-* ``threshold`` — for roll/hold games: ``h[i, j]``, roll while the turn total is below ``h``
+* ``threshold`` — for roll/hold games (under every endgame rule: one threshold per seat, past the
+  goal; the only genome there): ``h[i, j]``, roll while the turn total is below ``h``
   (:func:`ga_pig.strategies.threshold`), in square blocks of side c over ``(i, j)``: 10^4 integer
   genes instead of 10^6 bits at goal 100. Pig's optimal policy is not a threshold strategy in 19,093
   of its 505,000 consulted states, yet its nearest threshold strategy wins 0.49999558 against it.
@@ -26,7 +27,7 @@ import numpy as np
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
 from ga_pig.game import Game
-from ga_pig.spaces import RollHold, Space
+from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold, Space
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "GENOMES", "genome_of"]
 
@@ -38,6 +39,9 @@ class Genome:
     name: ClassVar[str] = ""
     #: The strategy spaces this encoding can stand for.
     spaces: ClassVar[tuple[type[Space], ...]] = ()
+    #: Whether genomes end in a seat axis (one gene per seat at each ``(i, j)`` block), which the
+    #: structure-aware mutations then vary one seat at a time or both together.
+    seated: bool = False
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game.space, self.spaces):
@@ -99,8 +103,9 @@ class Genome:
         raise NotImplementedError
 
     def shift(self, genome: np.ndarray, region: tuple[slice, slice], step: int) -> None:
-        """Move the roll/hold boundary of the ``(i, j)`` block ``region`` of ``genome`` by ``step``
-        genes along the turn total (more rolling when positive), in place."""
+        """Move the roll/hold boundary of the ``(i, j)`` block ``region`` of ``genome`` (with a
+        seat slice too when :attr:`seated`) by ``step`` genes along the turn total (more rolling
+        when positive), in place."""
         raise NotImplementedError
 
     def stored(self, genomes: np.ndarray, side: int) -> tuple[np.ndarray, int]:
@@ -110,7 +115,7 @@ class Genome:
 
 class TensorGenome(Genome):
     name = "tensor"
-    spaces = (Space,)
+    spaces = (RollHold, DiceCounts)
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -133,40 +138,92 @@ class TensorGenome(Genome):
 
 
 class ThresholdGenome(Genome):
+    """``h[i, j]``: roll while the turn total is below ``h``. Under an endgame rule
+    (:class:`~ga_pig.spaces.EndgameRollHold`) one threshold per seat, ``h[i, j, seat]`` (the seat
+    last, so operators see the same ``(i, j)`` plane), running past the goal: ``h > goal - i``
+    rolls on through the goal and banks at ``i + h``, up to the cap ``top`` in a seat that decides
+    there."""
+
     name = "threshold"
-    spaces = (RollHold,)
-    dims = 2
+    spaces = (RollHold, EndgameRollHold)
     dtype = np.dtype(np.int16)
 
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.seated = isinstance(self.space, EndgameRollHold)
+        self.dims = 3 if self.seated else 2
+        goal = game.goal
+        #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
+        self.limits = (np.array([self.space.top if d else goal for d in self.space.decides], dtype=np.int64)
+                       if self.seated else np.array([goal], dtype=np.int64))
+        self.high = int(self.limits.max())
+
+    def shape(self, side: int) -> tuple[int, ...]:
+        n = cube.blocks(self.game.goal, side)
+        return (n, n, 2) if self.seated else (n, n)
+
+    def _planes(self, genomes: np.ndarray) -> np.ndarray:
+        """Seated genomes with the seat axis before the (i, j) plane, as cube and strategies index."""
+        return np.moveaxis(genomes, -1, -3) if self.seated else genomes
+
+    def _unplanes(self, planes: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.moveaxis(planes, -3, -1)) if self.seated else planes
+
     def _cap(self, n: int) -> np.ndarray:
-        """The largest meaningful gene per block row, shape (n, 1): ``goal`` minus the row's first score."""
+        """The largest meaningful gene per block row (and seat): the limit minus the row's first
+        score, shape (n, 1), or (n, 1, 2) with seats."""
         side = -(-self.game.goal // n)
-        return (self.game.goal - side * np.arange(n))[:, None].astype(np.int16)
+        rows = side * np.arange(n)
+        cap = self.limits[None, :] - rows[:, None]  # (n, seats)
+        return (cap[:, None, :] if self.seated else cap).astype(np.int16)
+
+    def _n(self, genomes: np.ndarray) -> int:
+        return genomes.shape[-self.dims]
 
     def random(self, rng, size, side, p_roll):
-        """Thresholds uniform on 0..goal - i (``p_roll`` does not apply)."""
-        cap = self._cap(self.shape(side)[0]).astype(np.int64)
-        return np.floor(rng.random((size,) + self.shape(side)) * (cap + 1)).astype(np.int16)
+        """Thresholds uniform on 0..goal - i (``p_roll`` does not apply). Seated, one draw on
+        1..goal - i serves both seats: a random strategy of the seeds' game played in either seat,
+        banking by the goal; variation then carries thresholds past it and the seats apart."""
+        n = self.shape(side)[0]
+        goal = self.game.goal
+        cap = (goal - -(-goal // n) * np.arange(n))[:, None]
+        if not self.seated:
+            return np.floor(rng.random((size, n, n)) * (cap + 1)).astype(np.int16)
+        draws = 1 + np.floor(rng.random((size, n, n)) * cap)
+        return np.repeat(draws[..., None], 2, axis=-1).astype(np.int16)
 
     def encode(self, strategies, side):
-        return self.settle(cube.coarsen(S.thresholds_of(strategies, self.game), side, self.dims).astype(np.int16))
+        h = _seated_thresholds(strategies, self.space) if self.seated else S.thresholds_of(strategies, self.game)
+        return self.settle(self._unplanes(cube.coarsen(h, side, 2).astype(np.int16)))
 
     def settle(self, genomes):
-        np.minimum(genomes, self._cap(genomes.shape[-1]), out=genomes)
+        """Thresholds clipped to the cap (no more rolling where the strategy is not consulted) and,
+        seated, to at least 1 (a turn start always rolls, so 0 and 1 are one strategy)."""
+        np.minimum(genomes, self._cap(self._n(genomes)), out=genomes)
+        if self.seated:
+            np.maximum(genomes, 1, out=genomes)
         return genomes
 
+    def refine(self, genomes, side, new_side):
+        planes = cube.refine(self._planes(genomes), side, new_side, self.game.goal, 2)
+        return self.settle(self._unplanes(planes))
+
     def decode(self, genomes, side, force_roll_at_zero):
-        h = cube.expand(genomes, side, self.game.goal, self.dims)
+        h = cube.expand(self._planes(genomes), side, self.game.goal, 2)
+        if self.seated:  # a turn start always rolls
+            totals = np.arange(self.space.top + 1, dtype=np.int16)
+            return self.space.forbid_passing((totals < h[..., None]) & self.space.legal())
         out = S.threshold(h, self.game) & self.space.legal()  # never-consulted states: hold, as the solvers write
         return self.space.forbid_passing(out) if force_roll_at_zero else out
 
     def mutated(self, genes, rng):
-        """A shift by 1..goal/4 either way half the time (kept in 0..goal, away from the old
-        value), else a fresh uniform value: local search and jumps."""
-        goal = self.game.goal
+        """A shift by 1..goal/4 either way half the time (kept in 0..limit, away from the old
+        value), else a fresh value uniform on 0..goal (as random genomes start; past the goal only
+        by shifts): local search and jumps."""
+        goal, high = self.game.goal, self.high
         size = genes.size
         steps = rng.integers(1, max(2, goal // 4 + 1), size=size) * rng.choice(np.array([-1, 1]), size=size)
-        shifted = np.clip(genes.astype(np.int64) + steps, 0, goal)
+        shifted = np.clip(genes.astype(np.int64) + steps, 0, high)
         fresh = rng.integers(0, goal, size=size)
         fresh += fresh >= genes  # uniform over the other values
         out = np.where(rng.random(size) < 0.5, shifted, fresh)
@@ -175,10 +232,21 @@ class ThresholdGenome(Genome):
         return out.astype(np.int16)
 
     def shift(self, genome, region, step):
-        genome[region] = np.clip(genome[region].astype(np.int64) + step, 0, self.game.goal)
+        genome[region] = np.clip(genome[region].astype(np.int64) + step, 0, self.high)
 
     def stored(self, genomes, side):
         return self.decode(genomes, side, False), 1
+
+
+def _seated_thresholds(strategies: np.ndarray, space: EndgameRollHold) -> np.ndarray:
+    """h[..., seat, i, j]: the first turn total k >= 1 at which a seat-indexed strategy (or stack)
+    holds among the states it is consulted in; the seat's limit minus i where it never holds."""
+    legal = space.legal()
+    holds = ~np.asarray(strategies, dtype=bool) & legal
+    first = np.argmax(holds, axis=-1)
+    goal = space.game.goal
+    limit = np.array([space.top if d else goal for d in space.decides])[:, None, None] - np.arange(goal)[None, :, None]
+    return np.where(holds.any(axis=-1), first, np.broadcast_to(limit, first.shape[-3:])).astype(np.int16)
 
 
 #: name -> encoding class (config ``genome``)

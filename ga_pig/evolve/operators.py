@@ -18,7 +18,8 @@ strategy's decisions change slowly):
   over ``(i, j)`` (the cube's regions as units) whole from one parent or the other.
 * :func:`boundary_shift` — move the roll/hold boundary of random square regions along the turn
   total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice), by
-  log-uniform steps up to ``shift``; every child gets at least one region.
+  log-uniform steps up to ``shift``; every child gets at least one region. A seated genome (one
+  threshold per seat, under an endgame rule) shifts one seat's region or both seats' at once.
 * :func:`visited_shift` — the same, with regions centred on score pairs in proportion to how often
   play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
 
@@ -121,6 +122,16 @@ def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: i
     return regions
 
 
+def _seats(genes, regions: list, rng: np.random.Generator) -> list:
+    """For a seated genome (:attr:`~ga_pig.evolve.genomes.Genome.seated`) each region also picks
+    the first mover's seat, the second's or both, evenly; other genomes' regions are unchanged."""
+    if not genes.seated:
+        return regions
+    picks = rng.integers(0, 3, size=len(regions))
+    return [(*region, slice(None) if pick == 2 else slice(int(pick), int(pick) + 1))
+            for region, pick in zip(regions, picks, strict=True)]
+
+
 def _steps(rng: np.random.Generator, shift: int, count: int) -> np.ndarray:
     """Steps of 1..``shift`` either way, log-uniform in size (as likely 1-2 as 8-16): fine moves
     and jumps from the same operator."""
@@ -138,7 +149,7 @@ def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, ge
     """Shift the roll/hold boundary of random square regions (side 1..``block`` genes) by
     1..``shift`` genes either way, covering about ``rate`` of the ``(i, j)`` plane; in place.
     A threshold strategy stays a threshold strategy."""
-    regions = _regions(genome, rate, rng, block)
+    regions = _seats(genes, _regions(genome, rate, rng, block), rng)
     for region, step in zip(regions, _steps(rng, shift, len(regions)), strict=True):
         genes.shift(genome, region, int(step))
     return genome
@@ -150,7 +161,7 @@ def visited_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, gen
     to the turns the run's champion begins there in self-play (``genes.occupancy``, which the run
     updates each generation; uniform before the first)."""
     side = -(-genes.game.goal // genome.shape[0])
-    regions = _regions(genome, rate, rng, block, genes.occupancy(side))
+    regions = _seats(genes, _regions(genome, rate, rng, block, genes.occupancy(side)), rng)
     for region, step in zip(regions, _steps(rng, shift, len(regions)), strict=True):
         genes.shift(genome, region, int(step))
     return genome

@@ -15,7 +15,7 @@ from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.evolve.cube import blocks, expand
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, RollHold, Space
+from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold, Space
 
 __all__ = ["POPULATIONS", "SPACES", "supports", "initial_genomes"]
 
@@ -71,8 +71,8 @@ POPULATIONS: dict[str, Callable] = {
 
 #: The strategy spaces each kind can build; a kind not listed builds roll/hold strategies only.
 SPACES: dict[str, tuple[type[Space], ...]] = {
-    "random": (RollHold, DiceCounts),
-    "optimal": (RollHold, DiceCounts),
+    "random": (RollHold, DiceCounts, EndgameRollHold),
+    "optimal": (RollHold, DiceCounts, EndgameRollHold),
 }
 
 

@@ -44,47 +44,80 @@ def _hold_past_goal(decides, W, s, total, op):
 
 
 @numba.njit(cache=True)
+def _reach(policy, s, me, op, goal, top, decides, add_amount, reached, start_rolls):
+    """The largest turn total the mover in seat s at (me, op) can reach under its table ``policy``
+    [i, j, k] (a turn start rolls as the table says, or always with ``start_rolls``): totals above
+    it never matter to the turn's value."""
+    reached[:] = False
+    reached[0] = True
+    last = 0
+    step = add_amount.max() if add_amount.shape[0] else 0
+    for k in range(top - me + 1):
+        if k > last + step:
+            break
+        if not reached[k]:
+            continue
+        last = k
+        total = me + k
+        if (total >= goal and (not decides[s] or total >= top)) or not (policy[me, op, k] or k == 0 and start_rolls):
+            continue
+        for o in range(add_amount.shape[0]):
+            after = total + add_amount[o]
+            if after < top and (after < goal or decides[s]):
+                reached[k + add_amount[o]] = True
+    return last
+
+
+@numba.njit(cache=True)
 def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W,
-          add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta):
+          add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta, last, start_rolls):
     """One mover's turn at banked scores (me, op) in seat s: alpha[k] + beta[k] * B is its win
     probability at turn total k, B being the opponent's win probability at the start of its next
-    turn, (1 - s, op, me, 0). With ``greedy`` each action is chosen against B =
-    ``opponent_start`` (the current one stays unless the other beats it by more than ``margin``);
-    otherwise the policy as it stands is evaluated. Returns whether an action switched."""
+    turn, (1 - s, op, me, 0). ``policy`` is the seat's table [i, j, k]. With ``greedy`` each action
+    is chosen against B = ``opponent_start`` (the current one stays unless the other beats it by
+    more than ``margin``); otherwise the policy as it stands is evaluated (rolling at the turn start
+    when ``start_rolls``), from turn total ``last`` down when given (the largest it can reach:
+    entries above it are left as they were and never read by those below), and only the chosen
+    action's value is computed. Returns whether an action switched."""
     switched = False
-    for k in range(top - me, -1, -1):
+    deciding = decides[s]
+    ends = top if deciding else goal  # the mover banks once its total reaches this
+    for k in range(top - me if last < 0 else last, -1, -1):
         total = me + k
-        if total >= goal and (not decides[s] or total >= top):
+        if total >= ends:
             alpha[k] = _hold_past_goal(decides, W, s, total, op)
             beta[k] = 0.0
-            policy[s, me, op, k] = False
+            if greedy:
+                policy[me, op, k] = False
             continue
-        if k == 0:
-            hold_a, hold_b = 1.0, -1.0  # pass the turn
-        elif total < goal:
-            hold_a, hold_b = 1.0 - P[1 - s, op, total, 0], 0.0
-        else:
-            hold_a, hold_b = _hold_past_goal(decides, W, s, total, op), 0.0
-        roll_a, roll_b = bust_p, -bust_p
-        for o in range(add_p.shape[0]):
-            after = total + add_amount[o]
-            p = add_p[o]
-            if after >= top or (after >= goal and not decides[s]):
-                roll_a += p * _hold_past_goal(decides, W, s, after, op)
+        rolls = policy[me, op, k] or (k == 0 and start_rolls)
+        if greedy or rolls:
+            roll_a, roll_b = bust_p, -bust_p
+            for o in range(add_p.shape[0]):
+                after = total + add_amount[o]
+                p = add_p[o]
+                if after >= ends:
+                    roll_a += p * _hold_past_goal(decides, W, s, after, op)
+                else:
+                    roll_a += p * alpha[k + add_amount[o]]
+                    roll_b += p * beta[k + add_amount[o]]
+            for o in range(bank_p.shape[0]):
+                after = total + bank_amount[o]
+                p = bank_p[o]
+                if after == me:
+                    roll_a += p
+                    roll_b -= p
+                elif after >= goal:
+                    roll_a += p * _hold_past_goal(decides, W, s, after, op)
+                else:
+                    roll_a += p * (1.0 - P[1 - s, op, after, 0])
+        if greedy or not rolls:
+            if k == 0:
+                hold_a, hold_b = 1.0, -1.0  # pass the turn
+            elif total < goal:
+                hold_a, hold_b = 1.0 - P[1 - s, op, total, 0], 0.0
             else:
-                roll_a += p * alpha[k + add_amount[o]]
-                roll_b += p * beta[k + add_amount[o]]
-        for o in range(bank_p.shape[0]):
-            after = total + bank_amount[o]
-            p = bank_p[o]
-            if after == me:
-                roll_a += p
-                roll_b -= p
-            elif after >= goal:
-                roll_a += p * _hold_past_goal(decides, W, s, after, op)
-            else:
-                roll_a += p * (1.0 - P[1 - s, op, after, 0])
-        rolls = policy[s, me, op, k]
+                hold_a, hold_b = _hold_past_goal(decides, W, s, total, op), 0.0
         if greedy:
             roll_v = roll_a + roll_b * opponent_start
             hold_v = hold_a + hold_b * opponent_start
@@ -92,7 +125,7 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
             if better:
                 rolls = not rolls
                 switched = True
-                policy[s, me, op, k] = rolls
+                policy[me, op, k] = rolls
         if rolls:
             alpha[k], beta[k] = roll_a, roll_b
         else:
@@ -101,15 +134,24 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
 
 
 @numba.njit(cache=True)
-def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, exact_pairs, tol, margin,
-           max_rounds, P, policy, rounds):
-    """Optimal play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest
-    score sum first (every hold below the goal lands on a pair already solved). With
-    ``exact_pairs`` (policy iteration) each round chooses both sides' actions against the current
-    start values, then solves the pair's two linear equations for that policy exactly, until no
-    action switches; otherwise (value iteration) it repeats greedy sweeps until the start values
-    move by no more than ``tol``. Writes P, policy and rounds[i, j]; returns False if a pair did
-    not settle within ``max_rounds``."""
+def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, exact_pairs, improve, tol, margin,
+           max_rounds, P, policy0, policy1, start_rolls, rounds):
+    """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
+    first (every hold below the goal lands on a pair already solved). Only the seats s with
+    ``improve[s]`` choose their actions (both: optimal play; one: a best response to the other
+    seat's ``policy``; none: ``policy`` evaluated). With ``exact_pairs`` (policy iteration) each
+    round chooses the improving sides' actions against the current start values, then solves the
+    pair's two linear equations for that policy exactly, until no action switches; otherwise
+    (value iteration) it repeats greedy sweeps until the start values move by no more than
+    ``tol``. ``policy0`` and ``policy1`` are the seats' tables [i, j, k] (``start_rolls``: every
+    turn start rolls whatever they say). Writes P (only its turn starts, k = 0, when its last axis
+    has length 1), the choosing seats' tables and rounds[i, j]; returns False if a pair did not
+    settle within ``max_rounds``."""
+    full = P.shape[3] > 1
+    chooses = improve[0] or improve[1]
+    prune = not full and not chooses  # only turn-start values of a fixed policy: unreachable totals skipped
+    reached = np.zeros(top + 1, dtype=np.bool_)
+    last0, last1 = -1, -1
     alpha0, beta0 = np.zeros(top + 1), np.zeros(top + 1)
     alpha1, beta1 = np.zeros(top + 1), np.zeros(top + 1)
     for total in range(2 * goal - 2, -1, -1):
@@ -117,23 +159,26 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount
             j = total - i
             x, y = 0.5, 0.5
             settled = False
+            if prune:
+                last0 = _reach(policy0, 0, i, j, goal, top, decides, add_amount, reached, start_rolls)
+                last1 = _reach(policy1, 1, j, i, goal, top, decides, add_amount, reached, start_rolls)
             for r in range(max_rounds):
-                s0 = _side(P, policy, 0, i, j, y, True, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                           bank_p, bank_amount, alpha0, beta0)
+                s0 = _side(P, policy0, 0, i, j, y, improve[0], margin, goal, top, decides, W, add_p, add_amount, bust_p,
+                           bank_p, bank_amount, alpha0, beta0, last0, start_rolls)
                 if exact_pairs:
-                    s1 = _side(P, policy, 1, j, i, x, True, margin, goal, top, decides, W, add_p, add_amount,
-                               bust_p, bank_p, bank_amount, alpha1, beta1)
+                    s1 = _side(P, policy1, 1, j, i, x, improve[1], margin, goal, top, decides, W, add_p, add_amount,
+                               bust_p, bank_p, bank_amount, alpha1, beta1, last1, start_rolls)
                     a1, b1, a2, b2 = alpha0[0], beta0[0], alpha1[0], beta1[0]
                     x = (a1 + b1 * a2) / (1.0 - b1 * b2)
                     y = a2 + b2 * x
                     rounds[i, j] = r + 1
-                    if r > 0 and not s0 and not s1:
+                    if (r > 0 or not chooses) and not s0 and not s1:
                         settled = True
                         break
                 else:
                     x_new = alpha0[0] + beta0[0] * y
-                    _side(P, policy, 1, j, i, x_new, True, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                          bank_p, bank_amount, alpha1, beta1)
+                    _side(P, policy1, 1, j, i, x_new, improve[1], margin, goal, top, decides, W, add_p, add_amount,
+                          bust_p, bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
                     y_new = alpha1[0] + beta1[0] * x_new
                     moved = max(abs(x_new - x), abs(y_new - y))
                     x, y = x_new, y_new
@@ -144,15 +189,37 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount
             if not settled:
                 return False
             # the tables at the settled start values, for the final policy
-            _side(P, policy, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, bank_p,
-                  bank_amount, alpha0, beta0)
-            _side(P, policy, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, bank_p,
-                  bank_amount, alpha1, beta1)
-            for k in range(top - i + 1):
+            if not prune:  # pruned: the one round already left both sides' turn starts as they are
+                _side(P, policy0, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
+                      bank_p, bank_amount, alpha0, beta0, -1, start_rolls)
+                _side(P, policy1, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
+                      bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
+            for k in range(top - i + 1 if full else 1):
                 P[0, i, j, k] = alpha0[k] + beta0[k] * y
-            for k in range(top - j + 1):
+            for k in range(top - j + 1 if full else 1):
                 P[1, j, i, k] = alpha1[k] + beta1[k] * x
     return True
+
+
+@numba.njit(cache=True, parallel=True)
+def _pairs(pop, first, second, goal, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, out):
+    """Exact seat probabilities of pop[first[m]] (a) against pop[second[m]] (b), in parallel:
+    out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Each seating
+    evaluates the first mover's seat-0 table against the other's seat-1 table, read in place; a
+    turn start always rolls (so no game stalls: the wins add up to 1)."""
+    top = pop.shape[4] - 1
+    none = np.zeros(2, dtype=np.bool_)
+    for m in numba.prange(first.shape[0]):
+        for order in range(2):
+            lead = first[m] if order == 0 else second[m]
+            follow = second[m] if order == 0 else first[m]
+            starts = np.zeros((2, goal, goal, 1))
+            rounds = np.zeros((goal, goal), dtype=np.int64)
+            _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, True, none, 0.0, 0.0, 2,
+                   starts, pop[lead, 0], pop[follow, 1], True, rounds)
+            v = starts[0, 0, 0, 0]
+            out[m, 2 * order + (0 if order == 0 else 1)] = v
+            out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v
 
 
 @numba.njit(cache=True)

@@ -41,7 +41,8 @@ from ga_pig.exact import _endgame
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import ADD, BANK, BUST, Game
 
-__all__ = ["EndgameSolution", "optimal", "final_turn", "margins", "simulate", "DECIDES"]
+__all__ = ["EndgameSolution", "optimal", "cap", "best_response", "seat_probabilities", "final_turn", "margins",
+           "simulate", "DECIDES"]
 
 #: Per rule, for each seat (first mover first): whether a mover in that seat who banks the goal
 #: hands the opponent a final turn (and so decides past the goal how big a margin to build).
@@ -140,19 +141,28 @@ def _first_margin(game: Game, W: np.ndarray) -> int:
     return int(below[0]) + 1 if below.size else W.size
 
 
-def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int):
+def _kernel_rules(game: Game, top: int):
+    """(rules, W): the game's rule record and the final turn's odds as far as a cap ``top`` needs."""
     rules = rules_of(game)
-    goal = game.goal
     size = top + int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0))) + 2
-    W = _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, size)
+    return rules, _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, size)
+
+
+def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, improve=(True, True),
+                policy: np.ndarray | None = None):
+    """Solve at cap ``top``: both seats choosing (optimal play), or only the seats in ``improve``
+    against the others' actions in ``policy`` (a best response)."""
+    rules, W = _kernel_rules(game, top)
+    goal = game.goal
     check_memory(BYTES_PER_STATE * 2 * goal * goal * (top + 1), "game.goal", goal, f"exact.optimal on {game}")
     P = np.zeros((2, goal, goal, top + 1))
-    policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
+    policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_) if policy is None else policy
     rounds = np.zeros((goal, goal), dtype=np.int64)
     decides = _decides(game)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
     ok = _endgame._solve(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
-                         rules.bank_amount, method == "policy_iteration", tol, margin, max_rounds, P, policy, rounds)
+                         rules.bank_amount, method == "policy_iteration", np.array(improve, dtype=np.bool_), tol,
+                         margin, max_rounds, P, policy[0], policy[1], False, rounds)
     if not ok:
         raise RuntimeError(f"{method} did not settle within {max_rounds} rounds on a pair of scores of {game}")
     return P, policy, rounds, W, decides
@@ -194,8 +204,8 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     _supported(game)
     goal = game.goal
-    if margin is None:  # under first_to_goal nobody plays past the goal: any cap will do
-        margin = _first_margin(game, final_turn(game, 8 * goal + 64)) if any(DECIDES[game.endgame]) else 1
+    if margin is None:
+        margin = cap(game) - goal
     check_int("margin", margin, 1)
     bust_p = rules_of(game).bust_p
     while True:
@@ -204,9 +214,80 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         if not decides.any() or _holding_is_optimal_at(top, P, W, decides, bust_p):
             break
         margin *= 2
+    P, policy, top = _within_cap(game, P, policy, top)
     beyond = (np.arange(top + 1)[None, :] + np.arange(goal)[:, None]) > top  # [i, k]
     P[:, beyond[:, None, :].repeat(goal, axis=1)] = np.nan
     return EndgameSolution(policy, P, top, rounds, method, game)
+
+
+def cap(game: Game) -> int:
+    """The cap ``top`` of the game's strategies (:class:`~ga_pig.spaces.EndgameRollHold`) and the
+    solver's first try: goal plus the margin past which the final turn's chance of catching up
+    falls below a thousandth of a bust's; goal + 1 where nobody plays past the goal. From the
+    rules alone: no solving."""
+    check_game(game)
+    if not any(DECIDES[game.endgame]):
+        return game.goal + 1
+    return game.goal + _first_margin(game, final_turn(game, 8 * game.goal + 64))
+
+
+def _within_cap(game: Game, P: np.ndarray, policy: np.ndarray, top: int):
+    """Tables solved at a cap above :func:`cap` cut back to it when the policy banks below it
+    everywhere (the values there are unchanged: every mover banks there anyway), so optimal
+    play is a strategy of the game's space."""
+    limit = cap(game)
+    if top <= limit:
+        return P, policy, top
+    totals = np.arange(top + 1)[None, None, None, :] + np.arange(game.goal)[None, :, None, None]
+    if (policy & (totals >= limit)).any():
+        return P, policy, top
+    return np.ascontiguousarray(P[..., :limit + 1]), np.ascontiguousarray(policy[..., :limit + 1]), limit
+
+
+def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game) -> np.ndarray:
+    """Exact outcome probabilities of ``population[first[m]]`` (a) against ``population[second[m]]``
+    (b) under the game's endgame rule, in parallel: rows (a wins a-first, b wins a-first, a wins
+    b-first, b wins b-first), as :mod:`ga_pig.exact.evaluate` returns them. Strategies are
+    :class:`~ga_pig.spaces.EndgameRollHold` tables (checked by the caller); a turn start always
+    rolls, so no game stalls and each seating's two wins add up to 1."""
+    _supported(game)
+    top = population.shape[-1] - 1
+    rules, W = _kernel_rules(game, top)
+    out = np.empty((len(first), 4))
+    _endgame._pairs(np.ascontiguousarray(population), np.asarray(first, np.int64), np.asarray(second, np.int64),
+                    game.goal, _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
+                    rules.bank_amount, out)
+    return out
+
+
+def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> EndgameSolution:
+    """The strategy maximizing its win probability against ``b`` in both seats, exactly (policy
+    iteration of the responder's seat, ``b`` fixed in the other). ``b`` is an
+    :class:`~ga_pig.spaces.EndgameRollHold` table; the response is one too (it may pass a turn
+    start only where that is strictly better, which in the Pig family it never is).
+
+    Returns an :class:`EndgameSolution` whose ``policy[s]`` is the response in seat s and
+    ``value[s]`` its win probability as the mover in seat s against ``b``: ``value[0, 0, 0, 0]`` is
+    its win probability moving first. ``start`` and ``win_probability`` read as for optimal play
+    from the responder's side when it moves first.
+    """
+    b = game.space.check(b, "b")
+    _supported(game)
+    top = b.shape[-1] - 1
+    values, policy, rounds = [], np.zeros_like(b), np.zeros((game.goal, game.goal), dtype=np.int64)
+    for seat in range(2):
+        table = np.array(b)
+        table[..., 0] = True  # a turn start always rolls
+        table[seat] = True  # the responder starts from rolling everywhere
+        improve = (seat == 0, seat == 1)
+        P, table, seat_rounds, _, _ = _solve_with(game, top, "policy_iteration", 0.0, max_rounds, improve, table)
+        values.append(P[seat])
+        policy[seat] = table[seat]
+        rounds += seat_rounds
+    value = np.stack(values)
+    beyond = (np.arange(top + 1)[None, :] + np.arange(game.goal)[:, None]) > top
+    value[:, beyond[:, None, :].repeat(game.goal, axis=1)] = np.nan
+    return EndgameSolution(policy, value, top, rounds, "best_response", game)
 
 
 def margins(solution: EndgameSolution) -> np.ndarray:

@@ -6,7 +6,8 @@ Monte Carlo. Games whose rolls can lower the turn total (Pig Dice) or the banked
 Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep until no value
 moves by more than a few ulps. Stalemates — both players passing at a turn
 start forever — are losses for both (seed 000 §2.3.4): probabilities of a win, of b's win and of
-a stalemate add up to 1, and nothing is ever NaN.
+a stalemate add up to 1, and nothing is ever NaN. Games under an endgame rule
+(:class:`~ga_pig.spaces.EndgameRollHold` strategies) go to :func:`ga_pig.exact.endgame.seat_probabilities`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from ga_pig.exact import _evaluation
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import Game
+from ga_pig.spaces import EndgameRollHold
 from ga_pig.strategies import check, check_population
 
 __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates"]
@@ -55,6 +57,8 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     """All four exact outcome probabilities of a against b (one solve gives both seats)."""
     check(a, game, "a")
     check(b, game, "b")
+    if isinstance(game.space, EndgameRollHold):
+        return Seats(*map(float, _pairs(np.stack([a, b]), np.array([0]), np.array([1]), game)[0]))
     out = np.empty(4)
     _evaluation._pair(game.space.kernel_view(a), game.space.kernel_view(b), rules_of(game), out)
     return Seats(*map(float, out))
@@ -84,6 +88,9 @@ def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
 def _probabilities(population, opponent, game: Game) -> np.ndarray:
     population = check_population(population, game)
     check(opponent, game, "opponent")
+    if isinstance(game.space, EndgameRollHold):
+        n = population.shape[0]
+        return _pairs(np.concatenate([population, opponent[None]]), np.arange(n), np.full(n, n), game)
     out = np.empty((population.shape[0], 4))
     members, versus, rules = game.space.kernel_view(population), game.space.kernel_view(opponent), rules_of(game)
     for low in range(0, len(out), CHUNK_PAIRS):
@@ -124,7 +131,12 @@ def _pairs(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: 
     first, second = first.astype(np.int64), second.astype(np.int64)
     for low in range(0, len(out), CHUNK_PAIRS):
         high = low + CHUNK_PAIRS
-        _evaluation._all_pairs(members, first[low:high], second[low:high], rules, out[low:high])
+        if isinstance(game.space, EndgameRollHold):
+            from ga_pig.exact import endgame
+
+            out[low:high] = endgame.seat_probabilities(members, first[low:high], second[low:high], game)
+        else:
+            _evaluation._all_pairs(members, first[low:high], second[low:high], rules, out[low:high])
     return out
 
 

@@ -72,6 +72,9 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     """
     check(a, game, "a")
     check(b, game, "b")
+    if game.endgame != "first_to_goal":
+        raise ValueError(f"exact.visits follows the seeds' rule (endgame='first_to_goal'); {game} plays "
+                         f"endgame={game.endgame!r}")
     V = np.zeros(game.space.kernel_shape)
     _occupancy._visits(game.space.kernel_view(a), game.space.kernel_view(b), rules_of(game), V)
     return game.space.from_kernel(V)

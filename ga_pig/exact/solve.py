@@ -166,9 +166,14 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     """The policy maximizing the win probability against the fixed strategy ``b`` from every state.
 
     ``value[i, j, k]`` is the responder's win probability at its state (i, j, k) against b;
-    ``value[0, 0, 0]`` is its win probability moving first. Stalemates count as losses.
+    ``value[0, 0, 0]`` is its win probability moving first. Stalemates count as losses. Under an
+    endgame rule: :func:`ga_pig.exact.endgame.best_response` (seat-indexed tables).
     """
     check(b, game, "b")
+    if game.endgame != "first_to_goal":
+        from ga_pig.exact import endgame
+
+        return endgame.best_response(b, game, max_iterations)
     goal = game.goal
     value, policy = _tables(game, "exact.best_response")
     at_start = np.zeros((goal, goal, 2))
