@@ -122,6 +122,21 @@ def endgame_rows(repeats: int) -> list[tuple]:
                      (solution.value.nbytes + solution.policy.nbytes) / 2**20, "MiB", ""))
         seconds = best_of(lambda s=solution: endgame.margins(s), repeats)
         rows.append((f"endgame {rule}: winning margins, exact", seconds, "s", ""))
+        if rule == "first_to_goal":
+            continue
+        hold25 = S.hold_at(25, game)
+        scores = np.arange(game.goal)[:, None]
+        h = np.random.default_rng(0).integers(1, game.goal - scores + 1, size=(game.goal, game.goal))
+        randomized = S.from_function(lambda i, j, k, h=h: k < h[i, j], game)
+        threads = numba.get_num_threads()
+        numba.set_num_threads(1)
+        for label, strategy in (("hold-at-25", hold25), ("random thresholds", randomized)):
+            seconds = best_of(lambda a=strategy, g=game, b=solution.policy: exact.seats(a, b, g), repeats)
+            rows.append((f"endgame {rule}: exact pair (both seatings), {label} vs optimal, 1 core", seconds * 1e3,
+                         "ms", ""))
+        numba.set_num_threads(threads)
+        seconds = best_of(lambda g=game, b=hold25: endgame.best_response(b, g), max(1, repeats // 2))
+        rows.append((f"endgame {rule}: best response to hold-at-25", seconds, "s", ""))
     return rows
 
 
