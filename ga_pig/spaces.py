@@ -286,6 +286,9 @@ class EndgameRollHold(_RollHoldGenes, Space):
         super().__init__(game)
         self.top = endgame.cap(game)
         self.decides = endgame.DECIDES[game.endgame]
+        #: per seat, the banked score plus turn total at which its mover banks: ``top`` in a
+        #: deciding seat, else the goal
+        self.ends = tuple(self.top if d else game.goal for d in self.decides)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -304,8 +307,7 @@ class EndgameRollHold(_RollHoldGenes, Space):
         total = i + k
         out = np.empty(self.shape, dtype=bool)
         for seat in range(2):
-            ends = self.top if self.decides[seat] else goal
-            out[seat] = ((k >= 1) & (total < ends))[:, None, :]
+            out[seat] = ((k >= 1) & (total < self.ends[seat]))[:, None, :]
         return out
 
     def random(self, rng, lead=(), n=None, p_roll=0.5):

@@ -154,8 +154,7 @@ class ThresholdGenome(Genome):
         self.dims = 3 if self.seated else 2
         goal = game.goal
         #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
-        self.limits = (np.array([self.space.top if d else goal for d in self.space.decides], dtype=np.int64)
-                       if self.seated else np.array([goal], dtype=np.int64))
+        self.limits = np.array(self.space.ends if self.seated else (goal,), dtype=np.int64)
         self.high = int(self.limits.max())
 
     def shape(self, side: int) -> tuple[int, ...]:
@@ -245,7 +244,7 @@ def _seated_thresholds(strategies: np.ndarray, space: EndgameRollHold) -> np.nda
     holds = ~np.asarray(strategies, dtype=bool) & legal
     first = np.argmax(holds, axis=-1)
     goal = space.game.goal
-    limit = np.array([space.top if d else goal for d in space.decides])[:, None, None] - np.arange(goal)[None, :, None]
+    limit = np.array(space.ends)[:, None, None] - np.arange(goal)[None, :, None]
     return np.where(holds.any(axis=-1), first, np.broadcast_to(limit, first.shape[-3:])).astype(np.int16)
 
 

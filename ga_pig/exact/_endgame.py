@@ -202,21 +202,21 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount
 
 
 @numba.njit(cache=True, parallel=True)
-def _pairs(pop, first, second, goal, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, out):
-    """Exact seat probabilities of pop[first[m]] (a) against pop[second[m]] (b), in parallel:
+def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, out):
+    """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
     out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Each seating
     evaluates the first mover's seat-0 table against the other's seat-1 table, read in place; a
     turn start always rolls (so no game stalls: the wins add up to 1)."""
     top = pop.shape[4] - 1
     none = np.zeros(2, dtype=np.bool_)
     for m in numba.prange(first.shape[0]):
+        a, b = pop[first[m]], others[second[m]]
         for order in range(2):
-            lead = first[m] if order == 0 else second[m]
-            follow = second[m] if order == 0 else first[m]
+            lead, follow = (a, b) if order == 0 else (b, a)
             starts = np.zeros((2, goal, goal, 1))
             rounds = np.zeros((goal, goal), dtype=np.int64)
             _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, True, none, 0.0, 0.0, 2,
-                   starts, pop[lead, 0], pop[follow, 1], True, rounds)
+                   starts, lead[0], follow[1], True, rounds)
             v = starts[0, 0, 0, 0]
             out[m, 2 * order + (0 if order == 0 else 1)] = v
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v

@@ -244,19 +244,22 @@ def _within_cap(game: Game, P: np.ndarray, policy: np.ndarray, top: int):
     return np.ascontiguousarray(P[..., :limit + 1]), np.ascontiguousarray(policy[..., :limit + 1]), limit
 
 
-def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game) -> np.ndarray:
-    """Exact outcome probabilities of ``population[first[m]]`` (a) against ``population[second[m]]``
-    (b) under the game's endgame rule, in parallel: rows (a wins a-first, b wins a-first, a wins
-    b-first, b wins b-first), as :mod:`ga_pig.exact.evaluate` returns them. Strategies are
-    :class:`~ga_pig.spaces.EndgameRollHold` tables (checked by the caller); a turn start always
-    rolls, so no game stalls and each seating's two wins add up to 1."""
+def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game,
+                       others: np.ndarray | None = None) -> np.ndarray:
+    """Exact outcome probabilities of ``population[first[m]]`` (a) against ``others[second[m]]``
+    (b; ``others`` defaults to the population) under the game's endgame rule, in parallel: rows (a
+    wins a-first, b wins a-first, a wins b-first, b wins b-first), as :mod:`ga_pig.exact.evaluate`
+    returns them. Strategies are :class:`~ga_pig.spaces.EndgameRollHold` tables (checked by the
+    caller); a turn start always rolls, so no game stalls and each seating's two wins add up to 1."""
     _supported(game)
     top = population.shape[-1] - 1
     rules, W = _kernel_rules(game, top)
     out = np.empty((len(first), 4))
-    _endgame._pairs(np.ascontiguousarray(population), np.asarray(first, np.int64), np.asarray(second, np.int64),
-                    game.goal, _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
-                    rules.bank_amount, out)
+    population = np.ascontiguousarray(population)
+    others = population if others is None else np.ascontiguousarray(others)
+    _endgame._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
+                    _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p, rules.bank_amount,
+                    out)
     return out
 
 

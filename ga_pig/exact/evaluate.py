@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig.exact import _evaluation
+from ga_pig.exact import _evaluation, endgame
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import Game
 from ga_pig.spaces import EndgameRollHold
@@ -58,7 +58,7 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     check(a, game, "a")
     check(b, game, "b")
     if isinstance(game.space, EndgameRollHold):
-        return Seats(*map(float, _pairs(np.stack([a, b]), np.array([0]), np.array([1]), game)[0]))
+        return Seats(*map(float, endgame.seat_probabilities(a[None], [0], [0], game, b[None])[0]))
     out = np.empty(4)
     _evaluation._pair(game.space.kernel_view(a), game.space.kernel_view(b), rules_of(game), out)
     return Seats(*map(float, out))
@@ -90,7 +90,7 @@ def _probabilities(population, opponent, game: Game) -> np.ndarray:
     check(opponent, game, "opponent")
     if isinstance(game.space, EndgameRollHold):
         n = population.shape[0]
-        return _pairs(np.concatenate([population, opponent[None]]), np.arange(n), np.full(n, n), game)
+        return endgame.seat_probabilities(population, np.arange(n), np.zeros(n, np.int64), game, opponent[None])
     out = np.empty((population.shape[0], 4))
     members, versus, rules = game.space.kernel_view(population), game.space.kernel_view(opponent), rules_of(game)
     for low in range(0, len(out), CHUNK_PAIRS):
@@ -132,8 +132,6 @@ def _pairs(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: 
     for low in range(0, len(out), CHUNK_PAIRS):
         high = low + CHUNK_PAIRS
         if isinstance(game.space, EndgameRollHold):
-            from ga_pig.exact import endgame
-
             out[low:high] = endgame.seat_probabilities(members, first[low:high], second[low:high], game)
         else:
             _evaluation._all_pairs(members, first[low:high], second[low:high], rules, out[low:high])
