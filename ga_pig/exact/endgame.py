@@ -215,9 +215,16 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
             break
         margin *= 2
     P, policy, top = _within_cap(game, P, policy, top)
+    return EndgameSolution(policy, _past_cap_nan(P, top), top, rounds, method, game)
+
+
+def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
+    """``values`` [seat, i, j, k] with NaN, in place, where ``i + k`` passes the cap ``top``
+    (states that do not exist)."""
+    goal = values.shape[1]
     beyond = (np.arange(top + 1)[None, :] + np.arange(goal)[:, None]) > top  # [i, k]
-    P[:, beyond[:, None, :].repeat(goal, axis=1)] = np.nan
-    return EndgameSolution(policy, P, top, rounds, method, game)
+    values[:, beyond[:, None, :].repeat(goal, axis=1)] = np.nan
+    return values
 
 
 def cap(game: Game) -> int:
@@ -287,10 +294,7 @@ def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> Endgam
         values.append(P[seat])
         policy[seat] = table[seat]
         rounds += seat_rounds
-    value = np.stack(values)
-    beyond = (np.arange(top + 1)[None, :] + np.arange(game.goal)[:, None]) > top
-    value[:, beyond[:, None, :].repeat(game.goal, axis=1)] = np.nan
-    return EndgameSolution(policy, value, top, rounds, "best_response", game)
+    return EndgameSolution(policy, _past_cap_nan(np.stack(values), top), top, rounds, "best_response", game)
 
 
 def margins(solution: EndgameSolution) -> np.ndarray:
