@@ -29,7 +29,7 @@ play: $(STAMP)
 	$(BIN)/python -m ga_pig.play $(ARGS)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q -n auto --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
