@@ -146,7 +146,7 @@ def players_rows(repeats: int, quick: bool) -> list[tuple]:
     from ga_pig.exact import players as NP
 
     rows = []
-    cases = [(3, 30), (4, 20)] if quick else [(3, 100), (4, 30), (4, 40), (4, 50)]
+    cases = [(3, 30), (4, 20)] if quick else [(3, 50), (3, 100), (4, 30), (4, 40), (4, 50)]
     for n, goal in cases:
         game = Game.pig(goal=goal, players=n)
         started = time.perf_counter()
@@ -161,6 +161,14 @@ def players_rows(repeats: int, quick: bool) -> list[tuple]:
                          best_of(lambda p=policies, g=game: NP.evaluate(p, g), 1), "s", ""))
             rows.append((f"{label}: best response",
                          best_of(lambda p=policies, g=game: NP.best_response(p, g), 1), "s", ""))
+            # the GA's unit of work: one member alone against copies of another, every seat
+            pair = np.stack([S.hold_at(25, game), solution.policy])
+            rows.append((f"{label}: GA pair (hold at 25 against copies of the equilibrium policy), 1 core",
+                         best_of(lambda p=pair, g=game: NP.one_against(p, p, [0], [1], g), 2), "s", ""))
+            games = 200_000 if quick else 2_000_000
+            simulate.matches(pair, [[0, 1]], game, 1000)
+            seconds = best_of(lambda p=pair, g=game, c=games: simulate.matches(p, [[0, 1]], g, c), 2)
+            rows.append((f"{label}: simulated games (one against copies), 2 cores", games / seconds, "games/s", ""))
     return rows
 
 

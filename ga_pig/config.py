@@ -50,7 +50,8 @@ class GameConfig:
     #: how the game ends (:data:`ga_pig.game.ENDGAMES`); under the others the GA evolves
     #: seat-indexed threshold genomes (``genome=threshold``) of games whose scores never fall
     endgame: str = "first_to_goal"
-    #: players taking turns; the GA runs two so far (``ga_pig.exact.players`` solves more)
+    #: players taking turns; with three or more a member plays alone against copies of another
+    #: (``ga_pig.exact.players``), and its win rates are measured against the equilibrium
     players: int = 2
 
 
@@ -264,9 +265,8 @@ def validate(cfg: DictConfig) -> None:
         fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
     if cfg.game.endgame not in ENDGAMES:
         fail("game.endgame", cfg.game.endgame, f"one of {ENDGAMES}")
-    if cfg.game.players != 2:
-        fail("game.players", cfg.game.players, "2: the GA plays two-player games so far (more players are solved "
-             "by ga_pig.exact.optimal(Game.named(name, players=...)))")
+    if cfg.game.players < 2:
+        fail("game.players", cfg.game.players, "an integer >= 2")
     try:
         game = make_game(cfg)
     except ValueError as error:
@@ -276,6 +276,9 @@ def validate(cfg: DictConfig) -> None:
     try:
         _ = game.space
     except ValueError as error:
+        if cfg.game.players != 2:
+            fail("game.players", cfg.game.players, f"2 for {cfg.game.name} with endgame={cfg.game.endgame!r} "
+                 f"({error})")
         fail("game.endgame", cfg.game.endgame, f"first_to_goal for {cfg.game.name} ({error})")
     if cfg.population.kind not in POPULATIONS:
         fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
@@ -298,10 +301,10 @@ def validate(cfg: DictConfig) -> None:
     if not isinstance(game.space, GENOMES[cfg.genome].spaces):
         fail("genome", cfg.genome, f"one of {tuple(k for k, g in GENOMES.items() if isinstance(game.space, g.spaces))} "
              f"for {cfg.game.name}, whose strategies are {game.space.noun}")
-    if cfg.operators.mutation in OBSERVING and game.endgame != "first_to_goal":
+    if cfg.operators.mutation in OBSERVING and (game.endgame != "first_to_goal" or game.players != 2):
         blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
-        fail("operators.mutation", cfg.operators.mutation, f"one of {blind} "
-             f"under endgame={cfg.game.endgame!r} (ga_pig.exact.visits follows the seeds' rule only)")
+        fail("operators.mutation", cfg.operators.mutation, f"one of {blind} under endgame={cfg.game.endgame!r} "
+             f"with players={cfg.game.players} (ga_pig.exact.visits follows two players under the seeds' rule only)")
     if cfg.operators.block < 1:
         fail("operators.block", cfg.operators.block, "an integer >= 1 (genes per region side)")
     if cfg.operators.shift < 1:
@@ -317,6 +320,9 @@ def validate(cfg: DictConfig) -> None:
         fail("fitness.z", cfg.fitness.z, "a positive number of standard errors")
     if cfg.memetic.every < 0:
         fail("memetic.every", cfg.memetic.every, "an integer >= 0 (generations between best responses; 0: never)")
+    if cfg.memetic.every and cfg.game.players != 2:
+        fail("memetic.every", cfg.memetic.every, "0 with three or more players (the memetic step's best response is "
+             "the two-player one)")
     if cfg.memetic.every and cfg.mode != "evolve":
         fail("memetic.every", cfg.memetic.every, f"0 with mode={cfg.mode} (the memetic step is part of evolution)")
     if not 0.0 <= cfg.mutation <= 1.0:

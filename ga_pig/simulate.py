@@ -10,6 +10,8 @@ other, so the position repeats forever) is detected when it happens and ends the
 winner. Strategy indexing: see :mod:`ga_pig.strategies`. Under an endgame rule (seat-indexed
 strategies, :class:`~ga_pig.spaces.EndgameRollHold`) a player who banks the goal may be answered
 by one final turn (:mod:`ga_pig.exact.endgame`); a turn start always rolls, so no game stalls.
+With three or more players a match puts one strategy against copies of another
+(:func:`matches`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from ga_pig._validate import check_int
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT, Game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold
+from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold
 from ga_pig.strategies import check, check_population
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
@@ -292,9 +294,76 @@ def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, c
                 out[blk, offset + 1] += 1
 
 
+@numba.njit(cache=True, inline="always")
+def _play_players_game(pop, a, b, seat_a, n, goal, cumulative, uniform, effects, amounts, scores, state):
+    """One game of n players, pop[a] in seat ``seat_a`` and pop[b] in every other seat (flat
+    strategies [idx, k], idx the scores from the mover's on, :mod:`ga_pig.exact.players`); seat 0
+    moves first. A stalemate: n turn starts passed in a row. Returns (winning seat or -1, state)."""
+    scores[:] = 0
+    mover = 0
+    passes = 0
+    while True:
+        idx = 0
+        for t in range(n):
+            idx = idx * goal + scores[(mover + t) % n]
+        who = a if mover == seat_a else b
+        i = scores[mover]
+        k = 0
+        while True:
+            if not pop[who, idx, k]:
+                if k == 0:
+                    passes += 1
+                    if passes == n:
+                        return -1, state
+                else:
+                    scores[mover] = i + k
+                    passes = 0
+                break
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] == ADD:
+                k += amounts[o]
+                if i + k >= goal:
+                    return mover, state
+            elif effects[o] == BANK:
+                scores[mover] = i + k + amounts[o]
+                if scores[mover] >= goal:
+                    return mover, state
+                passes = 0
+                break
+            else:  # BUST
+                passes = 0
+                break
+        mover = (mover + 1) % n
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_players(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                         common, out):
+    """:func:`_play_blocks_plain` for n = out.shape[1] // 2 players: game g of a block puts a in
+    seat g % n and b in the others; out[blk, 2 s] counts a's wins from seat s, out[blk, 2 s + 1]
+    the b's wins in those games."""
+    n = out.shape[1] // 2
+    for blk in numba.prange(block_a.shape[0]):
+        a, b = block_a[blk], block_b[blk]
+        key = np.uint64(block_seed[blk])
+        state = key
+        scores = np.zeros(n, dtype=np.int64)
+        for game in range(block_games[blk]):
+            if common:
+                _, state = _splitmix(key ^ np.uint64(game))
+            seat = game % n
+            winner, state = _play_players_game(pop, a, b, seat, n, goal, cumulative, uniform, effects, amounts,
+                                               scores, state)
+            if winner == seat:
+                out[blk, 2 * seat] += 1
+            elif winner >= 0:
+                out[blk, 2 * seat + 1] += 1
+
+
 #: The kernel that plays each kind of strategy space (roll/hold games whose rolls can lower the
 #: turn total take :func:`_play_blocks_moves`).
-_KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice, EndgameRollHold: _play_blocks_endgame}
+_KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice, EndgameRollHold: _play_blocks_endgame,
+            PlayersRollHold: _play_blocks_players}
 
 
 # --------------------------------------------------------------------------- public API
@@ -308,7 +377,9 @@ def _seed_key(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequen
 
 def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = False) -> np.ndarray:
     """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each
-    (``common``: every match replays the same dice, game by game).
+    (``common``: every match replays the same dice, game by game): a's wins and b's wins in the
+    games a started, then in those b started. With n >= 3 players (b in every seat but a's),
+    (n_matches, 2 n): a's wins and the b's wins in the games a played from seat 0, 1, ...
 
     The blocks go to the kernel :data:`CHUNK_BLOCKS` at a time, so memory stays bounded however
     many games are asked for, and Ctrl-C (KeyboardInterrupt) is honoured between chunks.
@@ -320,14 +391,17 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
     probabilities, effects, amounts = game.tables()
     cumulative = np.cumsum(probabilities)
     uniform = bool(np.all(probabilities == probabilities[0]))
+    width = 2 * game.players
     pop = game.space.kernel_view(pop)  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
+    if isinstance(game.space, PlayersRollHold):
+        pop = pop.reshape(len(pop), game.goal ** game.players, game.goal)
     kernel = _KERNELS[type(game.space)]
     if kernel is _play_blocks_plain and np.isin(effects, (DOUBLE, SUBTRACT)).any():
         kernel = _play_blocks_moves
     extra = (np.array(game.space.decides, dtype=np.bool_),) if kernel is _play_blocks_endgame else ()
     pair_a = np.asarray(pair_a, dtype=np.int64)
     pair_b = np.asarray(pair_b, dtype=np.int64)
-    counts = np.zeros((n_matches, 4), dtype=np.int64)
+    counts = np.zeros((n_matches, width), dtype=np.int64)
     for low in range(0, total_blocks, CHUNK_BLOCKS):
         block = np.arange(low, min(low + CHUNK_BLOCKS, total_blocks), dtype=np.int64)
         match_index, block_in_match = np.divmod(block, blocks_per_match)
@@ -338,7 +412,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
         mix = (keys[0] ^ (which.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))) + (
             block_in_match.astype(np.uint64) * np.uint64(0x8CB92BA72F3D8DD7) + keys[1]
         )
-        out = np.zeros((len(block), 4), dtype=np.int64)
+        out = np.zeros((len(block), width), dtype=np.int64)
         kernel(pop, pair_a[match_index], pair_b[match_index], block_games, mix, game.goal, cumulative, uniform, effects,
                amounts, bool(common), out, *extra)
         np.add.at(counts, match_index, out)
@@ -360,6 +434,9 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     """
     check(a, game, "a")
     check(b, game, "b")
+    if isinstance(game.space, PlayersRollHold):
+        raise ValueError(f"play is for two players; {game} has {game.players}: use matches (one strategy against "
+                         f"copies of another) or ga_pig.exact.players.simulate")
     n_games = check_int("n_games", n_games, 1)
     pop = np.stack([a, b])
     counts = _run_matches(pop, [0], [1], n_games, game, seed)[0]
@@ -386,6 +463,10 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
     the same opponent meet the same luck, and two members that decide alike wherever play goes
     win exactly the same games. Comparisons between members then carry only the noise of the
     games in which they play differently. Each match alone is as random as without it.
+
+    With three or more players, ``pairs[m, 1]`` plays every seat but one and ``pairs[m, 0]`` the
+    remaining one, seat ``g % n`` in game g (seat 0 moves first); ``wins[m, 1]`` counts the games
+    any of its copies won.
     """
     population = check_population(population, game)
     games_per_match = check_int("games_per_match", games_per_match, 1)
@@ -398,17 +479,24 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
     if len(pairs) == 0:
         return np.zeros((0, 2), dtype=np.int64)
     counts = _run_matches(population, pairs[:, 0], pairs[:, 1], games_per_match, game, seed, common)
-    return np.stack([counts[:, 0] + counts[:, 2], counts[:, 1] + counts[:, 3]], axis=1)
+    return np.stack([counts[:, 0::2].sum(axis=1), counts[:, 1::2].sum(axis=1)], axis=1)
 
 
 def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0, common: bool = False) -> np.ndarray:
     """Every pair plays ``games_per_pair`` games; return the wins matrix, shape (n, n).
 
     ``wins[p, q]`` is the number of games strategy p won against q (diagonal zero);
-    ``common``: every pair meets the same dice (see :func:`matches`).
+    ``common``: every pair meets the same dice (see :func:`matches`). With three or more players,
+    every ordered pair plays: ``wins[p, q]`` counts the games p won alone against copies of q.
     """
     population = check_population(strategies, game, "strategies")
     n = population.shape[0]
+    if isinstance(game.space, PlayersRollHold):
+        p, q = np.nonzero(~np.eye(n, dtype=bool))
+        wins = np.zeros((n, n), dtype=np.int64)
+        if len(p):
+            wins[p, q] = matches(population, np.stack([p, q], axis=1), game, games_per_pair, seed, common)[:, 0]
+        return wins
     p, q = np.triu_indices(n, k=1)
     wins = np.zeros((n, n), dtype=np.int64)
     if len(p):

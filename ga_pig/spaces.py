@@ -16,6 +16,8 @@ The kinds today (index convention: :mod:`ga_pig.strategies`):
 * :class:`EndgameRollHold` — roll/hold games under an endgame rule other than the seeds'
   (``last_round``, ``equal_turns``; :mod:`ga_pig.exact.endgame`): bool ``s[seat, i, j, k]``, the
   mover's seat first (0 moves first), the turn total running past the goal up to a cap ``top``.
+* :class:`PlayersRollHold` — roll/hold games for n >= 3 players (:mod:`ga_pig.exact.players`):
+  bool ``s[i_0, i_1, ..., i_{n-1}, k]``, the mover's score, the next player's, ..., the turn total.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from ga_pig._validate import check_int
 if TYPE_CHECKING:
     from ga_pig.game import Game
 
-__all__ = ["Space", "RollHold", "DiceCounts", "EndgameRollHold", "space_of", "pack_bits", "unpack_bits"]
+__all__ = ["Space", "RollHold", "DiceCounts", "EndgameRollHold", "PlayersRollHold",
+           "against_leader", "space_of", "pack_bits", "unpack_bits"]
 
 
 class Space:
@@ -320,6 +323,44 @@ class EndgameRollHold(_RollHoldGenes, Space):
         return np.ones(self.shape, dtype=bool)
 
 
+class PlayersRollHold(_RollHoldGenes, Space):
+    """Bool ``s[i_0, i_1, ..., i_{n-1}, k]``, shape ``(goal,) * (n + 1)``, for n >= 3 players:
+    roll (True) or hold at the mover's banked score ``i_0``, the next player's ``i_1``, ..., the
+    last player's, and the turn total k (:mod:`ga_pig.exact.players`; with n = 2 this is
+    :class:`RollHold`'s convention). Entries with ``i_0 + k >= goal`` are never consulted."""
+
+    name = "players_roll_hold"
+    noun = "roll/hold decisions for three or more players"
+    dtype = np.dtype(bool)
+    gene_bytes = 1
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        #: players taking turns (n)
+        self.players = game.players
+        self.dims = self.kernel_dims = game.players + 1
+
+    def legal(self) -> np.ndarray:
+        g = self.game.goal
+        i = np.arange(g).reshape((g,) + (1,) * self.players)
+        return np.broadcast_to(i + np.arange(g) < g, self.shape).copy()
+
+    def random(self, rng, lead=(), n=None, p_roll=0.5):
+        n = self.game.goal if n is None else n
+        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
+
+
+def against_leader(table: np.ndarray, players: int) -> np.ndarray:
+    """The n-player strategy (shape ``(goal,) * players + (goal,)``) that decides as the
+    two-player ``table[i, j, k]`` does with ``j`` the highest opposing score (Neller & Presser's
+    approximation when ``table`` is the two-player optimal policy)."""
+    goal = table.shape[0]
+    grids = np.indices((goal,) * players, sparse=True)
+    leader = grids[1]
+    for g in grids[2:]:
+        leader = np.maximum(leader, g)
+    return table[grids[0], leader]
+
 
 def pack_bits(genomes: np.ndarray) -> np.ndarray:
     """Bool genomes eight to a byte (flat)."""
@@ -334,10 +375,13 @@ def unpack_bits(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def space_of(game: Game) -> Space:
     """The strategy space of ``game``: dice counts when the mover chooses a number of dice;
     seat-indexed roll/hold tables past the goal under another endgame rule than
-    ``first_to_goal`` (games whose scores and turn totals never fall; others: ValueError)."""
+    ``first_to_goal``; a score per player for three or more (both: games whose scores and turn
+    totals never fall; others: ValueError)."""
     if game.players != 2:
-        raise ValueError(f"players={game.players}: {game} has no strategy space yet; so far only "
-                         f"ga_pig.exact.optimal and ga_pig.exact.players take games with more than two players")
+        from ga_pig.exact import players
+
+        players.supported(game)
+        return PlayersRollHold(game)
     if game.endgame != "first_to_goal":
         from ga_pig.exact import endgame
 

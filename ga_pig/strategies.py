@@ -20,6 +20,10 @@ Under an endgame rule that answers a player who banks the goal (``Game.endgame``
 are indexed ``s[seat, i, j, k]`` and run past the goal (:class:`ga_pig.spaces.EndgameRollHold`);
 the builders here then give both seats the same decisions, holding once ``i + k`` reaches the goal.
 
+For three or more players a strategy is indexed ``s[i_0, i_1, ..., i_{n-1}, k]``: the mover's
+score, the next player's, ..., the turn total (:class:`ga_pig.spaces.PlayersRollHold`); the
+builders here read ``j`` as the highest opposing score.
+
 Games that roll their dice at once (Hog) have no turn total. Their strategies are int arrays of
 shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see :func:`dice`,
 :func:`random_dice`). Every engine function takes them in place of the bool tensors. Which kind a
@@ -34,7 +38,7 @@ import numpy as np
 
 from ga_pig._validate import check_game, check_int
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold
+from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold, against_leader
 
 __all__ = [
     "check",
@@ -57,7 +61,7 @@ __all__ = [
 
 def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Broadcastable index arrays (i, j, k) over a game's states (k up to the space's top under
-    an endgame rule)."""
+    an endgame rule; for n players j is the highest opposing score, see :func:`_table`)."""
     space = game.space
     turn_totals = space.top + 1 if isinstance(space, EndgameRollHold) else game.goal
     return np.ogrid[: game.goal, : game.goal, :turn_totals]
@@ -66,7 +70,12 @@ def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _table(decisions: np.ndarray, game: Game) -> np.ndarray:
     """A fresh strategy of ``game`` from roll decisions over ``(i, j, k)``. Under an endgame rule
     the same decisions serve both seats, the mover holds once ``i + k`` reaches the goal (as it
-    wins at once under the seeds' rule) and rolls at turn starts, as the space asks."""
+    wins at once under the seeds' rule) and rolls at turn starts, as the space asks. For three or
+    more players ``j`` stands for the highest opposing score: the decisions are read at
+    ``(i, max(others), k)`` (:func:`ga_pig.spaces.against_leader`)."""
+    if isinstance(game.space, PlayersRollHold):
+        goal = game.goal
+        return against_leader(np.broadcast_to(np.asarray(decisions, dtype=bool), (goal,) * 3), game.players)
     out = np.broadcast_to(np.asarray(decisions, dtype=bool), game.shape).copy()
     if isinstance(game.space, EndgameRollHold):
         i, _, k = _grid(game)
@@ -120,14 +129,21 @@ def hold_at(n: int, game: Game) -> np.ndarray:
     return _table(k < n, game)
 
 
+def _require_threshold(game: Game) -> None:
+    if not isinstance(game.space, PlayersRollHold):
+        game.space.require(RollHold, "threshold strategies")
+
+
 def threshold(h: np.ndarray, game: Game) -> np.ndarray:
     """The threshold strategy of ``h``: at scores ``(i, j)`` roll while the turn total is below
     ``h[i, j]`` (``h`` of shape ``(goal, goal)``, or a stack ``(..., goal, goal)``; 0 always
-    passes, ``goal`` never holds). Hold-at-n is ``h`` constant n."""
-    game.space.require(RollHold, "threshold strategies")
+    passes, ``goal`` never holds). Hold-at-n is ``h`` constant n. For n players ``h`` has a score
+    axis per player, ``h[i_0, ..., i_{n-1}]``."""
+    _require_threshold(game)
     h = np.asarray(h)
-    if h.shape[-2:] != game.shape[:2] or h.dtype.kind not in "iu":
-        raise ValueError(f"h must be an integer array of shape (..., {game.goal}, {game.goal}), got "
+    plane = game.shape[:-1]
+    if h.shape[h.ndim - len(plane):] != plane or h.dtype.kind not in "iu":
+        raise ValueError(f"h must be an integer array of shape (..., {', '.join(map(str, plane))}), got "
                          f"{h.dtype} {h.shape}")
     turn_totals = np.arange(game.goal, dtype=np.result_type(h.dtype, np.min_scalar_type(game.goal)))
     return turn_totals < h[..., None]  # compared in h's own integer type where it holds the goal: 3x faster
@@ -138,9 +154,9 @@ def thresholds_of(s: np.ndarray, game: Game) -> np.ndarray:
     which it holds among the states it is consulted in (``k < goal - i``), ``goal - i`` if it
     never holds there. ``threshold(thresholds_of(s))`` equals ``s`` on legal states exactly when
     ``s`` is a threshold strategy."""
-    game.space.require(RollHold, "threshold strategies")
+    _require_threshold(game)
     goal = game.goal
-    i = np.arange(goal)[:, None, None]
+    i = np.arange(goal).reshape((goal,) + (1,) * (len(game.shape) - 1))
     holds = ~np.asarray(s, dtype=bool) & (np.arange(goal) < goal - i)
     first = np.argmax(holds, axis=-1)
     return np.where(holds.any(axis=-1), first, np.broadcast_to(goal - i[..., 0], first.shape)).astype(np.int16)

@@ -25,7 +25,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=6", "progress=false"]
 #: One game per strategy space (with a genome that encodes it).
 SPACE_GAMES = {"roll_hold": ["game=pig"], "dice": ["game=hog"],
-               "endgame_roll_hold": ["game=pig", "game.endgame=last_round", "genome=threshold"]}
+               "endgame_roll_hold": ["game=pig", "game.endgame=last_round", "genome=threshold"],
+               "players_roll_hold": ["game=pig", "game.players=3"]}
 
 
 def test_every_space_has_a_game_in_the_contract_tests():
@@ -65,10 +66,11 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
 def test_every_operator_runs(crossover, mutation, space, tmp_path):
     """Contract: every registered crossover and mutation breeds a few generations of a game of
     every strategy space, and the run's genomes stay legal strategies (an operator that observes
-    play under the seeds' rule is refused under another endgame rule, with a clear error)."""
+    play under the seeds' rule with two players is refused under another endgame rule and for
+    more players, with a clear error)."""
     cfg = compose([*SPACE_GAMES[space], f"operators.crossover={crossover}", f"operators.mutation={mutation}",
                    "mutation=0.2", *SMALL])
-    if mutation in OBSERVING and space == "endgame_roll_hold":
+    if mutation in OBSERVING and space in ("endgame_roll_hold", "players_roll_hold"):
         with pytest.raises(ValueError, match=f"config key 'operators.mutation' = '{mutation}'"):
             run(cfg, tmp_path)
         return

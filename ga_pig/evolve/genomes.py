@@ -8,6 +8,7 @@
   (:func:`ga_pig.strategies.threshold`), in square blocks of side c over ``(i, j)``: 10^4 integer
   genes instead of 10^6 bits at goal 100. Pig's optimal policy is not a threshold strategy in 19,093
   of its 505,000 consulted states, yet its nearest threshold strategy wins 0.49999558 against it.
+  For three or more players ``h[i_0, ..., i_{n-1}]``, a gene per score tuple (cubes of side c).
   Genes are kept at most ``goal - i`` (for a block, ``i`` its first row): any larger threshold
   means the same strategy (never hold, roll to win), and such a plateau would make shifts of the
   boundary change nothing there — from a random start, evolution stalled near 0.47 against the
@@ -27,7 +28,7 @@ import numpy as np
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold, Space
+from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold, Space
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "GENOMES", "genome_of"]
 
@@ -42,12 +43,16 @@ class Genome:
     #: Whether genomes end in a seat axis (one gene per seat at each ``(i, j)`` block), which the
     #: structure-aware mutations then vary one seat at a time or both together.
     seated: bool = False
+    #: The leading genome axes that are banked scores (the mover's, the next player's, ...): the
+    #: plane (or cube, for three or more players) whose regions the structure-aware operators move.
+    plane: int = 2
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game.space, self.spaces):
             raise ValueError(f"genome {self.name!r} is for games whose strategies are "
                              f"{' or '.join(s.noun for s in self.spaces)}; {game} has {game.space.noun}")
         self.game, self.space = game, game.space
+        self.plane = game.players
         self._visits: np.ndarray | None = None
 
     def observe(self, strategy: np.ndarray) -> None:
@@ -115,7 +120,7 @@ class Genome:
 
 class TensorGenome(Genome):
     name = "tensor"
-    spaces = (RollHold, DiceCounts)
+    spaces = (RollHold, DiceCounts, PlayersRollHold)
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -145,13 +150,13 @@ class ThresholdGenome(Genome):
     there."""
 
     name = "threshold"
-    spaces = (RollHold, EndgameRollHold)
+    spaces = (RollHold, EndgameRollHold, PlayersRollHold)
     dtype = np.dtype(np.int16)
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.seated = isinstance(self.space, EndgameRollHold)
-        self.dims = 3 if self.seated else 2
+        self.dims = 3 if self.seated else game.players
         goal = game.goal
         #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
         self.limits = np.array(self.space.ends if self.seated else (goal,), dtype=np.int64)
@@ -159,7 +164,7 @@ class ThresholdGenome(Genome):
 
     def shape(self, side: int) -> tuple[int, ...]:
         n = cube.blocks(self.game.goal, side)
-        return (n, n, 2) if self.seated else (n, n)
+        return (n, n, 2) if self.seated else (n,) * self.dims
 
     def _planes(self, genomes: np.ndarray) -> np.ndarray:
         """Seated genomes with the seat axis before the (i, j) plane, as cube and strategies index."""
@@ -174,7 +179,7 @@ class ThresholdGenome(Genome):
         side = -(-self.game.goal // n)
         rows = side * np.arange(n)
         cap = self.limits[None, :] - rows[:, None]  # (n, seats)
-        return (cap[:, None, :] if self.seated else cap).astype(np.int16)
+        return (cap[:, None, :] if self.seated else cap.reshape((n,) + (1,) * (self.dims - 1))).astype(np.int16)
 
     def _n(self, genomes: np.ndarray) -> int:
         return genomes.shape[-self.dims]
@@ -185,15 +190,15 @@ class ThresholdGenome(Genome):
         banking by the goal; variation then carries thresholds past it and the seats apart."""
         n = self.shape(side)[0]
         goal = self.game.goal
-        cap = (goal - -(-goal // n) * np.arange(n))[:, None]
+        cap = (goal - -(-goal // n) * np.arange(n)).reshape((n,) + (1,) * (self.plane - 1))
         if not self.seated:
-            return np.floor(rng.random((size, n, n)) * (cap + 1)).astype(np.int16)
+            return np.floor(rng.random((size,) + self.shape(side)) * (cap + 1)).astype(np.int16)
         draws = 1 + np.floor(rng.random((size, n, n)) * cap)
         return np.repeat(draws[..., None], 2, axis=-1).astype(np.int16)
 
     def encode(self, strategies, side):
         h = _seated_thresholds(strategies, self.space) if self.seated else S.thresholds_of(strategies, self.game)
-        return self.settle(self._unplanes(cube.coarsen(h, side, 2).astype(np.int16)))
+        return self.settle(self._unplanes(cube.coarsen(h, side, self.plane).astype(np.int16)))
 
     def settle(self, genomes):
         """Thresholds clipped to the cap (no more rolling where the strategy is not consulted) and,
@@ -204,11 +209,11 @@ class ThresholdGenome(Genome):
         return genomes
 
     def refine(self, genomes, side, new_side):
-        planes = cube.refine(self._planes(genomes), side, new_side, self.game.goal, 2)
+        planes = cube.refine(self._planes(genomes), side, new_side, self.game.goal, self.plane)
         return self.settle(self._unplanes(planes))
 
     def decode(self, genomes, side, force_roll_at_zero):
-        h = cube.expand(self._planes(genomes), side, self.game.goal, 2)
+        h = cube.expand(self._planes(genomes), side, self.game.goal, self.plane)
         if self.seated:  # a turn start always rolls
             totals = np.arange(self.space.top + 1, dtype=np.int16)
             return self.space.forbid_passing((totals < h[..., None]) & self.space.legal())

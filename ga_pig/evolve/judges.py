@@ -29,16 +29,27 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig import exact, simulate
+from ga_pig.exact.players import PlayersSolution
 from ga_pig.game import Game
 
 __all__ = ["ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder", "ExactLadder",
            "SimulatedLadder", "JUDGES", "judge", "make_judge"]
 
 
-def _key(strategy: np.ndarray) -> bytes:
-    """A digest of a strategy's content (roll/hold bits packed eight to a byte first: 5x faster)."""
+def _key(strategy) -> bytes:
+    """A digest of a strategy's content (roll/hold bits packed eight to a byte first: 5x faster);
+    of an n-player equilibrium (:class:`~ga_pig.exact.players.PlayersSolution`), of its policy,
+    alternative and mixing weights."""
+    if isinstance(strategy, PlayersSolution):
+        return _key(np.concatenate([np.packbits(strategy.policy), np.packbits(strategy.alternative),
+                                    strategy.mix.reshape(-1).view(np.uint8)]))
     data = np.packbits(strategy) if strategy.dtype == np.bool_ else np.ascontiguousarray(strategy).view(np.uint8)
     return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _fair(game: Game) -> float:
+    """A member's share of the wins when it plays as well as its opponents: 1/n for n players."""
+    return 1.0 / game.players
 
 
 class ExactRates:
@@ -80,9 +91,13 @@ class RatesVsOptimal:
         self._rates = ExactRates(game)
 
     @property
-    def optimal(self) -> np.ndarray:
+    def optimal(self):
+        """The optimal policy; for three or more players the equilibrium
+        (:class:`~ga_pig.exact.players.PlayersSolution`, mixing where it mixes), which the rates
+        put in every seat but the member's."""
         if self._optimal is None:
-            self._optimal = exact.optimal(self.game).policy
+            solution = exact.optimal(self.game)
+            self._optimal = solution if self.game.players > 2 else solution.policy
         return self._optimal
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:
@@ -131,8 +146,13 @@ class SimulatedJudge:
         return wins.sum(axis=1).astype(float)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-        return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=_seed(self.rng),
+        """Wins of both members; with three or more players each plays alone against the
+        other's copies (two matches)."""
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        both = pairs if self.game.players == 2 else np.concatenate([pairs, pairs[:, ::-1]])
+        wins = simulate.matches(strategies, both, self.game, self.games_per_match, seed=_seed(self.rng),
                                 common=self.common).astype(float)
+        return wins if self.game.players == 2 else np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
 
 
 @judge("exact", "population")
@@ -151,6 +171,8 @@ class ExactJudge:
         return W.sum(axis=1) - np.diag(W)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        """Win rates of both members; with three or more players each alone against the other's
+        copies."""
         return exact.pair_win_rates(strategies, pairs, self.game)
 
 
@@ -185,8 +207,11 @@ class Ladder:
     challenger must beat each of the last ``must_beat`` champions, not only the reigning one
     (harder to promote a strategy that only exploits the reigning champion's weaknesses). The
     reigning champion is the run's own best (``champion``), chosen without the optimal policy.
+    With n players a member plays alone against copies of a champion, and beating it means
+    winning more than its fair share, 1/n.
     """
 
+    game: Game
     archive: int
     must_beat: int
     champions: list
@@ -217,7 +242,7 @@ class Ladder:
         fitness = rates.mean(axis=1)
         beaten = min(self.must_beat, len(opponents))
         for m in np.argsort(-fitness, kind="stable"):
-            if (rates[m, -beaten:] <= 0.5).any():
+            if (rates[m, -beaten:] <= _fair(self.game)).any():
                 continue
             if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
                 self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
@@ -262,7 +287,7 @@ class ExactLadder(Ladder):
         return (W.sum(axis=1) - np.diag(W)) / max(1, len(strategies) - 1)
 
     def _promotes(self, candidate, champion):
-        return True  # its exact rate against the champion is above 1/2
+        return True  # its exact rate against the champion is above the fair share
 
 
 @judge("simulated", "champions")
@@ -272,7 +297,9 @@ class SimulatedLadder(Ladder):
     champion give the fitness; a candidate is promoted after a sequential test against the
     reigning champion — batches that double from ``games_per_match`` up to ``fitness.max_games``,
     stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
-    way; promoted only if it ends ahead by that much. (Seed 000 §3.3 asks for the sample size
+    way; promoted only if it ends ahead by that much. With n players the lead is
+    ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the
+    candidate wins its fair share, 1/n (with two players, wins − losses). (Seed 000 §3.3 asks for the sample size
     that makes a comparison fair; here it adapts to how close the two are.) With
     ``fitness.common`` every member meets the same dice against each champion (common random
     numbers), so members are ranked on the games where they play differently."""
@@ -306,15 +333,16 @@ class SimulatedLadder(Ladder):
 
     def _promotes(self, candidate, champion):
         pool = np.stack([candidate, champion])
+        others = self.game.players - 1
         played, lead, batch = 0, 0, self.games_per_match
         while played < self.max_games:
             batch = min(batch, self.max_games - played)
             wins = simulate.matches(pool, np.array([[0, 1]]), self.game, batch, seed=_seed(self.rng))[0]
-            played, lead = played + batch, lead + int(wins[0]) - int(wins[1])
-            if abs(lead) > self.z * np.sqrt(played):
+            played, lead = played + batch, lead + others * int(wins[0]) - int(wins[1])
+            if abs(lead) > self.z * np.sqrt(others * played):
                 break
             batch = played
-        return lead > self.z * np.sqrt(played)
+        return lead > self.z * np.sqrt(others * played)
 
 
 def make_judge(cfg, game: Game, rng: np.random.Generator, rates: RatesVsOptimal):

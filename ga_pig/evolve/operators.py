@@ -19,7 +19,8 @@ strategy's decisions change slowly):
 * :func:`boundary_shift` — move the roll/hold boundary of random square regions along the turn
   total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice), by
   log-uniform steps up to ``shift``; every child gets at least one region. A seated genome (one
-  threshold per seat, under an endgame rule) shifts one seat's region or both seats' at once.
+  threshold per seat, under an endgame rule) shifts one seat's region or both seats' at once;
+  with three or more players the regions are cubes over every player's score.
 * :func:`visited_shift` — the same, with regions centred on score pairs in proportion to how often
   play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
 
@@ -102,23 +103,24 @@ def block_crossover(first: np.ndarray, second: np.ndarray, rng: np.random.Genera
     return np.where(take_second, second, first)
 
 
-def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: int, weights=None):
-    """Square ``(i, j)`` regions of side 1..block, as slice pairs, until they cover
-    Binomial(genes on the plane, ``rate``) genes, at least one region (none at rate 0); centred on cells drawn in
-    proportion to ``weights`` (n, n) when given, else placed uniformly."""
+def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: int, weights=None, plane: int = 2):
+    """Square ``(i, j)`` regions of side 1..block, as slice pairs (cubes over the ``plane``
+    leading score axes, a slice each, with three or more players), until they cover
+    Binomial(genes on the plane, ``rate``) genes, at least one region (none at rate 0); centred
+    on cells drawn in proportion to ``weights`` (n, n) when given, else placed uniformly."""
     n = genome.shape[0]
-    target = max(1, rng.binomial(n * n, rate)) if rate > 0 else 0  # a mutation always changes something
+    target = max(1, rng.binomial(n ** plane, rate)) if rate > 0 else 0  # a mutation always changes something
     p = None if weights is None or not weights.sum() > 0 else (weights / weights.sum()).reshape(-1)
     covered, regions = 0, []
     while covered < target:
         side = int(rng.integers(1, min(block, n) + 1))
         if p is None:
-            i, j = rng.integers(0, n - side + 1, size=2)
+            corner = rng.integers(0, n - side + 1, size=plane)
         else:
-            ci, cj = divmod(int(rng.choice(n * n, p=p)), n)
-            i, j = (min(max(c - side // 2, 0), n - side) for c in (ci, cj))
-        regions.append((slice(int(i), int(i) + side), slice(int(j), int(j) + side)))
-        covered += side * side
+            centre = np.unravel_index(int(rng.choice(n ** plane, p=p)), (n,) * plane)
+            corner = [min(max(int(c) - side // 2, 0), n - side) for c in centre]
+        regions.append(tuple(slice(int(c), int(c) + side) for c in corner))
+        covered += side ** plane
     return regions
 
 
@@ -149,7 +151,7 @@ def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, ge
     """Shift the roll/hold boundary of random square regions (side 1..``block`` genes) by
     1..``shift`` genes either way, covering about ``rate`` of the ``(i, j)`` plane; in place.
     A threshold strategy stays a threshold strategy."""
-    regions = _seats(genes, _regions(genome, rate, rng, block), rng)
+    regions = _seats(genes, _regions(genome, rate, rng, block, plane=genes.plane), rng)
     for region, step in zip(regions, _steps(rng, shift, len(regions)), strict=True):
         genes.shift(genome, region, int(step))
     return genome

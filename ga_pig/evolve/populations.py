@@ -15,7 +15,7 @@ from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.evolve.cube import blocks, expand
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, RollHold, Space
+from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold, Space
 
 __all__ = ["POPULATIONS", "SPACES", "supports", "initial_genomes"]
 
@@ -69,16 +69,17 @@ POPULATIONS: dict[str, Callable] = {
     "mixed": mixed_population,
 }
 
-#: The strategy spaces each kind can build; a kind not listed builds roll/hold strategies only.
+#: The strategy spaces each kind can build; a kind not listed builds roll/hold strategies only
+#: (for any number of players: :mod:`ga_pig.strategies` reads the leader's score for n players).
 SPACES: dict[str, tuple[type[Space], ...]] = {
-    "random": (RollHold, DiceCounts, EndgameRollHold),
-    "optimal": (RollHold, DiceCounts, EndgameRollHold),
+    "random": (RollHold, DiceCounts, EndgameRollHold, PlayersRollHold),
+    "optimal": (RollHold, DiceCounts, EndgameRollHold, PlayersRollHold),
 }
 
 
 def supports(kind: str, game: Game) -> bool:
     """Whether the starting population ``kind`` can build strategies of ``game``'s space."""
-    return isinstance(game.space, SPACES.get(kind, (RollHold,)))
+    return isinstance(game.space, SPACES.get(kind, (RollHold, PlayersRollHold)))
 
 
 def initial_genomes(kind: str, size: int, game: Game, genes, cfg, rng: np.random.Generator, side: int) -> np.ndarray:

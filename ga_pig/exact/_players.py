@@ -30,12 +30,6 @@ def _rotated(idx, goal, n):
     return (idx % size) * goal + idx // size
 
 
-@numba.njit(cache=True, inline="always")
-def _held(idx, goal, n, total):
-    """idx of the state after the mover banks to ``total`` (< goal): the next player moves."""
-    return (idx % goal ** (n - 1)) * goal + total
-
-
 @numba.njit(cache=True)
 def _turn(X, row, p, idx, y, greedy, margin, goal, n, identities, add_p, add_amount, bust_p, bank_p, bank_amount,
           alpha, beta):
@@ -43,47 +37,62 @@ def _turn(X, row, p, idx, y, greedy, margin, goal, n, identities, add_p, add_amo
     alpha[k] (vector) + beta[k] * R x_next is the turn's value from turn total k, x_next the start
     vector of the next state. Greedy: each choice is made by the mover's own win probability
     against y, its estimate of (R x_next)[0] (the current choice stays unless the other beats it
-    by more than ``margin``), and written to ``row``. Returns whether a choice switched."""
-    s0 = idx // goal ** (n - 1)
+    by more than ``margin``), and written to ``row``. Returns whether a choice switched.
+    Following ``row`` (not greedy), only the turn totals the turn can reach are valued (alpha[0]
+    and beta[0] are the same; the others are left as they were), and only the chosen action."""
+    size = goal ** (n - 1)
+    s0 = idx // size
+    held = (idx % size) * goal  # + the banked total: the next player's state after a hold
     q = (p + 1) % identities
+    top = goal - 1 - s0
     switched = False
-    for k in range(goal - 1 - s0, -1, -1):
+    ra = np.empty(n)
+    ha = np.empty(n)
+    reach = np.ones(top + 1, dtype=np.bool_)
+    if not greedy:
+        reach[1:] = False
+        for k in range(top + 1):
+            if reach[k] and row[k]:
+                for o in range(add_p.shape[0]):
+                    if k + add_amount[o] <= top:
+                        reach[k + add_amount[o]] = True
+    for k in range(top, -1, -1):
+        if not reach[k]:
+            continue
         total = s0 + k
-        # roll
-        ra = np.zeros(n)
-        rb = bust_p
-        for o in range(add_p.shape[0]):
-            pr = add_p[o]
-            if total + add_amount[o] >= goal:
-                ra[0] += pr
-            else:
-                nk = k + add_amount[o]
-                for c in range(n):
-                    ra[c] += pr * alpha[nk, c]
-                rb += pr * beta[nk]
-        for o in range(bank_p.shape[0]):
-            pr = bank_p[o]
-            t = total + bank_amount[o]
-            if t >= goal:
-                ra[0] += pr
-            elif t == s0:
-                rb += pr
-            else:
-                h = X[q, _held(idx, goal, n, t)]
-                ra[0] += pr * h[n - 1]
-                for c in range(1, n):
-                    ra[c] += pr * h[c - 1]
-        # hold
-        ha = np.zeros(n)
-        hb = 0.0
-        if k == 0:
-            hb = 1.0
-        else:
-            h = X[q, _held(idx, goal, n, total)]
-            ha[0] = h[n - 1]
-            for c in range(1, n):
-                ha[c] = h[c - 1]
         rolls = row[k]
+        rb = hb = 0.0
+        if greedy or rolls:
+            ra[:] = 0.0
+            rb = bust_p
+            for o in range(add_p.shape[0]):
+                pr = add_p[o]
+                if total + add_amount[o] >= goal:
+                    ra[0] += pr
+                else:
+                    nk = k + add_amount[o]
+                    for c in range(n):
+                        ra[c] += pr * alpha[nk, c]
+                    rb += pr * beta[nk]
+            for o in range(bank_p.shape[0]):
+                pr = bank_p[o]
+                t = total + bank_amount[o]
+                if t >= goal:
+                    ra[0] += pr
+                elif t == s0:
+                    rb += pr
+                else:
+                    ra[0] += pr * X[q, held + t, n - 1]
+                    for c in range(1, n):
+                        ra[c] += pr * X[q, held + t, c - 1]
+        if greedy or not rolls:
+            if k == 0:
+                ha[:] = 0.0
+                hb = 1.0
+            else:
+                ha[0] = X[q, held + total, n - 1]
+                for c in range(1, n):
+                    ha[c] = X[q, held + total, c - 1]
         if greedy:
             roll_v = ra[0] + rb * y
             hold_v = ha[0] + hb * y
@@ -92,10 +101,12 @@ def _turn(X, row, p, idx, y, greedy, margin, goal, n, identities, add_p, add_amo
                 switched = True
                 row[k] = rolls
         if rolls:
-            alpha[k, :] = ra
+            for c in range(n):
+                alpha[k, c] = ra[c]
             beta[k] = rb
         else:
-            alpha[k, :] = ha
+            for c in range(n):
+                alpha[k, c] = ha[c]
             beta[k] = hb
     return switched
 
@@ -109,6 +120,13 @@ def _rotate(v, times, n):
     return out
 
 
+@numba.njit(cache=True, inline="always")
+def _gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
+
+
 @numba.njit(cache=True)
 def _orbit_values(A, B, L, n):
     """Start vectors x_r = A[r] + B[r] R x_{r+1} around an orbit of L movers (x_L = x_0), solved
@@ -116,19 +134,29 @@ def _orbit_values(A, B, L, n):
     c = np.zeros(n)
     product = 1.0
     for t in range(L):
-        c += product * _rotate(A[t], t, n)
+        for q in range(n):
+            c[q] += product * A[t, (q - t) % n]
         product *= B[t]
     x = np.zeros((L, n))
     if product >= 1.0:
         return x
-    M = np.eye(n)
-    for row in range(n):
-        M[row, (row - L) % n] -= product
-    x[0] = np.linalg.solve(M, c)
-    nxt = x[0]
+    # x_0 = c + product * R^L x_0; R^L permutes the entries with order d = n / gcd(L, n), so
+    # (I - product R^L)^-1 = (I + product R^L + ... + (product R^L)^(d-1)) / (1 - product^d)
+    d = n // _gcd(L % n, n)
+    term = c.copy()
+    x[0] = c
+    power = 1.0
+    for _ in range(d - 1):
+        power *= product
+        shifted = np.empty(n)
+        for q in range(n):
+            shifted[q] = product * term[(q - L) % n]
+        term = shifted
+        x[0] += term
+    x[0] /= 1.0 - power * product
     for r in range(L - 1, 0, -1):
-        x[r] = A[r] + B[r] * _rotate(nxt, 1, n)
-        nxt = x[r]
+        for q in range(n):
+            x[r, q] = A[r, q] + B[r] * x[(r + 1) % L, (q - 1) % n]
     return x
 
 
@@ -426,6 +454,208 @@ def _solve(goal, n, identities, order, greedy_of, margin, max_rounds, add_p, add
                 X[states[m, 0], states[m, 1]] = x[m]
                 done[states[m, 0], states[m, 1]] = True
     return unsettled
+
+
+@numba.njit(cache=True)
+def _stops(goal, add_p, add_amount, bust_p):
+    """For a turn that rolls while its total is below t and holds from t on, with ``cap`` the
+    total that reaches the goal: D[t, cap, h] the probability that it stops to bank t + h
+    (h < the largest roll; t = 0 passes), won[t, cap] that it reaches the goal, lost[t, cap] that
+    it busts. Games whose rolls only add or bust."""
+    width = 1
+    for o in range(add_amount.shape[0]):
+        width = max(width, add_amount[o])
+    D = np.zeros((goal + 1, goal + 1, width))
+    won = np.zeros((goal + 1, goal + 1))
+    lost = np.zeros((goal + 1, goal + 1))
+    f = np.zeros(goal + width + 1)
+    for cap in range(1, goal + 1):
+        for t in range(cap + 1):
+            f[:] = 0.0
+            f[0] = 1.0
+            for k in range(t):
+                if f[k] == 0.0:
+                    continue
+                lost[t, cap] += f[k] * bust_p
+                for o in range(add_p.shape[0]):
+                    if k + add_amount[o] >= cap:
+                        won[t, cap] += f[k] * add_p[o]
+                    else:
+                        f[k + add_amount[o]] += f[k] * add_p[o]
+            for h in range(width):
+                if t + h < cap:
+                    D[t, cap, h] = f[t + h]
+    return D, won, lost
+
+
+@numba.njit(cache=True, parallel=True)
+def _threshold_rows(strategies, goal, n, width, out):
+    """out[s, idx]: the total t below which strategies[s] rolls at idx when it then holds at
+    every total it can reach (t + 1 .. t + width - 1, below the goal), else -1: the turns
+    :func:`_member_quick` reads from tables. One pass over the strategies, in order."""
+    size = goal ** (n - 1)
+    for s in numba.prange(strategies.shape[0]):
+        for idx in range(goal ** n):
+            row = strategies[s, idx]
+            cap = goal - idx // size
+            t = 0
+            while t < cap and row[t]:
+                t += 1
+            out[s, idx] = t
+            for h in range(1, width):
+                if t + h < cap and row[t + h]:
+                    out[s, idx] = -1
+                    break
+
+
+@numba.njit(cache=True, inline="always")
+def _member_quick(W, t, p, idx, goal, n, D, won, lost):
+    """(a, b) of mover p's turn at idx, for the member (identity 0): a its win probability
+    within the turn and through the states the turn banks into (W[q, idx]: the member's win
+    probability when identity q moves at idx), b the chance the turn hands on with the scores
+    unchanged. For a turn that rolls below the total t and holds at every total it can then
+    reach (what threshold genomes decode to; :func:`_threshold_rows`), from the :func:`_stops`
+    tables: a few products instead of a pass over the turn totals (:func:`_member_turn`)."""
+    size = goal ** (n - 1)
+    s0 = idx // size
+    cap = goal - s0
+    width = D.shape[2]
+    q = (p + 1) % n
+    held = (idx % size) * goal + s0 + t
+    a = won[t, cap] if p == 0 else 0.0
+    b = lost[t, cap]
+    for h in range(width):
+        if t + h >= cap:
+            break
+        pr = D[t, cap, h]
+        if pr == 0.0:
+            continue
+        if t + h == 0:
+            b += pr  # a pass
+        else:
+            a += pr * W[q, held + h]
+    return a, b
+
+
+@numba.njit(cache=True)
+def _member_turn(W, row, p, idx, goal, n, add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta, reach):
+    """(a, b) of :func:`_member_quick` for any turn: a pass back over the turn totals the turn can
+    reach (alpha[k], beta[k]: from turn total k)."""
+    size = goal ** (n - 1)
+    s0 = idx // size
+    held = (idx % size) * goal
+    q = (p + 1) % n
+    top = goal - 1 - s0
+    mine = 1.0 if p == 0 else 0.0
+    reach[0] = True
+    reach[1:top + 1] = False
+    for k in range(top + 1):
+        if reach[k] and row[k]:
+            for o in range(add_p.shape[0]):
+                if k + add_amount[o] <= top:
+                    reach[k + add_amount[o]] = True
+    for k in range(top, -1, -1):
+        if not reach[k]:
+            continue
+        total = s0 + k
+        if row[k]:
+            ra = 0.0
+            rb = bust_p
+            for o in range(add_p.shape[0]):
+                if total + add_amount[o] >= goal:
+                    ra += add_p[o] * mine
+                else:
+                    ra += add_p[o] * alpha[k + add_amount[o]]
+                    rb += add_p[o] * beta[k + add_amount[o]]
+            for o in range(bank_p.shape[0]):
+                t = total + bank_amount[o]
+                if t >= goal:
+                    ra += bank_p[o] * mine
+                elif t == s0:
+                    rb += bank_p[o]
+                else:
+                    ra += bank_p[o] * W[q, held + t]
+            alpha[k] = ra
+            beta[k] = rb
+        elif k == 0:
+            alpha[k] = 0.0
+            beta[k] = 1.0
+        else:
+            alpha[k] = W[q, held + total]
+            beta[k] = 0.0
+    return alpha[0], beta[0]
+
+
+@numba.njit(cache=True)
+def _one_against(pop, a, others, alternative, mix, b, goal, n, order, add_p, add_amount, bust_p, bank_p, bank_amount,
+                 D, won, lost, pop_t, others_t, alternative_t, W):
+    """The member's exact win probabilities when pop[a] plays identity 0 and others[b] every
+    other identity (flat strategies [idx, k]; the others follow alternative[b] for a turn with
+    probability mix[b, idx]): W[p, idx] with identity p moving at idx. The member's win
+    probability is one component of :func:`_solve`'s start vectors, and around an orbit it obeys
+    w_m = a_m + b_m w_(m+1) on its own, so one number per state suffices. Threshold turns come
+    from the :func:`_stops` tables (D, won, lost; D empty: never) where the ``*_t`` tables of
+    :func:`_threshold_rows` give the turn's threshold."""
+    done = np.zeros((n, goal ** n), dtype=np.bool_)
+    quick = D.shape[0] > 0
+    alpha = np.zeros(goal)
+    beta = np.zeros(goal)
+    reach = np.zeros(goal, dtype=np.bool_)
+    A = np.zeros(n)
+    Bv = np.zeros(n)
+    states = np.zeros(n, dtype=np.int64)
+    for position in range(order.shape[0]):
+        start = order[position]
+        for p0 in range(n):
+            if done[p0, start]:
+                continue
+            idx = start
+            for m in range(n):  # identity (p0 + m) % n moves at rot^m(start)
+                p = (p0 + m) % n
+                lam = 0.0 if p == 0 else mix[b, idx]
+                A[m] = 0.0
+                Bv[m] = 0.0
+                for choice in range(2 if lam > 0.0 else 1):
+                    t = -1
+                    if quick:
+                        t = (pop_t[a, idx] if p == 0 else others_t[b, idx]) if choice == 0 else alternative_t[b, idx]
+                    if t >= 0:
+                        at, bt = _member_quick(W, t, p, idx, goal, n, D, won, lost)
+                    else:
+                        row = (pop[a, idx] if p == 0 else others[b, idx]) if choice == 0 else alternative[b, idx]
+                        at, bt = _member_turn(W, row, p, idx, goal, n, add_p, add_amount, bust_p, bank_p, bank_amount,
+                                              alpha, beta, reach)
+                    weight = 1.0 - lam if choice == 0 else lam
+                    A[m] += weight * at
+                    Bv[m] += weight * bt
+                states[m] = idx
+                idx = _rotated(idx, goal, n)
+            # w_m = A[m] + Bv[m] w_(m+1) around the orbit (w_n = w_0); a stalemate is worth 0
+            through = 1.0
+            w0 = 0.0
+            for m in range(n):
+                w0 += through * A[m]
+                through *= Bv[m]
+            w0 = w0 / (1.0 - through) if through < 1.0 else 0.0
+            following = w0
+            for m in range(n - 1, -1, -1):
+                value = w0 if m == 0 else A[m] + Bv[m] * following
+                W[(p0 + m) % n, states[m]] = value
+                done[(p0 + m) % n, states[m]] = True
+                following = value
+
+
+@numba.njit(cache=True, parallel=True)
+def _versus(pop, first, others, alternative, mix, second, goal, n, order, add_p, add_amount, bust_p, bank_p,
+            bank_amount, D, won, lost, pop_t, others_t, alternative_t, out):
+    """out[m, s]: the win probability of pop[first[m]] moving in seat s (0: first) with
+    others[second[m]] (mixing as in :func:`_one_against`) in every other seat; pairs in parallel."""
+    for m in numba.prange(first.shape[0]):
+        W = np.empty((n, goal ** n))
+        _one_against(pop, first[m], others, alternative, mix, second[m], goal, n, order, add_p, add_amount, bust_p,
+                     bank_p, bank_amount, D, won, lost, pop_t, others_t, alternative_t, W)
+        for s in range(n):  # seat s: the member moves s places after the first mover
+            out[m, s] = W[(n - s) % n, 0]
 
 
 @numba.njit(cache=True)

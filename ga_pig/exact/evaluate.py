@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig.exact import _evaluation, endgame
+from ga_pig.exact import _evaluation, endgame, players
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import Game
-from ga_pig.spaces import EndgameRollHold
+from ga_pig.spaces import EndgameRollHold, PlayersRollHold
 from ga_pig.strategies import check, check_population
 
 __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates"]
@@ -57,6 +57,9 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     """All four exact outcome probabilities of a against b (one solve gives both seats)."""
     check(a, game, "a")
     check(b, game, "b")
+    if isinstance(game.space, PlayersRollHold):
+        raise ValueError(f"seats is for two players; {game} has {game.players}: use ga_pig.exact.players.one_against "
+                         f"(one strategy against copies of another) or ga_pig.exact.players.evaluate")
     if isinstance(game.space, EndgameRollHold):
         return Seats(*map(float, endgame.seat_probabilities(a[None], [0], [0], game, b[None])[0]))
     out = np.empty(4)
@@ -82,11 +85,18 @@ def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
     whenever no stalemate is possible; with stalemates it counts them as losses for a, which
     the seed's formula would not.
     """
+    if isinstance(game.space, PlayersRollHold):
+        return float(win_rates(check(a, game, "a")[None], b, game)[0])
     return seats(a, b, game).win_rate
 
 
 def _probabilities(population, opponent, game: Game) -> np.ndarray:
     population = check_population(population, game)
+    if isinstance(game.space, PlayersRollHold):
+        n = population.shape[0]
+        opponents = opponent if isinstance(opponent, players.PlayersSolution) else check(opponent, game,
+                                                                                         "opponent")[None]
+        return players.one_against(population, opponents, np.arange(n), np.zeros(n, np.int64), game)
     check(opponent, game, "opponent")
     if isinstance(game.space, EndgameRollHold):
         n = population.shape[0]
@@ -110,6 +120,10 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
         "both" averages the two seats (as :func:`win_rate`); "first"/"second" give
         P(member wins | member moves first/second).
 
+    With three or more players (:class:`~ga_pig.spaces.PlayersRollHold`) the opponent plays
+    every other seat, "both" averages the member's n seats, and ``opponent`` may also be a
+    :class:`~ga_pig.exact.players.PlayersSolution` (the equilibrium, mixing where it mixes).
+
     Returns
     -------
     ndarray(float64, shape=(n,))
@@ -117,6 +131,8 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
     if seat not in ("both", "first", "second"):
         raise ValueError(f"seat must be 'both', 'first' or 'second', got {seat!r}")
     p = _probabilities(population, opponent, game)
+    if isinstance(game.space, PlayersRollHold):
+        return p.mean(axis=1) if seat == "both" else p[:, 0 if seat == "first" else 1]
     if seat == "first":
         return p[:, 0]
     if seat == "second":
@@ -151,12 +167,19 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game) -> np.ndarray:
     -------
     ndarray(float64, shape=(n_pairs, 2)): ``[m, 0]`` is the win rate of ``pairs[m, 0]`` against
     ``pairs[m, 1]``, ``[m, 1]`` the reverse (they sum to 1 minus the stalemate probability).
+    With three or more players a member plays alone, each seat in turn, against copies of the
+    other in every other seat: ``[m, 0]`` with ``pairs[m, 0]`` alone, ``[m, 1]`` the reverse
+    (two evaluations; they need not sum to 1).
     """
     population = check_population(strategies, game, "strategies")
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     n = population.shape[0]
     if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
         raise ValueError(f"pairs must index the strategies (0..{n - 1}), got values {pairs.min()}..{pairs.max()}")
+    if isinstance(game.space, PlayersRollHold):  # each member alone against the other's copies
+        both = np.concatenate([pairs, pairs[:, ::-1]])
+        rates = players.one_against(population, population, both[:, 0], both[:, 1], game).mean(axis=1)
+        return np.stack([rates[: len(pairs)], rates[len(pairs):]], axis=1)
     out = _pairs(population, pairs[:, 0], pairs[:, 1], game)
     return np.stack([0.5 * (out[:, 0] + out[:, 2]), 0.5 * (out[:, 1] + out[:, 3])], axis=1)
 
@@ -165,10 +188,15 @@ def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
     """Exact seat-averaged win rates of every strategy against every other, in parallel.
 
     Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal
-    holds each strategy's rate against itself (½ minus half its stalemate probability).
+    holds each strategy's rate against itself (½ minus half its stalemate probability). With
+    three or more players, p's seat-averaged rate alone against copies of q (1/n, less a share of
+    the stalemates, on the diagonal).
     """
     population = check_population(strategies, game, "strategies")
     n = population.shape[0]
+    if isinstance(game.space, PlayersRollHold):  # one strategy alone against copies of the other
+        p, q = np.indices((n, n)).reshape(2, -1)
+        return players.one_against(population, population, p, q, game).mean(axis=1).reshape(n, n)
     p, q = np.triu_indices(n)
     rates = pair_win_rates(population, np.stack([p, q], axis=1), game)
     W = np.empty((n, n))

@@ -34,8 +34,10 @@ from ga_pig._validate import check_game, check_int, check_memory
 from ga_pig.exact import _players
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import Game
+from ga_pig.spaces import against_leader
 
-__all__ = ["PlayersSolution", "optimal", "evaluate", "best_response", "exploitability", "approximation", "hold_at",
+__all__ = ["PlayersSolution", "supported", "optimal", "evaluate", "one_against",
+           "best_response", "exploitability", "approximation", "hold_at",
            "simulate"]
 
 TIE_MARGIN = 1e-13
@@ -95,15 +97,22 @@ class PlayersSolution:
         return self.start[0]
 
 
-def _check_players(game: Game, players: int) -> int:
-    check_game(game)
-    players = check_int("players", players, 2)
+def supported(game: Game, players: int | None = None) -> None:
+    """Refuse (ValueError) a game the n-player engine does not handle: only games whose turn
+    totals and banked scores never fall (ADD, BUST and BANK outcomes), first to the goal wins."""
+    players = game.players if players is None else players
     rules = rules_of(game)
     if game.max_dice or rules.reset_p > 0 or rules.move_p.size:
         raise ValueError(f"{game} is not solved for {players} players yet: only games whose turn totals and banked "
                          f"scores never fall (ADD, BUST and BANK outcomes)")
     if game.endgame != "first_to_goal":
         raise ValueError(f"endgame={game.endgame!r} is not solved for {players} players yet")
+
+
+def _check_players(game: Game, players: int) -> int:
+    check_game(game)
+    players = check_int("players", players, 2)
+    supported(game, players)
     check_memory(BYTES_PER_STATE * game.goal ** (players + 1) * players, "game.goal", game.goal,
                  f"{players}-player solve of {game}")
     return players
@@ -181,6 +190,58 @@ def evaluate(policies, game: Game) -> np.ndarray:
     return X[0, 0].copy()
 
 
+def one_against(population: np.ndarray, opponents, first, second, game: Game) -> np.ndarray:
+    """Exact win probabilities of one member against copies of another: ``out[m, s]`` is the
+    chance that ``population[first[m]]``, playing seat s (0 moves first), wins while
+    ``opponents[second[m]]`` plays every other seat; pairs run in parallel. ``opponents`` is a
+    stack of strategies or one :class:`PlayersSolution` (its stationary strategy, mixing where it
+    mixes; ``second`` then 0). The member's seat-averaged win rate is the mean over s: 1/n for
+    the equilibrium against itself, at most that for any member against the equilibrium (no one
+    player gains by deviating). Only the member's win probability is carried through the states
+    (one number per state, not n), and turns that roll below a total and then hold come from
+    precomputed tables: the GA's unit of work."""
+    players = _check_players(game, game.players)
+    goal = game.goal
+    flat = (goal ** players, goal)
+    space = game.space
+    population = space.check_population(population)
+    if isinstance(opponents, PlayersSolution):
+        if opponents.policy.shape != space.shape:
+            raise ValueError(f"opponents solves a game of shape {opponents.policy.shape}, expected {space.shape}")
+        others = opponents.policy.reshape((1, *flat))
+        alternative = opponents.alternative.reshape((1, *flat))
+        mix = opponents.mix.reshape(1, -1)
+    else:
+        others = space.check_population(opponents, "opponents").reshape((-1, *flat))
+        alternative, mix = others, np.zeros((1, 1))
+    first = np.asarray(first, dtype=np.int64).reshape(-1)
+    second = np.asarray(second, dtype=np.int64).reshape(-1)
+    if first.shape != second.shape:
+        raise ValueError(f"first and second must pair up, got {first.shape} and {second.shape}")
+    for name, index, count in (("first", first, len(population)), ("second", second, len(others))):
+        if index.size and (index.min() < 0 or index.max() >= count):
+            raise ValueError(f"{name} must index its strategies (0..{count - 1}), got {index.min()}..{index.max()}")
+    if mix.shape[1] == 1:
+        mix = np.zeros((len(others), goal ** players))
+    rules = rules_of(game)
+    population = population.reshape((-1, *flat))
+    if rules.bank_p.size:  # the threshold tables cover games whose rolls only add or bust
+        D, won, lost = np.zeros((0, 0, 1)), np.zeros((0, 0)), np.zeros((0, 0))
+        tables = [np.zeros((0, 0), np.int16)] * 3
+    else:
+        D, won, lost = _players._stops(goal, rules.add_p, rules.add_amount, rules.bust_p)
+        tables = []
+        for strategies in (population, others, alternative):
+            t = np.empty(strategies.shape[:2], np.int16)
+            _players._threshold_rows(strategies, goal, players, D.shape[2], t)
+            tables.append(t)
+    out = np.empty((len(first), players))
+    _players._versus(population, first, others, alternative, mix, second, goal, players, _order(goal, players),
+                     rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p, rules.bank_amount, D, won, lost,
+                     *tables, out)
+    return out
+
+
 def _responses(policies, game: Game, seat: int, max_rounds: int) -> tuple[np.ndarray, np.ndarray]:
     """(policies with the best response in ``seat``, X[p, idx]: start vectors with player p moving)."""
     players = len(policies)
@@ -245,12 +306,7 @@ def approximation(two_player_policy: np.ndarray, players: int) -> np.ndarray:
     if policy.dtype != np.bool_ or policy.ndim != 3 or len(set(policy.shape)) != 1:
         raise ValueError(f"two_player_policy must be a bool array of shape (goal, goal, goal), got {policy.dtype} "
                          f"{policy.shape}")
-    goal = policy.shape[0]
-    grids = np.indices((goal,) * players, sparse=True)
-    leader = grids[1]
-    for g in grids[2:]:
-        leader = np.maximum(leader, g)
-    return policy[grids[0], leader]
+    return against_leader(policy, players)
 
 
 def hold_at(threshold: int, goal: int, players: int) -> np.ndarray:
