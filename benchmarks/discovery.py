@@ -10,7 +10,9 @@ champion: ``champion_best_ever``; ``final`` is the champion at the end), beside 
 best (chosen by the oracle, so not what an oracle-free run could output). ``--variants`` runs the
 oracle-free experiments once on every roll/hold variant and reports each optimum's own value
 (the optimal first mover's win probability); ``--tensor`` runs each experiment once more with the
-seed's tensor genome. Keeps the runs in outputs/benchmarks/discovery/ (git-ignored: ``load_runs`` and
+seed's tensor genome. ``--players 3 --goal 50`` runs the experiments for three players (rates
+against the equilibrium in the other seats: 1/3 at best; write them with ``--out``).
+Keeps the runs in outputs/benchmarks/discovery/ (git-ignored: ``load_runs`` and
 ``ga_pig.analysis.discovery`` read them). Writes benchmarks/results/discovery.json after every
 finished run, so a benchmark cut short keeps what it measured.
 """
@@ -69,20 +71,24 @@ def main() -> None:
     parser.add_argument("--parallel", action="store_true", help="two runs at a time, one core each")
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"the JSON to write (default {RESULTS})")
     parser.add_argument("--threads", type=int, default=None, help="cores per run (default: 2, or 1 with --parallel)")
+    parser.add_argument("--players", type=int, default=2,
+                        help="players (three or more: Pig to --goal, rates against the equilibrium; no targets)")
+    parser.add_argument("--goal", type=int, default=None, help="with --players: Pig's goal (default 100)")
     args = parser.parse_args()
 
-    jobs = [] if args.only_variants else [(name, seed, "pig") for name in args.experiments for seed in args.seeds]
+    base = "pig" if args.players == 2 else players_label(args.players, args.goal or 100)
+    jobs = [] if args.only_variants else [(name, seed, base) for name in args.experiments for seed in args.seeds]
     if args.tensor:
         jobs += [(name, args.seeds[0], TENSOR) for name in args.experiments]
     if args.variants:
         jobs += [(name, 0, game) for name in ("coevolve_exact", "coevolve_simulated") for game in VARIANTS
                  if game != "pig"]
     one_run(["experiment=vs_optimal", "game.goal=20", "generations=2", "time_limit_s=null"], 2, RUNS / "compile")
-    overrides = [[f"experiment={name}", f"seed={seed}", "game=pig" if game == TENSOR else f"game={game}",
+    overrides = [[f"experiment={name}", f"seed={seed}", *_game_overrides(game),
                   *(["genome=tensor"] if game == TENSOR else []), f"time_limit_s={TARGETS[name][1] * args.scale}"]
                  for name, seed, game in jobs]
     started = time.perf_counter()
-    places = [RUNS / name / game.replace(" ", "_").replace("(", "").replace(")", "") / f"seed{seed}"
+    places = [RUNS / name / game.replace(",", "").replace(" ", "_").replace("(", "").replace(")", "") / f"seed{seed}"
               for name, seed, game in jobs]
     threads = args.threads or (1 if args.parallel else 2)
     if args.parallel:
@@ -95,7 +101,8 @@ def main() -> None:
         rows.append({"experiment": name, "seed": seed, "game": game, "setting": s["setting"],
                      "champion_best_ever": s["champion_best_ever"], "champion_final": s["champion"],
                      "population_best_ever": s["best_ever"], "optimal_first_mover": _optimum(game),
-                     "generations": s["generations"], "seconds": s["wall_seconds"]})
+                     "fair_share": 1 / args.players, "generations": s["generations"],
+                     "seconds": s["wall_seconds"]})
         table = _table(rows)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "machine": machine(), "scale": args.scale,
@@ -119,20 +126,44 @@ def main() -> None:
     print(f"\n{time.perf_counter() - started:.0f} s wall; wrote {args.out}")
 
 
+def players_label(players: int, goal: int) -> str:
+    return f"pig, {players} players, goal {goal}"
+
+
+def _players_of(game: str) -> tuple[int, int] | None:
+    """(players, goal) of a :func:`players_label`, else None."""
+    if not game.startswith("pig, "):
+        return None
+    words = game.replace(",", "").split()
+    return int(words[1]), int(words[-1])
+
+
+def _game_overrides(game: str) -> list[str]:
+    many = _players_of(game)
+    if many is not None:
+        return ["game=pig", f"game.players={many[0]}", f"game.goal={many[1]}"]
+    return ["game=pig" if game == TENSOR else f"game={game}"]
+
+
 def _optimum(game: str) -> float:
-    """The variant's optimal first-mover win probability (its optimum's own value)."""
+    """The variant's optimal first-mover win probability (its optimum's own value; for three or
+    more players the equilibrium's first seat)."""
     from ga_pig import Game, exact
 
+    many = _players_of(game)
+    if many is not None:
+        return exact.optimal(Game.pig(goal=many[1], players=many[0])).start[0]
     return exact.optimal(Game.named("pig" if game == TENSOR else game)).win_probability
 
 
 def _table(rows: list[dict]) -> dict:
-    """experiment/game -> median of the champions' best, target, runs."""
+    """experiment/game -> median of the champions' best, target (none for more players), runs."""
     table = {}
     for name, game in dict.fromkeys((r["experiment"], r["game"]) for r in rows):
         group = [r for r in rows if r["experiment"] == name and r["game"] == game]
+        target = TARGETS[name][0] if _players_of(game) is None else float("nan")
         table[f"{name}/{game}"] = {"median": statistics.median(r["champion_best_ever"] for r in group),
-                                   "target": TARGETS[name][0], "runs": group}
+                                   "target": target, "runs": group}
     return table
 
 

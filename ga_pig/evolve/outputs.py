@@ -56,6 +56,8 @@ def key_columns(cfg) -> dict:
         "mode": str(cfg.mode),
         "game": str(cfg.game.name),
         "goal": int(cfg.game.goal),
+        "endgame": str(cfg.game.endgame),
+        "players": int(cfg.game.players),
         "population": str(cfg.population.kind),
         "selection": str(cfg.selection.scheme),
         "mu": -1 if cfg.selection.mu is None else int(cfg.selection.mu),
