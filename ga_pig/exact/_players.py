@@ -30,6 +30,18 @@ def _rotated(idx, goal, n):
     return (idx % size) * goal + idx // size
 
 
+@numba.njit(cache=True, inline="always")
+def _reachable(row, top, add_amount, reach):
+    """reach[k] for k <= top: whether a turn following ``row`` gets to turn total k."""
+    reach[0] = True
+    reach[1:top + 1] = False
+    for k in range(top + 1):
+        if reach[k] and row[k]:
+            for o in range(add_amount.shape[0]):
+                if k + add_amount[o] <= top:
+                    reach[k + add_amount[o]] = True
+
+
 @numba.njit(cache=True)
 def _turn(X, row, p, idx, y, greedy, margin, goal, n, identities, add_p, add_amount, bust_p, bank_p, bank_amount,
           alpha, beta):
@@ -50,12 +62,7 @@ def _turn(X, row, p, idx, y, greedy, margin, goal, n, identities, add_p, add_amo
     ha = np.empty(n)
     reach = np.ones(top + 1, dtype=np.bool_)
     if not greedy:
-        reach[1:] = False
-        for k in range(top + 1):
-            if reach[k] and row[k]:
-                for o in range(add_p.shape[0]):
-                    if k + add_amount[o] <= top:
-                        reach[k + add_amount[o]] = True
+        _reachable(row, top, add_amount, reach)
     for k in range(top, -1, -1):
         if not reach[k]:
             continue
@@ -547,13 +554,7 @@ def _member_turn(W, row, p, idx, goal, n, add_p, add_amount, bust_p, bank_p, ban
     q = (p + 1) % n
     top = goal - 1 - s0
     mine = 1.0 if p == 0 else 0.0
-    reach[0] = True
-    reach[1:top + 1] = False
-    for k in range(top + 1):
-        if reach[k] and row[k]:
-            for o in range(add_p.shape[0]):
-                if k + add_amount[o] <= top:
-                    reach[k + add_amount[o]] = True
+    _reachable(row, top, add_amount, reach)
     for k in range(top, -1, -1):
         if not reach[k]:
             continue
