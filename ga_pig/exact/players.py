@@ -230,11 +230,13 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
         tables = [np.zeros((0, 0), np.int16)] * 3
     else:
         D, won, lost = _players._stops(goal, rules.add_p, rules.add_amount, rules.bust_p)
-        tables = []
+        scanned: dict[tuple, np.ndarray] = {}  # one pass per distinct stack (a win matrix passes one three times)
         for strategies in (population, others, alternative):
-            t = np.empty(strategies.shape[:2], np.int16)
-            _players._threshold_rows(strategies, goal, players, D.shape[2], t)
-            tables.append(t)
+            key = (strategies.__array_interface__["data"][0], strategies.shape)
+            if key not in scanned:
+                scanned[key] = np.empty(strategies.shape[:2], np.int16)
+                _players._threshold_rows(strategies, goal, players, D.shape[2], scanned[key])
+        tables = [scanned[(s.__array_interface__["data"][0], s.shape)] for s in (population, others, alternative)]
     out = np.empty((len(first), players))
     _players._versus(population, first, others, alternative, mix, second, goal, players, _order(goal, players),
                      rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p, rules.bank_amount, D, won, lost,
