@@ -87,6 +87,14 @@ class FitnessConfig:
     archive: int = 2
     #: champions: how many of the latest champions a challenger must beat to be promoted (1..archive)
     must_beat: int = 1
+    #: champions: how far above its fair share (1/2; 1/n with n players) a challenger's win rate
+    #: against each champion it must beat has to be (0: any lead; exact rates, or the sequential
+    #: test's estimate with simulated games)
+    margin: float = 0.0
+    #: exact: the share of each win rate taken from games begun at every turn-start score pair,
+    #: evenly, instead of at the game's start (ga_pig.exact.restarts; 0: the start only). Against a
+    #: fixed opponent the best responses are the same; play far from the start then counts too
+    restart: float = 0.0
     #: champions, simulated: most games of the sequential test that promotes a champion
     max_games: int = 100_000
     #: champions, simulated: standard errors of lead a challenger needs to be promoted (3: a test
@@ -314,6 +322,17 @@ def validate(cfg: DictConfig) -> None:
     if not 1 <= cfg.fitness.must_beat <= cfg.fitness.archive:
         fail("fitness.must_beat", cfg.fitness.must_beat,
              f"an integer in [1, fitness.archive = {cfg.fitness.archive}] (champions a challenger must beat)")
+    if not 0 <= cfg.fitness.margin < 1 - 1 / cfg.game.players:
+        fail("fitness.margin", cfg.fitness.margin,
+             f"a number in [0, {1 - 1 / cfg.game.players:g}) (win rate above the fair share 1/{cfg.game.players} "
+             "a challenger needs against a champion)")
+    if not 0 <= cfg.fitness.restart <= 1:
+        fail("fitness.restart", cfg.fitness.restart, "a number in [0, 1] (share of the win rate from every score pair)")
+    if cfg.fitness.restart and cfg.fitness.kind != "exact":
+        fail("fitness.restart", cfg.fitness.restart, "0 with fitness.kind=simulated (games begin at the start)")
+    if cfg.fitness.restart and (cfg.game.players != 2 or cfg.game.endgame != "first_to_goal"):
+        fail("fitness.restart", cfg.fitness.restart, f"0 with players={cfg.game.players}, endgame={cfg.game.endgame!r} "
+             "(restarts are for two players under the seeds' rule)")
     if cfg.fitness.max_games < 1:
         fail("fitness.max_games", cfg.fitness.max_games, "an integer >= 1")
     if not cfg.fitness.z > 0:

@@ -87,17 +87,18 @@ def play(a, b, game: Game, n_games: int, seed: int = 0) -> tuple[int, int, int]:
     return wins[0], wins[1], stalemates
 
 
-def brute_force(a, b, game: Game) -> tuple[float, float]:
+def brute_force(a, b, game: Game, start: tuple[int, int] = (0, 0)) -> tuple[float, float]:
     """(P(a wins), P(b wins)) with a moving first, by one dense linear system over every state.
 
     The state is (mover, i, j, k, previous turn ended in a pass); a pass after a pass is the
     stalemate, so the system is non-singular. Any effect the engine knows, banked scores that
-    fall included. Only for tiny games (goal <= ~12).
+    fall included. Only for tiny games (goal <= ~12). ``start``: the banked scores (a's, b's) the
+    game begins from, a about to start a turn.
     """
-    return _BRUTE_FORCE[type(game.space)](a, b, game)
+    return _BRUTE_FORCE[type(game.space)](a, b, game, start)
 
 
-def _brute_force_roll_hold(a, b, game: Game) -> tuple[float, float]:
+def _brute_force_roll_hold(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:
     """:func:`brute_force` for roll/hold games: states (mover, i, j, k, passed)."""
     goal = game.goal
     index = {}
@@ -141,8 +142,8 @@ def _brute_force_roll_hold(a, b, game: Game) -> tuple[float, float]:
             A[row, index[1 - mover, j, i, 0, 1]] -= 1.0
         # else: second pass in a row -> stalemate, value 0 for both
     solution = np.linalg.solve(A, rhs)
-    start = index[0, 0, 0, 0, 0]
-    return float(solution[start, 0]), float(solution[start, 1])
+    begin = index[0, start[0], start[1], 0, 0]
+    return float(solution[begin, 0]), float(solution[begin, 1])
 
 
 @functools.lru_cache(maxsize=64)
@@ -158,7 +159,7 @@ def _dice_scores(game: Game, d: int) -> dict[int, float]:
     return scores
 
 
-def _brute_force_dice(a, b, game: Game) -> tuple[float, float]:
+def _brute_force_dice(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:
     """:func:`brute_force` for a game that rolls its dice at once (Hog): states (mover, i, j)."""
     goal = game.goal
     index = {(mover, i, j): n for n, (mover, i, j) in
@@ -173,7 +174,8 @@ def _brute_force_dice(a, b, game: Game) -> tuple[float, float]:
             else:
                 A[row, index[1 - mover, j, i + total]] -= p
     solution = np.linalg.solve(A, rhs)
-    return float(solution[index[0, 0, 0], 0]), float(solution[index[0, 0, 0], 1])
+    begin = index[0, start[0], start[1]]
+    return float(solution[begin, 0]), float(solution[begin, 1])
 
 
 #: Each kind of strategy space's turn (:func:`play_one`) and linear system (:func:`brute_force`).

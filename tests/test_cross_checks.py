@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ga_pig import Game, exact, reference, simulate
 from ga_pig import strategies as S
+from ga_pig.spaces import DiceCounts
 
 
 def seed_strategy(game, seed, p_roll):
@@ -67,6 +68,55 @@ def test_brute_force_tiny_game(tiny, seed):
     wins_b_first, wins_a_second = reference.brute_force(b, a, tiny)
     assert seats.b_first_wins_b == pytest.approx(wins_b_first, abs=1e-12)
     assert seats.b_first_wins_a == pytest.approx(wins_a_second, abs=1e-12)
+
+
+@pytest.mark.parametrize("game", [Game.pig(goal=6, sides=3), Game.two_dice(goal=6), Game.hog(goal=8, max_dice=3)],
+                         ids=["pig", "two_dice", "hog"])
+def test_win_rates_from_other_starts_match_a_dense_solve(game):
+    """exact.win_rates(..., starts=w): the win rate averaged over games begun at each turn-start
+    score pair, weighted by w — against the dense linear solve begun at each pair (both movers,
+    stalemates allowed); the same through pair_win_rates and win_matrix; restarts(game, 0) is the
+    game's start bit for bit."""
+    rng = np.random.default_rng(7)
+    population = np.stack([S.random_dice(game, rng) if isinstance(game.space, DiceCounts) else S.random(game, rng, 0.7)
+                           for _ in range(3)])
+    weights = np.zeros((game.goal, game.goal))  # six score pairs, the start among them
+    weights.flat[[0, *rng.choice(np.arange(1, game.goal**2), size=5, replace=False)]] = rng.random(6)
+    weights /= weights.sum()
+    for a, b in ((0, 1), (1, 0), (2, 2)):
+        expected = 0.0
+        for i, j in zip(*np.nonzero(weights), strict=True):
+            first = reference.brute_force(population[a], population[b], game, start=(i, j))[0]
+            second = reference.brute_force(population[b], population[a], game, start=(i, j))[1]
+            expected += weights[i, j] * 0.5 * (first + second)
+        rate = exact.win_rates(population[a][None], population[b], game, starts=weights)[0]
+        assert rate == pytest.approx(expected, abs=1e-12)
+        assert exact.pair_win_rates(population, [[a, b]], game, starts=weights)[0, 0] == pytest.approx(rate, abs=1e-15)
+        assert exact.win_matrix(population, game, weights)[a, b] == pytest.approx(rate, abs=1e-15)
+    at_start = exact.win_rates(population, population[0], game)
+    both = exact.win_rates_from(population, population[0], game, weights)
+    assert np.array_equal(both[0], exact.win_rates(population, population[0], game, starts=weights))
+    assert np.array_equal(both[1], at_start)
+    assert np.array_equal(exact.win_rates(population, population[0], game, starts=exact.restarts(game, 0.0)), at_start)
+    assert not np.allclose(exact.win_rates(population, population[0], game, starts=exact.restarts(game, 1.0)),
+                           at_start)
+
+
+def test_bad_starts_are_refused(tiny):
+    a = S.hold_at(2, tiny)
+    negative = np.zeros((6, 6))
+    negative[0, 0], negative[1, 1] = 2.0, -1.0
+    for starts, message in ((np.ones((5, 5)) / 25, "got shape (5, 5)"), (np.full((6, 6), 0.5), "sum 18"),
+                            (negative, "got shape (6, 6), sum 1")):
+        with pytest.raises(ValueError, match=r"starts must be non-negative weights of shape \(6, 6\) summing to 1") \
+                as error:
+            exact.win_rates(a[None], a, tiny, starts=starts)
+        assert message in str(error.value)
+    with pytest.raises(ValueError, match="restart share must be in"):
+        exact.restarts(tiny, 1.5)
+    three = Game.pig(goal=6, sides=3, players=3)
+    with pytest.raises(ValueError, match="two players under the seeds' rule"):
+        exact.win_rates(S.hold_at(2, three)[None], S.hold_at(2, three), three, starts=np.ones((6, 6)) / 36)
 
 
 @settings(max_examples=60, deadline=None)

@@ -178,6 +178,10 @@ def test_tournament_winners_are_the_best_of_their_draws():
     ("selection.mu=8", "config key 'selection.mu' = 8: expected an integer in [1, population_size - 1 = 7]"),
     ("fitness.archive=0", "config key 'fitness.archive' = 0: expected an integer >= 1"),
     ("fitness.must_beat=3", "config key 'fitness.must_beat' = 3: expected an integer in [1, fitness.archive = 2]"),
+    ("fitness.margin=-0.01", "config key 'fitness.margin' = -0.01: expected a number in [0, 0.5)"),
+    ("fitness.margin=0.5", "config key 'fitness.margin' = 0.5: expected a number in [0, 0.5)"),
+    ("fitness.restart=1.5", "config key 'fitness.restart' = 1.5: expected a number in [0, 1]"),
+    ("fitness.restart=0.5", "config key 'fitness.restart' = 0.5: expected 0 with fitness.kind=simulated"),
     ("fitness.z=0", "config key 'fitness.z' = 0.0: expected a positive number"),
     ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
     ("operators.block=0", "config key 'operators.block' = 0: expected an integer >= 1"),
@@ -243,11 +247,14 @@ def test_the_ladder_promotes_champions_that_beat_the_reigning_one(kind, tmp_path
     assert all(np.array_equal(a, b) for a, b in zip(fresh.champions, judge.champions, strict=True))
 
 
-@pytest.mark.parametrize("kind", ["exact", "simulated"])
-def test_ladder_runs_resume_exactly(kind, tmp_path):
+@pytest.mark.parametrize("extra", [["fitness.kind=exact"], ["fitness.kind=simulated"],
+                                   ["fitness.kind=exact", "fitness.restart=0.5", "fitness.margin=0.01"],
+                                   ["fitness.kind=exact", "fitness.opponent=optimal", "fitness.restart=0.5"]],
+                         ids=["exact", "simulated", "exact_restart_margin", "optimal_restart"])
+def test_ladder_runs_resume_exactly(extra, tmp_path):
     """The judge's champions travel in the checkpoint: a run extended from its checkpoint equals
     one run straight through (without them the resumed ladder would start over)."""
-    overrides = [*LADDER, f"fitness.kind={kind}"]
+    overrides = [*LADDER, *extra]
     short = tmp_path / "short"
     run(compose([*overrides, "generations=4"]), short)
     run(compose([f"resume={short}", "generations=8"]), short, [f"resume={short}", "generations=8"])
@@ -372,9 +379,9 @@ def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
     calls = []
     real = exact.win_rates
 
-    def counted(strategies, b, game):
+    def counted(strategies, b, game, starts=None):
         calls.append(len(strategies))
-        return real(strategies, b, game)
+        return real(strategies, b, game, starts=starts)
 
     monkeypatch.setattr(judges.exact, "win_rates", counted)
     rates = judges.ExactRates(G, size=6)
@@ -502,3 +509,47 @@ def test_must_beat_asks_a_challenger_to_beat_the_last_champions(kind):
         ladder.champions = [strong, weak]
         ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
         assert np.array_equal(ladder.champion, challenger) == promoted, must_beat
+
+
+@pytest.mark.parametrize("kind", ["exact", "simulated"])
+def test_margin_asks_a_challenger_to_win_by_more_than_it(kind):
+    """fitness.margin: a challenger whose win rate against the champion is above 1/2 but within the
+    margin stays a challenger; below the lead it has, it is promoted."""
+    from ga_pig.evolve.judges import JUDGES
+
+    champion, challenger = S.hold_at(2, G), S.hold_at(3, G)
+    lead = exact.win_rate(challenger, champion, G) - 0.5
+    assert lead > 0.02
+    for margin, promoted in ((0.0, True), (lead - 0.01, True), (lead + 0.01, False)):
+        cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=1", f"fitness.margin={margin}",
+                       "games_per_match=20000", "fitness.max_games=400000"])
+        ladder = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+        assert ladder._promotes(challenger, champion) == (promoted or kind == "exact"), margin  # the test alone
+        ladder.champions = [champion]
+        ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+        assert np.array_equal(ladder.champion, challenger) == promoted, margin
+
+
+def test_restart_judges_rate_games_begun_at_every_score_pair(monkeypatch):
+    """fitness.restart: the exact judges' win rates are averaged over games begun at every score
+    pair (exact.restarts), the recorded rates stay the start's — learnt from the judge's own
+    evaluation, not evaluated again."""
+    from ga_pig.evolve.judges import JUDGES, RatesVsOptimal
+
+    starts = exact.restarts(G, 0.3)
+    members = np.stack([S.hold_at(n, G) for n in (3, 4, 6)])
+    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.archive=1", "fitness.restart=0.3"])
+    rates = RatesVsOptimal(G)
+    at_start = exact.win_rates(members, rates.optimal, G)
+    judged = JUDGES[("exact", "optimal")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
+    assert np.array_equal(judged, exact.win_rates(members, rates.optimal, G, starts=starts))
+    with monkeypatch.context() as patch:
+        patch.setattr(exact, "win_rates", None)  # the recorder must not evaluate again
+        assert np.array_equal(rates(members), at_start)
+    assert not np.allclose(judged, at_start)
+    W = exact.win_matrix(members, G, starts)
+    totals = JUDGES[("exact", "population")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
+    assert np.array_equal(totals, W.sum(axis=1) - np.diag(W))
+    ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), rates)
+    ladder.champions = [S.hold_at(5, G)]
+    assert np.array_equal(ladder.totals(members), exact.win_rates(members, S.hold_at(5, G), G, starts=starts))

@@ -11,6 +11,10 @@ Which judges see the answer key:
   is never computed for them (with ``record=false`` a run never solves the game).
 * oracle-judged — ``optimal``: each member's exact win rate against the Neller-optimal policy.
 
+Exact judges read ``fitness.restart``: the share of a win rate taken from games begun at every
+turn-start score pair instead of the game's start (:func:`ga_pig.exact.restarts`). The recorded
+rates (and the headline numbers) are always from the game's start.
+
 A judge that keeps a champion exposes it as ``champion`` (the run saves it as ``best.npy``) and
 its state for checkpoints as ``state()`` / ``restore(state)`` (arrays by name).
 
@@ -56,10 +60,14 @@ class ExactRates:
     """Exact seat-averaged win rates against fixed opponents, remembered by content: a strategy
     met again against the same opponent (a survivor carried into the next generation, a clone) is
     not evaluated again. Exact rates are deterministic and each member's is computed on its own,
-    so remembering changes no result, only the time; the ``size`` most recent pairs are kept."""
+    so remembering changes no result, only the time; the ``size`` most recent pairs are kept.
+    ``starts``: the weights of the score pairs games begin from (None: the game's start); with
+    them, ``shadow`` (the start's :class:`ExactRates`, the recorder's) learns each member's rate
+    from the start out of the same evaluation."""
 
-    def __init__(self, game: Game, size: int = 4096) -> None:
-        self.game, self.size = game, size
+    def __init__(self, game: Game, size: int = 4096, starts: np.ndarray | None = None,
+                 shadow: ExactRates | None = None) -> None:
+        self.game, self.size, self.starts, self.shadow = game, size, starts, shadow
         self._known: OrderedDict[tuple[bytes, bytes], float] = OrderedDict()
         self._last: tuple[object, bytes] | None = None
 
@@ -75,16 +83,25 @@ class ExactRates:
         against = self._opponent_key(opponent)
         keys = [(_key(s), against) for s in strategies]
         new = [n for n, key in enumerate(keys) if key not in self._known]
+        known = {}
         if new:
-            fresh = exact.win_rates(strategies[new], opponent, self.game)
-            for n, rate in zip(new, fresh, strict=True):
-                self._known[keys[n]] = float(rate)
-        out = np.array([self._known[key] for key in keys])
-        for key in keys:
+            if self.starts is not None and self.shadow is not None:
+                fresh, at_start = exact.win_rates_from(strategies[new], opponent, self.game, self.starts)
+                self.shadow._learn([keys[n] for n in new], at_start)
+            else:
+                fresh = exact.win_rates(strategies[new], opponent, self.game, starts=self.starts)
+            known = {keys[n]: float(rate) for n, rate in zip(new, fresh, strict=True)}
+        out = np.array([known[key] if key in known else self._known[key] for key in keys])
+        self._learn(keys, out)
+        return out
+
+    def _learn(self, keys: list, rates: np.ndarray) -> None:
+        """Remember ``rates`` under ``keys`` as the most recent, forgetting beyond ``size``."""
+        for key, rate in zip(keys, rates, strict=True):
+            self._known[key] = float(rate)
             self._known.move_to_end(key)
         while len(self._known) > self.size:
             self._known.popitem(last=False)
-        return out
 
 
 class RatesVsOptimal:
@@ -131,6 +148,12 @@ def judge(kind: str, opponent: str) -> Callable[[type], type]:
     return register
 
 
+def _starts(game: Game, cfg) -> np.ndarray | None:
+    """The score pairs exact judges begin games from (``fitness.restart``; None: the start)."""
+    share = float(cfg.fitness.restart)
+    return exact.restarts(game, share) if share > 0 else None
+
+
 def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63 - 1))
 
@@ -170,34 +193,43 @@ class ExactJudge:
     """Exact seat-averaged win rates between members decide."""
 
     game: Game
+    starts: np.ndarray | None = None
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactJudge:
-        return cls(game)
+        return cls(game, _starts(game, cfg))
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        W = exact.win_matrix(strategies, self.game)
+        W = exact.win_matrix(strategies, self.game, self.starts)
         return W.sum(axis=1) - np.diag(W)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         """Win rates of both members; with three or more players each alone against the other's
         copies."""
-        return exact.pair_win_rates(strategies, pairs, self.game)
+        return exact.pair_win_rates(strategies, pairs, self.game, self.starts)
 
 
 @judge("exact", "optimal")
 @dataclass
 class OptimalJudge:
     """Each member's exact win rate against the Neller-optimal policy decides (the rates the
-    recorder computed for this generation are reused)."""
+    recorder computed for this generation are reused; with ``fitness.restart`` the judge's own,
+    from its start weights)."""
 
     rates: RatesVsOptimal
+    starts: np.ndarray | None = None
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> OptimalJudge:
-        return cls(rates)
+        return cls(rates, _starts(game, cfg))
+
+    def __post_init__(self) -> None:
+        self._restarted = None if self.starts is None else ExactRates(self.rates.game, starts=self.starts,
+                                                                      shadow=self.rates._rates)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
+        if self._restarted is not None:
+            return self._restarted(strategies, self.rates.optimal)
         return self.rates(strategies)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
@@ -217,13 +249,16 @@ class Ladder:
     (harder to promote a strategy that only exploits the reigning champion's weaknesses). The
     reigning champion is the run's own best (``champion``), chosen without the optimal policy.
     With n players a member plays alone against copies of a champion, and beating it means
-    winning more than its fair share, 1/n.
+    winning more than its fair share, 1/n. With ``margin`` > 0 beating means winning more than
+    the fair share plus ``margin`` (a challenger that only edges out the champion — often by
+    exploiting it, while playing no better against the rest — stays a challenger).
     """
 
     game: Game
     archive: int
     must_beat: int
     champions: list
+    margin: float
 
     @property
     def champion(self) -> np.ndarray | None:
@@ -251,7 +286,7 @@ class Ladder:
         fitness = rates.mean(axis=1)
         beaten = min(self.must_beat, len(opponents))
         for m in np.argsort(-fitness, kind="stable"):
-            if (rates[m, -beaten:] <= _fair(self.game)).any():
+            if (rates[m, -beaten:] <= _fair(self.game) + self.margin).any():
                 continue
             if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
                 self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
@@ -274,25 +309,28 @@ class Ladder:
 @dataclass
 class ExactLadder(Ladder):
     """A :class:`Ladder` judged by exact win rates: a member that beats the reigning champion
-    (exact win rate above 1/2) is promoted."""
+    (exact win rate above 1/2, plus ``margin``) is promoted."""
 
     game: Game
     archive: int
     must_beat: int = 1
     champions: list = field(default_factory=list)
+    margin: float = 0.0
+    starts: np.ndarray | None = None
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
-        return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat))
+        return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat), margin=float(cfg.fitness.margin),
+                   starts=_starts(game, cfg))
 
     def __post_init__(self) -> None:
-        self._rates = ExactRates(self.game)
+        self._rates = ExactRates(self.game, starts=self.starts)
 
     def _versus(self, strategies, opponents):
         return np.stack([self._rates(strategies, o) for o in opponents], axis=1)
 
     def _round_robin(self, strategies):
-        W = exact.win_matrix(strategies, self.game)
+        W = exact.win_matrix(strategies, self.game, self.starts)
         return (W.sum(axis=1) - np.diag(W)) / max(1, len(strategies) - 1)
 
     def _promotes(self, candidate, champion):
@@ -311,7 +349,9 @@ class SimulatedLadder(Ladder):
     candidate wins its fair share, 1/n (with two players, wins − losses). (Seed 000 §3.3 asks for the sample size
     that makes a comparison fair; here it adapts to how close the two are.) With
     ``fitness.common`` every member meets the same dice against each champion (common random
-    numbers), so members are ranked on the games where they play differently."""
+    numbers), so members are ranked on the games where they play differently. With ``margin``
+    the lead must exceed its z standard errors plus what a win rate of fair share + ``margin``
+    would give (``n margin`` a game)."""
 
     game: Game
     archive: int
@@ -322,11 +362,13 @@ class SimulatedLadder(Ladder):
     common: bool = False
     must_beat: int = 1
     champions: list = field(default_factory=list)
+    margin: float = 0.0
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
-                   float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat))
+                   float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
+                   margin=float(cfg.fitness.margin))
 
     def _versus(self, strategies, opponents):
         n = len(strategies)
@@ -342,16 +384,16 @@ class SimulatedLadder(Ladder):
 
     def _promotes(self, candidate, champion):
         pool = np.stack([candidate, champion])
-        others = self.game.players - 1
+        others, edge = self.game.players - 1, self.game.players * self.margin
         played, lead, batch = 0, 0, self.games_per_match
         while played < self.max_games:
             batch = min(batch, self.max_games - played)
             wins = simulate.matches(pool, np.array([[0, 1]]), self.game, batch, seed=_seed(self.rng))[0]
             played, lead = played + batch, lead + others * int(wins[0]) - int(wins[1])
-            if abs(lead) > self.z * np.sqrt(others * played):
+            if abs(lead - edge * played) > self.z * np.sqrt(others * played):
                 break
             batch = played
-        return lead > self.z * np.sqrt(others * played)
+        return lead - edge * played > self.z * np.sqrt(others * played)
 
 
 def make_judge(cfg, game: Game, rng: np.random.Generator, rates: RatesVsOptimal):

@@ -3,7 +3,17 @@
 Strategy and table indexing: see :mod:`ga_pig.strategies`.
 """
 
-from ga_pig.exact.evaluate import Seats, pair_win_rates, seats, win_matrix, win_probability, win_rate, win_rates
+from ga_pig.exact.evaluate import (
+                                  Seats,
+                                  pair_win_rates,
+                                  restarts,
+                                  seats,
+                                  win_matrix,
+                                  win_probability,
+                                  win_rate,
+                                  win_rates,
+    win_rates_from,
+)
 from ga_pig.exact.occupancy import reachable, turn_totals, visits
 from ga_pig.exact.solve import METHODS, Solution, action_values, best_response, dice_values, optimal
 
@@ -15,6 +25,8 @@ __all__ = [
     "win_rates",
     "win_matrix",
     "pair_win_rates",
+    "restarts",
+    "win_rates_from",
     "optimal",
     "best_response",
     "action_values",

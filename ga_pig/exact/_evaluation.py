@@ -102,8 +102,12 @@ def _win_tables(a, b, rules, S, T):
 
 
 @numba.njit(cache=True)
-def _pair(a, b, rules, out):
-    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first))."""
+def _pair(a, b, rules, starts, out):
+    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first)).
+
+    ``starts`` (goal, goal), when not empty, weighs the turn-start score pairs the game begins
+    from (mover's score first, the same pair for either mover): ``out`` then has 8 entries, the
+    four from the game's start (0, 0) and the same four weighted by ``starts``."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
     _win_tables(a, b, rules, S, T)
@@ -111,17 +115,28 @@ def _pair(a, b, rules, out):
     out[1] = S[0, 0, 1]
     out[2] = T[0, 0, 0]
     out[3] = T[0, 0, 1]
+    if starts.shape[0] == 0:
+        return
+    out[4:] = 0.0
+    for i in range(rules.goal):
+        for j in range(rules.goal):
+            w = starts[i, j]
+            if w != 0.0:
+                out[4] += w * S[i, j, 0]
+                out[5] += w * S[i, j, 1]
+                out[6] += w * T[i, j, 0]
+                out[7] += w * T[i, j, 1]
 
 
 @numba.njit(cache=True, parallel=True)
-def _population_vs(population, opponent, rules, out):
+def _population_vs(population, opponent, rules, starts, out):
     """out[n] = _pair(population[n], opponent) for every member, in parallel."""
     for n in numba.prange(population.shape[0]):
-        _pair(population[n], opponent, rules, out[n])
+        _pair(population[n], opponent, rules, starts, out[n])
 
 
 @numba.njit(cache=True, parallel=True)
-def _all_pairs(population, first, second, rules, out):
+def _all_pairs(population, first, second, rules, starts, out):
     """out[m] = _pair(population[first[m]], population[second[m]]), in parallel."""
     for m in numba.prange(first.shape[0]):
-        _pair(population[first[m]], population[second[m]], rules, out[m])
+        _pair(population[first[m]], population[second[m]], rules, starts, out[m])

@@ -592,7 +592,7 @@ def _one_against(pop, a, others, alternative, mix, b, goal, n, order, add_p, add
                  D, won, lost, pop_t, others_t, alternative_t, W):
     """The member's exact win probabilities when pop[a] plays identity 0 and others[b] every
     other identity (flat strategies [idx, k]; the others follow alternative[b] for a turn with
-    probability mix[b, idx]): W[p, idx] with identity p moving at idx. The member's win
+    probability mix[b, idx]; mix empty: never): W[p, idx] with identity p moving at idx. The member's win
     probability is one component of :func:`_solve`'s start vectors, and around an orbit it obeys
     w_m = a_m + b_m w_(m+1) on its own, so one number per state suffices. Threshold turns come
     from the :func:`_stops` tables (D, won, lost; D empty: never) where the ``*_t`` tables of
@@ -613,7 +613,7 @@ def _one_against(pop, a, others, alternative, mix, b, goal, n, order, add_p, add
             idx = start
             for m in range(n):  # identity (p0 + m) % n moves at rot^m(start)
                 p = (p0 + m) % n
-                lam = 0.0 if p == 0 else mix[b, idx]
+                lam = 0.0 if p == 0 or mix.shape[0] == 0 else mix[b, idx]
                 A[m] = 0.0
                 Bv[m] = 0.0
                 for choice in range(2 if lam > 0.0 else 1):

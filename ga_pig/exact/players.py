@@ -213,7 +213,7 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
         mix = opponents.mix.reshape(1, -1)
     else:
         others = space.check_population(opponents, "opponents").reshape((-1, *flat))
-        alternative, mix = others, np.zeros((1, 1))
+        alternative, mix = others, np.zeros((0, 0))  # nobody mixes: no table of zeros (8 MB an opponent)
     first = np.asarray(first, dtype=np.int64).reshape(-1)
     second = np.asarray(second, dtype=np.int64).reshape(-1)
     if first.shape != second.shape:
@@ -221,8 +221,6 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
     for name, index, count in (("first", first, len(population)), ("second", second, len(others))):
         if index.size and (index.min() < 0 or index.max() >= count):
             raise ValueError(f"{name} must index its strategies (0..{count - 1}), got {index.min()}..{index.max()}")
-    if mix.shape[1] == 1:
-        mix = np.zeros((len(others), goal ** players))
     rules = rules_of(game)
     population = population.reshape((-1, *flat))
     if rules.bank_p.size:  # the threshold tables cover games whose rolls only add or bust
