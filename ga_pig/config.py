@@ -91,6 +91,9 @@ class FitnessConfig:
     #: against each champion it must beat has to be (0: any lead; exact rates, or the sequential
     #: test's estimate with simulated games)
     margin: float = 0.0
+    #: champions: how a member's win rates against the archived champions make its fitness —
+    #: ``mean``, or ``min`` (its worst: it cannot rank high by crushing an old champion alone)
+    aggregate: str = "mean"
     #: exact: the share of each win rate taken from games begun at every turn-start score pair,
     #: evenly, instead of at the game's start (ga_pig.exact.restarts; 0: the start only). Against a
     #: fixed opponent the best responses are the same; play far from the start then counts too
@@ -326,6 +329,8 @@ def validate(cfg: DictConfig) -> None:
         fail("fitness.margin", cfg.fitness.margin,
              f"a number in [0, {1 - 1 / cfg.game.players:g}) (win rate above the fair share 1/{cfg.game.players} "
              "a challenger needs against a champion)")
+    if cfg.fitness.aggregate not in ("mean", "min"):
+        fail("fitness.aggregate", cfg.fitness.aggregate, "one of ('mean', 'min')")
     if not 0 <= cfg.fitness.restart <= 1:
         fail("fitness.restart", cfg.fitness.restart, "a number in [0, 1] (share of the win rate from every score pair)")
     if cfg.fitness.restart and cfg.fitness.kind != "exact":

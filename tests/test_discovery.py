@@ -180,6 +180,7 @@ def test_tournament_winners_are_the_best_of_their_draws():
     ("fitness.must_beat=3", "config key 'fitness.must_beat' = 3: expected an integer in [1, fitness.archive = 2]"),
     ("fitness.margin=-0.01", "config key 'fitness.margin' = -0.01: expected a number in [0, 0.5)"),
     ("fitness.margin=0.5", "config key 'fitness.margin' = 0.5: expected a number in [0, 0.5)"),
+    ("fitness.aggregate=max", "config key 'fitness.aggregate' = 'max': expected one of ('mean', 'min')"),
     ("fitness.restart=1.5", "config key 'fitness.restart' = 1.5: expected a number in [0, 1]"),
     ("fitness.restart=0.5", "config key 'fitness.restart' = 0.5: expected 0 with fitness.kind=simulated"),
     ("fitness.z=0", "config key 'fitness.z' = 0.0: expected a positive number"),
@@ -553,3 +554,17 @@ def test_restart_judges_rate_games_begun_at_every_score_pair(monkeypatch):
     ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), rates)
     ladder.champions = [S.hold_at(5, G)]
     assert np.array_equal(ladder.totals(members), exact.win_rates(members, S.hold_at(5, G), G, starts=starts))
+
+
+@pytest.mark.parametrize("aggregate", ["mean", "min"])
+def test_aggregate_makes_fitness_the_mean_or_the_worst_rate_against_the_champions(aggregate):
+    from ga_pig.evolve.judges import JUDGES
+
+    champions = [S.hold_at(6, G), S.hold_at(2, G)]
+    members = np.stack([S.hold_at(n, G) for n in (3, 4, 5)])
+    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.archive=2", f"fitness.aggregate={aggregate}"])
+    ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    ladder.champions = list(champions)
+    rates = np.stack([exact.win_rates(members, c, G) for c in champions], axis=1)
+    assert not np.allclose(rates.min(axis=1), rates.mean(axis=1))
+    assert np.array_equal(ladder.totals(members), rates.min(axis=1) if aggregate == "min" else rates.mean(axis=1))

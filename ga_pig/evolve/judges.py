@@ -251,7 +251,8 @@ class Ladder:
     With n players a member plays alone against copies of a champion, and beating it means
     winning more than its fair share, 1/n. With ``margin`` > 0 beating means winning more than
     the fair share plus ``margin`` (a challenger that only edges out the champion — often by
-    exploiting it, while playing no better against the rest — stays a challenger).
+    exploiting it, while playing no better against the rest — stays a challenger). With
+    ``aggregate="min"`` a member's fitness is its worst rate against the archive, not the mean.
     """
 
     game: Game
@@ -259,6 +260,7 @@ class Ladder:
     must_beat: int
     champions: list
     margin: float
+    aggregate: str
 
     @property
     def champion(self) -> np.ndarray | None:
@@ -283,7 +285,7 @@ class Ladder:
             return fitness
         opponents = self.champions[-self.archive:]
         rates = self._versus(strategies, opponents)
-        fitness = rates.mean(axis=1)
+        fitness = rates.min(axis=1) if self.aggregate == "min" else rates.mean(axis=1)
         beaten = min(self.must_beat, len(opponents))
         for m in np.argsort(-fitness, kind="stable"):
             if (rates[m, -beaten:] <= _fair(self.game) + self.margin).any():
@@ -317,11 +319,12 @@ class ExactLadder(Ladder):
     champions: list = field(default_factory=list)
     margin: float = 0.0
     starts: np.ndarray | None = None
+    aggregate: str = "mean"
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat), margin=float(cfg.fitness.margin),
-                   starts=_starts(game, cfg))
+                   starts=_starts(game, cfg), aggregate=str(cfg.fitness.aggregate))
 
     def __post_init__(self) -> None:
         self._rates = ExactRates(self.game, starts=self.starts)
@@ -363,12 +366,13 @@ class SimulatedLadder(Ladder):
     must_beat: int = 1
     champions: list = field(default_factory=list)
     margin: float = 0.0
+    aggregate: str = "mean"
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
                    float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
-                   margin=float(cfg.fitness.margin))
+                   margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate))
 
     def _versus(self, strategies, opponents):
         n = len(strategies)

@@ -67,6 +67,7 @@ def key_columns(cfg) -> dict:
         "must_beat": int(cfg.fitness.must_beat),
         "margin": float(cfg.fitness.margin),
         "restart": float(cfg.fitness.restart),
+        "aggregate": str(cfg.fitness.aggregate),
         "genome": str(cfg.genome),
         "crossover": str(cfg.operators.crossover),
         "mutation_operator": str(cfg.operators.mutation),
