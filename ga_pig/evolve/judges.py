@@ -133,6 +133,13 @@ class RatesVsOptimal:
         """The rate of one strategy."""
         return float(self(strategy[None])[0])
 
+    def from_starts(self, starts: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        """Rates against the optimal policy from games begun at the weighted ``starts``
+        (remembered); each evaluation also teaches this object the members' rates from the
+        start, so recording them costs no second evaluation."""
+        remembered = ExactRates(self.game, starts=starts, shadow=self._rates)
+        return lambda strategies: remembered(strategies, self.optimal)
+
 
 #: (fitness kind, opponent) -> judge class, each with ``for_run(game, cfg, rng, rates)``.
 JUDGES: dict[tuple[str, str], type] = {}
@@ -224,13 +231,10 @@ class OptimalJudge:
         return cls(rates, _starts(game, cfg))
 
     def __post_init__(self) -> None:
-        self._restarted = None if self.starts is None else ExactRates(self.rates.game, starts=self.starts,
-                                                                      shadow=self.rates._rates)
+        self._restarted = None if self.starts is None else self.rates.from_starts(self.starts)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        if self._restarted is not None:
-            return self._restarted(strategies, self.rates.optimal)
-        return self.rates(strategies)
+        return self.rates(strategies) if self._restarted is None else self._restarted(strategies)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         rates = self.totals(strategies)
