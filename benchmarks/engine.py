@@ -146,7 +146,7 @@ def players_rows(repeats: int, quick: bool) -> list[tuple]:
     from ga_pig.exact import players as NP
 
     rows = []
-    cases = [(3, 30), (4, 20)] if quick else [(3, 50), (3, 100), (4, 30), (4, 40), (4, 50)]
+    cases = [(3, 30), (4, 20)] if quick else [(3, 50), (3, 100), (4, 30), (4, 40), (4, 50), (4, 60)]
     for n, goal in cases:
         game = Game.pig(goal=goal, players=n)
         started = time.perf_counter()

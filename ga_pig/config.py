@@ -403,8 +403,10 @@ def validate(cfg: DictConfig) -> None:
 
 
 #: Memory a GA run needs per state of the game for each member: its genome, its expanded
-#: strategy, its child and the evaluation's copies (measured: 9-17 bytes at goal 100).
-BYTES_PER_MEMBER_STATE = 20
+#: strategy, its child and the evaluation's copies. Measured as the growth of the peak resident
+#: memory with the game's size (2026-11-23, population 16): 4.0 bytes from Pig to 100 to Pig to
+#: 200, 4.2 from three players to 50 to three players to 70; twice that, for safety.
+BYTES_PER_MEMBER_STATE = 8
 
 
 def _check_judge(kind: str, opponent: str) -> None:
@@ -425,9 +427,9 @@ def _check_judge(kind: str, opponent: str) -> None:
 def _check_memory(cfg: DictConfig, game) -> None:
     """Refuse a run whose tables or population cannot fit in memory, naming the key to lower."""
     from ga_pig._validate import check_memory
-    from ga_pig.exact.solve import BYTES_PER_STATE
+    from ga_pig.exact.solve import memory
 
-    solver = BYTES_PER_STATE * game.states
+    solver = memory(game)
     check_memory(solver, "config key 'game.goal'", int(cfg.game.goal),
                  "solving the game exactly (value and policy tables)")
     members = BYTES_PER_MEMBER_STATE * game.space.gene_bytes * game.states * int(cfg.population_size)

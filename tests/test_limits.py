@@ -31,6 +31,31 @@ def test_solvers_refuse_a_game_too_big_for_memory_before_allocating():
         exact.optimal(Game.hog(goal=1_000_000), method="value_iteration")
 
 
+def test_a_runs_memory_check_asks_what_the_games_own_solver_asks(monkeypatch):
+    """`exact.solve.memory` (what a GA run's validation counts for the solve) is the estimate the
+    solver that `exact.optimal` picks checks before allocating: 2 players, an endgame rule, three
+    players (whose solver needs far less per state than the 2-player one)."""
+    import ga_pig._validate as validate
+    import ga_pig.exact.endgame as endgame
+    import ga_pig.exact.players as players
+    import ga_pig.game as game_module
+    from ga_pig.exact.solve import memory
+
+    asked = []
+
+    def record(needed, key, value, what):
+        asked.append(needed)
+
+    for module in (validate, endgame, players, game_module):
+        monkeypatch.setattr(module, "check_memory", record)
+    for game in (Game.pig(goal=12), Game.pig(goal=12, endgame="last_round"), Game.pig(goal=12, players=3)):
+        asked.clear()
+        exact.optimal(game)
+        assert asked and asked[0] == memory(game), game
+    three = Game.pig(goal=100, players=3)
+    assert memory(three) == players.BYTES_PER_STATE * 100**4 * 3 < 48 * three.states / 10
+
+
 def test_a_name_is_not_a_game():
     game = Game.pig(goal=20)
     a = S.hold_at(10, game)

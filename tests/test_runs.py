@@ -122,7 +122,7 @@ def test_game_groups_match_the_registry():
         ("resume=/no/such/run", "config key 'resume' = '/no/such/run': expected a run directory"),
         ("game.goal=1000000", "config key 'game.goal' = 1000000: solving the game exactly .* needs about 4\\d.\\d EiB "
                               "of memory, more than this machine's"),
-        ("population_size=100000", "config key 'population_size' = 100000: a population of strategies for pig to 100 "
+        ("population_size=1000000", "config key 'population_size' = 1000000: a population of strategies for pig to 100 "
                                    "needs about .* TiB of memory"),
         ("seed=1180591620717411303424", "config key 'seed' = 1180591620717411303424: expected an integer in "
                                         "\\[0, 2\\*\\*63 - 1"),

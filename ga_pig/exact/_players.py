@@ -347,7 +347,7 @@ def _resolve(X, states, rows, RA, RB, seen, lams, A, Bv, L, goal, n, add_p, add_
 
 @numba.njit(cache=True)
 def _solve(goal, n, identities, order, greedy_of, margin, max_rounds, add_p, add_amount, bust_p, bank_p, bank_amount,
-           X, policy, alternative, mix, rounds):
+           X, policy, alternative, mix, rounds, done, first, heuristic, stopped):
     """Every orbit, highest score sum first (``order``: the idx of every score tuple, by
     descending sum). Players p with greedy_of[p] play best responses, one mover at a time (its
     choices against the orbit's current exact values, then the orbit solved exactly again), until
@@ -357,8 +357,12 @@ def _solve(goal, n, identities, order, greedy_of, margin, max_rounds, add_p, add
     mix them, at weights that leave each indifferent (verified: no pure strategy does better).
     Writes X[p, idx] (start vectors), ``policy``, ``alternative``, ``mix`` and rounds[idx]
     (-1 for an orbit resolved by mixing). Returns the number of orbits left unresolved (each at its
-    last round's exact values)."""
-    done = np.zeros((identities, goal ** n), dtype=np.bool_)
+    last round's exact values). Starts at ``order[first]``; ``done[p, idx]`` marks the states
+    solved (kept between calls). In the equilibrium solve (``identities`` == 1) an orbit the
+    mixing search (``heuristic``; skipped when False) leaves unresolved stops the pass:
+    ``stopped[0]`` is its position (else -1), so the caller can resolve it and go on from the
+    next position."""
+    stopped[0] = -1
     alpha = np.zeros((goal, n))
     beta = np.zeros(goal)
     a_turn = np.zeros(n)
@@ -372,7 +376,7 @@ def _solve(goal, n, identities, order, greedy_of, margin, max_rounds, add_p, add
     seen = np.zeros(L_max, dtype=np.int64)
     lams = np.zeros(L_max)
     states = np.zeros((L_max, 2), dtype=np.int64)
-    for position in range(order.shape[0]):
+    for position in range(first, order.shape[0]):
         start = order[position]
         for p0 in range(identities):
             if done[p0, start]:
@@ -437,7 +441,7 @@ def _solve(goal, n, identities, order, greedy_of, margin, max_rounds, add_p, add
                                 RA[m, 1, :] = A[m]
                                 RB[m, 1] = Bv[m]
                                 seen[m] = 2
-                if identities == 1:  # (a third strategy seen is tried by the resolution too)
+                if identities == 1 and heuristic:  # (a third strategy seen is tried by the resolution too)
                     settled = _resolve(X, states, rows, RA, RB, seen, lams, A, Bv, L, goal, n, add_p, add_amount,
                                        bust_p, bank_p, bank_amount, alpha, beta)
                     if settled:
@@ -460,6 +464,9 @@ def _solve(goal, n, identities, order, greedy_of, margin, max_rounds, add_p, add
             for m in range(L):
                 X[states[m, 0], states[m, 1]] = x[m]
                 done[states[m, 0], states[m, 1]] = True
+            if not settled and identities == 1:
+                stopped[0] = position
+                return unsettled
     return unsettled
 
 

@@ -95,6 +95,21 @@ def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(game.space.kernel_shape), game.space.starting_policy()
 
 
+def memory(game: Game) -> float:
+    """Bytes :func:`optimal` needs for ``game`` (the estimate its solver checks before allocating):
+    the 2-player solvers' tables, the endgame solver's seat-indexed ones, or the n-player
+    solver's policy and start values."""
+    if check_game(game).players != 2:
+        from ga_pig.exact import players
+
+        return players.memory(game)
+    if game.endgame != "first_to_goal":
+        from ga_pig.exact import endgame
+
+        return endgame.BYTES_PER_STATE * game.states
+    return BYTES_PER_STATE * game.states
+
+
 def optimal(
     game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 100_000
 ) -> Solution:
