@@ -46,6 +46,9 @@ __all__ = ["PlayersSolution", "supported", "memory", "optimal", "evaluate", "one
            "simulate"]
 
 TIE_MARGIN = 1e-13
+#: The most assignments of envelope lines (pure or mixing) the search of one orbit tries; an
+#: orbit that needs more is left unsettled (Pig to 100, three players: 81 and 495 needed).
+MAX_ASSIGNMENTS = 20_000
 #: Bytes per state (score tuple and turn total): the policy, and the start values per score tuple.
 BYTES_PER_STATE = 1.5
 
@@ -221,11 +224,12 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
     stationary equilibrium each mover plays one envelope line (y within its range) or mixes two
     neighbours (y exactly where they cross). Best responses along the envelopes, from the
     kernel's last strategies, give each mover a window of y they cycle through; inside it
-    (widened tenfold until something is found, up to the whole envelope) assignments are tried
-    fewest mixing movers first: the weights solve "y at the crossing" (Brent's method for one
-    mover, least squares in [0, 1]^m for more), and an assignment is kept only when every pure
-    mover's y lies in its range and no mover has a better pure turn strategy (by 1e-13).
-    Writes the orbit's X, policy, alternative and mix; returns whether an equilibrium was found."""
+    (widened tenfold until something is found, up to the whole envelope or :data:`MAX_ASSIGNMENTS`)
+    assignments are tried fewest mixing movers first: the weights solve "y at the crossing"
+    (Brent's method for one mover; for more, least squares in [0, 1]^m polished by Newton's
+    method), and an assignment is kept only when every pure mover's y lies in its range and no
+    mover has a better pure turn strategy (by 1e-13). Writes the orbit's X, policy, alternative
+    and mix; returns whether an equilibrium was found."""
     goal, n = game.goal, players
     policy = strategy[0]
     size = goal ** (n - 1)
@@ -264,6 +268,8 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
             edges = [-np.inf, *breaks, np.inf]
             keep = [s for s in range(len(lines)) if edges[s] <= high[m] + spread and edges[s + 1] >= low[m] - spread]
             windows.append((keep[0], keep[-1]))
+        if np.prod([2 * (last - first) + 1 for first, last in windows], dtype=float) > MAX_ASSIGNMENTS:
+            return False
         if _search_orbit(envelopes, windows, turns, orbit, states, strategy, X):
             return True
         if all(w == (0, len(lines) - 1) for w, (lines, _) in zip(windows, envelopes, strict=True)):

@@ -354,8 +354,8 @@ def _players_table(ctx):
     table, facts = ctx.players
     start = ", ".join(f"{v:.6f}" for v in facts["start"])
     return table, (f"three players, goal {ctx.budget.players_goal}: equilibrium seat values {start}; "
-                   f"exploitability {facts['exploitability']:.2g} ({facts['unsettled']} orbits without a pure "
-                   f"equilibrium); one Neller-Presser player gives up "
+                   f"exploitability {facts['exploitability']:.2g} ({facts['mixed']} score tuples mixed, "
+                   f"{facts['unsettled']} orbits unsettled); one Neller-Presser player gives up "
                    f"{table.loc[1, 'loss']:.2g} on average over the seats")
 
 
