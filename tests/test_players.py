@@ -140,6 +140,16 @@ def test_the_envelope_search_alone_finds_the_same_equilibrium(game):
     assert NP.exploitability(by_envelopes) < 1e-13
 
 
+def test_an_orbit_past_the_search_bound_is_left_unsettled_not_searched(monkeypatch):
+    """The envelope search is bounded (MAX_ASSIGNMENTS): past it an orbit is left at the
+    kernel's last pure strategies and counted, rather than searched for minutes."""
+    game = Game.pig(goal=26, sides=4, players=3)
+    monkeypatch.setattr(NP, "MAX_ASSIGNMENTS", 0)
+    bounded = NP._equilibrium(game, None, 1000, heuristic=False)
+    assert bounded.unsettled > 0 and bounded.mixed == 0
+    assert NP.exploitability(bounded) > 1e-9
+
+
 def test_an_envelope_is_every_best_turn():
     """The upper envelope of a mover's turn strategies: at any y the best turn strategy's value is
     the envelope's, and each line is best exactly between its crossings."""
