@@ -72,7 +72,7 @@ class PlayersSolution:
         the same order.
     rounds : ndarray(int64, shape=(goal,) * n)
         Policy-iteration rounds of the orbit started at each score tuple (0 for the others; -1
-        where the orbit's best responses cycled and it was resolved by mixing).
+        where the orbit's best responses cycled and it was resolved by mixing or from the envelopes).
     unsettled : int
         Orbits whose choices still switched after ``max_rounds`` (0: an exact equilibrium).
     game : Game
