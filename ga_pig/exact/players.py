@@ -232,11 +232,10 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
     and mix; returns whether an equilibrium was found."""
     goal, n = game.goal, players
     policy = strategy[0]
-    size = goal ** (n - 1)
     states, idx = [], start
     while True:
         states.append(idx)
-        idx = (idx % size) * goal + idx // size
+        idx = int(_players._rotated(idx, goal, n))
         if idx == start:
             break
     L = len(states)
