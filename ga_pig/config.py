@@ -78,18 +78,21 @@ class SelectionConfig:
 @dataclass
 class FitnessConfig:
     """``simulated``: games decide matches. ``exact``: exact win rates do, between members
-    (opponent ``population``), against a ladder of the run's own champions (``champions``) or
-    against the Neller-optimal policy (``optimal``)."""
+    (opponent ``population``), against a ladder of the run's own champions (``champions``),
+    against the Nash mixture of an archive of them (``nash``: double oracle) or against the
+    Neller-optimal policy (``optimal``)."""
 
     kind: str = "simulated"
     opponent: str = "population"
-    #: champions: how many of the latest champions each member plays (the reigning one included)
+    #: champions: how many of the latest champions each member plays (the reigning one included);
+    #: nash: how many past champions the archive keeps (the mixture plays some of them)
     archive: int = 2
     #: champions: how many of the latest champions a challenger must beat to be promoted (1..archive)
     must_beat: int = 1
     #: champions: how far above its fair share (1/2; 1/n with n players) a challenger's win rate
     #: against each champion it must beat has to be (0: any lead; exact rates, or the sequential
-    #: test's estimate with simulated games)
+    #: test's estimate with simulated games); nash: how far above 1/2 a member's rate against the
+    #: archive's mixture must be for it to join the archive
     margin: float = 0.0
     #: champions: how a member's win rates against the archived champions make its fitness —
     #: ``mean``, or ``min`` (its worst: it cannot rank high by crushing an old champion alone)
@@ -303,6 +306,9 @@ def validate(cfg: DictConfig) -> None:
     if cfg.selection.scheme not in SCHEMES:
         fail("selection.scheme", cfg.selection.scheme, f"one of {tuple(SCHEMES)}")
     _check_judge(cfg.fitness.kind, cfg.fitness.opponent)
+    if cfg.game.players != 2 and _two_players_only(cfg.fitness.kind, cfg.fitness.opponent):
+        fail("fitness.opponent", cfg.fitness.opponent, f"a judge for any number of players with "
+             f"game.players={cfg.game.players} ({cfg.fitness.opponent!r} solves a zero-sum game between two)")
     if cfg.operators.crossover not in CROSSOVERS:
         fail("operators.crossover", cfg.operators.crossover, f"one of {tuple(CROSSOVERS)}")
     if cfg.operators.mutation not in MUTATIONS:
@@ -407,6 +413,12 @@ def validate(cfg: DictConfig) -> None:
 #: memory with the game's size (2026-11-23, population 16): 4.0 bytes from Pig to 100 to Pig to
 #: 200, 4.2 from three players to 50 to three players to 70; twice that, for safety.
 BYTES_PER_MEMBER_STATE = 8
+
+
+def _two_players_only(kind: str, opponent: str) -> bool:
+    from ga_pig.evolve.judges import JUDGES
+
+    return bool(getattr(JUDGES[(kind, opponent)], "two_players_only", False))
 
 
 def _check_judge(kind: str, opponent: str) -> None:

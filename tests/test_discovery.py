@@ -189,11 +189,13 @@ def test_tournament_winners_are_the_best_of_their_draws():
     ("genome=bits", "config key 'genome' = 'bits': expected one of ('tensor', 'threshold')"),
     ("elite=5", "config key 'elite' = 5: expected an integer in [0, 4]"),
     ("memetic.every=-1", "config key 'memetic.every' = -1: expected an integer >= 0"),
+    ("fitness=exact_nash game.players=3", "config key 'fitness.opponent' = 'nash': expected a judge for any "
+                                             "number of players with game.players=3"),
 ])
 def test_bad_discovery_values_are_refused_before_any_work(override, message, tmp_path):
     out = tmp_path / "never"
     with pytest.raises(ValueError) as error:
-        run(compose(["population_size=8", override]), out)
+        run(compose(["population_size=8", *override.split()]), out)
     assert message in str(error.value)
     assert not out.exists()
 
@@ -250,8 +252,9 @@ def test_the_ladder_promotes_champions_that_beat_the_reigning_one(kind, tmp_path
 
 @pytest.mark.parametrize("extra", [["fitness.kind=exact"], ["fitness.kind=simulated"],
                                    ["fitness.kind=exact", "fitness.restart=0.5", "fitness.margin=0.01"],
-                                   ["fitness.kind=exact", "fitness.opponent=optimal", "fitness.restart=0.5"]],
-                         ids=["exact", "simulated", "exact_restart_margin", "optimal_restart"])
+                                   ["fitness.kind=exact", "fitness.opponent=optimal", "fitness.restart=0.5"],
+                                   ["fitness.kind=exact", "fitness.opponent=nash", "fitness.archive=3"]],
+                         ids=["exact", "simulated", "exact_restart_margin", "optimal_restart", "nash"])
 def test_ladder_runs_resume_exactly(extra, tmp_path):
     """The judge's champions travel in the checkpoint: a run extended from its checkpoint equals
     one run straight through (without them the resumed ladder would start over)."""
@@ -568,3 +571,49 @@ def test_aggregate_makes_fitness_the_mean_or_the_worst_rate_against_the_champion
     rates = np.stack([exact.win_rates(members, c, G) for c in champions], axis=1)
     assert not np.allclose(rates.min(axis=1), rates.mean(axis=1))
     assert np.array_equal(ladder.totals(members), rates.min(axis=1) if aggregate == "min" else rates.mean(axis=1))
+
+
+# ---------------------------------------------------------------------------------- double oracle
+def test_the_meta_nash_of_rock_paper_scissors_plays_each_a_third():
+    from ga_pig.evolve.judges import _meta_nash
+
+    rps = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])  # row's win rate against column
+    assert np.allclose(_meta_nash(rps), 1 / 3, atol=1e-9)
+    dominated = np.array([[0.5, 0.4, 0.3], [0.6, 0.5, 0.45], [0.7, 0.55, 0.5]])  # the last beats both others
+    assert np.allclose(_meta_nash(dominated), [0, 0, 1], atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_meta_nash_is_never_beaten_by_an_archived_strategy(seed):
+    """Maximin of an antisymmetric game: no archived strategy gains against the mixture (value 0)."""
+    from ga_pig.evolve.judges import _meta_nash
+
+    rng = np.random.default_rng(seed)
+    rates = rng.random((7, 7))
+    payoff = np.triu(rates, 1) + np.triu(1 - rates, 1).T + np.eye(7) / 2  # rates of a zero-sum game
+    weights = _meta_nash(payoff)
+    assert weights.min() >= 0 and weights.sum() == pytest.approx(1)
+    assert ((payoff - payoff.T) @ weights).max() < 1e-9  # each archived strategy's gain against the mixture
+
+
+def test_the_nash_archive_admits_what_beats_its_mixture_and_forgets_what_it_no_longer_plays():
+    from ga_pig.evolve.judges import JUDGES
+
+    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.opponent=nash", "fitness.archive=2"])
+    judge = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
+    judge.totals(np.stack([S.hold_at(2, G), S.hold_at(3, G)]))
+    assert np.array_equal(judge.champion, S.hold_at(3, G)) and judge.weights.tolist() == [1.0]
+    fitness = judge.totals(np.stack([S.hold_at(5, G), S.hold_at(1, G)]))  # hold-at-5 beats the mixture
+    assert np.allclose(fitness, exact.win_rates(np.stack([S.hold_at(5, G), S.hold_at(1, G)]), S.hold_at(3, G), G))
+    assert len(judge.champions) == 2 and np.array_equal(judge.champion, S.hold_at(5, G))
+    assert np.allclose(judge.weights, [0, 1])  # hold-at-5 beats hold-at-3: the mixture is hold-at-5 alone
+    rate = exact.win_rates(S.hold_at(3, G)[None], S.hold_at(5, G), G)[0]
+    assert judge.payoff[0, 1] == pytest.approx(rate, abs=1e-14)
+    judge.totals(np.stack([S.hold_at(1, G), S.hold_at(2, G)]))  # nobody beats it: nothing changes
+    assert len(judge.champions) == 2
+    judge.totals(np.stack([S.hold_at(7, G), S.hold_at(1, G)]))  # hold-at-7 beats hold-at-5 at goal 20
+    assert len(judge.champions) == 2  # full: hold-at-3, which the mixture no longer plays, is forgotten
+    assert np.array_equal(judge.champions[0], S.hold_at(5, G)) and np.array_equal(judge.champion, S.hold_at(7, G))
+    fresh = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
+    fresh.restore(judge.state())
+    assert np.array_equal(fresh.payoff, judge.payoff) and np.array_equal(fresh.weights, judge.weights)

@@ -51,10 +51,15 @@ def _check_outputs(out: Path, summary: dict, generations: int = 3) -> None:
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))
 def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
     """Contract: every registered scheme with every registered judge on a game of every
-    strategy space runs a few generations and writes valid outputs."""
+    strategy space runs a few generations and writes valid outputs (a judge for two players only
+    is refused for three, with a clear error)."""
     kind, opponent = fitness
     cfg = compose([*SPACE_GAMES[space], f"selection.scheme={scheme}", f"fitness.kind={kind}",
                    f"fitness.opponent={opponent}", *SMALL])
+    if getattr(JUDGES[fitness], "two_players_only", False) and space == "players_roll_hold":
+        with pytest.raises(ValueError, match=f"config key 'fitness.opponent' = '{opponent}': expected a judge for any"):
+            run(cfg, tmp_path)
+        return
     summary = run(cfg, tmp_path)
     _check_outputs(tmp_path, summary)
     make_game(cfg).space.check(np.load(tmp_path / "best.npy"), "best.npy")
