@@ -123,6 +123,12 @@ class OperatorsConfig:
     block: int = 4
     #: boundary shift: the largest step, in genes along the turn total
     shift: int = 2
+    #: from the cube's last wave on, these replace ``block``, ``shift`` and the top-level
+    #: ``mutation`` rate (null: unchanged). The early waves need long steps; near the end small
+    #: moves of large regions gain more per child (README, "Evolution without the answer key")
+    fine_block: int | None = None
+    fine_shift: int | None = None
+    fine_mutation: float | None = None
 
 
 @dataclass
@@ -326,6 +332,12 @@ def validate(cfg: DictConfig) -> None:
         fail("operators.block", cfg.operators.block, "an integer >= 1 (genes per region side)")
     if cfg.operators.shift < 1:
         fail("operators.shift", cfg.operators.shift, "an integer >= 1 (genes)")
+    if cfg.operators.fine_block is not None and cfg.operators.fine_block < 1:
+        fail("operators.fine_block", cfg.operators.fine_block, "null or an integer >= 1 (genes per region side)")
+    if cfg.operators.fine_shift is not None and cfg.operators.fine_shift < 1:
+        fail("operators.fine_shift", cfg.operators.fine_shift, "null or an integer >= 1 (genes)")
+    if cfg.operators.fine_mutation is not None and not 0 <= cfg.operators.fine_mutation <= 1:
+        fail("operators.fine_mutation", cfg.operators.fine_mutation, "null or a probability in [0, 1]")
     if cfg.fitness.archive < 1:
         fail("fitness.archive", cfg.fitness.archive, "an integer >= 1 (champions kept, the reigning one included)")
     if not 1 <= cfg.fitness.must_beat <= cfg.fitness.archive:

@@ -189,6 +189,8 @@ def test_tournament_winners_are_the_best_of_their_draws():
     ("genome=bits", "config key 'genome' = 'bits': expected one of ('tensor', 'threshold')"),
     ("elite=5", "config key 'elite' = 5: expected an integer in [0, 4]"),
     ("memetic.every=-1", "config key 'memetic.every' = -1: expected an integer >= 0"),
+    ("operators.fine_block=0", "config key 'operators.fine_block' = 0: expected null or an integer >= 1"),
+    ("operators.fine_mutation=2", "config key 'operators.fine_mutation' = 2.0: expected null or a probability"),
     ("fitness=exact_nash game.players=3", "config key 'fitness.opponent' = 'nash': expected a judge for any "
                                              "number of players with game.players=3"),
 ])
@@ -253,8 +255,10 @@ def test_the_ladder_promotes_champions_that_beat_the_reigning_one(kind, tmp_path
 @pytest.mark.parametrize("extra", [["fitness.kind=exact"], ["fitness.kind=simulated"],
                                    ["fitness.kind=exact", "fitness.restart=0.5", "fitness.margin=0.01"],
                                    ["fitness.kind=exact", "fitness.opponent=optimal", "fitness.restart=0.5"],
-                                   ["fitness.kind=exact", "fitness.opponent=nash", "fitness.archive=3"]],
-                         ids=["exact", "simulated", "exact_restart_margin", "optimal_restart", "nash"])
+                                   ["fitness.kind=exact", "fitness.opponent=nash", "fitness.archive=3"],
+                                   ["fitness.kind=exact", "cube=[[2,3],[1,5]]", "operators.fine_block=2",
+                                    "operators.fine_shift=3", "operators.fine_mutation=0.3"]],
+                         ids=["exact", "simulated", "exact_restart_margin", "optimal_restart", "nash", "fine"])
 def test_ladder_runs_resume_exactly(extra, tmp_path):
     """The judge's champions travel in the checkpoint: a run extended from its checkpoint equals
     one run straight through (without them the resumed ladder would start over)."""
@@ -617,3 +621,21 @@ def test_the_nash_archive_admits_what_beats_its_mixture_and_forgets_what_it_no_l
     fresh = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
     fresh.restore(judge.state())
     assert np.array_equal(fresh.payoff, judge.payoff) and np.array_equal(fresh.weights, judge.weights)
+
+
+def test_fine_operators_take_over_at_the_last_wave(tmp_path):
+    """operators.fine_* change breeding from the cube's last wave on, and nothing before it;
+    fine values equal to the coarse ones change nothing."""
+    overrides = [*LADDER, "fitness.kind=exact", "cube=[[2,4],[1,4]]"]
+    run(compose(overrides), tmp_path / "plain")
+    run(compose([*overrides, "operators.fine_block=4", "operators.fine_shift=2", "mutation=0.1",
+                 "operators.fine_mutation=0.1"]), tmp_path / "same")
+    run(compose([*overrides, "operators.fine_block=1", "operators.fine_shift=5", "operators.fine_mutation=0.5"]),
+        tmp_path / "fine")
+    plain, same, fine = (pd.read_parquet(tmp_path / name / "generations.parquet").drop(columns=["seconds"])
+                         for name in ("plain", "same", "fine"))
+    pd.testing.assert_frame_equal(plain, same, check_like=True, check_dtype=False)
+    # generation 4 is the first bred in the last wave; generations 0-4 are judged from waves before it
+    columns = ["mean", "max", "fitness_best", "diversity"]
+    pd.testing.assert_frame_equal(plain[columns][plain["generation"] <= 4], fine[columns][fine["generation"] <= 4])
+    assert not plain[columns][plain["generation"] > 4].equals(fine[columns][fine["generation"] > 4])

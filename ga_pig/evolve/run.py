@@ -99,7 +99,7 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
     rng = np.random.default_rng(int(cfg.seed))
     rates = RatesVsOptimal(game)
     judge = make_judge(cfg, game, rng, rates)
-    toolbox = build_toolbox(cfg, game, rng, judge, genes)
+    toolbox, fine = build_toolbox(cfg, game, rng, judge, genes), False
     memetic = BestResponseStep(game, genes, int(cfg.memetic.every))
     begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
     population, side, champion = begin.population, begin.side, begin.champion
@@ -125,6 +125,9 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None) -> dict:
                 stopped = "time_limit_s"
                 break
             wave, wave_side = _side_at(schedule, generation)
+            if (wave == len(schedule) - 1) != fine:  # the last wave breeds with operators.fine_*
+                fine = not fine
+                toolbox = build_toolbox(cfg, game, rng, judge, genes, fine)
             if wave_side != side:
                 genomes = genes.refine(np.stack(population), side, wave_side)
                 population, side = [Individual(g) for g in genomes], wave_side

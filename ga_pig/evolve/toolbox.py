@@ -41,23 +41,29 @@ def selection_values(cfg) -> dict:
     return {"mu": int(mu), "tournament_size": int(cfg.selection.tournament_size)}
 
 
-def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genome) -> base.Toolbox:
+def _fine(value, fine: bool, coarse):
+    return coarse if not fine or value is None else value
+
+
+def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genome, fine: bool = False) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run described by ``cfg``.
 
     ``mate`` and ``mutate`` are the operators ``cfg.operators`` names (:mod:`ga_pig.evolve.operators`),
-    on genomes of the encoding ``genes``; each gets the ``operators.*`` values it names.
+    on genomes of the encoding ``genes``; each gets the ``operators.*`` values it names. With
+    ``fine`` (the cube's last wave) ``operators.fine_*`` replace the block, shift and rate they name.
 
     ``select(strategies)`` returns (survivor indices best first, fitness per member), the scheme
     ``cfg.selection`` names asking ``judge`` (:mod:`ga_pig.evolve.judges`);
     ``breed(population, survivors)`` the next generation (:mod:`ga_pig.evolve.breeding`).
     """
     toolbox = base.Toolbox()
-    knobs = {"block": int(cfg.operators.block), "shift": int(cfg.operators.shift)}
+    ops = cfg.operators
+    knobs = {"block": int(_fine(ops.fine_block, fine, ops.block)), "shift": int(_fine(ops.fine_shift, fine, ops.shift))}
     crossover = operators.CROSSOVERS[cfg.operators.crossover]
     mutation = operators.MUTATIONS[cfg.operators.mutation]
     scheme = SCHEMES[cfg.selection.scheme]
     toolbox.register("mate", _mate, rng=rng, crossover=partial(crossover, **_options(crossover, knobs)))
-    toolbox.register("mutate", _mutate, rate=float(cfg.mutation), rng=rng, genes=genes,
+    toolbox.register("mutate", _mutate, rate=float(_fine(ops.fine_mutation, fine, cfg.mutation)), rng=rng, genes=genes,
                      mutation=partial(mutation, **_options(mutation, knobs)))
     choice = selection_values(cfg)
     toolbox.register("select", scheme, judge=judge, rng=rng, **_options(scheme, choice))
