@@ -27,7 +27,8 @@ approximation. Where the check fails the margin doubles and the game is solved a
 Handled: games whose turn total never falls and whose banked scores never fall — ADD, BUST and
 BANK outcomes (Pig, Piglet, Piggy, Piggy Sevens, Big Pig, Frey's Pig, Pass the Pigs without
 oinkers). Not yet: RESET (2-dice Pig, oinkers: banked scores fall), DOUBLE and SUBTRACT (Pig Dice:
-the turn total falls), and Hog (one roll per turn: there is no margin to decide).
+the turn total falls), and Hog (one roll per turn, yet the rules matter: the dice count near the
+goal sets the margin, and the final turn is itself a choice of dice, which its strategies lack).
 """
 
 from __future__ import annotations
