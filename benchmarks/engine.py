@@ -14,6 +14,7 @@ table memory (``--pigtail`` runs only those and writes benchmarks/results/engine
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -107,21 +108,23 @@ def _parse_openspiel(text: str, player: int) -> tuple[int, int, int]:
 
 
 def endgame_rows(repeats: int) -> list[tuple]:
-    """Solve time and table memory of Pig at goal 100 under each endgame rule, and the exact
-    winning-margin distribution (forward from the start)."""
+    """Solve time and table memory of Pig and of 2-dice Pig (whose resets make the solver sweep
+    again) at goal 100 under each endgame rule, and the exact winning-margin distribution (forward
+    from the start)."""
     from ga_pig.exact import endgame
 
     rows = []
-    for rule in ("first_to_goal", "last_round", "equal_turns"):
-        game = Game.pig(endgame=rule)
+    for name, rule in itertools.product(("pig", "two_dice"), ("first_to_goal", "last_round", "equal_turns")):
+        game = Game.named(name, endgame=rule)
+        label = rule if name == "pig" else f"{rule}, {name}"
         for method in exact.METHODS:
             seconds = best_of(lambda g=game, m=method: endgame.optimal(g, m), max(1, repeats // 2))
-            rows.append((f"endgame {rule}: optimal solve, {method}", seconds, "s", ""))
+            rows.append((f"endgame {label}: optimal solve, {method}", seconds, "s", ""))
         solution = endgame.optimal(game)
-        rows.append((f"endgame {rule}: tables (cap at goal + {solution.top - game.goal})",
+        rows.append((f"endgame {label}: tables (cap at goal + {solution.top - game.goal})",
                      (solution.value.nbytes + solution.policy.nbytes) / 2**20, "MiB", ""))
         seconds = best_of(lambda s=solution: endgame.margins(s), repeats)
-        rows.append((f"endgame {rule}: winning margins, exact", seconds, "s", ""))
+        rows.append((f"endgame {label}: winning margins, exact", seconds, "s", ""))
         if rule == "first_to_goal":
             continue
         hold25 = S.hold_at(25, game)
@@ -130,13 +133,13 @@ def endgame_rows(repeats: int) -> list[tuple]:
         randomized = S.from_function(lambda i, j, k, h=h: k < h[i, j], game)
         threads = numba.get_num_threads()
         numba.set_num_threads(1)
-        for label, strategy in (("hold-at-25", hold25), ("random thresholds", randomized)):
+        for who, strategy in (("hold-at-25", hold25), ("random thresholds", randomized)):
             seconds = best_of(lambda a=strategy, g=game, b=solution.policy: exact.seats(a, b, g), repeats)
-            rows.append((f"endgame {rule}: exact pair (both seatings), {label} vs optimal, 1 core", seconds * 1e3,
+            rows.append((f"endgame {label}: exact pair (both seatings), {who} vs optimal, 1 core", seconds * 1e3,
                          "ms", ""))
         numba.set_num_threads(threads)
         seconds = best_of(lambda g=game, b=hold25: endgame.best_response(b, g), max(1, repeats // 2))
-        rows.append((f"endgame {rule}: best response to hold-at-25", seconds, "s", ""))
+        rows.append((f"endgame {label}: best response to hold-at-25", seconds, "s", ""))
     return rows
 
 

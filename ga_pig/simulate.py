@@ -255,6 +255,9 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
             elif effects[o] == BANK:
                 k += amounts[o]
                 break
+            elif effects[o] == RESET:
+                k = -me  # the banked score falls to 0
+                break
             else:  # BUST
                 k = 0
                 break

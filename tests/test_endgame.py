@@ -8,6 +8,7 @@ import pytest
 
 from ga_pig import exact, strategies
 from ga_pig.exact import endgame
+from ga_pig.exact._rules import rules_of
 from ga_pig.game import ENDGAMES, Effect, Game, Outcome
 
 RULES = ("last_round", "equal_turns")
@@ -20,6 +21,13 @@ def _bank_game(endgame_rule: str) -> Game:
     return Game("bank", 6, outcomes, endgame=endgame_rule)
 
 
+def _reset_game(endgame_rule: str) -> Game:
+    """A tiny game whose banked scores can fall: bust, reset to 0, +1 or +2."""
+    outcomes = (Outcome(0.2, Effect.BUST), Outcome(0.15, Effect.RESET), Outcome(0.35, Effect.ADD, 1),
+                Outcome(0.3, Effect.ADD, 2))
+    return Game("reset", 6, outcomes, endgame=endgame_rule)
+
+
 def _brute_force(game: Game, cap: int) -> np.ndarray:
     """Optimal values by plain Gauss-Seidel value iteration over every state (seat, i, j, k) with
     i + k <= cap, the final turn solved as its own absorbing chain by a dense linear solve; a
@@ -30,6 +38,7 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
     adds = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.ADD]
     banks = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.BANK]
     bust = sum(o.probability for o in game.outcomes if o.effect == Effect.BUST)
+    reset = sum(o.probability for o in game.outcomes if o.effect == Effect.RESET)
     # W[n] = sum_add p W[n - a] (1 once n - a <= 0) + sum_bank p [a >= n], n = 1..N, as (I - M) W = b
     N = cap + 10
     M, b = np.zeros((N, N)), np.zeros(N)
@@ -62,7 +71,7 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
                         else:
                             hold = end if end is not None else (
                                 1.0 - V[1 - s, j, i, 0] if k == 0 else 1.0 - V[1 - s, j, total, 0])
-                            roll = bust * (1.0 - V[1 - s, j, i, 0])
+                            roll = bust * (1.0 - V[1 - s, j, i, 0]) + reset * (1.0 - V[1 - s, j, 0, 0])
                             for p, a in adds:
                                 after = banked(s, total + a, j)
                                 if after is not None and (not decides[s] or total + a >= cap):
@@ -82,8 +91,8 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
 
 @pytest.mark.parametrize("rule", ENDGAMES)
 @pytest.mark.parametrize("make", [lambda rule: Game.pig(goal=5, sides=3, endgame=rule),
-                                  lambda rule: Game.piglet(goal=4, endgame=rule), _bank_game],
-                         ids=["pig_d3", "piglet", "bank"])
+                                  lambda rule: Game.piglet(goal=4, endgame=rule), _bank_game, _reset_game],
+                         ids=["pig_d3", "piglet", "bank", "reset"])
 def test_solver_matches_brute_force_on_tiny_games(rule, make):
     game = make(rule)
     solution = endgame.optimal(game)
@@ -140,7 +149,7 @@ def test_the_cap_is_proved_not_guessed(pig_solutions):
     nothing."""
     game = Game.pig(endgame="last_round")
     P, _policy, _rounds, W, decides = endgame._solve_with(game, game.goal + 20, "policy_iteration", 1e-15, 10_000)
-    assert not endgame._holding_is_optimal_at(game.goal + 20, P, W, decides, 1 / 6)
+    assert not endgame._holding_is_optimal_at(game.goal + 20, P, W, decides, 1 / 6, 0.0)
     assert abs(P[0, 0, 0, 0] - pig_solutions["last_round"].start[0]) > 1e-7
     widened = endgame.optimal(game, margin=20)
     assert widened.top > game.goal + 20
@@ -150,14 +159,12 @@ def test_the_cap_is_proved_not_guessed(pig_solutions):
                                atol=1e-15)
 
 
-@pytest.mark.parametrize("rule", ENDGAMES)
-def test_margins_forward_agree_with_the_solver_and_the_simulator(rule, pig_solutions):
-    game = Game.pig(endgame=rule)
-    solution = pig_solutions.get(rule) or endgame.optimal(game)
+def _check_margins(game: Game, solution, games: int, seed: int, bins) -> None:
+    """The forward margins add up to the solver's values, and simulated games under optimal play
+    agree with them: who wins, the mean margin and its distribution over ``bins`` (4 SE)."""
     won = endgame.margins(solution)
     np.testing.assert_allclose(won.sum(axis=1), solution.start, rtol=0, atol=1e-13)
-    games = 400_000
-    winners, scores = endgame.simulate(game, np.stack([solution.policy] * 2), games, seed=7)
+    winners, scores = endgame.simulate(game, np.stack([solution.policy] * 2), games, seed=seed)
     assert (winners >= 0).all()
     first = (winners == 0).mean()
     assert abs(first - solution.start[0]) < 4 * np.sqrt(solution.start[0] * solution.start[1] / games)
@@ -165,10 +172,16 @@ def test_margins_forward_agree_with_the_solver_and_the_simulator(rule, pig_solut
     exact_margin = won.sum(axis=0)
     mean = (np.arange(exact_margin.size) * exact_margin).sum()
     assert abs(margin.mean() - mean) < 4 * margin.std() / np.sqrt(games)
-    # the winner's margin distribution, a few bins at a time
-    for low, high in ((1, 6), (6, 20), (20, 50), (50, 200)):
+    for low, high in bins:
         p = exact_margin[low:high].sum()
         assert abs(((margin >= low) & (margin < high)).mean() - p) < 4 * np.sqrt(p * (1 - p) / games) + 1e-12
+
+
+@pytest.mark.parametrize("rule", ENDGAMES)
+def test_margins_forward_agree_with_the_solver_and_the_simulator(rule, pig_solutions):
+    game = Game.pig(endgame=rule)
+    solution = pig_solutions.get(rule) or endgame.optimal(game)
+    _check_margins(game, solution, 400_000, 7, ((1, 6), (6, 20), (20, 50), (50, 200)))
 
 
 def test_margins_with_a_bank_outcome():
@@ -177,13 +190,78 @@ def test_margins_with_a_bank_outcome():
         np.testing.assert_allclose(endgame.margins(solution).sum(axis=1), solution.start, rtol=0, atol=1e-13)
 
 
+RESETS = {"two_dice": lambda rule: Game.two_dice(endgame=rule),
+          "oinkers": lambda rule: Game.pass_the_pigs(p_oinker=0.01, endgame=rule)}
+
+
+@pytest.mark.parametrize("name", RESETS)
+def test_resets_under_the_seeds_rule_reproduce_the_seeds_solver(name):
+    """With RESET (2-dice Pig's snake eyes, oinkers) the sweeps repeat until the values where resets
+    land settle: under first_to_goal that gives exact.optimal's values everywhere."""
+    game = RESETS[name]("first_to_goal")
+    reference = exact.optimal(game)
+    solution = endgame.optimal(game, margin=3)
+    legal = strategies.legal(game)
+    for seat in range(2):
+        np.testing.assert_allclose(solution.value[seat, :, :, : game.goal][legal], reference.value[legal], rtol=0,
+                                   atol=1e-14)
+
+
+@pytest.fixture(scope="module")
+def reset_solutions():
+    return {(name, rule): endgame.optimal(make(rule)) for name, make in RESETS.items() for rule in RULES}
+
+
+def test_answers_with_resets(reset_solutions):
+    """The README's numbers for 2-dice Pig and Pass the Pigs with oinkers (p 0.01)."""
+    starts = {key: solution.start[0] for key, solution in reset_solutions.items()}
+    assert starts["two_dice", "last_round"] == pytest.approx(0.518401077055734, abs=1e-12)
+    assert starts["two_dice", "equal_turns"] == pytest.approx(0.470541687401845, abs=1e-12)
+    assert starts["oinkers", "last_round"] == pytest.approx(0.5235100471291918, abs=1e-12)
+    assert starts["oinkers", "equal_turns"] == pytest.approx(0.46797724111718536, abs=1e-12)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_resets_value_iteration_agrees_with_policy_iteration(rule):
+    game = Game.two_dice(goal=40, endgame=rule)
+    by_values = endgame.optimal(game, method="value_iteration")
+    by_policies = endgame.optimal(game)
+    assert by_values.top == by_policies.top
+    legal = ~np.isnan(by_policies.value)
+    np.testing.assert_allclose(by_values.value[legal], by_policies.value[legal], rtol=0, atol=1e-12)
+
+
+def test_the_cap_counts_resets():
+    """Rolling on past the goal risks a reset too, so the check at the cap adds p_reset times the
+    opponent's chance from (j, 0): with oinkers at 0.3 it proves holding optimal 5 points past the
+    goal (the bust term alone needs 30), and a far wider cap changes no value there."""
+    game = Game.pass_the_pigs(p_oinker=0.3, goal=30, endgame="last_round")
+    rules = rules_of(game)
+    top = game.goal + 5
+    P, _policy, _rounds, W, decides = endgame._solve_with(game, top, "policy_iteration", 0.0, 10_000)
+    assert endgame._holding_is_optimal_at(top, P, W, decides, rules.bust_p, rules.reset_p)
+    assert not endgame._holding_is_optimal_at(top, P, W, decides, rules.bust_p, 0.0)
+    wide, *_ = endgame._solve_with(game, game.goal + 60, "policy_iteration", 0.0, 10_000)
+    legal = np.arange(top + 1)[None, None, None, :] + np.arange(game.goal)[None, :, None, None] <= top
+    legal = np.broadcast_to(legal, P.shape)
+    np.testing.assert_allclose(P[legal], wide[:, :, :, : top + 1][legal], rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("name, rule", [("two_dice", "last_round"), ("oinkers", "equal_turns")])
+def test_margins_with_resets_agree_with_the_solver_and_the_simulator(name, rule, reset_solutions):
+    """Forward in passes (a reset sends play back to a lower score sum); a final turn that resets
+    leaves its player at 0, so the winner's margin is its whole score."""
+    _check_margins(RESETS[name](rule), reset_solutions[name, rule], 200_000, 3,
+                   ((1, 6), (6, 50), (50, 100), (100, 400)))
+
+
 def test_bad_endgame_values_are_refused_before_any_work():
     with pytest.raises(ValueError, match="endgame must be one of first_to_goal, last_round, equal_turns, got 'sudden'"):
         Game.pig(endgame="sudden")
-    with pytest.raises(ValueError, match="not solved yet for two_dice"):
-        exact.optimal(Game.two_dice(endgame="last_round"))
-    with pytest.raises(ValueError, match="endgame='last_round' is not solved yet for two_dice"):
-        strategies.hold_at(20, Game.two_dice(endgame="last_round"))
+    with pytest.raises(ValueError, match="not solved yet for pig_dice.*turn totals can fall"):
+        exact.optimal(Game.pig_dice(endgame="last_round"))
+    with pytest.raises(ValueError, match="endgame='last_round' is not solved yet for pig_dice"):
+        strategies.hold_at(20, Game.pig_dice(endgame="last_round"))
     with pytest.raises(ValueError, match="margin must be a positive integer, got 0"):
         endgame.optimal(Game.pig(goal=10, endgame="last_round"), margin=0)
     with pytest.raises(ValueError, match="policies must be a bool array of shape"):

@@ -250,8 +250,10 @@ def iterated_best_response(game: Game | None = None, max_steps: int = 30) -> pd.
     return pd.DataFrame(rows)
 
 
-#: The variants the endgame solver takes (turn totals and banked scores never fall), at goal 100.
-ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "pass_the_pigs")
+#: The variants the endgame solver takes (turn totals never fall), at goal 100: a name, or a name
+#: and the game's parameters (Pass the Pigs with oinkers, whose banked scores can fall).
+ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "two_dice", "pass_the_pigs",
+                 ("pass_the_pigs", {"p_oinker": 0.01}))
 
 
 def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame, dict]:
@@ -259,20 +261,24 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
     probability under optimal play, how far past the goal optimal players bank (largest margin
     over all states; at the start of a close race, both at goal - 10), and the winning margin
     (final score of the winner minus the loser's) — its mean and its chance to be 5 or less.
-    Also returns the solutions, ``{(name, rule): EndgameSolution}``, and their margins."""
+    ``names``: game names, or (name, parameters) pairs (:data:`ENDGAME_GAMES`); the table's
+    ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
+    the solutions and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
     from ga_pig.exact import endgame
     from ga_pig.game import ENDGAMES
 
     rows, solutions = [], {}
-    for name in names:
+    for entry in names:
+        name, params = (entry, {}) if isinstance(entry, str) else entry
+        label = name + ("(" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")" if params else "")
         for rule in ENDGAMES:
-            game = Game.named(name, goal=goal, endgame=rule)
+            game = Game.named(name, goal=goal, endgame=rule, **params)
             solution = endgame.optimal(game)
             won = endgame.margins(solution)
             margin = won.sum(axis=0)
             past = solution.margin()
-            solutions[name, rule] = solution, won
-            rows.append({"game": name, "endgame": rule, "first_wins": solution.start[0],
+            solutions[label, rule] = solution, won
+            rows.append({"game": label, "endgame": rule, "first_wins": solution.start[0],
                          "second_wins": solution.start[1], "cap": solution.top,
                          "largest_margin": int(past.max()),
                          "close_race_margin": int(past[0, goal - 10, goal - 10]),

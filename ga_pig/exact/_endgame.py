@@ -3,8 +3,9 @@
 Once a player banks at least the goal, the other may get one final turn (:mod:`ga_pig.exact.endgame`
 says when). Tables are indexed ``[seat, i, j, k]`` — the mover's seat (0: first mover), the
 mover's banked score, the opponent's, the turn total — with ``i + k`` up to the cap ``top``: a
-mover whose banked score plus turn total reaches ``top`` banks. Only games whose turn total
-never falls are handled here (ADD, BUST and BANK outcomes).
+mover whose banked score plus turn total reaches ``top`` banks. Games whose turn total never falls
+are handled here (ADD, BUST, RESET and BANK outcomes); with RESET the sweeps repeat
+(:func:`_settle`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._rules import _outcome
-from ga_pig.game import ADD, BANK
+from ga_pig.exact._anderson import HISTORY, _extrapolate
+from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _outcome
+from ga_pig.game import ADD, BANK, RESET
 
 
 @numba.njit(cache=True)
@@ -70,16 +72,23 @@ def _reach(policy, s, me, op, goal, top, decides, add_amount, reached, start_rol
 
 @numba.njit(cache=True)
 def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W,
-          add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta, last, start_rolls):
+          add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, alpha, beta, last, start_rolls):
     """One mover's turn at banked scores (me, op) in seat s: alpha[k] + beta[k] * B is its win
     probability at turn total k, B being the opponent's win probability at the start of its next
     turn, (1 - s, op, me, 0). ``policy`` is the seat's table [i, j, k]. With ``greedy`` each action
     is chosen against B = ``opponent_start`` (the current one stays unless the other beats it by
-    more than ``margin``); otherwise the policy as it stands is evaluated (rolling at the turn start
-    when ``start_rolls``), from turn total ``last`` down when given (the largest it can reach:
-    entries above it are left as they were and never read by those below), and only the chosen
-    action's value is computed. Returns whether an action switched."""
+    more than ``margin``; with ``start_rolls`` a turn start rolls whatever passing is worth);
+    otherwise the policy as it stands is evaluated (rolling at the turn start when
+    ``start_rolls``), from turn total ``last`` down when given (the largest it can reach: entries
+    above it are left as they were and never read by those below), and only the chosen action's
+    value is computed. A reset hands the opponent its turn start at (op, 0): read from
+    P as it stands (a pair of lower score sum, so from the previous sweep), a bust when me = 0.
+    Returns whether an action switched."""
     switched = False
+    if me == 0:
+        bust_a, reset_a = bust_p + reset_p, 0.0
+    else:
+        bust_a, reset_a = bust_p, reset_p * (1.0 - P[1 - s, op, 0, 0])
     deciding = decides[s]
     ends = top if deciding else goal  # the mover banks once its total reaches this
     for k in range(top - me if last < 0 else last, -1, -1):
@@ -92,7 +101,7 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
             continue
         rolls = policy[me, op, k] or (k == 0 and start_rolls)
         if greedy or rolls:
-            roll_a, roll_b = bust_p, -bust_p
+            roll_a, roll_b = bust_a + reset_a, -bust_a
             for o in range(add_p.shape[0]):
                 after = total + add_amount[o]
                 p = add_p[o]
@@ -118,7 +127,7 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
                 hold_a, hold_b = 1.0 - P[1 - s, op, total, 0], 0.0
             else:
                 hold_a, hold_b = _hold_past_goal(decides, W, s, total, op), 0.0
-        if greedy:
+        if greedy and not (k == 0 and start_rolls):
             roll_v = roll_a + roll_b * opponent_start
             hold_v = hold_a + hold_b * opponent_start
             better = roll_v > hold_v + margin if not rolls else hold_v > roll_v + margin
@@ -134,8 +143,8 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
 
 
 @numba.njit(cache=True)
-def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, exact_pairs, improve, tol, margin,
-           max_rounds, P, policy0, policy1, start_rolls, rounds):
+def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs, improve, tol,
+           margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
     """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
     first (every hold below the goal lands on a pair already solved). Only the seats s with
     ``improve[s]`` choose their actions (both: optimal play; one: a best response to the other
@@ -164,21 +173,21 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount
                 last1 = _reach(policy1, 1, j, i, goal, top, decides, add_amount, reached, start_rolls)
             for r in range(max_rounds):
                 s0 = _side(P, policy0, 0, i, j, y, improve[0], margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                           bank_p, bank_amount, alpha0, beta0, last0, start_rolls)
+                           reset_p, bank_p, bank_amount, alpha0, beta0, last0, start_rolls)
                 if exact_pairs:
                     s1 = _side(P, policy1, 1, j, i, x, improve[1], margin, goal, top, decides, W, add_p, add_amount,
-                               bust_p, bank_p, bank_amount, alpha1, beta1, last1, start_rolls)
+                               bust_p, reset_p, bank_p, bank_amount, alpha1, beta1, last1, start_rolls)
                     a1, b1, a2, b2 = alpha0[0], beta0[0], alpha1[0], beta1[0]
+                    rounds[i, j] = r + 1
                     x = (a1 + b1 * a2) / (1.0 - b1 * b2)
                     y = a2 + b2 * x
-                    rounds[i, j] = r + 1
                     if (r > 0 or not chooses) and not s0 and not s1:
                         settled = True
                         break
                 else:
                     x_new = alpha0[0] + beta0[0] * y
                     _side(P, policy1, 1, j, i, x_new, improve[1], margin, goal, top, decides, W, add_p, add_amount,
-                          bust_p, bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
+                          bust_p, reset_p, bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
                     y_new = alpha1[0] + beta1[0] * x_new
                     moved = max(abs(x_new - x), abs(y_new - y))
                     x, y = x_new, y_new
@@ -191,9 +200,9 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount
             # the tables at the settled start values, for the final policy
             if not prune:  # pruned: the one round already left both sides' turn starts as they are
                 _side(P, policy0, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                      bank_p, bank_amount, alpha0, beta0, -1, start_rolls)
+                      reset_p, bank_p, bank_amount, alpha0, beta0, -1, start_rolls)
                 _side(P, policy1, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                      bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
+                      reset_p, bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
             for k in range(top - i + 1 if full else 1):
                 P[0, i, j, k] = alpha0[k] + beta0[k] * y
             for k in range(top - j + 1 if full else 1):
@@ -201,8 +210,43 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount
     return True
 
 
+@numba.njit(cache=True)
+def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs, improve, tol,
+            margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
+    """:func:`_solve`, swept again while resets move values: a sweep reads the turn starts where
+    resets land, P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal
+    numbers to new ones; sweeps repeat until it returns them unchanged (to within ``tol`` or the
+    rounding floor), each next guess extrapolated from the last few
+    (:func:`~ga_pig.exact._anderson._extrapolate`). Returns the sweeps, or 0 if a pair did not
+    settle or the sweeps did not."""
+    if reset_p == 0.0:
+        ok = _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs,
+                    improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds)
+        return 1 if ok else 0
+    n = 2 * goal
+    guess, swept, following = np.full(n, 0.5), np.zeros(n), np.zeros(n)
+    dG, dR = np.zeros((n, HISTORY)), np.zeros((n, HISTORY))
+    g_prev, r_prev = np.zeros(n), np.zeros(n)
+    floor = max(tol, ROUNDING_FLOOR)
+    for sweep in range(MAX_SWEEPS):
+        for s in range(2):
+            for i in range(goal):
+                P[s, i, 0, 0] = guess[s * goal + i]
+        if not _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs,
+                      improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
+            return 0
+        for s in range(2):
+            for i in range(goal):
+                swept[s * goal + i] = P[s, i, 0, 0]
+        if _extrapolate(guess, swept, sweep, dG, dR, g_prev, r_prev, following, floor):
+            return sweep + 1
+        guess[:] = following
+    return 0
+
+
 @numba.njit(cache=True, parallel=True)
-def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, out):
+def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
+           out):
     """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
     out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Each seating
     evaluates the first mover's seat-0 table against the other's seat-1 table, read in place; a
@@ -215,8 +259,8 @@ def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust
             lead, follow = (a, b) if order == 0 else (b, a)
             starts = np.zeros((2, goal, goal, 1))
             rounds = np.zeros((goal, goal), dtype=np.int64)
-            _solve(goal, top, decides, W, add_p, add_amount, bust_p, bank_p, bank_amount, True, none, 0.0, 0.0, 2,
-                   starts, lead[0], follow[1], True, rounds)
+            _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, True, none, 0.0,
+                    0.0, 2, starts, lead[0], follow[1], True, rounds)
             v = starts[0, 0, 0, 0]
             out[m, 2 * order + (0 if order == 0 else 1)] = v
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v
@@ -255,6 +299,9 @@ def _play(policies, games, goal, top, decides, cumulative, effects, amounts, see
                 elif effects[o] == BANK:
                     banked = total + amounts[o]
                     break
+                elif effects[o] == RESET:
+                    banked = 0
+                    break
                 else:  # BUST
                     banked = me
                     break
@@ -275,10 +322,12 @@ def _play(policies, games, goal, top, decides, cumulative, effects, amounts, see
 
 
 @numba.njit(cache=True)
-def _final_margins(add_p, add_amount, bank_p, bank_amount, size, width):
-    """over[T, m]: the chance that a final turn needing T points (a total of at least T) ends
-    with a total of T - 1 + m, m >= 1 (it stops as soon as it is ahead), for T = 1..size-1."""
+def _final_margins(add_p, add_amount, reset_p, bank_p, bank_amount, size, width):
+    """(over, fell): over[T, m], the chance that a final turn needing T points (a total of at least
+    T) ends with a total of T - 1 + m, m >= 1 (it stops as soon as it is ahead), and fell[T], the
+    chance that it ends in a reset (the player's score falls to 0), for T = 1..size-1."""
     over = np.zeros((size, width))
+    fell = np.zeros(size)
     reach = np.zeros(size + width)
     for T in range(1, size):
         reach[:] = 0.0
@@ -287,6 +336,7 @@ def _final_margins(add_p, add_amount, bank_p, bank_amount, size, width):
             r = reach[k]
             if r == 0.0:
                 continue
+            fell[T] += r * reset_p
             for o in range(add_p.shape[0]):
                 after = k + add_amount[o]
                 if after >= T:
@@ -297,17 +347,19 @@ def _final_margins(add_p, add_amount, bank_p, bank_amount, size, width):
                 after = k + bank_amount[o]
                 if after >= T:
                     over[T, after - T + 1] += r * bank_p[o]
-    return over
+    return over, fell
 
 
 @numba.njit(cache=True)
-def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p, bank_p, bank_amount, ends):
+def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, ends):
     """ends[S]: the chance that a turn of the mover in seat s at (me, op) ends banking the total
-    S > me under ``policy``; returns the chance it ends with nothing banked (a bust, or a pass)."""
+    S > me under ``policy``; returns (the chance it ends with nothing banked — a bust, a pass, or
+    a reset at me = 0 —, the chance it ends in a reset to 0 from me > 0)."""
     ends[:] = 0.0
     reach = np.zeros(ends.shape[0])
     reach[0] = 1.0
     nothing = 0.0
+    reset = 0.0
     for k in range(top - me + 1):
         r = reach[k]
         if r == 0.0:
@@ -320,6 +372,10 @@ def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p,
                 ends[total] += r
             continue
         nothing += r * bust_p
+        if me == 0:
+            nothing += r * reset_p
+        else:
+            reset += r * reset_p
         for o in range(add_p.shape[0]):
             after = total + add_amount[o]
             if after >= top or (after >= goal and not decides[s]):
@@ -332,54 +388,66 @@ def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p,
                 nothing += r * bank_p[o]
             else:
                 ends[after] += r * bank_p[o]
-    return nothing
+    return nothing, reset
 
 
 @numba.njit(cache=True)
-def _margins(policy, goal, top, decides, over, add_p, add_amount, bust_p, bank_p, bank_amount, width, won):
+def _margins(policy, goal, top, decides, over, fell, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, width,
+             won):
     """Forward through the game from its start under ``policy`` (both players): won[s, m], the
     chance that seat s wins with a final score m points above the loser's. Turn starts are taken
     in order of their score sum; the two of a pair (a bust passes the turn back and forth between
-    them) are solved together. Returns the chance of a stalemate."""
+    them) are solved together. A reset sends the turn back to a pair of lower score sum, taken in
+    the next pass; passes repeat until the mass still in play is below 1e-17 (left out). Returns
+    the chance of a stalemate."""
     mass = np.zeros((2, goal, goal))
     mass[0, 0, 0] = 1.0
     ends0 = np.zeros(top + width + 1)
     ends1 = np.zeros(top + width + 1)
     stalled = 0.0
-    for total in range(0, 2 * goal - 1):
-        for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
-            j = total - i
-            m0, m1 = mass[0, i, j], mass[1, j, i]
-            if m0 == 0.0 and m1 == 0.0:
-                continue
-            b0 = _turn_ends(policy, 0, i, j, goal, top, decides, add_p, add_amount, bust_p, bank_p, bank_amount,
-                            ends0)
-            b1 = _turn_ends(policy, 1, j, i, goal, top, decides, add_p, add_amount, bust_p, bank_p, bank_amount,
-                            ends1)
-            if b0 * b1 >= 1.0:
-                stalled += m0 + m1
-                continue
-            v0 = (m0 + m1 * b1) / (1.0 - b0 * b1)  # turns started at (0, i, j)
-            v1 = (m1 + m0 * b0) / (1.0 - b0 * b1)
-            for side in range(2):
-                s = side
-                me = i if side == 0 else j
-                op = j if side == 0 else i
-                v = v0 if side == 0 else v1
-                ends = ends0 if side == 0 else ends1
-                for S in range(me + 1, ends.shape[0]):
-                    p = v * ends[S]
-                    if p == 0.0:
-                        continue
-                    if S < goal:
-                        mass[1 - s, op, S] += p
-                    elif not decides[s]:
-                        won[s, S - op] += p
-                    else:
-                        T = S - op + 1
-                        success = 0.0
-                        for m in range(1, width):
-                            won[1 - s, m] += p * over[T, m]
-                            success += over[T, m]
-                        won[s, S - op] += p * (1.0 - success)
-    return stalled
+    gain = np.zeros_like(won)  # a pass's wins, added at its end: tiny late masses are not lost in large sums
+    for _pass in range(MAX_SWEEPS):
+        gain[:] = 0.0
+        for total in range(0, 2 * goal - 1):
+            for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
+                j = total - i
+                m0, m1 = mass[0, i, j], mass[1, j, i]
+                if m0 == 0.0 and m1 == 0.0:
+                    continue
+                mass[0, i, j], mass[1, j, i] = 0.0, 0.0
+                b0, r0 = _turn_ends(policy, 0, i, j, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p,
+                                    bank_amount, ends0)
+                b1, r1 = _turn_ends(policy, 1, j, i, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p,
+                                    bank_amount, ends1)
+                if b0 * b1 >= 1.0:
+                    stalled += m0 + m1
+                    continue
+                v0 = (m0 + m1 * b1) / (1.0 - b0 * b1)  # turns started at (0, i, j)
+                v1 = (m1 + m0 * b0) / (1.0 - b0 * b1)
+                for side in range(2):
+                    s = side
+                    me = i if side == 0 else j
+                    op = j if side == 0 else i
+                    v = v0 if side == 0 else v1
+                    ends = ends0 if side == 0 else ends1
+                    mass[1 - s, op, 0] += v * (r0 if side == 0 else r1)
+                    for S in range(me + 1, ends.shape[0]):
+                        p = v * ends[S]
+                        if p == 0.0:
+                            continue
+                        if S < goal:
+                            mass[1 - s, op, S] += p
+                        elif not decides[s]:
+                            gain[s, S - op] += p
+                        else:
+                            T = S - op + 1
+                            success = 0.0
+                            for m in range(1, width):
+                                gain[1 - s, m] += p * over[T, m]
+                                success += over[T, m]
+                            gain[s, S] += p * fell[T]  # the final turn reset its player to 0
+                            gain[s, S - op] += p * (1.0 - success - fell[T])
+        won += gain
+        if mass.sum() <= 1e-17:
+            return stalled
+    return stalled + mass.sum()

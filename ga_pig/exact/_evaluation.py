@@ -14,38 +14,23 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig.exact._anderson import HISTORY, _extrapolate
 from ga_pig.exact._chains import _chain, _chain_pass, _close, _dice_row, _turn_rules
-from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR
-
-#: How many past sweeps the reset sweeps' Anderson extrapolation combines.
-ANDERSON = 6
+from ga_pig.exact._rules import MAX_SWEEPS
 
 
 @numba.njit(cache=True)
 def _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
     """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S[:, 0],
-    T[:, 0]) unchanged to within :data:`ROUNDING_FLOOR`; otherwise write the next guess into
-    LS, LT — the sweep's output corrected by a least-squares combination of the last
-    :data:`ANDERSON` steps (Anderson acceleration; dG, dR, g_prev, r_prev are its history)."""
+    T[:, 0]) unchanged to within :data:`~ga_pig.exact._rules.ROUNDING_FLOOR`; otherwise write the
+    next guess into LS, LT (:func:`~ga_pig.exact._anderson._extrapolate`; dG, dR, g_prev, r_prev
+    are its history)."""
     goal = LS.shape[0]
     g = np.concatenate((LS.ravel(), LT.ravel()))
     f = np.concatenate((S[:, 0, :].copy().ravel(), T[:, 0, :].copy().ravel()))
-    r = f - g
-    if np.abs(r).max() <= ROUNDING_FLOOR:
+    following = np.empty_like(g)
+    if _extrapolate(g, f, sweep, dG, dR, g_prev, r_prev, following):
         return True
-    if sweep > 0:
-        column = (sweep - 1) % ANDERSON
-        dG[:, column] = g - g_prev
-        dR[:, column] = r - r_prev
-    g_prev[:] = g
-    r_prev[:] = r
-    used = min(sweep, ANDERSON)
-    following = f
-    if used > 0:
-        gamma = np.linalg.lstsq(np.ascontiguousarray(dR[:, :used]), r)[0]
-        guess = f - np.dot(np.ascontiguousarray(dG[:, :used] + dR[:, :used]), gamma)
-        if np.all(np.isfinite(guess)):
-            following = guess
     LS[:] = following[: 2 * goal].reshape(goal, 2)
     LT[:] = following[2 * goal:].reshape(goal, 2)
     return False
@@ -71,8 +56,8 @@ def _win_tables(a, b, rules, S, T):
     T[:] = 0.0
     LS = np.zeros((goal, 2))
     LT = np.zeros((goal, 2))
-    dG = np.zeros((4 * goal, ANDERSON))
-    dR = np.zeros((4 * goal, ANDERSON))
+    dG = np.zeros((4 * goal, HISTORY))
+    dR = np.zeros((4 * goal, HISTORY))
     g_prev = np.zeros(4 * goal)
     r_prev = np.zeros(4 * goal)
     for sweep in range(MAX_SWEEPS):

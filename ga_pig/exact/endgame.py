@@ -13,22 +13,30 @@ A mover whose banked score plus turn total has reached the goal then decides whe
 rolling to build a margin, so those states become decisions; the final turn itself needs no
 decision (roll until ahead, or bust). Tables are indexed ``[seat, i, j, k]``: the mover's seat (0
 moves first), the mover's banked score, the opponent's, the turn total, for ``i + k <= top``.
+A turn start always rolls, as the game's strategies do (they have no gene there): with resets a
+leader could otherwise pass forever, and two passing players would stall.
 
 The turn total past the goal is unbounded; the solver bounds it exactly. Banking a total S >= goal
 against an opponent at j wins unless the final turn adds more than S - j points, which happens
-with probability W(S - j + 1), decreasing in S (:func:`final_turn`). Rolling on wins at most
-1 - p_bust * Q, Q the opponent's win probability from the start of its turn after a bust. So
-where W(S - j + 1) <= p_bust * Q holding is optimal, and stays optimal for every larger S. The
-solver makes every mover bank at ``top`` = goal + margin and then checks that inequality at
-``top`` for every state with the values it found: those values, extended by holding beyond
-``top``, satisfy the optimality equations of the unbounded game, so they are its values, not an
-approximation. Where the check fails the margin doubles and the game is solved again.
+with probability W(S - j + 1), decreasing in S (:func:`final_turn`; a bust or a reset ends the
+final turn short). Rolling on wins at most 1 - p_bust * Q - p_reset * R, Q and R the opponent's
+win probabilities from the start of its turn after a bust and after a reset (which leaves the
+mover at 0). So where W(S - j + 1) <= p_bust * Q + p_reset * R holding is optimal, and stays
+optimal for every larger S. The solver makes every mover bank at ``top`` = goal + margin and then
+checks that inequality at ``top`` for every state with the values it found: those values,
+extended by holding beyond ``top``, satisfy the optimality equations of the unbounded game, so
+they are its values, not an approximation. Where the check fails the margin doubles and the game
+is solved again.
 
-Handled: games whose turn total never falls and whose banked scores never fall — ADD, BUST and
-BANK outcomes (Pig, Piglet, Piggy, Piggy Sevens, Big Pig, Frey's Pig, Pass the Pigs without
-oinkers). Not yet: RESET (2-dice Pig, oinkers: banked scores fall), DOUBLE and SUBTRACT (Pig Dice:
-the turn total falls), and Hog (one roll per turn, yet the rules matter: the dice count near the
-goal sets the margin, and the final turn is itself a choice of dice, which its strategies lack).
+Handled: games whose turn total never falls — ADD, BUST, RESET and BANK outcomes (Pig, Piglet,
+Piggy, Piggy Sevens, Big Pig, Frey's Pig, 2-dice Pig, Pass the Pigs with or without oinkers). A
+reset (2-dice Pig's snake eyes, an oinker) hands the opponent its turn at (j, 0), a pair of lower
+score sum than the one being solved, so the sweep over the pairs repeats until the values where
+resets land stop moving (to the rounding floor; Anderson-extrapolated between sweeps), as in the
+seeds' solver. Not yet: DOUBLE and SUBTRACT (Pig Dice: the turn total falls, so the turn is no
+longer solved from high totals down), and Hog (one roll per turn, yet the rules matter: the dice
+count near the goal sets the margin, and the final turn is itself a choice of dice, which its
+strategies lack).
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ import numpy as np
 from ga_pig._validate import check_game, check_int, check_memory
 from ga_pig.exact import _endgame
 from ga_pig.exact._rules import rules_of
-from ga_pig.game import ADD, BANK, BUST, Game
+from ga_pig.game import ADD, BANK, BUST, RESET, Game
 
 __all__ = ["EndgameSolution", "optimal", "cap", "best_response", "seat_probabilities", "final_turn", "margins",
            "simulate", "DECIDES"]
@@ -120,9 +128,9 @@ def _supported(game: Game) -> None:
         raise ValueError(f"endgame={game.endgame!r} is solved for two players so far, got players={game.players}")
     if game.max_dice:
         raise ValueError(f"endgame={game.endgame!r} is not solved for {game}: it rolls its dice once per turn")
-    if rules.reset_p > 0 or rules.move_p.size:
-        raise ValueError(f"endgame={game.endgame!r} is not solved yet for {game}: its banked scores or turn "
-                         f"totals can fall (RESET, DOUBLE or SUBTRACT outcomes); supported: ADD, BUST and BANK")
+    if rules.move_p.size:
+        raise ValueError(f"endgame={game.endgame!r} is not solved yet for {game}: its turn totals can fall "
+                         f"(DOUBLE or SUBTRACT outcomes); supported: ADD, BUST, RESET and BANK")
 
 
 def final_turn(game: Game, size: int) -> np.ndarray:
@@ -157,26 +165,33 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, 
     goal = game.goal
     check_memory(BYTES_PER_STATE * 2 * goal * goal * (top + 1), "game.goal", goal, f"exact.optimal on {game}")
     P = np.zeros((2, goal, goal, top + 1))
-    policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_) if policy is None else policy
+    if policy is None:
+        policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
+        policy[..., 0] = True  # a turn start rolls (the game's strategies have no gene there)
     rounds = np.zeros((goal, goal), dtype=np.int64)
     decides = _decides(game)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    ok = _endgame._solve(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
-                         rules.bank_amount, method == "policy_iteration", np.array(improve, dtype=np.bool_), tol,
-                         margin, max_rounds, P, policy[0], policy[1], False, rounds)
-    if not ok:
-        raise RuntimeError(f"{method} did not settle within {max_rounds} rounds on a pair of scores of {game}")
+    sweeps = _endgame._settle(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
+                              rules.bank_p, rules.bank_amount, method == "policy_iteration",
+                              np.array(improve, dtype=np.bool_), tol, margin, max_rounds, P, policy[0], policy[1],
+                              True, rounds)
+    if not sweeps:
+        raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_rounds} rounds, "
+                           f"or the sweeps over the resets did not settle")
     return P, policy, rounds, W, decides
 
 
-def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.ndarray, bust_p: float) -> bool:
+def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.ndarray, bust_p: float,
+                           reset_p: float) -> bool:
     """The check of the module notes: at ``top`` (and so beyond) banking beats rolling for every
-    mover in a deciding seat, by the bound W(top - j + 1) <= p_bust * P[1 - s, j, i, 0]."""
+    mover in a deciding seat, by the bound W(top - j + 1) <= p_bust * P[1 - s, j, i, 0]
+    + p_reset * P[1 - s, j, 0, 0]."""
     goal = P.shape[1]
     j = np.arange(goal)
     W_top = W[top - j + 1]  # [j]
     for s in range(2):
-        if decides[s] and (W_top[None, :] > bust_p * P[1 - s].transpose(1, 0, 2)[:, :, 0]).any():
+        lost = bust_p * P[1 - s].transpose(1, 0, 2)[:, :, 0] + reset_p * P[1 - s, :, 0, 0][None, :]  # [i, j]
+        if decides[s] and (W_top[None, :] > lost).any():
             return False
     return True
 
@@ -208,11 +223,11 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
     if margin is None:
         margin = cap(game) - goal
     check_int("margin", margin, 1)
-    bust_p = rules_of(game).bust_p
+    rules = rules_of(game)
     while True:
         top = goal + margin
         P, policy, rounds, W, decides = _solve_with(game, top, method, tol, max_rounds)
-        if not decides.any() or _holding_is_optimal_at(top, P, W, decides, bust_p):
+        if not decides.any() or _holding_is_optimal_at(top, P, W, decides, rules.bust_p, rules.reset_p):
             break
         margin *= 2
     P, policy, top = _within_cap(game, P, policy, top)
@@ -266,16 +281,15 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     population = np.ascontiguousarray(population)
     others = population if others is None else np.ascontiguousarray(others)
     _endgame._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
-                    _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p, rules.bank_amount,
-                    out)
+                    _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p,
+                    rules.bank_amount, out)
     return out
 
 
 def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> EndgameSolution:
     """The strategy maximizing its win probability against ``b`` in both seats, exactly (policy
     iteration of the responder's seat, ``b`` fixed in the other). ``b`` is an
-    :class:`~ga_pig.spaces.EndgameRollHold` table; the response is one too (it may pass a turn
-    start only where that is strictly better, which in the Pig family it never is).
+    :class:`~ga_pig.spaces.EndgameRollHold` table; the response is one too (a turn start rolls).
 
     Returns an :class:`EndgameSolution` whose ``policy[s]`` is the response in seat s and
     ``value[s]`` its win probability as the mover in seat s against ``b``: ``value[0, 0, 0, 0]`` is
@@ -313,12 +327,13 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     rules = rules_of(game)
     top = solution.top
     width = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0))) + 2
-    over = _endgame._final_margins(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount,
-                                   top + width + 2, width)
+    over, fell = _endgame._final_margins(rules.add_p, rules.add_amount, rules.reset_p, rules.bank_p,
+                                         rules.bank_amount, top + width + 2, width)
     won = np.zeros((2, top + width))
     decides = _decides(game)
-    stalled = _endgame._margins(solution.policy, game.goal, top, decides, over, rules.add_p, rules.add_amount,
-                                rules.bust_p, rules.bank_p, rules.bank_amount, width, won)
+    stalled = _endgame._margins(solution.policy, game.goal, top, decides, over, fell, rules.add_p,
+                                rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p, rules.bank_amount, width,
+                                won)
     if stalled > 0:
         raise RuntimeError(f"optimal play stalls with probability {stalled} on {game}")
     return won
@@ -350,8 +365,8 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
     probabilities, effects, amounts = game.tables()
-    if not np.isin(effects, (ADD, BUST, BANK)).all():
-        raise ValueError(f"simulate handles ADD, BUST and BANK outcomes, {game} has others")
+    if not np.isin(effects, (ADD, BUST, RESET, BANK)).all():
+        raise ValueError(f"simulate handles ADD, BUST, RESET and BANK outcomes, {game} has others")
     winners = np.empty(games, dtype=np.int64)
     scores = np.empty((games, 2), dtype=np.int64)
     decides = _decides(game)

@@ -37,7 +37,7 @@ class Budget:
     #: the discovery experiments' time_limit_s, as a share of their own
     discovery_scale: float
     #: the variants whose endgame rules are solved (issue 12)
-    endgame_games: tuple[str, ...]
+    endgame_games: tuple  # names, or (name, parameters) pairs
     #: the goal of the three-player solve (issue 12)
     players_goal: int
 
