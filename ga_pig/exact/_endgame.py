@@ -178,9 +178,9 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
                     s1 = _side(P, policy1, 1, j, i, x, improve[1], margin, goal, top, decides, W, add_p, add_amount,
                                bust_p, reset_p, bank_p, bank_amount, alpha1, beta1, last1, start_rolls)
                     a1, b1, a2, b2 = alpha0[0], beta0[0], alpha1[0], beta1[0]
-                    rounds[i, j] = r + 1
                     x = (a1 + b1 * a2) / (1.0 - b1 * b2)
                     y = a2 + b2 * x
+                    rounds[i, j] = r + 1
                     if (r > 0 or not chooses) and not s0 and not s1:
                         settled = True
                         break
