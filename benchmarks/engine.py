@@ -29,6 +29,7 @@ from _machine import machine
 
 from ga_pig import GAMES, Game, exact, reference, simulate
 from ga_pig import strategies as S
+from ga_pig.game import ENDGAMES
 
 RESULTS = Path(__file__).parent / "results" / "engine.json"
 
@@ -108,13 +109,13 @@ def _parse_openspiel(text: str, player: int) -> tuple[int, int, int]:
 
 
 def endgame_rows(repeats: int) -> list[tuple]:
-    """Solve time and table memory of Pig and of 2-dice Pig (whose resets make the solver sweep
-    again) at goal 100 under each endgame rule, and the exact winning-margin distribution (forward
-    from the start)."""
+    """Solve time and table memory of Pig, of 2-dice Pig (whose resets make the solver sweep
+    again) and of Pig Dice (whose turn chains sweep until they settle) at goal 100 under each
+    endgame rule, and the exact winning-margin distribution (forward from the start)."""
     from ga_pig.exact import endgame
 
     rows = []
-    for name, rule in itertools.product(("pig", "two_dice"), ("first_to_goal", "last_round", "equal_turns")):
+    for name, rule in itertools.product(("pig", "two_dice", "pig_dice"), ENDGAMES):
         game = Game.named(name, endgame=rule)
         label = rule if name == "pig" else f"{rule}, {name}"
         for method in exact.METHODS:

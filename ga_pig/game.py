@@ -118,7 +118,7 @@ class Game:
     endgame : str
         One of :data:`ENDGAMES`: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
         ``equal_turns`` (:mod:`ga_pig.exact.endgame`, where the rules are stated and which games
-        it takes: so far every game whose turn total never falls, Hog excepted).
+        it takes: so far every roll-and-hold game, Hog excepted).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
         score (:mod:`ga_pig.exact.players`, which so far is the only part of the engine that takes

@@ -258,6 +258,10 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
             elif effects[o] == RESET:
                 k = -me  # the banked score falls to 0
                 break
+            elif effects[o] == DOUBLE:
+                k *= 2
+            elif effects[o] == SUBTRACT:
+                k = k - amounts[o] if k > amounts[o] else 0
             else:  # BUST
                 k = 0
                 break

@@ -375,7 +375,7 @@ def unpack_bits(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def space_of(game: Game) -> Space:
     """The strategy space of ``game``: dice counts when the mover chooses a number of dice;
     seat-indexed roll/hold tables past the goal under another endgame rule than
-    ``first_to_goal`` (games whose turn totals never fall); a score per player for three or more
+    ``first_to_goal`` (every roll-and-hold game); a score per player for three or more
     (games whose scores and turn totals never fall); others: ValueError."""
     if game.players != 2:
         from ga_pig.exact import players

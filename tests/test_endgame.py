@@ -3,6 +3,8 @@ goal, the winning margin, the simulator, cross-checked against a brute-force sol
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -28,29 +30,43 @@ def _reset_game(endgame_rule: str) -> Game:
     return Game("reset", 6, outcomes, endgame=endgame_rule)
 
 
+def _move_game(endgame_rule: str) -> Game:
+    """A tiny game whose turn total can double or fall: bust, +1, +2, double, or lose a point."""
+    outcomes = (Outcome(0.25, Effect.BUST), Outcome(0.3, Effect.ADD, 1), Outcome(0.25, Effect.ADD, 2),
+                Outcome(0.08, Effect.DOUBLE), Outcome(0.12, Effect.SUBTRACT, 1))
+    return Game("moves", 5, outcomes, endgame=endgame_rule)
+
+
+def _moved(k: int, effect: Effect, amount: int) -> int:
+    return 2 * k if effect == Effect.DOUBLE else max(k - amount, 0)
+
+
 def _brute_force(game: Game, cap: int) -> np.ndarray:
     """Optimal values by plain Gauss-Seidel value iteration over every state (seat, i, j, k) with
-    i + k <= cap, the final turn solved as its own absorbing chain by a dense linear solve; a
-    mover banks at ``cap`` (chosen far beyond where it matters)."""
+    i + k <= cap, the final turn solved as its own absorbing chain by a dense linear solve for each
+    number of points it needs; a mover banks at ``cap`` (chosen far beyond where it matters)."""
     goal = game.goal
     decides = {"first_to_goal": (False, False), "last_round": (True, True), "equal_turns": (True, False)}[
         game.endgame]
     adds = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.ADD]
     banks = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.BANK]
+    moves = [(o.probability, o.effect, o.amount) for o in game.outcomes if o.effect in (Effect.DOUBLE,
+                                                                                         Effect.SUBTRACT)]
     bust = sum(o.probability for o in game.outcomes if o.effect == Effect.BUST)
     reset = sum(o.probability for o in game.outcomes if o.effect == Effect.RESET)
-    # W[n] = sum_add p W[n - a] (1 once n - a <= 0) + sum_bank p [a >= n], n = 1..N, as (I - M) W = b
-    N = cap + 10
-    M, b = np.zeros((N, N)), np.zeros(N)
+    # W[n]: from turn total 0, reach n before busting; F[k] = sum over rolls of p F[next] (1 once next >= n)
+    N = (2 if moves else 1) * cap + 10  # a doubling can nearly double the total
+    W = np.ones(N + 1)
     for n in range(1, N + 1):
-        for p, a in adds:
-            if n - a <= 0:
-                b[n - 1] += p
-            else:
-                M[n - 1, n - a - 1] += p
-        for p, a in banks:
-            b[n - 1] += p if a >= n else 0.0
-    W = np.concatenate([[1.0], np.linalg.solve(np.eye(N) - M, b)])
+        M, b = np.zeros((n, n)), np.zeros(n)
+        for k in range(n):
+            for p, nxt in [(p, k + a) for p, a in adds] + [(p, _moved(k, e, a)) for p, e, a in moves]:
+                if nxt >= n:
+                    b[k] += p
+                else:
+                    M[k, nxt] += p
+            b[k] += sum(p for p, a in banks if k + a >= n)
+        W[n] = np.linalg.solve(np.eye(n) - M, b)[0]
 
     def banked(s, total, j):
         if total < goal:
@@ -81,6 +97,13 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
                             for p, a in banks:
                                 after = banked(s, total + a, j)
                                 roll += p * (after if after is not None else 1.0 - V[1 - s, j, total + a, 0])
+                            for p, e, a in moves:
+                                nxt = _moved(k, e, a)
+                                after = banked(s, i + nxt, j)
+                                if after is not None and (not decides[s] or i + nxt >= cap):
+                                    roll += p * after
+                                else:
+                                    roll += p * V[s, i, j, nxt]
                             new = max(roll, hold)
                         moved = max(moved, abs(new - V[s, i, j, k]))
                         V[s, i, j, k] = new
@@ -91,12 +114,12 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
 
 @pytest.mark.parametrize("rule", ENDGAMES)
 @pytest.mark.parametrize("make", [lambda rule: Game.pig(goal=5, sides=3, endgame=rule),
-                                  lambda rule: Game.piglet(goal=4, endgame=rule), _bank_game, _reset_game],
-                         ids=["pig_d3", "piglet", "bank", "reset"])
+                                  lambda rule: Game.piglet(goal=4, endgame=rule), _bank_game, _reset_game, _move_game],
+                         ids=["pig_d3", "piglet", "bank", "reset", "moves"])
 def test_solver_matches_brute_force_on_tiny_games(rule, make):
     game = make(rule)
     solution = endgame.optimal(game)
-    brute = _brute_force(game, cap=solution.top + 150)
+    brute = _brute_force(game, cap=solution.top + (20 if game.name == "moves" else 150))
     legal = ~np.isnan(solution.value)
     assert legal.sum() > 0
     np.testing.assert_allclose(solution.value[legal], brute[:, :, :, : solution.top + 1][legal], rtol=0, atol=1e-12)
@@ -104,7 +127,7 @@ def test_solver_matches_brute_force_on_tiny_games(rule, make):
 
 def test_first_to_goal_reproduces_the_seeds_solver():
     """The endgame solver under the seeds' rule gives exact.optimal's values everywhere."""
-    for game in (Game.pig(), Game.freys(goal=40), Game.piggy(goal=40)):
+    for game in (Game.pig(), Game.freys(goal=40), Game.piggy(goal=40), Game.pig_dice(goal=40)):
         reference = exact.optimal(game)
         solution = endgame.optimal(game, margin=3)
         legal = strategies.legal(game)
@@ -255,13 +278,39 @@ def test_margins_with_resets_agree_with_the_solver_and_the_simulator(name, rule,
                    ((1, 6), (6, 50), (50, 100), (100, 400)))
 
 
+@pytest.fixture(scope="module")
+def pig_dice_solutions():
+    return {rule: endgame.optimal(Game.pig_dice(endgame=rule)) for rule in RULES}
+
+
+def test_answers_for_pig_dice(pig_dice_solutions):
+    """Pig Dice's head and tail double the turn total and its tails take points off: the README's
+    numbers, proved at a cap 235 points past the goal (the final turn's heavy tail), the same to
+    the last digit as at a cap 864 past it; the margins forward add up to them."""
+    last, equal = pig_dice_solutions["last_round"], pig_dice_solutions["equal_turns"]
+    assert last.top == equal.top == 335
+    assert last.start[0] == pytest.approx(0.5313221112076597, abs=1e-12)
+    assert equal.start[0] == pytest.approx(0.45075959333896626, abs=1e-12)
+    assert last.margin()[0].max() == 40 and equal.margin()[0].max() == 19 and (equal.margin()[1] == 0).all()
+    _check_margins(Game.pig_dice(endgame="equal_turns"), equal, 200_000, 5, ((1, 10), (10, 40), (40, 100), (100, 700)))
+
+
+def test_pig_dice_value_iteration_agrees_with_policy_iteration():
+    game = Game.pig_dice(goal=30, endgame="last_round")
+    by_values = endgame.optimal(game, method="value_iteration")
+    by_policies = endgame.optimal(game)
+    legal = ~np.isnan(by_policies.value)
+    np.testing.assert_allclose(by_values.value[legal], by_policies.value[legal], rtol=0, atol=1e-12)
+
+
 def test_bad_endgame_values_are_refused_before_any_work():
     with pytest.raises(ValueError, match="endgame must be one of first_to_goal, last_round, equal_turns, got 'sudden'"):
         Game.pig(endgame="sudden")
-    with pytest.raises(ValueError, match="not solved yet for pig_dice.*turn totals can fall"):
-        exact.optimal(Game.pig_dice(endgame="last_round"))
-    with pytest.raises(ValueError, match="endgame='last_round' is not solved yet for pig_dice"):
-        strategies.hold_at(20, Game.pig_dice(endgame="last_round"))
+    hog = dataclasses.replace(Game.hog(goal=20), endgame="last_round")
+    with pytest.raises(ValueError, match="endgame='last_round' is not solved for hog.*rolls its dice once per turn"):
+        exact.optimal(hog)
+    with pytest.raises(ValueError, match="endgame='last_round' is not solved for hog"):
+        strategies.hold_at(20, hog)
     with pytest.raises(ValueError, match="margin must be a positive integer, got 0"):
         endgame.optimal(Game.pig(goal=10, endgame="last_round"), margin=0)
     with pytest.raises(ValueError, match="policies must be a bool array of shape"):

@@ -129,8 +129,8 @@ def test_game_groups_match_the_registry():
         ("seed=-1", "config key 'seed' = -1"),
         ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
         ("game.endgame=sudden", "config key 'game.endgame' = 'sudden': expected one of \\('first_to_goal', "),
-        ("game=pig_dice game.endgame=last_round", "config key 'game.endgame' = 'last_round': expected first_to_goal "
-                                                  "for pig_dice \\(.*turn totals can fall"),
+        ("game=pig_dice game.players=3", "config key 'game.players' = 3: expected 2 for pig_dice .*not solved for "
+                                         "3 players yet"),
         ("game.endgame=last_round", "config key 'genome' = 'tensor': expected one of \\('threshold',\\) for pig, "
                                     "whose strategies are seat-indexed"),
         ("game.endgame=equal_turns genome=threshold operators.mutation=visited_shift",

@@ -250,9 +250,9 @@ def iterated_best_response(game: Game | None = None, max_steps: int = 30) -> pd.
     return pd.DataFrame(rows)
 
 
-#: The variants the endgame solver takes (turn totals never fall), at goal 100: a name, or a name
-#: and the game's parameters (Pass the Pigs with oinkers, whose banked scores can fall).
-ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "two_dice", "pass_the_pigs",
+#: The variants the endgame solver takes (every roll-and-hold game), at goal 100: a name, or a
+#: name and the game's parameters (Pass the Pigs with oinkers, whose banked scores can fall).
+ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "two_dice", "pig_dice", "pass_the_pigs",
                  ("pass_the_pigs", {"p_oinker": 0.01}))
 
 

@@ -3,9 +3,12 @@
 Once a player banks at least the goal, the other may get one final turn (:mod:`ga_pig.exact.endgame`
 says when). Tables are indexed ``[seat, i, j, k]`` — the mover's seat (0: first mover), the
 mover's banked score, the opponent's, the turn total — with ``i + k`` up to the cap ``top``: a
-mover whose banked score plus turn total reaches ``top`` banks. Games whose turn total never falls
-are handled here (ADD, BUST, RESET and BANK outcomes); with RESET the sweeps repeat
-(:func:`_settle`).
+mover whose banked score plus turn total reaches ``top`` banks. Every roll-and-hold game is handled
+here: ADD, BUST, RESET and BANK outcomes, and the MOVE outcomes (DOUBLE, SUBTRACT: Pig Dice) that
+let the turn total double or fall. With RESET the sweeps over the pairs repeat (:func:`_settle`);
+with MOVE outcomes each turn's chain does (:func:`_side`), and so do the forward passes of a turn
+(:func:`_final_turn`, :func:`_final_margins`, :func:`_turn_ends`). A MOVE that leaves the total
+where it is (doubling 0, subtracting from 0) is a self-loop, folded in by one division.
 """
 
 from __future__ import annotations
@@ -14,24 +17,54 @@ import numba
 import numpy as np
 
 from ga_pig.exact._anderson import HISTORY, _extrapolate
-from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _outcome
-from ga_pig.game import ADD, BANK, RESET
+from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved, _outcome
+from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
 @numba.njit(cache=True)
-def _final_turn(add_p, add_amount, bank_p, bank_amount, size):
+def _final_turn(add_p, add_amount, bank_p, bank_amount, move_p, move_amount, size):
     """W[n]: the chance that a player who must add at least n points in one turn does so (they
-    roll until they have, or bust), for n = 0..size-1; W[0] = 1."""
+    roll until they have, or bust), for n = 0..size-1; W[0] = 1. Without MOVE outcomes W[n] only
+    depends on n minus what a roll adds (one recursion); with them each n is its own chain over
+    the turn totals 0..n-1, swept from the top down until no value moves by more than
+    :data:`ROUNDING_FLOOR` (warm-started from the last n's)."""
     W = np.ones(size)
+    if move_p.shape[0] == 0:
+        for n in range(1, size):
+            w = 0.0
+            for o in range(add_p.shape[0]):
+                m = n - add_amount[o]
+                w += add_p[o] * (W[m] if m > 0 else 1.0)
+            for o in range(bank_p.shape[0]):
+                if bank_amount[o] >= n:
+                    w += bank_p[o]
+            W[n] = w
+        return W
+    F = np.zeros(size)  # F[k]: the chance from turn total k of reaching n
     for n in range(1, size):
-        w = 0.0
-        for o in range(add_p.shape[0]):
-            m = n - add_amount[o]
-            w += add_p[o] * (W[m] if m > 0 else 1.0)
-        for o in range(bank_p.shape[0]):
-            if bank_amount[o] >= n:
-                w += bank_p[o]
-        W[n] = w
+        for _pass in range(MAX_SWEEPS):
+            change = 0.0
+            for k in range(n - 1, -1, -1):
+                f = 0.0
+                for o in range(add_p.shape[0]):
+                    after = k + add_amount[o]
+                    f += add_p[o] * (1.0 if after >= n else F[after])
+                for o in range(bank_p.shape[0]):
+                    if k + bank_amount[o] >= n:
+                        f += bank_p[o]
+                stay = 0.0
+                for o in range(move_p.shape[0]):
+                    after = _moved(k, move_amount[o])
+                    if after == k:
+                        stay += move_p[o]
+                    else:
+                        f += move_p[o] * (1.0 if after >= n else F[after])
+                f /= 1.0 - stay
+                change = max(change, abs(f - F[k]))
+                F[k] = f
+            if change <= ROUNDING_FLOOR:
+                break
+        W[n] = F[0]
     return W
 
 
@@ -46,33 +79,46 @@ def _hold_past_goal(decides, W, s, total, op):
 
 
 @numba.njit(cache=True)
-def _reach(policy, s, me, op, goal, top, decides, add_amount, reached, start_rolls):
+def _reach(policy, s, me, op, goal, top, decides, add_amount, move_amount, reached, start_rolls):
     """The largest turn total the mover in seat s at (me, op) can reach under its table ``policy``
     [i, j, k] (a turn start rolls as the table says, or always with ``start_rolls``): totals above
-    it never matter to the turn's value."""
+    it never matter to the turn's value. One scan up the totals, repeated while a MOVE outcome
+    (a subtraction) reaches a total below the one it came from for the first time."""
     reached[:] = False
     reached[0] = True
     last = 0
     step = add_amount.max() if add_amount.shape[0] else 0
-    for k in range(top - me + 1):
-        if k > last + step:
-            break
-        if not reached[k]:
-            continue
-        last = k
-        total = me + k
-        if (total >= goal and (not decides[s] or total >= top)) or not (policy[me, op, k] or k == 0 and start_rolls):
-            continue
-        for o in range(add_amount.shape[0]):
-            after = total + add_amount[o]
-            if after < top and (after < goal or decides[s]):
-                reached[k + add_amount[o]] = True
+    moves = move_amount.shape[0] > 0
+    again = True
+    while again:
+        again = False
+        for k in range(top - me + 1):
+            if k > last + step and not moves:
+                break
+            if not reached[k]:
+                continue
+            last = max(last, k)
+            total = me + k
+            if total >= goal and (not decides[s] or total >= top):
+                continue
+            if not (policy[me, op, k] or k == 0 and start_rolls):
+                continue
+            for o in range(add_amount.shape[0]):
+                after = total + add_amount[o]
+                if after < top and (after < goal or decides[s]):
+                    reached[k + add_amount[o]] = True
+            for o in range(move_amount.shape[0]):
+                moved = _moved(k, move_amount[o])
+                after = me + moved
+                if after < top and (after < goal or decides[s]) and not reached[moved]:
+                    reached[moved] = True
+                    again = again or moved < k
     return last
 
 
 @numba.njit(cache=True)
-def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W,
-          add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, alpha, beta, last, start_rolls):
+def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount, bust_p,
+          reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls):
     """One mover's turn at banked scores (me, op) in seat s: alpha[k] + beta[k] * B is its win
     probability at turn total k, B being the opponent's win probability at the start of its next
     turn, (1 - s, op, me, 0). ``policy`` is the seat's table [i, j, k]. With ``greedy`` each action
@@ -83,8 +129,31 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
     above it are left as they were and never read by those below), and only the chosen action's
     value is computed. A reset hands the opponent its turn start at (op, 0): read from
     P as it stands (a pair of lower score sum, so from the previous sweep), a bust when me = 0.
-    Returns whether an action switched."""
+    With MOVE outcomes (DOUBLE, SUBTRACT) a total can lead to a lower one, read from the previous
+    pass (the first from what alpha and beta hold: the caller's first guess): passes repeat until
+    no entry moves by more than :data:`ROUNDING_FLOOR`, the actions chosen (with ``greedy``) in the
+    first pass only and then evaluated — a policy-improvement step, so the caller's rounds repeat
+    until none switches (choosing again in every pass took twice the passes). Returns whether an
+    action switched."""
     switched = False
+    moves = move_p.shape[0] > 0
+    for sweep in range(MAX_SWEEPS if moves else 1):
+        change, flipped = _side_pass(P, policy, s, me, op, opponent_start, greedy and sweep == 0, margin, goal, top,
+                                     decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
+                                     move_amount, alpha, beta, last, start_rolls, moves)
+        switched = switched or flipped
+        if change <= ROUNDING_FLOOR:
+            break
+    return switched
+
+
+@numba.njit(cache=True, inline="always")
+def _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount,
+               bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls, moves):
+    """One top-down pass of :func:`_side`: returns (the largest change of an entry, tracked only
+    with ``moves``; whether an action switched)."""
+    switched = False
+    change = 0.0
     if me == 0:
         bust_a, reset_a = bust_p + reset_p, 0.0
     else:
@@ -120,6 +189,20 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
                     roll_a += p * _hold_past_goal(decides, W, s, after, op)
                 else:
                     roll_a += p * (1.0 - P[1 - s, op, after, 0])
+            if moves:
+                stay = 0.0
+                for o in range(move_p.shape[0]):
+                    moved = _moved(k, move_amount[o])
+                    p = move_p[o]
+                    if moved == k:
+                        stay += p
+                    elif me + moved >= ends:
+                        roll_a += p * _hold_past_goal(decides, W, s, me + moved, op)
+                    else:
+                        roll_a += p * alpha[moved]
+                        roll_b += p * beta[moved]
+                roll_a /= 1.0 - stay  # rolling on from the same total until something else comes
+                roll_b /= 1.0 - stay
         if greedy or not rolls:
             if k == 0:
                 hold_a, hold_b = 1.0, -1.0  # pass the turn
@@ -135,16 +218,16 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
                 rolls = not rolls
                 switched = True
                 policy[me, op, k] = rolls
-        if rolls:
-            alpha[k], beta[k] = roll_a, roll_b
-        else:
-            alpha[k], beta[k] = hold_a, hold_b
-    return switched
+        a, b = (roll_a, roll_b) if rolls else (hold_a, hold_b)
+        if moves:
+            change = max(change, abs(a - alpha[k]), abs(b - beta[k]))
+        alpha[k], beta[k] = a, b
+    return change, switched
 
 
 @numba.njit(cache=True)
-def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs, improve, tol,
-           margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
+def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
+           exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
     """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
     first (every hold below the goal lands on a pair already solved). Only the seats s with
     ``improve[s]`` choose their actions (both: optimal play; one: a best response to the other
@@ -163,20 +246,29 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
     last0, last1 = -1, -1
     alpha0, beta0 = np.zeros(top + 1), np.zeros(top + 1)
     alpha1, beta1 = np.zeros(top + 1), np.zeros(top + 1)
+    # with MOVE outcomes a side's chain is swept until it settles: its first guess is the chain of
+    # the same mover score against an opponent one point further (the pair solved just before it
+    # with that score), kept here per seat and score: [seat, me, (alpha, beta), k]
+    moves = move_p.shape[0] > 0
+    warm = np.zeros((2, goal if moves else 0, 2, top + 1))
     for total in range(2 * goal - 2, -1, -1):
         for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
             j = total - i
             x, y = 0.5, 0.5
             settled = False
+            if moves:
+                alpha0[:], beta0[:] = warm[0, i, 0], warm[0, i, 1]
+                alpha1[:], beta1[:] = warm[1, j, 0], warm[1, j, 1]
             if prune:
-                last0 = _reach(policy0, 0, i, j, goal, top, decides, add_amount, reached, start_rolls)
-                last1 = _reach(policy1, 1, j, i, goal, top, decides, add_amount, reached, start_rolls)
+                last0 = _reach(policy0, 0, i, j, goal, top, decides, add_amount, move_amount, reached, start_rolls)
+                last1 = _reach(policy1, 1, j, i, goal, top, decides, add_amount, move_amount, reached, start_rolls)
             for r in range(max_rounds):
                 s0 = _side(P, policy0, 0, i, j, y, improve[0], margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                           reset_p, bank_p, bank_amount, alpha0, beta0, last0, start_rolls)
+                           reset_p, bank_p, bank_amount, move_p, move_amount, alpha0, beta0, last0, start_rolls)
                 if exact_pairs:
                     s1 = _side(P, policy1, 1, j, i, x, improve[1], margin, goal, top, decides, W, add_p, add_amount,
-                               bust_p, reset_p, bank_p, bank_amount, alpha1, beta1, last1, start_rolls)
+                               bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, last1,
+                               start_rolls)
                     a1, b1, a2, b2 = alpha0[0], beta0[0], alpha1[0], beta1[0]
                     x = (a1 + b1 * a2) / (1.0 - b1 * b2)
                     y = a2 + b2 * x
@@ -187,7 +279,7 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
                 else:
                     x_new = alpha0[0] + beta0[0] * y
                     _side(P, policy1, 1, j, i, x_new, improve[1], margin, goal, top, decides, W, add_p, add_amount,
-                          bust_p, reset_p, bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
+                          bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1, start_rolls)
                     y_new = alpha1[0] + beta1[0] * x_new
                     moved = max(abs(x_new - x), abs(y_new - y))
                     x, y = x_new, y_new
@@ -200,19 +292,22 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
             # the tables at the settled start values, for the final policy
             if not prune:  # pruned: the one round already left both sides' turn starts as they are
                 _side(P, policy0, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                      reset_p, bank_p, bank_amount, alpha0, beta0, -1, start_rolls)
+                      reset_p, bank_p, bank_amount, move_p, move_amount, alpha0, beta0, -1, start_rolls)
                 _side(P, policy1, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                      reset_p, bank_p, bank_amount, alpha1, beta1, -1, start_rolls)
+                      reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1, start_rolls)
             for k in range(top - i + 1 if full else 1):
                 P[0, i, j, k] = alpha0[k] + beta0[k] * y
             for k in range(top - j + 1 if full else 1):
                 P[1, j, i, k] = alpha1[k] + beta1[k] * x
+            if moves:
+                warm[0, i, 0], warm[0, i, 1] = alpha0, beta0
+                warm[1, j, 0], warm[1, j, 1] = alpha1, beta1
     return True
 
 
 @numba.njit(cache=True)
-def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs, improve, tol,
-            margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
+def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
+            exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
     """:func:`_solve`, swept again while resets move values: a sweep reads the turn starts where
     resets land, P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal
     numbers to new ones; sweeps repeat until it returns them unchanged (to within ``tol`` or the
@@ -220,8 +315,9 @@ def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, b
     (:func:`~ga_pig.exact._anderson._extrapolate`). Returns the sweeps, or 0 if a pair did not
     settle or the sweeps did not."""
     if reset_p == 0.0:
-        ok = _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs,
-                    improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds)
+        ok = _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
+                    move_amount, exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls,
+                    rounds)
         return 1 if ok else 0
     n = 2 * goal
     guess, swept, following = np.full(n, 0.5), np.zeros(n), np.zeros(n)
@@ -232,8 +328,9 @@ def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, b
         for s in range(2):
             for i in range(goal):
                 P[s, i, 0, 0] = guess[s * goal + i]
-        if not _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, exact_pairs,
-                      improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
+        if not _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
+                      move_amount, exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls,
+                      rounds):
             return 0
         for s in range(2):
             for i in range(goal):
@@ -246,7 +343,7 @@ def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, b
 
 @numba.njit(cache=True, parallel=True)
 def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
-           out):
+           move_p, move_amount, out):
     """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
     out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Each seating
     evaluates the first mover's seat-0 table against the other's seat-1 table, read in place; a
@@ -259,8 +356,8 @@ def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust
             lead, follow = (a, b) if order == 0 else (b, a)
             starts = np.zeros((2, goal, goal, 1))
             rounds = np.zeros((goal, goal), dtype=np.int64)
-            _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, True, none, 0.0,
-                    0.0, 2, starts, lead[0], follow[1], True, rounds)
+            _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
+                    True, none, 0.0, 0.0, 2, starts, lead[0], follow[1], True, rounds)
             v = starts[0, 0, 0, 0]
             out[m, 2 * order + (0 if order == 0 else 1)] = v
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v
@@ -302,6 +399,10 @@ def _play(policies, games, goal, top, decides, cumulative, effects, amounts, see
                 elif effects[o] == RESET:
                     banked = 0
                     break
+                elif effects[o] == DOUBLE:
+                    k *= 2
+                elif effects[o] == SUBTRACT:
+                    k = _moved(k, amounts[o])
                 else:  # BUST
                     banked = me
                     break
@@ -321,89 +422,132 @@ def _play(policies, games, goal, top, decides, cumulative, effects, amounts, see
         scores[g, 1] = score[1]
 
 
+@numba.njit(cache=True, inline="always")
+def _forward_step(r, k, move_p, move_amount):
+    """The mass r at turn total k rolls once; MOVE outcomes that leave the total where it is
+    (doubling 0, subtracting from 0) are rolled again at once: returns the factor that folds them
+    in, 1 / (1 - their chance), by which every other outcome's mass is multiplied."""
+    stay = 0.0
+    for o in range(move_p.shape[0]):
+        if _moved(k, move_amount[o]) == k:
+            stay += move_p[o]
+    return r / (1.0 - stay)
+
+
 @numba.njit(cache=True)
-def _final_margins(add_p, add_amount, reset_p, bank_p, bank_amount, size, width):
+def _final_margins(add_p, add_amount, reset_p, bank_p, bank_amount, move_p, move_amount, size, width):
     """(over, fell): over[T, m], the chance that a final turn needing T points (a total of at least
     T) ends with a total of T - 1 + m, m >= 1 (it stops as soon as it is ahead), and fell[T], the
-    chance that it ends in a reset (the player's score falls to 0), for T = 1..size-1."""
+    chance that it ends in a reset (the player's score falls to 0), for T = 1..size-1. With MOVE
+    outcomes a total can fall back, so the forward passes repeat until the mass in play is below
+    1e-18."""
     over = np.zeros((size, width))
     fell = np.zeros(size)
     reach = np.zeros(size + width)
     for T in range(1, size):
         reach[:] = 0.0
         reach[0] = 1.0
-        for k in range(T):
-            r = reach[k]
-            if r == 0.0:
-                continue
-            fell[T] += r * reset_p
-            for o in range(add_p.shape[0]):
-                after = k + add_amount[o]
-                if after >= T:
-                    over[T, after - T + 1] += r * add_p[o]
-                else:
-                    reach[after] += r * add_p[o]
-            for o in range(bank_p.shape[0]):
-                after = k + bank_amount[o]
-                if after >= T:
-                    over[T, after - T + 1] += r * bank_p[o]
+        for _pass in range(MAX_SWEEPS):
+            for k in range(T):
+                r = reach[k]
+                if r == 0.0:
+                    continue
+                reach[k] = 0.0
+                r = _forward_step(r, k, move_p, move_amount)
+                fell[T] += r * reset_p
+                for o in range(add_p.shape[0]):
+                    after = k + add_amount[o]
+                    if after >= T:
+                        over[T, after - T + 1] += r * add_p[o]
+                    else:
+                        reach[after] += r * add_p[o]
+                for o in range(bank_p.shape[0]):
+                    after = k + bank_amount[o]
+                    if after >= T:
+                        over[T, after - T + 1] += r * bank_p[o]
+                for o in range(move_p.shape[0]):
+                    after = _moved(k, move_amount[o])
+                    if after == k:
+                        continue
+                    if after >= T:
+                        over[T, after - T + 1] += r * move_p[o]
+                    else:
+                        reach[after] += r * move_p[o]
+            if reach[:T].sum() <= 1e-18:
+                break
     return over, fell
 
 
 @numba.njit(cache=True)
-def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, ends):
+def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
+               move_amount, ends):
     """ends[S]: the chance that a turn of the mover in seat s at (me, op) ends banking the total
     S > me under ``policy``; returns (the chance it ends with nothing banked — a bust, a pass, or
-    a reset at me = 0 —, the chance it ends in a reset to 0 from me > 0)."""
+    a reset at me = 0 —, the chance it ends in a reset to 0 from me > 0). With MOVE outcomes the
+    forward passes repeat until the mass in play is below 1e-18."""
     ends[:] = 0.0
     reach = np.zeros(ends.shape[0])
     reach[0] = 1.0
     nothing = 0.0
     reset = 0.0
-    for k in range(top - me + 1):
-        r = reach[k]
-        if r == 0.0:
-            continue
-        total = me + k
-        if (total >= goal and (not decides[s] or total >= top)) or not policy[s, me, op, k]:
-            if k == 0:
-                nothing += r
+    for _pass in range(MAX_SWEEPS):
+        for k in range(top - me + 1):
+            r = reach[k]
+            if r == 0.0:
+                continue
+            reach[k] = 0.0
+            total = me + k
+            if (total >= goal and (not decides[s] or total >= top)) or not policy[s, me, op, k]:
+                if k == 0:
+                    nothing += r
+                else:
+                    ends[total] += r
+                continue
+            r = _forward_step(r, k, move_p, move_amount)
+            nothing += r * bust_p
+            if me == 0:
+                nothing += r * reset_p
             else:
-                ends[total] += r
-            continue
-        nothing += r * bust_p
-        if me == 0:
-            nothing += r * reset_p
-        else:
-            reset += r * reset_p
-        for o in range(add_p.shape[0]):
-            after = total + add_amount[o]
-            if after >= top or (after >= goal and not decides[s]):
-                ends[after] += r * add_p[o]
-            else:
-                reach[k + add_amount[o]] += r * add_p[o]
-        for o in range(bank_p.shape[0]):
-            after = total + bank_amount[o]
-            if after == me:
-                nothing += r * bank_p[o]
-            else:
-                ends[after] += r * bank_p[o]
+                reset += r * reset_p
+            for o in range(add_p.shape[0]):
+                after = total + add_amount[o]
+                if after >= top or (after >= goal and not decides[s]):
+                    ends[after] += r * add_p[o]
+                else:
+                    reach[k + add_amount[o]] += r * add_p[o]
+            for o in range(bank_p.shape[0]):
+                after = total + bank_amount[o]
+                if after == me:
+                    nothing += r * bank_p[o]
+                else:
+                    ends[after] += r * bank_p[o]
+            for o in range(move_p.shape[0]):
+                moved = _moved(k, move_amount[o])
+                if moved == k:
+                    continue
+                after = me + moved
+                if after >= top or (after >= goal and not decides[s]):
+                    ends[after] += r * move_p[o]
+                else:
+                    reach[moved] += r * move_p[o]
+        if move_p.shape[0] == 0 or reach.sum() <= 1e-18:
+            break
     return nothing, reset
 
 
 @numba.njit(cache=True)
-def _margins(policy, goal, top, decides, over, fell, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, width,
-             won):
+def _margins(policy, goal, top, decides, over, fell, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
+             move_amount, width, won):
     """Forward through the game from its start under ``policy`` (both players): won[s, m], the
     chance that seat s wins with a final score m points above the loser's. Turn starts are taken
     in order of their score sum; the two of a pair (a bust passes the turn back and forth between
     them) are solved together. A reset sends the turn back to a pair of lower score sum, taken in
-    the next pass; passes repeat until the mass still in play is below 1e-17 (left out). Returns
-    the chance of a stalemate."""
+    the next pass; passes repeat until the mass still in play is below 1e-17 (left out). ``won``'s
+    last axis must exceed every total a turn can bank. Returns the chance of a stalemate."""
     mass = np.zeros((2, goal, goal))
     mass[0, 0, 0] = 1.0
-    ends0 = np.zeros(top + width + 1)
-    ends1 = np.zeros(top + width + 1)
+    ends0 = np.zeros(won.shape[1])  # a turn's banked total is a margin's upper bound
+    ends1 = np.zeros(won.shape[1])
     stalled = 0.0
     gain = np.zeros_like(won)  # a pass's wins, added at its end: tiny late masses are not lost in large sums
     for _pass in range(MAX_SWEEPS):
@@ -416,9 +560,9 @@ def _margins(policy, goal, top, decides, over, fell, add_p, add_amount, bust_p, 
                     continue
                 mass[0, i, j], mass[1, j, i] = 0.0, 0.0
                 b0, r0 = _turn_ends(policy, 0, i, j, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p,
-                                    bank_amount, ends0)
+                                    bank_amount, move_p, move_amount, ends0)
                 b1, r1 = _turn_ends(policy, 1, j, i, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p,
-                                    bank_amount, ends1)
+                                    bank_amount, move_p, move_amount, ends1)
                 if b0 * b1 >= 1.0:
                     stalled += m0 + m1
                     continue

@@ -28,19 +28,24 @@ extended by holding beyond ``top``, satisfy the optimality equations of the unbo
 they are its values, not an approximation. Where the check fails the margin doubles and the game
 is solved again.
 
-Handled: games whose turn total never falls — ADD, BUST, RESET and BANK outcomes (Pig, Piglet,
-Piggy, Piggy Sevens, Big Pig, Frey's Pig, 2-dice Pig, Pass the Pigs with or without oinkers). A
-reset (2-dice Pig's snake eyes, an oinker) hands the opponent its turn at (j, 0), a pair of lower
-score sum than the one being solved, so the sweep over the pairs repeats until the values where
-resets land stop moving (to the rounding floor; Anderson-extrapolated between sweeps), as in the
-seeds' solver. Not yet: DOUBLE and SUBTRACT (Pig Dice: the turn total falls, so the turn is no
-longer solved from high totals down), and Hog (one roll per turn, yet the rules matter: the dice
-count near the goal sets the margin, and the final turn is itself a choice of dice, which its
-strategies lack).
+Handled: every roll-and-hold game — ADD, BUST, RESET, BANK, DOUBLE and SUBTRACT outcomes (Pig,
+Piglet, Piggy, Piggy Sevens, Big Pig, Frey's Pig, 2-dice Pig, Pass the Pigs with or without
+oinkers, Pig Dice). A reset (2-dice Pig's snake eyes, an oinker) hands the opponent its turn at
+(j, 0), a pair of lower score sum than the one being solved, so the sweep over the pairs repeats
+until the values where resets land stop moving (to the rounding floor; Anderson-extrapolated
+between sweeps), as in the seeds' solver. Pig Dice's head and tail double the turn total and its
+tails subtract, so a turn no longer runs from low totals to high ones: each turn's chain is swept
+from the top down until it stops moving, and so is the final turn's chance W(n), each n its own
+chain (doubling depends on the total, not only on the points still needed). The bound above still
+holds: W falls as n grows (reaching n + 1 means having reached n), and rolling on still risks the
+bust. A doubling can carry a total to nearly twice the cap: it banks there. Not yet: Hog (one roll
+per turn, yet the rules matter: the dice count near the goal sets the margin, and the final turn
+is itself a choice of dice, which its strategies lack).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,7 +53,7 @@ import numpy as np
 from ga_pig._validate import check_game, check_int, check_memory
 from ga_pig.exact import _endgame
 from ga_pig.exact._rules import rules_of
-from ga_pig.game import ADD, BANK, BUST, RESET, Game
+from ga_pig.game import Game
 
 __all__ = ["EndgameSolution", "optimal", "cap", "best_response", "seat_probabilities", "final_turn", "margins",
            "simulate", "DECIDES"]
@@ -123,14 +128,10 @@ def _decides(game: Game) -> np.ndarray:
 
 def _supported(game: Game) -> None:
     """ValueError unless the endgame solver handles ``game``'s outcomes."""
-    rules = rules_of(game)
     if game.players != 2:
         raise ValueError(f"endgame={game.endgame!r} is solved for two players so far, got players={game.players}")
     if game.max_dice:
         raise ValueError(f"endgame={game.endgame!r} is not solved for {game}: it rolls its dice once per turn")
-    if rules.move_p.size:
-        raise ValueError(f"endgame={game.endgame!r} is not solved yet for {game}: its turn totals can fall "
-                         f"(DOUBLE or SUBTRACT outcomes); supported: ADD, BUST, RESET and BANK")
 
 
 def final_turn(game: Game, size: int) -> np.ndarray:
@@ -139,22 +140,35 @@ def final_turn(game: Game, size: int) -> np.ndarray:
     check_game(game)
     check_int("size", size, 1)
     rules = rules_of(game)
-    return _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, size)
+    return _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
+                                rules.move_amount, size)
 
 
 def _first_margin(game: Game, W: np.ndarray) -> int:
     """A first guess at the cap's margin over the goal: where the final turn's chance falls below
-    a thousandth of a bust (the check after solving decides)."""
-    bust_p = rules_of(game).bust_p
-    below = np.nonzero(W[1:] <= 1e-3 * bust_p)[0]
+    a thousandth of a bust — a tenth where the turn total can double (Pig Dice), whose final turn
+    has a heavy tail (W falls about fivefold per doubling of the points needed, not by a constant
+    factor per point: a thousandth would put the cap some 2,000 points past the goal, where a
+    tenth proves holding optimal at 335 for Pig Dice to 100). The check after solving decides."""
+    rules = rules_of(game)
+    below = np.nonzero(W[1:] <= (1e-1 if rules.move_p.size else 1e-3) * rules.bust_p)[0]
     return int(below[0]) + 1 if below.size else W.size
+
+
+def _largest_bank(game: Game, top: int) -> int:
+    """The largest total a turn can bank at cap ``top``: one roll past ``top - 1``, or a doubling of
+    the largest turn total below it."""
+    rules = rules_of(game)
+    step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
+    return max(top - 1 + step, 2 * top - 2 if rules.move_p.size else 0)
 
 
 def _kernel_rules(game: Game, top: int):
     """(rules, W): the game's rule record and the final turn's odds as far as a cap ``top`` needs."""
     rules = rules_of(game)
-    size = top + int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0))) + 2
-    return rules, _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, size)
+    size = _largest_bank(game, top) + 3
+    return rules, _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
+                                       rules.move_amount, size)
 
 
 def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, improve=(True, True),
@@ -172,7 +186,8 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, 
     decides = _decides(game)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
     sweeps = _endgame._settle(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
-                              rules.bank_p, rules.bank_amount, method == "policy_iteration",
+                              rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount,
+                              method == "policy_iteration",
                               np.array(improve, dtype=np.bool_), tol, margin, max_rounds, P, policy[0], policy[1],
                               True, rounds)
     if not sweeps:
@@ -246,9 +261,16 @@ def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
 def cap(game: Game) -> int:
     """The cap ``top`` of the game's strategies (:class:`~ga_pig.spaces.EndgameRollHold`) and the
     solver's first try: goal plus the margin past which the final turn's chance of catching up
-    falls below a thousandth of a bust's; goal + 1 where nobody plays past the goal. From the
-    rules alone: no solving."""
+    falls below a thousandth of a bust's (a tenth where the turn total can double); goal + 1 where
+    nobody plays past the goal. From the rules alone: no solving."""
     check_game(game)
+    return _cap(game)
+
+
+@functools.lru_cache(maxsize=64)
+def _cap(game: Game) -> int:
+    """:func:`cap` of a checked game, remembered (with doubling, the final turn's odds take a chain
+    per number of points)."""
     if not any(DECIDES[game.endgame]):
         return game.goal + 1
     return game.goal + _first_margin(game, final_turn(game, 8 * game.goal + 64))
@@ -282,7 +304,7 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     others = population if others is None else np.ascontiguousarray(others)
     _endgame._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
                     _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p,
-                    rules.bank_amount, out)
+                    rules.bank_amount, rules.move_p, rules.move_amount, out)
     return out
 
 
@@ -321,19 +343,22 @@ def margins(solution: EndgameSolution) -> np.ndarray:
 
     Returns
     -------
-    ndarray(float64, shape=(2, top + width)), width = the largest amount a roll adds, plus 2
+    ndarray(float64, shape=(2, n)): n - 1 is the largest margin possible (a final turn can end one
+    roll past what it needs, or, doubling, at nearly twice it)
     """
     game = solution.game
     rules = rules_of(game)
     top = solution.top
-    width = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0))) + 2
+    largest = _largest_bank(game, top)  # a banked total; a final turn needs at most this + 1
+    step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
+    width = (largest + 1 if rules.move_p.size else 0) + step + 2
     over, fell = _endgame._final_margins(rules.add_p, rules.add_amount, rules.reset_p, rules.bank_p,
-                                         rules.bank_amount, top + width + 2, width)
-    won = np.zeros((2, top + width))
+                                         rules.bank_amount, rules.move_p, rules.move_amount, largest + 2, width)
+    won = np.zeros((2, max(largest, width) + 1))
     decides = _decides(game)
     stalled = _endgame._margins(solution.policy, game.goal, top, decides, over, fell, rules.add_p,
-                                rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p, rules.bank_amount, width,
-                                won)
+                                rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p, rules.bank_amount,
+                                rules.move_p, rules.move_amount, width, won)
     if stalled > 0:
         raise RuntimeError(f"optimal play stalls with probability {stalled} on {game}")
     return won
@@ -365,8 +390,6 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
     probabilities, effects, amounts = game.tables()
-    if not np.isin(effects, (ADD, BUST, RESET, BANK)).all():
-        raise ValueError(f"simulate handles ADD, BUST, RESET and BANK outcomes, {game} has others")
     winners = np.empty(games, dtype=np.int64)
     scores = np.empty((games, 2), dtype=np.int64)
     decides = _decides(game)
