@@ -110,37 +110,42 @@ def _parse_openspiel(text: str, player: int) -> tuple[int, int, int]:
 
 def endgame_rows(repeats: int) -> list[tuple]:
     """Solve time and table memory of Pig, of 2-dice Pig (whose resets make the solver sweep
-    again) and of Pig Dice (whose turn chains sweep until they settle) at goal 100 under each
-    endgame rule, and the exact winning-margin distribution (forward from the start)."""
+    again), of Pig Dice (whose turn chains sweep until they settle) and of Hog (dice counts) at
+    goal 100 under each endgame rule, and the exact winning-margin distribution (forward from the
+    start)."""
     from ga_pig.exact import endgame
 
     rows = []
-    for name, rule in itertools.product(("pig", "two_dice", "pig_dice"), ENDGAMES):
+    for name, rule in itertools.product(("pig", "two_dice", "pig_dice", "hog"), ENDGAMES):
         game = Game.named(name, endgame=rule)
         label = rule if name == "pig" else f"{rule}, {name}"
         for method in exact.METHODS:
             seconds = best_of(lambda g=game, m=method: endgame.optimal(g, m), max(1, repeats // 2))
             rows.append((f"endgame {label}: optimal solve, {method}", seconds, "s", ""))
         solution = endgame.optimal(game)
-        rows.append((f"endgame {label}: tables (cap at goal + {solution.top - game.goal})",
-                     (solution.value.nbytes + solution.policy.nbytes) / 2**20, "MiB", ""))
+        capped = "" if game.max_dice else f" (cap at goal + {solution.top - game.goal})"
+        rows.append((f"endgame {label}: tables{capped}", (solution.value.nbytes + solution.policy.nbytes) / 2**20,
+                     "MiB", ""))
         seconds = best_of(lambda s=solution: endgame.margins(s), repeats)
         rows.append((f"endgame {label}: winning margins, exact", seconds, "s", ""))
         if rule == "first_to_goal":
             continue
-        hold25 = S.hold_at(25, game)
-        scores = np.arange(game.goal)[:, None]
-        h = np.random.default_rng(0).integers(1, game.goal - scores + 1, size=(game.goal, game.goal))
-        randomized = S.from_function(lambda i, j, k, h=h: k < h[i, j], game)
+        if game.max_dice:  # Hog: six dice (its seeds' optimal opening) and random dice counts
+            hold25, randomized, named = S.dice(6, game), game.space.random(np.random.default_rng(0)), "six dice"
+        else:
+            hold25, named = S.hold_at(25, game), "hold-at-25"
+            scores = np.arange(game.goal)[:, None]
+            h = np.random.default_rng(0).integers(1, game.goal - scores + 1, size=(game.goal, game.goal))
+            randomized = S.from_function(lambda i, j, k, h=h: k < h[i, j], game)
         threads = numba.get_num_threads()
         numba.set_num_threads(1)
-        for who, strategy in (("hold-at-25", hold25), ("random thresholds", randomized)):
+        for who, strategy in ((named, hold25), ("random " + ("dice" if game.max_dice else "thresholds"), randomized)):
             seconds = best_of(lambda a=strategy, g=game, b=solution.policy: exact.seats(a, b, g), repeats)
             rows.append((f"endgame {label}: exact pair (both seatings), {who} vs optimal, 1 core", seconds * 1e3,
                          "ms", ""))
         numba.set_num_threads(threads)
         seconds = best_of(lambda g=game, b=hold25: endgame.best_response(b, g), max(1, repeats // 2))
-        rows.append((f"endgame {label}: best response to hold-at-25", seconds, "s", ""))
+        rows.append((f"endgame {label}: best response to {named}", seconds, "s", ""))
     return rows
 
 

@@ -48,7 +48,7 @@ class GameConfig:
     p_oinker: float | None = None
     max_dice: int | None = None
     #: how the game ends (:data:`ga_pig.game.ENDGAMES`); under the others the GA evolves
-    #: seat-indexed threshold genomes (``genome=threshold``) of every roll-and-hold game (not Hog)
+    #: seat-indexed genomes: thresholds (``genome=threshold``), or Hog's dice counts (``genome=tensor``)
     endgame: str = "first_to_goal"
     #: players taking turns; with three or more a member plays alone against copies of another
     #: (``ga_pig.exact.players``), and its win rates are measured against the equilibrium

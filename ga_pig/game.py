@@ -118,7 +118,7 @@ class Game:
     endgame : str
         One of :data:`ENDGAMES`: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
         ``equal_turns`` (:mod:`ga_pig.exact.endgame`, where the rules are stated and which games
-        it takes: so far every roll-and-hold game, Hog excepted).
+        it takes: every game but three or more players).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
         score (:mod:`ga_pig.exact.players`, which so far is the only part of the engine that takes
@@ -334,13 +334,15 @@ class Game:
         return cls("pass_the_pigs", goal, outcomes, params, faces=faces, endgame=endgame, players=players)
 
     @classmethod
-    def hog(cls, goal: int = 100, max_dice: int = 30) -> Game:
+    def hog(cls, goal: int = 100, max_dice: int = 30, endgame: str = "first_to_goal") -> Game:
         """Hog (seed 003): one roll per turn of as many fair dice as the mover chooses, up to
         ``max_dice``; the turn scores their sum unless any shows a 1. Seed 003: the optimal
-        policy is the same for every ``max_dice >= 26``."""
+        policy is the same for every ``max_dice >= 26``. Under another ``endgame`` a final turn
+        rolls the number of dice most likely to get ahead (:mod:`ga_pig.exact.endgame`)."""
         check_int("max_dice", max_dice, 1)
         die = cls.pig(goal)
-        return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice)), max_dice, die.faces)
+        return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice), *_ending(endgame, 2)),
+                   max_dice, die.faces, endgame=endgame)
 
     @classmethod
     def piglet(cls, goal: int = 10, endgame: str = "first_to_goal", players: int = 2) -> Game:

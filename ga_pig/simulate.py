@@ -23,7 +23,7 @@ import numpy as np
 
 from ga_pig._validate import check_int
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT, Game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold
+from ga_pig.spaces import DiceCounts, EndgameDiceCounts, EndgameRollHold, PlayersRollHold, RollHold
 from ga_pig.strategies import check, check_population
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
@@ -228,6 +228,70 @@ def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumu
 
 
 @numba.njit(cache=True, inline="always")
+def _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final):
+    """(winner or -1 while the game goes on, whether the next turn is the final one) after the
+    mover in ``seat`` (player ``who``; ``first`` moved first) ends its turn at ``banked`` against
+    ``op``: a final turn wins only by getting ahead; reaching the goal wins, or hands the other a
+    final turn where ``decides[seat]``."""
+    if final:
+        return (who if banked > op else (second if seat == 0 else first)), final
+    if banked >= goal:
+        if not decides[seat]:
+            return who, final
+        return -1, True
+    return -1, final
+
+
+@numba.njit(cache=True, inline="always")
+def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform, effects, amounts, state):
+    """:func:`_play_endgame_game` for Hog: pop[p, seat, i, j] dice rolled at once, the turn scoring
+    their sum unless one busts; a final turn rolls best[n] dice, n the points it needs."""
+    score0, score1 = 0, 0
+    seat = 0
+    final = False
+    while True:
+        who = first if seat == 0 else second
+        me, op = (score0, score1) if seat == 0 else (score1, score0)
+        d = best[op - me + 1] if final else pop[who, seat, me, op]
+        t = 0
+        for _ in range(d):
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] != ADD:
+                t = 0
+                break
+            t += amounts[o]
+        banked = me + t
+        if seat == 0:
+            score0 = banked
+        else:
+            score1 = banked
+        winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
+        if winner >= 0:
+            return winner, state
+        seat = 1 - seat
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_endgame_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects,
+                              amounts, common, out, decides, best):
+    """:func:`_play_blocks_endgame` for Hog's seat-indexed dice counts (``best``: the final turn's)."""
+    for blk in numba.prange(block_a.shape[0]):
+        a, b = block_a[blk], block_b[blk]
+        key = np.uint64(block_seed[blk])
+        state = key
+        for game in range(block_games[blk]):
+            if common:
+                _, state = _splitmix(key ^ np.uint64(game))
+            first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
+            winner, state = _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform,
+                                                    effects, amounts, state)
+            if winner == a:
+                out[blk, offset] += 1
+            else:
+                out[blk, offset + 1] += 1
+
+
+@numba.njit(cache=True, inline="always")
 def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects, amounts, state):
     """One game under an endgame rule, ``first`` in seat 0; pop[p] is indexed [seat, i, j, k].
     A mover in seat s whose banked score reaches the goal hands the other a final turn when
@@ -270,12 +334,9 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
             score0 = banked
         else:
             score1 = banked
-        if final:
-            return (who if banked > op else (second if seat == 0 else first)), state
-        if banked >= goal:
-            if not decides[seat]:
-                return who, state
-            final = True
+        winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
+        if winner >= 0:
+            return winner, state
         seat = 1 - seat
 
 
@@ -370,7 +431,7 @@ def _play_blocks_players(pop, block_a, block_b, block_games, block_seed, goal, c
 #: The kernel that plays each kind of strategy space (roll/hold games whose rolls can lower the
 #: turn total take :func:`_play_blocks_moves`).
 _KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice, EndgameRollHold: _play_blocks_endgame,
-            PlayersRollHold: _play_blocks_players}
+            EndgameDiceCounts: _play_blocks_endgame_dice, PlayersRollHold: _play_blocks_players}
 
 
 # --------------------------------------------------------------------------- public API
@@ -406,6 +467,10 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
     if kernel is _play_blocks_plain and np.isin(effects, (DOUBLE, SUBTRACT)).any():
         kernel = _play_blocks_moves
     extra = (np.array(game.space.decides, dtype=np.bool_),) if kernel is _play_blocks_endgame else ()
+    if kernel is _play_blocks_endgame_dice:
+        from ga_pig.exact import endgame
+
+        extra = (np.array(game.space.decides, dtype=np.bool_), endgame.final_dice(game, endgame.dice_size(game)))
     pair_a = np.asarray(pair_a, dtype=np.int64)
     pair_b = np.asarray(pair_b, dtype=np.int64)
     counts = np.zeros((n_matches, width), dtype=np.int64)

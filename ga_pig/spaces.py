@@ -16,6 +16,7 @@ The kinds today (index convention: :mod:`ga_pig.strategies`):
 * :class:`EndgameRollHold` — roll/hold games under an endgame rule other than the seeds'
   (``last_round``, ``equal_turns``; :mod:`ga_pig.exact.endgame`): bool ``s[seat, i, j, k]``, the
   mover's seat first (0 moves first), the turn total running past the goal up to a cap ``top``.
+* :class:`EndgameDiceCounts` — Hog under those rules: int ``s[seat, i, j]``, dice counts.
 * :class:`PlayersRollHold` — roll/hold games for n >= 3 players (:mod:`ga_pig.exact.players`):
   bool ``s[i_0, i_1, ..., i_{n-1}, k]``, the mover's score, the next player's, ..., the turn total.
 """
@@ -32,7 +33,7 @@ from ga_pig._validate import check_int
 if TYPE_CHECKING:
     from ga_pig.game import Game
 
-__all__ = ["Space", "RollHold", "DiceCounts", "EndgameRollHold", "PlayersRollHold",
+__all__ = ["Space", "RollHold", "DiceCounts", "EndgameRollHold", "EndgameDiceCounts", "PlayersRollHold",
            "against_leader", "space_of", "pack_bits", "unpack_bits"]
 
 
@@ -263,6 +264,41 @@ class DiceCounts(Space):
         return stored.astype(np.int64).reshape(shape)
 
 
+class EndgameDiceCounts(DiceCounts):
+    """Int ``s[seat, i, j]``, shape ``(2, goal, goal)``: how many dice the mover in ``seat`` (0: the
+    first mover) rolls at once at its score i and the opponent's j (Hog), under an endgame rule
+    that lets the other player answer a player who reaches the goal (:mod:`ga_pig.exact.endgame`);
+    the seat matters under ``equal_turns``. Every entry is consulted; the final turn needs no gene
+    (it rolls the dice most likely to get ahead)."""
+
+    name = "endgame_dice"
+    noun = "seat-indexed dice counts"
+    dims = 3
+    kernel_dims = 3
+
+    def __init__(self, game: Game) -> None:
+        from ga_pig.exact import endgame
+
+        super().__init__(game)
+        self.decides = endgame.DECIDES[game.endgame]
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        goal = self.game.goal
+        return (2, goal, goal)
+
+    def describe(self, stacked=False):
+        shape = ("n",) + self.shape if stacked else self.shape
+        return (f"a numpy integer array of shape ({', '.join(map(str, shape))}), indexed [seat, i, j] "
+                f"(goal={self.game.goal}, endgame={self.game.endgame!r}) holding dice counts 1..{self.high}")
+
+    def random(self, rng, lead=(), n=None, p_roll=0.5):
+        if n is not None and n != self.game.goal:
+            raise ValueError(f"{self.game} has no cube-system genomes (its strategies are {self.noun}); "
+                             f"use cube side 1")
+        return rng.integers(1, self.high + 1, size=tuple(lead) + self.shape, dtype=np.int64)
+
+
 class EndgameRollHold(_RollHoldGenes, Space):
     """Bool ``s[seat, i, j, k]``, shape ``(2, goal, goal, top + 1)``: roll (True) or hold for the
     mover in ``seat`` (0: the first mover) at banked scores i (its own) and j, turn total k, under
@@ -375,7 +411,7 @@ def unpack_bits(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def space_of(game: Game) -> Space:
     """The strategy space of ``game``: dice counts when the mover chooses a number of dice;
     seat-indexed roll/hold tables past the goal under another endgame rule than
-    ``first_to_goal`` (every roll-and-hold game); a score per player for three or more
+    ``first_to_goal`` (seat-indexed dice counts for Hog); a score per player for three or more
     (games whose scores and turn totals never fall); others: ValueError."""
     if game.players != 2:
         from ga_pig.exact import players
@@ -386,5 +422,5 @@ def space_of(game: Game) -> Space:
         from ga_pig.exact import endgame
 
         endgame._supported(game)
-        return EndgameRollHold(game)
+        return EndgameDiceCounts(game) if game.max_dice else EndgameRollHold(game)
     return DiceCounts(game) if game.max_dice else RollHold(game)

@@ -168,7 +168,8 @@ def test_reproduce_quick(tmp_path):
                  "turns_two_dice_stop.csv", "turns_pig_probability.csv", "turns_two_dice.png", "variants.csv",
                  "variant_pig_dice.png", "variant_pass_the_pigs.png", "variant_hog.png", "expected_turn_scores.png",
                  "study_risk_scores.png", "study_game.png", "study_decisions.csv", "discovery_curves.png",
-                 "discovery_results.csv", "discovery_costs.csv", "discovery_boundary.png"):
+                 "discovery_results.csv", "discovery_costs.csv", "discovery_boundary.png",
+                 "endgame_margins_variants.png", "winning_margins_variants.png"):
         assert (out / name).is_file(), name
         assert name.split(".")[0] in index
     assert "seed 001 appendix A" in index and "(seed 1537)" in index

@@ -271,7 +271,7 @@ GA = ["experiment=coevolve_exact", "game.goal=20", "population_size=6", "progres
 
 
 @pytest.mark.parametrize("name, rule", [("pig", "last_round"), ("pig", "equal_turns"), ("two_dice", "last_round"),
-                                        ("pig_dice", "equal_turns")])
+                                        ("pig_dice", "equal_turns"), ("hog", "last_round")])
 def test_the_ga_evolves_seated_strategies_and_resumes(name, rule, tmp_path):
     """A run under an endgame rule writes seat-indexed strategies whose recorded win rates are the
     exact ones against the rule's optimal policy, and resuming a shorter run gives the outputs of
@@ -282,7 +282,7 @@ def test_the_ga_evolves_seated_strategies_and_resumes(name, rule, tmp_path):
 
     game = Game.named(name, goal=20, endgame=rule)
     optimal = exact.optimal(game).policy
-    overrides = [*GA, f"game={name}", f"game.endgame={rule}"]
+    overrides = [*GA, f"game={name}", f"game.endgame={rule}", *(["genome=tensor"] if name == "hog" else [])]
     short = run(compose([*overrides, "generations=3"]), tmp_path / "resumed")
     assert short["generations"] == 3
     run(compose([f"resume={tmp_path / 'resumed'}", "generations=6"]), tmp_path / "resumed")

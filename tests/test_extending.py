@@ -26,6 +26,7 @@ SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=
 #: One game per strategy space (with a genome that encodes it).
 SPACE_GAMES = {"roll_hold": ["game=pig"], "dice": ["game=hog"],
                "endgame_roll_hold": ["game=pig", "game.endgame=last_round", "genome=threshold"],
+               "endgame_dice": ["game=hog", "game.endgame=equal_turns"],
                "players_roll_hold": ["game=pig", "game.players=3"]}
 
 
@@ -33,7 +34,10 @@ def test_every_space_has_a_game_in_the_contract_tests():
     """A new strategy space must name a game here, so the contract tests run it."""
     from ga_pig.spaces import Space
 
-    assert set(SPACE_GAMES) == {cls.name for cls in Space.__subclasses__()}
+    def descendants(cls):
+        return [sub for child in cls.__subclasses__() for sub in (child, *descendants(child))]
+
+    assert set(SPACE_GAMES) == {cls.name for cls in descendants(Space)}
     for space, overrides in SPACE_GAMES.items():
         assert make_game(compose([*overrides, *SMALL])).space.name == space
 
@@ -81,7 +85,7 @@ def test_every_operator_runs(crossover, mutation, space, tmp_path):
     more players, with a clear error)."""
     cfg = compose([*SPACE_GAMES[space], f"operators.crossover={crossover}", f"operators.mutation={mutation}",
                    "mutation=0.2", *SMALL])
-    if mutation in OBSERVING and space in ("endgame_roll_hold", "players_roll_hold"):
+    if mutation in OBSERVING and space in ("endgame_roll_hold", "endgame_dice", "players_roll_hold"):
         with pytest.raises(ValueError, match=f"config key 'operators.mutation' = '{mutation}'"):
             run(cfg, tmp_path)
         return

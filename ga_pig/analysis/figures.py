@@ -404,26 +404,31 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
 
 def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
     """How many points past the goal an optimal player banks, over (own score i, opponent's
-    score j), one heat map per endgame rule: ``margins[rule]`` is
-    :meth:`~ga_pig.exact.endgame.EndgameSolution.margin` for the first mover, shape (goal, goal)."""
+    score j), one heat map per endgame rule (or per game): ``margins[label]`` is
+    :meth:`~ga_pig.exact.endgame.EndgameSolution.margin` for the first mover, shape (goal, goal).
+    Four maps a row."""
     n = max(1, len(margins))
-    fig, axes = plt.subplots(1, n, figsize=(4.8 * n, 4.2), squeeze=False)
+    columns = min(n, 4)
+    rows = -(-n // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, 4.2 * rows), squeeze=False)
     if not margins:
         return _empty(fig, axes[0, 0], "no endgame solutions")
+    for ax in axes.flat[len(margins):]:
+        ax.set_visible(False)
     top = max(1, max(int(np.max(m)) for m in margins.values()))
-    for ax, (rule, margin) in zip(axes[0], margins.items(), strict=True):
+    for ax, (rule, margin) in zip(axes.flat, margins.items(), strict=False):
         image = ax.imshow(np.asarray(margin).T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto",
                           extent=(-0.5, goal - 0.5, -0.5, goal - 0.5))
         ax.set_title(f"{rule}: bank at goal + ...")
         ax.set_xlabel("mover's banked score i")
         ax.set_ylabel("opponent's score j")
-    fig.colorbar(image, ax=axes[0].tolist(), label="points past the goal")
+    fig.colorbar(image, ax=axes.ravel().tolist(), label="points past the goal")
     return fig
 
 
 def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Figure:
     """The winner's final score minus the loser's under optimal play, one line per endgame rule
-    (``distributions[rule][m]``: the chance of margin m)."""
+    or per game (``distributions[label][m]``: the chance of margin m)."""
     fig, ax = plt.subplots(figsize=(7, 4))
     if not distributions:
         return _empty(fig, ax, "no margins")

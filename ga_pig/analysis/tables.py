@@ -250,17 +250,18 @@ def iterated_best_response(game: Game | None = None, max_steps: int = 30) -> pd.
     return pd.DataFrame(rows)
 
 
-#: The variants the endgame solver takes (every roll-and-hold game), at goal 100: a name, or a
-#: name and the game's parameters (Pass the Pigs with oinkers, whose banked scores can fall).
+#: The variants the endgame solver takes (every one), at goal 100: a name, or a name and the
+#: game's parameters (Pass the Pigs with oinkers, whose banked scores can fall).
 ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "two_dice", "pig_dice", "pass_the_pigs",
-                 ("pass_the_pigs", {"p_oinker": 0.01}))
+                 ("pass_the_pigs", {"p_oinker": 0.01}), "hog")
 
 
 def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame, dict]:
     """Seed 003's open endgame questions, answered exactly per game and rule: the first mover's win
     probability under optimal play, how far past the goal optimal players bank (largest margin
     over all states; at the start of a close race, both at goal - 10), and the winning margin
-    (final score of the winner minus the loser's) — its mean and its chance to be 5 or less.
+    (final score of the winner minus the loser's) — its mean and its chance to be 5 or less. Hog
+    has no turn total to bank past the goal: its margins past the goal are NaN.
     ``names``: game names, or (name, parameters) pairs (:data:`ENDGAME_GAMES`); the table's
     ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
     the solutions and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
@@ -276,12 +277,12 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
             solution = endgame.optimal(game)
             won = endgame.margins(solution)
             margin = won.sum(axis=0)
-            past = solution.margin()
+            past = solution.margin().astype(float) if not game.max_dice else np.full((2, goal, goal), np.nan)
             solutions[label, rule] = solution, won
             rows.append({"game": label, "endgame": rule, "first_wins": solution.start[0],
                          "second_wins": solution.start[1], "cap": solution.top,
-                         "largest_margin": int(past.max()),
-                         "close_race_margin": int(past[0, goal - 10, goal - 10]),
+                         "largest_margin": past.max(),
+                         "close_race_margin": past[0, goal - 10, goal - 10],
                          "mean_winning_margin": float((np.arange(margin.size) * margin).sum()),
                          "winning_margin_le_5": float(margin[:6].sum())})
     return pd.DataFrame(rows), solutions

@@ -1,8 +1,8 @@
 """Genome encodings: what a run's genomes are and how they stand for strategies (config ``genome``).
 
 * ``tensor`` — the seed's genome (seed 001 §3.3): a value per state, the strategy space's own
-  genes (roll/hold bits; Hog's dice counts), in cube-system blocks of side c
-  (:mod:`ga_pig.evolve.cube`).
+  genes (roll/hold bits; Hog's dice counts, under an endgame rule one per seat), in cube-system
+  blocks of side c (:mod:`ga_pig.evolve.cube`).
 * ``threshold`` — for roll/hold games (under every endgame rule: one threshold per seat, past the
   goal; the only genome there): ``h[i, j]``, roll while the turn total is below ``h``
   (:func:`ga_pig.strategies.threshold`), in square blocks of side c over ``(i, j)``: 10^4 integer
@@ -28,7 +28,7 @@ import numpy as np
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold, Space
+from ga_pig.spaces import DiceCounts, EndgameDiceCounts, EndgameRollHold, PlayersRollHold, RollHold, Space
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "GENOMES", "genome_of"]
 
@@ -54,6 +54,13 @@ class Genome:
         self.game, self.space = game, game.space
         self.plane = game.players
         self._visits: np.ndarray | None = None
+
+    def _planes(self, genomes: np.ndarray) -> np.ndarray:
+        """Seated genomes with the seat axis before the (i, j) plane, as cube and strategies index."""
+        return np.moveaxis(genomes, -1, -3) if self.seated else genomes
+
+    def _unplanes(self, planes: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.moveaxis(planes, -3, -1)) if self.seated else planes
 
     def observe(self, strategy: np.ndarray) -> None:
         """Note where play goes: the expected turns begun at each score pair ``(i, j)`` when
@@ -119,20 +126,40 @@ class Genome:
 
 
 class TensorGenome(Genome):
+    """A gene per state (the cube system's block per state at coarser sides). Hog under an endgame
+    rule (:class:`~ga_pig.spaces.EndgameDiceCounts`): a dice count per seat, ``d[i, j, seat]``
+    (the seat last, as the threshold genome's)."""
+
     name = "tensor"
     spaces = (RollHold, DiceCounts, PlayersRollHold)
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.dims, self.dtype = game.space.dims, game.space.dtype
+        self.seated = isinstance(self.space, EndgameDiceCounts)
+        self.dims, self.dtype = (3 if self.seated else game.space.dims), game.space.dtype
+
+    def shape(self, side: int) -> tuple[int, ...]:
+        n = cube.blocks(self.game.goal, side)
+        return (n, n, 2) if self.seated else (n,) * self.dims
 
     def random(self, rng, size, side, p_roll):
+        if self.seated:
+            return rng.integers(1, self.space.high + 1, size=(size,) + self.shape(side), dtype=np.int64)
         return self.space.random(rng, (size,), cube.blocks(self.game.goal, side), p_roll=p_roll)
 
     def encode(self, strategies, side):
+        if self.seated:
+            return self._unplanes(cube.coarsen(strategies, side, self.plane))
         return cube.coarsen(strategies, side, self.dims)
 
+    def refine(self, genomes, side, new_side):
+        if self.seated:
+            return self._unplanes(cube.refine(self._planes(genomes), side, new_side, self.game.goal, self.plane))
+        return super().refine(genomes, side, new_side)
+
     def decode(self, genomes, side, force_roll_at_zero):
+        if self.seated:
+            return np.ascontiguousarray(cube.expand(self._planes(genomes), side, self.game.goal, self.plane))
         return cube.strategies(genomes, side, self.game, force_roll_at_zero)
 
     def mutated(self, genes, rng):
@@ -140,6 +167,9 @@ class TensorGenome(Genome):
 
     def shift(self, genome, region, step):
         genome[region] = self.space.shifted(genome[region], step)
+
+    def stored(self, genomes, side):
+        return (self.decode(genomes, side, False), 1) if self.seated else (genomes, side)
 
 
 class ThresholdGenome(Genome):
@@ -165,13 +195,6 @@ class ThresholdGenome(Genome):
     def shape(self, side: int) -> tuple[int, ...]:
         n = cube.blocks(self.game.goal, side)
         return (n, n, 2) if self.seated else (n,) * self.dims
-
-    def _planes(self, genomes: np.ndarray) -> np.ndarray:
-        """Seated genomes with the seat axis before the (i, j) plane, as cube and strategies index."""
-        return np.moveaxis(genomes, -1, -3) if self.seated else genomes
-
-    def _unplanes(self, planes: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(np.moveaxis(planes, -3, -1)) if self.seated else planes
 
     def _cap(self, n: int) -> np.ndarray:
         """The largest meaningful gene per block row (and seat): the limit minus the row's first

@@ -38,9 +38,11 @@ tails subtract, so a turn no longer runs from low totals to high ones: each turn
 from the top down until it stops moving, and so is the final turn's chance W(n), each n its own
 chain (doubling depends on the total, not only on the points still needed). The bound above still
 holds: W falls as n grows (reaching n + 1 means having reached n), and rolling on still risks the
-bust. A doubling can carry a total to nearly twice the cap: it banks there. Not yet: Hog (one roll
-per turn, yet the rules matter: the dice count near the goal sets the margin, and the final turn
-is itself a choice of dice, which its strategies lack).
+bust. A doubling can carry a total to nearly twice the cap: it banks there.
+
+Hog (one roll per turn of the dice its table ``[seat, i, j]`` names) has no turn total to bound:
+its final turn rolls the number of dice most likely to get ahead (:func:`final_dice`; the final
+turn's W(n) is that best chance), and its kernels live in :mod:`ga_pig.exact._endgame_dice`.
 """
 
 from __future__ import annotations
@@ -51,12 +53,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig._validate import check_game, check_int, check_memory
-from ga_pig.exact import _endgame
+from ga_pig.exact import _endgame, _endgame_dice
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import Game
 
-__all__ = ["EndgameSolution", "optimal", "cap", "best_response", "seat_probabilities", "final_turn", "margins",
-           "simulate", "DECIDES"]
+__all__ = ["EndgameSolution", "optimal", "cap", "best_response", "seat_probabilities", "final_turn", "final_dice",
+           "margins", "simulate", "DECIDES"]
 
 #: Per rule, for each seat (first mover first): whether a mover in that seat who banks the goal
 #: hands the opponent a final turn (and so decides past the goal how big a margin to build).
@@ -77,11 +79,13 @@ class EndgameSolution:
     ----------
     policy : ndarray(bool, shape=(2, goal, goal, top + 1))
         ``policy[seat, i, j, k]``: True to roll. False where the mover banks by rule (at the goal
-        when that ends the game, at ``top``) and beyond ``i + k > top``.
+        when that ends the game, at ``top``) and beyond ``i + k > top``. Hog: int, shape ``(2,
+        goal, goal)``, the dice to roll.
     value : ndarray(float64, shape=(2, goal, goal, top + 1))
-        The mover's win probability; NaN beyond ``i + k > top``.
+        The mover's win probability; NaN beyond ``i + k > top``. Hog: shape ``(2, goal, goal)``.
     top : int
         The cap: a mover banks once ``i + k`` reaches it (optimal anyway: see the module notes).
+        Hog: the goal (no turn total).
     rounds : ndarray(int64, shape=(goal, goal))
         Policy-improvement rounds (or value-iteration sweeps) of the pair seat 0 at (i, j),
         seat 1 at (j, i).
@@ -99,7 +103,7 @@ class EndgameSolution:
     @property
     def start(self) -> tuple[float, float]:
         """Each seat's win probability at the start under optimal play, first mover first."""
-        first = float(self.value[0, 0, 0, 0])
+        first = float(self.value[(0,) * self.value.ndim])
         return first, 1.0 - first
 
     @property
@@ -109,7 +113,10 @@ class EndgameSolution:
 
     def bank_at(self) -> np.ndarray:
         """bank_at[seat, i, j]: the smallest total >= goal at which the mover in ``seat`` with
-        banked score i banks against j (goal itself where reaching it ends the game)."""
+        banked score i banks against j (goal itself where reaching it ends the game). Not for
+        Hog, whose turn is one roll: nothing to bank past the goal."""
+        if self.game.max_dice:
+            raise ValueError(f"{self.game} rolls its dice once per turn: there is no turn total to bank past the goal")
         goal = self.game.goal
         totals = np.arange(self.top + 1)[None, None, None, :] + np.arange(goal)[None, :, None, None]
         banks = ~self.policy & (totals >= goal) & (totals <= self.top)
@@ -130,18 +137,47 @@ def _supported(game: Game) -> None:
     """ValueError unless the endgame solver handles ``game``'s outcomes."""
     if game.players != 2:
         raise ValueError(f"endgame={game.endgame!r} is solved for two players so far, got players={game.players}")
-    if game.max_dice:
-        raise ValueError(f"endgame={game.endgame!r} is not solved for {game}: it rolls its dice once per turn")
 
 
 def final_turn(game: Game, size: int) -> np.ndarray:
     """W[n], n = 0..size-1: the chance that a player on a final turn who needs at least n more
-    points gets them (rolling until they have, or bust); W[0] = 1."""
+    points gets them (rolling until they have, or bust; Hog: rolling the number of dice most likely
+    to score n, :func:`final_dice`); W[0] = 1."""
     check_game(game)
     check_int("size", size, 1)
+    if game.max_dice:
+        return _dice_final(game, size)[0]
     rules = rules_of(game)
     return _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
                                 rules.move_amount, size)
+
+
+def final_dice(game: Game, size: int) -> np.ndarray:
+    """Hog: best[n], n = 0..size-1, the dice a final turn needing n points rolls — the fewest among
+    those most likely to score at least n in one roll (1 where none can)."""
+    check_game(game)
+    check_int("size", size, 1)
+    if not game.max_dice:
+        raise ValueError(f"final_dice is for games that roll their dice at once (Hog), got {game}")
+    return _dice_final(game, size)[1]
+
+
+def _dice_final(game: Game, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(W, best) of a Hog final turn (:func:`final_turn`, :func:`final_dice`)."""
+    pi = game.dice_table()
+    tail = np.cumsum(pi[:, ::-1], axis=1)[:, ::-1]  # tail[d, n]: d dice score at least n (n >= 1)
+    W, best = np.zeros(size), np.ones(size, dtype=np.int64)
+    W[0] = 1.0
+    reach = min(size, pi.shape[1])
+    best[1:reach] = np.argmax(tail[1:, 1:reach], axis=0) + 1
+    W[1:reach] = tail[best[1:reach], np.arange(1, reach)]
+    return W, best
+
+
+def dice_size(game: Game) -> int:
+    """Hog: the size of the final-turn tables (:func:`final_turn`, :func:`final_dice`) play can read:
+    the leader's score is below goal + the largest roll."""
+    return game.goal + game.dice_table().shape[1] + 1
 
 
 def _first_margin(game: Game, W: np.ndarray) -> int:
@@ -234,6 +270,9 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     _supported(game)
+    if game.max_dice:
+        P, policy, rounds = _dice_solve_with(game, method, tol, max_rounds)
+        return EndgameSolution(policy, P, game.goal, rounds, method, game)
     goal = game.goal
     if margin is None:
         margin = cap(game) - goal
@@ -247,6 +286,25 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         margin *= 2
     P, policy, top = _within_cap(game, P, policy, top)
     return EndgameSolution(policy, _past_cap_nan(P, top), top, rounds, method, game)
+
+
+def _dice_solve_with(game: Game, method: str, tol: float, max_rounds: int, improve=(True, True),
+                     policy: np.ndarray | None = None):
+    """Hog: (P, policy, rounds) with both seats choosing their dice (optimal play), or only the
+    seats in ``improve`` against the others' dice in ``policy`` (a best response)."""
+    goal = game.goal
+    W, _best = _dice_final(game, dice_size(game))
+    if policy is None:
+        policy = np.ones((2, goal, goal), dtype=np.int64)
+    P = np.zeros((2, goal, goal))
+    rounds = np.zeros((goal, goal), dtype=np.int64)
+    margin = TIE_MARGIN if method == "policy_iteration" else 0.0
+    ok = _endgame_dice._solve(goal, _decides(game), W, game.dice_table(), method == "policy_iteration",
+                              np.array(improve, dtype=np.bool_), tol, margin, max_rounds, P, policy[0], policy[1],
+                              rounds)
+    if not ok:
+        raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_rounds} rounds")
+    return P, policy, rounds
 
 
 def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
@@ -264,7 +322,7 @@ def cap(game: Game) -> int:
     falls below a thousandth of a bust's (a tenth where the turn total can double); goal + 1 where
     nobody plays past the goal. From the rules alone: no solving."""
     check_game(game)
-    return _cap(game)
+    return game.goal if game.max_dice else _cap(game)
 
 
 @functools.lru_cache(maxsize=64)
@@ -297,11 +355,16 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     returns them. Strategies are :class:`~ga_pig.spaces.EndgameRollHold` tables (checked by the
     caller); a turn start always rolls, so no game stalls and each seating's two wins add up to 1."""
     _supported(game)
-    top = population.shape[-1] - 1
-    rules, W = _kernel_rules(game, top)
     out = np.empty((len(first), 4))
     population = np.ascontiguousarray(population)
     others = population if others is None else np.ascontiguousarray(others)
+    if game.max_dice:
+        W, _best = _dice_final(game, dice_size(game))
+        _endgame_dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
+                             _decides(game), W, game.dice_table(), out)
+        return out
+    top = population.shape[-1] - 1
+    rules, W = _kernel_rules(game, top)
     _endgame._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
                     _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p,
                     rules.bank_amount, rules.move_p, rules.move_amount, out)
@@ -320,6 +383,17 @@ def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> Endgam
     """
     b = game.space.check(b, "b")
     _supported(game)
+    if game.max_dice:
+        values, policy, rounds = [], np.ones_like(b), np.zeros((game.goal, game.goal), dtype=np.int64)
+        for seat in range(2):
+            table = np.array(b)
+            table[seat] = 1  # the responder starts from one die everywhere
+            P, table, seat_rounds = _dice_solve_with(game, "policy_iteration", 0.0, max_rounds,
+                                                     (seat == 0, seat == 1), table)
+            values.append(P[seat])
+            policy[seat] = table[seat]
+            rounds += seat_rounds
+        return EndgameSolution(policy, np.stack(values), game.goal, rounds, "best_response", game)
     top = b.shape[-1] - 1
     values, policy, rounds = [], np.zeros_like(b), np.zeros((game.goal, game.goal), dtype=np.int64)
     for seat in range(2):
@@ -347,6 +421,12 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     roll past what it needs, or, doubling, at nearly twice it)
     """
     game = solution.game
+    if game.max_dice:
+        size = dice_size(game)
+        _W, best = _dice_final(game, size)
+        won = np.zeros((2, size))
+        _endgame_dice._margins(solution.policy, game.goal, _decides(game), best, game.dice_table(), won)
+        return won
     rules = rules_of(game)
     top = solution.top
     largest = _largest_bank(game, top)  # a banked total; a final turn needs at most this + 1
@@ -372,6 +452,7 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
     policies : ndarray(bool, shape=(2, 2, goal, goal, top + 1))
         Each player's policy, indexed [seat, i, j, k] like :attr:`EndgameSolution.policy` (for
         the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``.
+        Hog: int dice counts, shape ``(2, 2, goal, goal)``.
 
     Returns
     -------
@@ -385,14 +466,23 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
     games = check_int("games", games, 1)
     goal = game.goal
     policies = np.ascontiguousarray(policies)
-    if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
-            or policies.shape[4] <= goal:
-        raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
-                         f"{goal}, got {policies.dtype} {policies.shape}")
     probabilities, effects, amounts = game.tables()
     winners = np.empty(games, dtype=np.int64)
     scores = np.empty((games, 2), dtype=np.int64)
     decides = _decides(game)
+    if game.max_dice:
+        if policies.dtype.kind not in "iu" or policies.shape != (2, 2, goal, goal) or policies.min() < 1 \
+                or policies.max() > game.max_dice:
+            raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
+                             f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
+        _W, best = _dice_final(game, dice_size(game))
+        _endgame_dice._play(policies.astype(np.int64), games, goal, decides, best, np.cumsum(probabilities),
+                            effects, amounts, seed, scores, winners)
+        return winners, scores
+    if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
+            or policies.shape[4] <= goal:
+        raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
+                         f"{goal}, got {policies.dtype} {policies.shape}")
     _endgame._play(policies, games, goal, policies.shape[4] - 1, decides, np.cumsum(probabilities), effects,
                    amounts, seed, scores, winners)
     return winners, scores

@@ -7,7 +7,8 @@ Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep u
 moves by more than a few ulps. Stalemates — both players passing at a turn
 start forever — are losses for both (seed 000 §2.3.4): probabilities of a win, of b's win and of
 a stalemate add up to 1, and nothing is ever NaN. Games under an endgame rule
-(:class:`~ga_pig.spaces.EndgameRollHold` strategies) go to :func:`ga_pig.exact.endgame.seat_probabilities`.
+(:class:`~ga_pig.spaces.EndgameRollHold`, :class:`~ga_pig.spaces.EndgameDiceCounts`) go to
+:func:`ga_pig.exact.endgame.seat_probabilities`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from ga_pig.exact import _evaluation, endgame, players
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import Game
-from ga_pig.spaces import EndgameRollHold, PlayersRollHold
+from ga_pig.spaces import EndgameDiceCounts, EndgameRollHold, PlayersRollHold
 from ga_pig.strategies import check, check_population
 
 __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates", "restarts",
@@ -29,6 +30,9 @@ __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_ma
 #: Pairs per kernel call in population-wide evaluations: a large win matrix returns to Python
 #: between chunks (each well under a second at goal 100), where Ctrl-C is honoured.
 CHUNK_PAIRS = 64
+
+#: The seat-indexed spaces of the endgame rules (:mod:`ga_pig.exact.endgame` evaluates them).
+_SEATED = (EndgameRollHold, EndgameDiceCounts)
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     if isinstance(game.space, PlayersRollHold):
         raise ValueError(f"seats is for two players; {game} has {game.players}: use ga_pig.exact.players.one_against "
                          f"(one strategy against copies of another) or ga_pig.exact.players.evaluate")
-    if isinstance(game.space, EndgameRollHold):
+    if isinstance(game.space, _SEATED):
         return Seats(*map(float, endgame.seat_probabilities(a[None], [0], [0], game, b[None])[0]))
     out = np.empty(4)
     _evaluation._pair(game.space.kernel_view(a), game.space.kernel_view(b), rules_of(game), _AT_START, out)
@@ -115,7 +119,7 @@ def _starts(starts, game: Game) -> np.ndarray:
     """``starts`` checked for the kernels (None: the game's start)."""
     if starts is None:
         return _AT_START
-    if isinstance(game.space, (PlayersRollHold, EndgameRollHold)):
+    if isinstance(game.space, (PlayersRollHold, *_SEATED)):
         raise ValueError(f"starts (win rates from other score pairs than the start) are for two players under the "
                          f"seeds' rule; {game} has players={game.players}, endgame={game.endgame!r}")
     weights = np.asarray(starts, dtype=np.float64)
@@ -135,7 +139,7 @@ def _probabilities(population, opponent, game: Game, starts=None) -> np.ndarray:
                                                                                          "opponent")[None]
         return players.one_against(population, opponents, np.arange(n), np.zeros(n, np.int64), game)
     check(opponent, game, "opponent")
-    if isinstance(game.space, EndgameRollHold):
+    if isinstance(game.space, _SEATED):
         n = population.shape[0]
         return endgame.seat_probabilities(population, np.arange(n), np.zeros(n, np.int64), game, opponent[None])
     out = np.empty((population.shape[0], 8 if starts.size else 4))  # with starts: the start's four, then theirs
@@ -202,7 +206,7 @@ def _pairs(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: 
     first, second = first.astype(np.int64), second.astype(np.int64)
     for low in range(0, len(out), CHUNK_PAIRS):
         high = low + CHUNK_PAIRS
-        if isinstance(game.space, EndgameRollHold):
+        if isinstance(game.space, _SEATED):
             out[low:high] = endgame.seat_probabilities(members, first[low:high], second[low:high], game)
         else:
             _evaluation._all_pairs(members, first[low:high], second[low:high], rules, starts, out[low:high])

@@ -253,6 +253,8 @@ def dice_values(solution: Solution) -> np.ndarray:
     (``values[..., 0]`` is NaN). Its maximum over d is the solution's value."""
     game = solution.game
     game.space.require(DiceCounts, "dice_values")
+    if game.endgame != "first_to_goal":
+        raise ValueError(f"dice_values follows the seeds' rule; {game} has endgame={game.endgame!r}")
     goal = game.goal
     P = solution.value
     pi = game.dice_table()  # pi[d, t]

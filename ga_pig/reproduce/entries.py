@@ -350,6 +350,22 @@ def _winning_margins(ctx):
             "exact, forward from the start; mean margin " + ", ".join(f"{r} {m:.2f}" for r, m in means.items()))
 
 
+def _variant_margins(ctx):
+    _, solutions = ctx.endgame
+    margins = {name: solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
+               if rule == "last_round" and not solution.game.max_dice}
+    return (figures.endgame_margins(margins, ctx.game.goal),
+            "last_round, first mover: " + ", ".join(f"{name} up to {int(m.max())}" for name, m in margins.items()))
+
+
+def _variant_winning_margins(ctx):
+    _, solutions = ctx.endgame
+    distributions = {name: won.sum(axis=0) for (name, rule), (_, won) in solutions.items() if rule == "last_round"}
+    means = {name: float((np.arange(d.size) * d).sum()) for name, d in distributions.items()}
+    return (figures.winning_margins(distributions),
+            "last_round, exact; mean margin " + ", ".join(f"{n} {m:.1f}" for n, m in means.items()))
+
+
 def _players_table(ctx):
     table, facts = ctx.players
     start = ", ".join(f"{v:.6f}" for v in facts["start"])
@@ -417,6 +433,10 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("endgame_answers", "seed 003 Future Challenges (endgame variations); issue 12", _endgame_answers),
         Entry("endgame_margins", "seed 003 Future Challenges: by how much to exceed the goal", _endgame_margins),
         Entry("winning_margins", "issue 12 (winning margin in optimal play)", _winning_margins),
+        Entry("endgame_margins_variants", "issue 12: how far past the goal, every roll-and-hold variant (last_round)",
+              _variant_margins),
+        Entry("winning_margins_variants", "issue 12: winning margin, every variant (last_round)",
+              _variant_winning_margins),
         Entry("players_table", "seed 003 Future Challenges: three or more players; Neller & Presser's approximation",
               _players_table),
     ),
