@@ -141,7 +141,7 @@ def test_simulated_games_agree_with_exact_evaluation(rule, hog_solutions):
     game = Game.hog(endgame=rule)
     optimal = hog_solutions[rule].policy
     other = game.space.random(np.random.default_rng(3))
-    games = 400_000
+    games = 1_000_000
     played = simulate.play(optimal, other, game, games, seed=11)
     seats = exact.seats(optimal, other, game)
     for won, n, p in ((played.a_first_wins_a, played.a_first_games, seats.a_first_wins_a),

@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 import scipy.sparse
 import scipy.sparse.linalg
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ga_pig import exact, simulate
 from ga_pig.evolve.genomes import ThresholdGenome
@@ -166,6 +168,19 @@ def test_exact_evaluation_matches_the_markov_chain_on_tiny_games(rule, name):
             assert W[p, q] == pytest.approx(0.5 * (chain[p, q] + 1 - chain[q, p]), abs=1e-13)
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rule=st.sampled_from(RULES), name=st.sampled_from(sorted(TINY)),
+       p_roll=st.floats(0.05, 0.95))
+def test_any_strategies_evaluate_as_the_markov_chain_says(seed, rule, name, p_roll):
+    """Property: for any two strategies of any tiny game, under either rule, the exact first-mover
+    win probability is the Markov chain's, and the seat probabilities lie in [0, 1]."""
+    game = TINY[name](rule)
+    a, b = game.space.random(np.random.default_rng(seed), (2,), p_roll=p_roll)
+    seats = exact.seats(a, b, game)
+    assert 0.0 <= seats.a_first_wins_a <= 1.0 and 0.0 <= seats.b_first_wins_a <= 1.0
+    assert seats.a_first_wins_a == pytest.approx(_chain(game, a, b), abs=1e-13)
+
+
 @pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize("name, goal", [("pig", 40), ("pig_dice", 25)])
 def test_pruned_evaluation_is_the_full_evaluation(rule, name, goal):
@@ -223,7 +238,7 @@ def test_simulated_games_agree_with_exact_evaluation(name, rule, goal):
     game = Game.named(name, goal=goal, endgame=rule)
     optimal = exact.optimal(game).policy
     other = game.space.random(np.random.default_rng(3), p_roll=0.7)
-    games = 400_000
+    games = 1_000_000
     played = simulate.play(optimal, other, game, games, seed=11)
     seats = exact.seats(optimal, other, game)
     assert played.stalemates == 0

@@ -103,7 +103,7 @@ def test_three_players_are_an_exact_equilibrium(three_at_40):
 
 
 def test_three_players_against_simulation(three_at_40):
-    solution, games = three_at_40, 600_000
+    solution, games = three_at_40, 1_000_000
     wins = NP.simulate([solution.policy] * 3, solution.game, games, seed=11)
     p = np.array(solution.start)
     assert wins.sum() == games

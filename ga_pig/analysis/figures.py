@@ -410,7 +410,7 @@ def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
     n = max(1, len(margins))
     columns = min(n, 4)
     rows = -(-n // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, 4.2 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, 4.2 * rows), squeeze=False, layout="constrained")
     if not margins:
         return _empty(fig, axes[0, 0], "no endgame solutions")
     for ax in axes.flat[len(margins):]:
@@ -419,17 +419,18 @@ def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
     for ax, (rule, margin) in zip(axes.flat, margins.items(), strict=False):
         image = ax.imshow(np.asarray(margin).T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto",
                           extent=(-0.5, goal - 0.5, -0.5, goal - 0.5))
-        ax.set_title(f"{rule}: bank at goal + ...")
+        ax.set_title(rule)
         ax.set_xlabel("mover's banked score i")
         ax.set_ylabel("opponent's score j")
     fig.colorbar(image, ax=axes.ravel().tolist(), label="points past the goal")
+    fig.suptitle("how far past the goal the first mover banks (optimal play)")
     return fig
 
 
 def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Figure:
     """The winner's final score minus the loser's under optimal play, one line per endgame rule
     or per game (``distributions[label][m]``: the chance of margin m)."""
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(7, 4) if len(distributions) <= 4 else (9, 5))
     if not distributions:
         return _empty(fig, ax, "no margins")
     for rule, distribution in distributions.items():
@@ -437,6 +438,6 @@ def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Fi
         ax.plot(np.arange(distribution.size), distribution, label=rule, lw=1.4)
     ax.set_xlabel("winning margin (winner's score - loser's)")
     ax.set_ylabel("probability")
-    ax.legend()
+    ax.legend(fontsize="small" if len(distributions) > 4 else None, ncols=2 if len(distributions) > 4 else 1)
     ax.set_title("winning margin in optimal play")
     return fig

@@ -82,13 +82,21 @@ def _hold_past_goal(decides, W, s, total, op):
 def _reach(policy, s, me, op, goal, top, decides, add_amount, move_amount, reached, start_rolls):
     """The largest turn total the mover in seat s at (me, op) can reach under its table ``policy``
     [i, j, k] (a turn start rolls as the table says, or always with ``start_rolls``): totals above
-    it never matter to the turn's value. One scan up the totals, repeated while a MOVE outcome
-    (a subtraction) reaches a total below the one it came from for the first time."""
+    it never matter to the turn's value. One scan up the totals (stopping once a whole roll's
+    reach has passed with nothing reached), repeated with MOVE outcomes while a subtraction
+    reaches a total below the one it came from for the first time."""
+    if move_amount.shape[0] == 0:
+        return _reach_scan(policy, s, me, op, goal, top, decides, add_amount, move_amount, reached, start_rolls, False)
+    return _reach_scan(policy, s, me, op, goal, top, decides, add_amount, move_amount, reached, start_rolls, True)
+
+
+@numba.njit(cache=True, inline="always")
+def _reach_scan(policy, s, me, op, goal, top, decides, add_amount, move_amount, reached, start_rolls, moves):
+    """:func:`_reach`, with ``moves`` a constant in each inlined copy."""
     reached[:] = False
     reached[0] = True
     last = 0
     step = add_amount.max() if add_amount.shape[0] else 0
-    moves = move_amount.shape[0] > 0
     again = True
     while again:
         again = False
@@ -107,12 +115,13 @@ def _reach(policy, s, me, op, goal, top, decides, add_amount, move_amount, reach
                 after = total + add_amount[o]
                 if after < top and (after < goal or decides[s]):
                     reached[k + add_amount[o]] = True
-            for o in range(move_amount.shape[0]):
-                moved = _moved(k, move_amount[o])
-                after = me + moved
-                if after < top and (after < goal or decides[s]) and not reached[moved]:
-                    reached[moved] = True
-                    again = again or moved < k
+            if moves:
+                for o in range(move_amount.shape[0]):
+                    moved = _moved(k, move_amount[o])
+                    after = me + moved
+                    if after < top and (after < goal or decides[s]) and not reached[moved]:
+                        reached[moved] = True
+                        again = again or moved < k
     return last
 
 
@@ -135,12 +144,15 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
     first pass only and then evaluated — a policy-improvement step, so the caller's rounds repeat
     until none switches (choosing again in every pass took twice the passes). Returns whether an
     action switched."""
+    if move_p.shape[0] == 0:  # one pass is exact; the constant drops the MOVE code from this copy
+        return _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p,
+                          add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last,
+                          start_rolls, False)[1]
     switched = False
-    moves = move_p.shape[0] > 0
-    for sweep in range(MAX_SWEEPS if moves else 1):
+    for sweep in range(MAX_SWEEPS):
         change, flipped = _side_pass(P, policy, s, me, op, opponent_start, greedy and sweep == 0, margin, goal, top,
                                      decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
-                                     move_amount, alpha, beta, last, start_rolls, moves)
+                                     move_amount, alpha, beta, last, start_rolls, True)
         switched = switched or flipped
         if change <= ROUNDING_FLOOR:
             break
@@ -218,10 +230,13 @@ def _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, 
                 rolls = not rolls
                 switched = True
                 policy[me, op, k] = rolls
-        a, b = (roll_a, roll_b) if rolls else (hold_a, hold_b)
         if moves:
+            a, b = (roll_a, roll_b) if rolls else (hold_a, hold_b)
             change = max(change, abs(a - alpha[k]), abs(b - beta[k]))
-        alpha[k], beta[k] = a, b
+        if rolls:
+            alpha[k], beta[k] = roll_a, roll_b
+        else:
+            alpha[k], beta[k] = hold_a, hold_b
     return change, switched
 
 
