@@ -5,38 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from endgame_games import bank_game, check_margins, move_game, moved, reset_game
 
 from ga_pig import exact, strategies
 from ga_pig.exact import endgame
 from ga_pig.exact._rules import rules_of
-from ga_pig.game import ENDGAMES, Effect, Game, Outcome
+from ga_pig.game import ENDGAMES, Effect, Game
 
 RULES = ("last_round", "equal_turns")
-
-
-def _bank_game(endgame_rule: str) -> Game:
-    """A tiny game with a BANK outcome: bust, +1, +2, or bank 2 more points and end the turn."""
-    outcomes = (Outcome(0.25, Effect.BUST), Outcome(0.25, Effect.ADD, 1), Outcome(0.25, Effect.ADD, 2),
-                Outcome(0.25, Effect.BANK, 2))
-    return Game("bank", 6, outcomes, endgame=endgame_rule)
-
-
-def _reset_game(endgame_rule: str) -> Game:
-    """A tiny game whose banked scores can fall: bust, reset to 0, +1 or +2."""
-    outcomes = (Outcome(0.2, Effect.BUST), Outcome(0.15, Effect.RESET), Outcome(0.35, Effect.ADD, 1),
-                Outcome(0.3, Effect.ADD, 2))
-    return Game("reset", 6, outcomes, endgame=endgame_rule)
-
-
-def _move_game(endgame_rule: str) -> Game:
-    """A tiny game whose turn total can double or fall: bust, +1, +2, double, or lose a point."""
-    outcomes = (Outcome(0.25, Effect.BUST), Outcome(0.3, Effect.ADD, 1), Outcome(0.25, Effect.ADD, 2),
-                Outcome(0.08, Effect.DOUBLE), Outcome(0.12, Effect.SUBTRACT, 1))
-    return Game("moves", 5, outcomes, endgame=endgame_rule)
-
-
-def _moved(k: int, effect: Effect, amount: int) -> int:
-    return 2 * k if effect == Effect.DOUBLE else max(k - amount, 0)
 
 
 def _brute_force(game: Game, cap: int) -> np.ndarray:
@@ -58,7 +34,7 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
     for n in range(1, N + 1):
         M, b = np.zeros((n, n)), np.zeros(n)
         for k in range(n):
-            for p, nxt in [(p, k + a) for p, a in adds] + [(p, _moved(k, e, a)) for p, e, a in moves]:
+            for p, nxt in [(p, k + a) for p, a in adds] + [(p, moved(k, e, a)) for p, e, a in moves]:
                 if nxt >= n:
                     b[k] += p
                 else:
@@ -73,7 +49,7 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
 
     V = np.zeros((2, goal, goal, cap + 1))
     for _ in range(100_000):
-        moved = 0.0
+        change = 0.0
         for s in range(2):
             for i in range(goal):
                 for j in range(goal):
@@ -96,23 +72,23 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
                                 after = banked(s, total + a, j)
                                 roll += p * (after if after is not None else 1.0 - V[1 - s, j, total + a, 0])
                             for p, e, a in moves:
-                                nxt = _moved(k, e, a)
+                                nxt = moved(k, e, a)
                                 after = banked(s, i + nxt, j)
                                 if after is not None and (not decides[s] or i + nxt >= cap):
                                     roll += p * after
                                 else:
                                     roll += p * V[s, i, j, nxt]
                             new = max(roll, hold)
-                        moved = max(moved, abs(new - V[s, i, j, k]))
+                        change = max(change, abs(new - V[s, i, j, k]))
                         V[s, i, j, k] = new
-        if moved < 1e-16:
+        if change < 1e-16:
             return V
     raise AssertionError("brute force did not settle")
 
 
 @pytest.mark.parametrize("rule", ENDGAMES)
 @pytest.mark.parametrize("make", [lambda rule: Game.pig(goal=5, sides=3, endgame=rule),
-                                  lambda rule: Game.piglet(goal=4, endgame=rule), _bank_game, _reset_game, _move_game],
+                                  lambda rule: Game.piglet(goal=4, endgame=rule), bank_game, reset_game, move_game],
                          ids=["pig_d3", "piglet", "bank", "reset", "moves"])
 def test_solver_matches_brute_force_on_tiny_games(rule, make):
     game = make(rule)
@@ -180,29 +156,11 @@ def test_the_cap_is_proved_not_guessed(pig_solutions):
                                atol=1e-15)
 
 
-def _check_margins(game: Game, solution, games: int, seed: int, bins) -> None:
-    """The forward margins add up to the solver's values, and simulated games under optimal play
-    agree with them: who wins, the mean margin and its distribution over ``bins`` (4 SE)."""
-    won = endgame.margins(solution)
-    np.testing.assert_allclose(won.sum(axis=1), solution.start, rtol=0, atol=1e-13)
-    winners, scores = endgame.simulate(game, np.stack([solution.policy] * 2), games, seed=seed)
-    assert (winners >= 0).all()
-    first = (winners == 0).mean()
-    assert abs(first - solution.start[0]) < 4 * np.sqrt(solution.start[0] * solution.start[1] / games)
-    margin = np.abs(scores[:, 0] - scores[:, 1])
-    exact_margin = won.sum(axis=0)
-    mean = (np.arange(exact_margin.size) * exact_margin).sum()
-    assert abs(margin.mean() - mean) < 4 * margin.std() / np.sqrt(games)
-    for low, high in bins:
-        p = exact_margin[low:high].sum()
-        assert abs(((margin >= low) & (margin < high)).mean() - p) < 4 * np.sqrt(p * (1 - p) / games) + 1e-12
-
-
 @pytest.mark.parametrize("rule", ENDGAMES)
 def test_margins_forward_agree_with_the_solver_and_the_simulator(rule, pig_solutions):
     game = Game.pig(endgame=rule)
     solution = pig_solutions.get(rule) or endgame.optimal(game)
-    _check_margins(game, solution, 400_000, 7, ((1, 6), (6, 20), (20, 50), (50, 200)))
+    check_margins(game, solution, 400_000, 7, ((1, 6), (6, 20), (20, 50), (50, 200)))
 
 
 def test_margins_with_a_bank_outcome():
@@ -272,7 +230,7 @@ def test_the_cap_counts_resets():
 def test_margins_with_resets_agree_with_the_solver_and_the_simulator(name, rule, reset_solutions):
     """Forward in passes (a reset sends play back to a lower score sum); a final turn that resets
     leaves its player at 0, so the winner's margin is its whole score."""
-    _check_margins(RESETS[name](rule), reset_solutions[name, rule], 200_000, 3,
+    check_margins(RESETS[name](rule), reset_solutions[name, rule], 200_000, 3,
                    ((1, 6), (6, 50), (50, 100), (100, 400)))
 
 
@@ -290,7 +248,7 @@ def test_answers_for_pig_dice(pig_dice_solutions):
     assert last.start[0] == pytest.approx(0.5313221112076597, abs=1e-12)
     assert equal.start[0] == pytest.approx(0.45075959333896626, abs=1e-12)
     assert last.margin()[0].max() == 40 and equal.margin()[0].max() == 19 and (equal.margin()[1] == 0).all()
-    _check_margins(Game.pig_dice(endgame="equal_turns"), equal, 200_000, 5, ((1, 10), (10, 40), (40, 100), (100, 700)))
+    check_margins(Game.pig_dice(endgame="equal_turns"), equal, 200_000, 5, ((1, 10), (10, 40), (40, 100), (100, 700)))
 
 
 def test_pig_dice_value_iteration_agrees_with_policy_iteration():

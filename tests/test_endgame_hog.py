@@ -10,6 +10,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from endgame_games import check_margins
 
 from ga_pig import exact, simulate
 from ga_pig.exact import endgame
@@ -114,22 +115,12 @@ def hog_solutions():
 
 def test_answers_for_hog(hog_solutions):
     """The README's numbers; the margins forward add up to them and 200,000 simulated games agree
-    with both (4 SE)."""
+    with both, and with the margin's distribution (4 SE)."""
     last, equal = hog_solutions["last_round"], hog_solutions["equal_turns"]
     assert last.start[0] == pytest.approx(0.5282199257783385, abs=1e-12)
     assert equal.start[0] == pytest.approx(0.46928341055689443, abs=1e-12)
     for rule, solution in hog_solutions.items():
-        game = Game.hog(endgame=rule)
-        won = endgame.margins(solution)
-        np.testing.assert_allclose(won.sum(axis=1), solution.start, rtol=0, atol=1e-13)
-        games = 200_000
-        winners, scores = endgame.simulate(game, np.stack([solution.policy] * 2), games, seed=3)
-        first = (winners == 0).mean()
-        assert abs(first - solution.start[0]) < 4 * np.sqrt(solution.start[0] * solution.start[1] / games)
-        margin = np.abs(scores[:, 0] - scores[:, 1])
-        exact_margin = won.sum(axis=0)
-        mean = (np.arange(exact_margin.size) * exact_margin).sum()
-        assert abs(margin.mean() - mean) < 4 * margin.std() / np.sqrt(games)
+        check_margins(Game.hog(endgame=rule), solution, 200_000, 3, ((0, 10), (10, 50), (50, 100), (100, 300)))
     with pytest.raises(ValueError, match="rolls its dice once per turn: there is no turn total"):
         last.margin()
 

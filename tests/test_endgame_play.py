@@ -9,40 +9,21 @@ import pandas as pd
 import pytest
 import scipy.sparse
 import scipy.sparse.linalg
+from endgame_games import bank_game, move_game, moved, reset_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ga_pig import exact, simulate
 from ga_pig.evolve.genomes import ThresholdGenome
 from ga_pig.exact import endgame
-from ga_pig.game import Effect, Game, Outcome
+from ga_pig.game import Effect, Game
 from ga_pig.spaces import EndgameRollHold
 
 RULES = ("last_round", "equal_turns")
 
 
-def _bank_game(rule: str) -> Game:
-    outcomes = (Outcome(0.25, Effect.BUST), Outcome(0.25, Effect.ADD, 1), Outcome(0.25, Effect.ADD, 2),
-                Outcome(0.25, Effect.BANK, 2))
-    return Game("bank", 6, outcomes, endgame=rule)
-
-
-def _reset_game(rule: str) -> Game:
-    """Banked scores can fall: bust, reset to 0, +1 or +2."""
-    outcomes = (Outcome(0.2, Effect.BUST), Outcome(0.15, Effect.RESET), Outcome(0.35, Effect.ADD, 1),
-                Outcome(0.3, Effect.ADD, 2))
-    return Game("reset", 6, outcomes, endgame=rule)
-
-
-def _move_game(rule: str) -> Game:
-    """The turn total can double or fall: bust, +1, +2, double, or lose a point."""
-    outcomes = (Outcome(0.25, Effect.BUST), Outcome(0.3, Effect.ADD, 1), Outcome(0.25, Effect.ADD, 2),
-                Outcome(0.08, Effect.DOUBLE), Outcome(0.12, Effect.SUBTRACT, 1))
-    return Game("moves", 5, outcomes, endgame=rule)
-
-
-TINY = {"pig_d3": lambda rule: Game.pig(goal=6, sides=3, endgame=rule), "bank": _bank_game, "reset": _reset_game,
-        "moves": _move_game}
+TINY = {"pig_d3": lambda rule: Game.pig(goal=6, sides=3, endgame=rule), "bank": bank_game, "reset": reset_game,
+        "moves": move_game}
 
 
 def _chain(game: Game, a: np.ndarray, b: np.ndarray, respond: int | None = None) -> float:
@@ -55,14 +36,11 @@ def _chain(game: Game, a: np.ndarray, b: np.ndarray, respond: int | None = None)
     decides = endgame.DECIDES[game.endgame]
     adds = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.ADD]
     banks = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.BANK]
-    moved = [(o.probability, o.effect, o.amount) for o in game.outcomes if o.effect in (Effect.DOUBLE,
-                                                                                         Effect.SUBTRACT)]
+    shifts = [(o.probability, o.effect, o.amount) for o in game.outcomes if o.effect in (Effect.DOUBLE,
+                                                                                          Effect.SUBTRACT)]
     bust = sum(o.probability for o in game.outcomes if o.effect == Effect.BUST)
     reset = sum(o.probability for o in game.outcomes if o.effect == Effect.RESET)
     tables = (a, b)
-
-    def move(k, effect, amount):
-        return 2 * k if effect == Effect.DOUBLE else max(k - amount, 0)
 
     def zeroed(s, x, y):
         """The scores after the mover in seat s resets to 0."""
@@ -88,7 +66,7 @@ def _chain(game: Game, a: np.ndarray, b: np.ndarray, respond: int | None = None)
                 return [("end", [(1.0, None, float(s == 0))])]
             out = [(bust + reset, None, float(s != 0))]
             out += [(p, (s, x, y, k + amt, True), None) for p, amt in adds]
-            out += [(p, (s, x, y, move(k, e, amt), True), None) for p, e, amt in moved]
+            out += [(p, (s, x, y, moved(k, e, amt), True), None) for p, e, amt in shifts]
             out += [(p, None, float((s == 0) == (total + amt > op))) for p, amt in banks]
             return [("roll", out)]
         if total >= goal and (not decides[s] or total >= top):
@@ -96,7 +74,7 @@ def _chain(game: Game, a: np.ndarray, b: np.ndarray, respond: int | None = None)
         hold = [("hold", [(1.0, *after_bank(s, (x, y), total))])] if k > 0 else []
         roll = [(bust, (1 - s, x, y, 0, False), None), (reset, (1 - s, *zeroed(s, x, y), 0, False), None)]
         roll += [(p, (s, x, y, k + amt, False), None) for p, amt in adds]
-        roll += [(p, (s, x, y, move(k, e, amt), False), None) for p, e, amt in moved]
+        roll += [(p, (s, x, y, moved(k, e, amt), False), None) for p, e, amt in shifts]
         roll += [(p, *after_bank(s, (x, y), total + amt)) for p, amt in banks]
         return hold + [("roll", roll)]
 
