@@ -123,6 +123,8 @@ class OperatorsConfig:
     block: int = 4
     #: boundary shift: the largest step, in genes along the turn total
     shift: int = 2
+    #: shift_copy: the share of regions that copy a displaced region instead of shifting
+    copy_share: float = 0.5
     #: from the cube's last wave on, these replace ``block``, ``shift`` and the top-level
     #: ``mutation`` rate (null: unchanged). The early waves need long steps; near the end small
     #: moves of large regions gain more per child (README, "Evolution without the answer key")
@@ -332,6 +334,8 @@ def validate(cfg: DictConfig) -> None:
         fail("operators.block", cfg.operators.block, "an integer >= 1 (genes per region side)")
     if cfg.operators.shift < 1:
         fail("operators.shift", cfg.operators.shift, "an integer >= 1 (genes)")
+    if not 0 <= cfg.operators.copy_share <= 1:
+        fail("operators.copy_share", cfg.operators.copy_share, "a probability in [0, 1]")
     if cfg.operators.fine_block is not None and cfg.operators.fine_block < 1:
         fail("operators.fine_block", cfg.operators.fine_block, "null or an integer >= 1 (genes per region side)")
     if cfg.operators.fine_shift is not None and cfg.operators.fine_shift < 1:

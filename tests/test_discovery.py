@@ -97,6 +97,61 @@ def test_boundary_shift_slides_columns_along_the_turn_total():
     assert (genome[1:3, 0:2].sum(axis=-1) == 1).all()
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_shift_copy_copies_displaced_regions(seed):
+    """Every region shift_copy copies takes the genes of a region at most ``block`` genes away:
+    each changed gene equals an original gene within that distance (a tensor genome's columns
+    whole), and a threshold strategy stays one."""
+    rng = np.random.default_rng(seed)
+    genes = _genes("tensor")
+    moved = 0
+    for _ in range(20):
+        genome = _threshold_tensor(rng)
+        before = genome.copy()
+        operators.shift_copy(genome, 1e-9, rng, genes, block=3, shift=2, copy_share=1.0)  # one region
+        changed = np.argwhere((genome != before).any(axis=-1))
+        moved += len(changed)
+        for i, j in changed:
+            window = before[max(i - 3, 0): i + 4, max(j - 3, 0): j + 4].reshape(-1, G.goal)
+            assert (window == genome[i, j]).all(axis=1).any()
+        h = S.thresholds_of(genome, G)
+        assert np.array_equal(S.threshold(h, G)[S.legal(G)], genome[S.legal(G)])
+    assert moved
+
+
+def test_threshold_copy_keeps_rolling_to_the_goal_where_the_source_did():
+    """A threshold at its cap (never hold: roll on to the goal) means something else at another
+    score; copied, it becomes the target's cap. Other thresholds are copied as they are."""
+    genes = _genes("threshold")
+    genome = np.full((20, 20), 7, dtype=np.int16)
+    genome[10:12, 4] = 20 - np.arange(10, 12)  # rows 10 and 11 roll to the goal at j = 4
+    genes.copy(genome, (slice(13, 15), slice(4, 6)), (slice(10, 12), slice(3, 5)))
+    assert genome[13:15, 4].tolist() == [7, 7] and genome[13:15, 5].tolist() == [20 - 13, 20 - 14]
+    tensor = np.arange(4 * 4 * 3).reshape(4, 4, 3)
+    _genes("tensor").copy(tensor, (slice(0, 1), slice(0, 2)), (slice(2, 3), slice(1, 3)))
+    assert np.array_equal(tensor[0, 0:2], np.arange(48).reshape(4, 4, 3)[2, 1:3])
+
+
+def test_shift_copy_moves_the_edge_of_a_roll_to_the_goal_band():
+    """Where a strategy switches to rolling on to the goal is a place in the (i, j) plane; a
+    copy moves it by whole genes, which shifts along the turn total cannot do in one step."""
+    genes = _genes("threshold")
+    rng = np.random.default_rng(8)
+    band = np.full((20, 20), 5, dtype=np.int16)
+    band[:, 15:] = 20 - np.arange(20)[:, None]  # roll to the goal when the opponent is past 14
+    genes.settle(band)
+    seen = set()
+    for _ in range(300):
+        genome = band.copy()
+        operators.shift_copy(genome, 0.0025, rng, genes, block=1, shift=2, copy_share=1.0)
+        genes.settle(genome)
+        diff = np.argwhere(genome != band)
+        if len(diff) == 1:
+            (i, j), = diff
+            seen.add((j, int(genome[i, j]) == 20 - i))
+    assert (14, True) in seen and (15, False) in seen  # the band grows and shrinks at its edge
+
+
 @pytest.mark.parametrize("name", sorted(GENOMES))
 @pytest.mark.parametrize("crossover", sorted(operators.CROSSOVERS))
 def test_crossover_of_equal_parents_is_the_parent(crossover, name):
@@ -191,6 +246,7 @@ def test_tournament_winners_are_the_best_of_their_draws():
     ("memetic.every=-1", "config key 'memetic.every' = -1: expected an integer >= 0"),
     ("operators.fine_block=0", "config key 'operators.fine_block' = 0: expected null or an integer >= 1"),
     ("operators.fine_mutation=2", "config key 'operators.fine_mutation' = 2.0: expected null or a probability"),
+    ("operators.copy_share=1.5", "config key 'operators.copy_share' = 1.5: expected a probability in [0, 1]"),
     ("fitness=exact_nash game.players=3", "config key 'fitness.opponent' = 'nash': expected a judge for any "
                                              "number of players with game.players=3"),
 ])

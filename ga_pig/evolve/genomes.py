@@ -120,6 +120,11 @@ class Genome:
         when positive), in place."""
         raise NotImplementedError
 
+    def copy(self, genome: np.ndarray, region: tuple[slice, ...], source: tuple[slice, ...]) -> None:
+        """Give the block ``region`` of ``genome`` the decisions of the same-shaped block ``source``
+        (the structure-aware copy, :func:`~ga_pig.evolve.operators.shift_copy`), in place."""
+        genome[region] = genome[source]
+
     def stored(self, genomes: np.ndarray, side: int) -> tuple[np.ndarray, int]:
         """(genomes, side) in the tensor encoding, as ``population.npz`` keeps them."""
         return genomes, side
@@ -260,6 +265,13 @@ class ThresholdGenome(Genome):
 
     def shift(self, genome, region, step):
         genome[region] = np.clip(genome[region].astype(np.int64) + step, 0, self.high)
+
+    def copy(self, genome, region, source):
+        """Thresholds copied as they are, except that a source gene at its cap (roll on to the
+        goal: a threshold of ``goal - i`` means something else at another ``i``) makes the
+        target roll on to the goal from its own row too."""
+        cap = np.broadcast_to(self._cap(genome.shape[0]), genome.shape)
+        genome[region] = np.where(genome[source] >= cap[source], cap[region], genome[source])
 
     def stored(self, genomes, side):
         return self.decode(genomes, side, False), 1

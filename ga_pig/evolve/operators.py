@@ -23,11 +23,18 @@ strategy's decisions change slowly):
   with three or more players the regions are cubes over every player's score.
 * :func:`visited_shift` — the same, with regions centred on score pairs in proportion to how often
   play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
+* :func:`shift_copy` — :func:`boundary_shift`, with a share of the regions instead copying the
+  region up to ``block`` genes away over ``(i, j)``: it moves *where* in the score plane a
+  strategy's decisions change (the edge of a band where it rolls on to the goal; the turn starts
+  a changed opening leads to inherit tuned neighbours). Thresholds cannot move such an edge by
+  shifts along the turn total: a gene between "hold at 25" and "roll to the goal at 50" loses at
+  every step in between. The threshold genome copies "roll to the goal" as that, not as a number
+  (:meth:`~ga_pig.evolve.genomes.Genome.copy`).
 
 :data:`CROSSOVERS` and :data:`MUTATIONS` are the only lists of operators; the config names them
 (``operators.crossover``, ``operators.mutation``; group ``conf/operators/``) and the toolbox
 registers the ones named, passing them the ``operators.*`` values their signature asks for
-(``block``, ``shift``).
+(``block``, ``shift``, ``copy_share``).
 """
 
 from __future__ import annotations
@@ -36,8 +43,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "visited_shift", "random_bits",
-           "CROSSOVERS", "MUTATIONS"]
+__all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "visited_shift", "shift_copy",
+           "random_bits", "CROSSOVERS", "MUTATIONS"]
 
 
 def random_bits(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -169,6 +176,39 @@ def visited_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, gen
     return genome
 
 
+def _offsets(rng: np.random.Generator, reach: int, count: int, plane: int) -> np.ndarray:
+    """``count`` displacements over the ``plane`` score axes, each axis 0 or 1..``reach`` either
+    way (log-uniform sizes), never all zero."""
+    steps = np.stack([_steps(rng, reach, count) for _ in range(plane)], axis=1)
+    keep = rng.random((count, plane)) < 2.0 / 3.0
+    keep[~keep.any(axis=1), rng.integers(0, plane)] = True
+    return steps * keep
+
+
+def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4, shift: int = 2,
+               copy_share: float = 0.5) -> np.ndarray:
+    """:func:`boundary_shift`, except that each region, with probability ``copy_share``, takes instead
+    the genes of the region displaced by up to ``block`` genes along each score axis (moving the
+    place where a strategy's decisions change: the edge of a roll-to-win band, a route's turn
+    starts); in place. Shifts and copies keep a threshold strategy a threshold strategy."""
+    regions = _seats(genes, _regions(genome, rate, rng, block, plane=genes.plane), rng)
+    copies = rng.random(len(regions)) < copy_share
+    steps = _steps(rng, shift, len(regions))
+    offsets = _offsets(rng, max(block, 1), len(regions), genes.plane)
+    n = genome.shape[0]
+    for region, copied, step, offset in zip(regions, copies, steps, offsets, strict=True):
+        if not copied:
+            genes.shift(genome, region, int(step))
+            continue
+        source = list(region)
+        for axis in range(genes.plane):
+            start, stop = region[axis].start, region[axis].stop
+            moved = int(np.clip(start + offset[axis], 0, n - (stop - start)))
+            source[axis] = slice(moved, moved + stop - start)
+        genes.copy(genome, region, tuple(source))
+    return genome
+
+
 #: name -> crossover(first, second, rng, **operators) -> a new child genome of the parents' shape and dtype
 CROSSOVERS: dict[str, Callable] = {"uniform": crossover, "block": block_crossover}
 
@@ -180,4 +220,4 @@ CROSSOVERS: dict[str, Callable] = {"uniform": crossover, "block": block_crossove
 OBSERVING: set[str] = {"visited_shift"}
 
 MUTATIONS: dict[str, Callable] = {"per_gene": per_gene, "boundary_shift": boundary_shift,
-                                  "visited_shift": visited_shift}
+                                  "visited_shift": visited_shift, "shift_copy": shift_copy}

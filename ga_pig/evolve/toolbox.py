@@ -58,7 +58,8 @@ def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genom
     """
     toolbox = base.Toolbox()
     ops = cfg.operators
-    knobs = {"block": int(_fine(ops.fine_block, fine, ops.block)), "shift": int(_fine(ops.fine_shift, fine, ops.shift))}
+    knobs = {"block": int(_fine(ops.fine_block, fine, ops.block)), "shift": int(_fine(ops.fine_shift, fine, ops.shift)),
+             "copy_share": float(ops.copy_share)}
     crossover = operators.CROSSOVERS[cfg.operators.crossover]
     mutation = operators.MUTATIONS[cfg.operators.mutation]
     scheme = SCHEMES[cfg.selection.scheme]
