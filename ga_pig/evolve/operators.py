@@ -194,7 +194,7 @@ def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes,
     regions = _seats(genes, _regions(genome, rate, rng, block, plane=genes.plane), rng)
     copies = rng.random(len(regions)) < copy_share
     steps = _steps(rng, shift, len(regions))
-    offsets = _offsets(rng, max(block, 1), len(regions), genes.plane)
+    offsets = _offsets(rng, block, len(regions), genes.plane)
     n = genome.shape[0]
     for region, copied, step, offset in zip(regions, copies, steps, offsets, strict=True):
         if not copied:
