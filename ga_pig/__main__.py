@@ -1,7 +1,10 @@
-"""``python -m ga_pig [overrides]``: compose the Hydra config and call :func:`ga_pig.evolve.run`.
+"""``python -m ga_pig [overrides]``: check the command line, compose the Hydra config and call
+:func:`ga_pig.evolve.run`.
 
-Validation, directory claiming and resume's directory happen before Hydra's job starts, in
-:class:`ga_pig.launch.LaunchCallback`; Ctrl-C leaves a checkpoint and exits with status 130.
+:func:`ga_pig.preflight.preflight` refuses a bad command line in one line before anything runs;
+:class:`ga_pig.launch.LaunchCallback` claims the run's directory before Hydra's job starts.
+Ctrl-C leaves a checkpoint and exits with status 130, SIGTERM with 143; the scheduler's
+preemption signal leaves one and lets submitit requeue the job, which then continues from it.
 """
 
 from __future__ import annotations
@@ -41,22 +44,28 @@ def objective(summary: dict) -> float:
 def main(cfg: DictConfig) -> float:
     from ga_pig.evolve import run
     from ga_pig.evolve.outputs import record_failure
+    from ga_pig.launch import continue_restarted
+    from ga_pig.signals import Stopped
 
     _share_cores()
     hydra_cfg = HydraConfig.get()
+    output_dir = hydra_cfg.runtime.output_dir
+    continue_restarted(cfg, output_dir)
     try:
-        summary = run(cfg, hydra_cfg.runtime.output_dir, list(hydra_cfg.overrides.task))
+        summary = run(cfg, output_dir, list(hydra_cfg.overrides.task))
+    except Stopped as stopped:  # the checkpoint is written: exit, or let submitit requeue the job
+        stopped.finish()
     except Exception as error:  # leave the reason beside the job's .hydra/ for load_runs to report
-        record_failure(hydra_cfg.runtime.output_dir, error, list(hydra_cfg.overrides.task))
+        record_failure(output_dir, error, list(hydra_cfg.overrides.task))
         raise
     print(f"outputs: {summary['output_dir']}")
     return objective(summary)
 
 
 if __name__ == "__main__":
-    from ga_pig.launch import check_cfg_flag
+    from ga_pig.preflight import preflight
 
-    check_cfg_flag(sys.argv[1:])
+    preflight(sys.argv[1:])
     try:
         main()
     except KeyboardInterrupt:

@@ -6,44 +6,28 @@ from __future__ import annotations
 
 import json
 import os
-import signal
+import shutil
 import tempfile
-import threading
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["atomic_write", "write_table", "read_table", "save_npy", "save_npz", "write_json", "read_json"]
+from ga_pig.signals import deferred
 
-
-@contextmanager
-def _interrupt_after():
-    """Hold Ctrl-C (SIGINT) until the block is done, then raise KeyboardInterrupt: a write is
-    never cut in half (numpy's savez, interrupted inside its zip file, raised ValueError instead
-    of KeyboardInterrupt, and the run then skipped its last checkpoint). Only in the main thread,
-    where Python handles signals, and only while Python's own handler is installed."""
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield
-        return
-    received = []
-    signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if received:
-        raise KeyboardInterrupt
+__all__ = ["atomic_write", "write_text", "write_table", "read_table", "save_npy", "save_npz", "write_json",
+           "read_json", "rebuilt_directory"]
 
 
 def atomic_write(path: Path, write) -> None:
-    """Call ``write(temporary_path)`` then move the result onto ``path`` in one step; Ctrl-C
-    during the write takes effect once the file is in place."""
+    """Call ``write(temporary_path)`` then move the result onto ``path`` in one step; Ctrl-C or a
+    stop signal (:mod:`ga_pig.signals`) during the write takes effect once the file is in place
+    (numpy's ``savez``, interrupted inside its zip file, raises ValueError instead)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _interrupt_after():
+    with deferred():
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         os.close(fd)
         try:
@@ -55,6 +39,11 @@ def atomic_write(path: Path, write) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def write_text(path: Path, text: str) -> None:
+    """``text`` as a UTF-8 text file, atomically."""
+    atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_table(records: list[dict], path: Path) -> None:
@@ -96,3 +85,37 @@ def write_json(path: Path, payload: dict) -> None:
 def read_json(path: Path) -> dict:
     """What :func:`write_json` wrote (json.JSONDecodeError if the file is not JSON)."""
     return json.loads(Path(path).read_text())
+
+
+@contextmanager
+def rebuilt_directory(path: Path):
+    """Yield a new, empty directory beside ``path`` to build ``path``'s content in. When the block
+    ends without error the new directory takes ``path``'s place and what was there is removed;
+    when it raises (Ctrl-C and stop signals included) the new directory is removed and ``path``
+    is left as it was. A directory of derived files is so replaced whole, never added to. The
+    new and the old directory are hidden (names starting with a dot) while beside ``path``; the
+    swap renames twice, so ``path`` is missing for a moment but never holds a mix of both."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{path} is a file; expected a directory (or nothing) to rebuild there")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(build, 0o777 & ~umask)  # mkdtemp makes 0700; give the usual permissions
+    try:
+        yield build
+        old = path.with_name(f".{path.name}.{uuid.uuid4().hex}.old")
+        with deferred():
+            if path.exists():
+                os.replace(path, old)
+            try:
+                os.replace(build, path)
+            except BaseException:
+                if old.exists() and not path.exists():
+                    os.replace(old, path)
+                raise
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)

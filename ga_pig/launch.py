@@ -3,80 +3,83 @@
 :class:`LaunchCallback` (registered in ``conf/config.yaml`` under ``hydra.callbacks``) runs
 before Hydra makes any directory:
 
-* a single run's config is validated first (with ``resume=``, the checkpoint and the overrides
-  too), so a refused config prints one line and leaves nothing behind;
-* every run and every sweep claims its own directory atomically: when the time-stamped name is
-  taken (two runs started in the same second), ``_1``, ``_2`` ... is appended;
-* ``resume=<dir>`` runs in ``<dir>`` itself, without a new ``.hydra/``.
+* a single run's config is validated (with ``resume=``, the checkpoint and the overrides too;
+  :mod:`ga_pig.preflight` has checked the whole command line already);
+* every run and every sweep claims its own directory and holds it (:mod:`ga_pig.rundir`): a
+  time-stamped name that is taken (two runs started in the same second) gets ``_1``, ``_2`` ...;
+  a directory named with ``hydra.run.dir`` must be new or empty and free;
+* ``resume=<dir>`` runs in ``<dir>`` itself, without a new ``.hydra/``, once no other process
+  holds it; so does a job that SLURM has requeued (:func:`continue_restarted`).
 
-:func:`check_cfg_flag` validates what ``--cfg job`` would print, and :func:`quiet_sacct` drops
-submitit's warning, repeated on every poll, that ``sacct`` is unavailable on a cluster whose
-accounting is off.
+:func:`quiet_sacct` drops submitit's warning, repeated on every poll, that ``sacct`` is
+unavailable on a cluster whose accounting is off.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
-__all__ = ["LaunchCallback", "claim_directory", "check_cfg_flag", "quiet_sacct", "refuse"]
+from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
+from ga_pig.evolve.resume import CONFIG_FILE, prepare
+from ga_pig.preflight import refuse
+from ga_pig.rundir import claim_named, claim_new, hold
 
-
-def refuse(error: Exception) -> None:
-    """Print a refused config's one-line reason and exit with status 2."""
-    print(f"ga_pig: {error}", file=sys.stderr)
-    sys.exit(2)
-
-
-def claim_directory(path: str | Path, explicit: bool) -> Path:
-    """Create ``path`` and return it, or, when it exists, a fresh ``path_1``, ``path_2`` ...
-    (``mkdir`` is atomic, so two processes never claim the same one). A directory named
-    explicitly (``hydra.run.dir=...``) is used as given if it is empty, and refused if it
-    already holds files, so two runs never mix."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    candidate, suffix = path, 0
-    while True:
-        try:
-            candidate.mkdir()
-            return candidate
-        except FileExistsError:
-            if explicit:
-                if candidate.is_dir() and not any(candidate.iterdir()):
-                    return candidate
-                raise ValueError(
-                    f"hydra.run.dir = {str(path)!r}: expected a new or empty directory; it already holds files "
-                    f"(continue that run with resume={path}, or pick another directory)"
-                ) from None
-            suffix += 1
-            candidate = path.with_name(f"{path.name}_{suffix}")
+__all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted"]
 
 
 def _given(config: DictConfig, key: str) -> bool:
     return any(o.split("=", 1)[0].lstrip("+~") == key for o in config.hydra.overrides.hydra)
 
 
+def slurm_restarted() -> bool:
+    """Whether SLURM has restarted this job: requeued after its time limit's signal (submitit
+    does that), or after a preemption or a node failure."""
+    restarts = os.environ.get("SLURM_RESTART_COUNT", "0")
+    return restarts.isdigit() and int(restarts) > 0
+
+
+def continue_restarted(cfg: DictConfig, directory: str | Path) -> bool:
+    """In a job SLURM has restarted, make ``cfg`` continue the run in ``directory`` from the
+    checkpoint the signal left (True); a restart that finds no checkpoint starts the run over,
+    its earlier attempt's files removed (False). Outside a restart, nothing changes (False)."""
+    directory = Path(directory)
+    if cfg.resume is not None or not slurm_restarted():
+        return False
+    if (directory / CHECKPOINT).is_file():
+        with open_dict(cfg):
+            cfg.resume = str(directory)
+        return True
+    for name in (CONFIG_FILE, *RUN_FILES):
+        (directory / name).unlink(missing_ok=True)
+    return False
+
+
 class LaunchCallback(Callback):
     """Validate, then claim the run's (or the sweep's) own directory; see the module docstring."""
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig.evolve.resume import prepare
-
         task = [str(o) for o in config.hydra.overrides.task]
+        explicit = _given(config, "hydra.run.dir")
         try:
-            prepare(config, task)
-            if config.resume is not None:
+            restarted = explicit and slurm_restarted() and Path(config.hydra.run.dir).is_dir()
+            if restarted and not continue_restarted(config, config.hydra.run.dir):
+                hold(config.hydra.run.dir)  # the restarted job's own directory, started over
+                return
+            resumed = prepare(config, task)
+            if resumed is not None:
+                hold(resumed.run_dir)
                 with open_dict(config):
-                    config.hydra.run.dir = str(Path(config.resume).expanduser().resolve())
+                    config.hydra.run.dir = str(resumed.run_dir.expanduser().resolve())
                     config.hydra.output_subdir = None
                 return
-            run_dir = claim_directory(str(config.hydra.run.dir), _given(config, "hydra.run.dir"))
+            run_dir = claim_named(config.hydra.run.dir) if explicit else claim_new(config.hydra.run.dir)
         except ValueError as error:
             refuse(error)
         with open_dict(config):
@@ -86,32 +89,16 @@ class LaunchCallback(Callback):
         if str(config.hydra.launcher.get("_target_", "")).endswith("SlurmLauncher"):
             quiet_sacct()
         try:
-            sweep_dir = claim_directory(str(config.hydra.sweep.dir), _given(config, "hydra.sweep.dir"))
+            if _given(config, "hydra.sweep.dir"):
+                sweep_dir = claim_named(config.hydra.sweep.dir)
+            else:
+                sweep_dir = claim_new(config.hydra.sweep.dir)
         except ValueError as error:
             refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir")))
         with open_dict(config):
             config.hydra.sweep.dir = str(sweep_dir)
             # every job's config is composed again from these overrides: pin the claimed directory
             config.hydra.overrides.hydra.append(f"hydra.sweep.dir={sweep_dir}")
-
-
-def check_cfg_flag(argv: list[str]) -> None:
-    """``python -m ga_pig --cfg job ...`` prints the config without running: validate it first,
-    refusing a bad value the way a run would."""
-    if not any(a in ("--cfg", "-c") or a.startswith("--cfg=") for a in argv):
-        return
-    from hydra._internal.utils import get_args_parser
-
-    from ga_pig.config import compose, validate
-
-    args = get_args_parser().parse_args(argv)
-    if args.cfg not in ("job", "all") or args.multirun:
-        return
-    try:
-        cfg = compose([o for o in args.overrides if not o.lstrip("+~").startswith("hydra")])
-        validate(cfg)
-    except ValueError as error:
-        refuse(error)
 
 
 class _NoSacctNoise(logging.Filter):

@@ -29,11 +29,11 @@ def _default_partition() -> str | None:
 
 
 PARTITION = _default_partition()
-if PARTITION is None:
-    reason = "no SLURM cluster answers here (make test-cluster brings one up)"
-    if os.environ.get("GA_PIG_REQUIRE_SLURM"):
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
+NO_CLUSTER = "no SLURM cluster answers here (make test-cluster brings one up)"
+if PARTITION is None and os.environ.get("GA_PIG_REQUIRE_SLURM"):
+    pytest.fail(NO_CLUSTER, pytrace=False)
+# minutes of sbatch queueing: the `make check` tier, not `make test`
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(PARTITION is None, reason=NO_CLUSTER)]
 
 
 def test_sweep_through_sbatch(tmp_path):
@@ -59,3 +59,30 @@ def test_sweep_through_sbatch(tmp_path):
     assert logs, "no submitit job logs: the jobs did not go through sbatch"
     frame = load_runs(sweep)
     assert sorted(frame["mutation"].unique()) == [0.005, 0.01] and frame["finished"].all()
+
+
+def test_a_job_past_its_time_limit_is_requeued_and_resumes(tmp_path):
+    """timeout_min=1 with the signal 30 s before it: the run checkpoints on USR2, submitit requeues
+    the job, and the requeued job continues from the checkpoint (its summary lists the resumes)
+    to the same outputs as an uninterrupted run."""
+    from ga_pig.config import compose
+    from ga_pig.evolve import run
+
+    overrides = ["experiment=knockout", "game.goal=50", "generations=4000", "checkpoint_every=100000",
+                 "eval_every=50", "progress=false", "seed=5"]
+    sweep = tmp_path / "sweep"
+    process = subprocess.run(
+        [sys.executable, "-m", "ga_pig", "--multirun", "hydra/launcher=slurm", *overrides,
+         f"hydra.launcher.partition={PARTITION}", "hydra.launcher.mem_gb=1", "hydra.launcher.cpus_per_task=1",
+         "hydra.launcher.timeout_min=1", "hydra.launcher.signal_delay_s=30", f"hydra.sweep.dir={sweep}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=900,
+    )
+    assert process.returncode == 0, process.stdout + process.stderr
+    job = sweep / "0_knockout"
+    summary = json.loads((job / "summary.json").read_text())
+    assert summary["generations"] == 4000 and summary["resumes"], summary
+    assert all(r["changes"] == {} for r in summary["resumes"])
+    straight = tmp_path / "straight"
+    run(compose(overrides), straight)
+    for name in ("best.npy", "population.npz"):
+        assert (job / name).read_bytes() == (straight / name).read_bytes(), name

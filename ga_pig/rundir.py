@@ -1,0 +1,171 @@
+"""One owner per run directory.
+
+A run claims its directory before it writes anything and holds an exclusive lock on
+``<dir>/.ga_pig.lock`` for the rest of its process's life: ``flock(2)`` on the open file, with the
+owner's host and PID written inside. A second run, or a resume, of a directory that another live
+process holds is refused with one line naming the directory and the owner, and touches none of
+its files. The kernel drops the lock when its process ends, however it ends (``kill -9``
+included), so a stale lock file never blocks a later resume; its text is then only a note of the
+last owner.
+
+On a cluster's shared file system: Linux's NFS client turns ``flock`` into a POSIX byte-range lock
+that the server arbitrates (NFSv4, or NFSv3 with ``lockd``), so two nodes exclude each other. A
+file system mounted with ``nolock`` (or ``local_lock=all``) keeps locks on each node only:
+there, two processes on different nodes are not excluded.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import socket
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["LOCK_FILE", "DirectoryInUse", "claim_new", "claim_named", "owned", "hold", "holder", "check_free",
+           "check_writable", "release"]
+
+LOCK_FILE = ".ga_pig.lock"
+
+#: Directories this process holds, by resolved path: the open lock file's descriptor.
+_held: dict[Path, int] = {}
+
+
+class DirectoryInUse(ValueError):
+    """Another live process holds the run directory."""
+
+
+def _key(directory: str | Path) -> Path:
+    return Path(directory).expanduser().resolve()
+
+
+def holder(directory: str | Path) -> str:
+    """The last owner a lock file names (``host pid``), or ``unknown``."""
+    try:
+        return (Path(directory) / LOCK_FILE).read_text().strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def _refuse(directory: Path) -> DirectoryInUse:
+    host, _, pid = holder(directory).partition(" ")
+    owner = f"process {pid} on {host}" if pid else holder(directory)
+    return DirectoryInUse(f"run directory {str(directory)!r} is in use by {owner}: wait for that run to end "
+                          "(or stop it), then try again")
+
+
+def hold(directory: str | Path) -> bool:
+    """Lock ``directory`` (which must exist) for this process's life. Returns False if this
+    process holds it already; raises :class:`DirectoryInUse` if another live process does."""
+    key = _key(directory)
+    if key in _held:
+        return False
+    fd = os.open(key / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(fd)
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise _refuse(Path(directory)) from None
+        raise
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{socket.gethostname()} {os.getpid()}\n".encode(), 0)
+    _held[key] = fd
+    return True
+
+
+def release(directory: str | Path) -> None:
+    """Drop this process's lock on ``directory`` (the lock file stays, naming the last owner)."""
+    fd = _held.pop(_key(directory), None)
+    if fd is not None:
+        os.close(fd)  # closing the only descriptor releases the flock
+
+
+@contextmanager
+def owned(directory: str | Path):
+    """Hold ``directory`` for the block: acquired here unless this process holds it already (a
+    command-line run claims its directory before Hydra writes into it), and released at the end
+    only if acquired here."""
+    acquired = hold(directory)
+    try:
+        yield
+    finally:
+        if acquired:
+            release(directory)
+
+
+def check_free(directory: str | Path) -> None:
+    """Raise :class:`DirectoryInUse` if another live process holds ``directory``; takes no lock
+    and writes nothing (a refused command must leave the directory as it was)."""
+    directory = Path(directory)
+    if _key(directory) in _held or not (directory / LOCK_FILE).is_file():
+        return
+    try:
+        fd = os.open(directory / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        raise _refuse(directory) from None
+    finally:
+        os.close(fd)
+
+
+def _only_lock(directory: Path) -> bool:
+    return all(entry.name == LOCK_FILE for entry in directory.iterdir())
+
+
+def claim_named(path: str | Path) -> Path:
+    """Claim a directory the user named (``hydra.run.dir=...``): created if missing, locked, and
+    used only if it holds nothing yet. Refused (ValueError, nothing written or left locked) if
+    another process owns it or it already holds files."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"hydra.run.dir = {str(path)!r}: expected a directory; it is a file")
+    if path.is_dir() and not _only_lock(path):
+        check_free(path)
+        raise _holds_files(path)
+    path.mkdir(parents=True, exist_ok=True)
+    hold(path)
+    if not _only_lock(path):  # another run claimed it, wrote and ended between the two looks
+        release(path)
+        raise _holds_files(path)
+    return path
+
+
+def _holds_files(path: Path) -> ValueError:
+    return ValueError(f"hydra.run.dir = {str(path)!r}: expected a new or empty directory; it already holds "
+                      f"files (continue that run with resume={path}, or pick another directory)")
+
+
+def claim_new(path: str | Path) -> Path:
+    """Claim a fresh directory at ``path``, or at ``path_1``, ``path_2`` ... when taken (``mkdir``
+    is atomic, so two processes never get the same one), and lock it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    candidate, suffix = path, 0
+    while True:
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            suffix += 1
+            candidate = path.with_name(f"{path.name}_{suffix}")
+            continue
+        hold(candidate)
+        return candidate
+
+
+def check_writable(directory: str | Path) -> None:
+    """Raise ValueError naming ``directory`` if this process cannot create files in it (a run
+    writes every file beside its final place, then renames it)."""
+    directory = Path(directory)
+    try:
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".ga_pig-probe-")
+    except OSError as error:
+        raise ValueError(f"run directory {str(directory)!r} is not writable ({error.strerror}): a run writes its "
+                         "checkpoint and outputs there; make it writable or copy it elsewhere") from None
+    os.close(fd)
+    os.unlink(probe)

@@ -1,0 +1,88 @@
+"""Signals that stop a run with its state saved.
+
+``timeout``, ``scancel`` and a shutdown send SIGTERM; SLURM, through submitit, sends its
+preemption signal (``SUBMITIT_PREEMPT_SIGNAL``, USR2 by default) before a job's time limit. Inside
+:func:`stopping_on`, each of them raises :class:`Stopped` in the main thread at the next Python
+instruction, as Ctrl-C raises KeyboardInterrupt, so the run can save the state it holds at once
+rather than at the next generation boundary, which can be minutes away. :meth:`Stopped.finish`
+then hands the signal to whoever had it before (submitit checkpoints and requeues the job) or
+exits with the usual status ``128 + signal``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+
+__all__ = ["Stopped", "stop_signals", "stopping_on", "deferred"]
+
+
+class Stopped(BaseException):
+    """A stop signal arrived: ``signum``, and the handler it displaced. A BaseException, like
+    KeyboardInterrupt, so ``except Exception`` blocks (Hydra's among them) let it through."""
+
+    def __init__(self, signum: int, previous) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum, self.previous = signum, previous
+
+    def finish(self) -> None:
+        """Give the signal to the handler it displaced if that was a Python function (submitit's
+        requeue), else exit with status 128 + signal."""
+        if callable(self.previous):
+            self.previous(self.signum, None)
+        sys.exit(128 + self.signum)
+
+
+def stop_signals() -> tuple[int, ...]:
+    """SIGTERM and the scheduler's preemption signal (submitit's, USR2 unless
+    ``SUBMITIT_PREEMPT_SIGNAL`` names another)."""
+    name = os.environ.get("SUBMITIT_PREEMPT_SIGNAL", "USR2").upper().removeprefix("SIG")
+    preempt = getattr(signal, f"SIG{name}", signal.SIGUSR2)
+    return tuple(dict.fromkeys((signal.SIGTERM, preempt)))
+
+
+@contextmanager
+def stopping_on(signums: tuple[int, ...] | None = None):
+    """Within the block, the ``signums`` (default :func:`stop_signals`) raise :class:`Stopped`.
+    Outside the main thread, where Python cannot handle signals, the block runs unchanged."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signums = stop_signals() if signums is None else signums
+    previous = {s: signal.getsignal(s) for s in signums}
+
+    def handler(signum, frame):
+        raise Stopped(signum, previous[signum])
+
+    for s in signums:
+        signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, old in previous.items():
+            signal.signal(s, old)
+
+
+@contextmanager
+def deferred():
+    """Hold Ctrl-C and the stop signals until the block is done, then deliver the first one to
+    arrive through its own handler: a file write is never cut in half. Only in the main thread,
+    and only signals whose handler is a Python function (those would raise mid-write)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, *stop_signals())}
+    handlers = {s: h for s, h in handlers.items() if callable(h)}
+    received: list[int] = []
+    for s in handlers:
+        signal.signal(s, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        for s, old in handlers.items():
+            signal.signal(s, old)
+    if received:
+        handlers[received[0]](received[0], None)
