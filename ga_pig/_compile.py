@@ -4,8 +4,9 @@ why it sits still: kernels compile once (about 30 s here), then load from ``__py
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
-__all__ = ["cold", "announce"]
+__all__ = ["cold", "announce", "CompileClock", "compile_timer"]
 
 MESSAGE = "compiling numba kernels (first run only, ~30 s)"
 
@@ -28,3 +29,28 @@ def announce(dispatchers) -> bool:
         print(MESSAGE, file=sys.stderr, flush=True)
         return True
     return False
+
+
+class CompileClock:
+    """Seconds spent in numba's compiler (compiling, or loading compiled kernels from the disk
+    cache) since the clock started: what a run's timings leave out, so a cold first run's rate and
+    ETA are those of the warm runs after it."""
+
+    def __init__(self) -> None:
+        from numba.core.event import TimingListener
+
+        self._listener = TimingListener()
+
+    @property
+    def seconds(self) -> float:
+        return self._listener.duration if self._listener.done else 0.0
+
+
+@contextmanager
+def compile_timer():
+    """A :class:`CompileClock` counting while the block runs."""
+    from numba.core.event import install_listener
+
+    clock = CompileClock()
+    with install_listener("numba:compiler_lock", clock._listener):
+        yield clock

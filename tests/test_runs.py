@@ -112,16 +112,20 @@ def test_game_groups_match_the_registry():
         ("selection.scheme=swiss", "config key 'selection.scheme' = 'swiss'"),
         ("fitness.opponent=optimal", "config key 'fitness.opponent' = 'optimal'.*unless fitness.kind is 'exact'"),
         ("game.goal=1", "config key 'game.goal' = 1"),
-        ("game.name=two_dice", "config key 'game' = .*'two_dice'.*game=<name>.*takes no parameter 'sides'"),
+        ("game.name=two_dice", "config key 'game.sides' = 6: expected null for game 'two_dice': only pig takes sides "
+                               ".*game=two_dice sets the game's own parameters"),
+        ("game.p_oinker=0.1", "config key 'game.p_oinker' = 0.1: expected null for game 'pig': only pass_the_pigs "
+                              "takes p_oinker \\(to play pass_the_pigs: game=pass_the_pigs"),
         ("game.name=hex", "config key 'game.name' = 'hex': expected one of \\(.*'freys'.*'pig'.*\\)"),
         ("game=hog population=hold_at", "config key 'population.kind' = 'hold_at': expected one of \\('random', "
                                         "'optimal'\\) for hog, whose strategies are dice counts"),
-        ("game=hog game.max_dice=0", "config key 'game'.*max_dice must be a positive integer, got 0"),
-        ("game.p_oinker=0.5", "config key 'game'.*game 'pig' takes no parameter 'p_oinker'"),
+        ("game=hog game.max_dice=0", "config key 'game'.*max_dice must be an integer from 1 to 1000, got 0"),
+        ("game.p_oinker=0.5", "config key 'game.p_oinker' = 0.5: expected null for game 'pig': only pass_the_pigs"),
         ("game=pass_the_pigs game.p_oinker=1.5", "config key 'game'.*p_oinker must be a probability in \\[0, 1\\)"),
         ("resume=/no/such/run", "config key 'resume' = '/no/such/run': expected a run directory"),
-        ("game.goal=1000000", "config key 'game.goal' = 1000000: solving the game exactly .* needs about 4\\d.\\d EiB "
-                              "of memory, more than this machine's"),
+        ("game.goal=1000000", "config key 'game.goal' = 1000000: solving the 2-player game to 1000000 exactly .* "
+                              "needs about 4\\d.\\d EiB of memory, more than this machine's"),
+        ("game.players=10", "config key 'game.players' = 10: solving the 10-player game to 100 exactly"),
         ("population_size=1000000", "config key 'population_size' = 1000000: a population of strategies for pig to 100 "
                                    "needs about .* TiB of memory"),
         ("seed=1180591620717411303424", "config key 'seed' = 1180591620717411303424: expected an integer in "
@@ -181,7 +185,7 @@ def test_same_seed_same_outputs(tmp_path):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     summaries = [json.loads((tmp_path / d / "summary.json").read_text()) for d in "ab"]
     for summary in summaries:
-        del summary["seconds"], summary["output_dir"]
+        del summary["seconds"], summary["compile_s"], summary["output_dir"]
     assert summaries[0] == summaries[1]
     assert not table(tmp_path / "a").equals(table(tmp_path / "c"))
 
@@ -419,14 +423,18 @@ def test_sweeps_started_together_get_their_own_directories(tmp_path):
 
 
 def test_claim_directory_never_shares(tmp_path):
-    from ga_pig.launch import claim_directory
+    from ga_pig.rundir import claim_named, claim_new, release
 
     base = tmp_path / "runs" / "stamp"
-    assert [claim_directory(base, explicit=False).name for _ in range(3)] == ["stamp", "stamp_1", "stamp_2"]
+    claimed = [claim_new(base) for _ in range(3)]
+    assert [p.name for p in claimed] == ["stamp", "stamp_1", "stamp_2"]
+    for path in claimed:
+        release(path)
     (base / "config.yaml").write_text("seed: 1\n")
     with pytest.raises(ValueError, match="hydra.run.dir = .*stamp.*already holds files.*resume="):
-        claim_directory(base, explicit=True)
-    assert claim_directory(tmp_path / "runs" / "stamp_1", explicit=True).name == "stamp_1"  # empty: used as given
+        claim_named(base)
+    assert claim_named(tmp_path / "runs" / "stamp_1").name == "stamp_1"  # empty: used as given
+    release(tmp_path / "runs" / "stamp_1")
 
 
 def test_command_line_refuses_bad_values_leaving_nothing(tmp_path):
@@ -468,25 +476,31 @@ def test_multirun_sweep(launcher, tmp_path):
     assert mutations == [0.01, 0.05]
 
 
-def test_failing_job_loses_no_other_output(tmp_path):
+def test_sweep_with_a_bad_job_starts_none(tmp_path):
     sweep = tmp_path / "sweep"
-    process = _cli("--multirun", "experiment=knockout", "mutation=0.01,1.5", *TINY, f"hydra.sweep.dir={sweep}")
+    process = _cli("--multirun", "experiment=knockout", "mutation=0.01,0.02,1.5", *TINY, f"hydra.sweep.dir={sweep}")
     output, _ = process.communicate(timeout=300)
-    assert process.returncode != 0
-    assert "config key 'mutation' = 1.5" in output
-    good = json.loads((sweep / "0_knockout" / "summary.json").read_text())
-    assert good["mutation"] == 0.01 and (sweep / "0_knockout" / "generations.parquet").is_file()
-    # the failed job is reported, not silently dropped
-    from ga_pig.analysis import load_runs, load_summaries
+    assert process.returncode == 2, output
+    assert output.strip() == "ga_pig: config key 'mutation' = 1.5: expected a fraction in [0, 1]"
+    assert not sweep.exists()
 
-    with pytest.warns(UserWarning, match=r"sweep job .*1_knockout failed \(.*mutation=1.5.*\): ValueError: config key "
-                                         "'mutation' = 1.5"):
+
+def test_failed_job_is_reported_beside_the_others(tmp_path):
+    from ga_pig.analysis import load_runs, load_summaries
+    from ga_pig.evolve.outputs import record_failure
+
+    sweep = tmp_path / "sweep"
+    run(make_cfg("experiment=knockout", "mutation=0.01", *TINY), sweep / "0_knockout")
+    (sweep / "1_knockout").mkdir()
+    record_failure(sweep / "1_knockout", RuntimeError("disk full"), ["mutation=0.02"])
+    failed = r"sweep job .*1_knockout failed \(.*mutation=0.02.*\): RuntimeError: disk full"
+    with pytest.warns(UserWarning, match=failed):
         frame = load_runs(sweep)
     assert set(frame["mutation"]) == {0.01}
     with pytest.warns(UserWarning, match="1_knockout failed"):
         summaries = load_summaries(sweep).set_index("status")
     assert summaries.loc["failed", "run_dir"].endswith("1_knockout")
-    assert "config key 'mutation' = 1.5" in summaries.loc["failed", "error"]
+    assert "RuntimeError: disk full" in summaries.loc["failed", "error"]
     assert summaries.loc["finished", "mutation"] == 0.01
 
 

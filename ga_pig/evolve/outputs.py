@@ -37,6 +37,7 @@ __all__ = [
     "DRAWS",
     "SUMMARY",
     "BEST",
+    "RUN_FILES",
 ]
 
 CHECKPOINT = "checkpoint.npz"
@@ -47,6 +48,9 @@ SUMMARY = "summary.json"
 BEST = "best.npy"
 #: Written in place of the results by a job that failed (read by :func:`read_failure`).
 FAILED = "failed.json"
+POPULATION = "population.npz"
+#: What a run writes beside its ``config.yaml``: a directory holding any of them holds a run.
+RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, "winrate.png")
 
 
 def key_columns(cfg) -> dict:
@@ -105,8 +109,6 @@ def read_failure(run_dir: Path) -> dict | None:
     except (OSError, json.JSONDecodeError):
         return None
 
-
-POPULATION = "population.npz"
 
 
 def save_population(path: Path, space: Space, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:

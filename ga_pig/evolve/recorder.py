@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from omegaconf import DictConfig
 
+from ga_pig._compile import CompileClock
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import (
@@ -66,9 +67,9 @@ class Recorder:
     chosen by its own fitness). With ``record`` off those are NaN and the game is not solved."""
 
     def __init__(self, cfg: DictConfig, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
-                 records: list[dict], elapsed: float, bar) -> None:
+                 records: list[dict], elapsed: float, compiling: CompileClock) -> None:
         self.cfg, self.out, self.game, self.genes, self.rates, self.records = cfg, out, game, genes, rates, records
-        self.bar = bar
+        self.compiling, self.compiled = compiling, compiling.seconds
         self.columns = key_columns(cfg)
         self.legal = game.space.legal()
         self.began = time.perf_counter() - elapsed
@@ -80,7 +81,12 @@ class Recorder:
         self._written = time.perf_counter()
 
     def elapsed(self) -> float:
-        return time.perf_counter() - self.began
+        """Seconds of work so far, this process's compile time left out."""
+        return time.perf_counter() - self.began - self.compile_seconds()
+
+    def compile_seconds(self) -> float:
+        """Seconds this process has spent compiling (or loading) kernels since the run began."""
+        return self.compiling.seconds - self.compiled
 
     def _rates(self, strategies: np.ndarray) -> np.ndarray:
         return self.rates(strategies) if self.cfg.record else np.full(len(strategies), np.nan)
@@ -113,10 +119,6 @@ class Recorder:
         )
         if time.perf_counter() - self._written >= WRITE_EVERY_S:
             self.flush()
-        if self.cfg.record:
-            self.bar.set_postfix(champion=f"{self.records[-1]['champion']:.4f}", best=f"{rates.max():.4f}")
-        else:
-            self.bar.set_postfix(fitness=f"{fitness.max():.4f}")
 
     def finish(self, generation: int, wave: int, side: int, genomes: np.ndarray, schedule: list,
                resumes: list[dict], champion: Champion, stopped: str | None) -> dict:
@@ -145,6 +147,7 @@ class Recorder:
             "champion": _number(records["champion"].iloc[-1]),
             "champion_best_ever": _number(records["champion"].max()),
             "seconds": self.records[-1]["seconds"],
+            "compile_s": self.compile_seconds(),
             "resumes": resumes,
             "output_dir": str(out),
         }

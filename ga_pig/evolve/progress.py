@@ -1,0 +1,148 @@
+"""What a run tells while it goes, and when it must stop.
+
+:class:`Progress` writes a line with the generation, the champion's and the population's exact
+win rates, the rate and the time left to the logger ``ga_pig.progress`` at most every
+:data:`LOG_EVERY_S` seconds (so ``ga_pig.log`` follows a run), and shows a tqdm bar only on a
+terminal: in a file or under SLURM the lines are the progress, instead of one bar redraw per line.
+Its rate and time left leave out numba's compile time (:class:`ga_pig._compile.CompileClock`).
+
+:class:`Limit` is ``time_limit_s``: wall-clock seconds from the run's start, compilation included
+(the limit is the scheduler's, not the GA's), checked at every generation boundary, so a run ends
+within one generation of it. A generation that alone takes longer than the limit is named in the
+log the first time it happens.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+
+from omegaconf import DictConfig
+from tqdm.auto import tqdm
+
+__all__ = ["Progress", "Limit", "LOG_EVERY_S", "PROGRESS_LOGGER"]
+
+#: The least time between two progress lines.
+LOG_EVERY_S = 5.0
+PROGRESS_LOGGER = "ga_pig.progress"
+
+log = logging.getLogger(PROGRESS_LOGGER)
+#: The run's own logger, which the console shows even beside a bar.
+run_log = logging.getLogger("ga_pig.evolve.run")
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(int(round(seconds)), 0)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{seconds:02d}s" if minutes else f"{seconds}s"
+
+
+class _WhileBarShown(logging.Filter):
+    """Keeps progress lines off the console while a bar shows the same thing there."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.name != PROGRESS_LOGGER
+
+
+def _console_handlers() -> list[logging.Handler]:
+    return [h for h in logging.getLogger().handlers
+            if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)]
+
+
+class Progress:
+    """A run's progress from generation ``initial`` to ``total``: a context manager around the
+    generation loop, told of each generation by :meth:`advance`."""
+
+    def __init__(self, cfg: DictConfig, total: int, initial: int, compiling, stream=None) -> None:
+        self.total, self.initial, self.compiling = total, initial, compiling
+        self.stream = sys.stderr if stream is None else stream
+        self.show_bar = bool(cfg.progress) and self.stream.isatty()
+        self.bar = None
+        self.label = str(cfg.experiment)
+        self._filter = _WhileBarShown()
+
+    def __enter__(self) -> Progress:
+        self.started = time.monotonic()
+        self.compiled = self.compiling.seconds
+        self.logged = -float("inf")
+        if self.show_bar:
+            self.bar = tqdm(total=self.total, initial=self.initial, desc=self.label, unit="gen", file=self.stream)
+            for handler in _console_handlers():
+                handler.addFilter(self._filter)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            for handler in _console_handlers():
+                handler.removeFilter(self._filter)
+
+    def _working(self) -> float:
+        """Seconds since the loop began, compile time left out."""
+        return time.monotonic() - self.started - (self.compiling.seconds - self.compiled)
+
+    def advance(self, generation: int, record: dict | None) -> None:
+        """Generation ``generation`` is reached; ``record``: the latest recorded row."""
+        done = generation - self.initial
+        rate = done / max(self._working(), 1e-9)
+        if self.bar is not None:
+            compiled = self.compiling.seconds - self.compiled - getattr(self, "_shifted", 0.0)
+            if compiled > 0:  # leave compile time out of tqdm's rate and ETA too
+                self.bar.start_t += compiled
+                self.bar.last_print_t += compiled
+                self._shifted = getattr(self, "_shifted", 0.0) + compiled
+            if record is not None:
+                self.bar.set_postfix(_scores(record), refresh=False)
+            self.bar.update(1)
+        now = time.monotonic()
+        if now - self.logged >= LOG_EVERY_S or generation == self.total:
+            self.logged = now
+            scores = "no record yet" if record is None else ", ".join(f"{k} {v}" for k, v in _scores(record).items())
+            left = _duration((self.total - generation) / rate) if rate > 0 else "?"
+            log.info("generation %d/%d: %s; %.3g gen/s, %s left", generation, self.total, scores, rate, left)
+
+
+def _scores(record: dict) -> dict[str, str]:
+    """The numbers a progress line shows from a recorded row: exact rates when recorded, else
+    the run's own fitness."""
+    if record.get("champion") == record.get("champion"):  # not NaN: exact rates were recorded
+        return {"champion": f"{record['champion']:.4f}", "best": f"{record['max']:.4f}",
+                "mean": f"{record['mean']:.4f}"}
+    return {"fitness best": f"{record['fitness_best']:.4f}", "fitness mean": f"{record['fitness_mean']:.4f}"}
+
+
+class Limit:
+    """``time_limit_s`` (None: no limit) counted from ``began`` (``time.monotonic()``); names, in
+    the log, a set-up (compiling, solving the game for the records) or a generation that alone
+    takes longer than the whole limit, once each, as soon as it is known."""
+
+    def __init__(self, seconds: float | None, began: float) -> None:
+        self.seconds = None if seconds is None else float(seconds)
+        self.began = self.last = began
+        self.warned = False
+
+    def reached(self) -> bool:
+        return self.seconds is not None and time.monotonic() - self.began >= self.seconds
+
+    def setup_done(self, compile_seconds: float, solved: bool) -> None:
+        """Before the first generation: warn if setting up has used up the limit already."""
+        self.last = now = time.monotonic()
+        if self.seconds is not None and now - self.began > self.seconds:
+            self.warned = True
+            solving = "; solving the game exactly for the records (record=false skips it)" if solved else ""
+            run_log.warning("time_limit_s = %g: setting up took %s (compiling kernels %s%s), longer than the limit: "
+                            "the run does one generation and stops", self.seconds, _duration(now - self.began),
+                            _duration(compile_seconds), solving)
+
+    def generation_done(self) -> None:
+        """Note a generation's end; the first that took longer than the whole limit is named."""
+        now = time.monotonic()
+        took, self.last = now - self.last, now
+        if self.seconds is not None and not self.warned and took > self.seconds:
+            self.warned = True
+            run_log.warning("time_limit_s = %g: one generation here takes %s, longer than the limit; the run stops "
+                            "at the first generation boundary past the limit, so it can overrun by that much "
+                            "(lower population_size, raise eval_every or raise time_limit_s)",
+                            self.seconds, _duration(took))
