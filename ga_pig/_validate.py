@@ -8,11 +8,15 @@ from pathlib import Path
 import numpy as np
 
 
-def check_int(name: str, value: object, minimum: int) -> int:
+def check_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
     """Return ``value`` as an int, or raise ValueError naming ``name``, the value and the range."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= minimum:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= minimum \
+            and (maximum is None or value <= maximum):
         return int(value)
-    expected = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
+    if maximum is not None:
+        expected = f"an integer from {minimum} to {maximum}"
+    else:
+        expected = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer >= {minimum}")
     raise ValueError(f"{name} must be {expected}, got {value!r}")
 
 

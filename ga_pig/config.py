@@ -4,16 +4,21 @@ The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails a
 :func:`validate` then checks ranges and cross-key rules before any work is done, raising one
 ``ValueError`` that names the key, the value and what was expected. Names (games, schemes, judges,
 populations, operators) are checked against the registries themselves, imported when validating
-(not at import: the schema module stays light and below ``evolve/``); no list of names is kept here.
+(not at import: the schema module stays light and below ``evolve/``; only :mod:`ga_pig.game`, which
+imports no kernels, is imported here); no list of names is kept here.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
+
+from ga_pig.game import MAX_SIDES
 
 __all__ = [
     "GameConfig",
@@ -29,6 +34,8 @@ __all__ = [
     "waves",
     "make_game",
     "MODES",
+    "RANGES",
+    "Range",
 ]
 
 MODES = ("evolve", "random_search")
@@ -181,6 +188,53 @@ class Config:
     progress: bool = True
 
 
+class Range(NamedTuple):
+    """The values a numeric key takes: from ``low`` to ``high`` (None: unbounded), each end
+    included unless ``*_open``."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+
+
+#: The fixed range of every numeric key that has one (ranges that depend on other keys, such as
+#: ``selection.mu`` < ``population_size``, are checked by :func:`validate` beside these). The
+#: bad-input tests generate their out-of-range values from this table, and check that
+#: :func:`validate` refuses each of them.
+RANGES: dict[str, Range] = {
+    "game.goal": Range(2),
+    "game.sides": Range(2, MAX_SIDES),
+    "game.players": Range(2),
+    "population.p_roll": Range(0, 1),
+    "selection.mu": Range(1),
+    "selection.tournament_size": Range(1),
+    "fitness.archive": Range(1),
+    "fitness.must_beat": Range(1),
+    "fitness.margin": Range(0, 0.5, high_open=True),
+    "fitness.restart": Range(0, 1),
+    "fitness.max_games": Range(1),
+    "fitness.z": Range(0, low_open=True),
+    "operators.block": Range(1),
+    "operators.shift": Range(1),
+    "operators.copy_share": Range(0, 1),
+    "operators.fine_block": Range(1),
+    "operators.fine_shift": Range(1),
+    "operators.fine_mutation": Range(0, 1),
+    "memetic.every": Range(0),
+    "mutation": Range(0, 1),
+    "generations": Range(1),
+    "population_size": Range(2),
+    "games_per_match": Range(1),
+    "elite": Range(0),
+    "eval_every": Range(1),
+    "checkpoint_every": Range(1),
+    "seed": Range(0, MAX_SEED),
+    "time_limit_s": Range(0, low_open=True),
+    "draws": Range(1),
+}
+
+
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 
@@ -283,12 +337,19 @@ def validate(cfg: DictConfig) -> None:
         fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
     if cfg.game.goal < 2:
         fail("game.goal", cfg.game.goal, "an integer >= 2")
-    if cfg.game.sides is not None and cfg.game.sides < 2:
-        fail("game.sides", cfg.game.sides, "an integer >= 2 or null")
+    if cfg.game.sides is not None and not 2 <= cfg.game.sides <= MAX_SIDES:
+        fail("game.sides", cfg.game.sides, f"an integer from 2 to {MAX_SIDES} or null")
     if cfg.game.endgame not in ENDGAMES:
         fail("game.endgame", cfg.game.endgame, f"one of {ENDGAMES}")
     if cfg.game.players < 2:
         fail("game.players", cfg.game.players, "an integer >= 2")
+    for key in ("sides", "p_oinker", "max_dice"):
+        value = cfg.game[key]
+        takers = sorted(g for g, builder in GAMES.items() if key in inspect.signature(builder).parameters)
+        if value is not None and cfg.game.name not in takers:
+            fail(f"game.{key}", value, f"null for game {cfg.game.name!r}: only {', '.join(takers)} "
+                 f"{'takes' if len(takers) == 1 else 'take'} {key} (to play {takers[0]}: game={takers[0]}; to switch "
+                 f"games, game={cfg.game.name} sets the game's own parameters, game.name= does not)")
     try:
         game = make_game(cfg)
     except ValueError as error:
@@ -452,14 +513,23 @@ def _check_judge(kind: str, opponent: str) -> None:
              if judged_by else f"one of {tuple(dict.fromkeys(o for _, o in JUDGES))}")
 
 
+def _with_players(cfg: DictConfig, players: int) -> DictConfig:
+    other = cfg.copy()
+    other.game.players = players
+    return other
+
+
 def _check_memory(cfg: DictConfig, game) -> None:
     """Refuse a run whose tables or population cannot fit in memory, naming the key to lower."""
-    from ga_pig._validate import check_memory
+    from ga_pig._validate import check_memory, machine_memory
     from ga_pig.exact.solve import memory
 
     solver = memory(game)
-    check_memory(solver, "config key 'game.goal'", int(cfg.game.goal),
-                 "solving the game exactly (value and policy tables)")
+    key, value = "game.goal", int(cfg.game.goal)
+    if game.players > 2 and memory(make_game(_with_players(cfg, 2))) <= machine_memory():
+        key, value = "game.players", game.players  # the goal alone would fit: the players don't
+    check_memory(solver, f"config key '{key}'", value,
+                 f"solving the {game.players}-player game to {game.goal} exactly (value and policy tables)")
     members = BYTES_PER_MEMBER_STATE * game.space.gene_bytes * game.states * int(cfg.population_size)
     check_memory(solver + members, "config key 'population_size'", int(cfg.population_size),
                  f"a population of strategies for {cfg.game.name} to {cfg.game.goal}")

@@ -27,6 +27,10 @@ __all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_P
 #: bank the goal wins (the seeds' rule); or the other player gets one final turn to finish higher,
 #: whoever reached the goal (``last_round``) or only when the first mover did (``equal_turns``).
 ENDGAMES = ("first_to_goal", "last_round", "equal_turns")
+#: The most faces a Pig die may have, and the most dice Hog may roll: far past any game studied (the
+#: seeds use 6 and 30), low enough that a game's tables stay small.
+MAX_SIDES = 1000
+MAX_DICE = 1000
 
 #: Pass the Pigs landing positions: (name, times seen in 3939 rolls, points for one pig).
 #: Seed 003, from 52 6th-grade students of Dean Ballard, Lakeside Middle School, Seattle, 1997.
@@ -198,7 +202,7 @@ class Game:
     def pig(cls, goal: int = 100, sides: int = 6, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Pig: roll one fair die with ``sides`` faces; a 1 busts, 2..sides add their value;
         ``endgame``: one of :data:`ENDGAMES`."""
-        check_int("sides", sides, 2)
+        check_int("sides", sides, 2, MAX_SIDES)
         p = 1.0 / sides
         outcomes = (Outcome(p, Effect.BUST),) + tuple(
             Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)
@@ -339,7 +343,7 @@ class Game:
         ``max_dice``; the turn scores their sum unless any shows a 1. Seed 003: the optimal
         policy is the same for every ``max_dice >= 26``. Under another ``endgame`` a final turn
         rolls the number of dice most likely to get ahead (:mod:`ga_pig.exact.endgame`)."""
-        check_int("max_dice", max_dice, 1)
+        check_int("max_dice", max_dice, 1, MAX_DICE)
         die = cls.pig(goal)
         return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice), *_ending(endgame, 2)),
                    max_dice, die.faces, endgame=endgame)
@@ -360,8 +364,10 @@ class Game:
         accepted = list(inspect.signature(builder).parameters)
         unknown = sorted(set(params) - set(accepted))
         if unknown:
+            takers = sorted(g for g, b in GAMES.items() if unknown[0] in inspect.signature(b).parameters)
+            elsewhere = f" ({', '.join(takers)} take{'s' * (len(takers) == 1)} it)" if takers else ""
             raise ValueError(
-                f"game {name!r} takes no parameter {', '.join(map(repr, unknown))}; "
+                f"game {name!r} takes no parameter {', '.join(map(repr, unknown))}{elsewhere}; "
                 f"it accepts: {', '.join(accepted)}"
             )
         return builder(**params)

@@ -68,6 +68,10 @@ class PlayResult:
         return self.wins_a / self.games
 
 
+#: The most games one call plays: win counts are 64-bit integers.
+MAX_GAMES = 2**62
+
+
 # --------------------------------------------------------------------------- kernels
 @numba.njit(cache=True, inline="always")
 def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
@@ -509,7 +513,7 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     if isinstance(game.space, PlayersRollHold):
         raise ValueError(f"play is for two players; {game} has {game.players}: use matches (one strategy against "
                          f"copies of another) or ga_pig.exact.players.simulate")
-    n_games = check_int("n_games", n_games, 1)
+    n_games = check_int("n_games", n_games, 1, MAX_GAMES)
     pop = np.stack([a, b])
     counts = _run_matches(pop, [0], [1], n_games, game, seed)[0]
     return PlayResult(
@@ -541,7 +545,7 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
     any of its copies won.
     """
     population = check_population(population, game)
-    games_per_match = check_int("games_per_match", games_per_match, 1)
+    games_per_match = check_int("games_per_match", games_per_match, 1, MAX_GAMES)
     pairs = np.asarray(pairs, dtype=np.int64)
     n = population.shape[0]
     if pairs.ndim != 2 or pairs.shape[1] != 2:

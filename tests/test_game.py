@@ -53,9 +53,9 @@ def test_bad_goal(goal):
         Game.pig(goal=goal)
 
 
-@pytest.mark.parametrize("sides", [1, 0, 3.0])
+@pytest.mark.parametrize("sides", [1, 0, 3.0, 1001])
 def test_bad_sides(sides):
-    with pytest.raises(ValueError, match="sides must be an integer >= 2"):
+    with pytest.raises(ValueError, match=r"sides must be an integer from 2 to 1000, got "):
         Game.pig(sides=sides)
 
 

@@ -432,5 +432,5 @@ def test_hog_bad_input():
         simulate.play(np.full((20, 20), 2.0), S.dice(2, game), game, 10)
     with pytest.raises(ValueError, match="n must be at most max_dice = 5, got 6"):
         S.dice(6, game)
-    with pytest.raises(ValueError, match="max_dice must be a positive integer, got 0"):
+    with pytest.raises(ValueError, match="max_dice must be an integer from 1 to 1000, got 0"):
         Game.hog(max_dice=0)

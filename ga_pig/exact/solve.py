@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig._validate import check_game
+from ga_pig._validate import check_game, check_int
 from ga_pig.exact import _solvers
 from ga_pig.exact._rules import ADD, BANK, DOUBLE, MAX_SWEEPS, RESET, ROUNDING_FLOOR, SUBTRACT, rules_of
 from ga_pig.game import Game
@@ -133,6 +133,9 @@ def optimal(
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < 1:
+        raise ValueError(f"tol must be a number in (0, 1), got {tol!r}")
+    check_int("max_iterations", max_iterations, 1)
     if check_game(game).players != 2:
         from ga_pig.exact import players
 

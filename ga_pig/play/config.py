@@ -1,21 +1,30 @@
 """Typed Hydra schema of a play session (``conf/play.yaml``), registered as ``play_schema``, and
-the checks run before a session starts: one ``ValueError`` naming the key, nothing written."""
+the checks run before a session starts: one ``ValueError`` naming the key, nothing written.
+
+:func:`check_command_line` composes the command line's overrides as Hydra will and turns what
+composition refuses (a misspelt key, a value of the wrong type, an unknown game) into that one
+line; :func:`check_keys` refuses keys the schema lacks (``+opponnent=x``) and values of the wrong
+type in a config built by hand; :func:`validate` checks ranges and names."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import typing
+from dataclasses import dataclass, field, is_dataclass
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig
 
-from ga_pig.config import MAX_SEED, GameConfig, fail, make_game
+from ga_pig import _schema
+from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
 
-__all__ = ["PlayConfig", "DICE", "FIRST", "register", "validate"]
+__all__ = ["PlayConfig", "DICE", "FIRST", "register", "compose", "check_command_line", "check_keys", "validate"]
 
 #: Where rolls come from: drawn by the program from ``seed``, or typed in from real dice.
 DICE = ("program", "manual")
 #: Who moves first in the session's first game (seats alternate game by game).
 FIRST = ("player", "opponent")
+#: The longest pause between the computer's rolls, in seconds.
+MAX_DELAY = 60
 
 
 @dataclass
@@ -31,6 +40,8 @@ class PlayConfig:
     dice: str = "program"
     #: whether `?` shows the exact win probabilities of rolling and holding
     hints: bool = True
+    #: show the rules (from the game's roll table) once at the start; `i` shows them at any decision
+    rules: bool = True
     #: ask seed 000's three risk questions of each person once, at the start (each can be skipped)
     questions: bool = True
     games: int = 1
@@ -46,17 +57,119 @@ def register() -> None:
     ConfigStore.instance().store(name="play_schema", node=PlayConfig)
 
 
+def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
+    """The session config ``python -m ga_pig.play *overrides`` would use (with Hydra's own keys
+    when ``hydra``), for tests and scripts; Hydra's errors pass through untranslated."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    from ga_pig.config import register as register_run
+
+    register_run()
+    register()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return hydra_compose("play", overrides=list(overrides), return_hydra_config=hydra)
+
+
+def check_command_line(argv: list[str]) -> None:
+    """Compose the session config from ``argv`` (``python -m ga_pig.play``'s arguments) as Hydra
+    will and check its keys, raising one ValueError for a misspelt key (with or without ``+``), a
+    value of the wrong type, a missing config file or an unknown option. ``--help``, ``--info``,
+    ``--multirun`` and other config directories are left to Hydra."""
+    from hydra._internal.utils import get_args_parser
+    from hydra.errors import HydraException
+    from omegaconf.errors import OmegaConfBaseException
+
+    args, unknown = get_args_parser().parse_known_args(argv)
+    if unknown:
+        raise ValueError(f"unknown option {unknown[0]!r}: expected key=value overrides or an option of "
+                         "`python -m ga_pig.play --help`")
+    if (args.help or args.hydra_help or args.info or args.shell_completion or args.multirun or args.config_path
+            or args.config_name or args.config_dir):
+        return
+    try:
+        cfg = compose(args.overrides, hydra=True)
+    except (HydraException, OmegaConfBaseException) as error:
+        raise _composition_error(error) from None
+    check_keys(cfg)
+
+
+def _composition_error(error: Exception) -> ValueError:
+    """What Hydra's composition refused, as the one config error."""
+    from hydra.errors import MissingConfigException
+    from omegaconf.errors import ConfigAttributeError, ConfigKeyError
+
+    cause: BaseException | None = error
+    while cause is not None and getattr(cause, "full_key", None) is None:
+        cause = cause.__cause__
+    if cause is not None:
+        key = str(cause.full_key)
+        kind = _schema_type(key)
+        if isinstance(cause, (ConfigAttributeError, ConfigKeyError)) and not key.startswith("hydra."):
+            return unknown_key(key)
+        if kind is not None:
+            value = getattr(cause, "value", None)
+            return ValueError(f"config key '{key}' = {value!r}: expected {_schema.describe(kind)}")
+        return ValueError(f"config key '{key}': {str(getattr(cause, 'msg', cause)).splitlines()[0]}")
+    if isinstance(error, MissingConfigException) and error.missing_cfg_file and error.options:
+        group, _, name = str(error.missing_cfg_file).rpartition("/")
+        return ValueError(f"config key '{group.replace('/', '.')}' = {name!r}: expected one of "
+                          f"{', '.join(error.options)}")
+    lines = [str(error).splitlines()[0]]
+    if error.__cause__ is not None and str(error.__cause__):
+        lines.append(str(error.__cause__).splitlines()[0])
+    return ValueError(": ".join(lines))
+
+
+def _schema_type(key: str) -> object | None:
+    return _schema.keys(PlayConfig).get(key)
+
+
+def unknown_key(key: str) -> ValueError:
+    """The error for a key the play config lacks, naming the nearest valid one."""
+    valid = list(_schema.keys(PlayConfig))
+    nearest = _schema.nearest(key, valid)
+    expected = f"{nearest!r} or another key of `python -m ga_pig.play --help`" if nearest else \
+        f"one of {', '.join(valid)}"
+    return ValueError(f"config key '{key}' is not a key of ga_pig.play: expected {expected}")
+
+
+def check_keys(cfg, schema: type = PlayConfig, prefix: str = "") -> None:
+    """Refuse a key ``schema`` lacks (naming the nearest valid key), a missing key and a value of
+    the wrong type; Hydra's own ``hydra`` node is not checked."""
+    hints = typing.get_type_hints(schema)
+    for key in cfg:
+        if not (key == "hydra" and not prefix) and key not in hints:
+            raise unknown_key(f"{prefix}{key}")
+    for key, kind in hints.items():
+        full = f"{prefix}{key}"
+        if key not in cfg:
+            raise ValueError(f"config key '{full}' is missing: expected {_schema.describe(kind)}")
+        value = cfg[key]
+        if is_dataclass(kind):
+            if not hasattr(value, "keys"):
+                fail(full, value, _schema.describe(kind))
+            check_keys(value, kind, f"{full}.")
+        elif not _schema.fits(value, kind):
+            fail(full, value, _schema.describe(kind))
+
+
 def validate(cfg: DictConfig):
     """Check every key of a session; return ``(game, opponent)`` ready to play."""
+    from ga_pig._validate import check_memory
+    from ga_pig.exact.solve import memory
     from ga_pig.play.opponents import parse
     from ga_pig.spaces import RollHold
 
+    check_keys(cfg)
     try:
         game = make_game(cfg)
     except ValueError as error:
         raise ValueError(f"config key 'game': {error}") from None
     if not isinstance(game.space, RollHold):
         fail("game.name", cfg.game.name, f"a game with roll/hold decisions; {game} has {game.space.noun}")
+    check_memory(memory(game), "config key 'game.goal'", int(cfg.game.goal),
+                 "solving the game exactly for the hints and the record")
     if cfg.dice not in DICE:
         fail("dice", cfg.dice, " or ".join(DICE))
     if cfg.dice == "manual" and not game.faces:
@@ -67,8 +180,8 @@ def validate(cfg: DictConfig):
         fail("seed", cfg.seed, f"null or an integer in [0, {MAX_SEED}]")
     if cfg.games < 1:
         fail("games", cfg.games, "at least 1")
-    if not cfg.delay >= 0:
-        fail("delay", cfg.delay, "a number of seconds >= 0")
+    if not 0 <= cfg.delay <= MAX_DELAY:
+        fail("delay", cfg.delay, f"a number of seconds in [0, {MAX_DELAY}]")
     for key in ("player", "player2"):
         if not str(cfg[key]).strip():
             fail(key, cfg[key], "a non-empty name")

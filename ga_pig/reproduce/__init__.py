@@ -3,7 +3,9 @@
     python -m ga_pig.reproduce [--quick] [--out outputs/reproduce] [--only NAME ...]
 
 Writes PNG figures, CSV and Markdown tables and an ``index.md`` that lists each against its seed
-figure or table with the numbers side by side. What is written is a table of entries
+figure or table with the numbers side by side. Every file is rebuilt whole from its sources
+(atomically, :mod:`ga_pig.files`), so running it again gives the same tables; finished GA runs
+are kept and read again, unfinished ones run again from the start. What is written is a table of entries
 (:data:`~ga_pig.reproduce.entries.ENTRIES`, grouped in :data:`~ga_pig.reproduce.entries.SECTIONS`):
 ``--only`` takes an entry's or a section's name, and any entry runs alone. The GA experiments it
 needs run through the same ``ga_pig.evolve.run`` as ``python -m ga_pig``, two at a time. ``--quick``
@@ -13,12 +15,16 @@ shrinks every budget (short GA runs, fewer simulated games, coarser searches); i
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import tempfile
 import time
+import typing
 from pathlib import Path
 
 import pandas as pd
 
+from ga_pig.files import write_text
 from ga_pig.reproduce.context import Budget, Context, Index
 from ga_pig.reproduce.entries import ENTRIES, SECTIONS, Entry
 
@@ -34,16 +40,39 @@ def _selected(only: list[str] | None) -> list[Entry]:
     return list(dict.fromkeys(chosen))
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, refusing a bad command line in one line with status 2 (not usage and a line)."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        from ga_pig.preflight import refuse
+
+        refuse(f"reproduce: {message}: see `python -m ga_pig.reproduce --help`")
+
+
+def _name(name: str) -> str:
+    """An ``--only`` value: a section or entry name, else the error names the nearest ones."""
+    if name in SECTIONS or name in ENTRIES:
+        return name
+    nearest = difflib.get_close_matches(name, [*SECTIONS, *ENTRIES], n=3)
+    hint = f"did you mean {' or '.join(nearest)}?" if nearest else f"sections: {', '.join(SECTIONS)}"
+    raise argparse.ArgumentTypeError(f"{name!r} is not a section or entry ({hint})")
+
+
 def main(argv=None) -> Path:
-    parser = argparse.ArgumentParser(description="Reproduce every seed figure and table.")
+    parser = _Parser(prog="python -m ga_pig.reproduce", description="Reproduce every seed figure and table.")
     parser.add_argument("--quick", action="store_true", help="small budgets (about two minutes)")
     parser.add_argument("--out", type=Path, default=Path("outputs/reproduce"))
-    parser.add_argument("--only", choices=[*SECTIONS, *ENTRIES], action="append", metavar="NAME",
+    parser.add_argument("--only", type=_name, action="append", metavar="NAME",
                         help=f"only this section ({', '.join(SECTIONS)}) or entry (repeatable); default: all")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     out = args.out / ("quick" if args.quick else "full")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=out).close()
+    except OSError as error:
+        parser.error(f"--out {str(args.out)!r}: expected a directory this process can write to "
+                     f"({error.strerror}: {error.filename or out})")
     ctx = Context(out, Budget.make(args.quick), Index(out))
     for entry in _selected(args.only):
         built = entry.build(ctx)
@@ -56,7 +85,7 @@ def main(argv=None) -> Path:
             ctx.index.figure(entry.name, thing, entry.seed, note)
     elapsed = time.perf_counter() - started
     ctx.index.write(elapsed, args.quick)
-    (out / "facts.json").write_text(json.dumps({"seconds": elapsed, "quick": args.quick, **ctx.facts}, indent=2,
-                                               default=str))
+    facts = {"seconds": elapsed, "quick": args.quick, **ctx.facts}
+    write_text(out / "facts.json", json.dumps(facts, indent=2, default=str) + "\n")
     print(f"wrote {len(ctx.index.entries)} figures and tables to {out} in {elapsed:.0f} s; see {out / 'index.md'}")
     return out

@@ -1,0 +1,219 @@
+"""Checking a ``python -m ga_pig`` command line before anything runs.
+
+Every job a command line would start is composed and validated first, so a bad value anywhere in
+a sweep is refused before the first job starts, and every refusal is one line on stderr with exit
+status 2 that names the key and the value, leaving no directory behind:
+
+* an override's key must be in the schema (:class:`ga_pig.config.Config`), with or without
+  Hydra's ``+``/``++``, and a group's option must exist under ``conf/``; the nearest valid name
+  is suggested;
+* its value must have the key's type (``record=2`` is not a bool) and, once the job's config is
+  composed, pass :func:`ga_pig.config.validate`; with ``resume=``, the run it names must be
+  resumable (:func:`ga_pig.evolve.resume.prepare`), writable and not held by a live process;
+* ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free;
+* ``hydra/launcher=slurm`` needs a SLURM cluster that answers.
+
+Hydra composes the config again when the run starts; the checks here only decide whether it may.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+from ga_pig import _schema
+from ga_pig.config import CONF_DIR, Config, compose
+
+__all__ = ["preflight", "check_overrides", "schema_keys", "refuse"]
+
+#: Full combinations of sweep values checked one by one; past this, each key's values are checked
+#: against the others' first values (a cross-key rule between two swept keys can then slip by).
+MAX_COMBINATIONS = 256
+#: Command-line flags after which Hydra runs nothing (help, info, completion).
+NOTHING_RUNS = ("--help", "-h", "--hydra-help", "--info", "-i", "--shell-completion", "-sc", "--version")
+SLURM_LAUNCHERS = ("slurm", "submitit_slurm")
+
+
+def refuse(error: Exception | str) -> typing.NoReturn:
+    """Print a refused command line's one-line reason on stderr and exit with status 2."""
+    message = " ".join(str(error).split())
+    print(f"ga_pig: {message}", file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
+def schema_keys(cls=Config) -> dict[str, typing.Any]:
+    """Every key of the run schema, dotted (``game.goal``), with its type; nested sections too."""
+    return _schema.keys(cls)
+
+
+def _groups() -> dict[str, list[str]]:
+    """The config groups under ``conf/`` (``hydra`` aside) and their options."""
+    return {d.name: sorted(p.stem for p in d.glob("*.yaml")) for d in sorted(CONF_DIR.iterdir())
+            if d.is_dir() and d.name != "hydra"}
+
+
+def _nearest(name: str, names) -> str:
+    close = _schema.nearest(name, names)
+    return f" (did you mean {close!r}?)" if close else ""
+
+
+def _values(override) -> list[tuple[object, str]]:
+    """The concrete values an override stands for, each with its text for a job's override: one,
+    a sweep's every choice, or an interval's two ends."""
+    if not override.is_sweep_override():
+        return [(override.value(), override.get_value_element_as_str())]
+    sweep = override.value()
+    if type(sweep).__name__ == "IntervalSweep":
+        return [(sweep.start, str(sweep.start)), (sweep.end, str(sweep.end))]
+    if type(sweep).__name__ == "GlobSweep":
+        return [(v, v) for v in sweep.filter(_groups().get(override.key_or_group, []))]
+    return list(zip(override.sweep_iterator(), override.sweep_string_iterator(), strict=True))
+
+
+def check_overrides(overrides: list[str], multirun: bool) -> list[list[str]]:
+    """Refuse what no job of ``overrides`` may hold (unknown keys and options, wrong types, a
+    sweep without ``--multirun``); return the jobs' override lists to compose and validate."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException as error:
+        refuse(f"cannot read the command line: {str(error).splitlines()[0]}")
+    keys, groups = schema_keys(), _groups()
+    axes: list[list[str]] = []
+    for override in parsed:
+        key = override.key_or_group
+        if key == "hydra" or key.startswith(("hydra.", "hydra/")):
+            _check_hydra(override)
+            continue
+        values = _values(override)
+        if override.is_sweep_override() and not multirun:
+            refuse(f"config key '{key}' = {override.input_line.partition('=')[2]!r}: expected one value; a sweep "
+                   "needs --multirun")
+        prefix = "+" * (override.type.name == "ADD") + "++" * (override.type.name == "FORCE_ADD")
+        if key in groups and "." not in key:
+            for value, text in values:
+                if value is not None and text not in groups[key]:
+                    refuse(f"config key '{key}' = {text!r}: expected one of {', '.join(groups[key])}"
+                           f"{_nearest(text, groups[key])}")
+            axes.append([f"{prefix}{key}={text}" for _, text in values])
+            continue
+        if key not in keys:
+            refuse(f"config key '{key}' = {override.input_line.partition('=')[2]!r}: no such key"
+                   f"{_nearest(key, list(keys) + list(groups))}; `python -m ga_pig --help` lists every key")
+        if override.is_delete():
+            refuse(f"config key '{key}': a schema key cannot be deleted with '~'; set {key}=null or another value")
+        for value, text in values:
+            if not _schema.fits(value, keys[key]):
+                refuse(f"config key '{key}' = {text!r}: expected {_schema.describe(keys[key])}")
+        axes.append([f"{key}={text}" for _, text in values])
+    return _combinations(axes)
+
+
+def _combinations(axes: list[list[str]]) -> list[list[str]]:
+    count = 1
+    for axis in axes:
+        count *= len(axis)
+    if count <= MAX_COMBINATIONS:
+        return [list(job) for job in itertools.product(*axes)]
+    first = [axis[0] for axis in axes]
+    return [first[:n] + [value] + first[n + 1:] for n, axis in enumerate(axes) for value in axis]
+
+
+def _check_hydra(override) -> None:
+    """Hydra's own keys: a SLURM launcher needs a cluster that answers."""
+    if override.key_or_group == "hydra/launcher" and any(str(v) in SLURM_LAUNCHERS for v, _ in _values(override)):
+        problem = slurm_unavailable()
+        if problem:
+            refuse(f"hydra/launcher = {override.input_line.partition('=')[2]!r}: expected a SLURM cluster to submit "
+                   f"to, but {problem}; run from the cluster's login node, or sweep here with hydra/launcher=local")
+
+
+def slurm_unavailable() -> str | None:
+    """Why no SLURM cluster answers here, or None when ``sinfo`` does."""
+    if shutil.which("sbatch") is None or shutil.which("sinfo") is None:
+        return "sbatch and sinfo are not installed"
+    try:
+        answer = subprocess.run(["sinfo", "-h", "-o", "%P"], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        return "sinfo did not answer within 20 s"
+    if answer.returncode != 0:
+        return f"sinfo failed ({(answer.stderr.strip().splitlines() or ['no message'])[-1]})"
+    return None
+
+
+def _hydra_value(overrides: list[str], key: str) -> str | None:
+    for override in overrides:
+        name, _, value = override.partition("=")
+        if name.lstrip("+") == key:
+            return value
+    return None
+
+
+def _check_job(job: list[str], run_dir: str | None) -> None:
+    from ga_pig.evolve.resume import prepare
+    from ga_pig.rundir import DirectoryInUse, check_free, check_writable
+
+    try:
+        cfg = compose(job)
+    except Exception as error:  # Hydra's composition errors: the first line names the problem
+        refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
+    try:
+        resumed = prepare(cfg, job)
+        if resumed is not None:
+            check_free(resumed.run_dir)
+            check_writable(resumed.run_dir)
+            if run_dir is not None and Path(run_dir).expanduser().resolve() != resumed.run_dir.resolve():
+                raise ValueError(f"hydra.run.dir = {run_dir!r}: a resumed run continues in its own directory "
+                                 f"{str(resumed.run_dir)!r}; leave hydra.run.dir out")
+    except DirectoryInUse as error:
+        refuse(error)
+    except ValueError as error:
+        refuse(error)
+
+
+def _check_directory(key: str, value: str | None) -> None:
+    from ga_pig.rundir import LOCK_FILE, DirectoryInUse, check_free
+
+    if value is None:
+        return
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        refuse(f"{key} = {value!r}: expected a directory; it is a file")
+    if path.is_dir():
+        try:
+            check_free(path)
+        except DirectoryInUse as error:
+            refuse(error)
+        if any(entry.name != LOCK_FILE for entry in path.iterdir()):
+            refuse(f"{key} = {value!r}: expected a new or empty directory; it already holds files (continue that run "
+                   f"with resume={value}, or pick another directory)")
+
+
+def preflight(argv: list[str]) -> None:
+    """Check the command line ``argv`` (without the program name) as described in the module
+    docstring; return if every job may run, else print one line and exit with status 2."""
+    if any(a in NOTHING_RUNS or a.startswith("--help") for a in argv):
+        return
+    from hydra._internal.utils import get_args_parser
+
+    args, unknown = get_args_parser().parse_known_args(argv)
+    if unknown:
+        refuse(f"unknown option {unknown[0]!r}; `python -m ga_pig --help` lists the options")
+    overrides = list(args.overrides)
+    multirun = bool(args.multirun) or _hydra_value(overrides, "hydra.mode") == "MULTIRUN"
+    jobs = check_overrides(overrides, multirun)
+    resume = any(o.split("=", 1)[0].lstrip("+") == "resume" and not o.endswith("=") and not o.endswith("=null")
+                 for o in overrides)
+    if multirun:
+        _check_directory("hydra.sweep.dir", _hydra_value(overrides, "hydra.sweep.dir"))
+    elif not resume:
+        _check_directory("hydra.run.dir", _hydra_value(overrides, "hydra.run.dir"))
+    run_dir = None if multirun else _hydra_value(overrides, "hydra.run.dir")
+    for job in jobs:
+        _check_job(job, run_dir)
