@@ -1,7 +1,10 @@
-"""Terminal play (issue 13): real terminal sessions under pexpect, the record checked against the
-exact solver, kills, bad input, manual dice; the table's rules against exact win rates; synthetic
-players whose thresholds the analysis recovers."""
+"""Terminal play: real terminal sessions under pexpect, the record checked against the exact
+solver, kills, quitting and its exit statuses, typed-ahead keys, the rules, bad input (one line,
+nothing written) and manual dice; the table's rules against exact win rates, its stalemates;
+synthetic players whose thresholds the analysis recovers."""
 
+import copy
+import functools
 import json
 import re
 import signal
@@ -13,6 +16,8 @@ import numpy as np
 import pandas as pd
 import pexpect
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ga_pig import Game, exact
 from ga_pig import strategies as S
@@ -85,7 +90,7 @@ def test_seeded_game_against_optimal_in_a_terminal(tmp_path, pig, optimal_pig):
     def extra(child, name, k, n):
         if n == 0:  # an unknown key, then a hint, before the first decision
             child.sendline("x")
-            child.expect(r"'x' is not a key here: r roll, h hold, \? hint, q quit")
+            child.expect(r"'x' is not a key here: r roll, h hold, \? hint, i rules, q quit")
             child.expect(PROMPT)
             child.sendline("?")
             child.expect(r"hint: rolling wins (0\.\d{4}), holding wins (0\.\d{4}): (roll|hold) is optimal")
@@ -158,24 +163,69 @@ def test_killed_session_keeps_every_decision(tmp_path):
     assert (computer["action"] == np.where(hold25[computer["i"], computer["j"], computer["k"]], "roll", "hold")).all()
 
 
-def test_quitting_keeps_what_was_played(tmp_path):
+@pytest.mark.parametrize("how, status, stopped", [("q", 0, "quit"), ("ctrl-d", 1, "end of input"),
+                                                ("ctrl-c", 130, "interrupted")])
+def test_quitting_keeps_what_was_played(tmp_path, how, status, stopped):
+    """q, the end of input and Ctrl-C each stop a session with everything kept; only q, a
+    person's answer, exits 0, so a script can tell a session whose input ran out. The rules are
+    shown at the start and on i, which is no decision."""
     out = tmp_path / "s"
     child = spawn("opponent=optimal", "seed=1", "questions=false", "games=3", f"hydra.run.dir={out}")
+    child.expect(r"Rules of pig\(goal=100, sides=6\):\r\n.*    bust  1\r\n.*Keys: r roll, h hold, \? hint")
+    child.expect(PROMPT)
+    child.sendline("i")
+    child.expect(r"Rules of pig\(goal=100, sides=6\):.*Keys: r roll")
     for _ in range(3):
         child.expect(PROMPT)
         child.sendline("r")
     child.expect(PROMPT)
-    child.sendline("q")
-    child.expect("stopped; everything played so far is kept")
+    {"q": lambda: child.sendline("q"), "ctrl-d": child.sendeof, "ctrl-c": child.sendintr}[how]()
+    child.expect("stopped[^;]*; everything played so far is kept")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == status
     decisions, games = load_play(out)
-    assert (decisions["kind"] == "human").sum() == 3
+    assert (decisions["kind"] == "human").sum() == 3 and set(decisions.loc[decisions["kind"] == "human", "action"]) \
+        == {"roll"}
     assert games["quit"].tolist() == [True]
     session = json.loads((out / "session.json").read_text())
-    assert session["quit"] and session["games_played"] == 0 and session["ended"]
+    assert session["quit"] and session["stopped"] == stopped and session["games_played"] == 0 and session["ended"]
     assert (out / "decisions.parquet").is_file()
+
+
+def test_end_of_piped_input_exits_1(tmp_path):
+    out = tmp_path / "s"
+    done = subprocess.run([sys.executable, "-m", "ga_pig.play", "opponent=hold_at:4", "seed=2", "delay=0",
+                           "questions=false", "rules=false", f"hydra.run.dir={out}"], input="r\n", capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "stopped (end of input); everything played so far is kept" in done.stdout
+    assert "Rules of" not in done.stdout
+    assert f"decisions and games: {out}" in done.stdout
+    decisions, _ = load_play(out)
+    assert decisions.loc[decisions["kind"] == "human", "action"].tolist()[:1] == ["roll"]
+    assert json.loads((out / "session.json").read_text())["stopped"] == "end of input"
+
+
+def test_keys_typed_while_the_computer_plays_are_discarded(tmp_path):
+    """A key typed during the computer's turn must not become the person's next decision: the
+    prompt waits for a key typed after it appeared."""
+    out = tmp_path / "s"
+    child = spawn("opponent=hold_at:20", "seed=4", "questions=false", "rules=false", "first=opponent", "delay=0.25",
+                  f"hydra.run.dir={out}")
+    child.expect(r"=== game 1: hold_at:20 moves first")
+    child.sendline("h")  # typed ahead, during the computer's turn
+    child.expect(PROMPT)
+    assert "Rules of" not in child.before
+    assert child.expect([r"passes|holds", pexpect.TIMEOUT], timeout=1) == 1  # still waiting for a key
+    child.sendline("r")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    decisions, _ = load_play(out)
+    human = decisions[decisions["kind"] == "human"]
+    assert human["action"].tolist() == ["roll"] and human["think_s"].iloc[0] >= 1
 
 
 def test_manual_dice_refuse_a_face_the_game_lacks(tmp_path):
@@ -195,26 +245,142 @@ def test_manual_dice_refuse_a_face_the_game_lacks(tmp_path):
     (["opponent=hold_at_25"], "config key 'opponent' = 'hold_at_25': expected optimal, hold_at:N"),
     (["opponent=hold_at:x"], "config key 'opponent' = 'hold_at:x': expected hold_at:N with N a whole number"),
     (["opponent={missing}"], "a run directory holding best.npy"),
-    (["opponent={wrong}"], "a strategy for pig\\(goal=100, sides=6\\): the strategy must be a numpy bool array of "
-                           "shape \\(100, 100, 100\\).*got shape \\(30, 30, 30\\)"),
+    (["opponent={wrong}"], "a strategy for pig\\(goal=100, sides=6\\): the strategy in \\S+best.npy must be a numpy "
+                           "bool array of shape \\(100, 100, 100\\).*got shape \\(30, 30, 30\\)"),
     (["dice=dice"], "config key 'dice' = 'dice': expected program or manual"),
     (["game=hog"], "config key 'game.name' = 'hog': expected a game with roll/hold decisions"),
     (["games=0"], "config key 'games' = 0: expected at least 1"),
     (["member=2"], "config key 'member' = 2: expected null"),
+    (["opponent={garbage}"], "config key 'opponent' = '\\S+garbage.npy': expected a strategy file saved by numpy.save; "
+                             "\\S+garbage.npy is not a .npy file$"),
+    (["opponent={garbage_run}"], "expected a run directory whose best.npy is a strategy saved by numpy.save; "
+                                 "\\S+garbage_run/best.npy is not a .npy file$"),
+    (["+opponnent=x"], "config key 'opponnent' is not a key of ga_pig.play: expected 'opponent'"),
+    (["opponnent=x"], "config key 'opponnent' is not a key of ga_pig.play: expected 'opponent'"),
+    (["games=abc"], "config key 'games' = 'abc': expected an integer$"),
 ])
 def test_bad_input_one_clear_error_nothing_written(tmp_path, args, message):
     empty = tmp_path / "run"
     empty.mkdir()
     wrong = tmp_path / "best.npy"
     np.save(wrong, S.hold_at(20, Game.pig(goal=30)))
+    garbage = tmp_path / "garbage.npy"
+    garbage.write_text("not an array\n")
+    (tmp_path / "garbage_run").mkdir()
+    (tmp_path / "garbage_run" / "best.npy").write_text("not an array\n")
     out = tmp_path / "s"
-    args = [a.format(missing=empty, wrong=wrong) for a in args]
+    args = [a.format(missing=empty, wrong=wrong, garbage=garbage, garbage_run=tmp_path / "garbage_run") for a in args]
     done = subprocess.run([sys.executable, "-m", "ga_pig.play", *args, f"hydra.run.dir={out}"], capture_output=True,
                           text=True, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and re.search(message, lines[0]), done.stderr
+    assert "pickle" not in done.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["+opponnent=x"], "config key 'opponnent' is not a key of ga_pig.play: expected 'opponent' or another key"),
+    (["++opponnent=x"], "config key 'opponnent' is not a key of ga_pig.play: expected 'opponent'"),
+    (["game.gaol=3"], "config key 'game.gaol' is not a key of ga_pig.play: expected 'game.goal'"),
+    (["+game.gaol=3"], "config key 'game.gaol' is not a key of ga_pig.play: expected 'game.goal'"),
+    (["+goal=3"], "config key 'goal' is not a key of ga_pig.play: expected 'game.goal'"),
+    (["hints=maybe"], "config key 'hints' = 'maybe': expected true or false$"),
+    (["games=1.5"], "config key 'games' = 1.5: expected an integer$"),
+    (["member=x"], "config key 'member' = 'x': expected null or an integer$"),
+    (["delay=true"], "config key 'delay' = True: expected a number$"),
+    (["game.goal=abc"], "config key 'game.goal' = 'abc': expected an integer$"),
+    (["game=nosuch"], "config key 'game' = 'nosuch': expected one of big_pig, freys, .*two_dice$"),
+    (["~opponent"], "config key 'opponent' is missing: expected a string$"),
+    (["hydra.run.dri=x"], "config key 'hydra.run.dri': Key 'dri' not in 'RunDir'$"),
+    (["--foo"], "unknown option '--foo': expected key=value overrides or an option"),
+])
+def test_command_line_refusals_name_the_key(args, message):
+    from ga_pig.play.config import check_command_line
+
+    with pytest.raises(ValueError, match=message) as refused:
+        check_command_line(args)
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["delay=inf"], r"config key 'delay' = inf: expected a number of seconds in \[0, 60\]$"),
+    (["delay=-1"], r"config key 'delay' = -1.0: expected a number of seconds in \[0, 60\]$"),
+    (["seed=-1"], r"config key 'seed' = -1: expected null or an integer in \[0, 9223372036854775807\]$"),
+    (["game.goal=5000"], r"config key 'game.goal' = 5000: solving the game exactly .* needs about [\d.]+ TiB of "),
+    (["opponent=human", "player2=Player 1"], r"config key 'player2' = 'Player 1': expected a name other than"),
+])
+def test_out_of_range_values_are_refused(args, message):
+    from ga_pig.play.config import compose, validate
+
+    with pytest.raises(ValueError, match=message):
+        validate(compose(args))
+
+
+def test_unreadable_or_foreign_strategy_files_are_refused_naming_the_file(tmp_path, monkeypatch):
+    from ga_pig.play.opponents import parse
+
+    game = Game.pig(goal=20)
+    good = S.hold_at(5, game)
+    np.save(tmp_path / "good.npy", good)
+    whole = (tmp_path / "good.npy").read_bytes()
+    files = {"empty.npy": b"", "truncated.npy": whole[:300], "floats.npy": None, "objects.npy": None,
+             "locked.npy": whole}
+    for name, data in files.items():
+        if data is not None:
+            (tmp_path / name).write_bytes(data)
+    np.save(tmp_path / "floats.npy", good.astype(float))
+    np.save(tmp_path / "objects.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    real_open = Path.open
+
+    def locked(self, *args, **kwargs):
+        if self.name == "locked.npy":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", locked)
+    np.testing.assert_array_equal(parse(str(tmp_path / "good.npy"), game).strategy, good)
+    for name, why in (("empty.npy", "is not a .npy file"), ("truncated.npy", "is truncated or damaged"),
+                      ("floats.npy", "must be a numpy bool array .* got dtype float64"),
+                      ("objects.npy", "holds Python objects"), ("locked.npy", r"cannot be read \(Permission denied\)")):
+        path = tmp_path / name
+        with pytest.raises(ValueError, match=f"^config key 'opponent' = '{re.escape(str(path))}': expected .*"
+                                             f"{re.escape(str(path))} {why}"):
+            parse(str(path), game)
+
+
+KEYS = ["game", "game.name", "game.goal", "game.sides", "opponent", "member", "seed", "dice", "hints", "rules",
+        "questions", "games", "first", "player", "player2", "delay", "oponent", "game.gaol"]
+VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(), st.text(max_size=12),
+                   st.sampled_from(["optimal", "hold_at:3", "hold_at:²", "human", "~nobody/x.npy", "manual", "opponent",
+                                    "Player 1", "pig_dice", "hog"]))
+
+
+@functools.cache
+def _session_config() -> dict:
+    from omegaconf import OmegaConf
+
+    from ga_pig.play.config import compose
+
+    return OmegaConf.to_container(compose(["game.goal=20"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(key=st.sampled_from(KEYS), value=VALUES)
+def test_any_value_of_any_key_is_accepted_or_refused_in_one_line(key, value):
+    """The API (``run_session``) validates a config built by hand the same way: whatever a key
+    holds, the session starts or one ValueError names the key."""
+    from omegaconf import OmegaConf
+
+    from ga_pig.play.config import validate
+
+    values = copy.deepcopy(_session_config())
+    group, _, name = key.rpartition(".")
+    (values[group] if group else values)[name] = value
+    try:
+        validate(OmegaConf.create(values))
+    except ValueError as error:
+        assert str(error).startswith("config key '") and "\n" not in str(error), str(error)
 
 
 def test_run_directory_opponent_plays_its_best_and_members(tmp_path):
@@ -235,6 +401,34 @@ def test_run_directory_opponent_plays_its_best_and_members(tmp_path):
     np.testing.assert_array_equal(member.strategy, population[4])
     with pytest.raises(ValueError, match=r"config key 'member' = 6: expected a member index in \[0, 5\]"):
         parse(str(run_dir), game, member=6)
+
+
+def test_a_pass_that_ends_the_game_is_hinted_and_recorded_as_the_stalemate_it_is(tmp_path):
+    """After the other player's pass, passing too ends the game with nobody winning: holding is
+    worth 0 there, in the hint and in the record, while the first pass (the game goes on) keeps
+    the solution's value."""
+    from ga_pig.play.record import Journal
+    from ga_pig.play.screen import Screen
+    from ga_pig.play.table import Seat, Table
+
+    game = Game.pig(goal=20)
+    advisor = Advisor(game)
+    roll, hold = exact.action_values(advisor.solution)
+    typed, shown = iter(["?", "h"]), []
+    screen = Screen(read=lambda prompt: next(typed), write=shown.append, sleep=lambda s: None, flush=lambda: None)
+    journal = Journal(tmp_path / "s", {"session": "s"}, sync=False)
+    table = Table(game, ProgramDice(game, 0), advisor, journal, screen, "s")
+    row = table.play(1, (Seat("passer", S.hold_at(0, game)), Seat("person")))
+    journal.close()
+    assert row["stalemate"] and row["finished"] and row["turns"] == 2
+    first, second = journal.decisions
+    assert (first["player"], first["action"], first["p_hold"]) == ("passer", "hold", hold[0, 0, 0])
+    assert first["loss"] == roll[0, 0, 0] - hold[0, 0, 0] > 0
+    assert (second["player"], second["action"], second["hinted"]) == ("person", "hold", True)
+    assert (second["p_roll"], second["p_hold"], second["optimal_action"]) == (roll[0, 0, 0], 0.0, "roll")
+    assert second["loss"] == roll[0, 0, 0]
+    assert "passer passed: if person passes too, the game ends and nobody wins" in shown
+    assert f"hint: rolling wins {roll[0, 0, 0]:.4f}, holding wins 0.0000: roll is optimal" in shown
 
 
 @pytest.mark.parametrize("name", ["pig", "two_dice", "freys", "pig_dice"])
@@ -312,7 +506,7 @@ def test_help_lists_every_key():
 
     shown = subprocess.run([sys.executable, "-m", "ga_pig.play", "--help"], capture_output=True, text=True, cwd=ROOT,
                            timeout=120).stdout
-    assert "ga_pig.play: play Pig" in shown and "r roll, h hold, ? hint, q quit" in shown
+    assert "ga_pig.play: play Pig" in shown and "r roll, h hold, ? hint, i rules, q quit" in shown
     for f in fields(PlayConfig):
         assert re.search(rf"^\s*(\S+, )?{f.name}\b|\b{f.name}[=:]", shown, re.M), f.name
 

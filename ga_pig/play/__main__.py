@@ -1,7 +1,13 @@
 """``python -m ga_pig.play [key=value ...]``: a session of Pig in the terminal (keys in
-``conf/play.yaml``; ``--help`` lists them). Decisions land in ``outputs/play/<session>/``."""
+``conf/play.yaml``; ``--help`` lists them). Decisions land in ``outputs/play/<session>/``.
+
+A refused command line (a misspelt key, with or without ``+``, a value of the wrong type or out
+of range, an unreadable opponent) prints one line and exits with status 2 before anything is
+made. The exit status of a session: :data:`ga_pig.play.session.EXIT_STATUS`."""
 
 from __future__ import annotations
+
+import sys
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -16,10 +22,24 @@ register()
 
 @hydra.main(version_base="1.3", config_path="../../conf", config_name="play")
 def main(cfg: DictConfig) -> None:
-    from ga_pig.play.session import run_session
+    from ga_pig.play.session import EXIT_STATUS, run_session
 
-    run_session(cfg, HydraConfig.get().runtime.output_dir)
+    session = run_session(cfg, HydraConfig.get().runtime.output_dir)
+    status = EXIT_STATUS[session["stopped"]]
+    if status:
+        sys.exit(status)
 
 
 if __name__ == "__main__":
-    main()
+    from ga_pig.play.config import check_command_line
+    from ga_pig.play.session import EXIT_STATUS
+    from ga_pig.preflight import refuse
+
+    try:
+        check_command_line(sys.argv[1:])
+    except ValueError as error:
+        refuse(error)
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(EXIT_STATUS["interrupted"])

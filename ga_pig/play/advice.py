@@ -1,5 +1,9 @@
 """Exact advice: the mover's win probability if it rolls and if it holds, under optimal play from
-there on (:func:`ga_pig.exact.action_values` of the optimal solution), for hints and for the record."""
+there on (:func:`ga_pig.exact.action_values` of the optimal solution), for hints and for the record.
+
+The solution values a pass (holding at turn total 0) as the game going on. At the table a pass
+right after the opponent's pass ends the game in a stalemate that nobody wins (seed 000 §2.3.4),
+so there holding is worth 0 and rolling is optimal: :meth:`Advisor.at` with ``pass_ends``."""
 
 from __future__ import annotations
 
@@ -37,6 +41,11 @@ class Advisor:
     def policy(self):
         return self.solution.policy
 
-    def at(self, i: int, j: int, k: int) -> Advice:
+    def at(self, i: int, j: int, k: int, pass_ends: bool = False) -> Advice:
+        """The advice at (i, j, k); ``pass_ends``: the opponent's last turn was a pass, so holding
+        at ``k = 0`` ends the game with nobody winning."""
+        p_roll = float(self.roll[i, j, k])
+        if pass_ends and k == 0:
+            return Advice(p_roll, 0.0, "roll")
         action = "roll" if self.solution.policy[i, j, k] else "hold"
-        return Advice(float(self.roll[i, j, k]), float(self.hold[i, j, k]), action)
+        return Advice(p_roll, float(self.hold[i, j, k]), action)

@@ -8,10 +8,13 @@ GA run directory: its ``best.npy``, or member ``member`` of its ``population.npz
 
 from __future__ import annotations
 
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import yaml
+from omegaconf.errors import OmegaConfBaseException
 
 from ga_pig import strategies
 from ga_pig.config import fail
@@ -42,7 +45,8 @@ class Opponent:
 def parse(spec: str, game: Game, member: int | None = None) -> Opponent:
     """The opponent ``spec`` names, checked against ``game``; ValueError naming the key."""
     spec = spec.strip()
-    if member is not None and not Path(spec).expanduser().is_dir():
+    path = _path(spec)
+    if member is not None and not path.is_dir():
         fail("member", member, f"null: it picks a member of a run directory's population, and opponent = {spec!r} "
                                "is not a directory")
     if spec in ("optimal", "human"):
@@ -51,16 +55,15 @@ def parse(spec: str, game: Game, member: int | None = None) -> Opponent:
         return Opponent(spec, spec, strategies.roll_to_win(game))
     name, _, number = spec.partition(":")
     if name in RULES:
-        if not number.isdigit():
+        if not (number.isascii() and number.isdigit()):
             fail("opponent", spec, f"{name}:N with N a whole number of points, e.g. {name}:20")
         return Opponent(spec, spec, RULES[name](int(number), game))
-    path = Path(spec).expanduser()
     if path.is_dir():
         return _from_run(spec, path, game, member)
     if path.suffix == ".npy":
         if not path.is_file():
             fail("opponent", spec, f"{SPECS}; there is no file {path}")
-        return Opponent(spec, path.name, _checked(np.load(path, allow_pickle=False), game, spec))
+        return Opponent(spec, path.name, _checked(_load(path, spec, "a strategy file"), game, spec, path))
     fail("opponent", spec, SPECS)
     raise AssertionError  # fail raised
 
@@ -70,21 +73,69 @@ def _from_run(spec: str, path: Path, game: Game, member: int | None) -> Opponent
         best = path / "best.npy"
         if not best.is_file():
             fail("opponent", spec, f"a run directory holding best.npy (a finished GA run); {path} has none")
-        return Opponent(spec, f"best of {path.name}", _checked(np.load(best, allow_pickle=False), game, spec))
+        strategy = _load(best, spec, "a run directory whose best.npy is a strategy")
+        return Opponent(spec, f"best of {path.name}", _checked(strategy, game, spec, best))
     from ga_pig.analysis import load_population
 
     try:
         population, _ = load_population(path)
-    except (FileNotFoundError, ValueError) as error:
+    except FileNotFoundError as error:
         fail("opponent", spec, f"a finished GA run directory ({error})")
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, yaml.YAMLError,
+            OmegaConfBaseException) as error:
+        fail("opponent", spec, f"a finished GA run directory; its population.npz or config.yaml cannot be read "
+                               f"({_reason(error)})")
     if not 0 <= member < len(population):
         fail("member", member, f"a member index in [0, {len(population) - 1}] of {path}'s population")
-    return Opponent(spec, f"member {member} of {path.name}", _checked(population[member], game, spec))
+    return Opponent(spec, f"member {member} of {path.name}",
+                    _checked(population[member], game, spec, path / "population.npz"))
 
 
-def _checked(strategy: np.ndarray, game: Game, spec: str) -> np.ndarray:
+def _path(spec: str) -> Path:
+    """``spec`` as a path, ``~`` expanded where a home directory is known."""
     try:
-        return game.space.check(strategy, "the strategy")
+        return Path(spec).expanduser()
+    except RuntimeError:  # ~user with no such user
+        return Path(spec)
+
+
+def _reason(error: BaseException) -> str:
+    """Why a file could not be read, in a few words: the system's reason for an OSError, else
+    the error's first line (numpy's advice to allow pickles is never passed on)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    if "pickle" in str(error):
+        return "it holds Python objects, not arrays"
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def _load(path: Path, spec: str, expected: str) -> np.ndarray:
+    """The array ``numpy.save`` wrote to ``path``, never unpickling; any other file is refused as
+    config key 'opponent' naming ``path`` and ``expected``."""
+    try:
+        with path.open("rb") as handle:
+            version = np.lib.format.read_magic(handle)
+            read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
+                np.lib.format.read_array_header_2_0
+            _, _, dtype = read_header(handle)
+    except OSError as error:
+        fail("opponent", spec, f"{expected}; {path} cannot be read ({_reason(error)})")
+    except (ValueError, EOFError):
+        fail("opponent", spec, f"{expected} saved by numpy.save; {path} is not a .npy file")
+    if dtype.hasobject:
+        fail("opponent", spec, f"{expected} (a bool array); {path} holds Python objects")
+    try:
+        return np.load(path, allow_pickle=False)
+    except OSError as error:
+        fail("opponent", spec, f"{expected}; {path} cannot be read ({_reason(error)})")
+    except (ValueError, EOFError):
+        fail("opponent", spec, f"{expected} saved by numpy.save; {path} is truncated or damaged")
+    raise AssertionError  # fail raised
+
+
+def _checked(strategy: np.ndarray, game: Game, spec: str, path: Path | None = None) -> np.ndarray:
+    try:
+        return game.space.check(strategy, f"the strategy in {path}" if path is not None else "the strategy")
     except ValueError as error:
         fail("opponent", spec, f"a strategy for {game}: {error} (is game= the game it was evolved for?)")
         raise

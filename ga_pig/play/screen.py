@@ -1,42 +1,68 @@
 """The terminal, line by line: what a session shows and the keys it reads. Works in any terminal
 (80×24 is enough), through a pipe, and under pexpect or tmux; the text is the interface the
-tests drive, so its prompts keep one line each and end in ``> ``."""
+tests drive, so its prompts keep one line each and end in ``> ``.
+
+On a terminal, whatever was typed before a prompt appears (keys pressed while the computer was
+playing) is discarded, so a decision is always made at its own prompt; piped input is read as is."""
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 
-__all__ = ["Screen", "Quit", "QUIT", "KEYS"]
+try:
+    import termios
+except ImportError:  # no termios on Windows: typed-ahead keys are read as typed
+    termios = None
+
+__all__ = ["Screen", "Quit", "EndOfInput", "QUIT", "KEYS", "discard_typeahead"]
 
 #: What a player types to leave; the session keeps everything played so far.
 QUIT = ("q", "quit")
 #: The decision keys: typed text (lower case) -> what it means.
 KEYS = {"r": "roll", "roll": "roll", "h": "hold", "hold": "hold", "?": "hint", "hint": "hint",
-        "q": "quit", "quit": "quit"}
+        "i": "rules", "rules": "rules", "q": "quit", "quit": "quit"}
 
 
 class Quit(Exception):
-    """A player chose to stop (``q``, end of input or Ctrl-C)."""
+    """A player chose to stop (``q``)."""
+
+
+class EndOfInput(Quit):
+    """The input ended (Ctrl-D, a closed pipe) before the session did."""
+
+
+def discard_typeahead() -> None:
+    """Drop the input a terminal holds that no prompt has read yet; nothing on a pipe or file."""
+    if termios is None or sys.stdin is None:
+        return
+    try:
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (OSError, ValueError, termios.error):  # a closed or detached stdin has nothing to drop
+        pass
 
 
 class Screen:
     """``read(prompt)`` and ``write(line)`` default to the terminal; ``sleep`` paces the
-    computer's rolls."""
+    computer's rolls; ``flush()`` runs before every prompt (by default :func:`discard_typeahead`)."""
 
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        self.read, self.write, self.sleep = read, write, sleep
+                 sleep: Callable[[float], None] = time.sleep,
+                 flush: Callable[[], None] = discard_typeahead) -> None:
+        self.read, self.write, self.sleep, self.flush = read, write, sleep, flush
 
     def tell(self, line: str = "") -> None:
         self.write(line)
 
     def ask(self, prompt: str) -> str:
-        """One line of input; end of input (Ctrl-D, a closed pipe) quits."""
+        """One line of input, typed after ``prompt`` appeared; end of input raises :class:`EndOfInput`."""
+        self.flush()
         try:
             return self.read(prompt)
         except EOFError:
-            raise Quit from None
+            raise EndOfInput from None
 
     def choose(self, prompt: str, options: dict[str, str], skip: bool = False) -> str | None:
         """Ask until the answer is one of ``options`` (typed key -> value); with ``skip`` an
@@ -53,7 +79,7 @@ class Screen:
             self.tell(f"{typed!r} is not an answer here: type {keys} (q quits)")
 
     def key(self, prompt: str, hints: bool) -> str:
-        """A decision key: ``roll``, ``hold`` or ``hint`` (``q`` raises :class:`Quit`)."""
+        """A decision key: ``roll``, ``hold``, ``hint`` or ``rules`` (``q`` raises :class:`Quit`)."""
         while True:
             typed = self.ask(prompt).strip().lower()
             meaning = KEYS.get(typed)
@@ -61,7 +87,7 @@ class Screen:
                 raise Quit
             if meaning is not None:
                 return meaning
-            self.tell(f"{typed!r} is not a key here: r roll, h hold, {'? hint, ' if hints else ''}q quit")
+            self.tell(f"{typed!r} is not a key here: r roll, h hold, {'? hint, ' if hints else ''}i rules, q quit")
 
     def pause(self, seconds: float) -> None:
         if seconds > 0:

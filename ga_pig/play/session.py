@@ -1,5 +1,11 @@
-"""A play session from its config: the people (and their answers to seed 000's risk questions),
-the opponent, the dice, then ``games`` games with seats alternating, every decision recorded.
+"""A play session from its config: the rules, the people (and their answers to seed 000's risk
+questions), the opponent, the dice, then ``games`` games with seats alternating, every decision
+recorded.
+
+A session ends played out, or stopped early: by ``q``, by the end of its input, or by Ctrl-C.
+Everything played is kept either way; session.json's ``stopped`` says which, and
+:data:`EXIT_STATUS` gives ``python -m ga_pig.play`` its exit status, so a script can tell a
+session played out (0) from one whose input ran out (1) or that was interrupted (130).
 
 :class:`PlayCallback` checks the config and claims the session's directory before Hydra makes
 it, so a refused config prints one line and leaves nothing behind."""
@@ -14,10 +20,14 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from ga_pig.play.screen import QUIT, Quit, Screen
-from ga_pig.play.table import ANSWERS, Seat, Table
+from ga_pig.play.screen import QUIT, EndOfInput, Quit, Screen
+from ga_pig.play.table import ANSWERS, Seat, Table, rules
 
-__all__ = ["QUESTIONS", "run_session", "ask_questions", "PlayCallback"]
+__all__ = ["QUESTIONS", "EXIT_STATUS", "run_session", "ask_questions", "PlayCallback"]
+
+#: session.json's ``stopped`` (None: played out) -> the exit status of ``python -m ga_pig.play``.
+#: ``q`` is a person's answer, so it ends the session as cleanly as playing it out.
+EXIT_STATUS = {None: 0, "quit": 0, "end of input": 1, "interrupted": 130}
 
 #: Seed 000's tracker form (§2.4.1, Figure 5): (column, question, {key: answer}). Question 3 as
 #: the seed prints it (£1 million sure, or a 50/50 gamble on £2 million): both options of each
@@ -44,7 +54,8 @@ def ask_questions(screen: Screen, name: str) -> dict:
 
 def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = None) -> dict:
     """Play the session ``cfg`` describes, recording into ``directory``; returns session.json's
-    content. Quitting (``q``, end of input, Ctrl-C) ends it with everything played kept."""
+    content. Quitting (``q``, end of input, Ctrl-C) ends it with everything played kept, and
+    ``stopped`` saying why (:data:`EXIT_STATUS`)."""
     from ga_pig.play.advice import Advisor
     from ga_pig.play.config import validate
     from ga_pig.play.dice import ManualDice, ProgramDice
@@ -54,7 +65,11 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
     game, opponent = validate(cfg)
     seed = int(cfg.seed) if cfg.seed is not None else secrets.randbits(63)
     directory = Path(directory)
-    screen.tell(f"ga_pig play: {game} against {opponent.name}; solving optimal play for the record ...")
+    screen.tell(f"ga_pig play: {game} against {opponent.name}")
+    if cfg.rules:
+        for line in rules(game, bool(cfg.hints)):
+            screen.tell(line)
+    screen.tell("solving optimal play for the record ...")
     advisor = Advisor(game)
     seats = [Seat(cfg.player)]
     if opponent.human:
@@ -66,9 +81,9 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
                "hints": bool(cfg.hints), "games_planned": int(cfg.games), "first": cfg.first,
                "players": [{"name": s.name, "kind": s.kind} for s in seats],
                "started": datetime.now().isoformat(timespec="seconds"), "ended": None, "games_played": 0,
-               "quit": False}
+               "quit": False, "stopped": None}
     journal = Journal(directory, session)
-    played, quit_ = 0, False
+    played, stopped = 0, None
     try:
         if cfg.questions:
             for seat in seats:
@@ -86,10 +101,17 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
             journal.tables()
             if game_id < cfg.games and screen.ask("Enter for the next game (q quits) > ").strip().lower() in QUIT:
                 raise Quit
-    except (Quit, KeyboardInterrupt):
-        quit_ = True
-        screen.tell("\nstopped; everything played so far is kept.")
-    journal.close(ended=datetime.now().isoformat(timespec="seconds"), games_played=played, quit=quit_)
+    except EndOfInput:
+        stopped = "end of input"
+    except Quit:
+        stopped = "quit"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    if stopped is not None:
+        reason = "" if stopped == "quit" else f" ({stopped})"
+        screen.tell(f"\nstopped{reason}; everything played so far is kept.")
+    journal.close(ended=datetime.now().isoformat(timespec="seconds"), games_played=played,
+                  quit=stopped is not None, stopped=stopped)
     screen.tell(f"decisions and games: {directory}  (replay these dice with seed={seed})")
     return journal.session
 
@@ -98,18 +120,20 @@ class PlayCallback(Callback):
     """Check the session's config, then claim its directory (see the module docstring)."""
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig.launch import _given, claim_directory, refuse
         from ga_pig.play.config import validate
+        from ga_pig.preflight import refuse
+        from ga_pig.rundir import claim_named, claim_new
 
+        named = any(o.split("=", 1)[0].lstrip("+~") == "hydra.run.dir" for o in config.hydra.overrides.hydra)
         try:
             validate(config)
-            directory = claim_directory(str(config.hydra.run.dir), _given(config, "hydra.run.dir"))
+            directory = (claim_named if named else claim_new)(str(config.hydra.run.dir))
         except ValueError as error:
             refuse(error)
         with open_dict(config):
             config.hydra.run.dir = str(directory)
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig.launch import refuse
+        from ga_pig.preflight import refuse
 
         refuse(ValueError("play sessions run one at a time: drop --multirun"))

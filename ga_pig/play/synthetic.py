@@ -9,6 +9,12 @@ design. Each is a ``decide(i, j, k, advice) -> "roll" | "hold"`` for :class:`~ga
   stated risk class and a behaviour that matches it only with probability ``honesty``.
 * :func:`noisy_optimal` — rolls with probability ``logistic((p_roll − p_hold) / temperature)``
   (softmax on the exact win probabilities; temperature 0 plays optimally).
+
+Synthetic sessions are derived files: :func:`simulate` and :func:`study` rebuild their directory
+whole (:func:`ga_pig.files.rebuilt_directory`) rather than record into it, so running them again
+gives the same sessions — the live game's journal appends, and a second recording into one
+directory would add every decision again. A directory holding anything but synthetic sessions
+(a person's session, say) is refused, never replaced.
 """
 
 from __future__ import annotations
@@ -18,13 +24,18 @@ from pathlib import Path
 
 import numpy as np
 
+from ga_pig.files import read_json, rebuilt_directory
 from ga_pig.game import Game
+from ga_pig.play.record import SESSION
 
 __all__ = ["threshold_player", "noisy_optimal", "PROFILES", "profile", "simulate", "study"]
 
 #: Risk profiles as threshold players (base, slope): averse banks early, seeking late and more so
 #: when behind.
 PROFILES = {"averse": (14.0, 0.0), "neutral": (20.0, 0.0), "loving": (28.0, -0.1)}
+
+#: session.json's ``opponent`` in a synthetic session: what marks a directory as safe to rebuild.
+SYNTHETIC = "synthetic"
 
 
 def threshold_player(base: float, slope: float = 0.0):
@@ -62,39 +73,72 @@ def noisy_optimal(temperature: float, seed: int = 0):
 def simulate(game: Game, a: tuple, b: tuple, games: int, directory: str | Path, seed: int = 0,
              advisor=None) -> Path:
     """Play ``games`` games between synthetic players ``a`` and ``b`` — each ``(name, decide)`` or
-    ``(name, decide, answers)`` — seats alternating, recorded in ``directory`` as a session."""
+    ``(name, decide, answers)`` — seats alternating, recorded in ``directory`` as a session that
+    replaces any synthetic session there (ValueError if ``directory`` holds anything else)."""
     from ga_pig.play.advice import Advisor
+
+    directory = Path(directory)
+    _refuse_unless_synthetic(directory)
+    advisor = advisor or Advisor(game)
+    with rebuilt_directory(directory) as build:
+        _record(game, a, b, games, build, directory.name, seed, advisor)
+    return directory
+
+
+def _record(game: Game, a: tuple, b: tuple, games: int, directory: Path, name: str, seed: int, advisor) -> None:
+    """Play and record one synthetic session named ``name`` into the new directory ``directory``."""
     from ga_pig.play.dice import ProgramDice
     from ga_pig.play.record import Journal
     from ga_pig.play.screen import Screen
     from ga_pig.play.table import Seat, Table
 
-    directory = Path(directory)
     seats = []
     for spec in (a, b):
         seat = Seat(spec[0], decide=spec[1])
         if len(spec) > 2:
             seat.answers.update(spec[2])
         seats.append(seat)
-    advisor = advisor or Advisor(game)
-    session = {"session": directory.name, "game": str(game), "opponent": "synthetic", "seed": seed,
-               "dice": "program", "players": [{"name": s.name, "kind": s.kind, **s.answers} for s in seats]}
+    session = {"session": name, "game": str(game), "opponent": SYNTHETIC, "seed": seed, "dice": "program",
+               "players": [{"name": s.name, "kind": s.kind, **s.answers} for s in seats]}
     journal = Journal(directory, session, sync=False)
-    silent = Screen(read=lambda prompt: "", write=lambda line: None, sleep=lambda s: None)
-    table = Table(game, ProgramDice(game, seed), advisor, journal, silent, directory.name)
+    silent = Screen(read=lambda prompt: "", write=lambda line: None, sleep=lambda s: None, flush=lambda: None)
+    table = Table(game, ProgramDice(game, seed), advisor, journal, silent, name)
     for game_id in range(1, games + 1):
         table.play(game_id, (seats[0], seats[1]) if game_id % 2 else (seats[1], seats[0]))
     journal.close(games_played=games)
-    return directory
+
+
+def _is_synthetic(session_file: Path) -> bool:
+    """Whether ``session_file`` (a session.json) describes a synthetic session."""
+    try:
+        return read_json(session_file).get("opponent") == SYNTHETIC
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _refuse_unless_synthetic(directory: Path) -> None:
+    """ValueError unless ``directory`` is missing or holds synthetic sessions only: what a rebuild
+    may replace."""
+    if not directory.exists():
+        return
+    if not directory.is_dir():
+        raise ValueError(f"{directory} is a file; expected a directory for synthetic sessions")
+    synthetic = {found.parent for found in directory.rglob(SESSION) if _is_synthetic(found)}
+    for path in sorted(directory.rglob("*")):
+        if path.is_file() and synthetic.isdisjoint(path.parents):
+            raise ValueError(f"{directory} holds {path.relative_to(directory)}, which belongs to no synthetic "
+                             f"session; expected a directory of synthetic sessions only (they are rebuilt by "
+                             f"replacing the whole directory): choose another directory")
 
 
 def study(game: Game, directory: str | Path, games: int = 15, seed: int = 0, honesty: float = 0.5,
           spread: float = 2.0, advisor=None) -> tuple[Path, list[dict]]:
     """Seed 000 §2.4 with synthetic people: ``games`` games, each between two new people (one
-    session per game under ``directory``). Person n states risk class ``("averse", "neutral",
-    "loving")[n % 3]``; with probability ``honesty`` they play that profile, else another one, its
-    threshold moved by a normal(0, ``spread``) number of points. Returns the directory and the
-    people's truth (name, stated, behaviour, base, slope) for checking an analysis against."""
+    session per game under ``directory``, which is rebuilt whole, as in :func:`simulate`). Person n
+    states risk class ``("averse", "neutral", "loving")[n % 3]``; with probability ``honesty`` they
+    play that profile, else another one, its threshold moved by a normal(0, ``spread``) number of
+    points. Returns the directory and the people's truth (name, stated, behaviour, base, slope)
+    for checking an analysis against."""
     from ga_pig.play.advice import Advisor
 
     rng = np.random.default_rng(seed)
@@ -108,9 +152,11 @@ def study(game: Game, directory: str | Path, games: int = 15, seed: int = 0, hon
         people.append({"name": f"person_{n + 1:02d}", "stated": stated, "behaviour": behaviour,
                        "base": float(base + rng.normal(0.0, spread)), "slope": slope})
     directory = Path(directory)
-    for g in range(games):
-        a, b = (people[2 * g + s] for s in (0, 1))
-        simulate(game, *((p["name"], threshold_player(p["base"], p["slope"]), {"stated_risk": p["stated"]})
-                         for p in (a, b)), games=1, directory=directory / f"game_{g + 1:02d}", seed=seed * 1000 + g,
-                 advisor=advisor)
+    _refuse_unless_synthetic(directory)
+    with rebuilt_directory(directory) as build:
+        for g in range(games):
+            name = f"game_{g + 1:02d}"
+            a, b = ((p["name"], threshold_player(p["base"], p["slope"]), {"stated_risk": p["stated"]})
+                    for p in people[2 * g:2 * g + 2])
+            _record(game, a, b, 1, build / name, name, seed * 1000 + g, advisor)
     return directory, people

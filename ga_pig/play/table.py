@@ -14,17 +14,57 @@ from datetime import datetime
 
 import numpy as np
 
-from ga_pig.game import Game
+from ga_pig.game import Effect, Game
 from ga_pig.play.advice import Advisor
-from ga_pig.play.dice import describe
+from ga_pig.play.dice import describe, faces
 from ga_pig.play.record import Journal
 from ga_pig.play.screen import Screen
 
-__all__ = ["Seat", "Table", "ANSWERS"]
+__all__ = ["Seat", "Table", "ANSWERS", "rules"]
 
 #: The stated answers every decision row carries (seed 000's tracker form, §2.4.1).
 ANSWERS = ("stated_risk", "answer_q2", "answer_q3")
 PAST = {"roll": "rolled", "hold": "held"}
+#: What each effect of a roll does, for the rules (the outcome's own wording, then this).
+MEANING = {Effect.BUST: "bust: the turn total is lost and the turn ends",
+           Effect.RESET: "score back to 0: the banked score is lost too",
+           Effect.BANK: "and bank: the turn total is then banked and the turn ends",
+           Effect.DOUBLE: "double: the turn total doubles",
+           Effect.SUBTRACT: "-N: the turn total falls by N, never below 0"}
+#: The widest line of the rules: the terminal :mod:`ga_pig.play.screen` is written for.
+WIDTH = 80
+
+
+def rules(game: Game, hints: bool = True) -> list[str]:
+    """The rules of ``game`` as the table plays them, from its roll table, in lines of at most
+    80 characters (a long list of faces is cut short)."""
+    by_outcome: dict[int, list[str]] = {}
+    for face in faces(game):
+        by_outcome.setdefault(face.outcome, []).append(face.label)
+    by_outcome = dict(sorted(by_outcome.items()))
+    effects = [describe(game, outcome) for outcome in by_outcome]
+    column = max(len(e) for e in effects) + 2
+    lines = [f"Rules of {game}:",
+             "  Take turns. On your turn, roll as often as you like; each roll changes",
+             "  the turn total:"]
+    for effect, labels in zip(effects, by_outcome.values(), strict=True):
+        lines.append(_cut(f"    {effect:<{column}}{', '.join(labels)}", len(labels)))
+    present = {Effect(o.effect) for o in game.outcomes}
+    lines += [f"  {MEANING[e]}." for e in Effect if e in MEANING and e in present]
+    lines += ["  Hold to add the turn total to your score; the turn ends.",
+              f"  The first to {game.goal} wins: a roll that brings score plus turn total to {game.goal}",
+              "  wins at once. Holding at turn total 0 passes; a pass right after the other",
+              "  player's pass ends the game and nobody wins.",
+              f"  Keys: r roll, h hold, {'? hint (win probabilities), ' if hints else ''}i these rules, q quit."]
+    return lines
+
+
+def _cut(line: str, count: int) -> str:
+    """``line`` (a list of ``count`` faces) cut to :data:`WIDTH` characters at a face."""
+    if len(line) <= WIDTH:
+        return line
+    tail = f", ... ({count} faces)"
+    return line[:line.rfind(", ", 0, WIDTH - len(tail))] + tail
 
 
 @dataclass
@@ -68,14 +108,14 @@ class Table:
                "turns": 0, "score_first": 0, "score_second": 0, "finished": False, "quit": False,
                "stalemate": False, "started": _now(), "ended": None}
         self.journal.game(dict(row))
-        scores, turns, mover, passes = [0, 0], [0, 0], 0, 0
+        scores, turns, mover, passes = [0, 0], [0, 0], 0, 0  # passes: turns in a row that passed
         self.screen.tell(f"=== game {game_id}: {order[0].name} moves first, against {order[1].name}; "
                          f"first to {self.game.goal} ===")
         try:
             while True:
                 turns[mover] += 1
                 row["turns"] += 1
-                banked, passed = self._turn(game_id, order, mover, scores, turns[mover])
+                banked, passed = self._turn(game_id, order, mover, scores, turns[mover], pass_ends=passes == 1)
                 scores[mover] = banked
                 row["score_first"], row["score_second"] = scores
                 if banked >= self.game.goal:
@@ -95,13 +135,17 @@ class Table:
         self._tell_result(row, order, scores)
         return row
 
-    def _turn(self, game_id: int, order, mover: int, scores: list[int], turn: int) -> tuple[int, bool]:
-        """One turn of ``order[mover]``: (its banked score after it, whether it passed)."""
+    def _turn(self, game_id: int, order, mover: int, scores: list[int], turn: int,
+              pass_ends: bool) -> tuple[int, bool]:
+        """One turn of ``order[mover]``: (its banked score after it, whether it passed).
+        ``pass_ends``: the other player's last turn was a pass, so a pass now ends the game."""
         seat, other = order[mover], order[1 - mover]
         i, j, k = scores[mover], scores[1 - mover], 0
         self.screen.tell(f"--- {seat.name}, turn {turn}: {seat.name} {i}, {other.name} {j}")
         while True:
-            advice = self.advisor.at(i, j, k)
+            advice = self.advisor.at(i, j, k, pass_ends)
+            if pass_ends and k == 0 and seat.kind == "human":
+                self.screen.tell(f"{other.name} passed: if {seat.name} passes too, the game ends and nobody wins")
             started = time.perf_counter()
             action, hinted = self._decide(seat, other, i, j, k, advice)
             row = {"session": self.session, "game_id": game_id, "player": seat.name, "seat": mover,
@@ -140,6 +184,10 @@ class Table:
                   f"r roll, h hold, {'? hint, ' if self.hints else ''}q quit > ")
         while True:
             key = self.screen.key(prompt, self.hints)
+            if key == "rules":
+                for line in rules(self.game, self.hints):
+                    self.screen.tell(line)
+                continue
             if key != "hint":
                 return key, hinted
             if not self.hints:
