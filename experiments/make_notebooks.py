@@ -10,6 +10,8 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from ga_pig.files import write_text
+
 HERE = Path(__file__).parent
 QUICK = "\nQUICK = os.environ.get('GA_PIG_QUICK') == '1'"
 
@@ -39,9 +41,12 @@ NOTEBOOKS = {
     "ga_runs.ipynb": [
         new_markdown_cell("# GA runs and sweeps\nRun experiments through the same entry point as "
                           "`python -m ga_pig`, then load every run in one call."),
-        new_code_cell("import os\n\nfrom ga_pig.analysis import figures, load_runs, load_summaries\n"
+        new_code_cell("import os\nimport shutil\n\nfrom ga_pig.analysis import figures, load_runs, load_summaries\n"
                       "from ga_pig.config import compose\nfrom ga_pig.evolve import run\n" + QUICK),
-        new_code_cell("generations = 10 if QUICK else 300\n"
+        new_code_cell("# the runs are rebuilt from their configs each time the notebook runs (a run directory\n"
+                      "# is never written into twice)\n"
+                      "shutil.rmtree('outputs/notebook', ignore_errors=True)\n"
+                      "generations = 10 if QUICK else 300\n"
                       "for mutation in (0.005, 0.05):\n"
                       "    cfg = compose(['experiment=cube', f'mutation={mutation}', f'generations={generations}',"
                       " 'progress=false'])\n"
@@ -54,7 +59,8 @@ NOTEBOOKS = {
                           "writes the curves); `vs_optimal` is judged by it; `coevolve_assisted` adds a "
                           "best-response step (solver-assisted, reported apart). Each runs for its own "
                           "`time_limit_s`."),
-        new_code_cell("seconds = 2 if QUICK else None  # None: each experiment's own budget (5 or 15 minutes)\n"
+        new_code_cell("shutil.rmtree('outputs/notebook_discovery', ignore_errors=True)  # rebuilt, as above\n"
+                      "seconds = 2 if QUICK else None  # None: each experiment's own budget (5 or 15 minutes)\n"
                       "for name in ('vs_optimal', 'coevolve_exact', 'coevolve_simulated', 'coevolve_assisted'):\n"
                       "    limit = [] if seconds is None else [f'time_limit_s={seconds}']\n"
                       "    run(compose([f'experiment={name}', 'progress=false', *limit]), "
@@ -90,7 +96,8 @@ NOTEBOOKS = {
         new_markdown_cell("# People against optimal play\n`python -m ga_pig.play` records every decision with "
                           "the exact win probabilities of rolling and holding. Here synthetic people play seed "
                           "000's study (15 games, 30 people); point `load_play` at `outputs/play` for real "
-                          "sessions."),
+                          "sessions. `synthetic.study` rebuilds `outputs/play_study` whole each time, so "
+                          "running the notebook again gives the same tables."),
         new_code_cell("import os\n\nfrom ga_pig import Game\nfrom ga_pig.analysis import figures, load_play, play\n"
                       "from ga_pig.play import synthetic\n" + QUICK + "\ngame = Game.pig()"),
         new_code_cell("directory, people = synthetic.study(game, 'outputs/play_study', games=15)\n"
@@ -107,9 +114,16 @@ NOTEBOOKS = {
     ],
 }
 
+
+def notebook(cells: list) -> nbformat.NotebookNode:
+    """The notebook of ``cells``, each cell's id its position: writing it again gives the same file."""
+    for number, cell in enumerate(cells):
+        cell["id"] = f"cell-{number:02d}"
+    return new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                              "language": "python"}})
+
+
 if __name__ == "__main__":
     for name, cells in NOTEBOOKS.items():
-        notebook = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                                      "language": "python"}})
-        nbformat.write(notebook, HERE / name)
+        write_text(HERE / name, nbformat.writes(notebook(cells)) + "\n")
         print("wrote", HERE / name)

@@ -1,5 +1,6 @@
 """Analysis: loading, statistics, tables, figures, the reproduce command and the notebooks."""
 
+import json
 import os
 import shutil
 import warnings
@@ -14,7 +15,7 @@ from scipy import stats as scipy_stats
 
 from ga_pig import Game, exact
 from ga_pig import strategies as S
-from ga_pig.analysis import data, figures, load_population, load_runs, load_summaries, stats, tables
+from ga_pig.analysis import data, figures, load_play, load_population, load_runs, load_summaries, stats, tables
 from ga_pig.config import compose
 from ga_pig.evolve import run
 from ga_pig.turns import turn_tables
@@ -201,8 +202,108 @@ def test_reproduce_one_section(tmp_path):
     assert sorted(p.name for p in alone.iterdir()) == ["facts.json", "hold25_vs_all.png", "index.md"]
     assert "seed 000 Fig. 18" in (alone / "index.md").read_text()
     assert len(reproduce.ENTRIES) == sum(len(s) for s in reproduce.SECTIONS.values())  # names unique
-    with pytest.raises(SystemExit):
-        reproduce.main(["--only", "nonsense"])
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--only", "statistcs"], "did you mean statistics?"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--out", "/proc/nowhere"], "/proc/nowhere"),
+])
+def test_reproduce_refuses_bad_input_in_one_line(argv, says, tmp_path):
+    """A bad command line is one line on stderr, exit status 2, before anything is written."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "ga_pig.reproduce", *argv], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ga_pig: reproduce: "), done.stderr
+    assert says in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_reproduce_human_study_again_gives_the_same_tables(tmp_path):
+    """Rerun into the same directory, the human study counts every decision once: the same tables,
+    and as many decisions as one recording of the synthetic sessions holds."""
+    from ga_pig import reproduce
+
+    arguments = ["--quick", "--out", str(tmp_path), "--only", "human_study"]
+    out = reproduce.main(arguments)
+    first = pd.read_csv(out / "study_decisions.csv")
+    decisions, _ = load_play(out / "play_study")
+    assert reproduce.main(arguments) == out
+    again = pd.read_csv(out / "study_decisions.csv")
+    pd.testing.assert_frame_equal(again, first)
+    assert len(load_play(out / "play_study")[0]) == len(decisions) == first["decisions"].sum()
+    assert len(decisions) == sum(len((d / "decisions.jsonl").read_text().splitlines())
+                                 for d in (out / "play_study").iterdir())  # one recording, not two
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]  # no stand-ins left behind
+    facts = json.loads((out / "facts.json").read_text())
+    assert facts["quick"] is True
+
+
+def test_reproduce_runs_an_unfinished_run_again(tmp_path):
+    """A GA run that a stopped reproduce left unfinished is run again from the start, giving what a
+    whole run gives, rather than refused or continued from stale files."""
+    from ga_pig.reproduce.context import _run_one
+
+    overrides = ["experiment=knockout", "generations=2", "seed=3", *TINY]
+    _run_one(overrides, str(tmp_path / "whole"))
+    left = tmp_path / "left" / "seed3"
+    left.mkdir(parents=True)
+    (left / "config.yaml").write_text("seed: 0\n")
+    (left / "generations.parquet").write_bytes((tmp_path / "whole" / "generations.parquet").read_bytes()[:100])
+    _run_one(overrides, str(left))
+    columns = ["experiment", "seed", "best_ever", "final_mean"]
+    pd.testing.assert_frame_equal(load_summaries(left.parent)[columns], load_summaries(tmp_path / "whole")[columns])
+
+
+def recorded_twice(game, tmp_path, first_games: int, first_seed: int) -> tuple[Path, Path]:
+    """A session directory whose line files hold two recordings, as the journal leaves them when one
+    directory is recorded into twice, and the directory of the second recording alone."""
+    from ga_pig.play import synthetic
+
+    players = (("a", synthetic.threshold_player(25, 0.1)), ("b", synthetic.profile("averse")))
+    earlier = synthetic.simulate(game, *players, first_games, tmp_path / "earlier" / "s", seed=first_seed)
+    later = synthetic.simulate(game, *players, 3, tmp_path / "later" / "s", seed=1)
+    both = tmp_path / "both" / "s"
+    shutil.copytree(later, both)
+    for name in ("decisions.jsonl", "games.jsonl"):
+        (both / name).write_text((earlier / name).read_text() + (later / name).read_text())
+    return both, later
+
+
+@pytest.mark.parametrize("name, first_games, first_seed", [("pig", 3, 1), ("pig", 4, 7), ("pig", 1, 2),
+                                                            ("pig_dice", 3, 1), ("pig_dice", 5, 5)])
+def test_load_play_counts_a_directory_recorded_into_twice_once(tmp_path, name, first_games, first_seed):
+    """The line file comes first (it has a killed session's game in progress) but holds every
+    recording; the loader reads only the last, the one session.json and the parquet tables describe,
+    so no decision is counted twice whichever file it reads. Pig Dice's turn totals return to 0
+    within a turn, which must not read as a new recording."""
+    game = Game.named(name, goal=40)
+    both, later = recorded_twice(game, tmp_path, first_games, first_seed)
+    with pytest.warns(UserWarning, match="holds 2 recordings"):
+        decisions, games = load_play(both)
+    expected, expected_games = load_play(later)
+    pd.testing.assert_frame_equal(decisions, expected)
+    pd.testing.assert_frame_equal(games, expected_games)
+    table = pd.read_parquet(both / "decisions.parquet")
+    pd.testing.assert_frame_equal(decisions[table.columns], table, check_dtype=False)
+    with pytest.warns(UserWarning, match="holds 2 recordings"):
+        everything, _ = load_play(tmp_path)  # the earlier and later directories, and both
+    assert len(everything) == len(load_play(tmp_path / "earlier")[0]) + 2 * len(expected)
+
+
+def test_load_play_skips_hidden_directories(tmp_path, pig):
+    """A directory being rebuilt is hidden until complete; its sessions are not read."""
+    from ga_pig.play import synthetic
+
+    players = (("a", synthetic.profile("neutral")), ("b", synthetic.profile("averse")))
+    synthetic.simulate(pig, *players, 1, tmp_path / "s", seed=1)
+    shutil.copytree(tmp_path / "s", tmp_path / ".s.building.tmp" / "s")
+    decisions, games = load_play(tmp_path)
+    assert len(games) == 1 and decisions.equals(load_play(tmp_path / "s")[0])
 
 
 def test_expected_turn_score():
@@ -235,8 +336,8 @@ def test_expected_turn_score():
         figures.dice_policy(S.hold_at(3, pig))
 
 
-@pytest.mark.parametrize("name", ["engine_tour", "ga_runs", "reproduction", "human_play"])
-def test_notebook_runs(name, tmp_path):
+def execute_notebook(name: str, directory: Path):
+    """The notebook ``experiments/<name>.ipynb`` run with small budgets in ``directory``; fails on an error."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -245,11 +346,65 @@ def test_notebook_runs(name, tmp_path):
     os.environ["GA_PIG_QUICK"] = "1"
     try:
         NotebookClient(notebook, timeout=600, kernel_name="python3",
-                       resources={"metadata": {"path": str(tmp_path)}}).execute()
+                       resources={"metadata": {"path": str(directory)}}).execute()
     finally:
         os.environ.pop("GA_PIG_QUICK", None)
     errors = [o for c in notebook.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    return notebook
+
+
+@pytest.mark.parametrize("name", ["engine_tour", "reproduction"])
+def test_notebook_runs(name, tmp_path):
+    execute_notebook(name, tmp_path)
+
+
+def test_human_play_notebook_again_gives_the_same_tables(tmp_path):
+    """Run twice in one directory, the human-study notebook shows the same tables: its synthetic
+    sessions are rebuilt, not recorded into again."""
+
+    def tables(notebook) -> list[str]:
+        return [o["data"]["text/plain"] for c in notebook.cells for o in c.get("outputs", [])
+                if "text/plain" in o.get("data", {}) and not o["data"]["text/plain"].startswith("<Figure")]
+
+    first = tables(execute_notebook("human_play", tmp_path))
+    again = tables(execute_notebook("human_play", tmp_path))
+    assert len(first) >= 6 and again == first
+    decisions, games = load_play(tmp_path / "outputs" / "play_study")
+    assert len(games) == 15 and games["finished"].all()
+    assert len(decisions) == sum(len((d / "decisions.jsonl").read_text().splitlines())
+                                 for d in (tmp_path / "outputs" / "play_study").iterdir())
+
+
+def test_ga_runs_notebook_again_gives_the_same_runs(tmp_path):
+    """Run twice in one directory, the GA notebook rebuilds its runs: the same cube runs, each
+    once (the discovery runs stop on a clock, so only their number is compared)."""
+    outputs = tmp_path / "outputs"
+
+    def runs() -> tuple[pd.DataFrame, int, int]:
+        execute_notebook("ga_runs", tmp_path)
+        cube = load_summaries(outputs / "notebook")[["experiment", "mutation", "best_ever", "final_mean"]]
+        return (cube.sort_values("mutation", ignore_index=True), len(load_runs(outputs / "notebook")),
+                len(load_summaries(outputs / "notebook_discovery")))
+
+    first, generations, discovered = runs()
+    again, generations_again, discovered_again = runs()
+    pd.testing.assert_frame_equal(again, first)
+    assert generations_again == generations and discovered_again == discovered == 4
+
+
+def test_notebooks_are_what_the_generator_writes(tmp_path):
+    """experiments/*.ipynb are rebuilt by make_notebooks.py, and building them again changes nothing."""
+    import importlib.util
+
+    import nbformat
+
+    spec = importlib.util.spec_from_file_location("make_notebooks", ROOT / "experiments" / "make_notebooks.py")
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    for name, cells in generator.NOTEBOOKS.items():
+        written = nbformat.writes(generator.notebook(cells)) + "\n"
+        assert (ROOT / "experiments" / name).read_text() == written, f"{name}: run experiments/make_notebooks.py"
 
 
 @pytest.mark.parametrize("game", ["pig", "hog"])

@@ -47,11 +47,14 @@ NEUTRAL_THRESHOLD = 20.0
 
 
 def play_dirs(path: str | Path = "outputs/play") -> list[Path]:
-    """Session directories at or under ``path`` (those holding ``session.json``), sorted."""
+    """Session directories at or under ``path`` (those holding ``session.json``), sorted. Those
+    inside a hidden directory below ``path`` are left out: a directory being rebuilt
+    (:func:`ga_pig.files.rebuilt_directory`) is hidden until it is complete."""
     path = Path(path).expanduser()
     if (path / "session.json").is_file():
         return [path]
-    return sorted(p.parent for p in path.rglob("session.json"))
+    return sorted(found.parent for found in path.rglob("session.json")
+                  if not any(part.startswith(".") for part in found.relative_to(path).parts[:-1]))
 
 
 def _lines(path: Path) -> list[dict]:
@@ -65,17 +68,63 @@ def _lines(path: Path) -> list[dict]:
     return rows
 
 
+def _decisions_restart(rows: pd.DataFrame) -> pd.Series:
+    """Which decision rows start a recording again. Within one recording each row either goes on
+    with the turn before it (same game and turn, which did not end, from the turn total the last
+    roll left) or starts a later turn or game; a row that opens game play afresh (the first
+    mover's first turn, scores and turn total 0) and does neither follows another recording."""
+    before = rows.shift()
+    game, game_before = rows["game_id"], before["game_id"]
+    ply = 2 * (rows["turn"] - 1) + rows["seat"]  # the game's turns in order, both players'
+    ply_before = ply.shift()
+    ended = before["banked"].notna()
+    goes_on = ((game == game_before) & (ply == ply_before) & ~ended & (rows["k"] == before["k_after"])
+               & (rows["i"] == before["i"]))
+    later = (game > game_before) | ((game == game_before) & (ply > ply_before))
+    opens = (ply == 0) & (rows["i"] == 0) & (rows["j"] == 0) & (rows["k"] == 0)
+    return opens & game_before.notna() & ~goes_on & ~(later & ended)
+
+
+def _games_restart(rows: pd.DataFrame) -> pd.Series:
+    """Which game rows start a recording again: a game's first row (written as it starts, before
+    any turn) for a game at or below the one started before it (a session plays games 1, 2, ...)."""
+    started = rows["game_id"][rows["turns"] == 0]
+    return (started.diff() <= 0).reindex(rows.index, fill_value=False)
+
+
+_RESTARTS = {"decisions": _decisions_restart, "games": _games_restart}
+
+
+def _last_recording(rows: pd.DataFrame, name: str, path: Path) -> pd.DataFrame:
+    """The rows of the last recording in the line file ``path``: the journal appends, so a
+    directory recorded into twice holds both recordings one after the other, and session.json and
+    the parquet tables describe the last one."""
+    if rows.empty:
+        return rows
+    recording = _RESTARTS[name](rows).cumsum()
+    recordings = int(recording.iloc[-1]) + 1
+    if recordings == 1:
+        return rows
+    warnings.warn(f"{path} holds {recordings} recordings one after another (the directory was recorded into "
+                  f"{recordings} times); reading only the last, which session.json describes", stacklevel=4)
+    return rows[recording == recording.iloc[-1]].reset_index(drop=True)
+
+
 def _rows(directory: Path, name: str) -> pd.DataFrame:
+    """The rows of ``name`` in a session directory. The line file comes first: it holds every
+    decision as it was made, while the parquet table, rewritten after each game, misses a killed
+    session's game in progress. The two are never added together."""
     lines = directory / f"{name}.jsonl"
     if lines.is_file():
-        return pd.DataFrame.from_records(_lines(lines))
+        return _last_recording(pd.DataFrame.from_records(_lines(lines)), name, lines)
     table = directory / f"{name}.parquet"
     return pd.read_parquet(table) if table.is_file() else pd.DataFrame()
 
 
 def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(decisions, games)`` of one session directory or every session under ``path``, a killed
-    session's decisions included (its game in progress has ``finished`` False)."""
+    session's decisions included (its game in progress has ``finished`` False). A directory
+    recorded into more than once is read as its last recording, with a warning."""
     dirs = play_dirs(path)
     if not dirs:
         raise ValueError(f"no play sessions (directories with session.json) under {Path(path).expanduser()}")

@@ -4,6 +4,7 @@ several entries read (each done once, on first use, so any entry also runs alone
 from __future__ import annotations
 
 import functools
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from ga_pig import Game, exact
 from ga_pig.analysis import figures, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
 from ga_pig.analysis.tables import ENDGAME_GAMES, endgame_answers, players_answers
-from ga_pig.files import atomic_write
+from ga_pig.files import atomic_write, write_text
 from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.turns import turn_tables
 
@@ -66,7 +67,7 @@ class Index:
     def table(self, name: str, frame: pd.DataFrame, seed_ref: str, note: str) -> None:
         atomic_write(self.out / f"{name}.csv", lambda tmp: frame.to_csv(tmp, index=False))
         markdown = frame.to_markdown(index=False, floatfmt=".6g") + "\n"
-        atomic_write(self.out / f"{name}.md", lambda tmp: tmp.write_text(markdown))
+        write_text(self.out / f"{name}.md", markdown)
         self.entries.append({"file": f"{name}.csv / .md", "seed": seed_ref, "note": note})
 
     def write(self, seconds: float, quick: bool) -> None:
@@ -80,7 +81,7 @@ class Index:
             "|---|---|---|",
         ]
         lines += [f"| `{e['file']}` | {e['seed']} | {e['note']} |" for e in self.entries]
-        atomic_write(self.out / "index.md", lambda tmp: tmp.write_text("\n".join(lines) + "\n"))
+        write_text(self.out / "index.md", "\n".join(lines) + "\n")
 
 
 GA_EXPERIMENTS = [
@@ -119,8 +120,11 @@ SEED_003_CLAIMS = {
 
 
 def _run_one(overrides: list[str], out: str) -> str:
+    """One run into ``out``, from the start: what an unfinished run left there (a reproduce stopped
+    part way) is removed first, so every curve is that of one whole run."""
     from ga_pig.evolve.run import run_overrides
 
+    shutil.rmtree(out, ignore_errors=True)
     run_overrides(overrides, out, threads=1)
     return out
 
@@ -264,7 +268,8 @@ class Context:
 
     @functools.cached_property
     def play_study(self) -> tuple[pd.DataFrame, pd.DataFrame, list[dict]]:
-        """(decisions, turns, people) of seed 000's human study played by synthetic people."""
+        """(decisions, turns, people) of seed 000's human study played by synthetic people, its
+        sessions rebuilt on every run."""
         from ga_pig.analysis.play import load_play, turns
         from ga_pig.play.advice import Advisor
         from ga_pig.play.synthetic import study
