@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-cluster demo play bench reproduce lint clean
+.PHONY: run test check test-cluster demo play bench reproduce lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ run: $(STAMP)
 # A one-node SLURM cluster on this machine (apt-get as root), then a sweep through sbatch
 test-cluster: $(STAMP)
 	bash scripts/slurm_local.sh up
-	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q tests/test_cluster.py
+	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/test_cluster.py
 
 demo: $(STAMP)
 	$(BIN)/python -m ga_pig.demo
@@ -29,7 +29,12 @@ play: $(STAMP)
 	$(BIN)/python -m ga_pig.play $(ARGS)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --durations=15
+	$(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
+
+# The slower tier CI runs after `make test`: lint, then the slow tests (a SLURM sweep and a job
+# requeued past its time limit, skipped where no cluster answers)
+check: lint
+	$(BIN)/python -m pytest -q --durations=5 -m slow
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
