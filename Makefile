@@ -43,8 +43,10 @@ bench: $(STAMP)
 reproduce: $(STAMP)
 	$(BIN)/python -m ga_pig.reproduce
 
+# Style, then the import layers and no-cycle contracts of .importlinter
 lint: $(STAMP)
 	$(BIN)/ruff check ga_pig tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) .pytest_cache **/__pycache__

@@ -49,14 +49,3 @@ def check_memory(needed: float, key: str, value: object, what: str) -> None:
     if needed > available:
         raise ValueError(f"{key} = {value!r}: {what} needs about {format_bytes(needed)} of memory, more than "
                          f"this machine's {format_bytes(available)}")
-
-
-def check_game(game: object, name: str = "game"):
-    """Return ``game`` if it is a :class:`ga_pig.game.Game`, else raise a TypeError saying how to
-    make one (a game's name is not a game)."""
-    from ga_pig.game import Game
-
-    if isinstance(game, Game):
-        return game
-    hint = f" (make one with Game.named({game!r}))" if isinstance(game, str) else ""
-    raise TypeError(f"{name} must be a ga_pig.Game, got {type(game).__name__} {game!r}{hint}")

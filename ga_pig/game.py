@@ -21,7 +21,7 @@ import numpy as np
 from ga_pig._validate import check_int, check_memory
 from ga_pig.spaces import Space, space_of
 
-__all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_PIGS_ROLLS"]
+__all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_PIGS_ROLLS", "check_game"]
 
 #: How a game ends (seed 003, "Future Challenges"; :mod:`ga_pig.exact.endgame`): the first player to
 #: bank the goal wins (the seeds' rule); or the other player gets one final turn to finish higher,
@@ -481,3 +481,12 @@ GAMES: dict[str, Callable[..., Game]] = {
     "pass_the_pigs": Game.pass_the_pigs,
     "hog": Game.hog,
 }
+
+
+def check_game(game: object, name: str = "game") -> Game:
+    """Return ``game`` if it is a [`Game`][ga_pig.game.Game], else raise a TypeError saying how to
+    make one (a game's name is not a game)."""
+    if isinstance(game, Game):
+        return game
+    hint = f" (make one with Game.named({game!r}))" if isinstance(game, str) else ""
+    raise TypeError(f"{name} must be a ga_pig.Game, got {type(game).__name__} {game!r}{hint}")

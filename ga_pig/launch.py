@@ -26,9 +26,9 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
+from ga_pig._cli import refuse
 from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
 from ga_pig.evolve.resume import CONFIG_FILE, prepare
-from ga_pig.preflight import refuse
 from ga_pig.rundir import claim_named, claim_new, hold
 
 __all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted"]

@@ -21,14 +21,14 @@ from __future__ import annotations
 import itertools
 import shutil
 import subprocess
-import sys
 import typing
 from pathlib import Path
 
 from ga_pig import _schema
+from ga_pig._cli import refuse
 from ga_pig.config import CONF_DIR, Config, compose
 
-__all__ = ["preflight", "check_overrides", "schema_keys", "refuse"]
+__all__ = ["preflight", "check_overrides", "schema_keys"]
 
 #: Full combinations of sweep values checked one by one; past this, each key's values are checked
 #: against the others' first values (a cross-key rule between two swept keys can then slip by).
@@ -36,13 +36,6 @@ MAX_COMBINATIONS = 256
 #: Command-line flags after which Hydra runs nothing (help, info, completion).
 NOTHING_RUNS = ("--help", "-h", "--hydra-help", "--info", "-i", "--shell-completion", "-sc", "--version")
 SLURM_LAUNCHERS = ("slurm", "submitit_slurm")
-
-
-def refuse(error: Exception | str) -> typing.NoReturn:
-    """Print a refused command line's one-line reason on stderr and exit with status 2."""
-    message = " ".join(str(error).split())
-    print(f"ga_pig: {message}", file=sys.stderr, flush=True)
-    sys.exit(2)
 
 
 def schema_keys(cls=Config) -> dict[str, typing.Any]:

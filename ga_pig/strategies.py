@@ -36,8 +36,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ga_pig._validate import check_game, check_int
-from ga_pig.game import Game
+from ga_pig._validate import check_int
+from ga_pig.game import Game, check_game
 from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold, against_leader
 
 __all__ = [

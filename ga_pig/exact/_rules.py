@@ -20,6 +20,9 @@ from ga_pig.game import ADD, BANK, BUST, DOUBLE, RESET, SUBTRACT, Game
 #: this small (16 ulp of 1) counts as converged whatever the tolerance.
 ROUNDING_FLOOR = 16 * 2.220446049250313e-16
 
+#: The optimal solvers' methods (every game kind offers both).
+METHODS = ("value_iteration", "policy_iteration")
+
 #: Cap on the passes of one chain and on the sweeps of a table; far above what any game needs
 #: (each pass or sweep shrinks the error at least by the chance of a bust, reset or win).
 MAX_SWEEPS = 100_000

@@ -52,10 +52,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig._validate import check_game, check_int, check_memory
+from ga_pig._validate import check_int, check_memory
 from ga_pig.exact import _endgame, _endgame_dice
-from ga_pig.exact._rules import rules_of
-from ga_pig.game import Game
+from ga_pig.exact._rules import METHODS, rules_of
+from ga_pig.game import Game, check_game
 
 __all__ = ["EndgameSolution", "optimal", "cap", "best_response", "seat_probabilities", "final_turn", "final_dice",
            "margins", "simulate", "DECIDES"]
@@ -265,8 +265,6 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         doubles until holding is proved optimal at the cap.
     """
     check_game(game)
-    from ga_pig.exact.solve import METHODS
-
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     _supported(game)

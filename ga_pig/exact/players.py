@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig._validate import check_game, check_int, check_memory
+from ga_pig._validate import check_int, check_memory
 from ga_pig.exact import _players
 from ga_pig.exact._rules import rules_of
-from ga_pig.game import Game
+from ga_pig.game import Game, check_game
 from ga_pig.spaces import against_leader
 
 __all__ = ["PlayersSolution", "supported", "memory", "optimal", "evaluate", "one_against",

@@ -14,16 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig._validate import check_game, check_int
+from ga_pig._validate import check_int
 from ga_pig.exact import _solvers
-from ga_pig.exact._rules import ADD, BANK, DOUBLE, MAX_SWEEPS, RESET, ROUNDING_FLOOR, SUBTRACT, rules_of
-from ga_pig.game import Game
+from ga_pig.exact._rules import ADD, BANK, DOUBLE, MAX_SWEEPS, METHODS, RESET, ROUNDING_FLOOR, SUBTRACT, rules_of
+from ga_pig.game import Game, check_game
 from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.strategies import check
 
 __all__ = ["Solution", "optimal", "best_response", "action_values", "dice_values", "METHODS"]
 
-METHODS = ("value_iteration", "policy_iteration")
 
 #: Policy iteration changes an action only when the other is better by more than this, so
 #: rounding noise between exactly tied actions cannot make it cycle.

@@ -31,9 +31,9 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
+    from ga_pig._cli import refuse
     from ga_pig.play.config import check_command_line
     from ga_pig.play.session import EXIT_STATUS
-    from ga_pig.preflight import refuse
 
     try:
         check_command_line(sys.argv[1:])

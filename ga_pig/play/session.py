@@ -120,8 +120,8 @@ class PlayCallback(Callback):
     """Check the session's config, then claim its directory (see the module docstring)."""
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
+        from ga_pig._cli import refuse
         from ga_pig.play.config import validate
-        from ga_pig.preflight import refuse
         from ga_pig.rundir import claim_named, claim_new
 
         named = any(o.split("=", 1)[0].lstrip("+~") == "hydra.run.dir" for o in config.hydra.overrides.hydra)
@@ -134,6 +134,6 @@ class PlayCallback(Callback):
             config.hydra.run.dir = str(directory)
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig.preflight import refuse
+        from ga_pig._cli import refuse
 
         refuse(ValueError("play sessions run one at a time: drop --multirun"))

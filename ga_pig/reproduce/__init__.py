@@ -44,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, refusing a bad command line in one line with status 2 (not usage and a line)."""
 
     def error(self, message: str) -> typing.NoReturn:
-        from ga_pig.preflight import refuse
+        from ga_pig._cli import refuse
 
         refuse(f"reproduce: {message}: see `python -m ga_pig.reproduce --help`")
 

@@ -1,0 +1,15 @@
+"""What every ga_pig command line shares: a refused command is one line on stderr, exit status 2."""
+
+from __future__ import annotations
+
+import sys
+import typing
+
+__all__ = ["refuse"]
+
+
+def refuse(error: Exception | str) -> typing.NoReturn:
+    """Print a refused command line's one-line reason on stderr and exit with status 2."""
+    message = " ".join(str(error).split())
+    print(f"ga_pig: {message}", file=sys.stderr, flush=True)
+    sys.exit(2)
