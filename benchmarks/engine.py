@@ -6,7 +6,7 @@ Prints a table and writes benchmarks/results/engine.json. Each timing is the bes
 repeats after a warm-up call (compilation is measured separately, in fresh processes).
 Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on two; one exact
 pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s. Then the
-optimal-solve and exact-pair times of every variant in :data:`ga_pig.GAMES` (no targets), and
+optimal-solve and exact-pair times of every variant in [`GAMES`][ga_pig.GAMES] (no targets), and
 Pigtail's open questions (issue 12): the endgame rules' solves and the n-player solves, time and
 table memory (``--pigtail`` runs only those and writes benchmarks/results/engine_pigtail.json).
 """

@@ -52,7 +52,7 @@ def check_memory(needed: float, key: str, value: object, what: str) -> None:
 
 
 def check_game(game: object, name: str = "game"):
-    """Return ``game`` if it is a :class:`ga_pig.game.Game`, else raise a TypeError saying how to
+    """Return ``game`` if it is a [`Game`][ga_pig.game.Game], else raise a TypeError saying how to
     make one (a game's name is not a game)."""
     from ga_pig.game import Game
 

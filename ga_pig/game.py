@@ -1,11 +1,11 @@
 """Rules as data: a jeopardy dice game is a goal score and a table of roll outcomes.
 
 Every engine function (simulator, exact evaluator, solvers) reads a game only through
-:meth:`Game.tables`, three flat arrays — probability, effect code, amount — so a new variant is
+[`Game.tables`][ga_pig.game.Game.tables], three flat arrays — probability, effect code, amount — so a new variant is
 a new outcome table, not a new kernel.
 
 The index convention for strategies and value tables over a game's states is documented once,
-in :mod:`ga_pig.strategies`.
+in [`ga_pig.strategies`][ga_pig.strategies].
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ga_pig.spaces import Space, space_of
 
 __all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_PIGS_ROLLS"]
 
-#: How a game ends (seed 003, "Future Challenges"; :mod:`ga_pig.exact.endgame`): the first player to
+#: How a game ends (seed 003, "Future Challenges"; [`ga_pig.exact.endgame`][ga_pig.exact.endgame]): the first player to
 #: bank the goal wins (the seeds' rule); or the other player gets one final turn to finish higher,
 #: whoever reached the goal (``last_round``) or only when the first mover did (``equal_turns``).
 ENDGAMES = ("first_to_goal", "last_round", "equal_turns")
@@ -58,7 +58,7 @@ class Effect(enum.IntEnum):
 
     The integer values are the codes the numba kernels branch on. RESET makes banked scores
     fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
-    :mod:`ga_pig.exact._chains`).
+    [`ga_pig.exact._chains`][ga_pig.exact._chains]).
     """
 
     ADD = 0
@@ -112,25 +112,26 @@ class Game:
     faces : tuple of Face
         What a physical roll shows (a die's face, two dice, a coin) and which outcome it is: the
         program draws faces to show them, and a player entering real dice types one
-        (:mod:`ga_pig.play`). Empty for a game given only as an outcome table.
+        ([`ga_pig.play`][ga_pig.play]). Empty for a game given only as an outcome table.
     max_dice : int
         0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
         positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
         number chosen per (i, j); the turn scores the dice's sum unless one of them busts.
-        Strategies are then int arrays of shape ``(goal, goal)``: the game's :attr:`space` says
+        Strategies are then int arrays of shape ``(goal, goal)``: the game's [`space`][ga_pig.game.Game.space] says
         which kind of strategy it takes.
     endgame : str
-        One of :data:`ENDGAMES`: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
-        ``equal_turns`` (:mod:`ga_pig.exact.endgame`, where the rules are stated and which games
+        One of [`ENDGAMES`][ga_pig.game.ENDGAMES]: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
+        ``equal_turns`` ([`ga_pig.exact.endgame`][ga_pig.exact.endgame], where the rules are stated and which games
         it takes: every game but three or more players).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
-        score (:mod:`ga_pig.exact.players`, which so far is the only part of the engine that takes
+        score ([`ga_pig.exact.players`][ga_pig.exact.players], which so far is the only part of the engine that takes
         them).
 
     Notes
     -----
-    Construct through :meth:`pig`, :meth:`piglet` or :meth:`named`; the constructor validates.
+    Construct through [`pig`][ga_pig.game.Game.pig], [`piglet`][ga_pig.game.Game.piglet] or
+    [`named`][ga_pig.game.Game.named]; the constructor validates.
     """
 
     name: str
@@ -201,7 +202,7 @@ class Game:
     @classmethod
     def pig(cls, goal: int = 100, sides: int = 6, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Pig: roll one fair die with ``sides`` faces; a 1 busts, 2..sides add their value;
-        ``endgame``: one of :data:`ENDGAMES`."""
+        ``endgame``: one of [`ENDGAMES`][ga_pig.game.ENDGAMES]."""
         check_int("sides", sides, 2, MAX_SIDES)
         p = 1.0 / sides
         outcomes = (Outcome(p, Effect.BUST),) + tuple(
@@ -294,7 +295,7 @@ class Game:
     def pass_the_pigs(cls, goal: int = 100, p_oinker: float = 0.0, endgame: str = "first_to_goal",
                       players: int = 2) -> Game:
         """Pass the Pigs (seed 003): two rubber pigs, each landing in a position with the
-        frequencies of :data:`PASS_THE_PIGS_ROLLS` (3939 rolls by 6th-graders, 1997).
+        frequencies of [`PASS_THE_PIGS_ROLLS`][ga_pig.game.PASS_THE_PIGS_ROLLS] (3939 rolls by 6th-graders, 1997).
 
         Opposite siders bust; matching siders score 1; a double of any other position scores
         four times its single value (double razorback 20, double trotter 20, double snouter 40,
@@ -342,7 +343,7 @@ class Game:
         """Hog (seed 003): one roll per turn of as many fair dice as the mover chooses, up to
         ``max_dice``; the turn scores their sum unless any shows a 1. Seed 003: the optimal
         policy is the same for every ``max_dice >= 26``. Under another ``endgame`` a final turn
-        rolls the number of dice most likely to get ahead (:mod:`ga_pig.exact.endgame`)."""
+        rolls the number of dice most likely to get ahead ([`ga_pig.exact.endgame`][ga_pig.exact.endgame])."""
         check_int("max_dice", max_dice, 1, MAX_DICE)
         die = cls.pig(goal)
         return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice), *_ending(endgame, 2)),
@@ -357,7 +358,7 @@ class Game:
 
     @classmethod
     def named(cls, name: str, **params: object) -> Game:
-        """Look a game up in :data:`GAMES` by name and build it with ``params``."""
+        """Look a game up in [`GAMES`][ga_pig.game.GAMES] by name and build it with ``params``."""
         if name not in GAMES:
             raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
         builder = GAMES[name]
@@ -376,7 +377,8 @@ class Game:
     def after_roll(self, outcome: Outcome, i: int, k: int) -> tuple[int, int | None]:
         """What rolling ``outcome`` at banked score ``i`` and turn total ``k`` does: ``(turn total
         after, banked score after the turn)``, the second None while the turn goes on. For the
-        plain-Python players (:mod:`ga_pig.reference`, :mod:`ga_pig.play`); the kernels have their own."""
+        plain-Python players ([`ga_pig.reference`][ga_pig.reference], [`ga_pig.play`][ga_pig.play]); the kernels have
+        their own."""
         effect = Effect(outcome.effect)
         if effect is Effect.BUST:
             return 0, i
@@ -395,13 +397,13 @@ class Game:
     # ------------------------------------------------------------------ views for kernels
     @functools.cached_property
     def space(self) -> Space:
-        """The kind of strategy this game takes (:mod:`ga_pig.spaces`): roll/hold tensors, or dice
-        counts over (i, j) when the mover chooses a number of dice (:attr:`max_dice` > 0)."""
+        """The kind of strategy this game takes ([`ga_pig.spaces`][ga_pig.spaces]): roll/hold tensors, or dice
+        counts over (i, j) when the mover chooses a number of dice ([`max_dice`][ga_pig.game.Game.max_dice] > 0)."""
         return space_of(self)
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """Shape of a strategy or value table over this game (:attr:`space`'s): ``(goal, goal,
+        """Shape of a strategy or value table over this game ([`space`][ga_pig.game.Game.space]'s): ``(goal, goal,
         goal)``, or ``(goal, goal)`` when the mover chooses a number of dice."""
         return self.space.shape
 
@@ -453,7 +455,7 @@ class Game:
 
     @property
     def monotone(self) -> bool:
-        """True when banked scores never fall: ``not`` :attr:`resets`."""
+        """True when banked scores never fall: ``not`` [`resets`][ga_pig.game.Game.resets]."""
         return not self.resets
 
     def __str__(self) -> str:

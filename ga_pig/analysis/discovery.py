@@ -7,12 +7,12 @@ probability it gives up,
     P*(0, 0, 0) - P(s first wins against the optimal)
         = sum over states x of visits_s(x) * (V*(x) - Q*(x, s(x))),
 
-is the sum over its own decisions of how often play reaches them (:func:`ga_pig.exact.visits`
+is the sum over its own decisions of how often play reaches them ([`visits`][ga_pig.exact.visits]
 against the optimal) times what each wrong decision costs in the optimal solution's action values
-(:func:`ga_pig.exact.action_values`; Hog: :func:`ga_pig.exact.dice_values`). :func:`decision_costs`
-returns both factors, so the gap can be located state by state, and tests check the identity
-against the exact evaluator. The optimal policy is a best response to itself, which is what makes
-``V*`` the value of the right Markov decision problem.
+([`action_values`][ga_pig.exact.action_values]; Hog: [`dice_values`][ga_pig.exact.dice_values]).
+[`decision_costs`][ga_pig.analysis.discovery.decision_costs] returns both factors, so the gap can be located state by
+state, and tests check the identity against the exact evaluator. The optimal policy is a best response to itself, which
+is what makes ``V*`` the value of the right Markov decision problem.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def decision_costs(strategy: np.ndarray, game: Game | None = None,
     Parameters
     ----------
     strategy : ndarray(bool, shape=(goal, goal, goal))
-        A strategy in the tensor convention of :mod:`ga_pig.strategies` (Hog: dice counts,
+        A strategy in the tensor convention of [`ga_pig.strategies`][ga_pig.strategies] (Hog: dice counts,
         shape (goal, goal)).
     solution : Solution, optional
         The game's optimal solution, when already solved.

@@ -262,8 +262,8 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
     over all states; at the start of a close race, both at goal - 10), and the winning margin
     (final score of the winner minus the loser's) — its mean and its chance to be 5 or less. Hog
     has no turn total to bank past the goal: its margins past the goal are NaN.
-    ``names``: game names, or (name, parameters) pairs (:data:`ENDGAME_GAMES`); the table's
-    ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
+    ``names``: game names, or (name, parameters) pairs ([`ENDGAME_GAMES`][ga_pig.analysis.tables.ENDGAME_GAMES]); the
+    table's ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
     the solutions and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
     from ga_pig.exact import endgame
     from ga_pig.game import ENDGAMES
@@ -296,7 +296,7 @@ def players_answers(goal: int = 100, players: int = 3) -> tuple[pd.DataFrame, di
     equilibrium's value of that seat), and every player using it.
 
     Returns the table and facts: the equilibrium's seat values, its unsettled orbits and its
-    exploitability (:func:`ga_pig.exact.players.exploitability`)."""
+    exploitability ([`exploitability`][ga_pig.exact.players.exploitability])."""
     from ga_pig.exact import players as NP
 
     game = Game.pig(goal=goal, players=players)

@@ -7,20 +7,20 @@ A judge answers the two questions selection asks:
 Which judges see the answer key:
 
 * oracle-free — ``population`` (members against each other) and ``champions`` (a ladder of
-  champions, :class:`Ladder`): only the run's own strategies are ever played; the optimal policy
+  champions, [`Ladder`][ga_pig.evolve.judges.Ladder]): only the run's own strategies are ever played; the optimal policy
   is never computed for them (with ``record=false`` a run never solves the game).
 * oracle-judged — ``optimal``: each member's exact win rate against the Neller-optimal policy.
 
 Exact judges read ``fitness.restart``: the share of a win rate taken from games begun at every
-turn-start score pair instead of the game's start (:func:`ga_pig.exact.restarts`). The recorded
+turn-start score pair instead of the game's start ([`restarts`][ga_pig.exact.restarts]). The recorded
 rates (and the headline numbers) are always from the game's start.
 
 A judge that keeps a champion exposes it as ``champion`` (the run saves it as ``best.npy``) and
 its state for checkpoints as ``state()`` / ``restore(state)`` (arrays by name).
 
-:data:`JUDGES` is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``, filled
-by the :func:`judge` decorator; each class builds itself for a run with ``for_run(game, cfg, rng,
-rates)``. Config validation and the contract tests read it.
+[`JUDGES`][ga_pig.evolve.judges.JUDGES] is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``,
+filled by the [`judge`][ga_pig.evolve.judges.judge] decorator; each class builds itself for a run with
+``for_run(game, cfg, rng, rates)``. Config validation and the contract tests read it.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ __all__ = ["ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "Opti
 
 def _key(strategy) -> bytes:
     """A digest of a strategy's content (roll/hold bits packed eight to a byte first: 5x faster);
-    of an n-player equilibrium (:class:`~ga_pig.exact.players.PlayersSolution`), of its policy,
+    of an n-player equilibrium ([`PlayersSolution`][ga_pig.exact.players.PlayersSolution]), of its policy,
     alternative and mixing weights."""
     if isinstance(strategy, PlayersSolution):
         return _key(np.concatenate([np.packbits(strategy.policy), np.packbits(strategy.alternative),
@@ -62,8 +62,8 @@ class ExactRates:
     not evaluated again. Exact rates are deterministic and each member's is computed on its own,
     so remembering changes no result, only the time; the ``size`` most recent pairs are kept.
     ``starts``: the weights of the score pairs games begin from (None: the game's start); with
-    them, ``shadow`` (the start's :class:`ExactRates`, the recorder's) learns each member's rate
-    from the start out of the same evaluation."""
+    them, ``shadow`` (the start's [`ExactRates`][ga_pig.evolve.judges.ExactRates], the recorder's) learns each member's
+    rate from the start out of the same evaluation."""
 
     def __init__(self, game: Game, size: int = 4096, starts: np.ndarray | None = None,
                  shadow: ExactRates | None = None) -> None:
@@ -106,7 +106,8 @@ class ExactRates:
 
 class RatesVsOptimal:
     """Exact win rates of a generation's strategies against the optimal policy, shared by the
-    recorder and :class:`OptimalJudge` (remembered: :class:`ExactRates`).
+    recorder and [`OptimalJudge`][ga_pig.evolve.judges.OptimalJudge] (remembered:
+    [`ExactRates`][ga_pig.evolve.judges.ExactRates]).
 
     The game is solved on first use, not before: a run that neither records nor is judged
     against the optimal never solves it."""
@@ -119,7 +120,7 @@ class RatesVsOptimal:
     @property
     def optimal(self):
         """The optimal policy; for three or more players the equilibrium
-        (:class:`~ga_pig.exact.players.PlayersSolution`, mixing where it mixes), which the rates
+        ([`PlayersSolution`][ga_pig.exact.players.PlayersSolution], mixing where it mixes), which the rates
         put in every seat but the member's."""
         if self._optimal is None:
             solution = exact.optimal(self.game)
@@ -314,7 +315,7 @@ class Ladder:
 @judge("exact", "champions")
 @dataclass
 class ExactLadder(Ladder):
-    """A :class:`Ladder` judged by exact win rates: a member that beats the reigning champion
+    """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by exact win rates: a member that beats the reigning champion
     (exact win rate above 1/2, plus ``margin``) is promoted."""
 
     game: Game
@@ -347,7 +348,7 @@ class ExactLadder(Ladder):
 @judge("simulated", "champions")
 @dataclass
 class SimulatedLadder(Ladder):
-    """A :class:`Ladder` judged by simulated games only: ``games_per_match`` games against each
+    """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by simulated games only: ``games_per_match`` games against each
     champion give the fitness; a candidate is promoted after a sequential test against the
     reigning champion — batches that double from ``games_per_match`` up to ``fitness.max_games``,
     stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
@@ -433,8 +434,8 @@ def _meta_nash(payoff: np.ndarray) -> np.ndarray:
 class ExactNash:
     """Double oracle over the run's own champions (oracle-free; PSRO's meta-Nash with a GA as
     the best-response oracle). The archive holds up to ``archive`` past champions and their exact
-    win rates against each other (``payoff``); its maximin mixture (:func:`_meta_nash`) is the
-    opponent: a member's fitness is its win rate against that mixture (the weighted mean of its
+    win rates against each other (``payoff``); its maximin mixture ([`_meta_nash`][ga_pig.evolve.judges._meta_nash]) is
+    the opponent: a member's fitness is its win rate against that mixture (the weighted mean of its
     rates against the archived champions the mixture plays). The fittest member, when it beats the
     mixture (rate above 1/2 plus ``margin``), joins the archive and the mixture is solved again.
     Unlike a ladder, which answers only the latest champions and so can chase a cycle of better

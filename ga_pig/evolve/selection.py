@@ -1,5 +1,5 @@
 """Selection schemes. Each returns (survivor indices best first, fitness per member); the next
-generation is the survivors' offspring (:mod:`ga_pig.evolve.breeding`), the ``elite`` best of them
+generation is the survivors' offspring ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]), the ``elite`` best of them
 carried over unchanged.
 
 * ``round_robin``, ``knockout`` — seed 001 §3.4.1–3.4.2: half the population survives.

@@ -4,11 +4,11 @@ recorded.
 
 A session ends played out, or stopped early: by ``q``, by the end of its input, or by Ctrl-C.
 Everything played is kept either way; session.json's ``stopped`` says which, and
-:data:`EXIT_STATUS` gives ``python -m ga_pig.play`` its exit status, so a script can tell a
+[`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS] gives ``python -m ga_pig.play`` its exit status, so a script can tell a
 session played out (0) from one whose input ran out (1) or that was interrupted (130).
 
-:class:`PlayCallback` checks the config and claims the session's directory before Hydra makes
-it, so a refused config prints one line and leaves nothing behind."""
+[`PlayCallback`][ga_pig.play.session.PlayCallback] checks the config and claims the session's directory before Hydra
+makes it, so a refused config prints one line and leaves nothing behind."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def ask_questions(screen: Screen, name: str) -> dict:
 def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = None) -> dict:
     """Play the session ``cfg`` describes, recording into ``directory``; returns session.json's
     content. Quitting (``q``, end of input, Ctrl-C) ends it with everything played kept, and
-    ``stopped`` saying why (:data:`EXIT_STATUS`)."""
+    ``stopped`` saying why ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS])."""
     from ga_pig.play.advice import Advisor
     from ga_pig.play.config import validate
     from ga_pig.play.dice import ManualDice, ProgramDice

@@ -31,7 +31,7 @@ MEANING = {Effect.BUST: "bust: the turn total is lost and the turn ends",
            Effect.BANK: "and bank: the turn total is then banked and the turn ends",
            Effect.DOUBLE: "double: the turn total doubles",
            Effect.SUBTRACT: "-N: the turn total falls by N, never below 0"}
-#: The widest line of the rules: the terminal :mod:`ga_pig.play.screen` is written for.
+#: The widest line of the rules: the terminal [`ga_pig.play.screen`][ga_pig.play.screen] is written for.
 WIDTH = 80
 
 
@@ -60,7 +60,7 @@ def rules(game: Game, hints: bool = True) -> list[str]:
 
 
 def _cut(line: str, count: int) -> str:
-    """``line`` (a list of ``count`` faces) cut to :data:`WIDTH` characters at a face."""
+    """``line`` (a list of ``count`` faces) cut to [`WIDTH`][ga_pig.play.table.WIDTH] characters at a face."""
     if len(line) <= WIDTH:
         return line
     tail = f", ... ({count} faces)"
@@ -102,7 +102,7 @@ class Table:
     # ------------------------------------------------------------------ one game
     def play(self, game_id: int, order: tuple[Seat, Seat]) -> dict:
         """Play one game, ``order[0]`` moving first; returns its row of ``games``. A
-        :class:`~ga_pig.play.screen.Quit` leaves the game recorded as quit, then propagates."""
+        [`Quit`][ga_pig.play.screen.Quit] leaves the game recorded as quit, then propagates."""
         row = {"session": self.session, "game_id": game_id, "first": order[0].name, "second": order[1].name,
                "first_kind": order[0].kind, "second_kind": order[1].kind, "winner": None, "winner_seat": None,
                "turns": 0, "score_first": 0, "score_second": 0, "finished": False, "quit": False,
