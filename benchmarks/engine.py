@@ -251,7 +251,7 @@ def main() -> None:
     seconds = best_of(lambda: exact.best_response(hold20, game), repeats)
     rows.append(("best response to hold-at-20", seconds, "s", ""))
 
-    # every variant (seed 003) through the same kernels; hold-at-25 (Hog: 5 dice) as the opponent
+    # every variant of [Neller & Presser 2005] through the same kernels; hold-at-25 (Hog: 5 dice) as the opponent
     variants = [(name, {}) for name in sorted(GAMES) if name not in ("pig", "piglet")]
     variants.append(("pass_the_pigs", {"p_oinker": 0.01}))
     for name, params in variants:

@@ -135,7 +135,7 @@ class Space:
 
     def forbid_passing(self, strategies: np.ndarray) -> np.ndarray:
         """Make ``strategies`` (any stack, in place) roll wherever they could pass a turn without
-        scoring (seed 001 §3.3); a space without passing leaves them as they are."""
+        scoring ([Exeter GA 2016 §3.3]); a space without passing leaves them as they are."""
         return strategies
 
     # ------------------------------------------------------------------ kernels and storage
@@ -210,7 +210,7 @@ class RollHold(_RollHoldGenes, Space):
 
 class DiceCounts(Space):
     """Int ``s[i, j]``: how many dice to roll at once (1..max_dice) at the mover's score i and the
-    opponent's j (Hog, seed 003). Every entry is consulted."""
+    opponent's j (Hog, [Neller & Presser 2005, "Hog"]). Every entry is consulted."""
 
     name = "dice"
     noun = "dice counts"
@@ -390,8 +390,8 @@ class PlayersRollHold(_RollHoldGenes, Space):
 
 def against_leader(table: np.ndarray, players: int) -> np.ndarray:
     """The n-player strategy (shape ``(goal,) * players + (goal,)``) that decides as the
-    two-player ``table[i, j, k]`` does with ``j`` the highest opposing score (Neller & Presser's
-    approximation when ``table`` is the two-player optimal policy)."""
+    two-player ``table[i, j, k]`` does with ``j`` the highest opposing score (the approximation of
+    [Neller & Presser 2005, "Three or More Players"] when ``table`` is the two-player optimal policy)."""
     goal = table.shape[0]
     grids = np.indices((goal,) * players, sparse=True)
     leader = grids[1]

@@ -11,7 +11,7 @@ A strategy for a game with goal ``g`` is a plain numpy array ``s`` of dtype ``bo
 
 Entries with ``i + k >= g`` are never consulted: a roll that brings ``i + k`` to the goal wins
 at once. Holding at ``k = 0`` passes the turn. If both players pass forever (a stalemate)
-nobody wins: it counts as a loss for both (seed 000 §2.3.4).
+nobody wins: it counts as a loss for both ([Exeter optimal §2.3.4]).
 
 Value tables returned by [`ga_pig.exact`][ga_pig.exact] use the same indexing. Every builder here returns
 a fresh array; none keeps a reference to it.
@@ -163,7 +163,7 @@ def thresholds_of(s: np.ndarray, game: Game) -> np.ndarray:
 
 
 def score(n: int, game: Game) -> np.ndarray:
-    """Seed 001 §3.4.5's 'score' strategy: when behind, roll until ``i + k`` exceeds ``j``;
+    """The 'score' strategy of [Exeter GA 2016 §3.4.5]: when behind, roll until ``i + k`` exceeds ``j``;
     otherwise hold at ``n``."""
     check_int("n", n, 0)
     i, j, k = _grid(game)
@@ -171,17 +171,17 @@ def score(n: int, game: Game) -> np.ndarray:
 
 
 def roll_to_win(game: Game) -> np.ndarray:
-    """Always roll: bank only by reaching the goal (seed 000 §3.3.6)."""
+    """Always roll: bank only by reaching the goal ([Exeter optimal §3.3.6])."""
     return _table(np.ones((), dtype=bool), game)
 
 
 def turtle(n: int, game: Game) -> np.ndarray:
-    """Seed 000 §3.3.6's 'turtle': bank a small turn total ``n`` every turn (hold at ``n``)."""
+    """The 'turtle' of [Exeter optimal §3.3.6]: bank a small turn total ``n`` every turn (hold at ``n``)."""
     return hold_at(n, game)
 
 
 def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: int = 0) -> np.ndarray:
-    """Seed 000 §3.3.6's 'roll and wait', parametrized.
+    """The 'roll and wait' of [Exeter optimal §3.3.6], parametrized.
 
     Below a banked score of ``wait_at``: roll while ``i + k < wait_at`` (and, if ``hold`` is
     given, while ``k < hold``). From ``wait_at`` on: pass (hold at ``k = 0``) while the
@@ -209,7 +209,7 @@ def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: flo
 
 
 def from_function(f: Callable[[object, object, object], object], game: Game) -> np.ndarray:
-    """Tabulate a decision function ``f(i, j, k) -> roll?`` (seed 000 §2.3.2).
+    """Tabulate a decision function ``f(i, j, k) -> roll?`` ([Exeter optimal §2.3.2]).
 
     ``f`` is first called once with broadcastable index arrays; if it returns something of the
     strategy's shape (or broadcastable to it) that is used. Otherwise (``f`` uses ``if`` on its
@@ -231,7 +231,7 @@ def from_function(f: Callable[[object, object, object], object], game: Game) -> 
 
 def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
     """A copy of ``s`` that rolls at every turn start (``k = 0``), so it never passes
-    (seed 001 §3.3). Works on one strategy or a stacked population ``(..., g, g, g)``."""
+    ([Exeter GA 2016 §3.3]). Works on one strategy or a stacked population ``(..., g, g, g)``."""
     out = np.array(s, dtype=bool, copy=True)
     out[..., 0] = True
     return out

@@ -33,7 +33,7 @@ __all__ = ["DecisionCosts", "decision_costs", "cost_table", "SEED_001_PEAKS", "T
 #: wall-clock budget in seconds, on two cores; the median of three seeds is what must reach it).
 TARGETS = {"vs_optimal": (0.4995, 300), "coevolve_exact": (0.495, 900), "coevolve_simulated": (0.490, 900)}
 
-#: seed 001 §4: the best exact win rates against the optimal its GA reached (knockout, round
+#: [Exeter GA 2016 §4]: the best exact win rates against the optimal its GA reached (knockout, round
 #: robin, cube system) — reference lines for any discovery figure.
 SEED_001_PEAKS = {"seed 001 knockout": 0.133, "seed 001 round robin": 0.139, "seed 001 cube": 0.24}
 

@@ -1,22 +1,22 @@
-"""Human (and synthetic) play, read back and measured against optimal play (seed 000 §2.4, §3.2).
+"""Human (and synthetic) play, read back and measured against optimal play ([Exeter optimal §2.4, §3.2]).
 
 [`load_play`][ga_pig.analysis.play.load_play] reads the sessions [`ga_pig.play`][ga_pig.play] records. From its
 ``decisions``:
 
-* [`turns`][ga_pig.analysis.play.turns] — the seed's tracker form per player and turn (times rolled, banked score), the
-  data behind seed 000's Figures 7–14;
+* [`turns`][ga_pig.analysis.play.turns] — the tracker form per player and turn (times rolled, banked score), the
+  data behind [Exeter optimal Figs. 7–14];
 * [`players`][ga_pig.analysis.play.players] — decisions, share optimal and win probability lost, per player;
 * [`hold_model`][ga_pig.analysis.play.hold_model] — a logistic model of holding against turn total and lead
   (statsmodels): the player's effective hold threshold and how it moves with the opponent's lead;
-* [`risk_gradients`][ga_pig.analysis.play.risk_gradients] — seed 000's trend gradients of average total score per turn,
-  by stated risk class (4.75 / 4.85 / 4.76 in the seed);
+* [`risk_gradients`][ga_pig.analysis.play.risk_gradients] — trend gradients of the average total score per turn by
+  stated risk class, as in [Exeter optimal §3.2.1] (4.75 / 4.85 / 4.76 there);
 * [`behaviour_risk`][ga_pig.analysis.play.behaviour_risk] — a risk class read from play (threshold against the
   points-maximizing 20), beside the stated one;
-* [`late_game_test`][ga_pig.analysis.play.late_game_test] — the seed's "players panic near the end" claim (turns 14–16),
-  tested.
+* [`late_game_test`][ga_pig.analysis.play.late_game_test] — the claim of [Exeter optimal §3.2.1] that "players panic
+  near the end" (turns 14–16), tested.
 
-[`read_tracker`][ga_pig.analysis.play.read_tracker] imports a paper tracker form (seed 000 Figure 5) typed into a CSV:
-it gives the same turn table as [`turns`][ga_pig.analysis.play.turns], so the turn-level analyses
+[`read_tracker`][ga_pig.analysis.play.read_tracker] imports a paper tracker form ([Exeter optimal Fig. 5]) typed into a
+CSV: it gives the same turn table as [`turns`][ga_pig.analysis.play.turns], so the turn-level analyses
 ([`risk_gradients`][ga_pig.analysis.play.risk_gradients], [`late_game_test`][ga_pig.analysis.play.late_game_test], the
 figures) run on it; paper has no decisions, so nothing that needs them ([`players`][ga_pig.analysis.play.players],
 [`hold_model`][ga_pig.analysis.play.hold_model]) can.
@@ -45,7 +45,7 @@ import pandas as pd
 __all__ = ["load_play", "play_dirs", "turns", "players", "hold_model", "HoldModel", "risk_gradients",
            "behaviour_risk", "late_game_test", "read_tracker", "TRACKER_COLUMNS", "NEUTRAL_THRESHOLD"]
 
-#: Knizia's points-maximizing rule for Pig (hold at 20): a risk-neutral player's threshold in points.
+#: The points-maximizing rule for Pig of [Knizia 1999] (hold at 20): a risk-neutral player's threshold in points.
 NEUTRAL_THRESHOLD = 20.0
 
 
@@ -143,7 +143,7 @@ def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataF
 
 
 def turns(decisions: pd.DataFrame) -> pd.DataFrame:
-    """One row per player's turn, as on seed 000's tracker form: ``rolls`` (times rolled),
+    """One row per player's turn, as on the tracker form of [Exeter optimal §2.4.1]: ``rolls`` (times rolled),
     ``start`` and ``total`` (banked score before and after), ``points`` (total - start), with
     the session, game, player, seat and stated answers. A turn cut off by quitting is left out."""
     keys = ["session", "game_id", "player", "turn"]
@@ -219,7 +219,7 @@ def hold_model(decisions: pd.DataFrame, player: str | None = None) -> HoldModel:
 
 
 def risk_gradients(turn_table: pd.DataFrame, by: str = "stated_risk") -> pd.DataFrame:
-    """Seed 000 §3.2.1 (Figures 10–12): the average total score at each turn number per class,
+    """[Exeter optimal §3.2.1] (Figs. 10–12): the average total score at each turn number per class,
     and the gradient and intercept of its least-squares trend line."""
     rows = []
     for cls, part in turn_table.dropna(subset=[by]).groupby(by):
@@ -248,7 +248,7 @@ def behaviour_risk(decisions: pd.DataFrame, margin: float = 3.0) -> pd.DataFrame
 
 
 def late_game_test(turn_table: pd.DataFrame, late: tuple[int, int] = (14, 16)) -> dict:
-    """Seed 000 §3.2.1's claim that players bank less in turns 14–16 ("panic"): Welch's t-test
+    """The claim of [Exeter optimal §3.2.1] that players bank less in turns 14–16 ("panic"): Welch's t-test
     of the points banked per turn in those turns against the earlier ones."""
     from scipy import stats
 
@@ -265,7 +265,7 @@ def late_game_test(turn_table: pd.DataFrame, late: tuple[int, int] = (14, 16)) -
 
 
 #: A tracker form as CSV, one row per turn number: what each player rolled and banked that turn
-#: (the seed's "No. of times rolled" and "Bank score", the points the turn put in the bank).
+#: (the form's "No. of times rolled" and "Bank score", the points the turn put in the bank).
 TRACKER_COLUMNS = ("turn", "rolled_1", "banked_1", "rolled_2", "banked_2")
 
 

@@ -1,4 +1,4 @@
-"""Breeding, beside selection (seed 001 §3.4): the next generation from the survivors.
+"""Breeding, beside selection ([Exeter GA 2016 §3.4]): the next generation from the survivors.
 
 The ``elite`` best survivors pass on unchanged (fitness kept); every other child is the
 crossover of two distinct survivors drawn at random, then mutated. ``mate``, ``mutate`` and

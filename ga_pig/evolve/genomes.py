@@ -1,6 +1,6 @@
 """Genome encodings: what a run's genomes are and how they stand for strategies (config ``genome``).
 
-* ``tensor`` — the seed's genome (seed 001 §3.3): a value per state, the strategy space's own
+* ``tensor`` — the genome of [Exeter GA 2016 §3.3]: a value per state, the strategy space's own
   genes (roll/hold bits; Hog's dice counts, under an endgame rule one per seat), in cube-system
   blocks of side c ([`ga_pig.evolve.cube`][ga_pig.evolve.cube]).
 * ``threshold`` — for roll/hold games (under every endgame rule: one threshold per seat, past the

@@ -1,8 +1,8 @@
 """Where fitness comes from: simulated matches or exact win rates (the ``fitness`` config group).
 
 A judge answers the two questions selection asks:
-``totals(strategies)`` — each member's round-robin total (seed 001 §3.4.1), and
-``duels(strategies, pairs)`` — both members' scores in each knockout match (§3.4.2).
+``totals(strategies)`` — each member's round-robin total ([Exeter GA 2016 §3.4.1]), and
+``duels(strategies, pairs)`` — both members' scores in each knockout match ([Exeter GA 2016 §3.4.2]).
 
 Which judges see the answer key:
 
@@ -248,7 +248,7 @@ class Ladder:
     The first generation plays a round robin; its best member is the first champion. From then
     on each member's fitness is its mean win rate against the last ``archive`` champions (the
     reigning one included); the fittest member that beats the reigning champion becomes the next
-    one — the GA's analogue of iterated best response (seed 000 §3.1.1), with the archive
+    one — the GA's analogue of iterated best response ([Exeter optimal §3.1.1]), with the archive
     guarding against cycling back to strategies beaten before. With ``must_beat`` > 1 a
     challenger must beat each of the last ``must_beat`` champions, not only the reigning one
     (harder to promote a strategy that only exploits the reigning champion's weaknesses). The
@@ -354,8 +354,8 @@ class SimulatedLadder(Ladder):
     stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
     way; promoted only if it ends ahead by that much. With n players the lead is
     ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the
-    candidate wins its fair share, 1/n (with two players, wins − losses). (Seed 000 §3.3 asks for the sample size
-    that makes a comparison fair; here it adapts to how close the two are.) With
+    candidate wins its fair share, 1/n (with two players, wins − losses). ([Exeter optimal §3.3] asks for the sample
+    size that makes a comparison fair; here it adapts to how close the two are.) With
     ``fitness.common`` every member meets the same dice against each champion (common random
     numbers), so members are ranked on the games where they play differently. With ``margin``
     the lead must exceed its z standard errors plus what a win rate of fair share + ``margin``

@@ -1,7 +1,7 @@
 """Variation operators on whole genomes (numpy, no per-gene Python loops).
 
-* [`crossover`][ga_pig.evolve.operators.crossover] — seed 001 §3.4.3: where the parents agree the child keeps their
-  value; where they disagree each gene is a fair coin. Done bytewise: child = a ^ ((a ^ b) & coin).
+* [`crossover`][ga_pig.evolve.operators.crossover] — [Exeter GA 2016 §3.4.3]: where the parents agree the child keeps
+  their value; where they disagree each gene is a fair coin. Done bytewise: child = a ^ ((a ^ b) & coin).
 * [`mutate`][ga_pig.evolve.operators.mutate] — flip each gene independently with probability ``rate``: the number of
   flips is Binomial(n_genes, rate), so every genome, however small, mutates at the requested average rate.
   Sparse rates draw the gaps between flipped genes (geometric, which is exactly a Bernoulli

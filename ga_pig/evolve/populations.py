@@ -1,4 +1,4 @@
-"""Starting populations (seed 001 §3.4.5, §4.2), as genomes of a given cube side.
+"""Starting populations ([Exeter GA 2016 §3.4.5, §4.2]), as genomes of a given cube side.
 
 Each builder returns full-resolution strategies of shape (size, goal, goal, goal); the run
 coarsens them to the first wave's cube side ([`coarsen`][ga_pig.evolve.cube.coarsen]; side 1 keeps
@@ -22,7 +22,7 @@ __all__ = ["POPULATIONS", "SPACES", "supports", "initial_genomes"]
 
 def _cycle(size: int, thresholds, build) -> np.ndarray:
     """``size`` strategies cycling through the thresholds in blocks of equal copies
-    (20 members, 5 thresholds -> four copies each, seed 001's populations)."""
+    (20 members, 5 thresholds -> four copies each, the populations of [Exeter GA 2016 §3.4.5])."""
     thresholds = sorted(thresholds)
     per = -(-size // len(thresholds))
     return np.stack([build(thresholds[min(n // per, len(thresholds) - 1)]) for n in range(size)])

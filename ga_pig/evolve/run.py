@@ -1,4 +1,4 @@
-"""The generation loop: select, breed, record, checkpoint (seed 001 §3.4); ``mode=random_search``
+"""The generation loop: select, breed, record, checkpoint ([Exeter GA 2016 §3.4]); ``mode=random_search``
 goes to [`ga_pig.evolve.random_search`][ga_pig.evolve.random_search].
 
 ``run(cfg, output_dir)`` is an ordinary function; ``python -m ga_pig`` only composes the config

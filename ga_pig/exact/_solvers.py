@@ -100,7 +100,7 @@ def _pairs_by_total(goal):
 
 @numba.njit(cache=True)
 def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
-    """Neller & Presser's value iteration on ``pairs`` {(i, j), (j, i)}, in order (the caller
+    """The value iteration of [Neller & Presser 2004] on ``pairs`` {(i, j), (j, i)}, in order (the caller
     passes slices of [`_pairs_by_total`][ga_pig.exact._solvers._pairs_by_total], highest score sum first, and repeats
     the whole pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
     sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
@@ -195,10 +195,10 @@ def _improve(policy, me, op, P, dice, goal, probabilities, effects, amounts, mar
 
 @numba.njit(cache=True)
 def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, CB, hold, row):
-    """Seed 001's strategy iteration on ``pairs`` (slices of [`_pairs_by_total`][ga_pig.exact._solvers._pairs_by_total],
-    in order): per pair, solve the linear equations of the current policy exactly (affine chains),
-    improve greedily, repeat until the policy is stable. Returns (converged, largest value
-    move, whether an action switched); with resets the caller repeats the whole pass until a
+    """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of
+    [`_pairs_by_total`][ga_pig.exact._solvers._pairs_by_total], in order): per pair, solve the linear equations of the
+    current policy exactly (affine chains), improve greedily, repeat until the policy is stable. Returns (converged,
+    largest value move, whether an action switched); with resets the caller repeats the whole pass until a
     pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),
     hold (goal, 2) and row (goal,) are the caller's, kept from call to call: chains that sweep
     (Pig Dice) start from the previous pair's."""

@@ -1,11 +1,11 @@
-"""Exact win probabilities between fixed strategies (seed 000 §2.2–2.3, without its 5 s per pair).
+"""Exact win probabilities between fixed strategies ([Exeter optimal §2.2–2.3], without its 5 s per pair).
 
 The equations of each pair of banked scores close in one division (see
 [`ga_pig.exact._chains`][ga_pig.exact._chains]), so a pair of strategies is solved exactly, level by level, with no
 Monte Carlo. Games whose rolls can lower the turn total (Pig Dice) or the banked score (2-dice
 Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep until no value
 moves by more than a few ulps. Stalemates — both players passing at a turn
-start forever — are losses for both (seed 000 §2.3.4): probabilities of a win, of b's win and of
+start forever — are losses for both ([Exeter optimal §2.3.4]): probabilities of a win, of b's win and of
 a stalemate add up to 1, and nothing is ever NaN. Games under an endgame rule
 ([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold], [`EndgameDiceCounts`][ga_pig.spaces.EndgameDiceCounts]) go to
 [`seat_probabilities`][ga_pig.exact.endgame.seat_probabilities].
@@ -86,9 +86,9 @@ def win_probability(a: np.ndarray, b: np.ndarray, game: Game) -> float:
 def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
     """a's win probability when a fair coin decides who starts (seat-averaged).
 
-    Equals seed 000's "probability of winning in general", ½·(P(a first) + 1 − P(b first)),
+    Equals the "probability of winning in general" of [Exeter optimal Fig. 17], ½·(P(a first) + 1 − P(b first)),
     whenever no stalemate is possible; with stalemates it counts them as losses for a, which
-    the seed's formula would not.
+    that formula would not.
     """
     if isinstance(game.space, PlayersRollHold):
         return float(win_rates(check(a, game, "a")[None], b, game)[0])

@@ -1,10 +1,11 @@
-"""Optimal play (Neller & Presser) and best responses to a fixed strategy.
+"""Optimal play ([Neller & Presser 2004]) and best responses to a fixed strategy.
 
-* [`optimal`][ga_pig.exact.solve.optimal] — the optimal policy of the zero-sum game by value iteration (Neller &
-  Presser; seed 003, seed 004 §2.2.5) or by policy iteration (seed 001 §3.5, "strategy iteration"),
-  one pair of banked scores {(i, j), (j, i)} at a time, highest score sum first.
+* [`optimal`][ga_pig.exact.solve.optimal] — the optimal policy of the zero-sum game by value iteration
+  ([Neller & Presser 2004]; [Neller & Presser 2005]; [STOR609 replication §2.2.5]) or by policy iteration
+  ([Exeter GA 2016 §3.5], "strategy iteration"), one pair of banked scores {(i, j), (j, i)} at a time, highest score sum
+  first.
 * [`best_response`][ga_pig.exact.solve.best_response] — the policy that maximizes its win probability against a fixed
-  strategy from every state (seed 000 §2.3.5), stalemates counting as losses.
+  strategy from every state ([Exeter optimal §2.3.5]), stalemates counting as losses.
 Tables use the indexing of [`ga_pig.strategies`][ga_pig.strategies].
 """
 

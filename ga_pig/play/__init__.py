@@ -1,5 +1,5 @@
 """Play Pig in the terminal against any strategy or another person, and record every decision
-(seed 000 §2.4's human study, as an instrument): ``python -m ga_pig.play [key=value ...]``.
+(the human study of [Exeter optimal §2.4], as an instrument): ``python -m ga_pig.play [key=value ...]``.
 
 * [`ga_pig.play.config`][ga_pig.play.config] — the typed schema of a session and its checks.
 * [`ga_pig.play.opponents`][ga_pig.play.opponents] — opponent specs (``optimal``, ``hold_at:N``, a run's strategy, ...).

@@ -2,7 +2,7 @@
 there on ([`action_values`][ga_pig.exact.action_values] of the optimal solution), for hints and for the record.
 
 The solution values a pass (holding at turn total 0) as the game going on. At the table a pass
-right after the opponent's pass ends the game in a stalemate that nobody wins (seed 000 §2.3.4),
+right after the opponent's pass ends the game in a stalemate that nobody wins ([Exeter optimal §2.3.4]),
 so there holding is worth 0 and rolling is optimal: [`Advisor.at`][ga_pig.play.advice.Advisor.at] with ``pass_ends``."""
 
 from __future__ import annotations

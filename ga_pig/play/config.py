@@ -42,7 +42,7 @@ class PlayConfig:
     hints: bool = True
     #: show the rules (from the game's roll table) once at the start; `i` shows them at any decision
     rules: bool = True
-    #: ask seed 000's three risk questions of each person once, at the start (each can be skipped)
+    #: ask the three risk questions of [Exeter optimal §2.4.1] of each person once, at the start (each can be skipped)
     questions: bool = True
     games: int = 1
     first: str = "player"

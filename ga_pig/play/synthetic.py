@@ -7,8 +7,8 @@ session.
   ``base + slope * lead`` (lead = own score − opponent's): hold-at-N is ``slope = 0``; a negative slope holds earlier
   when ahead.
 * [`PROFILES`][ga_pig.play.synthetic.PROFILES] — risk-averse, risk-neutral and risk-seeking threshold players.
-* [`study`][ga_pig.play.synthetic.study] — seed 000's study with synthetic people: 15 games between 30 people, each with
-  a stated risk class and a behaviour that matches it only with probability ``honesty``.
+* [`study`][ga_pig.play.synthetic.study] — the study of [Exeter optimal §2.4] with synthetic people: 15 games between 30
+  people, each with a stated risk class and a behaviour that matches it only with probability ``honesty``.
 * [`noisy_optimal`][ga_pig.play.synthetic.noisy_optimal] — rolls with probability
   ``logistic((p_roll − p_hold) / temperature)`` (softmax on the exact win probabilities; temperature 0 plays optimally).
 
@@ -135,7 +135,7 @@ def _refuse_unless_synthetic(directory: Path) -> None:
 
 def study(game: Game, directory: str | Path, games: int = 15, seed: int = 0, honesty: float = 0.5,
           spread: float = 2.0, advisor=None) -> tuple[Path, list[dict]]:
-    """Seed 000 §2.4 with synthetic people: ``games`` games, each between two new people (one
+    """[Exeter optimal §2.4] with synthetic people: ``games`` games, each between two new people (one
     session per game under ``directory``, which is rebuilt whole, as in [`simulate`][ga_pig.play.synthetic.simulate]).
     Person n states risk class ``("averse", "neutral", "loving")[n % 3]``; with probability ``honesty`` they
     play that profile, else another one, its threshold moved by a normal(0, ``spread``) number of

@@ -1,6 +1,6 @@
 """One game at the table: turns, decisions and the rules of the game's roll table (the engine's:
 a roll that brings the banked score plus turn total to the goal wins at once; holding at turn
-total 0 passes; two passes in a row end the game with no winner, seed 000 §2.3.4).
+total 0 passes; two passes in a row end the game with no winner, [Exeter optimal §2.3.4]).
 
 Every decision, by a person or a strategy, goes to the journal with the exact win probabilities
 of rolling and holding from that state under optimal play, the optimal action and the win
@@ -22,7 +22,7 @@ from ga_pig.play.screen import Screen
 
 __all__ = ["Seat", "Table", "ANSWERS", "rules"]
 
-#: The stated answers every decision row carries (seed 000's tracker form, §2.4.1).
+#: The stated answers every decision row carries (the tracker form of [Exeter optimal §2.4.1]).
 ANSWERS = ("stated_risk", "answer_q2", "answer_q3")
 PAST = {"roll": "rolled", "hold": "held"}
 #: What each effect of a roll does, for the rules (the outcome's own wording, then this).
