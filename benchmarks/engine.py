@@ -7,8 +7,8 @@ repeats after a warm-up call (compilation is measured separately, in fresh proce
 Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on two; one exact
 pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s. Then the
 optimal-solve and exact-pair times of every variant in [`GAMES`][ga_pig.GAMES] (no targets), and
-Pigtail's open questions (issue 12): the endgame rules' solves and the n-player solves, time and
-table memory (``--pigtail`` runs only those and writes benchmarks/results/engine_pigtail.json).
+the open questions of [Neller & Presser 2005, "Future Challenges"]: the endgame rules' solves and the n-player solves,
+time and table memory (``--pigtail`` runs only those and writes benchmarks/results/engine_pigtail.json).
 """
 
 from __future__ import annotations

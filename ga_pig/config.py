@@ -487,7 +487,7 @@ def validate(cfg: DictConfig) -> None:
 
 #: Memory a GA run needs per state of the game for each member: its genome, its expanded
 #: strategy, its child and the evaluation's copies. Measured as the growth of the peak resident
-#: memory with the game's size (2026-11-23, population 16): 4.0 bytes from Pig to 100 to Pig to
+#: memory with the game's size (population 16): 4.0 bytes from Pig to 100 to Pig to
 #: 200, 4.2 from three players to 50 to three players to 70; twice that, for safety.
 BYTES_PER_MEMBER_STATE = 8
 

@@ -1,4 +1,4 @@
-"""How far an evolved strategy is from optimal play, and where (issue 11).
+"""How far an evolved strategy is from optimal play, and where.
 
 Against a fixed opponent the game is a Markov decision problem, so the performance-difference
 identity holds exactly: when a strategy ``s`` moves first against the optimal policy, the win
@@ -29,8 +29,8 @@ from ga_pig.strategies import check
 
 __all__ = ["DecisionCosts", "decision_costs", "cost_table", "SEED_001_PEAKS", "TARGETS"]
 
-#: Issue 11's targets: experiment -> (best exact win rate vs optimal of the run's own champion,
-#: wall-clock budget in seconds, on two cores; the median of three seeds is what must reach it).
+#: The discovery targets (``benchmarks/discovery.py``): experiment -> (best exact win rate vs optimal of the run's own
+#: champion, wall-clock budget in seconds, on two cores; the median of three seeds is what must reach it).
 TARGETS = {"vs_optimal": (0.4995, 300), "coevolve_exact": (0.495, 900), "coevolve_simulated": (0.490, 900)}
 
 #: [Exeter GA 2016 §4]: the best exact win rates against the optimal its GA reached (knockout, round

@@ -1,4 +1,4 @@
-"""The solver-assisted memetic step (issue 11; never part of the oracle-free headline numbers).
+"""The solver-assisted memetic step (never part of the oracle-free headline numbers).
 
 Every ``memetic.every`` generations the last child of the new generation is replaced by the
 exact best response ([`best_response`][ga_pig.exact.best_response]) to the run's champion — the strategy the

@@ -88,7 +88,7 @@ def key_columns(cfg) -> dict:
 
 
 def setting(cfg) -> str:
-    """Which of issue 11's settings a run belongs to: ``oracle-judged`` (fitness against the
+    """Which setting a run belongs to: ``oracle-judged`` (fitness against the
     optimal policy), ``solver-assisted`` (a memetic best-response step) or ``oracle-free``."""
     if str(cfg.fitness.opponent) == "optimal":
         return "oracle-judged"

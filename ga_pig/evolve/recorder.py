@@ -153,7 +153,7 @@ class Recorder:
             "output_dir": str(out),
         }
         write_json(out / SUMMARY, summary)
-        (out / FAILED).unlink(missing_ok=True)  # an earlier failed attempt no longer stands
+        (out / FAILED).unlink(missing_ok=True)  # the run finished: an earlier attempt's failure note is stale
         plot_winrate(self.records, out / "winrate.png",
                      f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")
         return summary

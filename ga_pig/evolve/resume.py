@@ -71,7 +71,8 @@ def _saved_config(run_dir: Path) -> DictConfig:
     saved = run_dir / CONFIG_FILE
     try:
         loaded = OmegaConf.load(saved)
-        return OmegaConf.merge(OmegaConf.structured(Config), loaded)  # keys added since get their defaults
+        # keys the saved config lacks (an older schema's) get their defaults
+        return OmegaConf.merge(OmegaConf.structured(Config), loaded)
     except Exception as error:
         raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
                          f"({type(error).__name__}: {error})") from None
@@ -102,8 +103,8 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
         saved.resume = str(run_dir)
     validate(saved)
     state = load_checkpoint(run_dir / CHECKPOINT)
-    # the checkpoint's config: the file as written (a run from before a key was added has no such
-    # key in either), or as merged over today's schema (a run resumed since)
+    # the checkpoint's config: the file as written (a run written under an older schema lacks the
+    # newer keys in both), or as merged over the current schema (such a run once resumed)
     written = OmegaConf.load(run_dir / CONFIG_FILE)
     if state["fingerprint"] not in (fingerprint(saved), fingerprint(written)):
         raise ValueError(f"checkpoint {run_dir / CHECKPOINT} was written by another run than the one in "
