@@ -131,7 +131,7 @@ def players_label(players: int, goal: int) -> str:
 
 
 def _players_of(game: str) -> tuple[int, int] | None:
-    """(players, goal) of a :func:`players_label`, else None."""
+    """(players, goal) of a ``players_label``, else None."""
     if not game.startswith("pig, "):
         return None
     words = game.replace(",", "").split()

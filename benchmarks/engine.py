@@ -6,9 +6,9 @@ Prints a table and writes benchmarks/results/engine.json. Each timing is the bes
 repeats after a warm-up call (compilation is measured separately, in fresh processes).
 Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on two; one exact
 pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s. Then the
-optimal-solve and exact-pair times of every variant in :data:`ga_pig.GAMES` (no targets), and
-Pigtail's open questions (issue 12): the endgame rules' solves and the n-player solves, time and
-table memory (``--pigtail`` runs only those and writes benchmarks/results/engine_pigtail.json).
+optimal-solve and exact-pair times of every variant in [`GAMES`][ga_pig.GAMES] (no targets), and
+the open questions of [Neller & Presser 2005, "Future Challenges"]: the endgame rules' solves and the n-player solves,
+time and table memory (``--pigtail`` runs only those and writes benchmarks/results/engine_pigtail.json).
 """
 
 from __future__ import annotations
@@ -251,7 +251,7 @@ def main() -> None:
     seconds = best_of(lambda: exact.best_response(hold20, game), repeats)
     rows.append(("best response to hold-at-20", seconds, "s", ""))
 
-    # every variant (seed 003) through the same kernels; hold-at-25 (Hog: 5 dice) as the opponent
+    # every variant of [Neller & Presser 2005] through the same kernels; hold-at-25 (Hog: 5 dice) as the opponent
     variants = [(name, {}) for name in sorted(GAMES) if name not in ("pig", "piglet")]
     variants.append(("pass_the_pigs", {"p_oinker": 0.01}))
     for name, params in variants:

@@ -4,7 +4,7 @@
 
 Prints two tables and writes benchmarks/results/ga.json. Quality runs go through the same
 ``ga_pig.evolve.run`` a user's run does, two at a time (one per core, numba on one thread each).
-Targets on the 2-core development machine: seed 001's 1000-generation knockout experiment in
+Targets on the 2-core development machine: the 1000-generation knockout experiment of [Exeter GA 2016 §4.3] in
 <= 60 s; cube with exact fitness >= 0.48 (hold-at-25 scores 0.479 against the optimal).
 """
 
@@ -24,7 +24,7 @@ from ga_pig.evolve.run import run_overrides
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "ga.json"
 
-#: seed 001 §4.3: best win rate vs optimal reached from 20 random strategies
+#: [Exeter GA 2016 §4.3]: best win rate vs optimal reached from 20 random strategies
 SEED_001 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24, "cube_exact": None}
 
 

@@ -1,8 +1,8 @@
 """``python -m ga_pig [overrides]``: check the command line, compose the Hydra config and call
-:func:`ga_pig.evolve.run`.
+[`ga_pig.evolve.run`][ga_pig.evolve.run].
 
-:func:`ga_pig.preflight.preflight` refuses a bad command line in one line before anything runs;
-:class:`ga_pig.launch.LaunchCallback` claims the run's directory before Hydra's job starts.
+[`preflight`][ga_pig.preflight.preflight] refuses a bad command line in one line before anything runs;
+[`LaunchCallback`][ga_pig.launch.LaunchCallback] claims the run's directory before Hydra's job starts.
 Ctrl-C leaves a checkpoint and exits with status 130, SIGTERM with 143; the scheduler's
 preemption signal leaves one and lets submitit requeue the job, which then continues from it.
 """

@@ -24,7 +24,7 @@ def cold(dispatchers) -> bool:
 
 
 def announce(dispatchers) -> bool:
-    """Print :data:`MESSAGE` on stderr if the kernels are not cached yet; return whether it did."""
+    """Print [`MESSAGE`][ga_pig._compile.MESSAGE] on stderr if the kernels are not cached yet; return whether it did."""
     if cold(dispatchers):
         print(MESSAGE, file=sys.stderr, flush=True)
         return True
@@ -48,7 +48,7 @@ class CompileClock:
 
 @contextmanager
 def compile_timer():
-    """A :class:`CompileClock` counting while the block runs."""
+    """A [`CompileClock`][ga_pig._compile.CompileClock] counting while the block runs."""
     from numba.core.event import install_listener
 
     clock = CompileClock()

@@ -1,10 +1,10 @@
 """Typed Hydra schema of a ga_pig run, registered in Hydra's ConfigStore as ``schema``.
 
 The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition;
-:func:`validate` then checks ranges and cross-key rules before any work is done, raising one
+[`validate`][ga_pig.config.validate] then checks ranges and cross-key rules before any work is done, raising one
 ``ValueError`` that names the key, the value and what was expected. Names (games, schemes, judges,
 populations, operators) are checked against the registries themselves, imported when validating
-(not at import: the schema module stays light and below ``evolve/``; only :mod:`ga_pig.game`, which
+(not at import: the schema module stays light and below ``evolve/``; only [`ga_pig.game`][ga_pig.game], which
 imports no kernels, is imported here); no list of names is kept here.
 """
 
@@ -45,7 +45,7 @@ MAX_SEED = 2**63 - 1
 
 @dataclass
 class GameConfig:
-    """Which game: a name from :data:`ga_pig.game.GAMES`, its goal, and the variant's own
+    """Which game: a name from [`GAMES`][ga_pig.game.GAMES], its goal, and the variant's own
     parameters (``sides``: pig; ``p_oinker``: pass_the_pigs; ``max_dice``: hog), null unless a
     ``conf/game/<name>.yaml`` sets them — a variant's file names only its own."""
 
@@ -54,7 +54,7 @@ class GameConfig:
     sides: int | None = None
     p_oinker: float | None = None
     max_dice: int | None = None
-    #: how the game ends (:data:`ga_pig.game.ENDGAMES`); under the others the GA evolves
+    #: how the game ends ([`ENDGAMES`][ga_pig.game.ENDGAMES]); under the others the GA evolves
     #: seat-indexed genomes: thresholds (``genome=threshold``), or Hog's dice counts (``genome=tensor``)
     endgame: str = "first_to_goal"
     #: players taking turns; with three or more a member plays alone against copies of another
@@ -64,7 +64,7 @@ class GameConfig:
 
 @dataclass
 class PopulationConfig:
-    """The starting population (see :data:`ga_pig.evolve.populations.POPULATIONS`)."""
+    """The starting population (see [`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS])."""
 
     kind: str = "random"
     thresholds: list[int] = field(default_factory=lambda: [10, 15, 20, 25, 30])
@@ -73,7 +73,7 @@ class PopulationConfig:
 
 @dataclass
 class SelectionConfig:
-    """The scheme (see :data:`ga_pig.evolve.selection.SCHEMES`) and its parameters."""
+    """The scheme (see [`SCHEMES`][ga_pig.evolve.selection.SCHEMES]) and its parameters."""
 
     scheme: str = "knockout"
     #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
@@ -121,8 +121,8 @@ class FitnessConfig:
 
 @dataclass
 class OperatorsConfig:
-    """The variation operators, by name (see :data:`ga_pig.evolve.operators.CROSSOVERS` and
-    :data:`~ga_pig.evolve.operators.MUTATIONS`); ``mutation`` (top level) stays the rate."""
+    """The variation operators, by name (see [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and
+    [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]); ``mutation`` (top level) stays the rate."""
 
     crossover: str = "uniform"
     mutation: str = "per_gene"
@@ -142,7 +142,7 @@ class OperatorsConfig:
 
 @dataclass
 class MemeticConfig:
-    """The solver-assisted memetic step (:mod:`ga_pig.evolve.memetic`): every ``every``
+    """The solver-assisted memetic step ([`ga_pig.evolve.memetic`][ga_pig.evolve.memetic]): every ``every``
     generations the last child becomes the exact best response to the run's champion (0: never;
     such runs are reported apart from oracle-free and oracle-judged ones)."""
 
@@ -199,9 +199,9 @@ class Range(NamedTuple):
 
 
 #: The fixed range of every numeric key that has one (ranges that depend on other keys, such as
-#: ``selection.mu`` < ``population_size``, are checked by :func:`validate` beside these). The
+#: ``selection.mu`` < ``population_size``, are checked by [`validate`][ga_pig.config.validate] beside these). The
 #: bad-input tests generate their out-of-range values from this table, and check that
-#: :func:`validate` refuses each of them.
+#: [`validate`][ga_pig.config.validate] refuses each of them.
 RANGES: dict[str, Range] = {
     "game.goal": Range(2),
     "game.sides": Range(2, MAX_SIDES),
@@ -279,8 +279,8 @@ def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
 
 
 def make_game(cfg: DictConfig | Config):
-    """The :class:`~ga_pig.game.Game` a config names: ``goal`` and every non-null optional
-    parameter go to :meth:`Game.named <ga_pig.game.Game.named>`, which refuses foreign ones."""
+    """The [`Game`][ga_pig.game.Game] a config names: ``goal`` and every non-null optional
+    parameter go to [`Game.named`][ga_pig.game.Game.named], which refuses foreign ones."""
     from ga_pig.game import Game
 
     params: dict[str, object] = {"goal": int(cfg.game.goal)}
@@ -487,7 +487,7 @@ def validate(cfg: DictConfig) -> None:
 
 #: Memory a GA run needs per state of the game for each member: its genome, its expanded
 #: strategy, its child and the evaluation's copies. Measured as the growth of the peak resident
-#: memory with the game's size (2026-11-23, population 16): 4.0 bytes from Pig to 100 to Pig to
+#: memory with the game's size (population 16): 4.0 bytes from Pig to 100 to Pig to
 #: 200, 4.2 from three players to 50 to three players to 70; twice that, for safety.
 BYTES_PER_MEMBER_STATE = 8
 
@@ -499,7 +499,7 @@ def _two_players_only(kind: str, opponent: str) -> bool:
 
 
 def _check_judge(kind: str, opponent: str) -> None:
-    """Refuse a fitness kind and opponent that no registered judge (:data:`~ga_pig.evolve.judges.JUDGES`) takes."""
+    """Refuse a fitness kind and opponent that no registered judge ([`JUDGES`][ga_pig.evolve.judges.JUDGES]) takes."""
     from ga_pig.evolve.judges import JUDGES
 
     kinds = tuple(dict.fromkeys(k for k, _ in JUDGES))

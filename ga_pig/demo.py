@@ -1,7 +1,7 @@
 """Engine demo (``make demo``): exact numbers in a few seconds.
 
 Solves the optimal policy of Pig, prints P(0, 0, 0) and an exact table of win probabilities
-between a few classic strategies (the layout of seed 001's appendix A).
+between a few classic strategies (the layout of [Exeter GA 2016 app. A]).
 """
 
 from __future__ import annotations

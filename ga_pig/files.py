@@ -1,5 +1,5 @@
 """Writing files atomically (a temporary file, then a rename), each writer with its reader, shared
-by runs, analysis and :mod:`ga_pig.reproduce`: a reader never sees half a file, and an interrupted
+by runs, analysis and [`ga_pig.reproduce`][ga_pig.reproduce]: a reader never sees half a file, and an interrupted
 write leaves none."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ __all__ = ["atomic_write", "write_text", "write_table", "read_table", "save_npy"
 
 def atomic_write(path: Path, write) -> None:
     """Call ``write(temporary_path)`` then move the result onto ``path`` in one step; Ctrl-C or a
-    stop signal (:mod:`ga_pig.signals`) during the write takes effect once the file is in place
+    stop signal ([`ga_pig.signals`][ga_pig.signals]) during the write takes effect once the file is in place
     (numpy's ``savez``, interrupted inside its zip file, raises ValueError instead)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -53,7 +53,7 @@ def write_table(records: list[dict], path: Path) -> None:
 
 
 def read_table(path: Path) -> pd.DataFrame:
-    """A table :func:`write_table` wrote."""
+    """A table [`write_table`][ga_pig.files.write_table] wrote."""
     return pd.read_parquet(path)
 
 
@@ -83,7 +83,7 @@ def write_json(path: Path, payload: dict) -> None:
 
 
 def read_json(path: Path) -> dict:
-    """What :func:`write_json` wrote (json.JSONDecodeError if the file is not JSON)."""
+    """What [`write_json`][ga_pig.files.write_json] wrote (json.JSONDecodeError if the file is not JSON)."""
     return json.loads(Path(path).read_text())
 
 

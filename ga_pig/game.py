@@ -1,11 +1,11 @@
 """Rules as data: a jeopardy dice game is a goal score and a table of roll outcomes.
 
 Every engine function (simulator, exact evaluator, solvers) reads a game only through
-:meth:`Game.tables`, three flat arrays — probability, effect code, amount — so a new variant is
+[`Game.tables`][ga_pig.game.Game.tables], three flat arrays — probability, effect code, amount — so a new variant is
 a new outcome table, not a new kernel.
 
 The index convention for strategies and value tables over a game's states is documented once,
-in :mod:`ga_pig.strategies`.
+in [`ga_pig.strategies`][ga_pig.strategies].
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from ga_pig.spaces import Space, space_of
 
 __all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_PIGS_ROLLS", "check_game"]
 
-#: How a game ends (seed 003, "Future Challenges"; :mod:`ga_pig.exact.endgame`): the first player to
-#: bank the goal wins (the seeds' rule); or the other player gets one final turn to finish higher,
+#: How a game ends ([Neller & Presser 2005, "Endgame Variations"]; [`ga_pig.exact.endgame`][ga_pig.exact.endgame]): the
+#: first player to bank the goal wins (the seeds' rule); or the other player gets one final turn to finish higher,
 #: whoever reached the goal (``last_round``) or only when the first mover did (``equal_turns``).
 ENDGAMES = ("first_to_goal", "last_round", "equal_turns")
 #: The most faces a Pig die may have, and the most dice Hog may roll: far past any game studied (the
@@ -33,7 +33,8 @@ MAX_SIDES = 1000
 MAX_DICE = 1000
 
 #: Pass the Pigs landing positions: (name, times seen in 3939 rolls, points for one pig).
-#: Seed 003, from 52 6th-grade students of Dean Ballard, Lakeside Middle School, Seattle, 1997.
+#: [Neller & Presser 2005, "Pigmania/Pass the Pigs"], from 52 6th-grade students of Dean Ballard, Lakeside Middle
+#: School, Seattle, 1997.
 PASS_THE_PIGS_ROLLS = (
     ("right sider", 1344, 0),
     ("left sider", 1294, 0),
@@ -58,7 +59,7 @@ class Effect(enum.IntEnum):
 
     The integer values are the codes the numba kernels branch on. RESET makes banked scores
     fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
-    :mod:`ga_pig.exact._chains`).
+    [`ga_pig.exact._chains`][ga_pig.exact._chains]).
     """
 
     ADD = 0
@@ -112,25 +113,26 @@ class Game:
     faces : tuple of Face
         What a physical roll shows (a die's face, two dice, a coin) and which outcome it is: the
         program draws faces to show them, and a player entering real dice types one
-        (:mod:`ga_pig.play`). Empty for a game given only as an outcome table.
+        ([`ga_pig.play`][ga_pig.play]). Empty for a game given only as an outcome table.
     max_dice : int
         0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
         positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
         number chosen per (i, j); the turn scores the dice's sum unless one of them busts.
-        Strategies are then int arrays of shape ``(goal, goal)``: the game's :attr:`space` says
+        Strategies are then int arrays of shape ``(goal, goal)``: the game's [`space`][ga_pig.game.Game.space] says
         which kind of strategy it takes.
     endgame : str
-        One of :data:`ENDGAMES`: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
-        ``equal_turns`` (:mod:`ga_pig.exact.endgame`, where the rules are stated and which games
+        One of [`ENDGAMES`][ga_pig.game.ENDGAMES]: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
+        ``equal_turns`` ([`ga_pig.exact.endgame`][ga_pig.exact.endgame], where the rules are stated and which games
         it takes: every game but three or more players).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
-        score (:mod:`ga_pig.exact.players`, which so far is the only part of the engine that takes
+        score ([`ga_pig.exact.players`][ga_pig.exact.players], which so far is the only part of the engine that takes
         them).
 
     Notes
     -----
-    Construct through :meth:`pig`, :meth:`piglet` or :meth:`named`; the constructor validates.
+    Construct through [`pig`][ga_pig.game.Game.pig], [`piglet`][ga_pig.game.Game.piglet] or
+    [`named`][ga_pig.game.Game.named]; the constructor validates.
     """
 
     name: str
@@ -201,7 +203,7 @@ class Game:
     @classmethod
     def pig(cls, goal: int = 100, sides: int = 6, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Pig: roll one fair die with ``sides`` faces; a 1 busts, 2..sides add their value;
-        ``endgame``: one of :data:`ENDGAMES`."""
+        ``endgame``: one of [`ENDGAMES`][ga_pig.game.ENDGAMES]."""
         check_int("sides", sides, 2, MAX_SIDES)
         p = 1.0 / sides
         outcomes = (Outcome(p, Effect.BUST),) + tuple(
@@ -228,7 +230,7 @@ class Game:
     @classmethod
     def two_dice(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """2-dice Pig: a single 1 busts; two 1s bust and reset the banked score to 0; otherwise
-        the dice's sum is added (seed 003; seed 002's turn-count analysis)."""
+        the dice's sum is added ([Neller & Presser 2005, "2-Dice Pig"]; the turn counts of [Durango Bill])."""
 
         def rule(a: int, b: int) -> tuple[Effect, int]:
             if a == 1 and b == 1:
@@ -239,8 +241,8 @@ class Game:
 
     @classmethod
     def big_pig(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
-        """Big Pig (seed 003): 1-1 adds 25, other doubles add twice their sum, both continuing; a
-        single 1 busts; otherwise the sum is added."""
+        """Big Pig ([Neller & Presser 2005, "Big Pig"]): 1-1 adds 25, other doubles add twice their sum, both
+        continuing; a single 1 busts; otherwise the sum is added."""
 
         def rule(a: int, b: int) -> tuple[Effect, int]:
             if a == b:
@@ -251,8 +253,8 @@ class Game:
 
     @classmethod
     def freys(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
-        """Frey's Pig (seed 003): 1-1 adds 25 and banks, ending the turn; other doubles add twice
-        their sum and continue; a single 1 busts; otherwise the sum is added."""
+        """Frey's Pig ([Neller & Presser 2005, "Frey's Pig"]): 1-1 adds 25 and banks, ending the turn; other doubles add
+        twice their sum and continue; a single 1 busts; otherwise the sum is added."""
 
         def rule(a: int, b: int) -> tuple[Effect, int]:
             if a == b:
@@ -263,22 +265,23 @@ class Game:
 
     @classmethod
     def piggy(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
-        """Piggy (seed 003): doubles bust; otherwise the dice's sum is added."""
+        """Piggy ([Neller & Presser 2005, "Piggy"]): doubles bust; otherwise the dice's sum is added."""
         return cls._two_dice_game("piggy", goal, lambda a, b: (Effect.BUST, 0) if a == b else (Effect.ADD, a + b),
                                   endgame, players)
 
     @classmethod
     def piggy_sevens(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
-        """Piggy Sevens (seed 003): a total of 7 busts; otherwise the dice's sum is added."""
+        """Piggy Sevens ([Neller & Presser 2005, "Piggy Sevens"]): a total of 7 busts; otherwise the dice's sum is
+        added."""
         return cls._two_dice_game("piggy_sevens", goal,
                                   lambda a, b: (Effect.BUST, 0) if a + b == 7 else (Effect.ADD, a + b), endgame,
                                   players)
 
     @classmethod
     def pig_dice(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
-        """Parker Brothers Pig Dice (seed 003). The first die shows a head for 1, the second a tail
-        for 6: head and tail double the turn total; a head doubles the other die; a tail subtracts
-        the other die (the turn total floors at 0); any other total of 7 busts; otherwise the sum
+        """Parker Brothers Pig Dice ([Neller & Presser 2005, "Parker Brothers Pig Dice"]). The first die shows a head
+        for 1, the second a tail for 6: head and tail double the turn total; a head doubles the other die; a tail
+        subtracts the other die (the turn total floors at 0); any other total of 7 busts; otherwise the sum
         is added."""
 
         def rule(head_die: int, tail_die: int) -> tuple[Effect, int]:
@@ -293,17 +296,18 @@ class Game:
     @classmethod
     def pass_the_pigs(cls, goal: int = 100, p_oinker: float = 0.0, endgame: str = "first_to_goal",
                       players: int = 2) -> Game:
-        """Pass the Pigs (seed 003): two rubber pigs, each landing in a position with the
-        frequencies of :data:`PASS_THE_PIGS_ROLLS` (3939 rolls by 6th-graders, 1997).
+        """Pass the Pigs ([Neller & Presser 2005, "Pigmania/Pass the Pigs"]): two rubber pigs, each landing in a
+        position with the frequencies of [`PASS_THE_PIGS_ROLLS`][ga_pig.game.PASS_THE_PIGS_ROLLS] (3939 rolls by
+        6th-graders, 1997).
 
         Opposite siders bust; matching siders score 1; a double of any other position scores
         four times its single value (double razorback 20, double trotter 20, double snouter 40,
         double leaning jowler 60); otherwise the two single values add. With probability
         ``p_oinker`` the pigs touch (an "oinker"): the turn ends and the banked score falls to 0.
 
-        Seed 003's equation, as extracted, scores matching positions 0..2 as 1 point, which would
+        The equation of [Neller & Presser 2005], as extracted, scores matching positions 0..2 as 1 point, which would
         make a double razorback worth 1. The game scores it 20, and only that reading reproduces
-        seed 003's results (first player wins 0.5310, holds at 21 at the start; the "1 point"
+        its results (first player wins 0.5310, holds at 21 at the start; the "1 point"
         reading gives 0.5282 and 18), so it is the one used here.
         """
         if isinstance(p_oinker, bool) or not isinstance(p_oinker, int | float) or not 0.0 <= p_oinker < 1.0:
@@ -339,10 +343,10 @@ class Game:
 
     @classmethod
     def hog(cls, goal: int = 100, max_dice: int = 30, endgame: str = "first_to_goal") -> Game:
-        """Hog (seed 003): one roll per turn of as many fair dice as the mover chooses, up to
-        ``max_dice``; the turn scores their sum unless any shows a 1. Seed 003: the optimal
+        """Hog ([Neller & Presser 2005, "Hog"]): one roll per turn of as many fair dice as the mover chooses, up to
+        ``max_dice``; the turn scores their sum unless any shows a 1. [Neller & Presser 2005]: the optimal
         policy is the same for every ``max_dice >= 26``. Under another ``endgame`` a final turn
-        rolls the number of dice most likely to get ahead (:mod:`ga_pig.exact.endgame`)."""
+        rolls the number of dice most likely to get ahead ([`ga_pig.exact.endgame`][ga_pig.exact.endgame])."""
         check_int("max_dice", max_dice, 1, MAX_DICE)
         die = cls.pig(goal)
         return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice), *_ending(endgame, 2)),
@@ -350,14 +354,14 @@ class Game:
 
     @classmethod
     def piglet(cls, goal: int = 10, endgame: str = "first_to_goal", players: int = 2) -> Game:
-        """Piglet: flip a fair coin; heads adds 1, tails busts (Neller & Presser; seed 004 §2.1)."""
+        """Piglet: flip a fair coin; heads adds 1, tails busts ([Neller & Presser 2004]; [STOR609 replication §2.1])."""
         outcomes = (Outcome(0.5, Effect.BUST), Outcome(0.5, Effect.ADD, 1))
         return cls("piglet", goal, outcomes, (("goal", goal), *_ending(endgame, players)),
                    faces=(Face("tails", 0.5, 0), Face("heads", 0.5, 1)), endgame=endgame, players=players)
 
     @classmethod
     def named(cls, name: str, **params: object) -> Game:
-        """Look a game up in :data:`GAMES` by name and build it with ``params``."""
+        """Look a game up in [`GAMES`][ga_pig.game.GAMES] by name and build it with ``params``."""
         if name not in GAMES:
             raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
         builder = GAMES[name]
@@ -376,7 +380,8 @@ class Game:
     def after_roll(self, outcome: Outcome, i: int, k: int) -> tuple[int, int | None]:
         """What rolling ``outcome`` at banked score ``i`` and turn total ``k`` does: ``(turn total
         after, banked score after the turn)``, the second None while the turn goes on. For the
-        plain-Python players (:mod:`ga_pig.reference`, :mod:`ga_pig.play`); the kernels have their own."""
+        plain-Python players ([`ga_pig.reference`][ga_pig.reference], [`ga_pig.play`][ga_pig.play]); the kernels have
+        their own."""
         effect = Effect(outcome.effect)
         if effect is Effect.BUST:
             return 0, i
@@ -395,13 +400,13 @@ class Game:
     # ------------------------------------------------------------------ views for kernels
     @functools.cached_property
     def space(self) -> Space:
-        """The kind of strategy this game takes (:mod:`ga_pig.spaces`): roll/hold tensors, or dice
-        counts over (i, j) when the mover chooses a number of dice (:attr:`max_dice` > 0)."""
+        """The kind of strategy this game takes ([`ga_pig.spaces`][ga_pig.spaces]): roll/hold tensors, or dice
+        counts over (i, j) when the mover chooses a number of dice ([`max_dice`][ga_pig.game.Game.max_dice] > 0)."""
         return space_of(self)
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """Shape of a strategy or value table over this game (:attr:`space`'s): ``(goal, goal,
+        """Shape of a strategy or value table over this game ([`space`][ga_pig.game.Game.space]'s): ``(goal, goal,
         goal)``, or ``(goal, goal)`` when the mover chooses a number of dice."""
         return self.space.shape
 
@@ -417,7 +422,7 @@ class Game:
 
     def dice_table(self) -> np.ndarray:
         """pi[d, s]: the probability that rolling d dice at once scores s (s = 0: some die busts),
-        for 1 <= d <= max_dice (seed 003's pi(d, k)); row 0 is unused. Shape
+        for 1 <= d <= max_dice (pi(d, k) of [Neller & Presser 2005, "Hog"]); row 0 is unused. Shape
         ``(max_dice + 1, max_dice * top + 1)`` with ``top`` the largest ADD amount; ``(0, 0)``
         for a roll/hold game. Scores are convolved outcome by outcome, busts accumulated apart."""
         if not self.max_dice:
@@ -453,7 +458,7 @@ class Game:
 
     @property
     def monotone(self) -> bool:
-        """True when banked scores never fall: ``not`` :attr:`resets`."""
+        """True when banked scores never fall: ``not`` [`resets`][ga_pig.game.Game.resets]."""
         return not self.resets
 
     def __str__(self) -> str:

@@ -1,17 +1,17 @@
 """What happens around a run started from the command line, before and after Hydra's job.
 
-:class:`LaunchCallback` (registered in ``conf/config.yaml`` under ``hydra.callbacks``) runs
+[`LaunchCallback`][ga_pig.launch.LaunchCallback] (registered in ``conf/config.yaml`` under ``hydra.callbacks``) runs
 before Hydra makes any directory:
 
 * a single run's config is validated (with ``resume=``, the checkpoint and the overrides too;
-  :mod:`ga_pig.preflight` has checked the whole command line already);
-* every run and every sweep claims its own directory and holds it (:mod:`ga_pig.rundir`): a
+  [`ga_pig.preflight`][ga_pig.preflight] has checked the whole command line already);
+* every run and every sweep claims its own directory and holds it ([`ga_pig.rundir`][ga_pig.rundir]): a
   time-stamped name that is taken (two runs started in the same second) gets ``_1``, ``_2`` ...;
   a directory named with ``hydra.run.dir`` must be new or empty and free;
 * ``resume=<dir>`` runs in ``<dir>`` itself, without a new ``.hydra/``, once no other process
-  holds it; so does a job that SLURM has requeued (:func:`continue_restarted`).
+  holds it; so does a job that SLURM has requeued ([`continue_restarted`][ga_pig.launch.continue_restarted]).
 
-:func:`quiet_sacct` drops submitit's warning, repeated on every poll, that ``sacct`` is
+[`quiet_sacct`][ga_pig.launch.quiet_sacct] drops submitit's warning, repeated on every poll, that ``sacct`` is
 unavailable on a cluster whose accounting is off.
 """
 

@@ -4,12 +4,12 @@ Every job a command line would start is composed and validated first, so a bad v
 a sweep is refused before the first job starts, and every refusal is one line on stderr with exit
 status 2 that names the key and the value, leaving no directory behind:
 
-* an override's key must be in the schema (:class:`ga_pig.config.Config`), with or without
+* an override's key must be in the schema ([`Config`][ga_pig.config.Config]), with or without
   Hydra's ``+``/``++``, and a group's option must exist under ``conf/``; the nearest valid name
   is suggested;
 * its value must have the key's type (``record=2`` is not a bool) and, once the job's config is
-  composed, pass :func:`ga_pig.config.validate`; with ``resume=``, the run it names must be
-  resumable (:func:`ga_pig.evolve.resume.prepare`), writable and not held by a live process;
+  composed, pass [`validate`][ga_pig.config.validate]; with ``resume=``, the run it names must be
+  resumable ([`prepare`][ga_pig.evolve.resume.prepare]), writable and not held by a live process;
 * ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free;
 * ``hydra/launcher=slurm`` needs a SLURM cluster that answers.
 

@@ -1,8 +1,8 @@
 """Plain-Python reference implementations, independent of the numba kernels.
 
 Slow on purpose and written for obviousness: the tests cross-check the fast engine against them
-and the benchmark times the simulator against :func:`play`. Same rules and stalemate semantics
-as the engine (see :mod:`ga_pig.strategies`): a stalemate is two consecutive passes and ends the
+and the benchmark times the simulator against [`play`][ga_pig.reference.play]. Same rules and stalemate semantics
+as the engine (see [`ga_pig.strategies`][ga_pig.strategies]): a stalemate is two consecutive passes and ends the
 game with no winner.
 """
 
@@ -99,7 +99,7 @@ def brute_force(a, b, game: Game, start: tuple[int, int] = (0, 0)) -> tuple[floa
 
 
 def _brute_force_roll_hold(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:
-    """:func:`brute_force` for roll/hold games: states (mover, i, j, k, passed)."""
+    """[`brute_force`][ga_pig.reference.brute_force] for roll/hold games: states (mover, i, j, k, passed)."""
     goal = game.goal
     index = {}
     for mover in (0, 1):
@@ -160,7 +160,8 @@ def _dice_scores(game: Game, d: int) -> dict[int, float]:
 
 
 def _brute_force_dice(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:
-    """:func:`brute_force` for a game that rolls its dice at once (Hog): states (mover, i, j)."""
+    """[`brute_force`][ga_pig.reference.brute_force] for a game that rolls its dice at once (Hog): states (mover, i,
+    j)."""
     goal = game.goal
     index = {(mover, i, j): n for n, (mover, i, j) in
              enumerate(itertools.product((0, 1), range(goal), range(goal)))}
@@ -178,6 +179,7 @@ def _brute_force_dice(a, b, game: Game, start: tuple[int, int]) -> tuple[float, 
     return float(solution[begin, 0]), float(solution[begin, 1])
 
 
-#: Each kind of strategy space's turn (:func:`play_one`) and linear system (:func:`brute_force`).
+#: Each kind of strategy space's turn ([`play_one`][ga_pig.reference.play_one]) and linear system
+#: ([`brute_force`][ga_pig.reference.brute_force]).
 _TURNS = {RollHold: _roll_hold_turn, DiceCounts: _dice_turn}
 _BRUTE_FORCE = {RollHold: _brute_force_roll_hold, DiceCounts: _brute_force_dice}

@@ -58,7 +58,7 @@ def _refuse(directory: Path) -> DirectoryInUse:
 
 def hold(directory: str | Path) -> bool:
     """Lock ``directory`` (which must exist) for this process's life. Returns False if this
-    process holds it already; raises :class:`DirectoryInUse` if another live process does."""
+    process holds it already; raises [`DirectoryInUse`][ga_pig.rundir.DirectoryInUse] if another live process does."""
     key = _key(directory)
     if key in _held:
         return False
@@ -97,7 +97,7 @@ def owned(directory: str | Path):
 
 
 def check_free(directory: str | Path) -> None:
-    """Raise :class:`DirectoryInUse` if another live process holds ``directory``; takes no lock
+    """Raise [`DirectoryInUse`][ga_pig.rundir.DirectoryInUse] if another live process holds ``directory``; takes no lock
     and writes nothing (a refused command must leave the directory as it was)."""
     directory = Path(directory)
     if _key(directory) in _held or not (directory / LOCK_FILE).is_file():

@@ -2,11 +2,11 @@
 
 ``timeout``, ``scancel`` and a shutdown send SIGTERM; SLURM, through submitit, sends its
 preemption signal (``SUBMITIT_PREEMPT_SIGNAL``, USR2 by default) before a job's time limit. Inside
-:func:`stopping_on`, each of them raises :class:`Stopped` in the main thread at the next Python
-instruction, as Ctrl-C raises KeyboardInterrupt, so the run can save the state it holds at once
-rather than at the next generation boundary, which can be minutes away. :meth:`Stopped.finish`
-then hands the signal to whoever had it before (submitit checkpoints and requeues the job) or
-exits with the usual status ``128 + signal``.
+[`stopping_on`][ga_pig.signals.stopping_on], each of them raises [`Stopped`][ga_pig.signals.Stopped] in the main thread
+at the next Python instruction, as Ctrl-C raises KeyboardInterrupt, so the run can save the state it holds at once
+rather than at the next generation boundary, which can be minutes away.
+[`Stopped.finish`][ga_pig.signals.Stopped.finish] then hands the signal to whoever had it before (submitit checkpoints
+and requeues the job) or exits with the usual status ``128 + signal``.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ def stop_signals() -> tuple[int, ...]:
 
 @contextmanager
 def stopping_on(signums: tuple[int, ...] | None = None):
-    """Within the block, the ``signums`` (default :func:`stop_signals`) raise :class:`Stopped`.
-    Outside the main thread, where Python cannot handle signals, the block runs unchanged."""
+    """Within the block, the ``signums`` (default [`stop_signals`][ga_pig.signals.stop_signals]) raise
+    [`Stopped`][ga_pig.signals.Stopped]. Outside the main thread, where Python cannot handle signals, the block runs
+    unchanged."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -1,24 +1,25 @@
 """Strategy spaces: what a strategy for a game is, in one object per kind of strategy.
 
-A game reaches its space through :attr:`ga_pig.game.Game.space`. The space knows the strategy's
+A game reaches its space through [`Game.space`][ga_pig.game.Game.space]. The space knows the strategy's
 shape and dtype, which of its entries are ever consulted, how to draw one at random, how to check
 one, how the numba kernels read it, how the GA mutates one of its genes, and how a run stores it.
 Nothing outside this module asks which kind of game it has: a new kind of game (extra state for
-endgame rules, a score per player) is a new :class:`Space` subclass and one line in
-:func:`space_of`.
+endgame rules, a score per player) is a new [`Space`][ga_pig.spaces.Space] subclass and one line in
+[`space_of`][ga_pig.spaces.space_of].
 
-The kinds today (index convention: :mod:`ga_pig.strategies`):
+The kinds today (index convention: [`ga_pig.strategies`][ga_pig.strategies]):
 
-* :class:`RollHold` — the jeopardy games: bool ``s[i, j, k]``, True to roll.
-* :class:`DiceCounts` — games that roll their dice at once (Hog): int ``s[i, j]``, the number of
+* [`RollHold`][ga_pig.spaces.RollHold] — the jeopardy games: bool ``s[i, j, k]``, True to roll.
+* [`DiceCounts`][ga_pig.spaces.DiceCounts] — games that roll their dice at once (Hog): int ``s[i, j]``, the number of
   dice to roll, 1..max_dice. The kernels read it with a trailing axis of length 1 standing where
   the turn total would be, so the same kernels index both kinds as ``s[i, j, k]``.
-* :class:`EndgameRollHold` — roll/hold games under an endgame rule other than the seeds'
-  (``last_round``, ``equal_turns``; :mod:`ga_pig.exact.endgame`): bool ``s[seat, i, j, k]``, the
+* [`EndgameRollHold`][ga_pig.spaces.EndgameRollHold] — roll/hold games under an endgame rule other than the seeds'
+  (``last_round``, ``equal_turns``; [`ga_pig.exact.endgame`][ga_pig.exact.endgame]): bool ``s[seat, i, j, k]``, the
   mover's seat first (0 moves first), the turn total running past the goal up to a cap ``top``.
-* :class:`EndgameDiceCounts` — Hog under those rules: int ``s[seat, i, j]``, dice counts.
-* :class:`PlayersRollHold` — roll/hold games for n >= 3 players (:mod:`ga_pig.exact.players`):
-  bool ``s[i_0, i_1, ..., i_{n-1}, k]``, the mover's score, the next player's, ..., the turn total.
+* [`EndgameDiceCounts`][ga_pig.spaces.EndgameDiceCounts] — Hog under those rules: int ``s[seat, i, j]``, dice counts.
+* [`PlayersRollHold`][ga_pig.spaces.PlayersRollHold] — roll/hold games for n >= 3 players
+  ([`ga_pig.exact.players`][ga_pig.exact.players]): bool ``s[i_0, i_1, ..., i_{n-1}, k]``, the mover's score, the next
+  player's, ..., the turn total.
 """
 
 from __future__ import annotations
@@ -123,18 +124,18 @@ class Space:
 
     def mutated(self, genes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The GA's per-gene mutation rule: new values for the ``genes`` chosen to mutate, each
-        different from its old value (:func:`ga_pig.evolve.operators.mutate` chooses them)."""
+        different from its old value ([`mutate`][ga_pig.evolve.operators.mutate] chooses them)."""
         raise NotImplementedError
 
     def shifted(self, block: np.ndarray, step: int) -> np.ndarray:
         """A block of strategy entries ``(..., k)`` with its decision boundary moved ``step``
         along the last state axis (towards more rolling, or more dice, when positive): the GA's
-        boundary shift (:func:`ga_pig.evolve.operators.boundary_shift`)."""
+        boundary shift ([`boundary_shift`][ga_pig.evolve.operators.boundary_shift])."""
         raise NotImplementedError
 
     def forbid_passing(self, strategies: np.ndarray) -> np.ndarray:
         """Make ``strategies`` (any stack, in place) roll wherever they could pass a turn without
-        scoring (seed 001 §3.3); a space without passing leaves them as they are."""
+        scoring ([Exeter GA 2016 §3.3]); a space without passing leaves them as they are."""
         return strategies
 
     # ------------------------------------------------------------------ kernels and storage
@@ -150,15 +151,16 @@ class Space:
         return s.reshape(s.shape + (1,) * (self.kernel_dims - self.dims))
 
     def from_kernel(self, table: np.ndarray) -> np.ndarray:
-        """A table in the kernels' layout (:attr:`kernel_shape`) back in this space's shape."""
+        """A table in the kernels' layout ([`kernel_shape`][ga_pig.spaces.Space.kernel_shape]) back in this space's
+        shape."""
         return table.reshape(table.shape[:table.ndim - self.kernel_dims] + self.shape)
 
     def pack(self, genomes: np.ndarray) -> np.ndarray:
-        """Genomes as run files store them (:mod:`ga_pig.evolve.outputs`)."""
+        """Genomes as run files store them ([`ga_pig.evolve.outputs`][ga_pig.evolve.outputs])."""
         raise NotImplementedError
 
     def unpack(self, stored: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        """The genomes of ``shape`` that :meth:`pack` stored."""
+        """The genomes of ``shape`` that [`pack`][ga_pig.spaces.Space.pack] stored."""
         raise NotImplementedError
 
 
@@ -208,7 +210,7 @@ class RollHold(_RollHoldGenes, Space):
 
 class DiceCounts(Space):
     """Int ``s[i, j]``: how many dice to roll at once (1..max_dice) at the mover's score i and the
-    opponent's j (Hog, seed 003). Every entry is consulted."""
+    opponent's j (Hog, [Neller & Presser 2005, "Hog"]). Every entry is consulted."""
 
     name = "dice"
     noun = "dice counts"
@@ -267,7 +269,7 @@ class DiceCounts(Space):
 class EndgameDiceCounts(DiceCounts):
     """Int ``s[seat, i, j]``, shape ``(2, goal, goal)``: how many dice the mover in ``seat`` (0: the
     first mover) rolls at once at its score i and the opponent's j (Hog), under an endgame rule
-    that lets the other player answer a player who reaches the goal (:mod:`ga_pig.exact.endgame`);
+    that lets the other player answer a player who reaches the goal ([`ga_pig.exact.endgame`][ga_pig.exact.endgame]);
     the seat matters under ``equal_turns``. Every entry is consulted; the final turn needs no gene
     (it rolls the dice most likely to get ahead)."""
 
@@ -303,13 +305,13 @@ class EndgameRollHold(_RollHoldGenes, Space):
     """Bool ``s[seat, i, j, k]``, shape ``(2, goal, goal, top + 1)``: roll (True) or hold for the
     mover in ``seat`` (0: the first mover) at banked scores i (its own) and j, turn total k, under
     an endgame rule that lets the other player answer a player who banks the goal
-    (:mod:`ga_pig.exact.endgame`). A mover in a seat whose reaching the goal hands the opponent a
+    ([`ga_pig.exact.endgame`][ga_pig.exact.endgame]). A mover in a seat whose reaching the goal hands the opponent a
     final turn decides past the goal too, up to ``i + k = top`` where it banks; the seat matters
     under ``equal_turns``, where only the first mover's reaching the goal is answered.
 
     Consulted: ``k >= 1`` with ``i + k < goal``, and ``goal <= i + k < top`` in a deciding seat.
     A turn start (``k = 0``) always rolls — passing is never better, and so no game stalls — and the
-    final turn needs no decision (roll until ahead). ``top`` is :func:`ga_pig.exact.endgame.cap`,
+    final turn needs no decision (roll until ahead). ``top`` is [`cap`][ga_pig.exact.endgame.cap],
     from the rules alone; the solver proves holding optimal beyond it."""
 
     name = "endgame_roll_hold"
@@ -362,8 +364,8 @@ class EndgameRollHold(_RollHoldGenes, Space):
 class PlayersRollHold(_RollHoldGenes, Space):
     """Bool ``s[i_0, i_1, ..., i_{n-1}, k]``, shape ``(goal,) * (n + 1)``, for n >= 3 players:
     roll (True) or hold at the mover's banked score ``i_0``, the next player's ``i_1``, ..., the
-    last player's, and the turn total k (:mod:`ga_pig.exact.players`; with n = 2 this is
-    :class:`RollHold`'s convention). Entries with ``i_0 + k >= goal`` are never consulted."""
+    last player's, and the turn total k ([`ga_pig.exact.players`][ga_pig.exact.players]; with n = 2 this is
+    [`RollHold`][ga_pig.spaces.RollHold]'s convention). Entries with ``i_0 + k >= goal`` are never consulted."""
 
     name = "players_roll_hold"
     noun = "roll/hold decisions for three or more players"
@@ -388,8 +390,8 @@ class PlayersRollHold(_RollHoldGenes, Space):
 
 def against_leader(table: np.ndarray, players: int) -> np.ndarray:
     """The n-player strategy (shape ``(goal,) * players + (goal,)``) that decides as the
-    two-player ``table[i, j, k]`` does with ``j`` the highest opposing score (Neller & Presser's
-    approximation when ``table`` is the two-player optimal policy)."""
+    two-player ``table[i, j, k]`` does with ``j`` the highest opposing score (the approximation of
+    [Neller & Presser 2005, "Three or More Players"] when ``table`` is the two-player optimal policy)."""
     goal = table.shape[0]
     grids = np.indices((goal,) * players, sparse=True)
     leader = grids[1]
@@ -404,7 +406,7 @@ def pack_bits(genomes: np.ndarray) -> np.ndarray:
 
 
 def unpack_bits(packed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The bool genomes of ``shape`` that :func:`pack_bits` stored."""
+    """The bool genomes of ``shape`` that [`pack_bits`][ga_pig.spaces.pack_bits] stored."""
     return np.unpackbits(packed, count=int(np.prod(shape))).view(bool).reshape(shape)
 
 

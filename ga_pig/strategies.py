@@ -11,23 +11,23 @@ A strategy for a game with goal ``g`` is a plain numpy array ``s`` of dtype ``bo
 
 Entries with ``i + k >= g`` are never consulted: a roll that brings ``i + k`` to the goal wins
 at once. Holding at ``k = 0`` passes the turn. If both players pass forever (a stalemate)
-nobody wins: it counts as a loss for both (seed 000 §2.3.4).
+nobody wins: it counts as a loss for both ([Exeter optimal §2.3.4]).
 
-Value tables returned by :mod:`ga_pig.exact` use the same indexing. Every builder here returns
+Value tables returned by [`ga_pig.exact`][ga_pig.exact] use the same indexing. Every builder here returns
 a fresh array; none keeps a reference to it.
 
 Under an endgame rule that answers a player who banks the goal (``Game.endgame``), strategies
-are indexed ``s[seat, i, j, k]`` and run past the goal (:class:`ga_pig.spaces.EndgameRollHold`);
+are indexed ``s[seat, i, j, k]`` and run past the goal ([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold]);
 the builders here then give both seats the same decisions, holding once ``i + k`` reaches the goal.
 
 For three or more players a strategy is indexed ``s[i_0, i_1, ..., i_{n-1}, k]``: the mover's
-score, the next player's, ..., the turn total (:class:`ga_pig.spaces.PlayersRollHold`); the
+score, the next player's, ..., the turn total ([`PlayersRollHold`][ga_pig.spaces.PlayersRollHold]); the
 builders here read ``j`` as the highest opposing score.
 
 Games that roll their dice at once (Hog) have no turn total. Their strategies are int arrays of
-shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see :func:`dice`,
-:func:`random_dice`). Every engine function takes them in place of the bool tensors. Which kind a
-game takes is its strategy space, :attr:`ga_pig.game.Game.space` (:mod:`ga_pig.spaces`).
+shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see [`dice`][ga_pig.strategies.dice],
+[`random_dice`][ga_pig.strategies.random_dice]). Every engine function takes them in place of the bool tensors. Which
+kind a game takes is its strategy space, [`Game.space`][ga_pig.game.Game.space] ([`ga_pig.spaces`][ga_pig.spaces]).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ __all__ = [
 
 def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Broadcastable index arrays (i, j, k) over a game's states (k up to the space's top under
-    an endgame rule; for n players j is the highest opposing score, see :func:`_table`)."""
+    an endgame rule; for n players j is the highest opposing score, see [`_table`][ga_pig.strategies._table])."""
     space = game.space
     turn_totals = space.top + 1 if isinstance(space, EndgameRollHold) else game.goal
     return np.ogrid[: game.goal, : game.goal, :turn_totals]
@@ -72,7 +72,7 @@ def _table(decisions: np.ndarray, game: Game) -> np.ndarray:
     the same decisions serve both seats, the mover holds once ``i + k`` reaches the goal (as it
     wins at once under the seeds' rule) and rolls at turn starts, as the space asks. For three or
     more players ``j`` stands for the highest opposing score: the decisions are read at
-    ``(i, max(others), k)`` (:func:`ga_pig.spaces.against_leader`)."""
+    ``(i, max(others), k)`` ([`against_leader`][ga_pig.spaces.against_leader])."""
     if isinstance(game.space, PlayersRollHold):
         goal = game.goal
         return against_leader(np.broadcast_to(np.asarray(decisions, dtype=bool), (goal,) * 3), game.players)
@@ -90,7 +90,7 @@ def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``s`` is not a strategy of the game's space (:attr:`Game.space`): a numpy bool array
+        If ``s`` is not a strategy of the game's space ([`Game.space`][ga_pig.game.Game.space]): a numpy bool array
         of shape ``(goal, goal, goal)``, for Hog an integer array of shape ``(goal, goal)`` of dice
         counts 1..max_dice; the message names the expected shape and dtype and what was given.
     """
@@ -163,7 +163,7 @@ def thresholds_of(s: np.ndarray, game: Game) -> np.ndarray:
 
 
 def score(n: int, game: Game) -> np.ndarray:
-    """Seed 001 §3.4.5's 'score' strategy: when behind, roll until ``i + k`` exceeds ``j``;
+    """The 'score' strategy of [Exeter GA 2016 §3.4.5]: when behind, roll until ``i + k`` exceeds ``j``;
     otherwise hold at ``n``."""
     check_int("n", n, 0)
     i, j, k = _grid(game)
@@ -171,17 +171,17 @@ def score(n: int, game: Game) -> np.ndarray:
 
 
 def roll_to_win(game: Game) -> np.ndarray:
-    """Always roll: bank only by reaching the goal (seed 000 §3.3.6)."""
+    """Always roll: bank only by reaching the goal ([Exeter optimal §3.3.6])."""
     return _table(np.ones((), dtype=bool), game)
 
 
 def turtle(n: int, game: Game) -> np.ndarray:
-    """Seed 000 §3.3.6's 'turtle': bank a small turn total ``n`` every turn (hold at ``n``)."""
+    """The 'turtle' of [Exeter optimal §3.3.6]: bank a small turn total ``n`` every turn (hold at ``n``)."""
     return hold_at(n, game)
 
 
 def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: int = 0) -> np.ndarray:
-    """Seed 000 §3.3.6's 'roll and wait', parametrized.
+    """The 'roll and wait' of [Exeter optimal §3.3.6], parametrized.
 
     Below a banked score of ``wait_at``: roll while ``i + k < wait_at`` (and, if ``hold`` is
     given, while ``k < hold``). From ``wait_at`` on: pass (hold at ``k = 0``) while the
@@ -209,7 +209,7 @@ def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: flo
 
 
 def from_function(f: Callable[[object, object, object], object], game: Game) -> np.ndarray:
-    """Tabulate a decision function ``f(i, j, k) -> roll?`` (seed 000 §2.3.2).
+    """Tabulate a decision function ``f(i, j, k) -> roll?`` ([Exeter optimal §2.3.2]).
 
     ``f`` is first called once with broadcastable index arrays; if it returns something of the
     strategy's shape (or broadcastable to it) that is used. Otherwise (``f`` uses ``if`` on its
@@ -231,7 +231,7 @@ def from_function(f: Callable[[object, object, object], object], game: Game) -> 
 
 def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
     """A copy of ``s`` that rolls at every turn start (``k = 0``), so it never passes
-    (seed 001 §3.3). Works on one strategy or a stacked population ``(..., g, g, g)``."""
+    ([Exeter GA 2016 §3.3]). Works on one strategy or a stacked population ``(..., g, g, g)``."""
     out = np.array(s, dtype=bool, copy=True)
     out[..., 0] = True
     return out

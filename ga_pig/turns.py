@@ -1,4 +1,4 @@
-"""Turn counts (seed 002, Durango Bill): playing alone, the probability of reaching the goal within
+"""Turn counts ([Durango Bill]): playing alone, the probability of reaching the goal within
 N turns from each banked score, under the stop rule that maximizes it, and that stop rule.
 
 With n turns left and banked score i, the within-turn choice at turn total k is
@@ -10,7 +10,7 @@ With n turns left and banked score i, the within-turn choice at turn total k is
                               BANK x -> 1 if i + k + x >= goal else R[n-1, i + k + x]
 
 and R[n, i] = W(0). The stop rule is reported as the smallest turn total at which holding is
-optimal (seed 002's "stop number"), together with a check that it is a threshold rule.
+optimal (the "stop number" of [Durango Bill]), together with a check that it is a threshold rule.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the endgame tests share (issue 12): the tiny games their independent solvers take, the
+"""What the endgame tests share: the tiny games their independent solvers take, the
 turn-total step of a MOVE outcome, and the check of the winning margins against simulated games."""
 
 from __future__ import annotations

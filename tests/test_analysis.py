@@ -113,7 +113,7 @@ def test_tables_exact_facts():
     assert row["exact"] == pytest.approx(0.530593, abs=1e-6) and row["seed_001"] == 0.5301
     table, W, facts = tables.hold_at_tournament(game, range(15, 36, 5))
     assert facts["winner"] == 25 and facts["winner_beats_all"]
-    assert W[2, 3] == pytest.approx(0.546416, abs=1e-6)  # hold at 25 vs hold at 30, seed 000
+    assert W[2, 3] == pytest.approx(0.546416, abs=1e-6)  # hold at 25 vs hold at 30, [Exeter optimal Fig. 18]
     best_response = tables.exploitative(game)
     vs20 = best_response.set_index(["player", "opponent"])["first"]
     assert vs20["best response to hold at 20", "hold at 20"] > vs20["optimal", "hold at 20"]
@@ -421,7 +421,7 @@ def test_load_population(game, tmp_path):
 
 
 def test_nontransitive_trio_search():
-    """Seed 000 §3.3.6: turtle = hold-at-5 reproduces the turtle vs roll-to-win numbers to the
+    """[Exeter optimal §3.3.6]: turtle = hold-at-5 reproduces the turtle vs roll-to-win numbers to the
     last digit; roll-to-win beats roll-and-wait with probability exactly 1 in both seats (it never
     banks, so the waiter waits for ever); the searched roll-and-wait family does not reach the
     seed's digits, and the three-way loop holds."""

@@ -16,7 +16,7 @@ def seed_strategy(game, seed, p_roll):
 
 
 def equal_scores_skip(game):
-    """Seed 000 §2.3.4: pass whenever the banked scores are equal (except at 0-0)."""
+    """[Exeter optimal §2.3.4]: pass whenever the banked scores are equal (except at 0-0)."""
     i, j, k = np.ogrid[: game.goal, : game.goal, : game.goal]
     return ~((i == j) & (i > 0) & (k == 0)) & (k < 20)
 
@@ -50,7 +50,7 @@ def test_simulation_agrees_with_exact(pig, optimal_pig, make_a, make_b):
 
 
 def test_equal_scores_skip_stalemates_often(pig):
-    # seed 000: "around a quarter of games result in stalemates" against itself
+    # [Exeter optimal §2.3.4]: "around a quarter of games result in stalemates" against itself
     s = equal_scores_skip(pig)
     seats = exact.seats(s, s, pig)
     assert 0.15 < seats.a_first_stalemate < 0.35
@@ -206,7 +206,7 @@ def test_best_response_tiny_brute_force(tiny):
 
 
 def test_iterated_best_response_reaches_optimal(pig, optimal_pig):
-    """Seed 000 §3.1.1: iterate best responses from hold-at-20 until they stop changing."""
+    """[Exeter optimal §3.1.1]: iterate best responses from hold-at-20 until they stop changing."""
     roll, hold = exact.action_values(optimal_pig)
     not_tied = np.abs(roll - hold) > 1e-12
     strategy = S.hold_at(20, pig)

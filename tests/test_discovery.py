@@ -1,4 +1,4 @@
-"""Evolution without the answer key (issue 11): genome encodings, structure-aware operators,
+"""Evolution without the answer key (the oracle-free settings): genome encodings, structure-aware operators,
 (μ+λ)/(μ,λ)/tournament selection, the champion ladder, the oracle-free guarantee, best.npy by the
 run's own fitness, and time budgets."""
 
@@ -27,7 +27,7 @@ def _genes(name: str, game: Game = G):
 
 # ---------------------------------------------------------------------------------- encodings
 def test_threshold_genome_of_the_optimal_policy_loses_almost_nothing():
-    """Seed-scale numbers from the issue: Pig's optimal policy is not a threshold strategy in
+    """Pig to 100, the seeds' game: its optimal policy is not a threshold strategy in
     19,093 of its 505,000 consulted states; its nearest threshold strategy wins 0.49999558."""
     pig = Game.pig()
     optimal = exact.optimal(pig).policy

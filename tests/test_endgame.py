@@ -1,4 +1,4 @@
-"""Endgame rules (seed 003, "Future Challenges"; issue 12): exact optimal play, the cap past the
+"""Endgame rules ([Neller & Presser 2005, "Endgame Variations"]): exact optimal play, the cap past the
 goal, the winning margin, the simulator, cross-checked against a brute-force solver on tiny games."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Strategies under the endgame rules (issue 12): the seat-indexed space, exact evaluation of any
+"""Strategies under the endgame rules: the seat-indexed space, exact evaluation of any
 two strategies, best response, the simulator and the GA, cross-checked against an independent
 Markov-chain solve on tiny games."""
 

@@ -6,7 +6,7 @@ import pytest
 from ga_pig import Game, exact
 from ga_pig import strategies as S
 
-# Seed 000 Fig. 17, theoretical columns: P(former wins | former first), P(latter wins | latter
+# [Exeter optimal Fig. 17], theoretical columns: P(former wins | former first), P(latter wins | latter
 # first), P(former wins in general). Printed to 4 decimals; the general column was computed by the
 # seed from the two rounded columns.
 FIG17 = [
@@ -30,7 +30,7 @@ def test_seed000_fig17(pig, former, latter, first, latter_first, general):
     assert seats.b_first_wins_b == pytest.approx(latter_first, abs=5e-5)
     assert seats.win_rate == pytest.approx(general, abs=1e-4)
     assert exact.win_rate(S.hold_at(former, pig), S.hold_at(latter, pig), pig) == seats.win_rate
-    # hold-at strategies never pass, so seed 000's formula applies exactly
+    # hold-at strategies never pass, so the report's formula applies exactly
     assert seats.win_rate == pytest.approx(0.5 * (seats.a_first_wins_a + 1 - seats.b_first_wins_b), abs=1e-14)
 
 
@@ -42,7 +42,7 @@ def test_seed000_hold25_vs_hold30(pig):
 
 
 def test_seed000_hold20_vs_hold21_six_digits(pig):
-    # seed 000 §2.3.4 prints this one to six digits
+    # [Exeter optimal §2.3.4] prints this one to six digits
     assert exact.win_probability(S.hold_at(20, pig), S.hold_at(21, pig), pig) == pytest.approx(0.542626, abs=5e-7)
 
 
@@ -59,7 +59,7 @@ def test_optimal_pig_start(pig, method):
 
 @pytest.mark.parametrize("method", exact.METHODS)
 def test_optimal_piglet_goal2(method):
-    # Neller & Presser's exact values (seed 004 §2.1)
+    # the exact values of [Neller & Presser 2004], as [STOR609 replication §2.1] gives them
     P = exact.optimal(Game.piglet(goal=2), method=method).value
     expected = {
         (0, 0, 0): 4 / 7,
@@ -89,14 +89,14 @@ def test_optimal_vs_hold20_every_seat(pig, optimal_pig):
     assert seats.a_first_wins_a == pytest.approx(0.571498, abs=5e-7)
     assert seats.b_first_wins_a == pytest.approx(0.508342, abs=5e-7)
     assert seats.win_rate == pytest.approx(0.539920, abs=5e-7)
-    # Neller & Presser's 58.74% is what the best response to hold-at-20 achieves moving first
+    # the 58.74% of [Neller & Presser 2004] is what the best response to hold-at-20 achieves moving first
     best = exact.best_response(S.hold_at(20, pig), pig)
     assert best.win_probability == pytest.approx(0.5874, abs=5e-5)
     assert best.win_probability > seats.a_first_wins_a
 
 
 def test_optimal_reachable_start_row(optimal_pig):
-    # seed 004: an optimal player at 0-0 never holds before a turn total of 21
+    # [STOR609 replication §3.3]: an optimal player at 0-0 never holds before a turn total of 21
     R = exact.reachable(optimal_pig.policy, optimal_pig.game)
     holds = np.flatnonzero(R[0, 0] & ~optimal_pig.policy[0, 0])
     assert holds.min() >= 21

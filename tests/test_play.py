@@ -512,8 +512,8 @@ def test_help_lists_every_key():
 
 
 def test_tracker_form_of_seed_000_figure_6(tmp_path):
-    """Seed 000 Figure 6: a risk-loving player's rolls and banked points, typed from the form;
-    the totals are the seed's (16, 24, ..., 101)."""
+    """[Exeter optimal Fig. 6]: a risk-loving player's rolls and banked points, typed from the form;
+    the totals are the report's (16, 24, ..., 101)."""
     rolled = [4, 2, 3, 3, 1, 3, 3, 2, 1, 4, 1, 4]
     banked = [16, 8, 8, 16, 0, 0, 13, 9, 0, 16, 0, 15]
     other = [(2, 5), (3, 12), (1, 0)]

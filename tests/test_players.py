@@ -1,4 +1,4 @@
-"""Three or more players (seed 003, "Three or More Players"; issue 12): the orbit solver against
+"""Three or more players ([Neller & Presser 2005, "Three or More Players"]): the orbit solver against
 the two-player solver, a dense linear solve on tiny games, best responses and simulation."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The GA for three or more players (issue 12): the strategy space, one member against copies of
+"""The GA for three or more players: the strategy space, one member against copies of
 another (exact and simulated), the judges' fair share 1/n, and whole runs that record exact win
 rates against the equilibrium."""
 

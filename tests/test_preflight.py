@@ -1,6 +1,6 @@
 """Bad command lines, generated from the schema itself: for every key a wrong type, a misspelling
-with and without Hydra's ``+``/``++``, and (from :data:`ga_pig.config.RANGES`) values just out of
-range, each refused by :func:`ga_pig.preflight.preflight` in one line with exit status 2, as the
+with and without Hydra's ``+``/``++``, and (from [`RANGES`][ga_pig.config.RANGES]) values just out of
+range, each refused by [`preflight`][ga_pig.preflight.preflight] in one line with exit status 2, as the
 CLI gives it; a sample of them through the real CLI, which must leave no directory behind."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a run tells while it goes (:mod:`ga_pig.evolve.progress`): progress lines in the log and,
+"""What a run tells while it goes ([`ga_pig.evolve.progress`][ga_pig.evolve.progress]): progress lines in the log and,
 without a terminal, on the console instead of a bar; timings without compile time; a time limit
 that holds to within one generation and names a set-up or generation too slow for it."""
 

@@ -1,4 +1,4 @@
-"""One owner per run directory (:mod:`ga_pig.rundir`): simultaneous runs never mix, a running or
+"""One owner per run directory ([`ga_pig.rundir`][ga_pig.rundir]): simultaneous runs never mix, a running or
 held directory is refused with one line naming its owner, and kill -9 leaves no lock behind."""
 
 from __future__ import annotations

@@ -380,7 +380,7 @@ def test_run_from_before_a_key_existed_resumes(finished_run, tmp_path):
     del written["draws"]
     OmegaConf.save(written, out / "config.yaml")
     state = load_checkpoint(out / "checkpoint.npz")
-    state["fingerprint"] = fingerprint(written)  # what the older version stored
+    state["fingerprint"] = fingerprint(written)  # what a checkpoint written under an older schema holds
     save_checkpoint(out / "checkpoint.npz", **state)
     run(make_cfg(f"resume={out}", "generations=8"), out, [f"resume={out}", "generations=8"])
     run(make_cfg(f"resume={out}", "generations=9"), out, [f"resume={out}", "generations=9"])
@@ -529,10 +529,10 @@ PINNED = [
      "5575f50f30f82af61342b9d5edb2ef49b31d33950a232411c262a9499cc9152e",
      "f674c606f69411b43e43304c627ffb4ec709b86578140e8d939c5c6fe754970a"),
 ]
-#: Columns the generations table gained with issue 11 (the run's own fitness and champion, the
-#: new config keys; then memetic_every and setting, which moved table_sha and nothing else) and
-#: issue 12 (endgame, players: likewise), then the ladder's must_beat, margin and the exact
-#: judges' restart share and the ladder's aggregate; without them a table hashes as before it.
+#: Columns the generations table holds beside the core GA record: the run's own fitness and
+#: champion, and the config keys of the oracle-free settings, the endgame rules and player counts,
+#: the champion ladder and the exact judges' restarts. The table without them (``legacy_sha``) pins
+#: what evolution does, apart from what is recorded beside it; ``table_sha`` pins the whole table.
 ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "genome", "crossover",
                  "mutation_operator", "memetic_every", "setting", "endgame", "players", "must_beat", "margin",
                  "restart", "aggregate"]
@@ -541,11 +541,10 @@ ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "g
 @pytest.mark.parametrize("overrides, legacy_sha, table_sha, best_sha", PINNED)
 def test_pinned_runs_do_not_move(overrides, legacy_sha, table_sha, best_sha, tmp_path):
     """Two short runs (cube waves with an elite; Hog round robin) pinned by hash: the generations
-    table without its wall times and the best strategy. A refactor must keep them, and a
-    deliberate change of results must say so in the README. Issue 11 changed two things on
-    purpose: the table gained columns (without them it hashes as on the main before: evolution did
-    not move) and best.npy is the run's own champion (the first survivor of the last selection),
-    no longer the member the optimal policy rates best."""
+    table without its wall times (with and without ``ADDED_COLUMNS``) and the best strategy. A
+    change to the code must keep them, and a deliberate change of results must say so in the
+    README. best.npy is the run's own champion (the first survivor of the last selection), not the
+    member the optimal policy rates best."""
     import hashlib
 
     run(make_cfg(*overrides, "progress=false"), tmp_path)

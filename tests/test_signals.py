@@ -1,6 +1,6 @@
-"""Stop signals (:mod:`ga_pig.signals`): SIGTERM saves the run's state at once and exits 143; the
+"""Stop signals ([`ga_pig.signals`][ga_pig.signals]): SIGTERM saves the run's state at once and exits 143; the
 scheduler's preemption signal saves it and hands over to submitit, whose requeued job continues
-from it (:func:`ga_pig.launch.continue_restarted`); a write is never cut in half."""
+from it ([`continue_restarted`][ga_pig.launch.continue_restarted]); a write is never cut in half."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ def test_common_random_numbers_replay_the_same_dice_in_every_match(game):
 
 
 def test_common_random_numbers_are_unbiased_and_cut_the_noise_of_comparisons():
-    """Each match alone is as random as before (the win rate of a pair agrees with the exact
+    """Each match alone is as random as with independent dice (the win rate of a pair agrees with the exact
     one), while the difference between two close strategies facing the same opponent varies
     far less from seed to seed than with independent dice (a fifth of the spread: what twenty-five
     times the games would give)."""

@@ -1,5 +1,5 @@
-"""Synthetic sessions are derived files: :func:`~ga_pig.play.synthetic.simulate` and
-:func:`~ga_pig.play.synthetic.study` rebuild their directory whole, so running them again gives the
+"""Synthetic sessions are derived files: [`simulate`][ga_pig.play.synthetic.simulate] and
+[`study`][ga_pig.play.synthetic.study] rebuild their directory whole, so running them again gives the
 same sessions; a directory holding anything else is refused, and an interrupted rebuild leaves the
 previous sessions as they were."""
 

@@ -1,4 +1,5 @@
-"""The Pig variants of seed 003 through the one engine (resets, doubles, subtractions), and seed 002's turn counts."""
+"""The Pig variants of [Neller & Presser 2005] through the one engine (resets, doubles, subtractions), and the turn
+counts of [Durango Bill]."""
 
 import random
 
@@ -154,8 +155,8 @@ def test_visits_agree_with_counted_games(game):
 
 
 def test_pig_dice_seed003():
-    """Seed 003: at the start the optimal Pig Dice player holds at 46; against an opponent on
-    46..51 it holds in the range 61..65."""
+    """[Neller & Presser 2005, "Parker Brothers Pig Dice"]: at the start the optimal Pig Dice player holds at 46;
+    against an opponent on 46..51 it holds in the range 61..65."""
     game = Game.pig_dice()
     table = {(o.effect, o.amount): round(o.probability * 36) for o in game.outcomes}
     assert table[(Effect.DOUBLE, 0)] == 1  # head and tail
@@ -171,7 +172,7 @@ def test_pig_dice_seed003():
 
 
 def _seed003_literal_pass_the_pigs() -> Game:
-    """Seed 003's Pass the Pigs equation read literally: matching positions 0..2 (a double
+    """The Pass the Pigs equation of [Neller & Presser 2005] read literally: matching positions 0..2 (a double
     razorback included) score 1 point."""
     counts = [n for _, n, _ in PASS_THE_PIGS_ROLLS]
     points = [v for _, _, v in PASS_THE_PIGS_ROLLS]
@@ -187,8 +188,8 @@ def _seed003_literal_pass_the_pigs() -> Game:
 
 
 def test_pass_the_pigs_seed003():
-    """Seed 003: the first optimal player wins about 0.5310 and holds at 21 at the start. That
-    needs a double razorback worth 20, as in the game; the equation as extracted (1 point) gives
+    """[Neller & Presser 2005, "Pigmania/Pass the Pigs"]: the first optimal player wins about 0.5310 and holds at 21 at
+    the start. That needs a double razorback worth 20, as in the game; the equation as extracted (1 point) gives
     0.5282 and 18."""
     game = Game.pass_the_pigs()
     table = {(o.effect, o.amount): o.probability * 3939**2 for o in game.outcomes}
@@ -213,7 +214,7 @@ def test_p_oinker_out_of_range(p_oinker):
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_variant_simulates_as_exact(name):
-    """Seed 003's test of every variant: the optimal policy against hold-at-25, 10^6 simulated
+    """Every variant of [Neller & Presser 2005]: the optimal policy against hold-at-25, 10^6 simulated
     games within 4 standard errors of the exact win probability in each seat."""
     kwargs = {"p_oinker": 0.01} if name == "pass_the_pigs" else {}
     game = Game.named(name, **kwargs)
@@ -230,7 +231,7 @@ def test_two_dice_solvers_agree():
     assert exact.win_probability(pi.policy, pi.policy, game) == pytest.approx(pi.win_probability, abs=1e-12)
 
 
-# seed 002: (banked score, turns) -> percent
+# [Durango Bill]: (banked score, turns) -> percent
 SEED_002 = {(99, 1): 69.4, (98, 1): 69.4, (95, 1): 68.6, (94, 1): 66.9, (93, 1): 64.4, (92, 1): 61.0,
             (91, 1): 56.7, (90, 1): 53.2, (76, 1): 28.9, (0, 1): 0.9, (99, 2): 88.8, (95, 2): 88.2,
             (94, 2): 87.1, (93, 2): 85.2, (92, 2): 82.6, (91, 2): 79.0, (90, 2): 75.9, (76, 2): 47.6,
@@ -348,7 +349,7 @@ def test_bank_effect_solvers_visits_and_reach():
 
 
 def test_freys_pig_seed003():
-    """Seed 003: at the start of Frey's Pig the optimal player holds at 28 (21 in Pig)."""
+    """[Neller & Presser 2005, "Frey's Pig"]: at the start of Frey's Pig the optimal player holds at 28 (21 in Pig)."""
     game = Game.freys()
     table = {(o.effect, o.amount): round(o.probability * 36) for o in game.outcomes}
     assert table[(Effect.BANK, 25)] == 1 and table[(Effect.BUST, 0)] == 10 and table[(Effect.ADD, 24)] == 1
@@ -362,7 +363,8 @@ def test_freys_pig_seed003():
 
 # ----------------------------------------------------------------------------- Hog
 def test_hog_dice_table_by_enumeration():
-    """pi(d, s) agrees with enumerating every face sequence, and with seed 003's recursion."""
+    """pi(d, s) agrees with enumerating every face sequence, and with the recursion of
+    [Neller & Presser 2005, "Hog"]."""
     game = Game.hog(goal=30, max_dice=4)
     pi = game.dice_table()
     for d in range(1, 5):
@@ -370,7 +372,7 @@ def test_hog_dice_table_by_enumeration():
         for total, p in reference._dice_scores(game, d).items():
             expected[total] += p
         assert np.abs(pi[d] - expected).max() < 1e-15
-    # seed 003: pi(d, 0) = pi(d-1, 0) + 1/6 sum_k pi(d-1, k); pi(d, k) = 1/6 sum_r pi(d-1, k-r)
+    # [Neller & Presser 2005, "Hog"]: pi(d, 0) = pi(d-1, 0) + 1/6 sum_k pi(d-1, k); pi(d, k) = 1/6 sum_r pi(d-1, k-r)
     for d in range(2, 5):
         assert pi[d, 0] == pytest.approx(pi[d - 1, 0] + pi[d - 1, 1:].sum() / 6, abs=1e-15)
         for k in range(2, 6 * d + 1):
@@ -390,7 +392,7 @@ def test_hog_matches_brute_force(goal, seed):
 
 
 def test_hog_seed003():
-    """Seed 003: two optimal players, the first wins about 0.5299 and rolls 6 dice on the first
+    """[Neller & Presser 2005, "Hog"]: two optimal players, the first wins about 0.5299 and rolls 6 dice on the first
     turn; the policy is the same for every dice limit >= 26 (and not for 25)."""
     game = Game.hog()
     pi, vi = exact.optimal(game, "policy_iteration"), exact.optimal(game, "value_iteration")

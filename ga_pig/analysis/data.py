@@ -15,7 +15,7 @@ __all__ = ["value_iteration_history", "fair_test_spread", "expected_turn_score"]
 
 def value_iteration_history(game: Game, sweeps: int = 25) -> pd.DataFrame:
     """Synchronous value iteration from P = 0, one column per legal state "P(i,j,k)", one row per
-    sweep (seed 004 Fig. 2 for Piglet with goal 2). For small games."""
+    sweep ([STOR609 replication Fig. 2] for Piglet with goal 2). For small games."""
     if game.goal > 12:
         raise ValueError(f"value_iteration_history is for small games (goal <= 12), got goal {game.goal}")
     legal = S.legal(game)
@@ -42,7 +42,7 @@ def fair_test_spread(game: Game, strategy: np.ndarray, games=range(100, 5001, 10
 
 
 def expected_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
-    """Expected points one turn banks from each (i, j) under ``policy`` (seed 003 Fig. 10).
+    """Expected points one turn banks from each (i, j) under ``policy`` ([Neller & Presser 2005 Fig. 10]).
 
     A turn that reaches the goal counts its whole turn total. Hog: sum over scores of
     s * pi(d, s) for the policy's d. Roll/hold games whose rolls only ADD or BUST: a backward

@@ -1,4 +1,4 @@
-"""How far an evolved strategy is from optimal play, and where (issue 11).
+"""How far an evolved strategy is from optimal play, and where.
 
 Against a fixed opponent the game is a Markov decision problem, so the performance-difference
 identity holds exactly: when a strategy ``s`` moves first against the optimal policy, the win
@@ -7,12 +7,12 @@ probability it gives up,
     P*(0, 0, 0) - P(s first wins against the optimal)
         = sum over states x of visits_s(x) * (V*(x) - Q*(x, s(x))),
 
-is the sum over its own decisions of how often play reaches them (:func:`ga_pig.exact.visits`
+is the sum over its own decisions of how often play reaches them ([`visits`][ga_pig.exact.visits]
 against the optimal) times what each wrong decision costs in the optimal solution's action values
-(:func:`ga_pig.exact.action_values`; Hog: :func:`ga_pig.exact.dice_values`). :func:`decision_costs`
-returns both factors, so the gap can be located state by state, and tests check the identity
-against the exact evaluator. The optimal policy is a best response to itself, which is what makes
-``V*`` the value of the right Markov decision problem.
+([`action_values`][ga_pig.exact.action_values]; Hog: [`dice_values`][ga_pig.exact.dice_values]).
+[`decision_costs`][ga_pig.analysis.discovery.decision_costs] returns both factors, so the gap can be located state by
+state, and tests check the identity against the exact evaluator. The optimal policy is a best response to itself, which
+is what makes ``V*`` the value of the right Markov decision problem.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from ga_pig.strategies import check
 
 __all__ = ["DecisionCosts", "decision_costs", "cost_table", "SEED_001_PEAKS", "TARGETS"]
 
-#: Issue 11's targets: experiment -> (best exact win rate vs optimal of the run's own champion,
-#: wall-clock budget in seconds, on two cores; the median of three seeds is what must reach it).
+#: The discovery targets (``benchmarks/discovery.py``): experiment -> (best exact win rate vs optimal of the run's own
+#: champion, wall-clock budget in seconds, on two cores; the median of three seeds is what must reach it).
 TARGETS = {"vs_optimal": (0.4995, 300), "coevolve_exact": (0.495, 900), "coevolve_simulated": (0.490, 900)}
 
-#: seed 001 §4: the best exact win rates against the optimal its GA reached (knockout, round
+#: [Exeter GA 2016 §4]: the best exact win rates against the optimal its GA reached (knockout, round
 #: robin, cube system) — reference lines for any discovery figure.
 SEED_001_PEAKS = {"seed 001 knockout": 0.133, "seed 001 round robin": 0.139, "seed 001 cube": 0.24}
 
@@ -107,7 +107,7 @@ def decision_costs(strategy: np.ndarray, game: Game | None = None,
     Parameters
     ----------
     strategy : ndarray(bool, shape=(goal, goal, goal))
-        A strategy in the tensor convention of :mod:`ga_pig.strategies` (Hog: dice counts,
+        A strategy in the tensor convention of [`ga_pig.strategies`][ga_pig.strategies] (Hog: dice counts,
         shape (goal, goal)).
     solution : Solution, optional
         The game's optimal solution, when already solved.

@@ -4,7 +4,7 @@ A run directory is one holding the ``config.yaml`` a run writes first. Finished,
 finished (killed) and resumed runs all load; a run directory with no table yet, or with a
 corrupt one, is skipped with a warning naming it. A sweep job that failed (its directory holds
 ``failed.json``) is reported by a warning naming the job, its overrides and the error, and by a
-row with ``status`` "failed" in :func:`load_summaries`.
+row with ``status`` "failed" in [`load_summaries`][ga_pig.analysis.load.load_summaries].
 """
 
 from __future__ import annotations

@@ -1,22 +1,25 @@
-"""Human (and synthetic) play, read back and measured against optimal play (seed 000 §2.4, §3.2).
+"""Human (and synthetic) play, read back and measured against optimal play ([Exeter optimal §2.4, §3.2]).
 
-:func:`load_play` reads the sessions :mod:`ga_pig.play` records. From its ``decisions``:
+[`load_play`][ga_pig.analysis.play.load_play] reads the sessions [`ga_pig.play`][ga_pig.play] records. From its
+``decisions``:
 
-* :func:`turns` — the seed's tracker form per player and turn (times rolled, banked score), the
-  data behind seed 000's Figures 7–14;
-* :func:`players` — decisions, share optimal and win probability lost, per player;
-* :func:`hold_model` — a logistic model of holding against turn total and lead (statsmodels): the
-  player's effective hold threshold and how it moves with the opponent's lead;
-* :func:`risk_gradients` — seed 000's trend gradients of average total score per turn, by stated
-  risk class (4.75 / 4.85 / 4.76 in the seed);
-* :func:`behaviour_risk` — a risk class read from play (threshold against the points-maximizing
-  20), beside the stated one;
-* :func:`late_game_test` — the seed's "players panic near the end" claim (turns 14–16), tested.
+* [`turns`][ga_pig.analysis.play.turns] — the tracker form per player and turn (times rolled, banked score), the
+  data behind [Exeter optimal Figs. 7–14];
+* [`players`][ga_pig.analysis.play.players] — decisions, share optimal and win probability lost, per player;
+* [`hold_model`][ga_pig.analysis.play.hold_model] — a logistic model of holding against turn total and lead
+  (statsmodels): the player's effective hold threshold and how it moves with the opponent's lead;
+* [`risk_gradients`][ga_pig.analysis.play.risk_gradients] — trend gradients of the average total score per turn by
+  stated risk class, as in [Exeter optimal §3.2.1] (4.75 / 4.85 / 4.76 there);
+* [`behaviour_risk`][ga_pig.analysis.play.behaviour_risk] — a risk class read from play (threshold against the
+  points-maximizing 20), beside the stated one;
+* [`late_game_test`][ga_pig.analysis.play.late_game_test] — the claim of [Exeter optimal §3.2.1] that "players panic
+  near the end" (turns 14–16), tested.
 
-:func:`read_tracker` imports a paper tracker form (seed 000 Figure 5) typed into a CSV: it gives
-the same turn table as :func:`turns`, so the turn-level analyses (:func:`risk_gradients`,
-:func:`late_game_test`, the figures) run on it; paper has no decisions, so nothing that needs them
-(:func:`players`, :func:`hold_model`) can.
+[`read_tracker`][ga_pig.analysis.play.read_tracker] imports a paper tracker form ([Exeter optimal Fig. 5]) typed into a
+CSV: it gives the same turn table as [`turns`][ga_pig.analysis.play.turns], so the turn-level analyses
+([`risk_gradients`][ga_pig.analysis.play.risk_gradients], [`late_game_test`][ga_pig.analysis.play.late_game_test], the
+figures) run on it; paper has no decisions, so nothing that needs them ([`players`][ga_pig.analysis.play.players],
+[`hold_model`][ga_pig.analysis.play.hold_model]) can.
 
 ``decisions`` columns: session, game_id, player, seat (0 moved first), kind (human/computer),
 stated_risk, answer_q2, answer_q3, turn (the player's turn number in the game), i, j, k (mover's
@@ -25,7 +28,7 @@ as the game labels it), result (what the roll did), k_after, banked (the mover's
 the turn ended with this decision, else null), optimal_action, p_roll, p_hold (exact win
 probabilities of the two actions, optimal play after), loss (win probability the action gave up),
 hinted, think_s, time. ``kind`` is ``human`` for a person at the keyboard, ``synthetic`` for a
-model of one (:mod:`ga_pig.play.synthetic`), ``computer`` for a strategy; the person-level
+model of one ([`ga_pig.play.synthetic`][ga_pig.play.synthetic]), ``computer`` for a strategy; the person-level
 analyses take every kind but ``computer``.
 """
 
@@ -42,14 +45,14 @@ import pandas as pd
 __all__ = ["load_play", "play_dirs", "turns", "players", "hold_model", "HoldModel", "risk_gradients",
            "behaviour_risk", "late_game_test", "read_tracker", "TRACKER_COLUMNS", "NEUTRAL_THRESHOLD"]
 
-#: Knizia's points-maximizing rule for Pig (hold at 20): a risk-neutral player's threshold in points.
+#: The points-maximizing rule for Pig of [Knizia 1999] (hold at 20): a risk-neutral player's threshold in points.
 NEUTRAL_THRESHOLD = 20.0
 
 
 def play_dirs(path: str | Path = "outputs/play") -> list[Path]:
     """Session directories at or under ``path`` (those holding ``session.json``), sorted. Those
     inside a hidden directory below ``path`` are left out: a directory being rebuilt
-    (:func:`ga_pig.files.rebuilt_directory`) is hidden until it is complete."""
+    ([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) is hidden until it is complete."""
     path = Path(path).expanduser()
     if (path / "session.json").is_file():
         return [path]
@@ -140,7 +143,7 @@ def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataF
 
 
 def turns(decisions: pd.DataFrame) -> pd.DataFrame:
-    """One row per player's turn, as on seed 000's tracker form: ``rolls`` (times rolled),
+    """One row per player's turn, as on the tracker form of [Exeter optimal §2.4.1]: ``rolls`` (times rolled),
     ``start`` and ``total`` (banked score before and after), ``points`` (total - start), with
     the session, game, player, seat and stated answers. A turn cut off by quitting is left out."""
     keys = ["session", "game_id", "player", "turn"]
@@ -196,8 +199,8 @@ class HoldModel:
 
 
 def hold_model(decisions: pd.DataFrame, player: str | None = None) -> HoldModel:
-    """Fit :class:`HoldModel` to ``player``'s decisions (all rows when None) at turn totals above
-    0 (at 0 every sensible player rolls)."""
+    """Fit [`HoldModel`][ga_pig.analysis.play.HoldModel] to ``player``'s decisions (all rows when None) at turn totals
+    above 0 (at 0 every sensible player rolls)."""
     import statsmodels.api as sm
 
     rows = decisions if player is None else decisions[decisions["player"] == player]
@@ -216,7 +219,7 @@ def hold_model(decisions: pd.DataFrame, player: str | None = None) -> HoldModel:
 
 
 def risk_gradients(turn_table: pd.DataFrame, by: str = "stated_risk") -> pd.DataFrame:
-    """Seed 000 §3.2.1 (Figures 10–12): the average total score at each turn number per class,
+    """[Exeter optimal §3.2.1] (Figs. 10–12): the average total score at each turn number per class,
     and the gradient and intercept of its least-squares trend line."""
     rows = []
     for cls, part in turn_table.dropna(subset=[by]).groupby(by):
@@ -229,8 +232,8 @@ def risk_gradients(turn_table: pd.DataFrame, by: str = "stated_risk") -> pd.Data
 
 def behaviour_risk(decisions: pd.DataFrame, margin: float = 3.0) -> pd.DataFrame:
     """Each person's stated risk class beside one read from play: the effective threshold of
-    :func:`hold_model` at lead 0 against :data:`NEUTRAL_THRESHOLD` ± ``margin`` points (below:
-    averse, above: loving)."""
+    [`hold_model`][ga_pig.analysis.play.hold_model] at lead 0 against
+    [`NEUTRAL_THRESHOLD`][ga_pig.analysis.play.NEUTRAL_THRESHOLD] ± ``margin`` points (below: averse, above: loving)."""
     rows = []
     for name, part in decisions[decisions["kind"] != "computer"].groupby("player"):
         try:
@@ -245,7 +248,7 @@ def behaviour_risk(decisions: pd.DataFrame, margin: float = 3.0) -> pd.DataFrame
 
 
 def late_game_test(turn_table: pd.DataFrame, late: tuple[int, int] = (14, 16)) -> dict:
-    """Seed 000 §3.2.1's claim that players bank less in turns 14–16 ("panic"): Welch's t-test
+    """The claim of [Exeter optimal §3.2.1] that players bank less in turns 14–16 ("panic"): Welch's t-test
     of the points banked per turn in those turns against the earlier ones."""
     from scipy import stats
 
@@ -262,16 +265,17 @@ def late_game_test(turn_table: pd.DataFrame, late: tuple[int, int] = (14, 16)) -
 
 
 #: A tracker form as CSV, one row per turn number: what each player rolled and banked that turn
-#: (the seed's "No. of times rolled" and "Bank score", the points the turn put in the bank).
+#: (the form's "No. of times rolled" and "Bank score", the points the turn put in the bank).
 TRACKER_COLUMNS = ("turn", "rolled_1", "banked_1", "rolled_2", "banked_2")
 
 
 def read_tracker(path: str | Path, players: tuple[str, str] = ("player 1", "player 2"),
                  stated_risk: tuple[str | None, str | None] = (None, None), game_id: int = 1,
                  session: str | None = None) -> pd.DataFrame:
-    """A paper tracker form (columns :data:`TRACKER_COLUMNS`; a player's cells are empty once the
-    game is over) as a turn table like :func:`turns`'s, ``source`` "tracker". Turn-level data only:
-    paper records no decision, so per-decision losses and thresholds cannot be computed from it."""
+    """A paper tracker form (columns [`TRACKER_COLUMNS`][ga_pig.analysis.play.TRACKER_COLUMNS]; a player's cells are
+    empty once the game is over) as a turn table like [`turns`][ga_pig.analysis.play.turns]'s, ``source`` "tracker".
+    Turn-level data only: paper records no decision, so per-decision losses and thresholds cannot be computed from
+    it."""
     path = Path(path)
     form = pd.read_csv(path)
     missing = [c for c in TRACKER_COLUMNS if c not in form.columns]

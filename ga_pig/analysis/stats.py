@@ -1,4 +1,4 @@
-"""Statistics for fair tests and GA results (seed 000 §2.5, §3.3; seed 001 §4.3.1), through
+"""Statistics for fair tests and GA results ([Exeter optimal §2.5, §3.3]; [Exeter GA 2016 §4.3.1]), through
 statsmodels and scipy rather than hand-written formulas."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ __all__ = ["games_needed", "games_to_detect", "win_interval", "decide", "mean_in
 
 def games_needed(half_width: float, confidence: float = 0.95, p: float = 0.5) -> int:
     """Games for a normal-approximation confidence interval of the win rate of half-width
-    ``half_width`` (seed 000 §3.3.1: 1537 for ±0.025 at 95%)."""
+    ``half_width`` ([Exeter optimal §3.3.1]: 1537 for ±0.025 at 95%)."""
     if not 0 < half_width < 1:
         raise ValueError(f"half_width must be in (0, 1), got {half_width!r}")
     if not 0 < confidence < 1:
@@ -25,7 +25,7 @@ def games_needed(half_width: float, confidence: float = 0.95, p: float = 0.5) ->
 def games_to_detect(p: float, against: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
     """Games a study needs so that a player who wins with probability ``p`` is told apart from
     ``against`` (two-sided test at level ``alpha`` with the given ``power``; Cohen's h through
-    statsmodels): seed 000 §3.3's fair-test reasoning, turned into a study's sample size."""
+    statsmodels): the fair-test reasoning of [Exeter optimal §3.3], turned into a study's sample size."""
     from statsmodels.stats.power import NormalIndPower
     from statsmodels.stats.proportion import proportion_effectsize
 
@@ -71,7 +71,7 @@ def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float
 
 
 def normal_quantiles(values, levels=(0.95, 0.99, 0.999)) -> dict[float, float]:
-    """Quantiles of the normal fitted to ``values`` (seed 001 §4.3.1's random-search comparison)."""
+    """Quantiles of the normal fitted to ``values`` (the random-search comparison of [Exeter GA 2016 §4.3.1])."""
     values = np.asarray(values, dtype=float)
     mean, sd = float(values.mean()), float(values.std(ddof=1))
     return {level: float(stats.norm.ppf(level, mean, sd)) for level in levels}

@@ -29,7 +29,7 @@ __all__ = [
     "players_answers",
 ]
 
-#: seed 001 appendix A: entry [row][column] = P(column strategy wins | it moves first, vs row)
+#: [Exeter GA 2016 app. A]: entry [row][column] = P(column strategy wins | it moves first, vs row)
 _NAMES = ("optimal", "hold at 20", "hold at 25", "score 20", "score 25")
 APPENDIX_A = {
     row: dict(zip(_NAMES, values, strict=True))
@@ -42,8 +42,8 @@ APPENDIX_A = {
     ], strict=True)
 }
 
-#: seed 000 Fig. 17: (former, latter, theoretical first, latter first, general,
-#:                    practical first, latter first, general)
+#: [Exeter optimal Fig. 17]: (former, latter, theoretical first, latter first, general,
+#:                         practical first, latter first, general)
 FIG17 = [
     (20, 21, 0.5426, 0.5258, 0.5084, 0.5429, 0.5267, 0.5081),
     (15, 20, 0.4784, 0.5933, 0.4426, 0.4773, 0.5939, 0.4417),
@@ -69,7 +69,7 @@ def _classics(game: Game) -> dict[str, np.ndarray]:
 
 
 def appendix_a(game: Game | None = None) -> pd.DataFrame:
-    """Seed 001 appendix A, exact: P(first wins) for every ordered pair, beside the seed's value."""
+    """[Exeter GA 2016 app. A], exact: P(first wins) for every ordered pair, beside the report's value."""
     game = game or Game.pig()
     named = _classics(game)
     rows = []
@@ -82,8 +82,8 @@ def appendix_a(game: Game | None = None) -> pd.DataFrame:
 
 
 def fig17(game: Game | None = None, fair_tests: int = 100, games: int = 3000, seed: int = 0) -> pd.DataFrame:
-    """Seed 000 Fig. 17: theoretical (exact) and practical (``fair_tests`` × ``games`` simulated
-    games, first mover alternating) probabilities for ten hold-at pairs, beside the seed's."""
+    """[Exeter optimal Fig. 17]: theoretical (exact) and practical (``fair_tests`` × ``games`` simulated
+    games, first mover alternating) probabilities for ten hold-at pairs, beside the report's."""
     game = game or Game.pig()
     rows = []
     n = fair_tests * games
@@ -108,7 +108,7 @@ def fig17(game: Game | None = None, fair_tests: int = 100, games: int = 3000, se
 
 
 def hold_at_tournament(game: Game | None = None, thresholds=range(1, 101)) -> tuple[pd.DataFrame, np.ndarray, dict]:
-    """Exact round robin of hold-at strategies (seed 000 §3.3.5): totals, the winner, and whether
+    """Exact round robin of hold-at strategies ([Exeter optimal §3.3.5]): totals, the winner, and whether
     the 'beats' relation (win rate > ½) is transitive.
 
     Returns (table of totals, win matrix W, facts).
@@ -137,7 +137,7 @@ def hold_at_tournament(game: Game | None = None, thresholds=range(1, 101)) -> tu
 
 
 def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[pd.DataFrame, dict]:
-    """Seed 000 §3.3.6's turtle / roll-to-win / roll-and-wait loop: the parameters that reproduce
+    """The turtle / roll-to-win / roll-and-wait loop of [Exeter optimal §3.3.6]: the parameters that reproduce
     its theoretical numbers (0.812840, 0.195448, 0.710606, 0.297148), searched exactly.
 
     turtle(n) is hold-at-n; roll_and_wait(wait_at, hold, lead) climbs to ``wait_at`` (holding at
@@ -186,8 +186,8 @@ def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[p
 
 
 def optimal_vs_hold20(game: Game | None = None) -> tuple[pd.DataFrame, dict]:
-    """Optimal vs hold-at-20 in every seat, and which opponent definition gives Neller & Presser's
-    58.74% (seed 004 §4.1.2 tried hold-at 21–23)."""
+    """Optimal vs hold-at-20 in every seat, and which opponent definition gives the
+    58.74% of [Neller & Presser 2004] ([STOR609 replication §4.1.2] tried hold-at 21–23)."""
     game = game or Game.pig()
     optimal = exact.optimal(game).policy
     rows = []
@@ -210,7 +210,7 @@ def optimal_vs_hold20(game: Game | None = None) -> tuple[pd.DataFrame, dict]:
 
 
 def exploitative(game: Game | None = None) -> pd.DataFrame:
-    """Seed 001 §5.3: the best response to hold-at-20 against hold-at-20 and against the optimal,
+    """[Exeter GA 2016 §5.3]: the best response to hold-at-20 against hold-at-20 and against the optimal,
     beside the optimal policy's results."""
     game = game or Game.pig()
     optimal = exact.optimal(game).policy
@@ -226,7 +226,7 @@ def exploitative(game: Game | None = None) -> pd.DataFrame:
 
 
 def iterated_best_response(game: Game | None = None, max_steps: int = 30) -> pd.DataFrame:
-    """Seed 000 §3.1.1: from several starts, best responses iterated until they stop changing;
+    """[Exeter optimal §3.1.1]: from several starts, best responses iterated until they stop changing;
     steps taken, and whether the fixed point is the optimal policy (exact ties aside)."""
     game = game or Game.pig()
     solution = exact.optimal(game)
@@ -257,13 +257,13 @@ ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "two_dice",
 
 
 def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame, dict]:
-    """Seed 003's open endgame questions, answered exactly per game and rule: the first mover's win
-    probability under optimal play, how far past the goal optimal players bank (largest margin
+    """The open endgame questions of [Neller & Presser 2005, "Endgame Variations"], answered exactly per game and rule:
+    the first mover's win probability under optimal play, how far past the goal optimal players bank (largest margin
     over all states; at the start of a close race, both at goal - 10), and the winning margin
     (final score of the winner minus the loser's) — its mean and its chance to be 5 or less. Hog
     has no turn total to bank past the goal: its margins past the goal are NaN.
-    ``names``: game names, or (name, parameters) pairs (:data:`ENDGAME_GAMES`); the table's
-    ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
+    ``names``: game names, or (name, parameters) pairs ([`ENDGAME_GAMES`][ga_pig.analysis.tables.ENDGAME_GAMES]); the
+    table's ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
     the solutions and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
     from ga_pig.exact import endgame
     from ga_pig.game import ENDGAMES
@@ -289,14 +289,14 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
 
 
 def players_answers(goal: int = 100, players: int = 3) -> tuple[pd.DataFrame, dict]:
-    """Seed 003's open n-player question, measured exactly: optimal (equilibrium) play for
-    ``players`` players of Pig, and how Neller & Presser's approximation (the 2-player optimal
+    """The open n-player question of [Neller & Presser 2005, "Three or More Players"], measured exactly: optimal
+    (equilibrium) play for ``players`` players of Pig, and how its approximation (the 2-player optimal
     policy against the leading opponent) and simple heuristics do — one such player in each seat
     against equilibrium opponents (its win probability, and what it gives up against the
     equilibrium's value of that seat), and every player using it.
 
     Returns the table and facts: the equilibrium's seat values, its unsettled orbits and its
-    exploitability (:func:`ga_pig.exact.players.exploitability`)."""
+    exploitability ([`exploitability`][ga_pig.exact.players.exploitability])."""
     from ga_pig.exact import players as NP
 
     game = Game.pig(goal=goal, players=players)

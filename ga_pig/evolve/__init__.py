@@ -1,4 +1,4 @@
-"""The genetic algorithm (seed 001 §3.4): DEAP individuals, numpy operators, round-robin and knockout
+"""The genetic algorithm ([Exeter GA 2016 §3.4]): DEAP individuals, numpy operators, round-robin and knockout
 selection, breeding, the cube system, the generation loop with its recorder, checkpoints and outputs."""
 
 from ga_pig.evolve.run import run

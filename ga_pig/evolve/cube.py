@@ -1,4 +1,4 @@
-"""The cube system (seed 001 §3.4.4): a genome of cubic blocks of side c, expanded to a strategy.
+"""The cube system ([Exeter GA 2016 §3.4.4]): a genome of cubic blocks of side c, expanded to a strategy.
 
 A genome for side c has shape ``(n, n, n)`` with ``n = ceil(goal / c)``; block ``[I, J, K]``
 decides every state ``(i, j, k)`` with ``i // c == I``, ``j // c == J``, ``k // c == K``. When c does

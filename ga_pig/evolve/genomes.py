@@ -1,11 +1,11 @@
 """Genome encodings: what a run's genomes are and how they stand for strategies (config ``genome``).
 
-* ``tensor`` — the seed's genome (seed 001 §3.3): a value per state, the strategy space's own
+* ``tensor`` — the genome of [Exeter GA 2016 §3.3]: a value per state, the strategy space's own
   genes (roll/hold bits; Hog's dice counts, under an endgame rule one per seat), in cube-system
-  blocks of side c (:mod:`ga_pig.evolve.cube`).
+  blocks of side c ([`ga_pig.evolve.cube`][ga_pig.evolve.cube]).
 * ``threshold`` — for roll/hold games (under every endgame rule: one threshold per seat, past the
   goal; the only genome there): ``h[i, j]``, roll while the turn total is below ``h``
-  (:func:`ga_pig.strategies.threshold`), in square blocks of side c over ``(i, j)``: 10^4 integer
+  ([`threshold`][ga_pig.strategies.threshold]), in square blocks of side c over ``(i, j)``: 10^4 integer
   genes instead of 10^6 bits at goal 100. Pig's optimal policy is not a threshold strategy in 19,093
   of its 505,000 consulted states, yet its nearest threshold strategy wins 0.49999558 against it.
   For three or more players ``h[i_0, ..., i_{n-1}]``, a gene per score tuple (cubes of side c).
@@ -15,8 +15,9 @@
   optimal until the genes were capped.
 
 Whatever the genome, a run's files hold strategies in the tensor convention
-(:mod:`ga_pig.strategies`), so every tool reads them unchanged: :meth:`Genome.stored` gives what
-``population.npz`` keeps. :data:`GENOMES` is the only list of encodings.
+([`ga_pig.strategies`][ga_pig.strategies]), so every tool reads them unchanged:
+[`Genome.stored`][ga_pig.evolve.genomes.Genome.stored] gives what ``population.npz`` keeps.
+[`GENOMES`][ga_pig.evolve.genomes.GENOMES] is the only list of encodings.
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ class Genome:
 
     def observe(self, strategy: np.ndarray) -> None:
         """Note where play goes: the expected turns begun at each score pair ``(i, j)`` when
-        ``strategy`` plays itself (exact, :func:`ga_pig.exact.visits`; no solver), for
-        :meth:`occupancy`."""
+        ``strategy`` plays itself (exact, [`visits`][ga_pig.exact.visits]; no solver), for
+        [`occupancy`][ga_pig.evolve.genomes.Genome.occupancy]."""
         from ga_pig import exact
 
         visits = exact.visits(strategy, strategy, self.game)
@@ -73,7 +74,7 @@ class Genome:
 
     def occupancy(self, side: int) -> np.ndarray | None:
         """The observed turn starts summed over each block of the ``(i, j)`` plane at block side
-        ``side`` (None before :meth:`observe`)."""
+        ``side`` (None before [`observe`][ga_pig.evolve.genomes.Genome.observe])."""
         if self._visits is None:
             return None
         n = cube.blocks(self.game.goal, side)
@@ -116,13 +117,13 @@ class Genome:
 
     def shift(self, genome: np.ndarray, region: tuple[slice, slice], step: int) -> None:
         """Move the roll/hold boundary of the ``(i, j)`` block ``region`` of ``genome`` (with a
-        seat slice too when :attr:`seated`) by ``step`` genes along the turn total (more rolling
-        when positive), in place."""
+        seat slice too when [`seated`][ga_pig.evolve.genomes.Genome.seated]) by ``step`` genes along the turn total
+        (more rolling when positive), in place."""
         raise NotImplementedError
 
     def copy(self, genome: np.ndarray, region: tuple[slice, ...], source: tuple[slice, ...]) -> None:
         """Give the block ``region`` of ``genome`` the decisions of the same-shaped block ``source``
-        (the structure-aware copy, :func:`~ga_pig.evolve.operators.shift_copy`), in place."""
+        (the structure-aware copy, [`shift_copy`][ga_pig.evolve.operators.shift_copy]), in place."""
         genome[region] = genome[source]
 
     def stored(self, genomes: np.ndarray, side: int) -> tuple[np.ndarray, int]:
@@ -132,7 +133,7 @@ class Genome:
 
 class TensorGenome(Genome):
     """A gene per state (the cube system's block per state at coarser sides). Hog under an endgame
-    rule (:class:`~ga_pig.spaces.EndgameDiceCounts`): a dice count per seat, ``d[i, j, seat]``
+    rule ([`EndgameDiceCounts`][ga_pig.spaces.EndgameDiceCounts]): a dice count per seat, ``d[i, j, seat]``
     (the seat last, as the threshold genome's)."""
 
     name = "tensor"
@@ -179,7 +180,7 @@ class TensorGenome(Genome):
 
 class ThresholdGenome(Genome):
     """``h[i, j]``: roll while the turn total is below ``h``. Under an endgame rule
-    (:class:`~ga_pig.spaces.EndgameRollHold`) one threshold per seat, ``h[i, j, seat]`` (the seat
+    ([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold]) one threshold per seat, ``h[i, j, seat]`` (the seat
     last, so operators see the same ``(i, j)`` plane), running past the goal: ``h > goal - i``
     rolls on through the goal and banks at ``i + h``, up to the cap ``top`` in a seat that decides
     there."""

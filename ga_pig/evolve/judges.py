@@ -1,26 +1,26 @@
 """Where fitness comes from: simulated matches or exact win rates (the ``fitness`` config group).
 
 A judge answers the two questions selection asks:
-``totals(strategies)`` — each member's round-robin total (seed 001 §3.4.1), and
-``duels(strategies, pairs)`` — both members' scores in each knockout match (§3.4.2).
+``totals(strategies)`` — each member's round-robin total ([Exeter GA 2016 §3.4.1]), and
+``duels(strategies, pairs)`` — both members' scores in each knockout match ([Exeter GA 2016 §3.4.2]).
 
 Which judges see the answer key:
 
 * oracle-free — ``population`` (members against each other) and ``champions`` (a ladder of
-  champions, :class:`Ladder`): only the run's own strategies are ever played; the optimal policy
+  champions, [`Ladder`][ga_pig.evolve.judges.Ladder]): only the run's own strategies are ever played; the optimal policy
   is never computed for them (with ``record=false`` a run never solves the game).
 * oracle-judged — ``optimal``: each member's exact win rate against the Neller-optimal policy.
 
 Exact judges read ``fitness.restart``: the share of a win rate taken from games begun at every
-turn-start score pair instead of the game's start (:func:`ga_pig.exact.restarts`). The recorded
+turn-start score pair instead of the game's start ([`restarts`][ga_pig.exact.restarts]). The recorded
 rates (and the headline numbers) are always from the game's start.
 
 A judge that keeps a champion exposes it as ``champion`` (the run saves it as ``best.npy``) and
 its state for checkpoints as ``state()`` / ``restore(state)`` (arrays by name).
 
-:data:`JUDGES` is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``, filled
-by the :func:`judge` decorator; each class builds itself for a run with ``for_run(game, cfg, rng,
-rates)``. Config validation and the contract tests read it.
+[`JUDGES`][ga_pig.evolve.judges.JUDGES] is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``,
+filled by the [`judge`][ga_pig.evolve.judges.judge] decorator; each class builds itself for a run with
+``for_run(game, cfg, rng, rates)``. Config validation and the contract tests read it.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ __all__ = ["ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "Opti
 
 def _key(strategy) -> bytes:
     """A digest of a strategy's content (roll/hold bits packed eight to a byte first: 5x faster);
-    of an n-player equilibrium (:class:`~ga_pig.exact.players.PlayersSolution`), of its policy,
+    of an n-player equilibrium ([`PlayersSolution`][ga_pig.exact.players.PlayersSolution]), of its policy,
     alternative and mixing weights."""
     if isinstance(strategy, PlayersSolution):
         return _key(np.concatenate([np.packbits(strategy.policy), np.packbits(strategy.alternative),
@@ -62,8 +62,8 @@ class ExactRates:
     not evaluated again. Exact rates are deterministic and each member's is computed on its own,
     so remembering changes no result, only the time; the ``size`` most recent pairs are kept.
     ``starts``: the weights of the score pairs games begin from (None: the game's start); with
-    them, ``shadow`` (the start's :class:`ExactRates`, the recorder's) learns each member's rate
-    from the start out of the same evaluation."""
+    them, ``shadow`` (the start's [`ExactRates`][ga_pig.evolve.judges.ExactRates], the recorder's) learns each member's
+    rate from the start out of the same evaluation."""
 
     def __init__(self, game: Game, size: int = 4096, starts: np.ndarray | None = None,
                  shadow: ExactRates | None = None) -> None:
@@ -106,7 +106,8 @@ class ExactRates:
 
 class RatesVsOptimal:
     """Exact win rates of a generation's strategies against the optimal policy, shared by the
-    recorder and :class:`OptimalJudge` (remembered: :class:`ExactRates`).
+    recorder and [`OptimalJudge`][ga_pig.evolve.judges.OptimalJudge] (remembered:
+    [`ExactRates`][ga_pig.evolve.judges.ExactRates]).
 
     The game is solved on first use, not before: a run that neither records nor is judged
     against the optimal never solves it."""
@@ -119,7 +120,7 @@ class RatesVsOptimal:
     @property
     def optimal(self):
         """The optimal policy; for three or more players the equilibrium
-        (:class:`~ga_pig.exact.players.PlayersSolution`, mixing where it mixes), which the rates
+        ([`PlayersSolution`][ga_pig.exact.players.PlayersSolution], mixing where it mixes), which the rates
         put in every seat but the member's."""
         if self._optimal is None:
             solution = exact.optimal(self.game)
@@ -247,7 +248,7 @@ class Ladder:
     The first generation plays a round robin; its best member is the first champion. From then
     on each member's fitness is its mean win rate against the last ``archive`` champions (the
     reigning one included); the fittest member that beats the reigning champion becomes the next
-    one — the GA's analogue of iterated best response (seed 000 §3.1.1), with the archive
+    one — the GA's analogue of iterated best response ([Exeter optimal §3.1.1]), with the archive
     guarding against cycling back to strategies beaten before. With ``must_beat`` > 1 a
     challenger must beat each of the last ``must_beat`` champions, not only the reigning one
     (harder to promote a strategy that only exploits the reigning champion's weaknesses). The
@@ -314,7 +315,7 @@ class Ladder:
 @judge("exact", "champions")
 @dataclass
 class ExactLadder(Ladder):
-    """A :class:`Ladder` judged by exact win rates: a member that beats the reigning champion
+    """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by exact win rates: a member that beats the reigning champion
     (exact win rate above 1/2, plus ``margin``) is promoted."""
 
     game: Game
@@ -347,14 +348,14 @@ class ExactLadder(Ladder):
 @judge("simulated", "champions")
 @dataclass
 class SimulatedLadder(Ladder):
-    """A :class:`Ladder` judged by simulated games only: ``games_per_match`` games against each
+    """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by simulated games only: ``games_per_match`` games against each
     champion give the fitness; a candidate is promoted after a sequential test against the
     reigning champion — batches that double from ``games_per_match`` up to ``fitness.max_games``,
     stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
     way; promoted only if it ends ahead by that much. With n players the lead is
     ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the
-    candidate wins its fair share, 1/n (with two players, wins − losses). (Seed 000 §3.3 asks for the sample size
-    that makes a comparison fair; here it adapts to how close the two are.) With
+    candidate wins its fair share, 1/n (with two players, wins − losses). ([Exeter optimal §3.3] asks for the sample
+    size that makes a comparison fair; here it adapts to how close the two are.) With
     ``fitness.common`` every member meets the same dice against each champion (common random
     numbers), so members are ranked on the games where they play differently. With ``margin``
     the lead must exceed its z standard errors plus what a win rate of fair share + ``margin``
@@ -433,8 +434,8 @@ def _meta_nash(payoff: np.ndarray) -> np.ndarray:
 class ExactNash:
     """Double oracle over the run's own champions (oracle-free; PSRO's meta-Nash with a GA as
     the best-response oracle). The archive holds up to ``archive`` past champions and their exact
-    win rates against each other (``payoff``); its maximin mixture (:func:`_meta_nash`) is the
-    opponent: a member's fitness is its win rate against that mixture (the weighted mean of its
+    win rates against each other (``payoff``); its maximin mixture ([`_meta_nash`][ga_pig.evolve.judges._meta_nash]) is
+    the opponent: a member's fitness is its win rate against that mixture (the weighted mean of its
     rates against the archived champions the mixture plays). The fittest member, when it beats the
     mixture (rate above 1/2 plus ``margin``), joins the archive and the mixture is solved again.
     Unlike a ladder, which answers only the latest champions and so can chase a cycle of better

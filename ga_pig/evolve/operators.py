@@ -1,39 +1,39 @@
 """Variation operators on whole genomes (numpy, no per-gene Python loops).
 
-* :func:`crossover` — seed 001 §3.4.3: where the parents agree the child keeps their value; where
-  they disagree each gene is a fair coin. Done bytewise: child = a ^ ((a ^ b) & coin).
-* :func:`mutate` — flip each gene independently with probability ``rate``: the number of flips is
-  Binomial(n_genes, rate), so every genome, however small, mutates at the requested average rate.
+* [`crossover`][ga_pig.evolve.operators.crossover] — [Exeter GA 2016 §3.4.3]: where the parents agree the child keeps
+  their value; where they disagree each gene is a fair coin. Done bytewise: child = a ^ ((a ^ b) & coin).
+* [`mutate`][ga_pig.evolve.operators.mutate] — flip each gene independently with probability ``rate``: the number of
+  flips is Binomial(n_genes, rate), so every genome, however small, mutates at the requested average rate.
   Sparse rates draw the gaps between flipped genes (geometric, which is exactly a Bernoulli
   process) instead of one uniform per gene, so a 10^6-gene genome mutates in about 0.1 ms.
 
 Integer genes (Hog's dice counts, thresholds) cross over the same way; what a mutated gene becomes
-is its genome's rule (:meth:`ga_pig.evolve.genomes.Genome.mutated`, for the tensor genome the
+is its genome's rule ([`Genome.mutated`][ga_pig.evolve.genomes.Genome.mutated], for the tensor genome the
 strategy space's).
 
 Structure-aware operators, for any genome (they work on the ``(i, j)`` score plane, where a
 strategy's decisions change slowly):
 
-* :func:`block_crossover` — the child takes each square region of ``block`` x ``block`` genes
-  over ``(i, j)`` (the cube's regions as units) whole from one parent or the other.
-* :func:`boundary_shift` — move the roll/hold boundary of random square regions along the turn
-  total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice), by
+* [`block_crossover`][ga_pig.evolve.operators.block_crossover] — the child takes each square region of ``block`` x
+  ``block`` genes over ``(i, j)`` (the cube's regions as units) whole from one parent or the other.
+* [`boundary_shift`][ga_pig.evolve.operators.boundary_shift] — move the roll/hold boundary of random square regions
+  along the turn total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice), by
   log-uniform steps up to ``shift``; every child gets at least one region. A seated genome (one
   threshold per seat, under an endgame rule) shifts one seat's region or both seats' at once;
   with three or more players the regions are cubes over every player's score.
-* :func:`visited_shift` — the same, with regions centred on score pairs in proportion to how often
-  play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
-* :func:`shift_copy` — :func:`boundary_shift`, with a share of the regions instead copying the
-  region up to ``block`` genes away over ``(i, j)``: it moves *where* in the score plane a
-  strategy's decisions change (the edge of a band where it rolls on to the goal; the turn starts
+* [`visited_shift`][ga_pig.evolve.operators.visited_shift] — the same, with regions centred on score pairs in proportion
+  to how often play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
+* [`shift_copy`][ga_pig.evolve.operators.shift_copy] — [`boundary_shift`][ga_pig.evolve.operators.boundary_shift], with
+  a share of the regions instead copying the region up to ``block`` genes away over ``(i, j)``: it moves *where* in the
+  score plane a strategy's decisions change (the edge of a band where it rolls on to the goal; the turn starts
   a changed opening leads to inherit tuned neighbours). Thresholds cannot move such an edge by
   shifts along the turn total: a gene between "hold at 25" and "roll to the goal at 50" loses at
   every step in between. The threshold genome copies "roll to the goal" as that, not as a number
-  (:meth:`~ga_pig.evolve.genomes.Genome.copy`).
+  ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
 
-:data:`CROSSOVERS` and :data:`MUTATIONS` are the only lists of operators; the config names them
-(``operators.crossover``, ``operators.mutation``; group ``conf/operators/``) and the toolbox
-registers the ones named, passing them the ``operators.*`` values their signature asks for
+[`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS] are the only
+lists of operators; the config names them (``operators.crossover``, ``operators.mutation``; group ``conf/operators/``)
+and the toolbox registers the ones named, passing them the ``operators.*`` values their signature asks for
 (``block``, ``shift``, ``copy_share``).
 """
 
@@ -87,7 +87,7 @@ def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator,
     """Mutate each gene of ``genome`` in place with probability ``rate``; returns the genome.
 
     ``rule(genes, rng)`` gives the chosen genes' new values — the strategy space's
-    :meth:`~ga_pig.spaces.Space.mutated`; without it genes must be bool and flip.
+    [`mutated`][ga_pig.spaces.Space.mutated]; without it genes must be bool and flip.
     """
     if not genome.flags.c_contiguous:
         raise ValueError("mutate needs a C-contiguous genome (it flips genes in place)")
@@ -132,7 +132,7 @@ def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: i
 
 
 def _seats(genes, regions: list, rng: np.random.Generator) -> list:
-    """For a seated genome (:attr:`~ga_pig.evolve.genomes.Genome.seated`) each region also picks
+    """For a seated genome ([`seated`][ga_pig.evolve.genomes.Genome.seated]) each region also picks
     the first mover's seat, the second's or both, evenly; other genomes' regions are unchanged."""
     if not genes.seated:
         return regions
@@ -149,7 +149,8 @@ def _steps(rng: np.random.Generator, shift: int, count: int) -> np.ndarray:
 
 
 def per_gene(genome: np.ndarray, rate: float, rng: np.random.Generator, genes) -> np.ndarray:
-    """:func:`mutate` with the genome's rule (``genes``: the run's :class:`~ga_pig.evolve.genomes.Genome`)."""
+    """[`mutate`][ga_pig.evolve.operators.mutate] with the genome's rule (``genes``: the run's
+    [`Genome`][ga_pig.evolve.genomes.Genome])."""
     return mutate(genome, rate, rng, genes.mutated)
 
 
@@ -166,8 +167,8 @@ def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, ge
 
 def visited_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4,
                   shift: int = 2) -> np.ndarray:
-    """:func:`boundary_shift` with regions centred where play goes: score pairs drawn in proportion
-    to the turns the run's champion begins there in self-play (``genes.occupancy``, which the run
+    """[`boundary_shift`][ga_pig.evolve.operators.boundary_shift] with regions centred where play goes: score pairs
+    drawn in proportion to the turns the run's champion begins there in self-play (``genes.occupancy``, which the run
     updates each generation; uniform before the first)."""
     side = -(-genes.game.goal // genome.shape[0])
     regions = _seats(genes, _regions(genome, rate, rng, block, genes.occupancy(side)), rng)
@@ -187,9 +188,9 @@ def _offsets(rng: np.random.Generator, reach: int, count: int, plane: int) -> np
 
 def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4, shift: int = 2,
                copy_share: float = 0.5) -> np.ndarray:
-    """:func:`boundary_shift`, except that each region, with probability ``copy_share``, takes instead
-    the genes of the region displaced by up to ``block`` genes along each score axis (moving the
-    place where a strategy's decisions change: the edge of a roll-to-win band, a route's turn
+    """[`boundary_shift`][ga_pig.evolve.operators.boundary_shift], except that each region, with probability
+    ``copy_share``, takes instead the genes of the region displaced by up to ``block`` genes along each score axis
+    (moving the place where a strategy's decisions change: the edge of a roll-to-win band, a route's turn
     starts); in place. Shifts and copies keep a threshold strategy a threshold strategy."""
     regions = _seats(genes, _regions(genome, rate, rng, block, plane=genes.plane), rng)
     copies = rng.random(len(regions)) < copy_share
@@ -213,7 +214,7 @@ def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes,
 CROSSOVERS: dict[str, Callable] = {"uniform": crossover, "block": block_crossover}
 
 #: name -> mutation(genome, rate, rng, genes, **operators) -> the genome, mutated in place (``genes``:
-#: the run's :class:`~ga_pig.evolve.genomes.Genome`, with the per-gene rule ``genes.mutated`` and
+#: the run's [`Genome`][ga_pig.evolve.genomes.Genome], with the per-gene rule ``genes.mutated`` and
 #: ``genes.shift``)
 #: Mutations that read where play goes (``genes.occupancy``): the run has its genome observe the
 #: champion each generation.

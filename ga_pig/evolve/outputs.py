@@ -1,4 +1,4 @@
-"""Every file a run writes, each writer beside its reader, always atomically (:mod:`ga_pig.files`):
+"""Every file a run writes, each writer beside its reader, always atomically ([`ga_pig.files`][ga_pig.files]):
 the generations table, checkpoints, the final population, the best strategy, the summary, the
 win-rate plot and a failed job's note."""
 
@@ -46,7 +46,7 @@ GENERATIONS = "generations.parquet"
 DRAWS = "draws.parquet"
 SUMMARY = "summary.json"
 BEST = "best.npy"
-#: Written in place of the results by a job that failed (read by :func:`read_failure`).
+#: Written in place of the results by a job that failed (read by [`read_failure`][ga_pig.evolve.outputs.read_failure]).
 FAILED = "failed.json"
 POPULATION = "population.npz"
 #: What a run writes beside its ``config.yaml``: a directory holding any of them holds a run.
@@ -88,7 +88,7 @@ def key_columns(cfg) -> dict:
 
 
 def setting(cfg) -> str:
-    """Which of issue 11's settings a run belongs to: ``oracle-judged`` (fitness against the
+    """Which setting a run belongs to: ``oracle-judged`` (fitness against the
     optimal policy), ``solver-assisted`` (a memetic best-response step) or ``oracle-free``."""
     if str(cfg.fitness.opponent) == "optimal":
         return "oracle-judged"
@@ -103,7 +103,7 @@ def record_failure(run_dir: str | Path, error: BaseException, overrides: list[st
 
 
 def read_failure(run_dir: Path) -> dict | None:
-    """What :func:`record_failure` wrote in ``run_dir``, or None."""
+    """What [`record_failure`][ga_pig.evolve.outputs.record_failure] wrote in ``run_dir``, or None."""
     try:
         return read_json(Path(run_dir) / FAILED)
     except (OSError, json.JSONDecodeError):
@@ -114,12 +114,14 @@ def read_failure(run_dir: Path) -> dict | None:
 def save_population(path: Path, space: Space, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:
     """A run's final genomes in the tensor encoding (cube blocks of side ``side``) as their
     strategy ``space`` packs them (bits for roll/hold, int8 dice counts) and their exact win rates
-    against the optimal policy (NaN where not recorded); read by :func:`load_population_file`."""
+    against the optimal policy (NaN where not recorded); read by
+    [`load_population_file`][ga_pig.evolve.outputs.load_population_file]."""
     save_npz(path, genomes=space.pack(genomes), shape=np.array(genomes.shape), side=side, win_rate=win_rate)
 
 
 def load_population_file(path: Path, space: Space) -> tuple[np.ndarray, int, np.ndarray]:
-    """(genomes, side, win_rate) as :func:`save_population` wrote them for ``space``."""
+    """(genomes, side, win_rate) as [`save_population`][ga_pig.evolve.outputs.save_population] wrote them for
+    ``space``."""
     with np.load(path, allow_pickle=False) as data:
         shape = tuple(int(n) for n in data["shape"])
         stored = np.array(data["genomes"])
@@ -153,7 +155,7 @@ def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitnes
     """Everything needed to continue from the start of ``generation`` exactly as if never
     stopped: genomes (bit-packed when bool), their fitness, the cube side, the RNG state, the
     records so far, named ``arrays`` (the champion, the judge's state), and ``fingerprint``, the
-    config it belongs to (see :func:`ga_pig.evolve.resume.fingerprint`)."""
+    config it belongs to (see [`fingerprint`][ga_pig.evolve.resume.fingerprint])."""
     genomes = np.ascontiguousarray(genomes)
     stored = pack_bits(genomes) if genomes.dtype == np.bool_ else genomes
     extra = {}
@@ -166,7 +168,7 @@ def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitnes
 
 
 def load_checkpoint(path: Path) -> dict:
-    """Read a checkpoint written by :func:`save_checkpoint`.
+    """Read a checkpoint written by [`save_checkpoint`][ga_pig.evolve.outputs.save_checkpoint].
 
     Raises
     ------

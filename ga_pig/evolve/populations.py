@@ -1,7 +1,7 @@
-"""Starting populations (seed 001 §3.4.5, §4.2), as genomes of a given cube side.
+"""Starting populations ([Exeter GA 2016 §3.4.5, §4.2]), as genomes of a given cube side.
 
 Each builder returns full-resolution strategies of shape (size, goal, goal, goal); the run
-coarsens them to the first wave's cube side (:func:`ga_pig.evolve.cube.coarsen`; side 1 keeps
+coarsens them to the first wave's cube side ([`coarsen`][ga_pig.evolve.cube.coarsen]; side 1 keeps
 them exact), except ``random``, which is drawn directly at the genome's resolution.
 """
 
@@ -22,7 +22,7 @@ __all__ = ["POPULATIONS", "SPACES", "supports", "initial_genomes"]
 
 def _cycle(size: int, thresholds, build) -> np.ndarray:
     """``size`` strategies cycling through the thresholds in blocks of equal copies
-    (20 members, 5 thresholds -> four copies each, seed 001's populations)."""
+    (20 members, 5 thresholds -> four copies each, the populations of [Exeter GA 2016 §3.4.5])."""
     thresholds = sorted(thresholds)
     per = -(-size // len(thresholds))
     return np.stack([build(thresholds[min(n // per, len(thresholds) - 1)]) for n in range(size)])
@@ -70,7 +70,7 @@ POPULATIONS: dict[str, Callable] = {
 }
 
 #: The strategy spaces each kind can build; a kind not listed builds roll/hold strategies only
-#: (for any number of players: :mod:`ga_pig.strategies` reads the leader's score for n players).
+#: (for any number of players: [`ga_pig.strategies`][ga_pig.strategies] reads the leader's score for n players).
 SPACES: dict[str, tuple[type[Space], ...]] = {
     "random": (RollHold, DiceCounts, EndgameRollHold, PlayersRollHold),
     "optimal": (RollHold, DiceCounts, EndgameRollHold, PlayersRollHold),
@@ -83,7 +83,7 @@ def supports(kind: str, game: Game) -> bool:
 
 
 def initial_genomes(kind: str, size: int, game: Game, genes, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
-    """Genomes of the encoding ``genes`` (:class:`~ga_pig.evolve.genomes.Genome`; tensor genomes
+    """Genomes of the encoding ``genes`` ([`Genome`][ga_pig.evolve.genomes.Genome]; tensor genomes
     are (size, n, n, n), (size, n, n) for Hog) of block side ``side`` for the named starting
     population: ``random`` drawn by the encoding, the others its nearest genomes to their strategies."""
     if kind not in POPULATIONS:

@@ -1,13 +1,13 @@
 """What a run tells while it goes, and when it must stop.
 
-:class:`Progress` writes a line with the generation, the champion's and the population's exact
-win rates, the rate and the time left to the logger ``ga_pig.progress`` at most every
-:data:`LOG_EVERY_S` seconds (so ``ga_pig.log`` follows a run), and shows a tqdm bar only on a
-terminal: in a file or under SLURM the lines are the progress, instead of one bar redraw per line.
-Its rate and time left leave out numba's compile time (:class:`ga_pig._compile.CompileClock`).
+[`Progress`][ga_pig.evolve.progress.Progress] writes a line with the generation, the champion's and the population's
+exact win rates, the rate and the time left to the logger ``ga_pig.progress`` at most every
+[`LOG_EVERY_S`][ga_pig.evolve.progress.LOG_EVERY_S] seconds (so ``ga_pig.log`` follows a run), and shows a tqdm bar only
+on a terminal: in a file or under SLURM the lines are the progress, instead of one bar redraw per line.
+Its rate and time left leave out numba's compile time ([`CompileClock`][ga_pig._compile.CompileClock]).
 
-:class:`Limit` is ``time_limit_s``: wall-clock seconds from the run's start, compilation included
-(the limit is the scheduler's, not the GA's), checked at every generation boundary, so a run ends
+[`Limit`][ga_pig.evolve.progress.Limit] is ``time_limit_s``: wall-clock seconds from the run's start, compilation
+included (the limit is the scheduler's, not the GA's), checked at every generation boundary, so a run ends
 within one generation of it. A generation that alone takes longer than the limit is named in the
 log the first time it happens.
 """
@@ -53,7 +53,7 @@ def _console_handlers() -> list[logging.Handler]:
 
 class Progress:
     """A run's progress from generation ``initial`` to ``total``: a context manager around the
-    generation loop, told of each generation by :meth:`advance`."""
+    generation loop, told of each generation by [`advance`][ga_pig.evolve.progress.Progress.advance]."""
 
     def __init__(self, cfg: DictConfig, total: int, initial: int, compiling, stream=None) -> None:
         self.total, self.initial, self.compiling = total, initial, compiling

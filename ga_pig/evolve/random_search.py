@@ -1,4 +1,4 @@
-"""Seed 001 §4.3.1's random search: ``draws`` sets of ``population_size`` random strategies, each
+"""The random search of [Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies, each
 set's exact win rates against the optimal policy, for the baseline a GA must beat."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ __all__ = ["random_search"]
 
 
 def random_search(cfg: DictConfig, out: Path) -> dict:
-    """Seed 001 §4.3.1: ``draws`` sets of ``population_size`` random strategies, each set's mean
+    """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies, each set's mean
     exact win rate against the optimal policy."""
     atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
     game = make_game(cfg)

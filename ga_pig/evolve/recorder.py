@@ -56,10 +56,11 @@ def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
 
 
 class Recorder:
-    """The run's records: :meth:`record` adds a generation's row and rewrites the table (at most
-    every :data:`WRITE_EVERY_S`; :meth:`flush` now);
-    :meth:`finish` writes the final outputs. ``records`` are those so far (a resumed run's
-    included); ``elapsed`` the seconds already spent before this process.
+    """The run's records: [`record`][ga_pig.evolve.recorder.Recorder.record] adds a generation's row and rewrites the
+    table (at most every [`WRITE_EVERY_S`][ga_pig.evolve.recorder.WRITE_EVERY_S];
+    [`flush`][ga_pig.evolve.recorder.Recorder.flush] now); [`finish`][ga_pig.evolve.recorder.Recorder.finish] writes the
+    final outputs. ``records`` are those so far (a resumed run's included); ``elapsed`` the seconds already spent before
+    this process.
 
     A row holds the run's own fitness (``fitness_mean``, ``fitness_best``) and, with ``record``
     on, the exact win rates against the optimal policy of the population (``mean``, ``max``,
@@ -152,7 +153,7 @@ class Recorder:
             "output_dir": str(out),
         }
         write_json(out / SUMMARY, summary)
-        (out / FAILED).unlink(missing_ok=True)  # an earlier failed attempt no longer stands
+        (out / FAILED).unlink(missing_ok=True)  # the run finished: an earlier attempt's failure note is stale
         plot_winrate(self.records, out / "winrate.png",
                      f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")
         return summary

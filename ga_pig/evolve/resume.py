@@ -3,8 +3,8 @@
 A run keeps ``checkpoint.npz`` — every ``checkpoint_every`` generations, when interrupted
 (Ctrl-C, ``time_limit_s``) and at its end — so a killed run continues from its last
 checkpoint and a finished one can be extended (``generations=`` larger). Resuming reads the
-run's own ``config.yaml``; of the overrides given with it, only :data:`CHANGEABLE` may change a
-value (they change how long and how visibly a run goes on, not what it computes). Any other
+run's own ``config.yaml``; of the overrides given with it, only [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE] may
+change a value (they change how long and how visibly a run goes on, not what it computes). Any other
 override that disagrees with the saved run is refused, naming the key, and so is a checkpoint
 that is unreadable or belongs to another run — all before anything is written.
 """
@@ -32,7 +32,7 @@ CHANGEABLE = ("generations", "time_limit_s", "progress", "checkpoint_every")
 @dataclass
 class Resumed:
     """A run to continue: its saved config with the allowed changes applied, its directory, its
-    checkpoint (as :func:`ga_pig.evolve.outputs.load_checkpoint` returns it) and the changes."""
+    checkpoint (as [`load_checkpoint`][ga_pig.evolve.outputs.load_checkpoint] returns it) and the changes."""
 
     cfg: DictConfig
     run_dir: Path
@@ -42,8 +42,8 @@ class Resumed:
 
 def fingerprint(cfg: DictConfig) -> str:
     """A digest of everything in ``cfg`` that decides what a run computes (all but
-    :data:`CHANGEABLE`, ``resume`` and Hydra's node): a checkpoint stores it, so one copied from
-    another run is recognized."""
+    [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE], ``resume`` and Hydra's node): a checkpoint stores it, so one copied
+    from another run is recognized."""
     plain = OmegaConf.to_container(cfg, resolve=True)
     for key in (*CHANGEABLE, "resume", "hydra"):
         plain.pop(key, None)
@@ -71,7 +71,8 @@ def _saved_config(run_dir: Path) -> DictConfig:
     saved = run_dir / CONFIG_FILE
     try:
         loaded = OmegaConf.load(saved)
-        return OmegaConf.merge(OmegaConf.structured(Config), loaded)  # keys added since get their defaults
+        # keys the saved config lacks (an older schema's) get their defaults
+        return OmegaConf.merge(OmegaConf.structured(Config), loaded)
     except Exception as error:
         raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
                          f"({type(error).__name__}: {error})") from None
@@ -102,8 +103,8 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
         saved.resume = str(run_dir)
     validate(saved)
     state = load_checkpoint(run_dir / CHECKPOINT)
-    # the checkpoint's config: the file as written (a run from before a key was added has no such
-    # key in either), or as merged over today's schema (a run resumed since)
+    # the checkpoint's config: the file as written (a run written under an older schema lacks the
+    # newer keys in both), or as merged over the current schema (such a run once resumed)
     written = OmegaConf.load(run_dir / CONFIG_FILE)
     if state["fingerprint"] not in (fingerprint(saved), fingerprint(written)):
         raise ValueError(f"checkpoint {run_dir / CHECKPOINT} was written by another run than the one in "

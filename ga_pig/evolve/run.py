@@ -1,14 +1,14 @@
-"""The generation loop: select, breed, record, checkpoint (seed 001 §3.4); ``mode=random_search``
-goes to :mod:`ga_pig.evolve.random_search`.
+"""The generation loop: select, breed, record, checkpoint ([Exeter GA 2016 §3.4]); ``mode=random_search``
+goes to [`ga_pig.evolve.random_search`][ga_pig.evolve.random_search].
 
 ``run(cfg, output_dir)`` is an ordinary function; ``python -m ga_pig`` only composes the config
 and calls it. Every random draw comes from one ``numpy.random.Generator`` seeded by
 ``cfg.seed`` (simulation seeds are drawn from it too), so the same seed gives the same outputs,
-and a run resumed from a checkpoint (:mod:`ga_pig.evolve.resume`) continues exactly as if
+and a run resumed from a checkpoint ([`ga_pig.evolve.resume`][ga_pig.evolve.resume]) continues exactly as if
 never stopped: the checkpoint holds the state at the start of a generation — genomes, fitness,
 cube side, RNG state, records — and is written every ``checkpoint_every`` generations, on
-Ctrl-C, SIGTERM or the scheduler's preemption signal (:mod:`ga_pig.signals`), and at the end.
-``time_limit_s`` ends a run after the generation that crosses it (:class:`~ga_pig.evolve.progress.Limit`),
+Ctrl-C, SIGTERM or the scheduler's preemption signal ([`ga_pig.signals`][ga_pig.signals]), and at the end.
+``time_limit_s`` ends a run after the generation that crosses it ([`Limit`][ga_pig.evolve.progress.Limit]),
 with every output written (the summary's ``stopped`` says why) and the checkpoint to continue from.
 """
 
@@ -57,15 +57,15 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
 
     With ``resume=<run dir>`` the run continues in that directory from its checkpoint;
     ``overrides`` are the command-line ``key=value`` strings given with it, of which only
-    :data:`~ga_pig.evolve.resume.CHANGEABLE` may change a value (``None``: inferred by comparing
+    [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE] may change a value (``None``: inferred by comparing
     ``cfg`` with a bare ``resume=`` config). Everything is checked before anything is written.
-    The run holds its directory (:mod:`ga_pig.rundir`) from the first check to the last write:
+    The run holds its directory ([`ga_pig.rundir`][ga_pig.rundir]) from the first check to the last write:
     a directory another process holds, or one that already holds a run, is refused.
 
     Returns the summary that is also written to ``summary.json`` (``stopped``: null, or
     ``"time_limit_s"`` for a run that ran out of time; ``resume=`` continues it). Ctrl-C, and the
-    stop signals of :mod:`ga_pig.signals`, write a checkpoint, print the resume command and
-    re-raise (KeyboardInterrupt, :class:`~ga_pig.signals.Stopped`).
+    stop signals of [`ga_pig.signals`][ga_pig.signals], write a checkpoint, print the resume command and
+    re-raise (KeyboardInterrupt, [`Stopped`][ga_pig.signals.Stopped]).
     """
     validate(cfg)
     directory = Path(output_dir) if cfg.resume is None else _resume_directory(cfg)

@@ -1,8 +1,8 @@
 """Selection schemes. Each returns (survivor indices best first, fitness per member); the next
-generation is the survivors' offspring (:mod:`ga_pig.evolve.breeding`), the ``elite`` best of them
+generation is the survivors' offspring ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]), the ``elite`` best of them
 carried over unchanged.
 
-* ``round_robin``, ``knockout`` — seed 001 §3.4.1–3.4.2: half the population survives.
+* ``round_robin``, ``knockout`` — [Exeter GA 2016 §3.4.1–3.4.2]: half the population survives.
 * ``mu_plus_lambda`` — (μ+λ): the best ``mu`` by round-robin total survive and all are carried
   over (re-judged next generation beside their λ = population_size − μ children), so a good
   member is never lost while it stays among the best.

@@ -1,5 +1,5 @@
 """The state a run carries across a generation boundary: where a new run starts, where a
-resumed one continues (:mod:`ga_pig.evolve.resume` has checked it), and what a checkpoint holds."""
+resumed one continues ([`ga_pig.evolve.resume`][ga_pig.evolve.resume] has checked it), and what a checkpoint holds."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, genes
 
 
 class Checkpointer:
-    """Writes ``checkpoint.npz`` from a :class:`Boundary`: the records up to it, the resumes so
+    """Writes ``checkpoint.npz`` from a [`Boundary`][ga_pig.evolve.state.Boundary]: the records up to it, the resumes so
     far, the champion, the judge's state and the fingerprint of the run's config."""
 
     def __init__(self, cfg: DictConfig, out: Path, records: list, resumes: list) -> None:

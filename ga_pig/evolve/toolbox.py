@@ -48,13 +48,14 @@ def _fine(value, fine: bool, coarse):
 def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genome, fine: bool = False) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run described by ``cfg``.
 
-    ``mate`` and ``mutate`` are the operators ``cfg.operators`` names (:mod:`ga_pig.evolve.operators`),
-    on genomes of the encoding ``genes``; each gets the ``operators.*`` values it names. With
-    ``fine`` (the cube's last wave) ``operators.fine_*`` replace the block, shift and rate they name.
+    ``mate`` and ``mutate`` are the operators ``cfg.operators`` names
+    ([`ga_pig.evolve.operators`][ga_pig.evolve.operators]), on genomes of the encoding ``genes``; each gets the
+    ``operators.*`` values it names. With ``fine`` (the cube's last wave) ``operators.fine_*`` replace the block, shift
+    and rate they name.
 
     ``select(strategies)`` returns (survivor indices best first, fitness per member), the scheme
-    ``cfg.selection`` names asking ``judge`` (:mod:`ga_pig.evolve.judges`);
-    ``breed(population, survivors)`` the next generation (:mod:`ga_pig.evolve.breeding`).
+    ``cfg.selection`` names asking ``judge`` ([`ga_pig.evolve.judges`][ga_pig.evolve.judges]);
+    ``breed(population, survivors)`` the next generation ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]).
     """
     toolbox = base.Toolbox()
     ops = cfg.operators

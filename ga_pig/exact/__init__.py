@@ -1,6 +1,6 @@
 """Exact evaluation, optimal play, best response and occupancy for dice games of the Pig family.
 
-Strategy and table indexing: see :mod:`ga_pig.strategies`.
+Strategy and table indexing: see [`ga_pig.strategies`][ga_pig.strategies].
 """
 
 from ga_pig.exact.evaluate import (

@@ -1,8 +1,9 @@
 """The rules as the exact kernels read them: one typed record, and what every kernel shares.
 
-:func:`rules_of` turns a :class:`~ga_pig.game.Game` into a :class:`Rules` record (a NamedTuple,
-which numba passes as one struct); the kernels read fields by name. The effect codes come from
-:class:`~ga_pig.game.Effect` and nowhere else; :func:`_step` is the one turn-total step.
+[`rules_of`][ga_pig.exact._rules.rules_of] turns a [`Game`][ga_pig.game.Game] into a
+[`Rules`][ga_pig.exact._rules.Rules] record (a NamedTuple, which numba passes as one struct); the kernels read fields by
+name. The effect codes come from [`Effect`][ga_pig.game.Effect] and nowhere else; [`_step`][ga_pig.exact._rules._step]
+is the one turn-total step.
 """
 
 from __future__ import annotations
@@ -32,15 +33,15 @@ class Rules(NamedTuple):
     """A game as the kernels take it.
 
     goal : the score to reach.
-    probabilities, effects, amounts : the roll table, one entry per outcome (:meth:`Game.tables`).
+    probabilities, effects, amounts : the roll table, one entry per outcome ([`Game.tables`][ga_pig.game.Game.tables]).
     dice : dice[d, s], the chance that d dice score s (s = 0: a bust) when the mover chooses a
-        number of dice (:meth:`Game.dice_table`); shape (0, 0) otherwise.
+        number of dice ([`Game.dice_table`][ga_pig.game.Game.dice_table]); shape (0, 0) otherwise.
     add_p, add_amount : the ADD outcomes.
     bust_p, reset_p : total probability of BUST, of RESET.
     bank_p, bank_amount : the BANK outcomes.
     move_p, move_amount : the outcomes that may lower the turn total: DOUBLE (amount 0) and
         SUBTRACT (amount > 0).
-    resets : banked scores can fall (:attr:`Game.resets`).
+    resets : banked scores can fall ([`Game.resets`][ga_pig.game.Game.resets]).
     """
 
     goal: int
@@ -61,7 +62,7 @@ class Rules(NamedTuple):
 
 @functools.lru_cache(maxsize=64)
 def rules_of(game: Game) -> Rules:
-    """The :class:`Rules` record of ``game`` (cached per game: kernels only read it)."""
+    """The [`Rules`][ga_pig.exact._rules.Rules] record of ``game`` (cached per game: kernels only read it)."""
     probabilities, effects, amounts = game.tables()
 
     def kind(*codes: int) -> np.ndarray:
@@ -123,7 +124,7 @@ def _rolls_dice(rules):
 @numba.njit(cache=True, inline="always")
 def _outcome(cumulative):
     """A roll outcome drawn from numba's global generator by its cumulative probabilities (the
-    endgame and n-player simulators; :mod:`ga_pig.simulate` keeps its own streams)."""
+    endgame and n-player simulators; [`ga_pig.simulate`][ga_pig.simulate] keeps its own streams)."""
     u = np.random.random()
     o = 0
     while o < cumulative.shape[0] - 1 and u >= cumulative[o]:

@@ -1,14 +1,14 @@
-"""Exact win probabilities between fixed strategies (seed 000 §2.2–2.3, without its 5 s per pair).
+"""Exact win probabilities between fixed strategies ([Exeter optimal §2.2–2.3], without its 5 s per pair).
 
 The equations of each pair of banked scores close in one division (see
-:mod:`ga_pig.exact._chains`), so a pair of strategies is solved exactly, level by level, with no
+[`ga_pig.exact._chains`][ga_pig.exact._chains]), so a pair of strategies is solved exactly, level by level, with no
 Monte Carlo. Games whose rolls can lower the turn total (Pig Dice) or the banked score (2-dice
 Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep until no value
 moves by more than a few ulps. Stalemates — both players passing at a turn
-start forever — are losses for both (seed 000 §2.3.4): probabilities of a win, of b's win and of
+start forever — are losses for both ([Exeter optimal §2.3.4]): probabilities of a win, of b's win and of
 a stalemate add up to 1, and nothing is ever NaN. Games under an endgame rule
-(:class:`~ga_pig.spaces.EndgameRollHold`, :class:`~ga_pig.spaces.EndgameDiceCounts`) go to
-:func:`ga_pig.exact.endgame.seat_probabilities`.
+([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold], [`EndgameDiceCounts`][ga_pig.spaces.EndgameDiceCounts]) go to
+[`seat_probabilities`][ga_pig.exact.endgame.seat_probabilities].
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ __all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_ma
 #: between chunks (each well under a second at goal 100), where Ctrl-C is honoured.
 CHUNK_PAIRS = 64
 
-#: The seat-indexed spaces of the endgame rules (:mod:`ga_pig.exact.endgame` evaluates them).
+#: The seat-indexed spaces of the endgame rules ([`ga_pig.exact.endgame`][ga_pig.exact.endgame] evaluates them).
 _SEATED = (EndgameRollHold, EndgameDiceCounts)
 
 
@@ -78,7 +78,7 @@ def win_probability(a: np.ndarray, b: np.ndarray, game: Game) -> float:
     Parameters
     ----------
     a, b : ndarray(bool, shape=(goal, goal, goal))
-        Strategies (see :mod:`ga_pig.strategies`; for Hog, int dice counts of shape (goal, goal)).
+        Strategies (see [`ga_pig.strategies`][ga_pig.strategies]; for Hog, int dice counts of shape (goal, goal)).
     """
     return seats(a, b, game).a_first_wins_a
 
@@ -86,9 +86,9 @@ def win_probability(a: np.ndarray, b: np.ndarray, game: Game) -> float:
 def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
     """a's win probability when a fair coin decides who starts (seat-averaged).
 
-    Equals seed 000's "probability of winning in general", ½·(P(a first) + 1 − P(b first)),
+    Equals the "probability of winning in general" of [Exeter optimal Fig. 17], ½·(P(a first) + 1 − P(b first)),
     whenever no stalemate is possible; with stalemates it counts them as losses for a, which
-    the seed's formula would not.
+    that formula would not.
     """
     if isinstance(game.space, PlayersRollHold):
         return float(win_rates(check(a, game, "a")[None], b, game)[0])
@@ -105,8 +105,8 @@ def restarts(game: Game, share: float) -> np.ndarray:
     pair (a restart distribution). Against a fixed opponent a best response maximizes the win
     probability from every pair at once, so every such weighting has the same best responses; with
     ``share`` > 0 play far from the start counts too, where from the start alone it counts only
-    as often as play gets there (the ``starts`` of :func:`win_rates`, :func:`pair_win_rates`,
-    :func:`win_matrix`)."""
+    as often as play gets there (the ``starts`` of [`win_rates`][ga_pig.exact.evaluate.win_rates],
+    [`pair_win_rates`][ga_pig.exact.evaluate.pair_win_rates], [`win_matrix`][ga_pig.exact.evaluate.win_matrix])."""
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"restart share must be in [0, 1], got {share!r}")
     goal = game.goal
@@ -159,15 +159,15 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
     population : ndarray(bool, shape=(n, goal, goal, goal))
     opponent : ndarray(bool, shape=(goal, goal, goal))
     seat : {"both", "first", "second"}
-        "both" averages the two seats (as :func:`win_rate`); "first"/"second" give
+        "both" averages the two seats (as [`win_rate`][ga_pig.exact.evaluate.win_rate]); "first"/"second" give
         P(member wins | member moves first/second).
     starts : ndarray(float, shape=(goal, goal)), optional
         Weights of the turn-start score pairs the game is begun from, mover's score first, the
-        same pair whoever moves (e.g. :func:`restarts`); default: the game's start.
+        same pair whoever moves (e.g. [`restarts`][ga_pig.exact.evaluate.restarts]); default: the game's start.
 
-    With three or more players (:class:`~ga_pig.spaces.PlayersRollHold`) the opponent plays
+    With three or more players ([`PlayersRollHold`][ga_pig.spaces.PlayersRollHold]) the opponent plays
     every other seat, "both" averages the member's n seats, and ``opponent`` may also be a
-    :class:`~ga_pig.exact.players.PlayersSolution` (the equilibrium, mixing where it mixes).
+    [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] (the equilibrium, mixing where it mixes).
 
     Returns
     -------
@@ -189,7 +189,7 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
 def win_rates_from(population: np.ndarray, opponent: np.ndarray, game: Game,
                    starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(seat-averaged win rates from the weighted ``starts``, from the game's start) of every
-    member against ``opponent``: both from one evaluation (:func:`win_rates` twice would
+    member against ``opponent``: both from one evaluation ([`win_rates`][ga_pig.exact.evaluate.win_rates] twice would
     evaluate twice). Two players under the seeds' rule."""
     if starts is None:
         raise ValueError("win_rates_from needs starts (weights of the score pairs games begin from)")
@@ -222,7 +222,7 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game, starts: np.ndarray
     pairs : array of int, shape (n_pairs, 2)
         Indices into ``strategies``.
     starts : optional
-        As for :func:`win_rates`.
+        As for [`win_rates`][ga_pig.exact.evaluate.win_rates].
 
     Returns
     -------
@@ -252,7 +252,7 @@ def win_matrix(strategies: np.ndarray, game: Game, starts: np.ndarray | None = N
     Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal
     holds each strategy's rate against itself (½ minus half its stalemate probability). With
     three or more players, p's seat-averaged rate alone against copies of q (1/n, less a share of
-    the stalemates, on the diagonal). ``starts``: as for :func:`win_rates`.
+    the stalemates, on the diagonal). ``starts``: as for [`win_rates`][ga_pig.exact.evaluate.win_rates].
     """
     starts = _starts(starts, game)
     population = check_population(strategies, game, "strategies")

@@ -1,4 +1,4 @@
-"""Which states a strategy reaches (seed 004 §4.1.1) and how often it visits them."""
+"""Which states a strategy reaches ([STOR609 replication §4.1.1]) and how often it visits them."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def turn_totals(game: Game) -> np.ndarray:
 def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
     """States (i, j, k) that ``policy`` can reach against some opponent, moving first or second.
 
-    Breadth-first in score order, as seed 004 §4.1.1: from each reached turn start, follow the
+    Breadth-first in score order, as [STOR609 replication §4.1.1]: from each reached turn start, follow the
     policy's rolls; after a bust, a pass or a hold, the opponent may bank any achievable turn
     total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
     """

@@ -1,11 +1,12 @@
-"""Optimal play (Neller & Presser) and best responses to a fixed strategy.
+"""Optimal play ([Neller & Presser 2004]) and best responses to a fixed strategy.
 
-* :func:`optimal` — the optimal policy of the zero-sum game by value iteration (Neller & Presser;
-  seed 003, seed 004 §2.2.5) or by policy iteration (seed 001 §3.5, "strategy iteration"),
-  one pair of banked scores {(i, j), (j, i)} at a time, highest score sum first.
-* :func:`best_response` — the policy that maximizes its win probability against a fixed
-  strategy from every state (seed 000 §2.3.5), stalemates counting as losses.
-Tables use the indexing of :mod:`ga_pig.strategies`.
+* [`optimal`][ga_pig.exact.solve.optimal] — the optimal policy of the zero-sum game by value iteration
+  ([Neller & Presser 2004]; [Neller & Presser 2005]; [STOR609 replication §2.2.5]) or by policy iteration
+  ([Exeter GA 2016 §3.5], "strategy iteration"), one pair of banked scores {(i, j), (j, i)} at a time, highest score sum
+  first.
+* [`best_response`][ga_pig.exact.solve.best_response] — the policy that maximizes its win probability against a fixed
+  strategy from every state ([Exeter optimal §2.3.5]), stalemates counting as losses.
+Tables use the indexing of [`ga_pig.strategies`][ga_pig.strategies].
 """
 
 from __future__ import annotations
@@ -95,8 +96,8 @@ def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def memory(game: Game) -> float:
-    """Bytes :func:`optimal` needs for ``game`` (the estimate its solver checks before allocating):
-    the 2-player solvers' tables, the endgame solver's seat-indexed ones, or the n-player
+    """Bytes [`optimal`][ga_pig.exact.solve.optimal] needs for ``game`` (the estimate its solver checks before
+    allocating): the 2-player solvers' tables, the endgame solver's seat-indexed ones, or the n-player
     solver's policy and start values."""
     if check_game(game).players != 2:
         from ga_pig.exact import players
@@ -114,8 +115,8 @@ def optimal(
 ) -> Solution:
     """The optimal policy and win-probability table of ``game`` when both players play optimally.
     A game under another endgame rule than ``first_to_goal`` gets an
-    :class:`~ga_pig.exact.endgame.EndgameSolution` (seat-indexed tables; ``start`` as here), a game
-    of more than two players a :class:`~ga_pig.exact.players.PlayersSolution` (policy iteration
+    [`EndgameSolution`][ga_pig.exact.endgame.EndgameSolution] (seat-indexed tables; ``start`` as here), a game
+    of more than two players a [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] (policy iteration
     per orbit of score tuples; ``start``: each seat's win probability, first mover first).
 
     Parameters
@@ -184,7 +185,7 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
 
     ``value[i, j, k]`` is the responder's win probability at its state (i, j, k) against b;
     ``value[0, 0, 0]`` is its win probability moving first. Stalemates count as losses. Under an
-    endgame rule: :func:`ga_pig.exact.endgame.best_response` (seat-indexed tables).
+    endgame rule: [`best_response`][ga_pig.exact.endgame.best_response] (seat-indexed tables).
     """
     check(b, game, "b")
     if game.endgame != "first_to_goal":
@@ -250,7 +251,7 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
 
 
 def dice_values(solution: Solution) -> np.ndarray:
-    """Hog's counterpart of :func:`action_values`: ``values[i, j, d]``, the mover's win
+    """Hog's counterpart of [`action_values`][ga_pig.exact.solve.action_values]: ``values[i, j, d]``, the mover's win
     probability when rolling d dice at (i, j) in a zero-sum solution, for d = 1..max_dice
     (``values[..., 0]`` is NaN). Its maximum over d is the solution's value."""
     game = solution.game

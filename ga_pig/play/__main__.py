@@ -3,7 +3,7 @@
 
 A refused command line (a misspelt key, with or without ``+``, a value of the wrong type or out
 of range, an unreadable opponent) prints one line and exits with status 2 before anything is
-made. The exit status of a session: :data:`ga_pig.play.session.EXIT_STATUS`."""
+made. The exit status of a session: [`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS]."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Exact advice: the mover's win probability if it rolls and if it holds, under optimal play from
-there on (:func:`ga_pig.exact.action_values` of the optimal solution), for hints and for the record.
+there on ([`action_values`][ga_pig.exact.action_values] of the optimal solution), for hints and for the record.
 
 The solution values a pass (holding at turn total 0) as the game going on. At the table a pass
-right after the opponent's pass ends the game in a stalemate that nobody wins (seed 000 §2.3.4),
-so there holding is worth 0 and rolling is optimal: :meth:`Advisor.at` with ``pass_ends``."""
+right after the opponent's pass ends the game in a stalemate that nobody wins ([Exeter optimal §2.3.4]),
+so there holding is worth 0 and rolling is optimal: [`Advisor.at`][ga_pig.play.advice.Advisor.at] with ``pass_ends``."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ class Advice:
 
 
 class Advisor:
-    """Solves ``game`` once (or takes its ``solution``); :meth:`at` answers for any state (i, j, k)
-    a player can meet."""
+    """Solves ``game`` once (or takes its ``solution``); [`at`][ga_pig.play.advice.Advisor.at] answers for any state (i,
+    j, k) a player can meet."""
 
     def __init__(self, game: Game, solution: exact.Solution | None = None) -> None:
         if solution is not None and solution.game != game:

@@ -1,10 +1,10 @@
 """Typed Hydra schema of a play session (``conf/play.yaml``), registered as ``play_schema``, and
 the checks run before a session starts: one ``ValueError`` naming the key, nothing written.
 
-:func:`check_command_line` composes the command line's overrides as Hydra will and turns what
-composition refuses (a misspelt key, a value of the wrong type, an unknown game) into that one
-line; :func:`check_keys` refuses keys the schema lacks (``+opponnent=x``) and values of the wrong
-type in a config built by hand; :func:`validate` checks ranges and names."""
+[`check_command_line`][ga_pig.play.config.check_command_line] composes the command line's overrides as Hydra will and
+turns what composition refuses (a misspelt key, a value of the wrong type, an unknown game) into that one
+line; [`check_keys`][ga_pig.play.config.check_keys] refuses keys the schema lacks (``+opponnent=x``) and values of the
+wrong type in a config built by hand; [`validate`][ga_pig.play.config.validate] checks ranges and names."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class PlayConfig:
     hints: bool = True
     #: show the rules (from the game's roll table) once at the start; `i` shows them at any decision
     rules: bool = True
-    #: ask seed 000's three risk questions of each person once, at the start (each can be skipped)
+    #: ask the three risk questions of [Exeter optimal §2.4.1] of each person once, at the start (each can be skipped)
     questions: bool = True
     games: int = 1
     first: str = "player"

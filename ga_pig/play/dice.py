@@ -1,6 +1,6 @@
-"""Where rolls come from: :class:`ProgramDice` draws the game's faces from a seed (a session
-replays exactly from its seed and decisions), :class:`ManualDice` reads what real dice showed.
-Both return a :class:`~ga_pig.game.Face`; a game given only as an outcome table rolls its outcomes."""
+"""Where rolls come from: [`ProgramDice`][ga_pig.play.dice.ProgramDice] draws the game's faces from a seed (a session
+replays exactly from its seed and decisions), [`ManualDice`][ga_pig.play.dice.ManualDice] reads what real dice showed.
+Both return a [`Face`][ga_pig.game.Face]; a game given only as an outcome table rolls its outcomes."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Who sits across the table: a spec string (``opponent=`` in the config) to an :class:`Opponent`.
+"""Who sits across the table: a spec string (``opponent=`` in the config) to an
+[`Opponent`][ga_pig.play.opponents.Opponent].
 
-Specs: ``optimal`` (Neller & Presser's optimal policy), ``hold_at:N``, ``score:N``, ``turtle:N``,
-``roll_to_win`` (the builders of :mod:`ga_pig.strategies`), ``human`` (a second person at the same
-keyboard), a strategy saved as ``.npy`` (the tensor convention of :mod:`ga_pig.strategies`), or a
+Specs: ``optimal`` (the optimal policy of [Neller & Presser 2004]), ``hold_at:N``, ``score:N``, ``turtle:N``,
+``roll_to_win`` (the builders of [`ga_pig.strategies`][ga_pig.strategies]), ``human`` (a second person at the same
+keyboard), a strategy saved as ``.npy`` (the tensor convention of [`ga_pig.strategies`][ga_pig.strategies]), or a
 GA run directory: its ``best.npy``, or member ``member`` of its ``population.npz``.
 """
 

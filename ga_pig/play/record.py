@@ -2,13 +2,13 @@
 
 * ``session.json`` — game, opponent, seed, dice, hints, the people and their stated answers;
   ``ended`` and the games played once the session is over.
-* ``decisions.jsonl`` — one line per decision (columns: :mod:`ga_pig.analysis.play`), appended and
+* ``decisions.jsonl`` — one line per decision (columns: [`ga_pig.analysis.play`][ga_pig.analysis.play]), appended and
   flushed to disk as it is made, so a killed terminal loses nothing; ``decisions.parquet`` — the
   same rows as a table, rewritten atomically after every game and when the session ends.
 * ``games.jsonl`` / ``games.parquet`` — a row per game, written when it starts and again when it
   ends (the last row of a game is its state).
 
-:func:`ga_pig.analysis.load_play` reads them, preferring the line files (a killed session's
+[`load_play`][ga_pig.analysis.load_play] reads them, preferring the line files (a killed session's
 parquet misses the game in progress).
 """
 

@@ -46,7 +46,8 @@ def discard_typeahead() -> None:
 
 class Screen:
     """``read(prompt)`` and ``write(line)`` default to the terminal; ``sleep`` paces the
-    computer's rolls; ``flush()`` runs before every prompt (by default :func:`discard_typeahead`)."""
+    computer's rolls; ``flush()`` runs before every prompt (by default
+    [`discard_typeahead`][ga_pig.play.screen.discard_typeahead])."""
 
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
                  sleep: Callable[[float], None] = time.sleep,
@@ -57,7 +58,8 @@ class Screen:
         self.write(line)
 
     def ask(self, prompt: str) -> str:
-        """One line of input, typed after ``prompt`` appeared; end of input raises :class:`EndOfInput`."""
+        """One line of input, typed after ``prompt`` appeared; end of input raises
+        [`EndOfInput`][ga_pig.play.screen.EndOfInput]."""
         self.flush()
         try:
             return self.read(prompt)
@@ -79,7 +81,8 @@ class Screen:
             self.tell(f"{typed!r} is not an answer here: type {keys} (q quits)")
 
     def key(self, prompt: str, hints: bool) -> str:
-        """A decision key: ``roll``, ``hold``, ``hint`` or ``rules`` (``q`` raises :class:`Quit`)."""
+        """A decision key: ``roll``, ``hold``, ``hint`` or ``rules`` (``q`` raises
+        [`Quit`][ga_pig.play.screen.Quit])."""
         while True:
             typed = self.ask(prompt).strip().lower()
             meaning = KEYS.get(typed)

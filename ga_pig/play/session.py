@@ -1,14 +1,14 @@
-"""A play session from its config: the rules, the people (and their answers to seed 000's risk
-questions), the opponent, the dice, then ``games`` games with seats alternating, every decision
+"""A play session from its config: the rules, the people (and their answers to the risk questions
+of [Exeter optimal §2.4.1]), the opponent, the dice, then ``games`` games with seats alternating, every decision
 recorded.
 
 A session ends played out, or stopped early: by ``q``, by the end of its input, or by Ctrl-C.
 Everything played is kept either way; session.json's ``stopped`` says which, and
-:data:`EXIT_STATUS` gives ``python -m ga_pig.play`` its exit status, so a script can tell a
+[`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS] gives ``python -m ga_pig.play`` its exit status, so a script can tell a
 session played out (0) from one whose input ran out (1) or that was interrupted (130).
 
-:class:`PlayCallback` checks the config and claims the session's directory before Hydra makes
-it, so a refused config prints one line and leaves nothing behind."""
+[`PlayCallback`][ga_pig.play.session.PlayCallback] checks the config and claims the session's directory before Hydra
+makes it, so a refused config prints one line and leaves nothing behind."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ __all__ = ["QUESTIONS", "EXIT_STATUS", "run_session", "ask_questions", "PlayCall
 #: ``q`` is a person's answer, so it ends the session as cleanly as playing it out.
 EXIT_STATUS = {None: 0, "quit": 0, "end of input": 1, "interrupted": 130}
 
-#: Seed 000's tracker form (§2.4.1, Figure 5): (column, question, {key: answer}). Question 3 as
+#: The tracker form of [Exeter optimal §2.4.1, Fig. 5]: (column, question, {key: answer}). Question 3 as
 #: the seed prints it (£1 million sure, or a 50/50 gamble on £2 million): both options of each
 #: gamble have the same expected value, which the seed's reading of the answers relies on.
 QUESTIONS = (
@@ -43,7 +43,7 @@ QUESTIONS = (
 
 
 def ask_questions(screen: Screen, name: str) -> dict:
-    """Seed 000's three questions for ``name``; Enter skips one (its answer is None)."""
+    """The three questions of [Exeter optimal §2.4.1] for ``name``; Enter skips one (its answer is None)."""
     screen.tell(f"{name}, three questions before you play (Enter skips one):")
     answers = {}
     for column, question, options in QUESTIONS:
@@ -55,7 +55,7 @@ def ask_questions(screen: Screen, name: str) -> dict:
 def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = None) -> dict:
     """Play the session ``cfg`` describes, recording into ``directory``; returns session.json's
     content. Quitting (``q``, end of input, Ctrl-C) ends it with everything played kept, and
-    ``stopped`` saying why (:data:`EXIT_STATUS`)."""
+    ``stopped`` saying why ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS])."""
     from ga_pig.play.advice import Advisor
     from ga_pig.play.config import validate
     from ga_pig.play.dice import ManualDice, ProgramDice

@@ -1,20 +1,22 @@
 """Synthetic players: models of people whose true behaviour is known, for tests, demos and study
-design. Each is a ``decide(i, j, k, advice) -> "roll" | "hold"`` for :class:`~ga_pig.play.table.Seat`;
-:func:`simulate` plays them against each other through the same table and files as a real session.
+design. Each is a ``decide(i, j, k, advice) -> "roll" | "hold"`` for [`Seat`][ga_pig.play.table.Seat];
+[`simulate`][ga_pig.play.synthetic.simulate] plays them against each other through the same table and files as a real
+session.
 
-* :func:`threshold_player` — holds once the turn total reaches ``base + slope * lead`` (lead = own
-  score − opponent's): hold-at-N is ``slope = 0``; a negative slope holds earlier when ahead.
-* :data:`PROFILES` — risk-averse, risk-neutral and risk-seeking threshold players.
-* :func:`study` — seed 000's study with synthetic people: 15 games between 30 people, each with a
-  stated risk class and a behaviour that matches it only with probability ``honesty``.
-* :func:`noisy_optimal` — rolls with probability ``logistic((p_roll − p_hold) / temperature)``
-  (softmax on the exact win probabilities; temperature 0 plays optimally).
+* [`threshold_player`][ga_pig.play.synthetic.threshold_player] — holds once the turn total reaches
+  ``base + slope * lead`` (lead = own score − opponent's): hold-at-N is ``slope = 0``; a negative slope holds earlier
+  when ahead.
+* [`PROFILES`][ga_pig.play.synthetic.PROFILES] — risk-averse, risk-neutral and risk-seeking threshold players.
+* [`study`][ga_pig.play.synthetic.study] — the study of [Exeter optimal §2.4] with synthetic people: 15 games between 30
+  people, each with a stated risk class and a behaviour that matches it only with probability ``honesty``.
+* [`noisy_optimal`][ga_pig.play.synthetic.noisy_optimal] — rolls with probability
+  ``logistic((p_roll − p_hold) / temperature)`` (softmax on the exact win probabilities; temperature 0 plays optimally).
 
-Synthetic sessions are derived files: :func:`simulate` and :func:`study` rebuild their directory
-whole (:func:`ga_pig.files.rebuilt_directory`) rather than record into it, so running them again
-gives the same sessions — the live game's journal appends, and a second recording into one
-directory would add every decision again. A directory holding anything but synthetic sessions
-(a person's session, say) is refused, never replaced.
+Synthetic sessions are derived files: [`simulate`][ga_pig.play.synthetic.simulate] and
+[`study`][ga_pig.play.synthetic.study] rebuild their directory whole
+([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) rather than record into it, so running them again gives the same
+sessions — the live game's journal appends, and a second recording into one directory would add every decision again. A
+directory holding anything but synthetic sessions (a person's session, say) is refused, never replaced.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def threshold_player(base: float, slope: float = 0.0):
 
 
 def profile(kind: str):
-    """The threshold player of risk profile ``kind`` (:data:`PROFILES`)."""
+    """The threshold player of risk profile ``kind`` ([`PROFILES`][ga_pig.play.synthetic.PROFILES])."""
     if kind not in PROFILES:
         raise ValueError(f"unknown risk profile {kind!r}; expected one of {', '.join(PROFILES)}")
     return threshold_player(*PROFILES[kind])
@@ -133,9 +135,9 @@ def _refuse_unless_synthetic(directory: Path) -> None:
 
 def study(game: Game, directory: str | Path, games: int = 15, seed: int = 0, honesty: float = 0.5,
           spread: float = 2.0, advisor=None) -> tuple[Path, list[dict]]:
-    """Seed 000 §2.4 with synthetic people: ``games`` games, each between two new people (one
-    session per game under ``directory``, which is rebuilt whole, as in :func:`simulate`). Person n
-    states risk class ``("averse", "neutral", "loving")[n % 3]``; with probability ``honesty`` they
+    """[Exeter optimal §2.4] with synthetic people: ``games`` games, each between two new people (one
+    session per game under ``directory``, which is rebuilt whole, as in [`simulate`][ga_pig.play.synthetic.simulate]).
+    Person n states risk class ``("averse", "neutral", "loving")[n % 3]``; with probability ``honesty`` they
     play that profile, else another one, its threshold moved by a normal(0, ``spread``) number of
     points. Returns the directory and the people's truth (name, stated, behaviour, base, slope)
     for checking an analysis against."""

@@ -1,6 +1,6 @@
 """One game at the table: turns, decisions and the rules of the game's roll table (the engine's:
 a roll that brings the banked score plus turn total to the goal wins at once; holding at turn
-total 0 passes; two passes in a row end the game with no winner, seed 000 §2.3.4).
+total 0 passes; two passes in a row end the game with no winner, [Exeter optimal §2.3.4]).
 
 Every decision, by a person or a strategy, goes to the journal with the exact win probabilities
 of rolling and holding from that state under optimal play, the optimal action and the win
@@ -22,7 +22,7 @@ from ga_pig.play.screen import Screen
 
 __all__ = ["Seat", "Table", "ANSWERS", "rules"]
 
-#: The stated answers every decision row carries (seed 000's tracker form, §2.4.1).
+#: The stated answers every decision row carries (the tracker form of [Exeter optimal §2.4.1]).
 ANSWERS = ("stated_risk", "answer_q2", "answer_q3")
 PAST = {"roll": "rolled", "hold": "held"}
 #: What each effect of a roll does, for the rules (the outcome's own wording, then this).
@@ -31,7 +31,7 @@ MEANING = {Effect.BUST: "bust: the turn total is lost and the turn ends",
            Effect.BANK: "and bank: the turn total is then banked and the turn ends",
            Effect.DOUBLE: "double: the turn total doubles",
            Effect.SUBTRACT: "-N: the turn total falls by N, never below 0"}
-#: The widest line of the rules: the terminal :mod:`ga_pig.play.screen` is written for.
+#: The widest line of the rules: the terminal [`ga_pig.play.screen`][ga_pig.play.screen] is written for.
 WIDTH = 80
 
 
@@ -60,7 +60,7 @@ def rules(game: Game, hints: bool = True) -> list[str]:
 
 
 def _cut(line: str, count: int) -> str:
-    """``line`` (a list of ``count`` faces) cut to :data:`WIDTH` characters at a face."""
+    """``line`` (a list of ``count`` faces) cut to [`WIDTH`][ga_pig.play.table.WIDTH] characters at a face."""
     if len(line) <= WIDTH:
         return line
     tail = f", ... ({count} faces)"
@@ -102,7 +102,7 @@ class Table:
     # ------------------------------------------------------------------ one game
     def play(self, game_id: int, order: tuple[Seat, Seat]) -> dict:
         """Play one game, ``order[0]`` moving first; returns its row of ``games``. A
-        :class:`~ga_pig.play.screen.Quit` leaves the game recorded as quit, then propagates."""
+        [`Quit`][ga_pig.play.screen.Quit] leaves the game recorded as quit, then propagates."""
         row = {"session": self.session, "game_id": game_id, "first": order[0].name, "second": order[1].name,
                "first_kind": order[0].kind, "second_kind": order[1].kind, "winner": None, "winner_seat": None,
                "turns": 0, "score_first": 0, "score_second": 0, "finished": False, "quit": False,
