@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check test-cluster demo play bench reproduce lint clean
+.PHONY: run test check test-cluster demo play bench reproduce lint docs docs-figures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-# The main job: seed 001's cube-system experiment (20-40 s on 2 cores); outputs/runs/cube/<time>/
+# The main job: seed 001's cube-system experiment, outputs/runs/cube/<time>/ (about 80 s on 2 shared
+# cores; the first run on a machine compiles numba's kernels first, about a minute)
 run: $(STAMP)
 	$(BIN)/python -m ga_pig experiment=cube mutation=0.005
 
@@ -31,9 +32,9 @@ play: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
 
-# The slower tier CI runs after `make test`: lint, then the slow tests (a SLURM sweep and a job
-# requeued past its time limit, skipped where no cluster answers)
-check: lint
+# The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
+# (a SLURM sweep and a job requeued past its time limit, skipped where no cluster answers)
+check: lint docs
 	$(BIN)/python -m pytest -q --durations=5 -m slow
 
 bench: $(STAMP)
@@ -45,8 +46,16 @@ reproduce: $(STAMP)
 
 # Style, then the import layers and no-cycle contracts of .importlinter
 lint: $(STAMP)
-	$(BIN)/ruff check ga_pig tests benchmarks
+	$(BIN)/ruff check ga_pig tests benchmarks docs
 	$(BIN)/lint-imports --no-cache
 
+# The documentation site -> site/ (mkdocs.yml; offline; a broken link, anchor or reference fails it)
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# Regenerate docs/figures/ from python -m ga_pig.reproduce (full budgets: the GA figures take a while)
+docs-figures: $(STAMP)
+	$(BIN)/python docs/_figures.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache **/__pycache__
+	rm -rf $(VENV) .pytest_cache **/__pycache__ site

@@ -49,10 +49,15 @@ class GameConfig:
     parameters (``sides``: pig; ``p_oinker``: pass_the_pigs; ``max_dice``: hog), null unless a
     ``conf/game/<name>.yaml`` sets them — a variant's file names only its own."""
 
+    #: the game's name in the registry; pick a game with ``game=<name>``, which also sets its parameters
     name: str = "pig"
+    #: the score that wins
     goal: int = 100
+    #: pig: faces of the die
     sides: int | None = None
+    #: pass_the_pigs: probability that a throw is an oinker (the pigs touching), which resets the banked score
     p_oinker: float | None = None
+    #: hog: the most dice a turn may roll
     max_dice: int | None = None
     #: how the game ends ([`ENDGAMES`][ga_pig.game.ENDGAMES]); under the others the GA evolves
     #: seat-indexed genomes: thresholds (``genome=threshold``), or Hog's dice counts (``genome=tensor``)
@@ -66,8 +71,11 @@ class GameConfig:
 class PopulationConfig:
     """The starting population (see [`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS])."""
 
+    #: how the first generation is built
     kind: str = "random"
+    #: hold_at / score / mixed populations: the thresholds their members are built from
     thresholds: list[int] = field(default_factory=lambda: [10, 15, 20, 25, 30])
+    #: random members: the probability that a state rolls
     p_roll: float = 0.5
 
 
@@ -75,6 +83,7 @@ class PopulationConfig:
 class SelectionConfig:
     """The scheme (see [`SCHEMES`][ga_pig.evolve.selection.SCHEMES]) and its parameters."""
 
+    #: the selection scheme
     scheme: str = "knockout"
     #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
     mu: int | None = None
@@ -89,7 +98,10 @@ class FitnessConfig:
     against the Nash mixture of an archive of them (``nash``: double oracle) or against the
     Neller-optimal policy (``optimal``)."""
 
+    #: what decides a match: simulated games or exact win rates
     kind: str = "simulated"
+    #: whom members are judged against: each other, a ladder of champions, the Nash mixture of an
+    #: archive of them, or the optimal policy
     opponent: str = "population"
     #: champions: how many of the latest champions each member plays (the reigning one included);
     #: nash: how many past champions the archive keeps (the mixture plays some of them)
@@ -124,7 +136,9 @@ class OperatorsConfig:
     """The variation operators, by name (see [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and
     [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]); ``mutation`` (top level) stays the rate."""
 
+    #: the crossover operator
     crossover: str = "uniform"
+    #: the mutation operator (its rate is the top-level ``mutation``)
     mutation: str = "per_gene"
     #: block crossover and boundary shift: region side, in genes of the (i, j) plane
     block: int = 4
@@ -132,11 +146,13 @@ class OperatorsConfig:
     shift: int = 2
     #: shift_copy: the share of regions that copy a displaced region instead of shifting
     copy_share: float = 0.5
-    #: from the cube's last wave on, these replace ``block``, ``shift`` and the top-level
-    #: ``mutation`` rate (null: unchanged). The early waves need long steps; near the end small
-    #: moves of large regions gain more per child (README, "Evolution without the answer key")
+    #: from the cube's last wave on, replaces ``block`` (null: unchanged; ``fine_shift`` and
+    #: ``fine_mutation`` likewise). The early waves need long steps; near the end small moves of
+    #: large regions gain more per child (docs/findings/discovery.md)
     fine_block: int | None = None
+    #: from the cube's last wave on, replaces ``shift`` (null: unchanged)
     fine_shift: int | None = None
+    #: from the cube's last wave on, replaces the top-level ``mutation`` rate (null: unchanged)
     fine_mutation: float | None = None
 
 
@@ -146,12 +162,16 @@ class MemeticConfig:
     generations the last child becomes the exact best response to the run's champion (0: never;
     such runs are reported apart from oracle-free and oracle-judged ones)."""
 
+    #: generations between best-response steps (0: never)
     every: int = 0
 
 
 @dataclass
 class Config:
+    #: the experiment's name, which names its output directory; ``experiment=<name>`` loads
+    #: ``conf/experiment/<name>.yaml``, which sets it and everything the experiment needs
     experiment: str = "default"
+    #: evolve (the GA) or random_search (draws of random populations, seed 001 §4.3.1)
     mode: str = "evolve"
     game: GameConfig = field(default_factory=GameConfig)
     population: PopulationConfig = field(default_factory=PopulationConfig)
@@ -163,28 +183,36 @@ class Config:
     genome: str = "tensor"
     #: fraction of an offspring's genes flipped (each gene independently: binomial count)
     mutation: float = 0.01
+    #: generations in all (with ``resume=``: extend or shorten the run)
     generations: int = 1000
+    #: members per generation (even for knockout selection)
     population_size: int = 20
+    #: simulated games per match (simulated fitness)
     games_per_match: int = 100
     #: cube-system waves [[side, generations], ...]; null = side 1 throughout. The run lasts
     #: `generations` in all: the schedule is cut there, or its last wave extended to it.
     cube: list[list[int]] | None = None
+    #: survivors copied unchanged into the next generation
     elite: int = 0
     #: record the population's exact win rate vs optimal (false: the game is never solved unless
     #: the fitness is against the optimal)
     record: bool = True
     #: record every this many generations (null: 10 with simulated fitness, 1 with exact)
     eval_every: int | None = None
+    #: write a checkpoint every this many generations (also on Ctrl-C, SIGTERM and at the end)
     checkpoint_every: int = 25
+    #: the seed of every random draw: the same seed gives the same outputs
     seed: int = 0
     #: a run directory to continue (see ga_pig.evolve.resume)
     resume: str | None = None
     #: end the run after the generation that crosses this many seconds, with every output
     #: written and a checkpoint to resume from (null: no limit)
     time_limit_s: float | None = None
+    #: strategies always roll at a turn start (no passing)
     force_roll_at_zero: bool = True
     #: random search: number of draws of `population_size` random strategies
     draws: int = 300
+    #: show a progress bar on a terminal (the progress lines in the log are written either way)
     progress: bool = True
 
 
@@ -239,10 +267,19 @@ CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 
 def register() -> None:
-    """Register the schema in Hydra's ConfigStore, and the ``ga_pig_names`` resolver with which
-    ``--help`` lists each registry's names (idempotent)."""
+    """Register the schema in Hydra's ConfigStore, and the ``ga_pig_keys`` resolver with which
+    ``--help`` lists a schema's every key (from ``ga_pig._config_doc``; idempotent)."""
     ConfigStore.instance().store(name="schema", node=Config)
-    OmegaConf.register_new_resolver("ga_pig_names", registry_names, replace=True)
+    OmegaConf.register_new_resolver("ga_pig_keys", _help_keys, replace=True)
+
+
+def _help_keys(schema: str, _root_: DictConfig) -> str:
+    """The ``ga_pig_keys`` resolver: the key list of ``--help``, its defaults from the config
+    being composed (Hydra's own node left out)."""
+    from ga_pig._config_doc import help_keys
+
+    return help_keys(schema, {k: OmegaConf.to_container(_root_[k], resolve=True) if OmegaConf.is_config(_root_[k])
+                              else _root_[k] for k in _root_ if k != "hydra"})
 
 
 def registry_names(registry: str) -> str:

@@ -16,7 +16,7 @@ from omegaconf import DictConfig
 from ga_pig.config import register as register_run
 from ga_pig.play.config import register
 
-register_run()  # the ga_pig_names resolver the help text uses
+register_run()  # the ga_pig_keys resolver the help text uses
 register()
 
 

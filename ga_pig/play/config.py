@@ -37,6 +37,7 @@ class PlayConfig:
     member: int | None = None
     #: the dice's seed (null: a fresh one, written to session.json so the session can be replayed)
     seed: int | None = None
+    #: where rolls come from: drawn by the program from ``seed``, or typed in from real dice ("3 4")
     dice: str = "program"
     #: whether `?` shows the exact win probabilities of rolling and holding
     hints: bool = True
@@ -44,8 +45,11 @@ class PlayConfig:
     rules: bool = True
     #: ask the three risk questions of [Exeter optimal §2.4.1] of each person once, at the start (each can be skipped)
     questions: bool = True
+    #: games to play; seats alternate game by game
     games: int = 1
+    #: who moves first in the first game
     first: str = "player"
+    #: the (first) person's name, recorded with each decision
     player: str = "Player 1"
     #: the second person's name when opponent=human
     player2: str = "Player 2"

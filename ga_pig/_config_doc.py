@@ -1,0 +1,237 @@
+"""The configuration schemas as documentation: one row per key — type, default, bounds, meaning —
+for the docs site's configuration reference and for ``--help``, so the two cannot disagree.
+
+The source is the schema itself: the keys and types of ``ga_pig.config.Config`` and
+``ga_pig.play.config.PlayConfig`` (nested dataclasses), the defaults of the config that
+``python -m ga_pig`` / ``python -m ga_pig.play`` composes with no overrides, the bounds of
+``ga_pig.config.RANGES``, the names the registries hold, and the ``#:`` comment above each
+field in the schema's source. ``--help`` reads it through the ``ga_pig_keys`` resolver
+(registered by ``ga_pig.config.register``); the docs through the hook in ``docs/_hooks.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+import textwrap
+import types
+import typing
+
+__all__ = ["Key", "SCHEMAS", "keys", "groups", "markdown", "help_keys"]
+
+#: The two command lines whose keys are documented: ``run`` (``python -m ga_pig``) and ``play``.
+SCHEMAS = ("run", "play")
+#: Width of the key column in ``--help`` and of its lines.
+KEY_WIDTH, HELP_WIDTH = 22, 110
+
+
+@dataclasses.dataclass(frozen=True)
+class Key:
+    """One key of a schema: its dotted ``name``, ``type`` and composed ``default`` as written
+    on a command line, its ``bounds`` (a range, or the names it takes; empty if none) and its
+    one-paragraph ``meaning`` (the field's ``#:`` comment)."""
+
+    name: str
+    type: str
+    default: str
+    bounds: str
+    meaning: str
+
+
+def _schema_class(schema: str) -> type:
+    """The dataclass of ``schema``."""
+    if schema == "run":
+        from ga_pig.config import Config
+
+        return Config
+    if schema == "play":
+        from ga_pig.play.config import PlayConfig
+
+        return PlayConfig
+    raise ValueError(f"schema {schema!r}: expected one of {SCHEMAS}")
+
+
+def _composed(schema: str) -> dict:
+    """The config the command line composes with no overrides, as plain data."""
+    from omegaconf import OmegaConf
+
+    if schema == "run":
+        from ga_pig.config import compose
+    else:
+        from ga_pig.play.config import compose
+    return OmegaConf.to_container(compose([]), resolve=True)
+
+
+def _ranges(schema: str) -> dict:
+    """The fixed bounds of the schema's numeric keys."""
+    from ga_pig.config import MAX_SEED, RANGES, Range
+
+    if schema == "run":
+        return RANGES
+    from ga_pig.play.config import MAX_DELAY
+
+    game = {k: v for k, v in RANGES.items() if k.startswith("game.")}
+    return {**game, "member": Range(0), "seed": Range(0, MAX_SEED), "games": Range(1), "delay": Range(0, MAX_DELAY)}
+
+
+def _choices(schema: str) -> dict[str, typing.Callable[[], typing.Iterable[str]]]:
+    """The keys that take a name, each with where its names come from (a registry or a tuple)."""
+    from ga_pig.config import MODES, registry_names
+    from ga_pig.game import ENDGAMES
+
+    def registry(name: str):
+        return lambda: registry_names(name).split(" | ")
+
+    game = {"game.name": registry("games"), "game.endgame": lambda: ENDGAMES}
+    if schema == "play":
+        from ga_pig.play.config import DICE, FIRST
+
+        return {**game, "dice": lambda: DICE, "first": lambda: FIRST}
+    return {**game, "mode": lambda: MODES, "population.kind": registry("populations"),
+            "selection.scheme": registry("schemes"), "fitness.kind": registry("fitness_kinds"),
+            "fitness.opponent": registry("opponents"), "operators.crossover": registry("crossovers"),
+            "operators.mutation": registry("mutations"), "genome": registry("genomes")}
+
+
+_FIELD = re.compile(r"^\s+(\w+)\s*:")
+_ROLE = re.compile(r":(?:func|meth|class|data|mod|attr|obj|exc|const):`~?([^`<]*?)(?:\s*<([^>]+)>)?`")
+_AUTOREF = re.compile(r"\[([^\]]+)\]\[[\w.]*\]")
+
+
+def _plain(text: str) -> str:
+    """A comment's text with cross-references as code: Sphinx roles and mkdocs autorefs alike."""
+    text = _ROLE.sub(lambda m: f"``{m.group(1).strip() or m.group(2)}``", text)
+    return _AUTOREF.sub(lambda m: m.group(1) if m.group(1).startswith("`") else f"``{m.group(1)}``", text)
+
+
+def comments(cls: type) -> dict[str, str]:
+    """The ``#:`` comment block directly above each field of the dataclass ``cls``, joined."""
+    found: dict[str, str] = {}
+    block: list[str] = []
+    for line in inspect.getsource(cls).splitlines()[1:]:
+        stripped = line.strip()
+        if stripped.startswith("#:"):
+            block.append(stripped[2:].strip())
+            continue
+        match = _FIELD.match(line)
+        if match and not stripped.startswith(("def ", "@")):
+            if block:
+                found[match.group(1)] = _plain(" ".join(block))
+        block = []
+    return found
+
+
+def _type(kind) -> str:
+    """A schema type as a command line writes it: ``int``, ``float | null``, ``list[int]``."""
+    args = typing.get_args(kind)
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and type(None) in args:
+        inner = next(a for a in args if a is not type(None))
+        return f"{_type(inner)} | null"
+    if typing.get_origin(kind) is list:
+        return f"list[{_type(args[0])}]"
+    return getattr(kind, "__name__", str(kind))
+
+
+def _value(value) -> str:
+    """A default as a command line writes it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _number(value: float) -> str:
+    """A bound as written: integers whole, other numbers short."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+def _bounds(bound) -> str:
+    """A ``ga_pig.config.Range`` as an interval: ``[0, 1]``, ``>= 2``, ``> 0``."""
+    low, high = bound.low, bound.high
+    if high is None:
+        return f"{'>' if bound.low_open else '>='} {_number(low)}"
+    return f"{'(' if bound.low_open else '['}{_number(low)}, {_number(high)}{')' if bound.high_open else ']'}"
+
+
+def keys(schema: str = "run", composed: dict | None = None) -> list[Key]:
+    """Every leaf key of ``schema`` (``"run"`` or ``"play"``), in the schema's order, with its
+    default from ``composed`` (default: the config its command line composes with no overrides)."""
+    cls = _schema_class(schema)
+    composed = _composed(schema) if composed is None else composed
+    ranges, choices = _ranges(schema), _choices(schema)
+    rows = []
+
+    def walk(cls: type, prefix: str, values: dict) -> None:
+        meanings = comments(cls)
+        for name, kind in typing.get_type_hints(cls).items():
+            dotted = prefix + name
+            if dataclasses.is_dataclass(kind):
+                walk(kind, f"{dotted}.", values[name])
+                continue
+            bounds = " | ".join(choices[dotted]()) if dotted in choices else \
+                _bounds(ranges[dotted]) if dotted in ranges else ""
+            rows.append(Key(dotted, _type(kind), _value(values[name]), bounds, meanings.get(name, "")))
+
+    walk(cls, "", composed)
+    return rows
+
+
+def groups(schema: str = "run") -> dict[str, str]:
+    """Each section of keys (``""`` for the top level, else ``game``, ``fitness``, ...) with its
+    dataclass's docstring, so pages and help can introduce it."""
+    cls = _schema_class(schema)
+    found = {"": ""}
+    for name, kind in typing.get_type_hints(cls).items():
+        if dataclasses.is_dataclass(kind):
+            found[name] = _plain(" ".join(inspect.cleandoc(kind.__doc__ or "").split()))
+    return found
+
+
+def _code(text: str) -> str:
+    """Text as inline code in a table cell: names a key takes become a list (a pipe would split
+    the cell, and an escaped one shows its backslash inside code)."""
+    if not text:
+        return ""
+    if " | " in text and not text.endswith(" | null"):
+        return ", ".join(f"`{part}`" for part in text.split(" | "))
+    return f"`{text.replace(' | ', ' or ')}`"
+
+
+def markdown(schema: str = "run") -> str:
+    """The reference tables of ``schema``: one section per group of keys, a row per key."""
+    rows = keys(schema)
+    out = []
+    for section, doc in groups(schema).items():
+        members = [k for k in rows if (k.name.partition(".")[0] == section if section else "." not in k.name)]
+        title = f"`{section}.*`" if section else "Top-level keys"
+        out += [f"### {title}", ""]
+        if doc:
+            out += [doc.replace("``", "`"), ""]
+        out += ["| key | type | default | bounds | meaning |", "| --- | --- | --- | --- | --- |"]
+        for key in members:
+            meaning = key.meaning.replace("``", "`").replace("|", r"\|")
+            out.append(f"| `{key.name}` | {_code(key.type)} | `{key.default}` | {_code(key.bounds)} | {meaning} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def help_keys(schema: str = "run", composed: dict | None = None) -> str:
+    """``--help``'s key list for ``schema``: each key, then its type and default (from
+    ``composed``, as in :func:`keys`), its bounds (a registry's names in full) and its meaning,
+    wrapped beside it."""
+    lines = []
+    for key in keys(schema, composed):
+        bounds = f"; {key.bounds}" if key.bounds else ""
+        text = f"{key.type} = {key.default}{bounds}. {key.meaning.replace('``', '')}".strip()
+        wrapped = textwrap.wrap(text, HELP_WIDTH - KEY_WIDTH, break_on_hyphens=False)
+        if len(key.name) >= KEY_WIDTH:
+            lines.append(key.name)
+            wrapped[0] = " " * KEY_WIDTH + wrapped[0]
+        else:
+            wrapped[0] = key.name.ljust(KEY_WIDTH) + wrapped[0]
+        lines += [wrapped[0], *(" " * KEY_WIDTH + line for line in wrapped[1:])]
+    return "\n".join(lines).replace("$", "$$")  # string.Template: Hydra's help substitutes $NAMES
