@@ -59,7 +59,7 @@ class Effect(enum.IntEnum):
 
     The integer values are the codes the numba kernels branch on. RESET makes banked scores
     fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
-    [`ga_pig.exact._chains`][ga_pig.exact._chains]).
+    `ga_pig.exact._chains`).
     """
 
     ADD = 0

@@ -434,7 +434,7 @@ def _meta_nash(payoff: np.ndarray) -> np.ndarray:
 class ExactNash:
     """Double oracle over the run's own champions (oracle-free; PSRO's meta-Nash with a GA as
     the best-response oracle). The archive holds up to ``archive`` past champions and their exact
-    win rates against each other (``payoff``); its maximin mixture ([`_meta_nash`][ga_pig.evolve.judges._meta_nash]) is
+    win rates against each other (``payoff``); its maximin mixture (`_meta_nash`) is
     the opponent: a member's fitness is its win rate against that mixture (the weighted mean of its
     rates against the archived champions the mixture plays). The fittest member, when it beats the
     mixture (rate above 1/2 plus ``margin``), joins the archive and the mixture is solved again.

@@ -1,6 +1,6 @@
 """Private numba kernels of exact evaluation: win probabilities of one fixed strategy against another.
 
-Each pair of banked scores closes its two chains ([`ga_pig.exact._chains`][ga_pig.exact._chains]) in one division.
+Each pair of banked scores closes its two chains (`ga_pig.exact._chains`) in one division.
 When banked scores only grow every hold lands on a pair already solved, so the pairs are solved
 once, from high scores down: no iteration, no tolerance. RESET (2-dice Pig's snake eyes, Pass the
 Pigs' oinker) leads to the opponent's turn start at (j, 0), a pair of lower score sum: the whole

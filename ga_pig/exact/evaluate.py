@@ -1,7 +1,7 @@
 """Exact win probabilities between fixed strategies ([Exeter optimal §2.2–2.3], without its 5 s per pair).
 
 The equations of each pair of banked scores close in one division (see
-[`ga_pig.exact._chains`][ga_pig.exact._chains]), so a pair of strategies is solved exactly, level by level, with no
+`ga_pig.exact._chains`), so a pair of strategies is solved exactly, level by level, with no
 Monte Carlo. Games whose rolls can lower the turn total (Pig Dice) or the banked score (2-dice
 Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep until no value
 moves by more than a few ulps. Stalemates — both players passing at a turn
