@@ -16,9 +16,11 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
+from ga_pig._config_doc import register_help
 from ga_pig.config import register
 
 register()
+register_help()
 
 
 def _share_cores() -> None:

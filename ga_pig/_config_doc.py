@@ -235,3 +235,20 @@ def help_keys(schema: str = "run", composed: dict | None = None) -> str:
             wrapped[0] = key.name.ljust(KEY_WIDTH) + wrapped[0]
         lines += [wrapped[0], *(" " * KEY_WIDTH + line for line in wrapped[1:])]
     return "\n".join(lines).replace("$", "$$")  # string.Template: Hydra's help substitutes $NAMES
+
+
+def register_help() -> None:
+    """Register the ``ga_pig_keys`` resolver with which ``--help`` lists a schema's every key
+    (idempotent); the command lines call it before Hydra renders their help."""
+    from omegaconf import OmegaConf
+
+    OmegaConf.register_new_resolver("ga_pig_keys", _help_keys, replace=True)
+
+
+def _help_keys(schema: str, _root_) -> str:
+    """The ``ga_pig_keys`` resolver: the key list of ``--help``, its defaults from the config
+    being composed (Hydra's own node left out)."""
+    from omegaconf import OmegaConf
+
+    return help_keys(schema, {k: OmegaConf.to_container(_root_[k], resolve=True) if OmegaConf.is_config(_root_[k])
+                              else _root_[k] for k in _root_ if k != "hydra"})

@@ -267,19 +267,8 @@ CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 
 def register() -> None:
-    """Register the schema in Hydra's ConfigStore, and the ``ga_pig_keys`` resolver with which
-    ``--help`` lists a schema's every key (from ``ga_pig._config_doc``; idempotent)."""
+    """Register the schema in Hydra's ConfigStore (idempotent)."""
     ConfigStore.instance().store(name="schema", node=Config)
-    OmegaConf.register_new_resolver("ga_pig_keys", _help_keys, replace=True)
-
-
-def _help_keys(schema: str, _root_: DictConfig) -> str:
-    """The ``ga_pig_keys`` resolver: the key list of ``--help``, its defaults from the config
-    being composed (Hydra's own node left out)."""
-    from ga_pig._config_doc import help_keys
-
-    return help_keys(schema, {k: OmegaConf.to_container(_root_[k], resolve=True) if OmegaConf.is_config(_root_[k])
-                              else _root_[k] for k in _root_ if k != "hydra"})
 
 
 def registry_names(registry: str) -> str:
