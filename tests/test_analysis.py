@@ -158,9 +158,17 @@ def test_hold_threshold_of_hold_at():
 
 
 def test_reproduce_quick(tmp_path):
+    """Every entry of ``--quick`` is written and listed; every figure explains itself
+    (:func:`test_figures.figure_problems`, checked on each figure before it is saved)."""
+    from test_figures import figure_problems
+
     from ga_pig import reproduce
 
-    out = reproduce.main(["--quick", "--out", str(tmp_path)])
+    problems = {}
+    out = reproduce.main(["--quick", "--out", str(tmp_path)],
+                         on_figure=lambda name, fig: problems.__setitem__(name, figure_problems(fig)))
+    assert sorted(problems) == sorted(p.stem for p in out.glob("*.png"))
+    assert {name: found for name, found in problems.items() if found} == {}
     index = (out / "index.md").read_text()
     for name in ("appendix_a.csv", "fig17_fair_test.csv", "hold_at_tournament.csv", "nontransitive_trio.csv",
                  "optimal_vs_hold_at.csv", "games_needed.csv", "ga_results.csv", "optimal_boundary_surface.png",
