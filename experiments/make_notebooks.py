@@ -2,7 +2,10 @@
 
     .venv/bin/python experiments/make_notebooks.py
 
-Each notebook only calls the library. ``GA_PIG_QUICK=1`` (set by the tests) shrinks budgets.
+Each notebook only calls the library, runs in under two minutes as it stands (the tests run it so)
+and writes under the repository's ``outputs/`` (git-ignored). Its long version is one switch away,
+named in its first cell: ``FULL = True`` in the notebook, or ``GA_PIG_FULL=1`` in the environment
+Jupyter starts from.
 """
 
 from pathlib import Path
@@ -13,17 +16,30 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from ga_pig.files import write_text
 
 HERE = Path(__file__).parent
-QUICK = "\nQUICK = os.environ.get('GA_PIG_QUICK') == '1'"
+#: The switch to the long version, and where a notebook writes: the repository's outputs/ when
+#: Jupyter runs it from experiments/ (its own folder), else outputs/ in the working directory.
+OUTPUTS = "\nhere = Path.cwd()\nOUT = (here.parent if here.name == 'experiments' else here) / 'outputs'"
+SETUP = "\nFULL = os.environ.get('GA_PIG_FULL') == '1'  # True: the long version (see above)" + OUTPUTS
+
+
+def switch(short: str, full: str) -> str:
+    """The sentence of a notebook's first cell that says how long it runs and how to get the long version."""
+    return (f"\n\nAs it stands it runs in {short}. **The long version** ({full}): set `FULL = True` in the "
+            "next cell, or start Jupyter with `GA_PIG_FULL=1` in the environment. Files go to `outputs/` at the "
+            "repository's root (git-ignored).")
+
 
 NOTEBOOKS = {
     "engine_tour.ipynb": [
         new_markdown_cell("# The Pig engine\nRules as data, strategies as bool tensors `s[i, j, k]`, exact "
-                          "evaluation, the optimal policy, best responses and a fast simulator."),
-        new_code_cell("import os\n\nfrom ga_pig import Game, exact, simulate\nfrom ga_pig import strategies as S\n"
-                      "from ga_pig.analysis import figures\n" + QUICK + "\ngame = Game.pig()"),
+                          "evaluation, the optimal policy, best responses and a fast simulator."
+                          + switch("under a minute", "2,000,000 simulated games instead of 200,000")),
+        new_code_cell("import os\nfrom pathlib import Path\n\nfrom ga_pig import Game, exact, simulate\n"
+                      "from ga_pig import strategies as S\nfrom ga_pig.analysis import figures\n" + SETUP
+                      + "\ngame = Game.pig()"),
         new_code_cell("best = exact.optimal(game)\nbest.win_probability  # P(0,0,0) = 0.5306"),
         new_code_cell("exact.seats(best.policy, S.hold_at(20, game), game)"),
-        new_code_cell("simulate.play(best.policy, S.hold_at(20, game), game, n_games=200_000 if QUICK else 2_000_000, "
+        new_code_cell("simulate.play(best.policy, S.hold_at(20, game), game, n_games=2_000_000 if FULL else 200_000, "
                       "seed=0)"),
         new_code_cell("figures.boundary_surface(best.policy, 'optimal policy')"),
         new_code_cell("figures.cross_section(best.policy, 30, exact.reachable(best.policy, game))"),
@@ -40,33 +56,37 @@ NOTEBOOKS = {
     ],
     "ga_runs.ipynb": [
         new_markdown_cell("# GA runs and sweeps\nRun experiments through the same entry point as "
-                          "`python -m ga_pig`, then load every run in one call."),
-        new_code_cell("import os\nimport shutil\n\nfrom ga_pig.analysis import figures, load_runs, load_summaries\n"
-                      "from ga_pig.config import compose\nfrom ga_pig.evolve import run\n" + QUICK),
+                          "`python -m ga_pig`, then load every run in one call."
+                          + switch("under a minute: two 100-generation cube runs and each discovery experiment "
+                                   "for 5 seconds", "300 generations, and each discovery experiment for its own "
+                                   "time limit, 5 or 15 minutes: about 50 minutes")),
+        new_code_cell("import os\nimport shutil\nfrom pathlib import Path\n\n"
+                      "from ga_pig.analysis import figures, load_runs, load_summaries\n"
+                      "from ga_pig.config import compose\nfrom ga_pig.evolve import run\n" + SETUP),
         new_code_cell("# the runs are rebuilt from their configs each time the notebook runs (a run directory\n"
                       "# is never written into twice)\n"
-                      "shutil.rmtree('outputs/notebook', ignore_errors=True)\n"
-                      "generations = 10 if QUICK else 300\n"
+                      "shutil.rmtree(OUT / 'notebook', ignore_errors=True)\n"
+                      "generations = 300 if FULL else 100\n"
                       "for mutation in (0.005, 0.05):\n"
                       "    cfg = compose(['experiment=cube', f'mutation={mutation}', f'generations={generations}',"
                       " 'progress=false'])\n"
-                      "    run(cfg, f'outputs/notebook/cube_{mutation}')"),
-        new_code_cell("runs = load_runs('outputs/notebook')\nruns.head()"),
-        new_code_cell("load_summaries('outputs/notebook')[['experiment', 'mutation', 'best_ever', 'final_mean']]"),
+                      "    run(cfg, OUT / 'notebook' / f'cube_{mutation}')"),
+        new_code_cell("runs = load_runs(OUT / 'notebook')\nruns.head()"),
+        new_code_cell("load_summaries(OUT / 'notebook')[['experiment', 'mutation', 'best_ever', 'final_mean']]"),
         new_code_cell("figures.winrate_curves(runs, by='mutation')"),
         new_markdown_cell("## Discovery: near-optimal play without the answer key\n"
                           "`coevolve_exact` and `coevolve_simulated` never consult the optimal policy (it only "
                           "writes the curves); `vs_optimal` is judged by it; `coevolve_assisted` adds a "
                           "best-response step (solver-assisted, reported apart). Each runs for its own "
                           "`time_limit_s`."),
-        new_code_cell("shutil.rmtree('outputs/notebook_discovery', ignore_errors=True)  # rebuilt, as above\n"
-                      "seconds = 2 if QUICK else None  # None: each experiment's own budget (5 or 15 minutes)\n"
+        new_code_cell("shutil.rmtree(OUT / 'notebook_discovery', ignore_errors=True)  # rebuilt, as above\n"
+                      "seconds = None if FULL else 5  # None: each experiment's own time limit (5 or 15 minutes)\n"
                       "for name in ('vs_optimal', 'coevolve_exact', 'coevolve_simulated', 'coevolve_assisted'):\n"
                       "    limit = [] if seconds is None else [f'time_limit_s={seconds}']\n"
                       "    run(compose([f'experiment={name}', 'progress=false', *limit]), "
-                      "f'outputs/notebook_discovery/{name}')\n"
-                      "found = load_runs('outputs/notebook_discovery')\n"
-                      "load_summaries('outputs/notebook_discovery')[['experiment', 'setting', 'generations', "
+                      "OUT / 'notebook_discovery' / name)\n"
+                      "found = load_runs(OUT / 'notebook_discovery')\n"
+                      "load_summaries(OUT / 'notebook_discovery')[['experiment', 'setting', 'generations', "
                       "'champion_best_ever', 'champion']]"),
         new_code_cell("from ga_pig import Game, exact\nfrom ga_pig import strategies as S\n"
                       "from ga_pig.analysis import discovery\n\ngame = Game.pig()\nsolution = exact.optimal(game)\n"
@@ -74,7 +94,7 @@ NOTEBOOKS = {
                       "              'hold at 25': exact.win_rate(S.hold_at(25, game), solution.policy, game)}\n"
                       "figures.discovery_curves(found, references)"),
         new_code_cell("import numpy as np\n\n"
-                      "champions = {name: np.load(f'outputs/notebook_discovery/{name}/best.npy')\n"
+                      "champions = {name: np.load(OUT / 'notebook_discovery' / name / 'best.npy')\n"
                       "             for name in ('vs_optimal', 'coevolve_exact', 'coevolve_simulated')}\n"
                       "discovery.cost_table(champions, game, solution)  # where each loses, occupancy-weighted"),
         new_code_cell("costs = discovery.decision_costs(champions['coevolve_exact'], game, solution)\n"
@@ -83,24 +103,29 @@ NOTEBOOKS = {
     ],
     "reproduction.ipynb": [
         new_markdown_cell("# Every seed figure and table\n`python -m ga_pig.reproduce` writes them all, with "
-                          "an index against the seeds."),
-        new_code_cell("import os\n\nfrom IPython.display import Image, Markdown\n\nfrom ga_pig import reproduce\n"
-                      + QUICK),
-        new_code_cell("# QUICK (the tests): two entries; the tests run every entry of `--quick` on their own\n"
-                      "quick = ['--quick', '--only', 'statistics', '--only', 'hold25_vs_all']\n"
-                      "out = reproduce.main(quick if QUICK else [])"),
+                          "an index against the seeds."
+                          + switch("under a minute: three sections with `--quick` budgets (`python -m "
+                                   "ga_pig.reproduce --quick` runs every entry so, in one to two minutes)",
+                                   "every figure and table at the seeds' budgets, over ten minutes on two cores")),
+        new_code_cell("import os\nfrom pathlib import Path\n\nfrom IPython.display import Image, Markdown\n\n"
+                      "from ga_pig import reproduce\n" + SETUP),
+        new_code_cell("short = ['--quick', '--only', 'statistics', '--only', 'engine_figures', '--only', "
+                      "'hold25_vs_all']\n"
+                      "out = reproduce.main([*([] if FULL else short), '--out', str(OUT / 'reproduce')])"),
         new_code_cell("Markdown((out / 'index.md').read_text())"),
-        new_code_cell("Image(filename=str(out / ('hold25_vs_all.png' if QUICK else 'random_search_density.png')))"),
+        new_code_cell("Image(filename=str(out / ('random_search_density.png' if FULL else 'cross_section_j30.png')))"),
     ],
     "human_play.ipynb": [
         new_markdown_cell("# People against optimal play\n`python -m ga_pig.play` records every decision with "
                           "the exact win probabilities of rolling and holding. Here synthetic people play seed "
                           "000's study (15 games, 30 people); point `load_play` at `outputs/play` for real "
                           "sessions. `synthetic.study` rebuilds `outputs/play_study` whole each time, so "
-                          "running the notebook again gives the same tables."),
-        new_code_cell("import os\n\nfrom ga_pig import Game\nfrom ga_pig.analysis import figures, load_play, play\n"
-                      "from ga_pig.play import synthetic\n" + QUICK + "\ngame = Game.pig()"),
-        new_code_cell("directory, people = synthetic.study(game, 'outputs/play_study', games=15)\n"
+                          "running the notebook again gives the same tables.\n\nIt runs in under a minute and "
+                          "has no long version. Files go to `outputs/` at the repository's root (git-ignored)."),
+        new_code_cell("from pathlib import Path\n\nfrom ga_pig import Game\n"
+                      "from ga_pig.analysis import figures, load_play, play\nfrom ga_pig.play import synthetic\n"
+                      + OUTPUTS + "\ngame = Game.pig()"),
+        new_code_cell("directory, people = synthetic.study(game, OUT / 'play_study', games=15)\n"
                       "decisions, games = load_play(directory)\n"
                       "decisions[['player', 'stated_risk', 'i', 'j', 'k', 'action', 'optimal_action', 'p_roll', "
                       "'p_hold', 'loss']].head()"),

@@ -158,9 +158,17 @@ def test_hold_threshold_of_hold_at():
 
 
 def test_reproduce_quick(tmp_path):
+    """Every entry of ``--quick`` is written and listed; every figure explains itself
+    (:func:`test_figures.figure_problems`, checked on each figure before it is saved)."""
+    from test_figures import figure_problems
+
     from ga_pig import reproduce
 
-    out = reproduce.main(["--quick", "--out", str(tmp_path)])
+    problems = {}
+    out = reproduce.main(["--quick", "--out", str(tmp_path)],
+                         on_figure=lambda name, fig: problems.__setitem__(name, figure_problems(fig)))
+    assert sorted(problems) == sorted(p.stem for p in out.glob("*.png"))
+    assert {name: found for name, found in problems.items() if found} == {}
     index = (out / "index.md").read_text()
     for name in ("appendix_a.csv", "fig17_fair_test.csv", "hold_at_tournament.csv", "nontransitive_trio.csv",
                  "optimal_vs_hold_at.csv", "games_needed.csv", "ga_results.csv", "optimal_boundary_surface.png",
@@ -337,18 +345,16 @@ def test_expected_turn_score():
 
 
 def execute_notebook(name: str, directory: Path):
-    """The notebook ``experiments/<name>.ipynb`` run with small budgets in ``directory``; fails on an error."""
+    """The notebook ``experiments/<name>.ipynb`` run as it stands (its short version, not
+    ``GA_PIG_FULL``) in ``directory``, writing under ``directory / "outputs"``; fails on an error."""
     import nbformat
     from nbclient import NotebookClient
 
     notebook = nbformat.read(ROOT / "experiments" / f"{name}.ipynb", as_version=4)
     assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), "outputs in git"
-    os.environ["GA_PIG_QUICK"] = "1"
-    try:
-        NotebookClient(notebook, timeout=600, kernel_name="python3",
-                       resources={"metadata": {"path": str(directory)}}).execute()
-    finally:
-        os.environ.pop("GA_PIG_QUICK", None)
+    assert os.environ.get("GA_PIG_FULL") != "1", "the tests run the short version"
+    NotebookClient(notebook, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(directory)}}).execute()
     errors = [o for c in notebook.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
     return notebook

@@ -69,30 +69,42 @@ def hold_threshold(strategy: np.ndarray) -> np.ndarray:
 
 def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, column: str = "mean",
                    title: str = "") -> Figure:
-    """Recorded win rate vs generation, one colour per value of ``by``, each with its moving
-    average (seed 001 Figs. 5–9, 12–16). ``frame`` is :func:`ga_pig.analysis.load_runs`'s table."""
+    """Recorded win rate vs generation, one colour per value of ``by`` (seed 001 Figs. 5–9, 12–16):
+    a thin line per run and a thick one for the mean over runs, smoothed by a centred moving
+    average over ``window`` records (fewer for short runs: at most a fifth of the records, so a
+    run of a few records is not flattened); the legend says which is which. ``frame`` is
+    :func:`ga_pig.analysis.load_runs`'s table; ``column`` one of its win-rate columns."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     if frame is None or frame.empty:
         return _empty(fig, ax, "no recorded generations")
+    span = max(1, min(window, frame["generation"].nunique() // 5))
     for (value, group), colour in zip(frame.groupby(by, sort=True), plt.cm.tab10.colors, strict=False):
         for _, run in group.groupby("run_dir") if "run_dir" in group else [(None, group)]:
             run = run.sort_values("generation")
-            ax.plot(run["generation"], run[column], color=colour, alpha=0.3, linewidth=0.8)
+            ax.plot(run["generation"], run[column], color=colour, alpha=0.35, linewidth=0.8)
         mean = group.groupby("generation")[column].mean()
-        smooth = mean.rolling(window, min_periods=1, center=True).mean()
+        smooth = mean.rolling(span, min_periods=1, center=True).mean()
         ax.plot(smooth.index, smooth.values, color=colour, linewidth=2, label=f"{by} = {value}")
+    ax.plot([], [], color="0.4", alpha=0.6, linewidth=0.8, label="thin: one run")
+    ax.plot([], [], color="0.5", linewidth=2,
+            label="thick: mean over runs" + (f", moving average of {span} records" if span > 1 else ""))
     ax.set_xlabel("generation")
-    ax.set_ylabel(f"exact win rate vs optimal ({column})")
-    ax.set_title(title or f"win rate by {by} (thin: runs; thick: moving average over {window} records)")
+    ax.set_ylabel(f"exact win rate vs optimal\n({_COLUMN_WORDS.get(column, column)})")
+    ax.set_title(title or f"win rate against the optimal policy, by {by}")
     ax.grid(alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
 
+#: What each win-rate column of a run's table measures, for axis labels.
+_COLUMN_WORDS = {"mean": "population mean", "max": "population best", "min": "population worst",
+                 "champion": "the run's champion"}
+
+
 def boundary_surface(strategy: np.ndarray, title: str = "roll/hold boundary") -> Figure:
     """The hold threshold over (i, j) as a 3-D surface (Neller & Presser Fig. 1; seed 001 Figs. 3–4)."""
-    return _surface(hold_threshold(strategy), "turn total k", title)
+    return _surface(hold_threshold(strategy), "hold at turn total k", title)
 
 
 def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
@@ -110,10 +122,11 @@ def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
     return fig
 
 
-def boundary_heatmaps(strategies: dict[str, np.ndarray]) -> Figure:
+def boundary_heatmaps(strategies: dict[str, np.ndarray],
+                      title: str = "roll/hold boundary: the turn total each strategy holds at") -> Figure:
     """Hold thresholds over (i, j) as heat maps, side by side (seed 001 Fig. 11)."""
     n = max(1, len(strategies))
-    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
     if not strategies:
         return _empty(fig, axes[0, 0], "no strategies")
     thresholds = {name: hold_threshold(s) for name, s in strategies.items()}
@@ -124,6 +137,7 @@ def boundary_heatmaps(strategies: dict[str, np.ndarray]) -> Figure:
         ax.set_xlabel("player score i")
         ax.set_ylabel("opponent score j")
     fig.colorbar(image, ax=axes[0].tolist(), label="hold at turn total")
+    fig.suptitle(title)
     return fig
 
 
@@ -177,7 +191,7 @@ def convergence(history: pd.DataFrame) -> Figure:
         ax.plot(history.index, history[column], marker=".", label=str(column))
     ax.set_xlabel("iteration")
     ax.set_ylabel("win probability")
-    ax.set_title("value iteration")
+    ax.set_title("value iteration: each state's win probability, sweep by sweep")
     ax.legend(fontsize=8, ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -224,18 +238,20 @@ def random_search_density(means, peaks: dict[str, float] | None = None,
         zoom.axvline(value, color="tab:red", linestyle=style, linewidth=1, label=f"{level:.1%} quantile {value:.4f}")
     zoom.set_xlabel("mean exact win rate vs optimal of 20 random strategies")
     zoom.set_ylabel("density")
+    zoom.set_title("random search: the draws and their normal fit")
     zoom.legend(fontsize=8)
     values = [means.max(), *(peaks or {}).values()]
     wide = np.linspace(0, max(values) * 1.1 + 0.01, 600)
-    full.plot(wide, kde(wide), color="black")
-    full.fill_between(wide, 0, kde(wide), where=wide >= quantiles[levels[0]], color="tab:red", alpha=0.3)
+    full.plot(wide, kde(wide), color="black", label="random search (kernel density)")
+    full.fill_between(wide, 0, kde(wide), where=wide >= quantiles[levels[0]], color="tab:red", alpha=0.3,
+                      label=f"beyond its {levels[0]:.0%} quantile")
     for (name, value), colour in zip((peaks or {}).items(), ("tab:green", "tab:blue", "tab:purple", "tab:orange"),
                                      strict=False):
         full.axvline(value, color=colour, linewidth=2, label=f"{name}: {value:.3f}")
     full.set_xlabel("exact win rate vs optimal")
+    full.set_ylabel("density")
     full.set_title("GA best against the random search")
-    if peaks:
-        full.legend(fontsize=8)
+    full.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -243,11 +259,12 @@ def random_search_density(means, peaks: dict[str, float] | None = None,
 def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
     """One strategy's coin-flip win rate against each hold-at strategy (seed 000 Fig. 18)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    ax.plot(list(thresholds), win_rates, marker=".", color="tab:blue")
-    ax.axhline(0.5, color="grey", linestyle=":")
+    ax.plot(list(thresholds), win_rates, marker=".", color="tab:blue", label=name)
+    ax.axhline(0.5, color="grey", linestyle=":", label="an even game (½)")
     ax.set_xlabel("opponent holds at")
     ax.set_ylabel(f"P({name} wins), coin-flip start")
     ax.set_title(f"{name} against every hold-at strategy")
+    ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
@@ -278,11 +295,11 @@ def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
     return _surface(policy.astype(float), "dice", title)
 
 
-def expected_turn_scores(scores: dict[str, np.ndarray]) -> Figure:
+def expected_turn_scores(scores: dict[str, np.ndarray], title: str = "points a turn banks on average") -> Figure:
     """Expected points a turn banks at each (i, j), heat maps side by side on one colour scale
     (seed 003 Fig. 10: Pig and Hog); ``scores`` from :func:`ga_pig.analysis.data.expected_turn_score`."""
     n = max(1, len(scores))
-    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
     if not scores:
         return _empty(fig, axes[0, 0], "no expected turn scores")
     top = max(float(np.nanmax(v)) for v in scores.values())
@@ -291,7 +308,8 @@ def expected_turn_scores(scores: dict[str, np.ndarray]) -> Figure:
         ax.set_title(name)
         ax.set_xlabel("player score i")
         ax.set_ylabel("opponent score j")
-    fig.colorbar(image, ax=axes[0].tolist(), label="expected turn score")
+    fig.colorbar(image, ax=axes[0].tolist(), label="expected turn score (points)")
+    fig.suptitle(title)
     return fig
 
 
@@ -306,8 +324,8 @@ def risk_scores(turn_table: pd.DataFrame, by: str = "stated_risk") -> Figure:
         return _empty(fig, axes[0, 0], f"no players with a {by}")
     for ax, cls in zip(axes[0], classes, strict=True):
         part = turn_table[turn_table[by] == cls]
-        for _, one in part.groupby(["session", "game_id", "player"]):
-            ax.plot(one["turn"], one["total"], color="0.75", lw=0.8)
+        for n, (_, one) in enumerate(part.groupby(["session", "game_id", "player"])):
+            ax.plot(one["turn"], one["total"], color="0.75", lw=0.8, label="one player's game" if n == 0 else None)
         mean = part.groupby("turn")["total"].mean()
         gradient, intercept = np.polyfit(mean.index.to_numpy(float), mean.to_numpy(float), 1)
         ax.plot(mean.index, mean.to_numpy(), "o", color="C0", ms=3.5, label="average")
@@ -316,7 +334,7 @@ def risk_scores(turn_table: pd.DataFrame, by: str = "stated_risk") -> Figure:
         ax.set_title(f"{by.replace('_', ' ')}: {cls}")
         ax.set_xlabel("turn")
         ax.legend(fontsize=8)
-    axes[0, 0].set_ylabel("total score")
+    axes[0, 0].set_ylabel("total score (points)")
     fig.tight_layout()
     return fig
 
@@ -333,8 +351,8 @@ def game_scores(turn_table: pd.DataFrame, game_id: int, session: str | None = No
         stated = one["stated_risk"].iloc[0]
         ax.plot(one["turn"], one["total"], marker="o", ms=3.5, label=f"{player}" + (f" ({stated})" if stated else ""))
     ax.set_xlabel("turn")
-    ax.set_ylabel("total score")
-    ax.set_title(f"game {game_id}")
+    ax.set_ylabel("total score (points)")
+    ax.set_title(f"game {game_id}: each player's total after each turn")
     ax.legend()
     fig.tight_layout()
     return fig
@@ -347,7 +365,7 @@ def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = 
     generation), with ``references`` (name -> win rate: the seed's GA peaks, hold at 25) as
     horizontal lines (issue 11). ``frame`` is :func:`ga_pig.analysis.load_runs`' table; ``column``
     is what a run reports (``champion``: the strategy the run itself picked)."""
-    fig, (by_generation, by_time) = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    fig, (by_generation, by_time) = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True, layout="constrained")
     if frame is None or frame.empty or column not in frame:
         by_time.set_axis_off()
         return _empty(fig, by_generation, f"no recorded {column!r}")
@@ -360,19 +378,23 @@ def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = 
             by_generation.plot(one["generation"].clip(lower=1), one["best"], color=colour, alpha=0.6, linewidth=1.2,
                                label=label)
             by_time.plot(one["seconds"].clip(lower=0.1), one["best"], color=colour, alpha=0.6, linewidth=1.2)
-    for (name, value), style in zip((references or {}).items(), (":", "--", "-.", (0, (1, 4))), strict=False):
-        for ax in (by_generation, by_time):
-            ax.axhline(value, color="grey", linestyle=style, linewidth=1)
-        by_time.annotate(f"{name} {value:.3f}", (1.0, value), xycoords=("axes fraction", "data"), fontsize=7,
-                         ha="right", va="bottom", color="dimgrey")
-    for ax, label in ((by_generation, "generation"), (by_time, "wall-clock seconds")):
+    styles = (":", "--", "-.", (0, (6, 2, 1, 2, 1, 2)))
+    for (name, value), style in zip((references or {}).items(), styles, strict=False):
+        by_generation.axhline(value, color="grey", linestyle=style, linewidth=1, label=f"{name}: {value:.3f}")
+        by_time.axhline(value, color="grey", linestyle=style, linewidth=1)
+    for ax, label in ((by_generation, "generation"), (by_time, "wall-clock time (seconds)")):
         ax.set_xscale("log")
+        ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
-    by_generation.set_ylabel(f"best exact win rate vs optimal so far ({column})")
-    by_generation.legend(fontsize=8)
+    by_generation.set_title("by generation")
+    by_time.set_title("by wall-clock time")
+    by_generation.set_ylabel(f"best exact win rate vs optimal so far\n({_COLUMN_WORDS.get(column, column)})")
+    fig.legend(*by_generation.get_legend_handles_labels(), loc="outside right upper", fontsize=8,
+               title="colour: experiment (one line a run)\ngrey: references", title_fontsize=8)
     fig.suptitle("discovery: how close each setting gets to optimal play")
-    fig.tight_layout()
     return fig
 
 
@@ -410,7 +432,8 @@ def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
     n = max(1, len(margins))
     columns = min(n, 4)
     rows = -(-n // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(4.8 * columns, 4.2 * rows), squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(rows, columns, figsize=(max(4.8 * columns, 6.4), 4.2 * rows), squeeze=False,
+                             layout="constrained")
     if not margins:
         return _empty(fig, axes[0, 0], "no endgame solutions")
     for ax in axes.flat[len(margins):]:
@@ -436,8 +459,9 @@ def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Fi
     for rule, distribution in distributions.items():
         distribution = np.asarray(distribution)[:upto + 1]
         ax.plot(np.arange(distribution.size), distribution, label=rule, lw=1.4)
-    ax.set_xlabel("winning margin (winner's score - loser's)")
+    ax.set_xlabel("winning margin (points: winner's score - loser's)")
     ax.set_ylabel("probability")
     ax.legend(fontsize="small" if len(distributions) > 4 else None, ncols=2 if len(distributions) > 4 else 1)
     ax.set_title("winning margin in optimal play")
+    fig.tight_layout()
     return fig

@@ -25,6 +25,7 @@ __all__ = [
     "save_checkpoint",
     "load_checkpoint",
     "plot_winrate",
+    "winrate_figure",
     "CHECKPOINT",
     "POPULATION",
     "save_population",
@@ -209,9 +210,11 @@ def load_checkpoint(path: Path) -> dict:
     return state
 
 
-def plot_winrate(records: list[dict], path: Path, title: str) -> None:
-    """Exact win rate vs the optimal policy per recorded generation: mean, best, min–max band and
-    the run's champion; a run that did not record them (``record=false``) shows its own fitness."""
+def winrate_figure(records: list[dict], title: str):
+    """The figure of ``winrate.png``: exact win rate vs the optimal policy per recorded generation
+    (the population's mean, best and min–max band, and the run's champion), with a dotted line
+    where the cube side changes; a run that did not record them (``record=false``) shows its own
+    fitness."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -222,26 +225,38 @@ def plot_winrate(records: list[dict], path: Path, title: str) -> None:
     recorded = not frame.empty and frame["mean"].notna().any()
     if frame.empty:
         ax.text(0.5, 0.5, "no generations recorded", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
     elif not recorded:
         x = frame["generation"]
-        ax.plot(x, frame["fitness_mean"], color="tab:blue", label="mean fitness")
-        ax.plot(x, frame["fitness_best"], color="tab:green", label="best fitness")
+        ax.plot(x, frame["fitness_mean"], color="tab:blue", label="population mean fitness")
+        ax.plot(x, frame["fitness_best"], color="tab:green", label="population best fitness")
     else:
         x = frame["generation"]
-        ax.fill_between(x, frame["min"], frame["max"], color="tab:blue", alpha=0.15, label="min–max")
-        ax.plot(x, frame["mean"], color="tab:blue", label="mean")
-        ax.plot(x, frame["max"], color="tab:green", label="best")
+        ax.fill_between(x, frame["min"], frame["max"], color="tab:blue", alpha=0.15, label="population min–max")
+        ax.plot(x, frame["mean"], color="tab:blue", label="population mean")
+        ax.plot(x, frame["max"], color="tab:green", label="population best")
         if "champion" in frame:
-            ax.plot(x, frame["champion"], color="tab:red", linewidth=1, label="champion (own fitness)")
-        changes = frame.loc[frame["cube_side"].diff().fillna(0) != 0, "generation"]
-        for g in changes:
-            ax.axvline(g, color="grey", linestyle=":", linewidth=1)
+            ax.plot(x, frame["champion"], color="tab:red", linewidth=1, label="champion (picked by the run's fitness)")
         ax.set_ylim(0, max(0.55, float(frame["max"].max()) + 0.02))
-    ax.set_xlabel("generation")
-    ax.set_ylabel("exact win rate vs optimal (coin-flip start)" if recorded or frame.empty else "the run's own fitness")
+    if not frame.empty:
+        side = frame["cube_side"]
+        sides = " → ".join(str(int(s)) for s in side[side.diff() != 0])  # the first row's diff is NaN: kept
+        for n, generation in enumerate(frame.loc[side.diff().fillna(0) != 0, "generation"]):
+            ax.axvline(generation, color="grey", linestyle=":", linewidth=1,
+                       label=f"cube side changes ({sides})" if n == 0 else None)
+        ax.set_xlabel("generation")
+        ax.set_ylabel("exact win rate vs optimal (coin-flip start)" if recorded else "the run's own fitness")
+        ax.legend(loc="best", fontsize=8)
+        ax.grid(alpha=0.3)
     ax.set_title(title)
-    ax.legend(loc="lower right")
-    ax.grid(alpha=0.3)
     fig.tight_layout()
+    return fig
+
+
+def plot_winrate(records: list[dict], path: Path, title: str) -> None:
+    """Write :func:`winrate_figure` of ``records`` to ``path`` (PNG)."""
+    import matplotlib.pyplot as plt
+
+    fig = winrate_figure(records, title)
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)

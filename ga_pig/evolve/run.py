@@ -29,10 +29,11 @@ from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal, make_judge
 from ga_pig.evolve.memetic import BestResponseStep
 from ga_pig.evolve.operators import OBSERVING
-from ga_pig.evolve.outputs import RUN_FILES, key_columns
+from ga_pig.evolve.outputs import BEST, RUN_FILES, SUMMARY, key_columns, write_json
 from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.recorder import Recorder, diversity
+from ga_pig.evolve.report import report, tell
 from ga_pig.evolve.resume import CONFIG_FILE, Resumed, prepare
 from ga_pig.evolve.state import Boundary, Champion, Checkpointer, start
 from ga_pig.evolve.toolbox import build_toolbox
@@ -186,8 +187,19 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None, compiling: Comp
         why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
         print(_stopped(out, at.generation, total, why), file=sys.stderr, flush=True)
         raise
+    summary = _reported(cfg, game, out, summary)
     if stopped:
         print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
+    return summary
+
+
+def _reported(cfg: DictConfig, game, out: Path, summary: dict) -> dict:
+    """The summary with the end-of-run report (:mod:`ga_pig.evolve.report`) under ``report``,
+    written to ``summary.json`` again; the report printed and logged."""
+    lines = report(cfg, game, summary, np.load(out / BEST))
+    summary = {**summary, "report": lines}
+    write_json(out / SUMMARY, summary)
+    tell(lines, bool(cfg.progress))
     return summary
 
 

@@ -58,7 +58,9 @@ def _name(name: str) -> str:
     raise argparse.ArgumentTypeError(f"{name!r} is not a section or entry ({hint})")
 
 
-def main(argv=None) -> Path:
+def main(argv=None, on_figure: typing.Callable[[str, object], None] | None = None) -> Path:
+    """Run the command line ``argv`` (default: ``sys.argv``); ``on_figure(name, figure)`` sees each
+    matplotlib figure before it is written to ``name.png``. Returns the directory written."""
     parser = _Parser(prog="python -m ga_pig.reproduce", description="Reproduce every seed figure and table.")
     parser.add_argument("--quick", action="store_true", help="small budgets (about two minutes)")
     parser.add_argument("--out", type=Path, default=Path("outputs/reproduce"))
@@ -73,7 +75,7 @@ def main(argv=None) -> Path:
     except OSError as error:
         parser.error(f"--out {str(args.out)!r}: expected a directory this process can write to "
                      f"({error.strerror}: {error.filename or out})")
-    ctx = Context(out, Budget.make(args.quick), Index(out))
+    ctx = Context(out, Budget.make(args.quick), Index(out, on_figure=on_figure))
     for entry in _selected(args.only):
         built = entry.build(ctx)
         if built is None:

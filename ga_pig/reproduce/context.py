@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,14 +53,18 @@ class Budget:
 
 @dataclass
 class Index:
-    """Collects what was written and what it corresponds to in the seeds."""
+    """Collects what was written and what it corresponds to in the seeds; ``on_figure(name, fig)``,
+    if given, sees each figure before it is saved (the tests inspect them there)."""
 
     out: Path
     entries: list[dict] = field(default_factory=list)
+    on_figure: Callable[[str, object], None] | None = None
 
     def figure(self, name: str, fig, seed_ref: str, note: str) -> None:
         import matplotlib.pyplot as plt
 
+        if self.on_figure is not None:
+            self.on_figure(name, fig)
         atomic_write(self.out / f"{name}.png", lambda tmp: fig.savefig(tmp, format="png", dpi=110))
         plt.close(fig)
         self.entries.append({"file": f"{name}.png", "seed": seed_ref, "note": note})

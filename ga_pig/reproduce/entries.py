@@ -209,7 +209,8 @@ def _cube_vs_optimal(ctx):
     if cube_runs.empty:
         return None
     evolved = np.load(Path(cube_runs.iloc[0]["run_dir"]) / "best.npy")
-    return (figures.boundary_heatmaps({"cube system (best)": evolved, "optimal": ctx.solution.policy}),
+    return (figures.boundary_heatmaps({"cube system (champion)": evolved, "optimal": ctx.solution.policy},
+                                      "roll/hold boundary: an evolved cube-system strategy and the optimal policy"),
             "hold thresholds of an evolved cube strategy beside the optimal policy")
 
 
@@ -417,14 +418,16 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
     ),
     "ga": (
         Entry("ga_mutation_test", "seed 001 Figs. 5–6",
-              _curves(["mutation_test_0.05", "mutation_test_0.01"], "mutation", "ga mutation test")),
+              _curves(["mutation_test_0.05", "mutation_test_0.01"], "mutation",
+                      "mutation test: copies of the optimal policy, by mutation rate")),
         Entry("ga_random", "seed 001 Figs. 7–8", _curves(["round_robin_random", "knockout_random"], "selection",
-                                                          "ga random")),
-        Entry("ga_cube", "seed 001 Fig. 9", _curves(["cube_0.005", "cube_0.01", "cube_0.05"], "mutation", "ga cube")),
+                                                          "from random strategies: round robin vs knockout")),
+        Entry("ga_cube", "seed 001 Fig. 9", _curves(["cube_0.005", "cube_0.01", "cube_0.05"], "mutation",
+                                                    "cube system (knockout, blocks 20 → 10 → 5), by mutation rate")),
         Entry("ga_hold_at", "seed 001 Figs. 12–14", _curves(["round_robin_hold_at", "knockout_hold_at"], "selection",
-                                                            "ga hold at")),
+                                                            "from hold-at strategies: round robin vs knockout")),
         Entry("ga_score", "seed 001 Figs. 15–16", _curves(["round_robin_score", "knockout_score"], "selection",
-                                                          "ga score")),
+                                                          "from score strategies: round robin vs knockout")),
         Entry("ga_results", "seed 001 §4 (knockout 0.133, round robin 0.139, cube 0.24)", _ga_results),
         Entry("random_search_density", "seed 001 Fig. 10", _random_search),
         Entry("cube_vs_optimal", "seed 001 Fig. 11", _cube_vs_optimal),

@@ -1,0 +1,122 @@
+"""The end-of-run report: where a run's champion stands, in a few plain lines.
+
+Its exact win rate against the optimal policy (the equilibrium in the other seats with three or
+more players) and against hold at 20, with who starts decided by a coin; seed 001's published
+figure for the same experiment (§4.3: knockout 0.133, round robin 0.139, cube system 0.24 from
+random strategies), beside this run's best; and the commands that evolve near-optimal play, with
+what they reached within their time limits in ``benchmarks/discovery.py`` on a 2-core machine.
+
+:func:`report` builds the lines from the run's summary and champion; :func:`tell` prints them
+(when the run shows progress) and writes them to the log. The lines hold no timing of this run,
+so a seed gives the same report, and ``summary.json`` stays the same for a seed.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import numpy as np
+from omegaconf import DictConfig
+
+from ga_pig import exact
+from ga_pig import strategies as S
+from ga_pig.game import Game
+from ga_pig.spaces import RollHold
+
+__all__ = ["report", "tell", "SEED_001", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
+
+REPORT_LOGGER = "ga_pig.evolve.report"
+
+#: seed 001 §4.3: the best exact win rate against the optimal its GA reached from 20 random
+#: strategies, by experiment (Pig to 100, two players, ``population=random``).
+SEED_001 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24}
+
+#: The discovery experiments that evolve near-optimal Pig: experiment -> (median over seeds 0, 1,
+#: 2 of the champion's best exact win rate against the optimal, time limit in minutes, what it
+#: is shown) as ``benchmarks/results/discovery_pig.json`` measured them (one core a run).
+NEAR_OPTIMAL = {
+    "vs_optimal": (0.4999, 5, "judged by the optimal policy"),
+    "coevolve_exact": (0.4997, 15, "never shown the optimal policy"),
+}
+
+#: The hold-at threshold every champion is also measured against.
+HOLD_AT = 20
+
+log = logging.getLogger(REPORT_LOGGER)
+
+
+def report(cfg: DictConfig, game: Game, summary: dict, champion: np.ndarray) -> list[str]:
+    """The report's lines for a finished run of ``cfg`` on ``game``: ``summary`` is what the run
+    wrote to ``summary.json`` (its ``champion`` and ``best_ever`` rates: None where not
+    recorded), ``champion`` the strategy in ``best.npy``."""
+    if game.players == 2:
+        against, par = "the optimal policy", "optimal play itself: 0.5"
+    else:
+        against, par = "the equilibrium in the other seats", f"an equal share: {1 / game.players:.4f}"
+    if summary.get("champion") is None:
+        optimal = f"not measured against {against} (record=false: the game is never solved)"
+    else:
+        optimal = f"{summary['champion']:.4f} against {against} ({par})"
+    lines = ["champion (exact win rates, who starts decided by a coin):",
+             f"  {optimal}, {_against_hold_at(game, champion)}"]
+    published = _published(cfg, game)
+    if published is not None:
+        reached = "not recorded" if summary.get("best_ever") is None else f"{summary['best_ever']:.4f}"
+        lines.append(f"  seed 001 published {published} for this experiment (its GA's best member); "
+                     f"this run's best member reached {reached}")
+    lines += _near_optimal(game)
+    return lines
+
+
+def _against_hold_at(game: Game, champion: np.ndarray) -> str:
+    """The champion's exact win rate against hold at :data:`HOLD_AT`, where that is one quick
+    evaluation (two players, a roll/hold game played to the goal); else why it is left out."""
+    if type(game.space) is not RollHold or game.players != 2 or HOLD_AT >= game.goal:
+        return (f"not measured against hold at {HOLD_AT} (only in two-player roll/hold games played to a goal "
+                f"above {HOLD_AT}; this is {game.name}, goal {game.goal}, {game.players} players, {game.endgame})")
+    return f"{exact.win_rate(champion, S.hold_at(HOLD_AT, game), game):.4f} against hold at {HOLD_AT}"
+
+
+def _plain_pig(game: Game) -> bool:
+    return game.name == "pig" and game.goal == 100 and game.players == 2 and game.endgame == "first_to_goal"
+
+
+def _published(cfg: DictConfig, game: Game) -> float | None:
+    """Seed 001's figure for this experiment, where it published one."""
+    if not _plain_pig(game) or str(cfg.population.kind) != "random":
+        return None
+    return SEED_001.get(str(cfg.experiment))
+
+
+def _near_optimal(game: Game) -> list[str]:
+    """Where to go for near-optimal play: the discovery experiments and what they reach on Pig."""
+    where = "" if _plain_pig(game) else f" game={game.name}"
+    first, *rest = [f"python -m ga_pig experiment={name}{where} reaches {rate} in {minutes} minutes ({shown})"
+                    for name, (rate, minutes, shown) in NEAR_OPTIMAL.items()]
+    on_pig = "" if _plain_pig(game) else " (measured on Pig)"
+    return [f"near-optimal play{on_pig}: {first}", *(f"  or {line}" for line in rest)]
+
+
+def tell(lines: list[str], show: bool) -> None:
+    """Print ``lines`` when ``show`` (the run shows progress), and log them to the run's log file
+    only (not the console, where they are printed once)."""
+    if show:
+        print("\n".join(lines), file=sys.stdout, flush=True)
+    consoles = [h for h in logging.getLogger().handlers
+                if isinstance(h, logging.StreamHandler) and getattr(h, "stream", None) in (sys.stdout, sys.stderr)]
+    keep_off = _NotThis()
+    for handler in consoles:
+        handler.addFilter(keep_off)
+    try:
+        log.info("\n".join(lines))
+    finally:
+        for handler in consoles:
+            handler.removeFilter(keep_off)
+
+
+class _NotThis(logging.Filter):
+    """Keeps the report's log record off a console handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.name != REPORT_LOGGER
