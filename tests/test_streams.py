@@ -2,6 +2,8 @@
 whatever numpy's and numba's global generators hold, another seed plays other games, fewer games
 are the first of more, and no sampler reads or moves a global generator."""
 
+import dataclasses
+
 import numba
 import numpy as np
 import pytest
@@ -43,9 +45,13 @@ def _endgame_hog():
 
 
 def _players_mixing():
-    solution = NP.optimal(Game.pig(goal=16, sides=3, players=3))  # mixes where best responses cycle
-    assert solution.mixed > 0
-    return lambda games, seed: (NP.simulate([solution] * 3, solution.game, games, seed=seed),)
+    game = Game.pig(goal=16, sides=3, players=3)
+    solution = NP.optimal(game)
+    # seat 1 mixes at the start of every turn, so every game draws mixing uniforms
+    mixed = dataclasses.replace(solution, policy=NP.hold_at(8, 16, 3), alternative=NP.hold_at(3, 16, 3),
+                                mix=np.full(solution.mix.shape, 0.3))
+    others = NP.hold_at(6, 16, 3)
+    return lambda games, seed: (NP.simulate([others, mixed, others], game, games, seed=seed),)
 
 
 def _simulate_play():
