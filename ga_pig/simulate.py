@@ -1,8 +1,9 @@
 """Monte Carlo play between strategies (numba kernels, both cores).
 
 Games are cut into fixed blocks of at most :data:`BLOCK` games; each block draws from its own
-splitmix64 stream, keyed by (seed, match, block). Blocks run in parallel and their integer
-counts are summed, so the same seed gives the same result whatever the thread count.
+splitmix64 stream, keyed by (seed, match, block) (:mod:`ga_pig._streams`). Blocks run in parallel
+and their integer counts are summed, so the same seed gives the same result whatever the thread
+count.
 
 In every match the first mover alternates game by game: the match's even-numbered games are
 started by the first strategy. A stalemate (both players pass at a turn start, one after the
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ga_pig._streams import BLOCK, _draw, _splitmix, roll_table, seed_keys, stream_keys
 from ga_pig._validate import check_int
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT, Game
 from ga_pig.spaces import DiceCounts, EndgameDiceCounts, EndgameRollHold, PlayersRollHold, RollHold
@@ -28,8 +30,6 @@ from ga_pig.strategies import check, check_population
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
 
-#: Games per independent random stream; fixed so results do not depend on the thread count.
-BLOCK = 4096
 #: Blocks per kernel call (1M games, a fraction of a second): bounds memory, lets Ctrl-C in.
 CHUNK_BLOCKS = 256
 
@@ -73,36 +73,6 @@ MAX_GAMES = 2**62
 
 
 # --------------------------------------------------------------------------- kernels
-@numba.njit(cache=True, inline="always")
-def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """One splitmix64 step: (new state, 64 random bits)."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@numba.njit(cache=True, inline="always")
-def _draw(state, cumulative, uniform):
-    """Index of the next roll outcome: exact (Lemire's rejection) for equiprobable outcomes,
-    else an inverse-CDF scan of 53-bit uniforms. Returns (outcome, state)."""
-    n = cumulative.shape[0]
-    if uniform:
-        while True:
-            state, bits = _splitmix(state)
-            m = (bits >> np.uint64(32)) * np.uint64(n)
-            low = m & np.uint64(0xFFFFFFFF)
-            if low >= np.uint64(n) or low >= (np.uint64(0x100000000) - np.uint64(n)) % np.uint64(n):
-                return np.int64(m >> np.uint64(32)), state
-    state, bits = _splitmix(state)
-    u = (bits >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    o = 0
-    while o < n - 1 and u >= cumulative[o]:
-        o += 1
-    return np.int64(o), state
-
-
 @numba.njit(cache=True, inline="always")
 def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
@@ -439,14 +409,6 @@ _KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice, Endgame
 
 
 # --------------------------------------------------------------------------- public API
-def _seed_key(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequence:
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0):
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    return np.random.SeedSequence(seed)
-
-
 def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = False) -> np.ndarray:
     """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each
     (``common``: every match replays the same dice, game by game): a's wins and b's wins in the
@@ -459,10 +421,9 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
     n_matches = len(pair_a)
     blocks_per_match = -(-games // BLOCK)
     total_blocks = n_matches * blocks_per_match
-    keys = _seed_key(seed).generate_state(2, np.uint64)
+    keys = seed_keys(seed)
     probabilities, effects, amounts = game.tables()
-    cumulative = np.cumsum(probabilities)
-    uniform = bool(np.all(probabilities == probabilities[0]))
+    cumulative, uniform = roll_table(probabilities)
     width = 2 * game.players
     pop = game.space.kernel_view(pop)  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
     if isinstance(game.space, PlayersRollHold):
@@ -485,9 +446,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
         # One 64-bit stream key per (match, block), derived from the seed alone; with common
         # random numbers the same key for a block of every match.
         which = np.zeros_like(match_index) if common else match_index
-        mix = (keys[0] ^ (which.astype(np.uint64) * np.uint64(0xD1B54A32D192ED03))) + (
-            block_in_match.astype(np.uint64) * np.uint64(0x8CB92BA72F3D8DD7) + keys[1]
-        )
+        mix = stream_keys(keys, which, block_in_match)
         out = np.zeros((len(block), width), dtype=np.int64)
         kernel(pop, pair_a[match_index], pair_b[match_index], block_games, mix, game.goal, cumulative, uniform, effects,
                amounts, bool(common), out, *extra)

@@ -7,9 +7,10 @@ def test_import_compiles_nothing():
     code = """
 import numba.core.registry as registry
 import ga_pig, ga_pig.simulate, ga_pig.exact, ga_pig.simulate as s
+from ga_pig import _streams
 from ga_pig.exact import _chains, _evaluation, _occupancy, _rules, _solvers
 from numba.core.dispatcher import Dispatcher
-modules = (_chains, _evaluation, _occupancy, _rules, _solvers, s)
+modules = (_chains, _evaluation, _occupancy, _rules, _solvers, _streams, s)
 kernels = {v for m in modules for v in vars(m).values() if isinstance(v, Dispatcher)}
 assert len(kernels) >= 10, len(kernels)
 compiled = [d.py_func.__name__ for d in kernels if d.signatures]

@@ -16,8 +16,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig._streams import BLOCK, _draw
 from ga_pig.exact._anderson import HISTORY, _extrapolate
-from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved, _outcome
+from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
@@ -379,12 +380,16 @@ def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust
 
 
 @numba.njit(cache=True)
-def _play(policies, games, goal, top, decides, cumulative, effects, amounts, seed, scores, winners):
+def _play(policies, games, goal, top, decides, cumulative, uniform, effects, amounts, keys, scores, winners):
     """Play ``games`` games between policies[0] (first mover) and policies[1] under the endgame
-    rule: policies[p] is indexed [seat, i, j, k] like the solver's tables. Writes each game's final
-    banked scores (scores[g, seat]) and winner's seat; a game stalled for 100 000 turns has winner -1."""
-    np.random.seed(seed)
+    rule: policies[p] is indexed [seat, i, j, k] like the solver's tables. Game g draws from the
+    stream keys[g // BLOCK] (:mod:`ga_pig._streams`), which runs through its block's games in
+    order. Writes each game's final banked scores (scores[g, seat]) and winner's seat; a game
+    stalled for 100 000 turns has winner -1."""
+    state = np.uint64(0)
     for g in range(games):
+        if g % BLOCK == 0:
+            state = np.uint64(keys[g // BLOCK])
         score = np.zeros(2, dtype=np.int64)
         mover = 0
         final = False  # the mover is taking the final turn
@@ -405,7 +410,7 @@ def _play(policies, games, goal, top, decides, cumulative, effects, amounts, see
                 elif not policies[mover, mover, me, op, k]:
                     banked = total
                     break
-                o = _outcome(cumulative)
+                o, state = _draw(state, cumulative, uniform)
                 if effects[o] == ADD:
                     k += amounts[o]
                 elif effects[o] == BANK:

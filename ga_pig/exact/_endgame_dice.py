@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._rules import _outcome
+from ga_pig._streams import BLOCK, _draw
 from ga_pig.game import ADD
 
 
@@ -170,12 +170,16 @@ def _margins(policy, goal, decides, best, dice, won):
 
 
 @numba.njit(cache=True)
-def _play(policies, games, goal, decides, best, cumulative, effects, amounts, seed, scores, winners):
+def _play(policies, games, goal, decides, best, cumulative, uniform, effects, amounts, keys, scores, winners):
     """Play ``games`` games between policies[0] (first mover) and policies[1], each indexed
     [seat, i, j] (dice counts), under the endgame rule; a final turn rolls best[n] dice, n the
-    points it needs. Writes each game's final scores (scores[g, seat]) and winner's seat."""
-    np.random.seed(seed)
+    points it needs. Game g draws from the stream keys[g // BLOCK] (:mod:`ga_pig._streams`), which
+    runs through its block's games in order. Writes each game's final scores (scores[g, seat]) and
+    winner's seat."""
+    state = np.uint64(0)
     for g in range(games):
+        if g % BLOCK == 0:
+            state = np.uint64(keys[g // BLOCK])
         score = np.zeros(2, dtype=np.int64)
         mover = 0
         final = False
@@ -184,7 +188,7 @@ def _play(policies, games, goal, decides, best, cumulative, effects, amounts, se
             d = best[op - me + 1] if final else policies[mover, mover, me, op]
             t = 0
             for _die in range(d):
-                o = _outcome(cumulative)
+                o, state = _draw(state, cumulative, uniform)
                 if effects[o] != ADD:
                     t = 0
                     break

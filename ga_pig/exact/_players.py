@@ -19,7 +19,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._rules import _outcome
+from ga_pig._streams import BLOCK, _draw, _uniform
 from ga_pig.game import ADD, BANK
 
 
@@ -667,14 +667,17 @@ def _versus(pop, first, others, alternative, mix, second, goal, n, order, add_p,
 
 
 @numba.njit(cache=True)
-def _play(policies, alternative, mix, games, goal, n, cumulative, effects, amounts, seed, winners):
+def _play(policies, alternative, mix, games, goal, n, cumulative, uniform, effects, amounts, keys, winners):
     """Play ``games`` games, policies[p] (flat: [idx, k]) the strategy of the player in seat p,
     seat 0 moving first; at the start of a turn at idx, with probability mix[p, idx] the player
-    follows alternative[p] instead for the turn. winners[g]: the winning seat, -1 for a game
-    stalled for 100 000 turns."""
-    np.random.seed(seed)
+    follows alternative[p] instead for the turn. Game g draws its dice and its mixing from the
+    stream keys[g // BLOCK] (:mod:`ga_pig._streams`), which runs through its block's games in
+    order. winners[g]: the winning seat, -1 for a game stalled for 100 000 turns."""
     scores = np.zeros(n, dtype=np.int64)
+    state = np.uint64(0)
     for g in range(games):
+        if g % BLOCK == 0:
+            state = np.uint64(keys[g // BLOCK])
         scores[:] = 0
         mover = 0
         winner = -1
@@ -686,10 +689,12 @@ def _play(policies, alternative, mix, games, goal, n, cumulative, effects, amoun
             k = 0
             banked = me
             row = policies[mover, idx]
-            if mix[mover, idx] > 0.0 and np.random.random() < mix[mover, idx]:
-                row = alternative[mover, idx]
+            if mix[mover, idx] > 0.0:
+                u, state = _uniform(state)
+                if u < mix[mover, idx]:
+                    row = alternative[mover, idx]
             while row[k]:
-                o = _outcome(cumulative)
+                o, state = _draw(state, cumulative, uniform)
                 if effects[o] == ADD:
                     k += amounts[o]
                     if me + k >= goal:

@@ -119,14 +119,3 @@ def _step(k, effect, amount):
 def _rolls_dice(rules):
     """True when the mover chooses a number of dice (one roll per turn) instead of roll/hold."""
     return rules.dice.shape[0] > 0
-
-
-@numba.njit(cache=True, inline="always")
-def _outcome(cumulative):
-    """A roll outcome drawn from numba's global generator by its cumulative probabilities (the
-    endgame and n-player simulators; [`ga_pig.simulate`][ga_pig.simulate] keeps its own streams)."""
-    u = np.random.random()
-    o = 0
-    while o < cumulative.shape[0] - 1 and u >= cumulative[o]:
-        o += 1
-    return o

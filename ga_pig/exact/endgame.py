@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ga_pig._streams import block_keys, roll_table
 from ga_pig._validate import check_int, check_memory
 from ga_pig.exact import _endgame, _endgame_dice
 from ga_pig.exact._rules import METHODS, rules_of
@@ -451,6 +452,13 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
         Each player's policy, indexed [seat, i, j, k] like :attr:`EndgameSolution.policy` (for
         the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``.
         Hog: int dice counts, shape ``(2, 2, goal, goal)``.
+    games : int
+        Number of games, >= 1.
+    seed : int, optional
+        A non-negative integer (or None, or a ``numpy.random.SeedSequence``, as in
+        :func:`ga_pig.simulate.play`). Game g's dice come from the seed's stream for its block of
+        :data:`~ga_pig._streams.BLOCK` games alone, so the same seed gives the same games, and
+        fewer games are the first of more.
 
     Returns
     -------
@@ -462,9 +470,11 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
     check_game(game)
     _supported(game)
     games = check_int("games", games, 1)
+    keys = block_keys(seed, games)
     goal = game.goal
     policies = np.ascontiguousarray(policies)
     probabilities, effects, amounts = game.tables()
+    cumulative, uniform = roll_table(probabilities)
     winners = np.empty(games, dtype=np.int64)
     scores = np.empty((games, 2), dtype=np.int64)
     decides = _decides(game)
@@ -474,14 +484,13 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
             raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
                              f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
         _W, best = _dice_final(game, dice_size(game))
-        _endgame_dice._play(policies.astype(np.int64), games, goal, decides, best, np.cumsum(probabilities),
-                            effects, amounts, seed, scores, winners)
+        _endgame_dice._play(policies.astype(np.int64), games, goal, decides, best, cumulative, uniform, effects,
+                            amounts, keys, scores, winners)
         return winners, scores
     if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
             or policies.shape[4] <= goal:
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
-    _endgame._play(policies, games, goal, policies.shape[4] - 1, decides, np.cumsum(probabilities), effects,
-                   amounts, seed, scores, winners)
+    _endgame._play(policies, games, goal, policies.shape[4] - 1, decides, cumulative, uniform, effects, amounts, keys,
+                   scores, winners)
     return winners, scores
-

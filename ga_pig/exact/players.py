@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ga_pig._streams import block_keys, roll_table
 from ga_pig._validate import check_int, check_memory
 from ga_pig.exact import _players
 from ga_pig.exact._rules import rules_of
@@ -479,15 +480,19 @@ def exploitability(solution: PlayersSolution, seats=None) -> float:
 
 def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
     """Play ``games`` games, policies[0] moving first: how many each seat won (shape (n,); the
-    rest stalled)."""
+    rest stalled). ``seed``: a non-negative integer (or None, or a ``numpy.random.SeedSequence``,
+    as in :func:`ga_pig.simulate.play`); each block of :data:`~ga_pig._streams.BLOCK` games draws
+    its dice and its mixing from the seed's stream for that block alone."""
     players = len(policies)
     _check_players(game, players)
     games = check_int("games", games, 1)
+    keys = block_keys(seed, games)
     policy, alternative, mix = _stack(policies, game, players)
     probabilities, effects, amounts = game.tables()
+    cumulative, uniform = roll_table(probabilities)
     winners = np.empty(games, dtype=np.int64)
-    _players._play(policy, alternative, mix, games, game.goal, players, np.cumsum(probabilities), effects, amounts,
-                   seed, winners)
+    _players._play(policy, alternative, mix, games, game.goal, players, cumulative, uniform, effects, amounts, keys,
+                   winners)
     return np.bincount(winners[winners >= 0], minlength=players)
 
 
