@@ -1,4 +1,4 @@
-"""Discovery benchmark (issue 11): how close evolution gets to optimal play within a wall-clock budget.
+"""Discovery benchmark: how close evolution from random strategies gets to optimal play within a wall-clock budget.
 
     python benchmarks/discovery.py [--seeds 0 1 2] [--scale 1.0] [--experiments vs_optimal ...]
                                    [--tensor] [--variants] [--only-variants] [--parallel]

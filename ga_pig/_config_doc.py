@@ -6,7 +6,8 @@ The source is the schema itself: the keys and types of ``ga_pig.config.Config`` 
 ``python -m ga_pig`` / ``python -m ga_pig.play`` composes with no overrides, the bounds of
 ``ga_pig.config.RANGES``, the names the registries hold, and the ``#:`` comment above each
 field in the schema's source. ``--help`` reads it through the ``ga_pig_keys`` resolver
-(registered by ``ga_pig.config.register``); the docs through the hook in ``docs/_hooks.py``.
+(registered by ``register_help``, which the command lines call); the docs through the hook in
+``docs/_hooks.py``.
 """
 
 from __future__ import annotations
@@ -221,7 +222,7 @@ def markdown(schema: str = "run") -> str:
 
 def help_keys(schema: str = "run", composed: dict | None = None) -> str:
     """``--help``'s key list for ``schema``: each key, then its type and default (from
-    ``composed``, as in :func:`keys`), its bounds (a registry's names in full) and its meaning,
+    ``composed``, as in ``keys``), its bounds (a registry's names in full) and its meaning,
     wrapped beside it."""
     lines = []
     for key in keys(schema, composed):

@@ -1,14 +1,14 @@
 """Counter-based random streams: the one source of randomness of every sampler's kernels.
 
 A seed (a non-negative integer, None for fresh entropy, or a ``numpy.random.SeedSequence``) becomes
-two 64-bit keys through ``SeedSequence`` (:func:`seed_keys`). Games are cut into fixed blocks of
-:data:`BLOCK` games; each block draws from its own splitmix64 stream, whose starting state is keyed
-by the seed's keys and the block's counters (stream, block) (:func:`stream_keys`; in
-:mod:`ga_pig.simulate` the stream is the match, in :mod:`ga_pig.exact.endgame` and
-:mod:`ga_pig.exact.players` there is one). A game's dice then depend on the seed and the game's place
-alone, never on the thread count or how the games are chunked. Kernels advance a state with
-:func:`_splitmix` and draw from it with :func:`_draw` (a roll outcome) or :func:`_uniform` (a float
-in [0, 1)); they hold no global state.
+two 64-bit keys through ``SeedSequence`` (`seed_keys`). Games are cut into fixed blocks of `BLOCK`
+games; each block draws from its own splitmix64 stream, whose starting state is keyed by the seed's
+keys and the block's counters (stream, block) (`stream_keys`; in [`ga_pig.simulate`][ga_pig.simulate]
+the stream is the match, in [`ga_pig.exact.endgame`][ga_pig.exact.endgame] and
+[`ga_pig.exact.players`][ga_pig.exact.players] there is one). A game's dice then depend on the seed and
+the game's place alone, never on the thread count or how the games are chunked. Kernels advance a
+state with `_splitmix` and draw from it with `_draw` (a roll outcome) or `_uniform` (a float in
+[0, 1)); they hold no global state.
 """
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ def seed_keys(seed: int | np.random.SeedSequence | None) -> np.ndarray:
 
 def stream_keys(keys: np.ndarray, stream: np.ndarray, block: np.ndarray) -> np.ndarray:
     """The starting states (ndarray(uint64)) of the streams numbered (stream[b], block[b]) under
-    :func:`seed_keys`' ``keys``."""
+    `seed_keys`' ``keys``."""
     stream = np.asarray(stream).astype(np.uint64)
     block = np.asarray(block).astype(np.uint64)
     return (keys[0] ^ (stream * np.uint64(0xD1B54A32D192ED03))) + (block * np.uint64(0x8CB92BA72F3D8DD7) + keys[1])
 
 
 def block_keys(seed: int | np.random.SeedSequence | None, games: int) -> np.ndarray:
-    """One starting state per block of :data:`BLOCK` games of a single stream: game g plays
+    """One starting state per block of `BLOCK` games of a single stream: game g plays
     from state [g // BLOCK], its block's stream running through the block's games in order."""
     keys = seed_keys(seed)
     blocks = -(-games // BLOCK)
@@ -47,8 +47,8 @@ def block_keys(seed: int | np.random.SeedSequence | None, games: int) -> np.ndar
 
 
 def roll_table(probabilities: np.ndarray) -> tuple[np.ndarray, bool]:
-    """(cumulative, uniform): what :func:`_draw` takes for outcomes of these probabilities (the
-    game's :meth:`~ga_pig.game.Game.tables`); ``uniform`` when they are all equal."""
+    """(cumulative, uniform): what `_draw` takes for outcomes of these probabilities (the
+    game's [`tables`][ga_pig.game.Game.tables]); ``uniform`` when they are all equal."""
     probabilities = np.asarray(probabilities, dtype=np.float64)
     return np.cumsum(probabilities), bool(np.all(probabilities == probabilities[0]))
 
@@ -74,7 +74,7 @@ def _uniform(state):
 def _draw(state, cumulative, uniform):
     """Index of the next roll outcome from ``cumulative`` (the outcomes' cumulative probabilities):
     exact (Lemire's rejection) for equiprobable outcomes (``uniform``), else an inverse-CDF scan of
-    :func:`_uniform`'s floats. Returns (outcome, state)."""
+    `_uniform`'s floats. Returns (outcome, state)."""
     n = cumulative.shape[0]
     if uniform:
         while True:

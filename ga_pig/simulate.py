@@ -1,18 +1,18 @@
 """Monte Carlo play between strategies (numba kernels, both cores).
 
-Games are cut into fixed blocks of at most :data:`BLOCK` games; each block draws from its own
-splitmix64 stream, keyed by (seed, match, block) (:mod:`ga_pig._streams`). Blocks run in parallel
+Games are cut into fixed blocks of at most [`BLOCK`][ga_pig.simulate.BLOCK] games; each block draws from its own
+splitmix64 stream, keyed by (seed, match, block) (`ga_pig._streams`). Blocks run in parallel
 and their integer counts are summed, so the same seed gives the same result whatever the thread
 count.
 
 In every match the first mover alternates game by game: the match's even-numbered games are
 started by the first strategy. A stalemate (both players pass at a turn start, one after the
 other, so the position repeats forever) is detected when it happens and ends the game with no
-winner. Strategy indexing: see :mod:`ga_pig.strategies`. Under an endgame rule (seat-indexed
-strategies, :class:`~ga_pig.spaces.EndgameRollHold`) a player who banks the goal may be answered
-by one final turn (:mod:`ga_pig.exact.endgame`); a turn start always rolls, so no game stalls.
-With three or more players a match puts one strategy against copies of another
-(:func:`matches`).
+winner. Strategy indexing: see [`ga_pig.strategies`][ga_pig.strategies]. Under an endgame rule
+(seat-indexed strategies, [`EndgameRollHold`][ga_pig.spaces.EndgameRollHold]) a player who banks the
+goal may be answered by one final turn ([`ga_pig.exact.endgame`][ga_pig.exact.endgame]); a turn start
+always rolls, so no game stalls. With three or more players a match puts one strategy against copies
+of another ([`matches`][ga_pig.simulate.matches]).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ CHUNK_BLOCKS = 256
 
 @dataclass(frozen=True)
 class PlayResult:
-    """Counts from :func:`play`: strategy a against strategy b.
+    """Counts from [`play`][ga_pig.simulate.play]: strategy a against strategy b.
 
     ``a_first_*`` count the games a started, ``b_first_*`` those b started.
     """
@@ -78,7 +78,7 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
 
     moves: the game has DOUBLE or SUBTRACT rolls. A constant once inlined (see
-    :func:`_play_block`), so games without them run the plain loop.
+    `_play_block`), so games without them run the plain loop.
     """
     mover = first
     other = second
@@ -129,7 +129,7 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
 
 @numba.njit(cache=True, inline="always")
 def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state):
-    """:func:`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
+    """`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
     the turn scores their sum unless one busts. No turn passes, so no stalemates."""
     mover = first
     other = second
@@ -153,7 +153,7 @@ def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amou
 @numba.njit(cache=True, inline="always")
 def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, amounts, moves, dice, common, out):
     """Play one block of games, a and b alternating the first move; out = (a wins a-first,
-    b wins a-first, a wins b-first, b wins b-first). Inlined into each :func:`_play_blocks_*`
+    b wins a-first, a wins b-first, b wins b-first). Inlined into each `_play_blocks_*`
     kernel with constant ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
     of game gets its own loop with no branch for the others. ``common``: each game draws from
     its own stream, keyed by the block's key and its place in the block (common random numbers:
@@ -177,7 +177,7 @@ def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, a
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_plain(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                        common, out):
-    """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in :func:`_play_block`."""
+    """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in `_play_block`."""
     for blk in numba.prange(block_a.shape[0]):
         _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
                     uniform, effects, amounts, False, False, common, out[blk])
@@ -186,7 +186,7 @@ def _play_blocks_plain(pop, block_a, block_b, block_games, block_seed, goal, cum
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_moves(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                        common, out):
-    """:func:`_play_blocks_plain` for games with DOUBLE or SUBTRACT rolls (Pig Dice)."""
+    """`_play_blocks_plain` for games with DOUBLE or SUBTRACT rolls (Pig Dice)."""
     for blk in numba.prange(block_a.shape[0]):
         _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
                     uniform, effects, amounts, True, False, common, out[blk])
@@ -195,7 +195,7 @@ def _play_blocks_moves(pop, block_a, block_b, block_games, block_seed, goal, cum
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                       common, out):
-    """:func:`_play_blocks_plain` for games that roll pop[n, i, j, 0] dice at once (Hog)."""
+    """`_play_blocks_plain` for games that roll pop[n, i, j, 0] dice at once (Hog)."""
     for blk in numba.prange(block_a.shape[0]):
         _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
                     uniform, effects, amounts, False, True, common, out[blk])
@@ -218,7 +218,7 @@ def _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, fin
 
 @numba.njit(cache=True, inline="always")
 def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform, effects, amounts, state):
-    """:func:`_play_endgame_game` for Hog: pop[p, seat, i, j] dice rolled at once, the turn scoring
+    """`_play_endgame_game` for Hog: pop[p, seat, i, j] dice rolled at once, the turn scoring
     their sum unless one busts; a final turn rolls best[n] dice, n the points it needs."""
     score0, score1 = 0, 0
     seat = 0
@@ -248,7 +248,7 @@ def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative,
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_endgame_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects,
                               amounts, common, out, decides, best):
-    """:func:`_play_blocks_endgame` for Hog's seat-indexed dice counts (``best``: the final turn's)."""
+    """`_play_blocks_endgame` for Hog's seat-indexed dice counts (``best``: the final turn's)."""
     for blk in numba.prange(block_a.shape[0]):
         a, b = block_a[blk], block_b[blk]
         key = np.uint64(block_seed[blk])
@@ -317,7 +317,7 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                          common, out, decides):
-    """:func:`_play_blocks_plain` for seat-indexed strategies under an endgame rule (``decides[s]``:
+    """`_play_blocks_plain` for seat-indexed strategies under an endgame rule (``decides[s]``:
     reaching the goal from seat s is answered by a final turn); the cap is pop's last axis."""
     top = pop.shape[4] - 1
     for blk in numba.prange(block_a.shape[0]):
@@ -339,7 +339,7 @@ def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, c
 @numba.njit(cache=True, inline="always")
 def _play_players_game(pop, a, b, seat_a, n, goal, cumulative, uniform, effects, amounts, scores, state):
     """One game of n players, pop[a] in seat ``seat_a`` and pop[b] in every other seat (flat
-    strategies [idx, k], idx the scores from the mover's on, :mod:`ga_pig.exact.players`); seat 0
+    strategies [idx, k], idx the scores from the mover's on, [`ga_pig.exact.players`][ga_pig.exact.players]); seat 0
     moves first. A stalemate: n turn starts passed in a row. Returns (winning seat or -1, state)."""
     scores[:] = 0
     mover = 0
@@ -381,7 +381,7 @@ def _play_players_game(pop, a, b, seat_a, n, goal, cumulative, uniform, effects,
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_players(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                          common, out):
-    """:func:`_play_blocks_plain` for n = out.shape[1] // 2 players: game g of a block puts a in
+    """`_play_blocks_plain` for n = out.shape[1] // 2 players: game g of a block puts a in
     seat g % n and b in the others; out[blk, 2 s] counts a's wins from seat s, out[blk, 2 s + 1]
     the b's wins in those games."""
     n = out.shape[1] // 2
@@ -403,7 +403,7 @@ def _play_blocks_players(pop, block_a, block_b, block_games, block_seed, goal, c
 
 
 #: The kernel that plays each kind of strategy space (roll/hold games whose rolls can lower the
-#: turn total take :func:`_play_blocks_moves`).
+#: turn total take `_play_blocks_moves`).
 _KERNELS = {RollHold: _play_blocks_plain, DiceCounts: _play_blocks_dice, EndgameRollHold: _play_blocks_endgame,
             EndgameDiceCounts: _play_blocks_endgame_dice, PlayersRollHold: _play_blocks_players}
 
@@ -415,7 +415,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
     games a started, then in those b started. With n >= 3 players (b in every seat but a's),
     (n_matches, 2 n): a's wins and the b's wins in the games a played from seat 0, 1, ...
 
-    The blocks go to the kernel :data:`CHUNK_BLOCKS` at a time, so memory stays bounded however
+    The blocks go to the kernel `CHUNK_BLOCKS` at a time, so memory stays bounded however
     many games are asked for, and Ctrl-C (KeyboardInterrupt) is honoured between chunks.
     """
     n_matches = len(pair_a)
@@ -460,7 +460,7 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     Parameters
     ----------
     a, b : ndarray(bool, shape=(goal, goal, goal))
-        Strategies (see :mod:`ga_pig.strategies`).
+        Strategies (see [`ga_pig.strategies`][ga_pig.strategies]).
     game : Game
     n_games : int
         Number of games, >= 1.
@@ -521,7 +521,7 @@ def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0,
     """Every pair plays ``games_per_pair`` games; return the wins matrix, shape (n, n).
 
     ``wins[p, q]`` is the number of games strategy p won against q (diagonal zero);
-    ``common``: every pair meets the same dice (see :func:`matches`). With three or more players,
+    ``common``: every pair meets the same dice (see [`matches`][ga_pig.simulate.matches]). With three or more players,
     every ordered pair plays: ``wins[p, q]`` counts the games p won alone against copies of q.
     """
     population = check_population(strategies, game, "strategies")

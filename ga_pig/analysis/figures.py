@@ -69,11 +69,11 @@ def hold_threshold(strategy: np.ndarray) -> np.ndarray:
 
 def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, column: str = "mean",
                    title: str = "") -> Figure:
-    """Recorded win rate vs generation, one colour per value of ``by`` (seed 001 Figs. 5–9, 12–16):
+    """Recorded win rate vs generation, one colour per value of ``by`` ([Exeter GA 2016 Figs. 5–9, 12–16]):
     a thin line per run and a thick one for the mean over runs, smoothed by a centred moving
     average over ``window`` records (fewer for short runs: at most a fifth of the records, so a
     run of a few records is not flattened); the legend says which is which. ``frame`` is
-    :func:`ga_pig.analysis.load_runs`'s table; ``column`` one of its win-rate columns."""
+    [`load_runs`][ga_pig.analysis.load_runs]'s table; ``column`` one of its win-rate columns."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     if frame is None or frame.empty:
         return _empty(fig, ax, "no recorded generations")
@@ -103,12 +103,13 @@ _COLUMN_WORDS = {"mean": "population mean", "max": "population best", "min": "po
 
 
 def boundary_surface(strategy: np.ndarray, title: str = "roll/hold boundary") -> Figure:
-    """The hold threshold over (i, j) as a 3-D surface (Neller & Presser Fig. 1; seed 001 Figs. 3–4)."""
+    """The hold threshold over (i, j) as a 3-D surface ([Neller & Presser 2005 Fig. 1];
+    [Exeter GA 2016 Figs. 3–4])."""
     return _surface(hold_threshold(strategy), "hold at turn total k", title)
 
 
 def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
-    """A value over (i, j) as a 3-D surface, seen as in Neller & Presser's figures."""
+    """A value over (i, j) as a 3-D surface, seen as in the figures of [Neller & Presser 2005]."""
     i, j = np.meshgrid(np.arange(height.shape[0]), np.arange(height.shape[1]), indexing="ij")
     fig = plt.figure(figsize=(7, 6))
     ax = fig.add_subplot(projection="3d")
@@ -124,7 +125,7 @@ def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
 
 def boundary_heatmaps(strategies: dict[str, np.ndarray],
                       title: str = "roll/hold boundary: the turn total each strategy holds at") -> Figure:
-    """Hold thresholds over (i, j) as heat maps, side by side (seed 001 Fig. 11)."""
+    """Hold thresholds over (i, j) as heat maps, side by side ([Exeter GA 2016 Fig. 11])."""
     n = max(1, len(strategies))
     fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
     if not strategies:
@@ -143,7 +144,7 @@ def boundary_heatmaps(strategies: dict[str, np.ndarray],
 
 def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray | None = None,
                   hold_at: int | None = 20, title: str = "") -> Figure:
-    """Roll/hold boundary at a fixed opponent score j (seed 004 Figs. 4–6): the policy's hold
+    """Roll/hold boundary at a fixed opponent score j ([STOR609 replication Figs. 4–6]): the policy's hold
     threshold over i, a hold-at line, and the states the policy can reach."""
     goal = _check_strategy(policy, "policy").shape[-1]
     if not 0 <= opponent_score < goal:
@@ -167,7 +168,7 @@ def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray
 
 
 def win_contours(value: np.ndarray, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)) -> Figure:
-    """Contours of the turn-start win probability P(i, j, 0) (seed 004 Fig. 7)."""
+    """Contours of the turn-start win probability P(i, j, 0) ([STOR609 replication Fig. 7])."""
     goal = value.shape[0]
     fig, ax = plt.subplots(figsize=(6, 5.5))
     i, j = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
@@ -183,7 +184,7 @@ def win_contours(value: np.ndarray, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0
 
 def convergence(history: pd.DataFrame) -> Figure:
     """Value-iteration convergence: one line per state (columns of ``history``, rows = sweeps)
-    (seed 004 Fig. 2)."""
+    ([STOR609 replication Fig. 2])."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if history is None or history.empty:
         return _empty(fig, ax, "no iterations")
@@ -199,8 +200,8 @@ def convergence(history: pd.DataFrame) -> Figure:
 
 
 def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float = 0.025) -> Figure:
-    """Measured win rate of a strategy against itself vs games played (seed 001 Fig. 17; seed 000
-    Fig. 15): ``frame`` has columns games, win_rate (one row per repeat)."""
+    """Measured win rate of a strategy against itself vs games played ([Exeter GA 2016 Fig. 17];
+    [Exeter optimal Fig. 15]): ``frame`` has columns games, win_rate (one row per repeat)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if frame is None or frame.empty:
         return _empty(fig, ax, "no simulated matches")
@@ -222,7 +223,7 @@ def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float 
 def random_search_density(means, peaks: dict[str, float] | None = None,
                           levels=(0.95, 0.99, 0.999)) -> Figure:
     """Density of random-search draw means with the fitted normal and its quantiles (left, zoomed
-    on the draws) and the GA peaks on the full scale (right) (seed 001 Fig. 10)."""
+    on the draws) and the GA peaks on the full scale (right) ([Exeter GA 2016 Fig. 10])."""
     means = np.asarray(means, dtype=float)
     fig, (zoom, full) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [1, 1.3]})
     if means.size < 2:
@@ -257,7 +258,7 @@ def random_search_density(means, peaks: dict[str, float] | None = None,
 
 
 def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
-    """One strategy's coin-flip win rate against each hold-at strategy (seed 000 Fig. 18)."""
+    """One strategy's coin-flip win rate against each hold-at strategy ([Exeter optimal Fig. 18])."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(list(thresholds), win_rates, marker=".", color="tab:blue", label=name)
     ax.axhline(0.5, color="grey", linestyle=":", label="an even game (½)")
@@ -272,7 +273,7 @@ def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
 
 def turn_probabilities(probability: pd.DataFrame, title: str = "") -> Figure:
     """Probability of reaching the goal within N turns from each banked score, one line per N
-    (seed 002); ``probability`` is :func:`ga_pig.turns.turn_tables`' first table."""
+    ([Durango Bill]); ``probability`` is [`turn_tables`][ga_pig.turns.turn_tables]' first table."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if probability is None or probability.empty:
         return _empty(fig, ax, "no turn table")
@@ -288,7 +289,7 @@ def turn_probabilities(probability: pd.DataFrame, title: str = "") -> Figure:
 
 
 def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
-    """Hog: the number of dice over (i, j) as a 3-D surface (seed 003 Fig. 9)."""
+    """Hog: the number of dice over (i, j) as a 3-D surface ([Neller & Presser 2005 Fig. 9])."""
     if not isinstance(policy, np.ndarray) or policy.ndim != 2 or policy.dtype.kind not in "iu":
         raise ValueError(f"policy must be a numpy integer array of shape (goal, goal) (Hog's dice counts), got "
                          f"{type(policy).__name__} with shape {getattr(policy, 'shape', None)}")
@@ -297,7 +298,8 @@ def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
 
 def expected_turn_scores(scores: dict[str, np.ndarray], title: str = "points a turn banks on average") -> Figure:
     """Expected points a turn banks at each (i, j), heat maps side by side on one colour scale
-    (seed 003 Fig. 10: Pig and Hog); ``scores`` from :func:`ga_pig.analysis.data.expected_turn_score`."""
+    ([Neller & Presser 2005 Fig. 10]: Pig and Hog); ``scores`` from
+    [`expected_turn_score`][ga_pig.analysis.data.expected_turn_score]."""
     n = max(1, len(scores))
     fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
     if not scores:
@@ -314,9 +316,9 @@ def expected_turn_scores(scores: dict[str, np.ndarray], title: str = "points a t
 
 
 def risk_scores(turn_table: pd.DataFrame, by: str = "stated_risk") -> Figure:
-    """Seed 000 Figures 7–12: total score at each turn for every player of each risk class (thin),
+    """[Exeter optimal Figs. 7–12]: total score at each turn for every player of each risk class (thin),
     the class average (dots) and its trend line with its gradient (legend); one panel per class.
-    ``turn_table``: :func:`ga_pig.analysis.play.turns`."""
+    ``turn_table``: [`turns`][ga_pig.analysis.play.turns]."""
     classes = sorted(turn_table[by].dropna().unique())
     fig, axes = plt.subplots(1, max(len(classes), 1), figsize=(4.2 * max(len(classes), 1), 3.6), sharey=True,
                              squeeze=False)
@@ -340,7 +342,7 @@ def risk_scores(turn_table: pd.DataFrame, by: str = "stated_risk") -> Figure:
 
 
 def game_scores(turn_table: pd.DataFrame, game_id: int, session: str | None = None) -> Figure:
-    """Seed 000 Figures 13–14: both players' total score at each of their turns in one game."""
+    """[Exeter optimal Figs. 13–14]: both players' total score at each of their turns in one game."""
     part = turn_table[turn_table["game_id"] == game_id]
     if session is not None:
         part = part[part["session"] == session]
@@ -362,8 +364,8 @@ def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = 
                      column: str = "champion") -> Figure:
     """Best exact win rate against the optimal so far, against generations (left) and wall time
     (right), one colour per value of ``by`` (thin: runs; thick: the median over runs at each
-    generation), with ``references`` (name -> win rate: the seed's GA peaks, hold at 25) as
-    horizontal lines (issue 11). ``frame`` is :func:`ga_pig.analysis.load_runs`' table; ``column``
+    generation), with ``references`` (name -> win rate: the GA peaks of [Exeter GA 2016 §4], hold at
+    25) as horizontal lines. ``frame`` is [`load_runs`][ga_pig.analysis.load_runs]' table; ``column``
     is what a run reports (``champion``: the strategy the run itself picked)."""
     fig, (by_generation, by_time) = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True, layout="constrained")
     if frame is None or frame.empty or column not in frame:
@@ -401,7 +403,7 @@ def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = 
 def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, name: str = "evolved") -> Figure:
     """Three heat maps over (i, j): the strategy's hold thresholds, the optimal policy's, and where
     the strategy loses win probability (``cost``:
-    :meth:`ga_pig.analysis.discovery.DecisionCosts.by_score`, on a log scale)."""
+    [`DecisionCosts.by_score`][ga_pig.analysis.discovery.DecisionCosts.by_score], on a log scale)."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
     thresholds = [hold_threshold(strategy), hold_threshold(optimal)]
     top = max(t.max() for t in thresholds)
@@ -427,7 +429,7 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
 def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
     """How many points past the goal an optimal player banks, over (own score i, opponent's
     score j), one heat map per endgame rule (or per game): ``margins[label]`` is
-    :meth:`~ga_pig.exact.endgame.EndgameSolution.margin` for the first mover, shape (goal, goal).
+    [`margin`][ga_pig.exact.endgame.EndgameSolution.margin] for the first mover, shape (goal, goal).
     Four maps a row."""
     n = max(1, len(margins))
     columns = min(n, 4)

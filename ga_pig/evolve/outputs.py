@@ -254,7 +254,7 @@ def winrate_figure(records: list[dict], title: str):
 
 
 def plot_winrate(records: list[dict], path: Path, title: str) -> None:
-    """Write :func:`winrate_figure` of ``records`` to ``path`` (PNG)."""
+    """Write [`winrate_figure`][ga_pig.evolve.outputs.winrate_figure] of ``records`` to ``path`` (PNG)."""
     import matplotlib.pyplot as plt
 
     fig = winrate_figure(records, title)

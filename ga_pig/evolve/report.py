@@ -1,12 +1,14 @@
 """The end-of-run report: where a run's champion stands, in a few plain lines.
 
 Its exact win rate against the optimal policy (the equilibrium in the other seats with three or
-more players) and against hold at 20, with who starts decided by a coin; seed 001's published
-figure for the same experiment (§4.3: knockout 0.133, round robin 0.139, cube system 0.24 from
-random strategies), beside this run's best; and the commands that evolve near-optimal play, with
-what they reached within their time limits in ``benchmarks/discovery.py`` on a 2-core machine.
+more players) and against hold at 20, with who starts decided by a coin; the figure
+[Exeter GA 2016 §4.3] published for the same experiment (knockout 0.133, round robin 0.139, cube
+system 0.24 from random strategies), beside this run's best; and the commands that evolve
+near-optimal play, with what they reached within their time limits in ``benchmarks/discovery.py``
+on a 2-core machine.
 
-:func:`report` builds the lines from the run's summary and champion; :func:`tell` prints them
+[`report`][ga_pig.evolve.report.report] builds the lines from the run's summary and champion;
+[`tell`][ga_pig.evolve.report.tell] prints them
 (when the run shows progress) and writes them to the log. The lines hold no timing of this run,
 so a seed gives the same report, and ``summary.json`` stays the same for a seed.
 """
@@ -28,7 +30,7 @@ __all__ = ["report", "tell", "SEED_001", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGG
 
 REPORT_LOGGER = "ga_pig.evolve.report"
 
-#: seed 001 §4.3: the best exact win rate against the optimal its GA reached from 20 random
+#: [Exeter GA 2016 §4.3]: the best exact win rate against the optimal its GA reached from 20 random
 #: strategies, by experiment (Pig to 100, two players, ``population=random``).
 SEED_001 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24}
 
@@ -70,7 +72,7 @@ def report(cfg: DictConfig, game: Game, summary: dict, champion: np.ndarray) -> 
 
 
 def _against_hold_at(game: Game, champion: np.ndarray) -> str:
-    """The champion's exact win rate against hold at :data:`HOLD_AT`, where that is one quick
+    """The champion's exact win rate against hold at [`HOLD_AT`][ga_pig.evolve.report.HOLD_AT], where that is one quick
     evaluation (two players, a roll/hold game played to the goal); else why it is left out."""
     if type(game.space) is not RollHold or game.players != 2 or HOLD_AT >= game.goal:
         return (f"not measured against hold at {HOLD_AT} (only in two-player roll/hold games played to a goal "
@@ -83,7 +85,7 @@ def _plain_pig(game: Game) -> bool:
 
 
 def _published(cfg: DictConfig, game: Game) -> float | None:
-    """Seed 001's figure for this experiment, where it published one."""
+    """The figure of [Exeter GA 2016 §4.3] for this experiment, where it published one."""
     if not _plain_pig(game) or str(cfg.population.kind) != "random":
         return None
     return SEED_001.get(str(cfg.experiment))

@@ -194,7 +194,7 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None, compiling: Comp
 
 
 def _reported(cfg: DictConfig, game, out: Path, summary: dict) -> dict:
-    """The summary with the end-of-run report (:mod:`ga_pig.evolve.report`) under ``report``,
+    """The summary with the end-of-run report ([`ga_pig.evolve.report`][ga_pig.evolve.report]) under ``report``,
     written to ``summary.json`` again; the report printed and logged."""
     lines = report(cfg, game, summary, np.load(out / BEST))
     summary = {**summary, "report": lines}

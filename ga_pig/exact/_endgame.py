@@ -1,14 +1,14 @@
-"""Private numba kernels of the endgame rules (seed 003, "Future Challenges"; issue 12).
+"""Private numba kernels of the endgame rules ([Neller & Presser 2005, "Endgame Variations"]).
 
-Once a player banks at least the goal, the other may get one final turn (:mod:`ga_pig.exact.endgame`
-says when). Tables are indexed ``[seat, i, j, k]`` — the mover's seat (0: first mover), the
-mover's banked score, the opponent's, the turn total — with ``i + k`` up to the cap ``top``: a
-mover whose banked score plus turn total reaches ``top`` banks. Every roll-and-hold game is handled
-here: ADD, BUST, RESET and BANK outcomes, and the MOVE outcomes (DOUBLE, SUBTRACT: Pig Dice) that
-let the turn total double or fall. With RESET the sweeps over the pairs repeat (:func:`_settle`);
-with MOVE outcomes each turn's chain does (:func:`_side`), and so do the forward passes of a turn
-(:func:`_final_turn`, :func:`_final_margins`, :func:`_turn_ends`). A MOVE that leaves the total
-where it is (doubling 0, subtracting from 0) is a self-loop, folded in by one division.
+Once a player banks at least the goal, the other may get one final turn
+([`ga_pig.exact.endgame`][ga_pig.exact.endgame] says when). Tables are indexed ``[seat, i, j, k]`` —
+the mover's seat (0: first mover), the mover's banked score, the opponent's, the turn total — with
+``i + k`` up to the cap ``top``: a mover whose banked score plus turn total reaches ``top`` banks.
+Every roll-and-hold game is handled here: ADD, BUST, RESET and BANK outcomes, and the MOVE outcomes
+(DOUBLE, SUBTRACT: Pig Dice) that let the turn total double or fall. With RESET the sweeps over the
+pairs repeat (`_settle`); with MOVE outcomes each turn's chain does (`_side`), and so do the forward
+passes of a turn (`_final_turn`, `_final_margins`, `_turn_ends`). A MOVE that leaves the total where
+it is (doubling 0, subtracting from 0) is a self-loop, folded in by one division.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _final_turn(add_p, add_amount, bank_p, bank_amount, move_p, move_amount, siz
     roll until they have, or bust), for n = 0..size-1; W[0] = 1. Without MOVE outcomes W[n] only
     depends on n minus what a roll adds (one recursion); with them each n is its own chain over
     the turn totals 0..n-1, swept from the top down until no value moves by more than
-    :data:`ROUNDING_FLOOR` (warm-started from the last n's)."""
+    `ROUNDING_FLOOR` (warm-started from the last n's)."""
     W = np.ones(size)
     if move_p.shape[0] == 0:
         for n in range(1, size):
@@ -93,7 +93,7 @@ def _reach(policy, s, me, op, goal, top, decides, add_amount, move_amount, reach
 
 @numba.njit(cache=True, inline="always")
 def _reach_scan(policy, s, me, op, goal, top, decides, add_amount, move_amount, reached, start_rolls, moves):
-    """:func:`_reach`, with ``moves`` a constant in each inlined copy."""
+    """`_reach`, with ``moves`` a constant in each inlined copy."""
     reached[:] = False
     reached[0] = True
     last = 0
@@ -141,7 +141,7 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
     P as it stands (a pair of lower score sum, so from the previous sweep), a bust when me = 0.
     With MOVE outcomes (DOUBLE, SUBTRACT) a total can lead to a lower one, read from the previous
     pass (the first from what alpha and beta hold: the caller's first guess): passes repeat until
-    no entry moves by more than :data:`ROUNDING_FLOOR`, the actions chosen (with ``greedy``) in the
+    no entry moves by more than `ROUNDING_FLOOR`, the actions chosen (with ``greedy``) in the
     first pass only and then evaluated — a policy-improvement step, so the caller's rounds repeat
     until none switches (choosing again in every pass took twice the passes). Returns whether an
     action switched."""
@@ -163,7 +163,7 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
 @numba.njit(cache=True, inline="always")
 def _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount,
                bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls, moves):
-    """One top-down pass of :func:`_side`: returns (the largest change of an entry, tracked only
+    """One top-down pass of `_side`: returns (the largest change of an entry, tracked only
     with ``moves``; whether an action switched)."""
     switched = False
     change = 0.0
@@ -324,11 +324,11 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
 @numba.njit(cache=True)
 def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
             exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
-    """:func:`_solve`, swept again while resets move values: a sweep reads the turn starts where
+    """`_solve`, swept again while resets move values: a sweep reads the turn starts where
     resets land, P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal
     numbers to new ones; sweeps repeat until it returns them unchanged (to within ``tol`` or the
     rounding floor), each next guess extrapolated from the last few
-    (:func:`~ga_pig.exact._anderson._extrapolate`). Returns the sweeps, or 0 if a pair did not
+    (`_extrapolate` of `ga_pig.exact._anderson`). Returns the sweeps, or 0 if a pair did not
     settle or the sweeps did not."""
     if reset_p == 0.0:
         ok = _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
@@ -383,7 +383,7 @@ def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust
 def _play(policies, games, goal, top, decides, cumulative, uniform, effects, amounts, keys, scores, winners):
     """Play ``games`` games between policies[0] (first mover) and policies[1] under the endgame
     rule: policies[p] is indexed [seat, i, j, k] like the solver's tables. Game g draws from the
-    stream keys[g // BLOCK] (:mod:`ga_pig._streams`), which runs through its block's games in
+    stream keys[g // BLOCK] (`ga_pig._streams`), which runs through its block's games in
     order. Writes each game's final banked scores (scores[g, seat]) and winner's seat; a game
     stalled for 100 000 turns has winner -1."""
     state = np.uint64(0)

@@ -1,8 +1,8 @@
-"""Private numba kernels of the endgame rules for games that roll their dice at once (Hog; issue 12).
+"""Private numba kernels of the endgame rules for games that roll their dice at once (Hog).
 
 A turn is one roll of the number of dice the mover's table names; it scores the dice's sum unless
 one of them busts. Once a player's score reaches the goal the other may take one final turn
-(:mod:`ga_pig.exact.endgame` says when): it needs more than the difference, and rolls the number of
+([`ga_pig.exact.endgame`][ga_pig.exact.endgame] says when): it needs more than the difference, and rolls the number of
 dice most likely to get it — ``W[n]``, the best chance of scoring at least n in one roll, and
 ``best[n]``, the fewest dice that give it. There is no turn total, so tables are indexed ``[seat,
 i, j]``: the mover's seat (0: first mover), its score, the opponent's. Scores only grow, so one
@@ -173,7 +173,7 @@ def _margins(policy, goal, decides, best, dice, won):
 def _play(policies, games, goal, decides, best, cumulative, uniform, effects, amounts, keys, scores, winners):
     """Play ``games`` games between policies[0] (first mover) and policies[1], each indexed
     [seat, i, j] (dice counts), under the endgame rule; a final turn rolls best[n] dice, n the
-    points it needs. Game g draws from the stream keys[g // BLOCK] (:mod:`ga_pig._streams`), which
+    points it needs. Game g draws from the stream keys[g // BLOCK] (`ga_pig._streams`), which
     runs through its block's games in order. Writes each game's final scores (scores[g, seat]) and
     winner's seat."""
     state = np.uint64(0)

@@ -1,5 +1,5 @@
-"""Private numba kernels for n-player games of the Pig family (seed 003, "Three or More Players";
-issue 12).
+"""Private numba kernels for n-player games of the Pig family ([Neller & Presser 2005, "Three or More
+Players"]).
 
 Scores are seen from the mover: sigma = (mover's, next player's, ..., last player's banked score),
 stored flat as idx = sum_t sigma_t * goal ** (n - 1 - t). A value vector x[q] is player q's win
@@ -506,7 +506,7 @@ def _stops(goal, add_p, add_amount, bust_p):
 def _threshold_rows(strategies, goal, n, width, out):
     """out[s, idx]: the total t below which strategies[s] rolls at idx when it then holds at
     every total it can reach (t + 1 .. t + width - 1, below the goal), else -1: the turns
-    :func:`_member_quick` reads from tables. One pass over the strategies, in order."""
+    `_member_quick` reads from tables. One pass over the strategies, in order."""
     size = goal ** (n - 1)
     for s in numba.prange(strategies.shape[0]):
         for idx in range(goal ** n):
@@ -528,8 +528,8 @@ def _member_quick(W, t, p, idx, goal, n, D, won, lost):
     within the turn and through the states the turn banks into (W[q, idx]: the member's win
     probability when identity q moves at idx), b the chance the turn hands on with the scores
     unchanged. For a turn that rolls below the total t and holds at every total it can then
-    reach (what threshold genomes decode to; :func:`_threshold_rows`), from the :func:`_stops`
-    tables: a few products instead of a pass over the turn totals (:func:`_member_turn`)."""
+    reach (what threshold genomes decode to; `_threshold_rows`), from the `_stops`
+    tables: a few products instead of a pass over the turn totals (`_member_turn`)."""
     size = goal ** (n - 1)
     s0 = idx // size
     cap = goal - s0
@@ -553,7 +553,7 @@ def _member_quick(W, t, p, idx, goal, n, D, won, lost):
 
 @numba.njit(cache=True)
 def _member_turn(W, row, p, idx, goal, n, add_p, add_amount, bust_p, bank_p, bank_amount, alpha, beta, reach):
-    """(a, b) of :func:`_member_quick` for any turn: a pass back over the turn totals the turn can
+    """(a, b) of `_member_quick` for any turn: a pass back over the turn totals the turn can
     reach (alpha[k], beta[k]: from turn total k)."""
     size = goal ** (n - 1)
     s0 = idx // size
@@ -600,10 +600,10 @@ def _one_against(pop, a, others, alternative, mix, b, goal, n, order, add_p, add
     """The member's exact win probabilities when pop[a] plays identity 0 and others[b] every
     other identity (flat strategies [idx, k]; the others follow alternative[b] for a turn with
     probability mix[b, idx]; mix empty: never): W[p, idx] with identity p moving at idx. The member's win
-    probability is one component of :func:`_solve`'s start vectors, and around an orbit it obeys
+    probability is one component of `_solve`'s start vectors, and around an orbit it obeys
     w_m = a_m + b_m w_(m+1) on its own, so one number per state suffices. Threshold turns come
-    from the :func:`_stops` tables (D, won, lost; D empty: never) where the ``*_t`` tables of
-    :func:`_threshold_rows` give the turn's threshold."""
+    from the `_stops` tables (D, won, lost; D empty: never) where the ``*_t`` tables of
+    `_threshold_rows` give the turn's threshold."""
     done = np.zeros((n, goal ** n), dtype=np.bool_)
     quick = D.shape[0] > 0
     alpha = np.zeros(goal)
@@ -657,7 +657,7 @@ def _one_against(pop, a, others, alternative, mix, b, goal, n, order, add_p, add
 def _versus(pop, first, others, alternative, mix, second, goal, n, order, add_p, add_amount, bust_p, bank_p,
             bank_amount, D, won, lost, pop_t, others_t, alternative_t, out):
     """out[m, s]: the win probability of pop[first[m]] moving in seat s (0: first) with
-    others[second[m]] (mixing as in :func:`_one_against`) in every other seat; pairs in parallel."""
+    others[second[m]] (mixing as in `_one_against`) in every other seat; pairs in parallel."""
     for m in numba.prange(first.shape[0]):
         W = np.empty((n, goal ** n))
         _one_against(pop, first[m], others, alternative, mix, second[m], goal, n, order, add_p, add_amount, bust_p,
@@ -671,7 +671,7 @@ def _play(policies, alternative, mix, games, goal, n, cumulative, uniform, effec
     """Play ``games`` games, policies[p] (flat: [idx, k]) the strategy of the player in seat p,
     seat 0 moving first; at the start of a turn at idx, with probability mix[p, idx] the player
     follows alternative[p] instead for the turn. Game g draws its dice and its mixing from the
-    stream keys[g // BLOCK] (:mod:`ga_pig._streams`), which runs through its block's games in
+    stream keys[g // BLOCK] (`ga_pig._streams`), which runs through its block's games in
     order. winners[g]: the winning seat, -1 for a game stalled for 100 000 turns."""
     scores = np.zeros(n, dtype=np.int64)
     state = np.uint64(0)

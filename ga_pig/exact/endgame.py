@@ -1,4 +1,4 @@
-"""Optimal play under the endgame rules seed 003 leaves open ("Future Challenges"; issue 12).
+"""Optimal play under the endgame rules left open by [Neller & Presser 2005, "Endgame Variations"].
 
 Under ``first_to_goal`` (the seeds' rule) the first player to bank the goal wins. Under the other
 two, once a player banks at least the goal the other may take **one final turn** to finish with a
@@ -18,10 +18,10 @@ leader could otherwise pass forever, and two passing players would stall.
 
 The turn total past the goal is unbounded; the solver bounds it exactly. Banking a total S >= goal
 against an opponent at j wins unless the final turn adds more than S - j points, which happens
-with probability W(S - j + 1), decreasing in S (:func:`final_turn`; a bust or a reset ends the
-final turn short). Rolling on wins at most 1 - p_bust * Q - p_reset * R, Q and R the opponent's
-win probabilities from the start of its turn after a bust and after a reset (which leaves the
-mover at 0). So where W(S - j + 1) <= p_bust * Q + p_reset * R holding is optimal, and stays
+with probability W(S - j + 1), decreasing in S ([`final_turn`][ga_pig.exact.endgame.final_turn]; a bust
+or a reset ends the final turn short). Rolling on wins at most 1 - p_bust * Q - p_reset * R, Q and R
+the opponent's win probabilities from the start of its turn after a bust and after a reset (which
+leaves the mover at 0). So where W(S - j + 1) <= p_bust * Q + p_reset * R holding is optimal, and stays
 optimal for every larger S. The solver makes every mover bank at ``top`` = goal + margin and then
 checks that inequality at ``top`` for every state with the values it found: those values,
 extended by holding beyond ``top``, satisfy the optimality equations of the unbounded game, so
@@ -41,8 +41,9 @@ holds: W falls as n grows (reaching n + 1 means having reached n), and rolling o
 bust. A doubling can carry a total to nearly twice the cap: it banks there.
 
 Hog (one roll per turn of the dice its table ``[seat, i, j]`` names) has no turn total to bound:
-its final turn rolls the number of dice most likely to get ahead (:func:`final_dice`; the final
-turn's W(n) is that best chance), and its kernels live in :mod:`ga_pig.exact._endgame_dice`.
+its final turn rolls the number of dice most likely to get ahead
+([`final_dice`][ga_pig.exact.endgame.final_dice]; the final turn's W(n) is that best chance), and its
+kernels live in `ga_pig.exact._endgame_dice`.
 """
 
 from __future__ import annotations
@@ -125,12 +126,13 @@ class EndgameSolution:
         return first.astype(np.int64)
 
     def margin(self) -> np.ndarray:
-        """margin[seat, i, j] = :meth:`bank_at` - goal: how far past the goal the mover banks."""
+        """margin[seat, i, j] = [`bank_at`][ga_pig.exact.endgame.EndgameSolution.bank_at] - goal: how far past
+        the goal the mover banks."""
         return self.bank_at() - self.game.goal
 
 
 def _decides(game: Game) -> np.ndarray:
-    """:data:`DECIDES` of the game's rule, as the kernels take it."""
+    """[`DECIDES`][ga_pig.exact.endgame.DECIDES] of the game's rule, as the kernels take it."""
     return np.array(DECIDES[game.endgame], dtype=np.bool_)
 
 
@@ -143,7 +145,7 @@ def _supported(game: Game) -> None:
 def final_turn(game: Game, size: int) -> np.ndarray:
     """W[n], n = 0..size-1: the chance that a player on a final turn who needs at least n more
     points gets them (rolling until they have, or bust; Hog: rolling the number of dice most likely
-    to score n, :func:`final_dice`); W[0] = 1."""
+    to score n, [`final_dice`][ga_pig.exact.endgame.final_dice]); W[0] = 1."""
     check_game(game)
     check_int("size", size, 1)
     if game.max_dice:
@@ -164,7 +166,8 @@ def final_dice(game: Game, size: int) -> np.ndarray:
 
 
 def _dice_final(game: Game, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(W, best) of a Hog final turn (:func:`final_turn`, :func:`final_dice`)."""
+    """(W, best) of a Hog final turn ([`final_turn`][ga_pig.exact.endgame.final_turn],
+    [`final_dice`][ga_pig.exact.endgame.final_dice])."""
     pi = game.dice_table()
     tail = np.cumsum(pi[:, ::-1], axis=1)[:, ::-1]  # tail[d, n]: d dice score at least n (n >= 1)
     W, best = np.zeros(size), np.ones(size, dtype=np.int64)
@@ -176,8 +179,9 @@ def _dice_final(game: Game, size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def dice_size(game: Game) -> int:
-    """Hog: the size of the final-turn tables (:func:`final_turn`, :func:`final_dice`) play can read:
-    the leader's score is below goal + the largest roll."""
+    """Hog: the size of the final-turn tables ([`final_turn`][ga_pig.exact.endgame.final_turn],
+    [`final_dice`][ga_pig.exact.endgame.final_dice]) play can read: the leader's score is below goal + the
+    largest roll."""
     return game.goal + game.dice_table().shape[1] + 1
 
 
@@ -250,7 +254,7 @@ def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.n
 
 def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_rounds: int = 10_000,
             margin: int | None = None) -> EndgameSolution:
-    """Optimal play of ``game`` under its endgame rule (:attr:`Game.endgame`), exact.
+    """Optimal play of ``game`` under its endgame rule ([`Game.endgame`][ga_pig.game.Game.endgame]), exact.
 
     Parameters
     ----------
@@ -316,7 +320,7 @@ def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
 
 
 def cap(game: Game) -> int:
-    """The cap ``top`` of the game's strategies (:class:`~ga_pig.spaces.EndgameRollHold`) and the
+    """The cap ``top`` of the game's strategies ([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold]) and the
     solver's first try: goal plus the margin past which the final turn's chance of catching up
     falls below a thousandth of a bust's (a tenth where the turn total can double); goal + 1 where
     nobody plays past the goal. From the rules alone: no solving."""
@@ -326,15 +330,15 @@ def cap(game: Game) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _cap(game: Game) -> int:
-    """:func:`cap` of a checked game, remembered (with doubling, the final turn's odds take a chain
-    per number of points)."""
+    """[`cap`][ga_pig.exact.endgame.cap] of a checked game, remembered (with doubling, the final
+    turn's odds take a chain per number of points)."""
     if not any(DECIDES[game.endgame]):
         return game.goal + 1
     return game.goal + _first_margin(game, final_turn(game, 8 * game.goal + 64))
 
 
 def _within_cap(game: Game, P: np.ndarray, policy: np.ndarray, top: int):
-    """Tables solved at a cap above :func:`cap` cut back to it when the policy banks below it
+    """Tables solved at a cap above [`cap`][ga_pig.exact.endgame.cap] cut back to it when the policy banks below it
     everywhere (the values there are unchanged: every mover banks there anyway), so optimal
     play is a strategy of the game's space."""
     limit = cap(game)
@@ -350,8 +354,8 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
                        others: np.ndarray | None = None) -> np.ndarray:
     """Exact outcome probabilities of ``population[first[m]]`` (a) against ``others[second[m]]``
     (b; ``others`` defaults to the population) under the game's endgame rule, in parallel: rows (a
-    wins a-first, b wins a-first, a wins b-first, b wins b-first), as :mod:`ga_pig.exact.evaluate`
-    returns them. Strategies are :class:`~ga_pig.spaces.EndgameRollHold` tables (checked by the
+    wins a-first, b wins a-first, a wins b-first, b wins b-first), as `ga_pig.exact.evaluate`
+    returns them. Strategies are [`EndgameRollHold`][ga_pig.spaces.EndgameRollHold] tables (checked by the
     caller); a turn start always rolls, so no game stalls and each seating's two wins add up to 1."""
     _supported(game)
     out = np.empty((len(first), 4))
@@ -373,12 +377,12 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
 def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> EndgameSolution:
     """The strategy maximizing its win probability against ``b`` in both seats, exactly (policy
     iteration of the responder's seat, ``b`` fixed in the other). ``b`` is an
-    :class:`~ga_pig.spaces.EndgameRollHold` table; the response is one too (a turn start rolls).
+    [`EndgameRollHold`][ga_pig.spaces.EndgameRollHold] table; the response is one too (a turn start rolls).
 
-    Returns an :class:`EndgameSolution` whose ``policy[s]`` is the response in seat s and
-    ``value[s]`` its win probability as the mover in seat s against ``b``: ``value[0, 0, 0, 0]`` is
-    its win probability moving first. ``start`` and ``win_probability`` read as for optimal play
-    from the responder's side when it moves first.
+    Returns an [`EndgameSolution`][ga_pig.exact.endgame.EndgameSolution] whose ``policy[s]`` is the
+    response in seat s and ``value[s]`` its win probability as the mover in seat s against ``b``:
+    ``value[0, 0, 0, 0]`` is its win probability moving first. ``start`` and ``win_probability`` read
+    as for optimal play from the responder's side when it moves first.
     """
     b = game.space.check(b, "b")
     _supported(game)
@@ -411,8 +415,8 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     """The winning margin in optimal play, exactly: ``won[seat, m]``, the chance that ``seat``
     (0: first mover) wins with a final banked score ``m`` points above the loser's. Computed
     forward from the start, independently of the solver's values: ``won.sum(axis=1)`` is
-    :attr:`EndgameSolution.start` (a check the tests make). Works for ``first_to_goal`` too,
-    where the winner's margin is its final score minus the loser's.
+    [`EndgameSolution.start`][ga_pig.exact.endgame.EndgameSolution.start] (a check the tests make).
+    Works for ``first_to_goal`` too, where the winner's margin is its final score minus the loser's.
 
     Returns
     -------
@@ -449,15 +453,16 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
     Parameters
     ----------
     policies : ndarray(bool, shape=(2, 2, goal, goal, top + 1))
-        Each player's policy, indexed [seat, i, j, k] like :attr:`EndgameSolution.policy` (for
+        Each player's policy, indexed [seat, i, j, k] like
+        [`EndgameSolution.policy`][ga_pig.exact.endgame.EndgameSolution.policy] (for
         the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``.
         Hog: int dice counts, shape ``(2, 2, goal, goal)``.
     games : int
         Number of games, >= 1.
     seed : int, optional
         A non-negative integer (or None, or a ``numpy.random.SeedSequence``, as in
-        :func:`ga_pig.simulate.play`). Game g's dice come from the seed's stream for its block of
-        :data:`~ga_pig._streams.BLOCK` games alone, so the same seed gives the same games, and
+        [`ga_pig.simulate.play`][ga_pig.simulate.play]). Game g's dice come from the seed's stream for its
+        block of [`BLOCK`][ga_pig.simulate.BLOCK] games alone, so the same seed gives the same games, and
         fewer games are the first of more.
 
     Returns

@@ -1,9 +1,9 @@
-"""Three or more players (seed 003, "Three or More Players"; issue 12): optimal play, exact
+"""Three or more players ([Neller & Presser 2005, "Three or More Players"]): optimal play, exact
 evaluation and best responses.
 
 A strategy for n players is a bool array of shape ``(goal,) * n + (goal,)`` indexed
 ``[mover's score, next player's, the one after, ..., turn total]`` (True: roll); with n = 2 it is
-the two-player convention of :mod:`ga_pig.strategies`. First to bank the goal wins; stalemates
+the two-player convention of [`ga_pig.strategies`][ga_pig.strategies]. First to bank the goal wins; stalemates
 lose for all.
 
 Optimal play: each player maximizes their own win probability. Busts hand the turn on with the
@@ -18,12 +18,14 @@ no mover then has a better pure strategy (``mix`` and ``alternative`` of the sol
 that search fails, the orbit is solved from each mover's upper envelope of turn strategies: a
 mover's choice depends on the orbit only through its own win probability after handing on, so
 in equilibrium it plays one envelope line or mixes the two that cross where that probability
-sits (:func:`_resolve_orbit`; orbits where both fail are counted in ``unsettled`` and left at
+sits (`_resolve_orbit`; orbits where both fail are counted in ``unsettled`` and left at
 their last pure strategies — none for Pig to 100). The result is a subgame-perfect equilibrium
-in stationary strategies, checked by best responses (:func:`exploitability`, tested). With
-n = 2 it is the zero-sum optimal policy of :func:`ga_pig.exact.optimal` (tested to 1e-14).
+in stationary strategies, checked by best responses
+([`exploitability`][ga_pig.exact.players.exploitability], tested). With n = 2 it is the zero-sum
+optimal policy of [`ga_pig.exact.optimal`][ga_pig.exact.optimal] (tested to 1e-14).
 
-Neller & Presser's approximation (:func:`approximation`): treat all opponents as one opponent
+The approximation of [Neller & Presser 2005, "Three or More Players"]
+([`approximation`][ga_pig.exact.players.approximation]): treat all opponents as one opponent
 holding their maximum score and play the 2-player optimal policy.
 """
 
@@ -119,7 +121,7 @@ def supported(game: Game, players: int | None = None) -> None:
 
 
 def memory(game: Game, players: int | None = None) -> float:
-    """Bytes the n-player solve of ``game`` needs (:data:`BYTES_PER_STATE` per state and player)."""
+    """Bytes the n-player solve of ``game`` needs (`BYTES_PER_STATE` per state and player)."""
     players = game.players if players is None else players
     return BYTES_PER_STATE * game.goal ** (players + 1) * players
 
@@ -144,7 +146,7 @@ def _order(goal: int, players: int) -> np.ndarray:
 
 def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_rounds: int, heuristic: bool = True):
     """The orbit kernel on ``strategy`` = (policy, alternative, mix), flat per identity. In the
-    equilibrium solve an orbit the kernel leaves unresolved goes to :func:`_resolve_orbit` before
+    equilibrium solve an orbit the kernel leaves unresolved goes to `_resolve_orbit` before
     the pass goes on (``heuristic=False``: every orbit whose best responses cycle does)."""
     rules = rules_of(game)
     goal = game.goal
@@ -220,12 +222,12 @@ class _Turns:
 
 def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int) -> bool:
     """Solve the orbit of ``start`` (equilibrium solve) where the movers' best responses cycle,
-    from each mover's upper envelope of turn strategies (:meth:`_Turns.envelope`). A mover's
+    from each mover's upper envelope of turn strategies (`_Turns.envelope`). A mover's
     choice depends on the orbit only through y, its win probability after handing on, so in a
     stationary equilibrium each mover plays one envelope line (y within its range) or mixes two
     neighbours (y exactly where they cross). Best responses along the envelopes, from the
     kernel's last strategies, give each mover a window of y they cycle through; inside it
-    (widened tenfold until something is found, up to the whole envelope or :data:`MAX_ASSIGNMENTS`)
+    (widened tenfold until something is found, up to the whole envelope or `MAX_ASSIGNMENTS`)
     assignments are tried fewest mixing movers first: the weights solve "y at the crossing"
     (Brent's method for one mover; for more, least squares in [0, 1]^m polished by Newton's
     method), and an assignment is kept only when every pure mover's y lies in its range and no
@@ -278,7 +280,7 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
 
 
 def _search_orbit(envelopes, windows, turns, orbit, states, strategy, X) -> bool:
-    """:func:`_resolve_orbit`'s search over the assignments of envelope lines ``windows[m]``
+    """`_resolve_orbit`'s search over the assignments of envelope lines ``windows[m]``
     (first, last) to each mover, fewest mixing movers first."""
     from scipy.optimize import brentq, least_squares, root
 
@@ -329,13 +331,14 @@ def _search_orbit(envelopes, windows, turns, orbit, states, strategy, X) -> bool
 
 
 def optimal(game: Game, players: int | None = None, max_rounds: int = 1000) -> PlayersSolution:
-    """Optimal play of ``game`` for ``players`` players (default: :attr:`Game.players`)."""
+    """Optimal play of ``game`` for ``players`` players (default: [`Game.players`][ga_pig.game.Game.players])."""
     return _equilibrium(game, players, max_rounds, heuristic=True)
 
 
 def _equilibrium(game: Game, players: int | None, max_rounds: int, heuristic: bool) -> PlayersSolution:
-    """:func:`optimal`; ``heuristic=False`` resolves every orbit whose best responses cycle from
-    the movers' envelopes alone (:func:`_resolve_orbit`), skipping the kernel's mixing search."""
+    """[`optimal`][ga_pig.exact.players.optimal]; ``heuristic=False`` resolves every orbit whose best
+    responses cycle from the movers' envelopes alone (`_resolve_orbit`), skipping the kernel's mixing
+    search."""
     players = _check_players(game, game.players if players is None else players)
     goal = game.goal
     policy = np.zeros((1, goal ** players, goal), dtype=np.bool_)
@@ -350,7 +353,8 @@ def _equilibrium(game: Game, players: int | None, max_rounds: int, heuristic: bo
 
 def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(policy, alternative, mix), flat per seat, from one strategy per player: a bool array, or a
-    :class:`PlayersSolution` (its stationary strategy, mixing where it mixes)."""
+    [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] (its stationary strategy, mixing where it
+    mixes)."""
     goal = game.goal
     shape = (goal,) * players + (goal,)
     if len(policies) != players:
@@ -376,8 +380,8 @@ def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, 
 
 def evaluate(policies, game: Game) -> np.ndarray:
     """Each player's exact win probability when policies[0] moves first, policies[1] second, ...
-    (bool arrays, or a :class:`PlayersSolution` for its own, possibly mixed, strategy); shape
-    (n,), summing to 1 minus the chance of a stalemate."""
+    (bool arrays, or a [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] for its own, possibly
+    mixed, strategy); shape (n,), summing to 1 minus the chance of a stalemate."""
     players = len(policies)
     _check_players(game, players)
     X, _, _ = _run(game, players, players, [False] * players, _stack(policies, game, players), 1)
@@ -388,8 +392,8 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
     """Exact win probabilities of one member against copies of another: ``out[m, s]`` is the
     chance that ``population[first[m]]``, playing seat s (0 moves first), wins while
     ``opponents[second[m]]`` plays every other seat; pairs run in parallel. ``opponents`` is a
-    stack of strategies or one :class:`PlayersSolution` (its stationary strategy, mixing where it
-    mixes; ``second`` then 0). The member's seat-averaged win rate is the mean over s: 1/n for
+    stack of strategies or one [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] (its stationary
+    strategy, mixing where it mixes; ``second`` then 0). The member's seat-averaged win rate is the mean over s: 1/n for
     the equilibrium against itself, at most that for any member against the equilibrium (no one
     player gains by deviating). Only the member's win probability is carried through the states
     (one number per state, not n), and turns that roll below a total and then hold come from
@@ -453,9 +457,9 @@ def _responses(policies, game: Game, seat: int, max_rounds: int) -> tuple[np.nda
 
 def best_response(policies, game: Game, seat: int = 0, max_rounds: int = 1000) -> tuple[np.ndarray, float]:
     """The exact best response of the player in ``seat`` (0: moves first) to the others'
-    strategies (bool arrays or :class:`PlayersSolution`; ``policies[seat]`` is where the search
-    starts): (its policy, its win probability). One player's problem is a Markov decision
-    problem, so policy iteration on each orbit settles."""
+    strategies (bool arrays or [`PlayersSolution`][ga_pig.exact.players.PlayersSolution];
+    ``policies[seat]`` is where the search starts): (its policy, its win probability). One player's
+    problem is a Markov decision problem, so policy iteration on each orbit settles."""
     policy, X = _responses(policies, game, seat, max_rounds)
     goal, players = game.goal, len(policies)
     return policy[seat].reshape((goal,) * players + (goal,)), float(X[0, 0][seat])
@@ -481,8 +485,9 @@ def exploitability(solution: PlayersSolution, seats=None) -> float:
 def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
     """Play ``games`` games, policies[0] moving first: how many each seat won (shape (n,); the
     rest stalled). ``seed``: a non-negative integer (or None, or a ``numpy.random.SeedSequence``,
-    as in :func:`ga_pig.simulate.play`); each block of :data:`~ga_pig._streams.BLOCK` games draws
-    its dice and its mixing from the seed's stream for that block alone."""
+    as in [`ga_pig.simulate.play`][ga_pig.simulate.play]); each block of
+    [`BLOCK`][ga_pig.simulate.BLOCK] games draws its dice and its mixing from the seed's stream for
+    that block alone."""
     players = len(policies)
     _check_players(game, players)
     games = check_int("games", games, 1)
@@ -497,8 +502,9 @@ def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
 
 
 def approximation(two_player_policy: np.ndarray, players: int) -> np.ndarray:
-    """Neller & Presser's n-player approximation: at scores (mine, theirs...) play the 2-player
-    policy against the highest opposing score. Shape ``(goal,) * players + (goal,)``."""
+    """The n-player approximation of [Neller & Presser 2005, "Three or More Players"]: at scores
+    (mine, theirs...) play the 2-player policy against the highest opposing score. Shape
+    ``(goal,) * players + (goal,)``."""
     players = check_int("players", players, 2)
     policy = np.asarray(two_player_policy)
     if policy.dtype != np.bool_ or policy.ndim != 3 or len(set(policy.shape)) != 1:

@@ -4,10 +4,10 @@
 
 Writes PNG figures, CSV and Markdown tables and an ``index.md`` that lists each against its seed
 figure or table with the numbers side by side. Every file is rebuilt whole from its sources
-(atomically, :mod:`ga_pig.files`), so running it again gives the same tables; finished GA runs
-are kept and read again, unfinished ones run again from the start. What is written is a table of entries
-(:data:`~ga_pig.reproduce.entries.ENTRIES`, grouped in :data:`~ga_pig.reproduce.entries.SECTIONS`):
-``--only`` takes an entry's or a section's name, and any entry runs alone. The GA experiments it
+(atomically, [`ga_pig.files`][ga_pig.files]), so running it again gives the same tables; finished GA
+runs are kept and read again, unfinished ones run again from the start. What is written is a table
+of entries (`ENTRIES`, grouped in `SECTIONS`, both in `ga_pig.reproduce.entries`): ``--only`` takes
+an entry's or a section's name, and any entry runs alone. The GA experiments it
 needs run through the same ``ga_pig.evolve.run`` as ``python -m ga_pig``, two at a time. ``--quick``
 shrinks every budget (short GA runs, fewer simulated games, coarser searches); it is what the tests run.
 """

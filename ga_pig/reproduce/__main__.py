@@ -1,4 +1,4 @@
-"""``python -m ga_pig.reproduce``: see :mod:`ga_pig.reproduce`."""
+"""``python -m ga_pig.reproduce``: see [`ga_pig.reproduce`][ga_pig.reproduce]."""
 
 from ga_pig.reproduce import main
 

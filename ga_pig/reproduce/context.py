@@ -38,9 +38,9 @@ class Budget:
     fig17_tests: int
     #: the discovery experiments' time_limit_s, as a share of their own
     discovery_scale: float
-    #: the variants whose endgame rules are solved (issue 12)
+    #: the variants whose endgame rules are solved (the pigtail section)
     endgame_games: tuple  # names, or (name, parameters) pairs
-    #: the goal of the three-player solve (issue 12)
+    #: the goal of the three-player solve (the pigtail section)
     players_goal: int
 
     @classmethod
@@ -90,7 +90,7 @@ class Index:
 
 
 GA_EXPERIMENTS = [
-    # (label, overrides) — seed 001 §4
+    # (label, overrides) — [Exeter GA 2016 §4]
     ("mutation_test_0.05", ["experiment=mutation_test", "mutation=0.05"]),
     ("mutation_test_0.01", ["experiment=mutation_test", "mutation=0.01"]),
     ("round_robin_random", ["experiment=round_robin", "population=random"]),
@@ -106,12 +106,13 @@ GA_EXPERIMENTS = [
 ]
 
 
-#: issue 11's experiments, each from random for its own time_limit_s (times the budget's scale):
-#: oracle-judged, oracle-free (exact and simulated) and solver-assisted
+#: The discovery experiments (near-optimal play evolved from random), each for its own time_limit_s
+#: (times the budget's scale): oracle-judged, oracle-free (exact and simulated) and solver-assisted
 DISCOVERY_EXPERIMENTS = ("vs_optimal", "coevolve_exact", "coevolve_simulated", "coevolve_assisted")
 
 
-#: seed 003's figure order: the roll/hold boundary of each variant (Figs. 1–8), then Hog (Fig. 9).
+#: The figure order of [Neller & Presser 2005]: the roll/hold boundary of each variant (Figs. 1–8), then Hog
+#: (Fig. 9).
 SEED_003_FIGURES = ("pig", "pig_dice", "two_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs",
                     "hog")
 SEED_003_CLAIMS = {
@@ -227,7 +228,7 @@ class Context:
         return result
 
     def turns(self, name: str) -> tuple[Game, pd.DataFrame, pd.DataFrame]:
-        """(game, probability, stop) of seed 002's tables for ``name`` (two_dice or pig), once."""
+        """(game, probability, stop) of the tables of [Durango Bill] for ``name`` (two_dice or pig), once."""
         if name not in self._turns:
             turn_game = Game.two_dice() if name == "two_dice" else self.game
             self._turns[name] = (turn_game, *turn_tables(turn_game, 10))
@@ -235,7 +236,8 @@ class Context:
 
     @functools.cached_property
     def variants(self) -> dict[str, tuple[exact.Solution, float, str, object]]:
-        """name -> (optimal solution, solve seconds, first move, figure) for seed 003's variants."""
+        """name -> (optimal solution, solve seconds, first move, figure) for the variants of
+        [Neller & Presser 2005]."""
         out = {}
         for name in SEED_003_FIGURES:
             variant = Game.named(name)
@@ -267,14 +269,14 @@ class Context:
 
     @functools.cached_property
     def discovery(self) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
-        """(runs dir, generations of every discovery run, summaries) of issue 11's experiments."""
+        """(runs dir, generations of every discovery run, summaries) of the discovery experiments."""
         runs = run_discovery(self.out, self.budget)
         return runs, load_runs(runs), load_summaries(runs)
 
     @functools.cached_property
     def play_study(self) -> tuple[pd.DataFrame, pd.DataFrame, list[dict]]:
-        """(decisions, turns, people) of seed 000's human study played by synthetic people, its
-        sessions rebuilt on every run."""
+        """(decisions, turns, people) of the human study of [Exeter optimal §2.4] played by synthetic
+        people, its sessions rebuilt on every run."""
         from ga_pig.analysis.play import load_play, turns
         from ga_pig.play.advice import Advisor
         from ga_pig.play.synthetic import study

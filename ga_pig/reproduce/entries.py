@@ -1,6 +1,6 @@
-"""The table of what ``python -m ga_pig.reproduce`` writes: one :class:`Entry` per figure or table,
-with the seed figure or table it reproduces and a builder that returns it with the numbers its
-index line shows. Builders read shared computations from the :class:`~.context.Context`."""
+"""The table of what ``python -m ga_pig.reproduce`` writes: one [`Entry`][ga_pig.reproduce.entries.Entry] per
+figure or table, with the seed figure or table it reproduces and a builder that returns it with the numbers its
+index line shows. Builders read shared computations from the [`Context`][ga_pig.reproduce.context.Context]."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def _spread(ctx):
             f"hold at 20 vs itself; beyond ±0.025: {outside[late].mean():.1%} of matches of ≥ 1537 games")
 
 
-# ---------------------------------------------------------------------------- turn counts (seed 002)
+# ---------------------------------------------------------------------------- turn counts ([Durango Bill])
 def _turn_probability(name: str):
     def build(ctx):
         _, probability, _ = ctx.turns(name)
@@ -148,7 +148,7 @@ def _turn_figure(name: str):
     return build
 
 
-# ---------------------------------------------------------------------------- variants (seed 003)
+# ---------------------------------------------------------------------------- variants ([Neller & Presser 2005])
 def _variant(name: str):
     def build(ctx):
         best, _, start_move, figure = ctx.variants[name]
@@ -172,7 +172,7 @@ def _turn_scores(ctx):
                                                   f"points a turn on average, Hog {scores['Hog'][0, 0]:.2f}")
 
 
-# ---------------------------------------------------------------------------- GA experiments (seed 001 §4)
+# ---------------------------------------------------------------------------- GA experiments ([Exeter GA 2016 §4])
 def _curves(labels: list[str], by: str, title: str):
     def build(ctx):
         _, frame, summaries = ctx.runs
@@ -214,7 +214,7 @@ def _cube_vs_optimal(ctx):
             "hold thresholds of an evolved cube strategy beside the optimal policy")
 
 
-# ---------------------------------------------------------------------------- discovery (issue 11)
+# ---------------------------------------------------------------------------- discovery (near-optimal play from random)
 def _references(ctx) -> dict[str, float]:
     hold25 = exact.win_rate(S.hold_at(25, ctx.game), ctx.solution.policy, ctx.game)
     return {**discovery.SEED_001_PEAKS, "hold at 25": hold25}
@@ -324,7 +324,6 @@ def _detectable(games: int) -> float:
     return low
 
 
-#: Section name -> its entries, in the order the index lists them.
 # ---------------------------------------------------------------------------- endgame rules
 def _endgame_answers(ctx):
     answers, _ = ctx.endgame
@@ -376,6 +375,7 @@ def _players_table(ctx):
                    f"{table.loc[1, 'loss']:.2g} on average over the seats")
 
 
+#: Section name -> its entries, in the order the index lists them.
 SECTIONS: dict[str, tuple[Entry, ...]] = {
     "engine_tables": (
         Entry("appendix_a", "seed 001 appendix A", _appendix_a),
@@ -433,22 +433,27 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("cube_vs_optimal", "seed 001 Fig. 11", _cube_vs_optimal),
     ),
     "pigtail": (
-        Entry("endgame_answers", "seed 003 Future Challenges (endgame variations); issue 12", _endgame_answers),
+        Entry("endgame_answers", "seed 003 Future Challenges (endgame variations)", _endgame_answers),
         Entry("endgame_margins", "seed 003 Future Challenges: by how much to exceed the goal", _endgame_margins),
-        Entry("winning_margins", "issue 12 (winning margin in optimal play)", _winning_margins),
-        Entry("endgame_margins_variants", "issue 12: how far past the goal, every roll-and-hold variant (last_round)",
+        Entry("winning_margins", "seed 003 Future Challenges (endgame variations): winning margin in optimal play",
+              _winning_margins),
+        Entry("endgame_margins_variants",
+              "seed 003 Future Challenges: how far past the goal, every roll-and-hold variant (last_round)",
               _variant_margins),
-        Entry("winning_margins_variants", "issue 12: winning margin, every variant (last_round)",
+        Entry("winning_margins_variants", "seed 003 Future Challenges: winning margin, every variant (last_round)",
               _variant_winning_margins),
         Entry("players_table", "seed 003 Future Challenges: three or more players; Neller & Presser's approximation",
               _players_table),
     ),
     "discovery": (
-        Entry("discovery_curves", "issue 11, against seed 001 §4 (0.133, 0.139, 0.24) and hold at 25",
+        Entry("discovery_curves",
+              "near-optimal play evolved from random, against seed 001 §4 (0.133, 0.139, 0.24) and hold at 25",
               _discovery_curves),
-        Entry("discovery_results", "issue 11 targets", _discovery_results),
-        Entry("discovery_costs", "issue 11 (occupancy-weighted disagreement)", _discovery_costs),
-        Entry("discovery_boundary", "issue 11; seed 001 Fig. 11 (evolved vs optimal boundary)", _discovery_boundary),
+        Entry("discovery_results", "the discovery targets (near-optimal play from random within a time limit)",
+              _discovery_results),
+        Entry("discovery_costs", "where evolved champions lose (occupancy-weighted disagreement)", _discovery_costs),
+        Entry("discovery_boundary", "seed 001 Fig. 11 (evolved vs optimal boundary), the best oracle-free champion",
+              _discovery_boundary),
     ),
     "human_study": (
         Entry("study_risk_scores", "seed 000 Figs. 7–12", _risk_scores),
