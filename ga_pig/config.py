@@ -171,7 +171,7 @@ class Config:
     #: the experiment's name, which names its output directory; ``experiment=<name>`` loads
     #: ``conf/experiment/<name>.yaml``, which sets it and everything the experiment needs
     experiment: str = "default"
-    #: evolve (the GA) or random_search (draws of random populations, seed 001 §4.3.1)
+    #: evolve (the GA) or random_search (draws of random populations, [Exeter GA 2016 §4.3.1])
     mode: str = "evolve"
     game: GameConfig = field(default_factory=GameConfig)
     population: PopulationConfig = field(default_factory=PopulationConfig)
