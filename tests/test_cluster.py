@@ -62,25 +62,26 @@ def test_sweep_through_sbatch(tmp_path):
 
 
 def test_a_job_past_its_time_limit_is_requeued_and_resumes(tmp_path):
-    """timeout_min=1 with the signal 30 s before it: the run checkpoints on USR2, submitit requeues
+    """timeout_min=2 with the signal 60 s before it: the run checkpoints on USR2, submitit requeues
     the job, and the requeued job continues from the checkpoint (its summary lists the resumes)
-    to the same outputs as an uninterrupted run."""
+    to the same outputs as an uninterrupted run. Each slot gives the run about a minute, less its
+    start-up (a loaded machine starts slowly), so the work takes two or more slots."""
     from ga_pig.config import compose
     from ga_pig.evolve import run
 
-    overrides = ["experiment=knockout", "game.goal=50", "generations=4000", "checkpoint_every=100000",
+    overrides = ["experiment=knockout", "game.goal=50", "generations=8000", "checkpoint_every=100000",
                  "eval_every=50", "progress=false", "seed=5"]
     sweep = tmp_path / "sweep"
     process = subprocess.run(
         [sys.executable, "-m", "ga_pig", "--multirun", "hydra/launcher=slurm", *overrides,
          f"hydra.launcher.partition={PARTITION}", "hydra.launcher.mem_gb=1", "hydra.launcher.cpus_per_task=1",
-         "hydra.launcher.timeout_min=1", "hydra.launcher.signal_delay_s=30", f"hydra.sweep.dir={sweep}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=900,
+         "hydra.launcher.timeout_min=2", "hydra.launcher.signal_delay_s=60", f"hydra.sweep.dir={sweep}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=1800,
     )
     assert process.returncode == 0, process.stdout + process.stderr
     job = sweep / "0_knockout"
     summary = json.loads((job / "summary.json").read_text())
-    assert summary["generations"] == 4000 and summary["resumes"], summary
+    assert summary["generations"] == 8000 and summary["resumes"], summary
     assert all(r["changes"] == {} for r in summary["resumes"])
     straight = tmp_path / "straight"
     run(compose(overrides), straight)
