@@ -4,7 +4,7 @@ tables generated at build time, so the pages cannot drift from their sources:
 - ``<!-- ga_pig:config-keys NAME -->``: every key of schema NAME (``run`` or ``play``), from the
   schema itself by :mod:`ga_pig._config_doc`, the same source as ``--help``;
 - ``<!-- ga_pig:benchmark NAME -->``: the measurements in ``benchmarks/results/NAME.json`` with
-  the machine that took them.
+  the machine that took them (for ``simple_rules``, exact win rates, which no machine changes).
 """
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ def benchmark_table(name: str) -> str:
     seconds per generation."""
     path = ROOT / "benchmarks" / "results" / f"{name}.json"
     results = json.loads(path.read_text())
+    if "rules" in results:
+        return rules_table(name, results)
     lines = [f"*Measured on {machine(results)}; `benchmarks/results/{name}.json`.*", ""]
     if "rows" in results:
         lines += ["| measure | value | target |", "| --- | --- | --- |"]
@@ -73,4 +75,15 @@ def benchmark_table(name: str) -> str:
             total = seconds * generations
             lines.append(f"| {scheme} | {seconds:.3f} | {total / 60:.0f} min |" if total >= 600 else
                          f"| {scheme} | {seconds:.3f} | {total:.0f} s |")
+    return "\n".join(lines) + "\n"
+
+
+def rules_table(name: str, results: dict) -> str:
+    """The exact win rates against the optimal policy of ``benchmarks/results/<name>.json``'s rules."""
+    lines = [f"*Computed by `python benchmarks/{name}.py`; `benchmarks/results/{name}.json`.*", "",
+             "| game | rule | win rate against optimal | distance from 0.5 | source |",
+             "| --- | --- | --- | --- | --- |"]
+    for row in results["rules"]:
+        lines.append(f"| {row['game']} | {row['rule']} | {row['win_rate']:.6f} | {row['distance']:.6f} | "
+                     f"{row['source']} |")
     return "\n".join(lines) + "\n"

@@ -56,6 +56,9 @@ __all__ = [
     "random_dice",
     "threshold",
     "thresholds_of",
+    "keep_pace",
+    "hold_at_23",
+    "LITERATURE",
 ]
 
 
@@ -235,3 +238,85 @@ def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
     out = np.array(s, dtype=bool, copy=True)
     out[..., 0] = True
     return out
+
+
+def _round_half_up(numerator: np.ndarray, divisor: int) -> np.ndarray:
+    """``numerator / divisor`` rounded to the nearest integer, halves upwards (towards +inf):
+    ``floor(numerator / divisor + 1/2)``, in integers."""
+    return (2 * numerator + divisor) // (2 * divisor)
+
+
+def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -> np.ndarray:
+    """Neller & Presser's "keep pace and end race" rule ([Neller & Presser 2010]).
+
+    If either banked score is at least ``race_at``, roll on to the goal ("end race"); otherwise
+    hold once the turn total reaches ``hold + round((j - i) / divisor)`` ("keep pace": hold later
+    when behind, earlier when ahead). Rounding is explicit: halves round **up**, towards
+    +infinity, ``round(x) = floor(x + 1/2)`` (so ``(j - i) = -4`` gives 0 and ``+4`` gives 1), as
+    ``Math.round`` does in the Java and JavaScript implementations of the rule we found; the text
+    of the rule we have does not say. Python's ``round`` (halves to even) is not used.
+
+    Parameters
+    ----------
+    game : Game
+        A roll/hold game. The defaults are the published rule for Pig to 100; the numbers are
+        points, not shares of the goal.
+    hold : int
+        The hold-at value when the scores are level (21).
+    divisor : int
+        Points of score difference per point of hold-at (8), >= 1.
+    race_at : int
+        The banked score, either player's, from which the mover rolls on to the goal (71).
+
+    Returns
+    -------
+    ndarray(bool, shape=game.shape)
+        ``s[i, j, k]`` True to roll (indexing: [`ga_pig.strategies`][ga_pig.strategies]). Where
+        ``i + k`` reaches the goal the mover has won: those entries are never consulted, and under
+        an endgame rule they hold, as for every builder here.
+
+    Notes
+    -----
+    Against the optimal policy, a fair coin deciding who starts, the rule with the default
+    parameters wins 0.495390298098834 on Pig to 100 (``exact.win_rate(keep_pace(game),
+    exact.optimal(game).policy, game)``); the figure cited for the source is about 0.4953.
+    Rounding halves to even instead gives 0.495343870308521.
+
+    References
+    ----------
+    [Neller & Presser 2010].
+    """
+    check_int("hold", hold, 0)
+    check_int("divisor", divisor, 1)
+    check_int("race_at", race_at, 0)
+    i, j, k = _grid(game)
+    return _table((np.maximum(i, j) >= race_at) | (k < hold + _round_half_up(j - i, divisor)), game)
+
+
+def hold_at_23(game: Game) -> np.ndarray:
+    """The two-dice rule studied by [Zhu & Ma 2022]: hold at 23 (the same tensor as
+    ``hold_at(23, game)``, [`hold_at`][ga_pig.strategies.hold_at]).
+
+    Roll while the turn total is below 23, then hold; where ``i + k`` reaches the goal the mover
+    has won (never consulted; under an endgame rule it holds there, as for every builder here).
+
+    Parameters
+    ----------
+    game : Game
+        Any roll/hold game; the rule is studied for 2-dice Pig to 100 (``Game.two_dice()``).
+
+    Returns
+    -------
+    ndarray(bool, shape=game.shape)
+
+    Notes
+    -----
+    On 2-dice Pig to 100 it wins 0.474681922274201 against that game's optimal policy, a fair
+    coin deciding who starts; the figure cited for [Zhu & Ma 2022] is about 0.4747.
+    """
+    return hold_at(23, game)
+
+
+#: The rules from the literature, by name: name -> builder(game) -> strategy (for the play
+#: opponents; each cites its source in its docstring).
+LITERATURE: dict[str, Callable[[Game], np.ndarray]] = {"keep_pace": keep_pace, "hold_at_23": hold_at_23}

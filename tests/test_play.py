@@ -542,3 +542,13 @@ def test_games_to_detect_is_the_one_sample_power_formula():
     assert stats.games_to_detect(0.55) == 783 and stats.games_to_detect(0.48, power=0.9) > stats.games_to_detect(0.48)
     with pytest.raises(ValueError, match="p must differ from against"):
         stats.games_to_detect(0.5)
+
+
+@pytest.mark.parametrize(("spec", "game"), [("keep_pace", Game.pig()), ("hold_at_23", Game.two_dice()),
+                                            ("roll_to_win", Game.pig(goal=20))])
+def test_named_rule_opponents(spec, game):
+    from ga_pig.play.opponents import NAMED, SPECS, parse
+
+    opponent = parse(spec, game)
+    assert opponent.name == spec and spec in SPECS
+    np.testing.assert_array_equal(opponent.strategy, NAMED[spec](game))

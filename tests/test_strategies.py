@@ -1,7 +1,9 @@
+import math
+
 import numpy as np
 import pytest
 
-from ga_pig import Game
+from ga_pig import Game, exact, simulate
 from ga_pig import strategies as S
 
 G = Game.pig(goal=20)
@@ -110,3 +112,74 @@ def test_check_names_expected(bad, message):
 def test_bad_threshold(n):
     with pytest.raises(ValueError, match="non-negative integer"):
         S.hold_at(n, G)
+
+
+# ------------------------------------------------------------------ rules from the literature
+#: Games every rule from the literature must build legal strategies for: the seeds' game, two dice,
+#: a small goal, an endgame rule (seat-indexed, past the goal) and three players.
+LITERATURE_GAMES = {"pig": Game.pig(), "two_dice": Game.two_dice(), "pig_20": G,
+                    "last_round": Game.pig(goal=20, endgame="last_round"),
+                    "three_players": Game.pig(goal=20, players=3)}
+
+
+@pytest.mark.parametrize("game_name", sorted(LITERATURE_GAMES))
+@pytest.mark.parametrize("name", sorted(S.LITERATURE))
+def test_literature_rules_are_legal(name, game_name):
+    game = LITERATURE_GAMES[game_name]
+    s = S.LITERATURE[name](game)
+    assert S.check(s, game) is s
+    assert s[..., 0].all()  # rolls at every turn start: never passes
+    if game.endgame != "first_to_goal":  # past the goal: holds once i + k reaches it, in both seats
+        i, _, k = np.ogrid[: game.goal, : game.goal, : s.shape[-1]]
+        assert not s[:, np.broadcast_to(i + k >= game.goal, s.shape[1:])].any()
+        assert s[:, np.broadcast_to(i + k < 1, s.shape[1:])].all()
+
+
+def test_keep_pace_decisions():
+    pig = LITERATURE_GAMES["pig"]
+    s = S.keep_pace(pig)
+    assert s[0, 0, 20] and not s[0, 0, 21]  # level: hold at 21
+    assert s[0, 4, 21] and not s[0, 4, 22]  # behind by 4: 21 + round(0.5) = 22, halves up
+    assert s[4, 0, 20] and not s[4, 0, 21]  # ahead by 4: 21 + round(-0.5) = 21, halves up
+    assert s[0, 12, 22] and not s[0, 12, 23]  # behind by 12: 21 + round(1.5) = 23
+    assert s[70, 0, 11] and not s[70, 0, 12]  # ahead by 70: 21 + round(-8.75) = 12
+    assert s[71, 0, :29].all() and s[0, 71, :].all()  # either score 71: roll on to the goal
+    assert np.array_equal(S.keep_pace(pig, hold=21, divisor=8, race_at=71), s)
+    with pytest.raises(ValueError, match="divisor must be a positive integer, got 0"):
+        S.keep_pace(pig, divisor=0)
+
+
+#: The exact seat-averaged win rates against the optimal policy (ga_pig.exact), to 1e-12.
+KEEP_PACE_VS_OPTIMAL = 0.4953902980988344
+HOLD_AT_23_VS_OPTIMAL_TWO_DICE = 0.4746819222742007
+
+
+def test_keep_pace_reproduces_neller_and_presser(pig, optimal_pig):
+    """[Neller & Presser 2010]: about 0.4953 against the optimal policy; two independent paths."""
+    s = S.keep_pace(pig)
+    rate = exact.win_rate(s, optimal_pig.policy, pig)
+    # the source's four decimals, the value cut there: 0.49539 (halves to even: 0.49534)
+    assert math.floor(rate * 10**4) == 4953
+    assert rate == pytest.approx(KEEP_PACE_VS_OPTIMAL, abs=1e-12)
+    assert exact.win_rates(s[None], optimal_pig.policy, pig)[0] == pytest.approx(rate, abs=1e-12)
+    _simulated_within_four_standard_errors(s, optimal_pig.policy, pig, rate)
+
+
+def test_hold_at_23_reproduces_zhu_and_ma():
+    """[Zhu & Ma 2022]: hold at 23 wins about 0.4747 against two-dice optimal play."""
+    game = LITERATURE_GAMES["two_dice"]
+    s = S.hold_at_23(game)
+    assert np.array_equal(s, S.hold_at(23, game))
+    policy = exact.optimal(game).policy
+    rate = exact.win_rate(s, policy, game)
+    assert round(rate, 4) == 0.4747
+    assert rate == pytest.approx(HOLD_AT_23_VS_OPTIMAL_TWO_DICE, abs=1e-12)
+    _simulated_within_four_standard_errors(s, policy, game, rate)
+
+
+def _simulated_within_four_standard_errors(a, b, game, rate, games=10**6):
+    """a's share of ``games`` simulated games against b (first mover alternating) is within four
+    standard errors of the exact ``rate``."""
+    result = simulate.play(a, b, game, games, seed=7)
+    wins = result.a_first_wins_a + result.b_first_wins_a
+    assert abs(wins / games - rate) < 4 * math.sqrt(rate * (1 - rate) / games)

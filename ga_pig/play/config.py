@@ -30,8 +30,9 @@ MAX_DELAY = 60
 @dataclass
 class PlayConfig:
     game: GameConfig = field(default_factory=GameConfig)
-    #: optimal | hold_at:N | score:N | turtle:N | roll_to_win | human (a second person at the
-    #: keyboard) | a strategy file (.npy) | a GA run directory (its best.npy, or see `member`)
+    #: optimal | hold_at:N | score:N | turtle:N | roll_to_win | keep_pace | hold_at_23 | human (a
+    #: second person at the keyboard) | a strategy file (.npy) | a GA run directory (its best.npy, or
+    #: see `member`)
     opponent: str = "optimal"
     #: with a run directory as opponent: this member of its population.npz instead of best.npy
     member: int | None = None

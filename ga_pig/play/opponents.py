@@ -2,9 +2,11 @@
 [`Opponent`][ga_pig.play.opponents.Opponent].
 
 Specs: ``optimal`` (the optimal policy of [Neller & Presser 2004]), ``hold_at:N``, ``score:N``, ``turtle:N``,
-``roll_to_win`` (the builders of [`ga_pig.strategies`][ga_pig.strategies]), ``human`` (a second person at the same
-keyboard), a strategy saved as ``.npy`` (the tensor convention of [`ga_pig.strategies`][ga_pig.strategies]), or a
-GA run directory: its ``best.npy``, or member ``member`` of its ``population.npz``.
+``roll_to_win``, the rules from the literature ``keep_pace`` and ``hold_at_23``
+([`LITERATURE`][ga_pig.strategies.LITERATURE]; all these are builders of [`ga_pig.strategies`][ga_pig.strategies]),
+``human`` (a second person at the same keyboard), a strategy saved as ``.npy`` (the tensor convention of
+[`ga_pig.strategies`][ga_pig.strategies]), or a GA run directory: its ``best.npy``, or member ``member`` of its
+``population.npz``.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from ga_pig import strategies
 from ga_pig.config import fail
 from ga_pig.game import Game
 
-__all__ = ["Opponent", "parse", "RULES", "SPECS"]
+__all__ = ["Opponent", "parse", "RULES", "NAMED", "SPECS"]
 
 #: The rule strategies a spec can name, ``name:N`` for those that take a number.
 RULES = {"hold_at": strategies.hold_at, "score": strategies.score, "turtle": strategies.turtle}
-SPECS = ("optimal, hold_at:N, score:N, turtle:N, roll_to_win, human, a strategy file (.npy) or a GA run "
+#: The rule strategies a spec names without a number: ``roll_to_win`` and the rules from the literature.
+NAMED = {"roll_to_win": strategies.roll_to_win, **strategies.LITERATURE}
+SPECS = (f"optimal, hold_at:N, score:N, turtle:N, {', '.join(NAMED)}, human, a strategy file (.npy) or a GA run "
          "directory")
 
 
@@ -52,8 +56,8 @@ def parse(spec: str, game: Game, member: int | None = None) -> Opponent:
                                "is not a directory")
     if spec in ("optimal", "human"):
         return Opponent(spec, spec)
-    if spec == "roll_to_win":
-        return Opponent(spec, spec, strategies.roll_to_win(game))
+    if spec in NAMED:
+        return Opponent(spec, spec, NAMED[spec](game))
     name, _, number = spec.partition(":")
     if name in RULES:
         if not (number.isascii() and number.isdigit()):
