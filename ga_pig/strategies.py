@@ -76,6 +76,9 @@ def _table(decisions: np.ndarray, game: Game) -> np.ndarray:
     wins at once under the seeds' rule) and rolls at turn starts, as the space asks. For three or
     more players ``j`` stands for the highest opposing score: the decisions are read at
     ``(i, max(others), k)`` ([`against_leader`][ga_pig.spaces.against_leader])."""
+    if isinstance(game.space, DiceCounts):
+        raise ValueError(f"roll/hold strategies are for games whose strategies are roll/hold decisions; {game} has "
+                         f"{game.space.noun}: build one with strategies.dice(n, game) or strategies.random_dice")
     if isinstance(game.space, PlayersRollHold):
         goal = game.goal
         return against_leader(np.broadcast_to(np.asarray(decisions, dtype=bool), (goal,) * 3), game.players)

@@ -183,3 +183,10 @@ def _simulated_within_four_standard_errors(a, b, game, rate, games=10**6):
     result = simulate.play(a, b, game, games, seed=7)
     wins = result.a_first_wins_a + result.b_first_wins_a
     assert abs(wins / games - rate) < 4 * math.sqrt(rate * (1 - rate) / games)
+
+
+@pytest.mark.parametrize("build", [lambda g: S.hold_at(20, g), lambda g: S.keep_pace(g), lambda g: S.score(20, g)])
+@pytest.mark.parametrize("game", [Game.hog(goal=20, max_dice=5), Game.hog(goal=20, max_dice=5, endgame="last_round")])
+def test_roll_hold_builders_refuse_dice_count_games(build, game):
+    with pytest.raises(ValueError, match=r"roll/hold strategies are for .* dice counts: build one with"):
+        build(game)
