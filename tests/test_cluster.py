@@ -66,7 +66,7 @@ def test_a_job_past_its_time_limit_is_requeued_and_resumes(tmp_path):
     the job, and the requeued job continues from the checkpoint (its summary lists the resumes)
     to the same outputs as an uninterrupted run."""
     from ga_pig.config import compose
-    from ga_pig.evolve import run
+    from ga_pig.runs import run
 
     overrides = ["experiment=knockout", "game.goal=50", "generations=4000", "checkpoint_every=100000",
                  "eval_every=50", "progress=false", "seed=5"]
