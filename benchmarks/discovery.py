@@ -41,7 +41,7 @@ def one_run(overrides: list[str], threads: int, out: Path) -> dict:
     its wall time."""
     import shutil
 
-    from ga_pig.evolve.run import run_overrides
+    from ga_pig.runs import run_overrides
 
     shutil.rmtree(out, ignore_errors=True)
     started = time.perf_counter()

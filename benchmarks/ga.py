@@ -3,7 +3,7 @@
     python benchmarks/ga.py [--quick] [--generations N] [--seeds 0 1 2]
 
 Prints two tables and writes benchmarks/results/ga.json. Quality runs go through the same
-``ga_pig.evolve.run`` a user's run does, two at a time (one per core, numba on one thread each).
+``ga_pig.runs.run`` a user's run does, two at a time (one per core, numba on one thread each).
 Targets on the 2-core development machine: the 1000-generation knockout experiment of [Exeter GA 2016 §4.3] in
 <= 60 s; cube with exact fitness >= 0.48 (hold-at-25 scores 0.479 against the optimal).
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 from _machine import machine
 from joblib import Parallel, delayed
 
-from ga_pig.evolve.run import run_overrides
+from ga_pig.runs import run_overrides
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "ga.json"

@@ -62,7 +62,7 @@ NOTEBOOKS = {
                                    "time limit, 5 or 15 minutes: about 50 minutes")),
         new_code_cell("import os\nimport shutil\nfrom pathlib import Path\n\n"
                       "from ga_pig.analysis import figures, load_runs, load_summaries\n"
-                      "from ga_pig.config import compose\nfrom ga_pig.evolve import run\n" + SETUP),
+                      "from ga_pig.config import compose\nfrom ga_pig.runs import run\n" + SETUP),
         new_code_cell("# the runs are rebuilt from their configs each time the notebook runs (a run directory\n"
                       "# is never written into twice)\n"
                       "shutil.rmtree(OUT / 'notebook', ignore_errors=True)\n"

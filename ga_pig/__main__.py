@@ -1,5 +1,5 @@
 """``python -m ga_pig [overrides]``: check the command line, compose the Hydra config and call
-[`ga_pig.evolve.run`][ga_pig.evolve.run].
+[`ga_pig.runs.run`][ga_pig.runs.run.run].
 
 [`preflight`][ga_pig.preflight.preflight] refuses a bad command line in one line before anything runs;
 [`LaunchCallback`][ga_pig.launch.LaunchCallback] claims the run's directory before Hydra's job starts.
@@ -44,9 +44,9 @@ def objective(summary: dict) -> float:
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> float:
-    from ga_pig.evolve import run
     from ga_pig.evolve.outputs import record_failure
     from ga_pig.launch import continue_restarted
+    from ga_pig.runs import run
     from ga_pig.signals import Stopped
 
     _share_cores()

@@ -203,7 +203,7 @@ class Config:
     checkpoint_every: int = 25
     #: the seed of every random draw: the same seed gives the same outputs
     seed: int = 0
-    #: a run directory to continue (see ga_pig.evolve.resume)
+    #: a run directory to continue (see ga_pig.runs.resume)
     resume: str | None = None
     #: end the run after the generation that crosses this many seconds, with every output
     #: written and a checkpoint to resume from (null: no limit)

@@ -28,8 +28,9 @@ from omegaconf import DictConfig, open_dict
 
 from ga_pig._cli import refuse
 from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
-from ga_pig.evolve.resume import CONFIG_FILE, prepare
+from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.rundir import claim_named, claim_new, hold
+from ga_pig.runs import prepare
 
 __all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted"]
 

@@ -9,7 +9,7 @@ status 2 that names the key and the value, leaving no directory behind:
   is suggested;
 * its value must have the key's type (``record=2`` is not a bool) and, once the job's config is
   composed, pass [`validate`][ga_pig.config.validate]; with ``resume=``, the run it names must be
-  resumable ([`prepare`][ga_pig.evolve.resume.prepare]), writable and not held by a live process;
+  resumable ([`prepare`][ga_pig.runs.resume.prepare]), writable and not held by a live process;
 * ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free;
 * ``hydra/launcher=slurm`` needs a SLURM cluster that answers.
 
@@ -149,8 +149,8 @@ def _hydra_value(overrides: list[str], key: str) -> str | None:
 
 
 def _check_job(job: list[str], run_dir: str | None) -> None:
-    from ga_pig.evolve.resume import prepare
     from ga_pig.rundir import DirectoryInUse, check_free, check_writable
+    from ga_pig.runs import prepare
 
     try:
         cfg = compose(job)

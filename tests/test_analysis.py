@@ -17,7 +17,7 @@ from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import data, figures, load_play, load_population, load_runs, load_summaries, stats, tables
 from ga_pig.config import compose
-from ga_pig.evolve import run
+from ga_pig.runs import run
 from ga_pig.turns import turn_tables
 
 ROOT = Path(__file__).resolve().parents[1]

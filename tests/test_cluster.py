@@ -67,7 +67,7 @@ def test_a_job_past_its_time_limit_is_requeued_and_resumes(tmp_path):
     to the same outputs as an uninterrupted run. Each slot gives the run about a minute, less its
     start-up (a loaded machine starts slowly), so the work takes two or more slots."""
     from ga_pig.config import compose
-    from ga_pig.evolve import run
+    from ga_pig.runs import run
 
     overrides = ["experiment=knockout", "game.goal=50", "generations=8000", "checkpoint_every=100000",
                  "eval_every=50", "progress=false", "seed=5"]

@@ -15,8 +15,8 @@ from ga_pig import strategies as S
 from ga_pig.config import compose
 from ga_pig.evolve import operators
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
-from ga_pig.evolve.run import run
 from ga_pig.game import Game
+from ga_pig.runs import run
 
 G = Game.pig(20)
 

@@ -96,7 +96,7 @@ def _documented(section: str) -> list[str]:
 
 
 def test_outputs_reference_lists_every_column_and_key(tmp_path):
-    from ga_pig.evolve import run
+    from ga_pig.runs import run
 
     summary = run(compose(SMALL), tmp_path / "run")
     columns = list(pd.read_parquet(tmp_path / "run" / "generations.parquet").columns)

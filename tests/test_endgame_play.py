@@ -271,7 +271,7 @@ def test_the_ga_evolves_seated_strategies_and_resumes(name, rule, tmp_path):
     a straight one."""
     from ga_pig.analysis.load import load_population
     from ga_pig.config import compose
-    from ga_pig.evolve import run
+    from ga_pig.runs import run
 
     game = Game.named(name, goal=20, endgame=rule)
     optimal = exact.optimal(game).policy

@@ -17,9 +17,9 @@ from ga_pig.analysis import load_population
 from ga_pig.config import compose, make_game
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING
-from ga_pig.evolve.run import run
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.game import GAMES, Game
+from ga_pig.runs import run
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=6", "progress=false"]

@@ -23,8 +23,8 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from ga_pig.config import compose  # noqa: E402
-from ga_pig.evolve import run  # noqa: E402
 from ga_pig.evolve.outputs import GENERATIONS, winrate_figure  # noqa: E402
+from ga_pig.runs import run  # noqa: E402
 
 #: Pixels two texts must keep between them (closer reads as one: ``3×10⁰4×10⁰``); also how far a
 #: text may pass the canvas's edge.

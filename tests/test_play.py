@@ -385,8 +385,8 @@ def test_any_value_of_any_key_is_accepted_or_refused_in_one_line(key, value):
 
 def test_run_directory_opponent_plays_its_best_and_members(tmp_path):
     from ga_pig.config import compose
-    from ga_pig.evolve import run
     from ga_pig.play.opponents import parse
+    from ga_pig.runs import run
 
     run_dir = tmp_path / "run"
     run(compose(["game.goal=30", "generations=2", "population_size=6", "games_per_match=10", "progress=false"]),

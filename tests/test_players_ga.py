@@ -11,11 +11,11 @@ import pytest
 from ga_pig import exact, simulate
 from ga_pig import strategies as S
 from ga_pig.config import compose
-from ga_pig.evolve import run
 from ga_pig.evolve.genomes import ThresholdGenome
 from ga_pig.evolve.operators import boundary_shift
 from ga_pig.exact import players as NP
 from ga_pig.game import Game
+from ga_pig.runs import run
 from ga_pig.spaces import PlayersRollHold
 
 THREE = Game.pig(goal=20, players=3)

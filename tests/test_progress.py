@@ -16,8 +16,8 @@ import pytest
 
 from ga_pig._compile import compile_timer
 from ga_pig.config import compose
-from ga_pig.evolve import run
 from ga_pig.evolve.progress import Limit
+from ga_pig.runs import run
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["experiment=knockout", "game.goal=30", "generations=40", "population_size=6", "games_per_match=10",

@@ -11,8 +11,8 @@ from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.analysis.discovery import SEED_001_PEAKS
 from ga_pig.config import compose, make_game
-from ga_pig.evolve import run
 from ga_pig.evolve.report import HOLD_AT, NEAR_OPTIMAL, REPORT_LOGGER, SEED_001, report
+from ga_pig.runs import run
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,8 +16,8 @@ import pytest
 from omegaconf import OmegaConf
 
 from ga_pig.config import compose
-from ga_pig.evolve import run
 from ga_pig.rundir import DirectoryInUse, check_free, claim_named, hold, owned, release
+from ga_pig.runs import run
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["experiment=knockout", "game.goal=30", "generations=3", "population_size=6", "games_per_match=10",

@@ -15,7 +15,7 @@ from hydra.errors import ConfigCompositionException
 from omegaconf import OmegaConf
 
 from ga_pig.config import compose, waves
-from ga_pig.evolve import run
+from ga_pig.runs import run
 
 ROOT = Path(__file__).resolve().parents[1]
 CONF = ROOT / "conf"

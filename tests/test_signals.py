@@ -16,8 +16,8 @@ import pytest
 from omegaconf import OmegaConf
 
 from ga_pig.config import compose
-from ga_pig.evolve import run
 from ga_pig.evolve.outputs import load_checkpoint
+from ga_pig.runs import run
 from ga_pig.signals import Stopped, deferred, stopping_on
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,19 +11,18 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from ga_pig import exact
-from ga_pig.config import make_game
 from ga_pig.evolve.outputs import DRAWS, SUMMARY, key_columns
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.files import atomic_write, write_json, write_table
+from ga_pig.game import Game
 
 __all__ = ["random_search"]
 
 
-def random_search(cfg: DictConfig, out: Path) -> dict:
-    """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies, each set's mean
-    exact win rate against the optimal policy."""
+def random_search(cfg: DictConfig, game: Game, out: Path) -> dict:
+    """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies for ``game``, each
+    set's mean exact win rate against the optimal policy, written into ``out``."""
     atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
-    game = make_game(cfg)
     optimal = exact.optimal(game).policy
     columns = key_columns(cfg)
     rng = np.random.default_rng(int(cfg.seed))

@@ -1,12 +1,12 @@
-"""Continuing a stopped or finished run from its checkpoint (``resume=<run dir>``).
+"""What continuing a stopped or finished run from its checkpoint (``resume=<run dir>``) needs of the GA.
 
 A run keeps ``checkpoint.npz`` — every ``checkpoint_every`` generations, when interrupted
 (Ctrl-C, ``time_limit_s``) and at its end — so a killed run continues from its last
-checkpoint and a finished one can be extended (``generations=`` larger). Resuming reads the
-run's own ``config.yaml``; of the overrides given with it, only [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE] may
-change a value (they change how long and how visibly a run goes on, not what it computes). Any other
-override that disagrees with the saved run is refused, naming the key, and so is a checkpoint
-that is unreadable or belongs to another run — all before anything is written.
+checkpoint and a finished one can be extended (``generations=`` larger). Here: the name of a run's
+saved config, the keys an override may change when resuming ([`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE]:
+they change how long and how visibly a run goes on, not what it computes), the digest that ties a
+checkpoint to its config, and the run to continue as the loop receives it. The checks before a run
+resumes are [`ga_pig.runs.resume`][ga_pig.runs.resume]'s.
 """
 
 from __future__ import annotations
@@ -16,12 +16,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from omegaconf import DictConfig, OmegaConf, open_dict
+from omegaconf import DictConfig, OmegaConf
 
-from ga_pig.config import Config, compose, fail, validate
-from ga_pig.evolve.outputs import CHECKPOINT, load_checkpoint
-
-__all__ = ["CHANGEABLE", "CONFIG_FILE", "Resumed", "prepare", "fingerprint", "override_keys"]
+__all__ = ["CHANGEABLE", "CONFIG_FILE", "Resumed", "fingerprint"]
 
 CONFIG_FILE = "config.yaml"
 
@@ -48,91 +45,3 @@ def fingerprint(cfg: DictConfig) -> str:
     for key in (*CHANGEABLE, "resume", "hydra"):
         plain.pop(key, None)
     return hashlib.sha256(json.dumps(plain, sort_keys=True).encode()).hexdigest()
-
-
-def override_keys(overrides: list[str]) -> list[str]:
-    """The config keys that command-line ``overrides`` set (Hydra's own and ``resume`` left out)."""
-    keys = []
-    for override in overrides:
-        key = override.split("=", 1)[0].lstrip("+~")
-        if key != "resume" and not key.startswith("hydra"):
-            keys.append(key.replace("/", "."))
-    return keys
-
-
-def _inferred_keys(cfg: DictConfig) -> list[str]:
-    """Without the command line: the keys where ``cfg`` differs from a bare ``resume=`` config."""
-    bare = OmegaConf.to_container(compose([f"resume={cfg.resume}"]))
-    given = OmegaConf.to_container(cfg)
-    return [key for key in given if key != "hydra" and given.get(key) != bare.get(key)]
-
-
-def _saved_config(run_dir: Path) -> DictConfig:
-    saved = run_dir / CONFIG_FILE
-    try:
-        loaded = OmegaConf.load(saved)
-        # keys the saved config lacks (an older schema's) get their defaults
-        return OmegaConf.merge(OmegaConf.structured(Config), loaded)
-    except Exception as error:
-        raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
-                         f"({type(error).__name__}: {error})") from None
-
-
-def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
-    run_dir = Path(str(cfg.resume)).expanduser()
-    if not (run_dir / CONFIG_FILE).is_file():
-        fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
-    if not (run_dir / CHECKPOINT).is_file():
-        fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT} (this run stopped before its first "
-              "checkpoint: start it again)")
-    saved = _saved_config(run_dir)
-    keys = override_keys(overrides) if overrides is not None else _inferred_keys(cfg)
-    changes = {}
-    for key in keys:
-        new, old = OmegaConf.select(cfg, key), OmegaConf.select(saved, key)
-        if OmegaConf.is_config(new):
-            new, old = OmegaConf.to_container(new), OmegaConf.to_container(old) if OmegaConf.is_config(old) else old
-        if new == old:
-            continue
-        if key not in CHANGEABLE:
-            fail(key, new, f"{old!r}, the value of the run being resumed: only {', '.join(CHANGEABLE)} may "
-                  "change when resuming (start a new run to change anything else)")
-        OmegaConf.update(saved, key, new)
-        changes[key] = new
-    with open_dict(saved):
-        saved.resume = str(run_dir)
-    validate(saved)
-    state = load_checkpoint(run_dir / CHECKPOINT)
-    # the checkpoint's config: the file as written (a run written under an older schema lacks the
-    # newer keys in both), or as merged over the current schema (such a run once resumed)
-    written = OmegaConf.load(run_dir / CONFIG_FILE)
-    if state["fingerprint"] not in (fingerprint(saved), fingerprint(written)):
-        raise ValueError(f"checkpoint {run_dir / CHECKPOINT} was written by another run than the one in "
-                         f"{run_dir / CONFIG_FILE} (their configs differ); nothing was changed")
-    _check_genomes(state, saved, run_dir / CHECKPOINT)
-    if state["generation"] > saved.generations:
-        fail("generations", int(saved.generations), f"at least {state['generation']}, the generations "
-              f"{run_dir} has already run")
-    return Resumed(saved, run_dir, state, changes)
-
-
-def _check_genomes(state: dict, cfg: DictConfig, path: Path) -> None:
-    from ga_pig.config import make_game
-    from ga_pig.evolve.genomes import genome_of
-
-    genes = genome_of(cfg, make_game(cfg))
-    expected = (int(cfg.population_size),) + genes.shape(state["side"])
-    genomes = state["genomes"]
-    if genomes.shape != expected or genomes.dtype != genes.dtype:
-        raise ValueError(f"checkpoint {path} holds genomes {genomes.dtype}{list(genomes.shape)}, expected "
-                         f"{list(expected)} for this run; nothing was changed")
-
-
-def prepare(cfg: DictConfig, overrides: list[str] | None = None) -> Resumed | None:
-    """Validate ``cfg`` before any work; for ``resume=``, also the run it names, its checkpoint
-    and the ``overrides`` given with it (command-line ``key=value`` strings; ``None``: infer them
-    by comparing ``cfg`` with a bare ``resume=`` config). Raises ValueError naming the key or file."""
-    validate(cfg)
-    if cfg.resume is None:
-        return None
-    return _resume(cfg, overrides)

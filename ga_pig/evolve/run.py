@@ -1,9 +1,8 @@
-"""The generation loop: select, breed, record, checkpoint ([Exeter GA 2016 §3.4]); ``mode=random_search``
-goes to [`ga_pig.evolve.random_search`][ga_pig.evolve.random_search].
+"""The generation loop: select, breed, record, checkpoint ([Exeter GA 2016 §3.4]).
 
-``run(cfg, output_dir)`` is an ordinary function; ``python -m ga_pig`` only composes the config
-and calls it. Every random draw comes from one ``numpy.random.Generator`` seeded by
-``cfg.seed`` (simulation seeds are drawn from it too), so the same seed gives the same outputs,
+[`evolve`][ga_pig.evolve.run.evolve] runs it in a directory [`ga_pig.runs.run`][ga_pig.runs.run] has checked and
+claimed, given the game and the cube schedule. Every random draw comes from one ``numpy.random.Generator``
+seeded by ``cfg.seed`` (simulation seeds are drawn from it too), so the same seed gives the same outputs,
 and a run resumed from a checkpoint ([`ga_pig.evolve.resume`][ga_pig.evolve.resume]) continues exactly as if
 never stopped: the checkpoint holds the state at the start of a generation — genomes, fitness,
 cube side, RNG state, records — and is written every ``checkpoint_every`` generations, on
@@ -21,26 +20,23 @@ from pathlib import Path
 import numpy as np
 from omegaconf import DictConfig
 
-from ga_pig._compile import CompileClock, compile_timer
-from ga_pig._compile import announce as announce_compiling
-from ga_pig.config import fail, make_game, validate, waves
+from ga_pig._compile import CompileClock
 from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal, make_judge
 from ga_pig.evolve.memetic import BestResponseStep
 from ga_pig.evolve.operators import OBSERVING
-from ga_pig.evolve.outputs import BEST, RUN_FILES, SUMMARY, key_columns, write_json
+from ga_pig.evolve.outputs import BEST, SUMMARY, write_json
 from ga_pig.evolve.progress import Limit, Progress
-from ga_pig.evolve.random_search import random_search
-from ga_pig.evolve.recorder import Recorder, diversity
+from ga_pig.evolve.recorder import Recorder
 from ga_pig.evolve.report import report, tell
-from ga_pig.evolve.resume import CONFIG_FILE, Resumed, prepare
+from ga_pig.evolve.resume import Resumed
 from ga_pig.evolve.state import Boundary, Champion, Checkpointer, start
 from ga_pig.evolve.toolbox import build_toolbox
-from ga_pig.rundir import check_writable, owned
+from ga_pig.game import Game
 from ga_pig.signals import Stopped, stopping_on
 
-__all__ = ["run", "run_overrides", "make_game", "diversity", "key_columns"]
+__all__ = ["evolve"]
 
 
 def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int]:
@@ -53,78 +49,15 @@ def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int
     return len(schedule) - 1, schedule[-1][0]
 
 
-def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = None) -> dict:
-    """Run the experiment ``cfg`` (or continue ``cfg.resume``), writing into ``output_dir``.
-
-    With ``resume=<run dir>`` the run continues in that directory from its checkpoint;
-    ``overrides`` are the command-line ``key=value`` strings given with it, of which only
-    [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE] may change a value (``None``: inferred by comparing
-    ``cfg`` with a bare ``resume=`` config). Everything is checked before anything is written.
-    The run holds its directory ([`ga_pig.rundir`][ga_pig.rundir]) from the first check to the last write:
-    a directory another process holds, or one that already holds a run, is refused.
-
-    Returns the summary that is also written to ``summary.json`` (``stopped``: null, or
-    ``"time_limit_s"`` for a run that ran out of time; ``resume=`` continues it). Ctrl-C, and the
-    stop signals of [`ga_pig.signals`][ga_pig.signals], write a checkpoint, print the resume command and
-    re-raise (KeyboardInterrupt, [`Stopped`][ga_pig.signals.Stopped]).
-    """
-    validate(cfg)
-    directory = Path(output_dir) if cfg.resume is None else _resume_directory(cfg)
-    if cfg.resume is None:
-        _check_unused(directory)  # before taking the lock: a refused run touches nothing
-    directory.mkdir(parents=True, exist_ok=True)
-    with owned(directory), compile_timer() as compiling:
-        resumed = prepare(cfg, overrides)
-        if resumed is None:
-            _check_unused(directory)
-        else:
-            cfg = resumed.cfg
-            check_writable(directory)
-        announce_compiling(_run_kernels())
-        if cfg.mode == "random_search":
-            return random_search(cfg, directory)
-        return _evolve(cfg, directory, resumed, compiling)
-
-
-def _resume_directory(cfg: DictConfig) -> Path:
-    directory = Path(str(cfg.resume)).expanduser()
-    if not directory.is_dir():
-        fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
-    return directory
-
-
-def _check_unused(directory: Path) -> None:
-    found = [name for name in (CONFIG_FILE, *RUN_FILES) if (directory / name).exists()]
-    if found:
-        raise ValueError(f"output directory {str(directory)!r} already holds a run ({found[0]}): continue it with "
-                         f"resume={directory}, or pick another directory")
-
-
-def _run_kernels() -> tuple:
-    """The numba kernels every run calls (for the first-run compile message)."""
-    from ga_pig import simulate
-    from ga_pig.exact import _evaluation, _solvers
-
-    return simulate._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs
-
-
-def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | None = None) -> dict:
-    """Compose a config from command-line style ``overrides`` and run it quietly (no progress
-    bar), numba limited to ``threads`` if given — what scripts and parallel jobs need."""
-    import numba
-
-    from ga_pig.config import compose
-
-    if threads is not None:
-        numba.set_num_threads(threads)
-    return run(compose([*overrides, "progress=false"]), output_dir, [*overrides, "progress=false"])
-
-
-def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None, compiling: CompileClock) -> dict:
+def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Path, resumed: Resumed | None,
+           compiling: CompileClock) -> dict:
+    """Evolve ``cfg``'s population of strategies for ``game`` through the cube ``schedule``
+    ((side, generations) waves, as [`waves`][ga_pig.config.waves] gives them), writing every output into
+    ``out``; continue ``resumed`` (its checkpoint) if given. ``compiling`` clocks numba's
+    compiling, left out of the timings. Returns the summary also written to ``summary.json``; on
+    Ctrl-C or a stop signal, writes a checkpoint, prints the resume command and re-raises."""
     began = time.monotonic()
-    game = make_game(cfg)
     genes = genome_of(cfg, game)
-    schedule = waves(cfg)
     total = sum(g for _, g in schedule)
     eval_every = cfg.eval_every or (1 if cfg.fitness.kind == "exact" else 10)
     rng = np.random.default_rng(int(cfg.seed))
@@ -193,7 +126,7 @@ def _evolve(cfg: DictConfig, out: Path, resumed: Resumed | None, compiling: Comp
     return summary
 
 
-def _reported(cfg: DictConfig, game, out: Path, summary: dict) -> dict:
+def _reported(cfg: DictConfig, game: Game, out: Path, summary: dict) -> dict:
     """The summary with the end-of-run report ([`ga_pig.evolve.report`][ga_pig.evolve.report]) under ``report``,
     written to ``summary.json`` again; the report printed and logged."""
     lines = report(cfg, game, summary, np.load(out / BEST))

@@ -8,7 +8,7 @@ figure or table with the numbers side by side. Every file is rebuilt whole from 
 runs are kept and read again, unfinished ones run again from the start. What is written is a table
 of entries (`ENTRIES`, grouped in `SECTIONS`, both in `ga_pig.reproduce.entries`): ``--only`` takes
 an entry's or a section's name, and any entry runs alone. The GA experiments it
-needs run through the same ``ga_pig.evolve.run`` as ``python -m ga_pig``, two at a time. ``--quick``
+needs run through the same ``ga_pig.runs.run`` as ``python -m ga_pig``, two at a time. ``--quick``
 shrinks every budget (short GA runs, fewer simulated games, coarser searches); it is what the tests run.
 """
 

@@ -128,7 +128,7 @@ SEED_003_CLAIMS = {
 def _run_one(overrides: list[str], out: str) -> str:
     """One run into ``out``, from the start: what an unfinished run left there (a reproduce stopped
     part way) is removed first, so every curve is that of one whole run."""
-    from ga_pig.evolve.run import run_overrides
+    from ga_pig.runs import run_overrides
 
     shutil.rmtree(out, ignore_errors=True)
     run_overrides(overrides, out, threads=1)
