@@ -29,6 +29,7 @@ from _machine import machine
 
 from ga_pig import GAMES, Game, exact, reference, simulate
 from ga_pig import strategies as S
+from ga_pig.families import space_of
 from ga_pig.game import ENDGAMES
 
 RESULTS = Path(__file__).parent / "results" / "engine.json"
@@ -113,7 +114,7 @@ def endgame_rows(repeats: int) -> list[tuple]:
     again), of Pig Dice (whose turn chains sweep until they settle) and of Hog (dice counts) at
     goal 100 under each endgame rule, and the exact winning-margin distribution (forward from the
     start)."""
-    from ga_pig.exact import endgame
+    from ga_pig.families import endgame
 
     rows = []
     for name, rule in itertools.product(("pig", "two_dice", "pig_dice", "hog"), ENDGAMES):
@@ -131,7 +132,7 @@ def endgame_rows(repeats: int) -> list[tuple]:
         if rule == "first_to_goal":
             continue
         if game.max_dice:  # Hog: six dice (its seeds' optimal opening) and random dice counts
-            hold25, randomized, named = S.dice(6, game), game.space.random(np.random.default_rng(0)), "six dice"
+            hold25, randomized, named = S.dice(6, game), space_of(game).random(np.random.default_rng(0)), "six dice"
         else:
             hold25, named = S.hold_at(25, game), "hold-at-25"
             scores = np.arange(game.goal)[:, None]
@@ -152,7 +153,7 @@ def endgame_rows(repeats: int) -> list[tuple]:
 def players_rows(repeats: int, quick: bool) -> list[tuple]:
     """Three players at goal 100 (30 with --quick) and four players at a few goals: solve,
     evaluation and best-response times, table memory, orbits without a pure equilibrium."""
-    from ga_pig.exact import players as NP
+    from ga_pig.families import players as NP
 
     rows = []
     cases = [(3, 30), (4, 20)] if quick else [(3, 50), (3, 100), (4, 30), (4, 40), (4, 50), (4, 60)]

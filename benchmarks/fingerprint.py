@@ -122,7 +122,7 @@ def exact_numbers() -> dict[str, float]:
     """Win probabilities, solver values and best responses that exact evaluation fixes."""
     from ga_pig import GAMES, Game, exact
     from ga_pig import strategies as S
-    from ga_pig.exact import endgame, players
+    from ga_pig.families import endgame, players
 
     numbers: dict[str, float] = {}
     for name in GAMES:

@@ -4,8 +4,8 @@ A seed (a non-negative integer, None for fresh entropy, or a ``numpy.random.Seed
 two 64-bit keys through ``SeedSequence`` (`seed_keys`). Games are cut into fixed blocks of `BLOCK`
 games; each block draws from its own splitmix64 stream, whose starting state is keyed by the seed's
 keys and the block's counters (stream, block) (`stream_keys`; in [`ga_pig.simulate`][ga_pig.simulate]
-the stream is the match, in [`ga_pig.exact.endgame`][ga_pig.exact.endgame] and
-[`ga_pig.exact.players`][ga_pig.exact.players] there is one). A game's dice then depend on the seed and
+the stream is the match, in [`ga_pig.families.endgame`][ga_pig.families.endgame] and
+[`ga_pig.families.players`][ga_pig.families.players] there is one). A game's dice then depend on the seed and
 the game's place alone, never on the thread count or how the games are chunked. Kernels advance a
 state with `_splitmix` and draw from it with `_draw` (a roll outcome) or `_uniform` (a float in
 [0, 1)); they hold no global state.

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
+from ga_pig.families import space_of
 from ga_pig.game import MAX_SIDES
 
 __all__ = [
@@ -63,7 +64,7 @@ class GameConfig:
     #: seat-indexed genomes: thresholds (``genome=threshold``), or Hog's dice counts (``genome=tensor``)
     endgame: str = "first_to_goal"
     #: players taking turns; with three or more a member plays alone against copies of another
-    #: (``ga_pig.exact.players``), and its win rates are measured against the equilibrium
+    #: (``ga_pig.families.players``), and its win rates are measured against the equilibrium
     players: int = 2
 
 
@@ -383,7 +384,7 @@ def validate(cfg: DictConfig) -> None:
               f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
               f"sets them, rather than game.name=<name> ({error})")
     try:
-        _ = game.space
+        _ = space_of(game)
     except ValueError as error:
         if cfg.game.players != 2:
             fail("game.players", cfg.game.players, f"2 for {cfg.game.name} with endgame={cfg.game.endgame!r} "
@@ -393,7 +394,7 @@ def validate(cfg: DictConfig) -> None:
         fail("population.kind", cfg.population.kind, f"one of {tuple(POPULATIONS)}")
     if not supports(cfg.population.kind, game):
         fail("population.kind", cfg.population.kind, f"one of {tuple(k for k in POPULATIONS if supports(k, game))} "
-             f"for {cfg.game.name}, whose strategies are {game.space.noun} (the others build other kinds)")
+             f"for {cfg.game.name}, whose strategies are {space_of(game).noun} (the others build other kinds)")
     if not 0.0 <= cfg.population.p_roll <= 1.0:
         fail("population.p_roll", cfg.population.p_roll, "a probability in [0, 1]")
     if not cfg.population.thresholds or min(cfg.population.thresholds) < 0:
@@ -410,9 +411,9 @@ def validate(cfg: DictConfig) -> None:
         fail("operators.mutation", cfg.operators.mutation, f"one of {tuple(MUTATIONS)}")
     if cfg.genome not in GENOMES:
         fail("genome", cfg.genome, f"one of {tuple(GENOMES)}")
-    if not isinstance(game.space, GENOMES[cfg.genome].spaces):
-        fail("genome", cfg.genome, f"one of {tuple(k for k, g in GENOMES.items() if isinstance(game.space, g.spaces))} "
-             f"for {cfg.game.name}, whose strategies are {game.space.noun}")
+    if not GENOMES[cfg.genome].fits(space_of(game)):
+        fits = tuple(name for name, genome in GENOMES.items() if genome.fits(space_of(game)))
+        fail("genome", cfg.genome, f"one of {fits} for {cfg.game.name}, whose strategies are {space_of(game).noun}")
     if cfg.operators.mutation in OBSERVING and (game.endgame != "first_to_goal" or game.players != 2):
         blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
         fail("operators.mutation", cfg.operators.mutation, f"one of {blind} under endgame={cfg.game.endgame!r} "
@@ -556,6 +557,6 @@ def _check_memory(cfg: DictConfig, game) -> None:
         key, value = "game.players", game.players  # the goal alone would fit: the players don't
     check_memory(solver, f"config key '{key}'", value,
                  f"solving the {game.players}-player game to {game.goal} exactly (value and policy tables)")
-    members = BYTES_PER_MEMBER_STATE * game.space.gene_bytes * game.states * int(cfg.population_size)
+    members = BYTES_PER_MEMBER_STATE * space_of(game).gene_bytes * space_of(game).states * int(cfg.population_size)
     check_memory(solver + members, "config key 'population_size'", int(cfg.population_size),
                  f"a population of strategies for {cfg.game.name} to {cfg.game.goal}")

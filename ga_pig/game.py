@@ -11,19 +11,17 @@ in [`ga_pig.strategies`][ga_pig.strategies].
 from __future__ import annotations
 
 import enum
-import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig._validate import check_int, check_memory
-from ga_pig.spaces import Space, space_of
+from ga_pig._validate import check_int
 
 __all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_PIGS_ROLLS", "check_game"]
 
-#: How a game ends ([Neller & Presser 2005, "Endgame Variations"]; [`ga_pig.exact.endgame`][ga_pig.exact.endgame]): the
+#: How a game ends ([Neller & Presser 2005, "Endgame Variations"]; [`ga_pig.families.endgame`][ga_pig.families.endgame]): the
 #: first player to bank the goal wins (the seeds' rule); or the other player gets one final turn to finish higher,
 #: whoever reached the goal (``last_round``) or only when the first mover did (``equal_turns``).
 ENDGAMES = ("first_to_goal", "last_round", "equal_turns")
@@ -59,7 +57,7 @@ class Effect(enum.IntEnum):
 
     The integer values are the codes the numba kernels branch on. RESET makes banked scores
     fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
-    `ga_pig.exact._chains`).
+    `ga_pig.families.two_player._chains`).
     """
 
     ADD = 0
@@ -118,15 +116,15 @@ class Game:
         0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
         positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
         number chosen per (i, j); the turn scores the dice's sum unless one of them busts.
-        Strategies are then int arrays of shape ``(goal, goal)``: the game's [`space`][ga_pig.game.Game.space] says
+        Strategies are then int arrays of shape ``(goal, goal)``: the game's [`space_of`][ga_pig.families.space_of] says
         which kind of strategy it takes.
     endgame : str
         One of [`ENDGAMES`][ga_pig.game.ENDGAMES]: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
-        ``equal_turns`` ([`ga_pig.exact.endgame`][ga_pig.exact.endgame], where the rules are stated and which games
+        ``equal_turns`` ([`ga_pig.families.endgame`][ga_pig.families.endgame], where the rules are stated and which games
         it takes: every game but three or more players).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
-        score ([`ga_pig.exact.players`][ga_pig.exact.players], which so far is the only part of the engine that takes
+        score ([`ga_pig.families.players`][ga_pig.families.players], which so far is the only part of the engine that takes
         them).
 
     Notes
@@ -346,7 +344,7 @@ class Game:
         """Hog ([Neller & Presser 2005, "Hog"]): one roll per turn of as many fair dice as the mover chooses, up to
         ``max_dice``; the turn scores their sum unless any shows a 1. [Neller & Presser 2005]: the optimal
         policy is the same for every ``max_dice >= 26``. Under another ``endgame`` a final turn
-        rolls the number of dice most likely to get ahead ([`ga_pig.exact.endgame`][ga_pig.exact.endgame])."""
+        rolls the number of dice most likely to get ahead ([`ga_pig.families.endgame`][ga_pig.families.endgame])."""
         check_int("max_dice", max_dice, 1, MAX_DICE)
         die = cls.pig(goal)
         return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice), *_ending(endgame, 2)),
@@ -396,29 +394,6 @@ class Game:
         else:
             k += outcome.amount
         return k, (i + k if i + k >= self.goal else None)
-
-    # ------------------------------------------------------------------ views for kernels
-    @functools.cached_property
-    def space(self) -> Space:
-        """The kind of strategy this game takes ([`ga_pig.spaces`][ga_pig.spaces]): roll/hold tensors, or dice
-        counts over (i, j) when the mover chooses a number of dice ([`max_dice`][ga_pig.game.Game.max_dice] > 0)."""
-        return space_of(self)
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """Shape of a strategy or value table over this game ([`space`][ga_pig.game.Game.space]'s): ``(goal, goal,
-        goal)``, or ``(goal, goal)`` when the mover chooses a number of dice."""
-        return self.space.shape
-
-    @property
-    def states(self) -> int:
-        """Number of entries in a strategy or value table (a Python int: no overflow)."""
-        return self.space.states
-
-    def check_fits(self, bytes_per_state: float, what: str) -> None:
-        """Refuse, before allocating, work estimated at ``bytes_per_state`` per state when it
-        exceeds the machine's memory (ValueError naming ``game.goal`` and the estimate)."""
-        check_memory(bytes_per_state * self.states, "game.goal", self.goal, f"{what} on {self}")
 
     def dice_table(self) -> np.ndarray:
         """pi[d, s]: the probability that rolling d dice at once scores s (s = 0: some die busts),

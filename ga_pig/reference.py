@@ -14,8 +14,8 @@ import random as _random
 
 import numpy as np
 
+from ga_pig.families import DiceCounts, RollHold, space_of
 from ga_pig.game import Effect, Game
-from ga_pig.spaces import DiceCounts, RollHold
 
 __all__ = ["play", "play_one", "brute_force"]
 
@@ -28,7 +28,7 @@ def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
     """
     strategies = (a, b)
     scores = [0, 0]
-    turn = _TURNS[type(game.space)]
+    turn = _TURNS[type(space_of(game))]
     mover = 0
     passes = 0
     while True:
@@ -95,7 +95,7 @@ def brute_force(a, b, game: Game, start: tuple[int, int] = (0, 0)) -> tuple[floa
     fall included. Only for tiny games (goal <= ~12). ``start``: the banked scores (a's, b's) the
     game begins from, a about to start a turn.
     """
-    return _BRUTE_FORCE[type(game.space)](a, b, game, start)
+    return _BRUTE_FORCE[type(space_of(game))](a, b, game, start)
 
 
 def _brute_force_roll_hold(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:

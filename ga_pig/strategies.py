@@ -17,17 +17,17 @@ Value tables returned by [`ga_pig.exact`][ga_pig.exact] use the same indexing. E
 a fresh array; none keeps a reference to it.
 
 Under an endgame rule that answers a player who banks the goal (``Game.endgame``), strategies
-are indexed ``s[seat, i, j, k]`` and run past the goal ([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold]);
+are indexed ``s[seat, i, j, k]`` and run past the goal ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]);
 the builders here then give both seats the same decisions, holding once ``i + k`` reaches the goal.
 
 For three or more players a strategy is indexed ``s[i_0, i_1, ..., i_{n-1}, k]``: the mover's
-score, the next player's, ..., the turn total ([`PlayersRollHold`][ga_pig.spaces.PlayersRollHold]); the
+score, the next player's, ..., the turn total ([`PlayersRollHold`][ga_pig.families.players.space.PlayersRollHold]); the
 builders here read ``j`` as the highest opposing score.
 
 Games that roll their dice at once (Hog) have no turn total. Their strategies are int arrays of
 shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see [`dice`][ga_pig.strategies.dice],
 [`random_dice`][ga_pig.strategies.random_dice]). Every engine function takes them in place of the bool tensors. Which
-kind a game takes is its strategy space, [`Game.space`][ga_pig.game.Game.space] ([`ga_pig.spaces`][ga_pig.spaces]).
+kind a game takes is its strategy space, [`space_of`][ga_pig.families.space_of] ([`ga_pig.spaces`][ga_pig.families]).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ga_pig._validate import check_int
+from ga_pig.families import space_of
 from ga_pig.game import Game, check_game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold, against_leader
 
 __all__ = [
     "check",
@@ -65,29 +65,14 @@ __all__ = [
 def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Broadcastable index arrays (i, j, k) over a game's states (k up to the space's top under
     an endgame rule; for n players j is the highest opposing score, see [`_table`][ga_pig.strategies._table])."""
-    space = game.space
-    turn_totals = space.top + 1 if isinstance(space, EndgameRollHold) else game.goal
-    return np.ogrid[: game.goal, : game.goal, :turn_totals]
+    return space_of(game).grid()
 
 
 def _table(decisions: np.ndarray, game: Game) -> np.ndarray:
-    """A fresh strategy of ``game`` from roll decisions over ``(i, j, k)``. Under an endgame rule
-    the same decisions serve both seats, the mover holds once ``i + k`` reaches the goal (as it
-    wins at once under the seeds' rule) and rolls at turn starts, as the space asks. For three or
-    more players ``j`` stands for the highest opposing score: the decisions are read at
-    ``(i, max(others), k)`` ([`against_leader`][ga_pig.spaces.against_leader])."""
-    if isinstance(game.space, DiceCounts):
-        raise ValueError(f"roll/hold strategies are for games whose strategies are roll/hold decisions; {game} has "
-                         f"{game.space.noun}: build one with strategies.dice(n, game) or strategies.random_dice")
-    if isinstance(game.space, PlayersRollHold):
-        goal = game.goal
-        return against_leader(np.broadcast_to(np.asarray(decisions, dtype=bool), (goal,) * 3), game.players)
-    out = np.broadcast_to(np.asarray(decisions, dtype=bool), game.shape).copy()
-    if isinstance(game.space, EndgameRollHold):
-        i, _, k = _grid(game)
-        out &= i + k < game.goal
-        game.space.forbid_passing(out)
-    return out
+    """A fresh strategy of ``game`` from roll decisions over ``(i, j, k)``, laid out by its space
+    ([`Space.table`][ga_pig.families._space.Space.table]): under an endgame rule the same decisions serve
+    both seats, and for three or more players ``j`` stands for the highest opposing score."""
+    return space_of(game).table(decisions)
 
 
 def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
@@ -96,36 +81,36 @@ def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``s`` is not a strategy of the game's space ([`Game.space`][ga_pig.game.Game.space]): a numpy bool array
+        If ``s`` is not a strategy of the game's space ([`space_of`][ga_pig.families.space_of]): a numpy bool array
         of shape ``(goal, goal, goal)``, for Hog an integer array of shape ``(goal, goal)`` of dice
         counts 1..max_dice; the message names the expected shape and dtype and what was given.
     """
     check_game(game)
-    return game.space.check(s, name)
+    return space_of(game).check(s, name)
 
 
 def check_population(population: object, game: Game, name: str = "population") -> np.ndarray:
-    """Validate a stack of strategies, shape ``(n, *game.shape)``; return it C-contiguous."""
+    """Validate a stack of strategies, shape ``(n, *space_of(game).shape)``; return it C-contiguous."""
     check_game(game)
-    return game.space.check_population(population, name)
+    return space_of(game).check_population(population, name)
 
 
 def legal(game: Game) -> np.ndarray:
-    """Mask of the states a strategy is consulted in: ``i + k < goal``; shape ``game.shape``
+    """Mask of the states a strategy is consulted in: ``i + k < goal``; shape ``space_of(game).shape``
     (every (i, j) for Hog)."""
-    return game.space.legal()
+    return space_of(game).legal()
 
 
 def dice(n: int, game: Game) -> np.ndarray:
     """Hog: always roll ``n`` dice (1 <= n <= game.max_dice)."""
-    game.space.require(DiceCounts, "dice strategies")
-    return game.space.constant(n)
+    space_of(game).require("dice", "dice strategies")
+    return space_of(game).constant(n)
 
 
 def random_dice(game: Game, rng: np.random.Generator | int | None = None) -> np.ndarray:
     """Hog: an independent uniform dice count 1..max_dice at every (i, j)."""
-    game.space.require(DiceCounts, "dice strategies")
-    return game.space.random(np.random.default_rng(rng))
+    space_of(game).require("dice", "dice strategies")
+    return space_of(game).random(np.random.default_rng(rng))
 
 
 def hold_at(n: int, game: Game) -> np.ndarray:
@@ -136,8 +121,7 @@ def hold_at(n: int, game: Game) -> np.ndarray:
 
 
 def _require_threshold(game: Game) -> None:
-    if not isinstance(game.space, PlayersRollHold):
-        game.space.require(RollHold, "threshold strategies")
+    space_of(game).require("thresholds", "threshold strategies")
 
 
 def threshold(h: np.ndarray, game: Game) -> np.ndarray:
@@ -147,7 +131,7 @@ def threshold(h: np.ndarray, game: Game) -> np.ndarray:
     axis per player, ``h[i_0, ..., i_{n-1}]``."""
     _require_threshold(game)
     h = np.asarray(h)
-    plane = game.shape[:-1]
+    plane = space_of(game).shape[:-1]
     if h.shape[h.ndim - len(plane):] != plane or h.dtype.kind not in "iu":
         raise ValueError(f"h must be an integer array of shape (..., {', '.join(map(str, plane))}), got "
                          f"{h.dtype} {h.shape}")
@@ -162,7 +146,7 @@ def thresholds_of(s: np.ndarray, game: Game) -> np.ndarray:
     ``s`` is a threshold strategy."""
     _require_threshold(game)
     goal = game.goal
-    i = np.arange(goal).reshape((goal,) + (1,) * (len(game.shape) - 1))
+    i = np.arange(goal).reshape((goal,) + (1,) * (len(space_of(game).shape) - 1))
     holds = ~np.asarray(s, dtype=bool) & (np.arange(goal) < goal - i)
     first = np.argmax(holds, axis=-1)
     return np.where(holds.any(axis=-1), first, np.broadcast_to(goal - i[..., 0], first.shape)).astype(np.int16)
@@ -211,7 +195,7 @@ def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: flo
     ``p_roll`` (Hog: a uniform dice count at every (i, j))."""
     if not 0.0 <= p_roll <= 1.0:
         raise ValueError(f"p_roll must be in [0, 1], got {p_roll!r}")
-    return game.space.random(np.random.default_rng(rng), p_roll=p_roll)
+    return space_of(game).random(np.random.default_rng(rng), p_roll=p_roll)
 
 
 def from_function(f: Callable[[object, object, object], object], game: Game) -> np.ndarray:
@@ -273,7 +257,7 @@ def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -
 
     Returns
     -------
-    ndarray(bool, shape=game.shape)
+    ndarray(bool, shape=space_of(game).shape)
         ``s[i, j, k]`` True to roll (indexing: [`ga_pig.strategies`][ga_pig.strategies]). Where
         ``i + k`` reaches the goal the mover has won: those entries are never consulted, and under
         an endgame rule they hold, as for every builder here.
@@ -310,7 +294,7 @@ def hold_at_23(game: Game) -> np.ndarray:
 
     Returns
     -------
-    ndarray(bool, shape=game.shape)
+    ndarray(bool, shape=space_of(game).shape)
 
     Notes
     -----

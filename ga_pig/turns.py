@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ga_pig._validate import check_int
+from ga_pig.families import space_of
 from ga_pig.game import ADD, BANK, RESET, Effect, Game
-from ga_pig.spaces import RollHold
 
 __all__ = ["turn_tables"]
 
@@ -80,7 +80,7 @@ def turn_tables(game: Game, turns: int = 10) -> tuple[pd.DataFrame, pd.DataFrame
     """
     check_int("turns", turns, 1)
     supported = (Effect.ADD, Effect.BUST, Effect.RESET, Effect.BANK)
-    if not isinstance(game.space, RollHold) or any(Effect(o.effect) not in supported for o in game.outcomes):
+    if "action_values" not in space_of(game).offers or any(Effect(o.effect) not in supported for o in game.outcomes):
         raise ValueError(f"turn_tables takes roll/hold games whose rolls add, bust, reset or bank "
                          f"(seed 002's stop numbers), got {game}")
     goal = game.goal

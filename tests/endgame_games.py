@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig.exact import endgame
+from ga_pig.families import endgame
 from ga_pig.game import Effect, Game, Outcome
 
 

@@ -17,6 +17,7 @@ from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import data, figures, load_play, load_population, load_runs, load_summaries, stats, tables
 from ga_pig.config import compose
+from ga_pig.families import space_of
 from ga_pig.runs import run
 from ga_pig.turns import turn_tables
 
@@ -419,7 +420,7 @@ def test_load_population(game, tmp_path):
     run(compose(["experiment=cube_exact", f"game={game}", "generations=2", *TINY]), tmp_path / "run")
     strategies, win_rate = load_population(tmp_path / "run")
     g = Game.hog(goal=30) if game == "hog" else Game.pig(goal=30)
-    assert strategies.shape == (6,) + g.shape
+    assert strategies.shape == (6,) + space_of(g).shape
     optimal = exact.optimal(g).policy
     assert np.allclose(exact.win_rates(strategies, optimal, g), win_rate, atol=1e-14, rtol=0)
     with pytest.raises(FileNotFoundError, match="no population.npz"):

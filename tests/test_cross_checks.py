@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 
 from ga_pig import Game, exact, reference, simulate
 from ga_pig import strategies as S
-from ga_pig.spaces import DiceCounts
+from ga_pig.families import DiceCounts, space_of
 
 
 def seed_strategy(game, seed, p_roll):
-    return np.random.default_rng(seed).random(game.shape) < p_roll
+    return np.random.default_rng(seed).random(space_of(game).shape) < p_roll
 
 
 def equal_scores_skip(game):
@@ -78,7 +78,7 @@ def test_win_rates_from_other_starts_match_a_dense_solve(game):
     stalemates allowed); the same through pair_win_rates and win_matrix; restarts(game, 0) is the
     game's start bit for bit."""
     rng = np.random.default_rng(7)
-    population = np.stack([S.random_dice(game, rng) if isinstance(game.space, DiceCounts) else S.random(game, rng, 0.7)
+    population = np.stack([S.random_dice(game, rng) if isinstance(space_of(game), DiceCounts) else S.random(game, rng, 0.7)
                            for _ in range(3)])
     weights = np.zeros((game.goal, game.goal))  # six score pairs, the start among them
     weights.flat[[0, *rng.choice(np.arange(1, game.goal**2), size=5, replace=False)]] = rng.random(6)
@@ -201,7 +201,7 @@ def test_best_response_tiny_brute_force(tiny):
     assert reference.brute_force(br.policy, b, tiny)[0] == pytest.approx(br.win_probability, abs=1e-12)
     rng = np.random.default_rng(0)
     for _ in range(300):
-        a = rng.random(tiny.shape) < rng.random()
+        a = rng.random(space_of(tiny).shape) < rng.random()
         assert exact.win_probability(a, b, tiny) <= br.win_probability + 1e-12
 
 
@@ -226,7 +226,7 @@ def test_visits_agree_with_counted_games(tiny):
     b = seed_strategy(tiny, 4, p_roll=0.7)
     b[2, 2, 0] = False
     V = exact.visits(a, b, tiny)
-    counted = np.zeros(tiny.shape)
+    counted = np.zeros(space_of(tiny).shape)
     rng = __import__("random").Random(1)
     n = 40_000
     for _ in range(n):

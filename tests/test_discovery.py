@@ -15,6 +15,7 @@ from ga_pig import strategies as S
 from ga_pig.config import compose
 from ga_pig.evolve import operators
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
+from ga_pig.families import space_of
 from ga_pig.game import Game
 from ga_pig.runs import run
 
@@ -42,7 +43,7 @@ def test_threshold_genomes_round_trip_and_decode_to_tensors():
     rng = np.random.default_rng(1)
     h = genes.random(rng, 5, 1, 0.5)
     strategies = genes.decode(h, 1, False)
-    assert strategies.shape == (5,) + G.shape and strategies.dtype == bool
+    assert strategies.shape == (5,) + space_of(G).shape and strategies.dtype == bool
     S.check_population(strategies, G)
     assert np.array_equal(S.thresholds_of(strategies, G), np.minimum(h, G.goal - np.arange(G.goal)[:, None]))
     assert np.array_equal(genes.encode(strategies, 1), np.minimum(h, G.goal - np.arange(G.goal)[:, None]))
@@ -338,7 +339,7 @@ def test_population_file_holds_tensor_strategies_whatever_the_genome(tmp_path):
 
     run(compose(LADDER + ["fitness.kind=exact"]), tmp_path)
     strategies, rates = load_population(tmp_path)
-    assert strategies.shape == (6,) + G.shape and strategies.dtype == bool
+    assert strategies.shape == (6,) + space_of(G).shape and strategies.dtype == bool
     hs = S.thresholds_of(strategies, G)
     assert np.array_equal(S.threshold(hs, G)[:, S.legal(G)], strategies[:, S.legal(G)])
     assert np.allclose(rates, exact.win_rates(strategies, exact.optimal(G).policy, G))
@@ -471,8 +472,8 @@ def test_decision_costs_add_up_to_the_exact_win_probability_given_up(game):
 
     solution = exact.optimal(game)
     rng = np.random.default_rng(3)
-    others = [game.space.random(rng)]
-    if game.space.dims == 3:
+    others = [space_of(game).random(rng)]
+    if space_of(game).dims == 3:
         others += [S.hold_at(game.goal // 4, game), S.threshold(rng.integers(0, game.goal, (game.goal,) * 2), game)]
     for strategy in others:
         costs = decision_costs(strategy, game, solution)

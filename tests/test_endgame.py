@@ -8,8 +8,9 @@ import pytest
 from endgame_games import bank_game, check_margins, move_game, moved, reset_game
 
 from ga_pig import exact, strategies
-from ga_pig.exact import endgame
-from ga_pig.exact._rules import rules_of
+from ga_pig._kernels.rules import rules_of
+from ga_pig.families import endgame
+from ga_pig.families.endgame import solve as endgame_solve
 from ga_pig.game import ENDGAMES, Effect, Game
 
 RULES = ("last_round", "equal_turns")
@@ -145,8 +146,8 @@ def test_the_cap_is_proved_not_guessed(pig_solutions):
     from it widens the cap until holding is provably optimal there, and then a wider cap changes
     nothing."""
     game = Game.pig(endgame="last_round")
-    P, _policy, _rounds, W, decides = endgame._solve_with(game, game.goal + 20, "policy_iteration", 1e-15, 10_000)
-    assert not endgame._holding_is_optimal_at(game.goal + 20, P, W, decides, 1 / 6, 0.0)
+    P, _policy, _rounds, W, decides = endgame_solve._solve_with(game, game.goal + 20, "policy_iteration", 1e-15, 10_000)
+    assert not endgame_solve._holding_is_optimal_at(game.goal + 20, P, W, decides, 1 / 6, 0.0)
     assert abs(P[0, 0, 0, 0] - pig_solutions["last_round"].start[0]) > 1e-7
     widened = endgame.optimal(game, margin=20)
     assert widened.top > game.goal + 20
@@ -217,10 +218,10 @@ def test_the_cap_counts_resets():
     game = Game.pass_the_pigs(p_oinker=0.3, goal=30, endgame="last_round")
     rules = rules_of(game)
     top = game.goal + 5
-    P, _policy, _rounds, W, decides = endgame._solve_with(game, top, "policy_iteration", 0.0, 10_000)
-    assert endgame._holding_is_optimal_at(top, P, W, decides, rules.bust_p, rules.reset_p)
-    assert not endgame._holding_is_optimal_at(top, P, W, decides, rules.bust_p, 0.0)
-    wide, *_ = endgame._solve_with(game, game.goal + 60, "policy_iteration", 0.0, 10_000)
+    P, _policy, _rounds, W, decides = endgame_solve._solve_with(game, top, "policy_iteration", 0.0, 10_000)
+    assert endgame_solve._holding_is_optimal_at(top, P, W, decides, rules.bust_p, rules.reset_p)
+    assert not endgame_solve._holding_is_optimal_at(top, P, W, decides, rules.bust_p, 0.0)
+    wide, *_ = endgame_solve._solve_with(game, game.goal + 60, "policy_iteration", 0.0, 10_000)
     legal = np.arange(top + 1)[None, None, None, :] + np.arange(game.goal)[None, :, None, None] <= top
     legal = np.broadcast_to(legal, P.shape)
     np.testing.assert_allclose(P[legal], wide[:, :, :, : top + 1][legal], rtol=0, atol=1e-15)

@@ -13,9 +13,8 @@ import pytest
 from endgame_games import check_margins
 
 from ga_pig import exact, simulate
-from ga_pig.exact import endgame
+from ga_pig.families import EndgameDiceCounts, endgame, space_of
 from ga_pig.game import ENDGAMES, Effect, Game
-from ga_pig.spaces import EndgameDiceCounts
 
 RULES = ("last_round", "equal_turns")
 DECIDES = {"first_to_goal": (False, False), "last_round": (True, True), "equal_turns": (True, False)}
@@ -76,7 +75,7 @@ def test_solver_matches_brute_force_on_a_tiny_hog(rule):
     solution = endgame.optimal(game)
     assert solution.policy.shape == (2, 8, 8)
     if rule != "first_to_goal":
-        assert isinstance(game.space, EndgameDiceCounts) and solution.policy.shape == game.space.shape
+        assert isinstance(space_of(game), EndgameDiceCounts) and solution.policy.shape == space_of(game).shape
     np.testing.assert_allclose(solution.value, _brute_force(game), rtol=0, atol=1e-12)
     by_values = endgame.optimal(game, method="value_iteration")
     np.testing.assert_allclose(by_values.value, solution.value, rtol=0, atol=1e-12)
@@ -86,7 +85,7 @@ def test_solver_matches_brute_force_on_a_tiny_hog(rule):
 def test_evaluation_and_best_response_match_brute_force(rule):
     game = _tiny(rule)
     rng = np.random.default_rng(4)
-    a, b = game.space.random(rng, (2,))
+    a, b = space_of(game).random(rng, (2,))
     seats = exact.seats(a, b, game)
     assert seats.a_first_wins_a == pytest.approx(_brute_force(game, (a, b), (False, False))[0, 0, 0], abs=1e-13)
     assert seats.b_first_wins_b == pytest.approx(_brute_force(game, (b, a), (False, False))[0, 0, 0], abs=1e-13)
@@ -131,7 +130,7 @@ def test_simulated_games_agree_with_exact_evaluation(rule, hog_solutions):
     seat probabilities of the optimal policy and a random one (4 SE); the same seed replays."""
     game = Game.hog(endgame=rule)
     optimal = hog_solutions[rule].policy
-    other = game.space.random(np.random.default_rng(3))
+    other = space_of(game).random(np.random.default_rng(3))
     games = 1_000_000
     played = simulate.play(optimal, other, game, games, seed=11)
     seats = exact.seats(optimal, other, game)

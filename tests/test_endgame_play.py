@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from ga_pig import exact, simulate
 from ga_pig.evolve.genomes import ThresholdGenome
-from ga_pig.exact import endgame
+from ga_pig.families import EndgameRollHold, endgame, space_of
+from ga_pig.families.endgame import solve as endgame_solve
 from ga_pig.game import Effect, Game
-from ga_pig.spaces import EndgameRollHold
 
 RULES = ("last_round", "equal_turns")
 
@@ -32,7 +32,7 @@ def _chain(game: Game, a: np.ndarray, b: np.ndarray, respond: int | None = None)
     (or, with ``respond`` = a seat, by policy iteration in which the player in that seat picks its
     best action: a's best response value in that seat, the other seat playing as given). Shares
     nothing with the solver's kernels but the space's cap."""
-    goal, top = game.goal, game.space.top
+    goal, top = game.goal, space_of(game).top
     decides = endgame.DECIDES[game.endgame]
     adds = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.ADD]
     banks = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.BANK]
@@ -134,7 +134,7 @@ def _chain(game: Game, a: np.ndarray, b: np.ndarray, respond: int | None = None)
 def test_exact_evaluation_matches_the_markov_chain_on_tiny_games(rule, name):
     game = TINY[name](rule)
     rng = np.random.default_rng(5)
-    population = game.space.random(rng, (3,))
+    population = space_of(game).random(rng, (3,))
     chain = {(p, q): _chain(game, population[p], population[q]) for p in range(3) for q in range(3)}
     seats = exact.seats(population[0], population[1], game)
     assert seats.a_first_wins_a == pytest.approx(chain[0, 1], abs=1e-13)
@@ -153,7 +153,7 @@ def test_any_strategies_evaluate_as_the_markov_chain_says(seed, rule, name, p_ro
     """Property: for any two strategies of any tiny game, under either rule, the exact first-mover
     win probability is the Markov chain's, and the seat probabilities lie in [0, 1]."""
     game = TINY[name](rule)
-    a, b = game.space.random(np.random.default_rng(seed), (2,), p_roll=p_roll)
+    a, b = space_of(game).random(np.random.default_rng(seed), (2,), p_roll=p_roll)
     seats = exact.seats(a, b, game)
     assert 0.0 <= seats.a_first_wins_a <= 1.0 and 0.0 <= seats.b_first_wins_a <= 1.0
     assert seats.a_first_wins_a == pytest.approx(_chain(game, a, b), abs=1e-13)
@@ -167,13 +167,13 @@ def test_pruned_evaluation_is_the_full_evaluation(rule, name, goal):
     or fall (Pig Dice: its chains are swept until they settle, from another first guess)."""
     game = Game.named(name, goal=goal, endgame=rule)
     rng = np.random.default_rng(2)
-    population = game.space.random(rng, (3,), p_roll=0.8)
+    population = space_of(game).random(rng, (3,), p_roll=0.8)
     population[2] = exact.optimal(game).policy
     got = endgame.seat_probabilities(population, np.array([0, 2, 1]), np.array([1, 0, 2]), game)
     for m, (p, q) in enumerate(((0, 1), (2, 0), (1, 2))):
         table = np.stack([population[p][0], population[q][1]])
         table[..., 0] = True
-        P, *_ = endgame._solve_with(game, game.space.top, "policy_iteration", 0.0, 2, (False, False), table)
+        P, *_ = endgame_solve._solve_with(game, space_of(game).top, "policy_iteration", 0.0, 2, (False, False), table)
         if name == "pig":
             assert got[m, 0] == P[0, 0, 0, 0]
         else:
@@ -184,7 +184,7 @@ def test_pruned_evaluation_is_the_full_evaluation(rule, name, goal):
 @pytest.mark.parametrize("name", TINY)
 def test_best_response_matches_value_iteration_on_tiny_games(rule, name):
     game = TINY[name](rule)
-    fixed = game.space.random(np.random.default_rng(9))
+    fixed = space_of(game).random(np.random.default_rng(9))
     response = exact.best_response(fixed, game)
     first = response.value[0, 0, 0, 0]
     assert first == pytest.approx(_chain(game, response.policy, fixed), abs=1e-13)
@@ -198,11 +198,11 @@ def test_best_response_matches_value_iteration_on_tiny_games(rule, name):
 def test_best_response_to_optimal_play_gains_nothing_and_beats_a_random_strategy(rule):
     game = Game.pig(endgame=rule)
     solution = exact.optimal(game)
-    assert solution.policy.shape == game.space.shape
+    assert solution.policy.shape == space_of(game).shape
     response = exact.best_response(solution.policy, game)
     assert response.value[0, 0, 0, 0] == pytest.approx(solution.start[0], abs=1e-13)
     assert exact.win_rate(response.policy, solution.policy, game) == pytest.approx(0.5, abs=1e-13)
-    other = game.space.random(np.random.default_rng(1), p_roll=0.9)
+    other = space_of(game).random(np.random.default_rng(1), p_roll=0.9)
     to_other = exact.best_response(other, game)
     best = exact.win_rate(to_other.policy, other, game)
     assert best > exact.win_rate(solution.policy, other, game) > 0.5
@@ -215,7 +215,7 @@ def test_best_response_to_optimal_play_gains_nothing_and_beats_a_random_strategy
 def test_simulated_games_agree_with_exact_evaluation(name, rule, goal):
     game = Game.named(name, goal=goal, endgame=rule)
     optimal = exact.optimal(game).policy
-    other = game.space.random(np.random.default_rng(3), p_roll=0.7)
+    other = space_of(game).random(np.random.default_rng(3), p_roll=0.7)
     games = 1_000_000
     played = simulate.play(optimal, other, game, games, seed=11)
     seats = exact.seats(optimal, other, game)
@@ -229,7 +229,7 @@ def test_simulated_games_agree_with_exact_evaluation(name, rule, goal):
 
 def test_the_space_and_its_threshold_genome():
     game = Game.pig(endgame="equal_turns")
-    space = game.space
+    space = space_of(game)
     assert isinstance(space, EndgameRollHold) and space.shape == (2, 100, 100, space.top + 1)
     legal = space.legal()
     assert not legal[..., 0].any()  # a turn start always rolls
@@ -253,11 +253,11 @@ def test_the_space_and_its_threshold_genome():
 def test_strategies_for_another_rule_are_refused():
     game = Game.pig(goal=20, endgame="last_round")
     with pytest.raises(ValueError, match=r"a must be a numpy bool array of shape \(2, 20, 20, \d+\), indexed \[seat"):
-        exact.win_rate(np.ones((20, 20, 20), bool), np.ones(game.space.shape, bool), game)
+        exact.win_rate(np.ones((20, 20, 20), bool), np.ones(space_of(game).shape, bool), game)
     with pytest.raises(ValueError, match="exact.visits follows the seeds' rule"):
-        exact.visits(np.ones(game.space.shape, bool), np.ones(game.space.shape, bool), game)
+        exact.visits(np.ones(space_of(game).shape, bool), np.ones(space_of(game).shape, bool), game)
     with pytest.raises(ValueError, match="pig_dice.* is not solved for 3 players yet"):
-        _ = Game.pig_dice(players=3).space
+        _ = space_of(Game.pig_dice(players=3))
 
 
 GA = ["experiment=coevolve_exact", "game.goal=20", "population_size=6", "progress=false", "seed=5"]
@@ -284,9 +284,9 @@ def test_the_ga_evolves_seated_strategies_and_resumes(name, rule, tmp_path):
               for d in ("resumed", "straight")]
     pd.testing.assert_frame_equal(*tables)
     strategies, win_rate = load_population(tmp_path / "straight")
-    assert strategies.shape == (6, *game.space.shape)
+    assert strategies.shape == (6, *space_of(game).shape)
     recomputed = [exact.win_rate(s, optimal, game) for s in strategies]
     np.testing.assert_allclose(win_rate, recomputed, rtol=0, atol=1e-12)
     assert tables[1]["max"].iloc[-1] == pytest.approx(max(recomputed), abs=1e-12)
     best = np.load(tmp_path / "straight" / "best.npy")
-    assert best.shape == game.space.shape and 0.2 < exact.win_rate(best, optimal, game) <= 0.5 + 1e-12
+    assert best.shape == space_of(game).shape and 0.2 < exact.win_rate(best, optimal, game) <= 0.5 + 1e-12

@@ -16,6 +16,7 @@ from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import ExactJudge, OptimalJudge, RatesVsOptimal, SimulatedJudge
 from ga_pig.evolve.populations import POPULATIONS, initial_genomes
 from ga_pig.evolve.selection import SCHEMES
+from ga_pig.families import space_of
 
 G = Game.pig(goal=30)
 
@@ -178,7 +179,7 @@ def test_integer_crossover_and_mutation():
     share = (child[:30][differ] == a[:30][differ]).mean()
     assert abs(share - 0.5) < 4 * np.sqrt(0.25 / differ.sum())
     genome = np.full(200_000, 3, dtype=np.int64)
-    operators.mutate(genome, 0.05, rng, Game.hog(10, max_dice=6).space.mutated)
+    operators.mutate(genome, 0.05, rng, space_of(Game.hog(10, max_dice=6)).mutated)
     moved = genome[genome != 3]
     assert abs(moved.size / genome.size - 0.05) < 4 * np.sqrt(0.05 * 0.95 / genome.size)
     counts = np.bincount(moved, minlength=7)
@@ -188,7 +189,7 @@ def test_integer_crossover_and_mutation():
     with pytest.raises(ValueError, match="needs their space's rule"):
         operators.mutate(genome, 0.1, rng)
     with pytest.raises(ValueError, match="max_dice >= 2"):
-        operators.mutate(genome, 0.1, rng, Game.hog(10, max_dice=1).space.mutated)
+        operators.mutate(genome, 0.1, rng, space_of(Game.hog(10, max_dice=1)).mutated)
 
 
 def test_square_cubes_for_dice():

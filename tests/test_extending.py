@@ -18,6 +18,7 @@ from ga_pig.config import compose, make_game
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING
 from ga_pig.evolve.selection import SCHEMES
+from ga_pig.families import space_of
 from ga_pig.game import GAMES, Game
 from ga_pig.runs import run
 
@@ -32,14 +33,14 @@ SPACE_GAMES = {"roll_hold": ["game=pig"], "dice": ["game=hog"],
 
 def test_every_space_has_a_game_in_the_contract_tests():
     """A new strategy space must name a game here, so the contract tests run it."""
-    from ga_pig.spaces import Space
+    from ga_pig.families import Space
 
     def descendants(cls):
         return [sub for child in cls.__subclasses__() for sub in (child, *descendants(child))]
 
     assert set(SPACE_GAMES) == {cls.name for cls in descendants(Space)}
     for space, overrides in SPACE_GAMES.items():
-        assert make_game(compose([*overrides, *SMALL])).space.name == space
+        assert space_of(make_game(compose([*overrides, *SMALL]))).name == space
 
 
 def _check_outputs(out: Path, summary: dict, generations: int = 3) -> None:
@@ -72,7 +73,7 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
         return
     summary = run(cfg, tmp_path)
     _check_outputs(tmp_path, summary)
-    make_game(cfg).space.check(np.load(tmp_path / "best.npy"), "best.npy")
+    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
 
 
 @pytest.mark.parametrize("space", sorted(SPACE_GAMES))
@@ -91,7 +92,7 @@ def test_every_operator_runs(crossover, mutation, space, tmp_path):
         return
     summary = run(cfg, tmp_path)
     _check_outputs(tmp_path, summary)
-    make_game(cfg).space.check(np.load(tmp_path / "best.npy"), "best.npy")
+    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
 
 
 def _entries() -> list[tuple[str, list[str]]]:
@@ -159,7 +160,7 @@ def test_readme_shows_each_extension():
 def test_readme_game_plugs_in(registries, tmp_path):
     game = Game.named("doom_pig", goal=8)
     solution = exact.optimal(game)
-    a = np.ones(game.shape, dtype=bool)
+    a = np.ones(space_of(game).shape, dtype=bool)
     # the new rules go through the same exact engine, checked against the brute-force system
     assert abs(exact.win_probability(solution.policy, a, game) - reference.brute_force(solution.policy, a, game)[0]) \
         < 1e-12
@@ -197,7 +198,7 @@ def test_readme_operator_plugs_in(registries, tmp_path):
         summary = run(cfg, out)
         _check_outputs(out, summary)
         strategies, _ = load_population(out)
-        make_game(cfg).space.check_population(strategies)
+        space_of(make_game(cfg)).check_population(strategies)
 
 
 CONF = Path(__file__).resolve().parents[1] / "conf"

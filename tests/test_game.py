@@ -1,11 +1,12 @@
 import pytest
 
 from ga_pig import GAMES, Effect, Game, Outcome
+from ga_pig.families import space_of
 
 
 def test_pig_table():
     g = Game.pig()
-    assert g.goal == 100 and g.shape == (100, 100, 100)
+    assert g.goal == 100 and space_of(g).shape == (100, 100, 100)
     probabilities, effects, amounts = g.tables()
     assert probabilities.tolist() == [1 / 6] * 6
     assert effects.tolist() == [Effect.BUST] + [Effect.ADD] * 5

@@ -14,6 +14,7 @@ from ga_pig import Game, exact, simulate
 from ga_pig import strategies as S
 from ga_pig._compile import MESSAGE, cold
 from ga_pig._validate import format_bytes, machine_memory
+from ga_pig.families import space_of
 
 
 def test_machine_memory_and_byte_formatting():
@@ -35,10 +36,10 @@ def test_a_runs_memory_check_asks_what_the_games_own_solver_asks(monkeypatch):
     """`exact.solve.memory` (what a GA run's validation counts for the solve) is the estimate the
     solver that `exact.optimal` picks checks before allocating: 2 players, an endgame rule, three
     players (whose solver needs far less per state than the 2-player one)."""
-    import ga_pig._validate as validate
-    import ga_pig.exact.endgame as endgame
-    import ga_pig.exact.players as players
-    import ga_pig.game as game_module
+    import ga_pig.families._space as space_module
+    import ga_pig.families.endgame.solve as endgame
+    import ga_pig.families.players as players
+    import ga_pig.families.players.solve as players_solve
     from ga_pig.exact.solve import memory
 
     asked = []
@@ -46,14 +47,14 @@ def test_a_runs_memory_check_asks_what_the_games_own_solver_asks(monkeypatch):
     def record(needed, key, value, what):
         asked.append(needed)
 
-    for module in (validate, endgame, players, game_module):
+    for module in (space_module, endgame, players_solve):
         monkeypatch.setattr(module, "check_memory", record)
     for game in (Game.pig(goal=12), Game.pig(goal=12, endgame="last_round"), Game.pig(goal=12, players=3)):
         asked.clear()
         exact.optimal(game)
         assert asked and asked[0] == memory(game), game
     three = Game.pig(goal=100, players=3)
-    assert memory(three) == players.BYTES_PER_STATE * 100**4 * 3 < 48 * three.states / 10
+    assert memory(three) == players.BYTES_PER_STATE * 100**4 * 3 < 48 * space_of(three).states / 10
 
 
 def test_a_name_is_not_a_game():
@@ -128,13 +129,13 @@ def test_ctrl_c_stops_long_work_within_seconds(work):
 
 
 def test_chunked_evaluation_equals_one_kernel_call(monkeypatch):
-    from ga_pig.exact import evaluate
+    from ga_pig.families import _two_seats
 
     game = Game.pig(goal=15)
     rng = np.random.default_rng(1)
     population = np.stack([S.random(game, rng) for _ in range(9)])
     whole_matrix, whole_rates = exact.win_matrix(population, game), exact.win_rates(population, population[0], game)
-    monkeypatch.setattr(evaluate, "CHUNK_PAIRS", 4)
+    monkeypatch.setattr(_two_seats, "CHUNK_PAIRS", 4)
     assert np.array_equal(exact.win_matrix(population, game), whole_matrix)
     assert np.array_equal(exact.win_rates(population, population[0], game), whole_rates)
 

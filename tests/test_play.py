@@ -23,6 +23,7 @@ from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import load_play
 from ga_pig.analysis import play as P
+from ga_pig.families import space_of
 from ga_pig.game import Effect, Face
 from ga_pig.play import synthetic
 from ga_pig.play.advice import Advisor
@@ -444,7 +445,7 @@ def test_table_rules_agree_with_the_exact_win_rate(name, tmp_path):
     wins = (played["winner"] == "a").sum() + 0.5 * played["stalemate"].sum()
     g = game.goal
     i, j, k = np.ogrid[:g, :g, :g]
-    sa, sb = (np.broadcast_to(k < base + slope * (i - j), game.shape).copy() for base, slope in (a, b))
+    sa, sb = (np.broadcast_to(k < base + slope * (i - j), space_of(game).shape).copy() for base, slope in (a, b))
     expected = exact.win_rate(sa, sb, game)
     se = np.sqrt(expected * (1 - expected) / games)
     assert abs(wins / games - expected) < 4 * se, (wins / games, expected)

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ga_pig import exact, strategies
-from ga_pig.exact import players as NP
+from ga_pig.families import players as NP
+from ga_pig.families.players import solve as NP_solve
 from ga_pig.game import Effect, Game
 
 
@@ -134,7 +135,7 @@ def test_the_envelope_search_alone_finds_the_same_equilibrium(game):
     values, two independent routes to one answer. (Pig to 100 has two orbits only the envelope
     search resolves: there the solve ends with no orbit unsettled, exploitability 2e-16.)"""
     by_search = NP.optimal(game)
-    by_envelopes = NP._equilibrium(game, None, 1000, heuristic=False)
+    by_envelopes = NP_solve._equilibrium(game, None, 1000, heuristic=False)
     assert by_envelopes.unsettled == 0 and by_envelopes.mixed == by_search.mixed > 0
     np.testing.assert_allclose(by_envelopes.value, by_search.value, rtol=0, atol=1e-13)
     assert NP.exploitability(by_envelopes) < 1e-13
@@ -144,8 +145,8 @@ def test_an_orbit_past_the_search_bound_is_left_unsettled_not_searched(monkeypat
     """The envelope search is bounded (MAX_ASSIGNMENTS): past it an orbit is left at the
     kernel's last pure strategies and counted, rather than searched for minutes."""
     game = Game.pig(goal=26, sides=4, players=3)
-    monkeypatch.setattr(NP, "MAX_ASSIGNMENTS", 0)
-    bounded = NP._equilibrium(game, None, 1000, heuristic=False)
+    monkeypatch.setattr(NP_solve, "MAX_ASSIGNMENTS", 0)
+    bounded = NP_solve._equilibrium(game, None, 1000, heuristic=False)
     assert bounded.unsettled > 0 and bounded.mixed == 0
     assert NP.exploitability(bounded) > 1e-9
 
@@ -157,7 +158,7 @@ def test_an_envelope_is_every_best_turn():
     solution = NP.optimal(game)
     X = solution.value.reshape(1, 26**3, 3)
     at = 0  # the start: 19 lines
-    turns = NP._Turns(game, 3, X, solution.policy.reshape(26**3, 26)[at], at)
+    turns = NP_solve._Turns(game, 3, X, solution.policy.reshape(26**3, 26)[at], at)
     lines, crossings = turns.envelope()
     assert len(lines) == 19 and list(crossings) == sorted(crossings)
     for y in np.linspace(0.0, 1.0, 401):

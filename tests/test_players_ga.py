@@ -13,10 +13,10 @@ from ga_pig import strategies as S
 from ga_pig.config import compose
 from ga_pig.evolve.genomes import ThresholdGenome
 from ga_pig.evolve.operators import boundary_shift
-from ga_pig.exact import players as NP
+from ga_pig.families import PlayersRollHold, space_of
+from ga_pig.families import players as NP
 from ga_pig.game import Game
 from ga_pig.runs import run
-from ga_pig.spaces import PlayersRollHold
 
 THREE = Game.pig(goal=20, players=3)
 #: the smallest game whose equilibrium mixes (tests/test_players.py)
@@ -30,14 +30,14 @@ def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
 
 
 def test_the_space_holds_a_score_per_player():
-    space = THREE.space
+    space = space_of(THREE)
     assert isinstance(space, PlayersRollHold) and space.shape == (20,) * 4 and space.name == "players_roll_hold"
     legal = space.legal()
     assert legal[3, 19, 0, 16] and not legal[3, 0, 19, 17]  # consulted while i + k < goal, whatever the others
     with pytest.raises(ValueError, match=r"shape \(20, 20, 20, 20\)"):
         space.check(np.zeros((20, 20, 20), bool))
     with pytest.raises(ValueError, match="not solved for 3 players yet"):
-        _ = Game.two_dice(goal=20, players=3).space
+        _ = space_of(Game.two_dice(goal=20, players=3))
 
 
 def test_builders_read_the_leaders_score():
@@ -47,7 +47,7 @@ def test_builders_read_the_leaders_score():
     for build in (lambda g: S.score(8, g), lambda g: S.hold_at(12, g), S.roll_to_win,
                   lambda g: S.from_function(lambda a, b, c: (a + c <= b) | (c < 5), g)):
         assert np.array_equal(build(THREE), build(two)[i, leader, k])
-    assert np.array_equal(S.hold_at(15, THREE) & THREE.space.legal(), NP.hold_at(15, 20, 3))
+    assert np.array_equal(S.hold_at(15, THREE) & space_of(THREE).legal(), NP.hold_at(15, 20, 3))
     h = np.random.default_rng(0).integers(0, 21 - np.arange(20)[:, None, None], size=(20, 20, 20))
     assert np.array_equal(S.thresholds_of(S.threshold(h, THREE), THREE), h)
 
@@ -58,8 +58,8 @@ def test_one_against_copies_matches_every_seating(game):
     general orbit solver, n numbers per state)."""
     rng = np.random.default_rng(1)
     # threshold turns (read from tables), any turns (a pass over the totals), passes at 0 (stalemates)
-    members = np.concatenate([_thresholds(game, 2, 1), game.space.random(rng, (1,), p_roll=0.8),
-                              game.space.random(rng, (1,), p_roll=0.9)])
+    members = np.concatenate([_thresholds(game, 2, 1), space_of(game).random(rng, (1,), p_roll=0.8),
+                              space_of(game).random(rng, (1,), p_roll=0.9)])
     members[2, ..., 0] = True
     n = game.players
     pairs = [(0, 1), (1, 2), (2, 0), (3, 0), (0, 3)]
@@ -184,7 +184,7 @@ def test_a_three_player_run_records_exact_rates_against_the_equilibrium_and_resu
               for d in ("resumed", "straight")]
     pd.testing.assert_frame_equal(*tables)
     strategies, win_rate = load_population(tmp_path / "straight")
-    assert strategies.shape == (6, *game.space.shape)
+    assert strategies.shape == (6, *space_of(game).shape)
     solution = exact.optimal(game)
     recomputed = exact.win_rates(strategies, solution, game)
     np.testing.assert_allclose(win_rate, recomputed, rtol=0, atol=1e-12)

@@ -4,6 +4,7 @@ import pytest
 
 from ga_pig import Game, simulate
 from ga_pig import strategies as S
+from ga_pig.families import space_of
 from ga_pig.simulate import BLOCK
 
 G = Game.pig(goal=30)
@@ -86,7 +87,7 @@ def test_bad_population_and_pairs():
     with pytest.raises(ValueError, match=r"strategies must be .*shape \(n, 30, 30, 30\)"):
         simulate.round_robin(np.zeros((2, 30, 30), dtype=bool), G, 10)
     with pytest.raises(ValueError, match="pairs must index the population"):
-        simulate.matches(np.zeros((2,) + G.shape, dtype=bool), [[0, 2]], G, 10)
+        simulate.matches(np.zeros((2,) + space_of(G).shape, dtype=bool), [[0, 2]], G, 10)
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         simulate.play(S.hold_at(5, G), S.hold_at(5, G), G, 10, seed=-1)
 
@@ -99,10 +100,10 @@ def test_common_random_numbers_replay_the_same_dice_in_every_match(game):
     from ga_pig import exact
 
     rng = np.random.default_rng(0)
-    a, b = game.space.random(rng), game.space.random(rng)
+    a, b = space_of(game).random(rng), space_of(game).random(rng)
     unreached = a.copy()
-    never = ~exact.reachable(a, game) if game.space.dims == 3 else exact.visits(a, b, game) == 0
-    if game.space.dims == 3:
+    never = ~exact.reachable(a, game) if space_of(game).dims == 3 else exact.visits(a, b, game) == 0
+    if space_of(game).dims == 3:
         unreached[never] = ~unreached[never]
     else:
         unreached[never] = np.where(unreached[never] == 1, 2, 1)

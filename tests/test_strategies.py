@@ -5,6 +5,7 @@ import pytest
 
 from ga_pig import Game, exact, simulate
 from ga_pig import strategies as S
+from ga_pig.families import space_of
 
 G = Game.pig(goal=20)
 
@@ -85,7 +86,7 @@ def test_force_roll_at_zero():
     forced = S.force_roll_at_zero(s)
     assert forced[:, :, 0].all() and not forced[:, :, 1:].any()
     assert not s.any()  # input untouched
-    population = np.zeros((3,) + G.shape, dtype=bool)
+    population = np.zeros((3,) + space_of(G).shape, dtype=bool)
     assert S.force_roll_at_zero(population)[:, :, :, 0].all()
 
 

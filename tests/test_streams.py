@@ -11,8 +11,8 @@ import pytest
 from ga_pig import Game, simulate
 from ga_pig import strategies as S
 from ga_pig._streams import BLOCK, block_keys, seed_keys
-from ga_pig.exact import endgame
-from ga_pig.exact import players as NP
+from ga_pig.families import endgame, space_of
+from ga_pig.families import players as NP
 
 
 @numba.njit
@@ -34,13 +34,13 @@ def _seed_globals(seed):
 
 def _endgame_pig():
     game = Game.pig(goal=20, endgame="last_round")
-    policies = game.space.random(np.random.default_rng(0), lead=(2,))
+    policies = space_of(game).random(np.random.default_rng(0), lead=(2,))
     return lambda games, seed: endgame.simulate(game, policies, games, seed=seed)
 
 
 def _endgame_hog():
     game = Game.hog(goal=30, endgame="equal_turns")
-    policies = game.space.random(np.random.default_rng(0), lead=(2,))
+    policies = space_of(game).random(np.random.default_rng(0), lead=(2,))
     return lambda games, seed: endgame.simulate(game, policies, games, seed=seed)
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from ga_pig import GAMES, Effect, Game, Outcome, exact, reference, simulate
 from ga_pig import strategies as S
+from ga_pig.families import space_of
 from ga_pig.game import PASS_THE_PIGS_ROLLS
 from ga_pig.turns import turn_tables
 
@@ -55,7 +56,7 @@ def test_simulator_applies_the_reset():
     """Per seat, the numba simulator agrees with the dense linear solve of the whole game."""
     game = Game.two_dice(goal=10)
     rng = np.random.default_rng(3)
-    a = S.force_roll_at_zero(rng.random(game.shape) < 0.6)
+    a = S.force_roll_at_zero(rng.random(space_of(game).shape) < 0.6)
     b = S.hold_at(6, game)
     n = 400_000
     result = simulate.play(a, b, game, n, seed=9)
@@ -102,7 +103,7 @@ def test_falling_variants_match_brute_force(name):
     kwargs = {"p_oinker": 0.05} if name == "pass_the_pigs" else {}
     game = Game.named(name, goal=11, **kwargs)
     rng = np.random.default_rng(4)
-    a, b = S.force_roll_at_zero(rng.random(game.shape) < 0.6), S.hold_at(5, game)
+    a, b = S.force_roll_at_zero(rng.random(space_of(game).shape) < 0.6), S.hold_at(5, game)
     seats = exact.seats(a, b, game)
     assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-12)
 
@@ -121,7 +122,7 @@ def test_every_effect_solvers_and_reach():
     for _ in range(20):
         other = S.random(game, rng, rng.random())
         assert reference.brute_force(other, b, game)[0] <= br.win_probability + 1e-12
-    counted = np.zeros(game.shape)
+    counted = np.zeros(space_of(game).shape)
     sampler = random.Random(2)
     for _ in range(3000):
         reference.play_one(pi.policy, b, game, sampler, visits=counted)
@@ -139,10 +140,10 @@ def test_visits_agree_with_counted_games(game):
     if game.max_dice:
         a, b = S.random_dice(game, rng), S.dice(2, game)
     else:
-        a, b = S.force_roll_at_zero(rng.random(game.shape) < 0.7), S.hold_at(3, game)
+        a, b = S.force_roll_at_zero(rng.random(space_of(game).shape) < 0.7), S.hold_at(3, game)
     V = exact.visits(a, b, game)
-    assert V.shape == game.shape
-    counted = np.zeros(game.shape)
+    assert V.shape == space_of(game).shape
+    counted = np.zeros(space_of(game).shape)
     sampler = random.Random(8)
     n = 40_000
     for _ in range(n):
@@ -338,7 +339,7 @@ def test_bank_effect_solvers_visits_and_reach():
     pi = assert_solvers_agree(game)
     b = S.hold_at(3, game)
     V = exact.visits(pi.policy, b, game)
-    counted = np.zeros(game.shape)
+    counted = np.zeros(space_of(game).shape)
     rng = random.Random(2)
     n = 30_000
     for _ in range(n):

@@ -7,8 +7,8 @@ import pandas as pd
 
 from ga_pig import exact, simulate
 from ga_pig import strategies as S
+from ga_pig.families import DiceCounts, RollHold, space_of
 from ga_pig.game import Effect, Game
-from ga_pig.spaces import DiceCounts, RollHold
 
 __all__ = ["value_iteration_history", "fair_test_spread", "expected_turn_score"]
 
@@ -19,10 +19,10 @@ def value_iteration_history(game: Game, sweeps: int = 25) -> pd.DataFrame:
     if game.goal > 12:
         raise ValueError(f"value_iteration_history is for small games (goal <= 12), got goal {game.goal}")
     legal = S.legal(game)
-    value = np.zeros(game.shape)
+    value = np.zeros(space_of(game).shape)
     rows = [value[legal].copy()]
     for _ in range(sweeps):
-        roll, hold = exact.action_values(exact.Solution(np.zeros(game.shape, bool), value, None, "", game))
+        roll, hold = exact.action_values(exact.Solution(np.zeros(space_of(game).shape, bool), value, None, "", game))
         value = np.where(legal, np.fmax(roll, hold), 0.0)
         rows.append(value[legal].copy())
     names = [f"P({i},{j},{k})" for i, j, k in zip(*np.nonzero(legal), strict=True)]
@@ -49,7 +49,7 @@ def expected_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
     pass over the turn total, all (i, j) at once. Returns ndarray(float, shape=(goal, goal)).
     """
     S.check(policy, game, "policy")
-    return _TURN_SCORE[type(game.space)](policy, game)
+    return _TURN_SCORE[type(space_of(game))](policy, game)
 
 
 def _dice_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
@@ -65,7 +65,7 @@ def _roll_hold_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
         raise ValueError(f"expected_turn_score needs a game whose rolls only ADD or BUST, got {game}")
     adds = [(o.probability, o.amount) for o in game.outcomes if Effect(o.effect) is Effect.ADD]
     i = np.arange(goal)[:, None]
-    value = np.zeros(game.shape)  # value[i, j, k]: expected points banked from turn total k
+    value = np.zeros(space_of(game).shape)  # value[i, j, k]: expected points banked from turn total k
     for k in range(goal - 1, -1, -1):
         roll = np.zeros((goal, goal))
         for p, amount in adds:

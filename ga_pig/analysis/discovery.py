@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from ga_pig import exact
+from ga_pig.families import DiceCounts, RollHold, space_of
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.strategies import check
 
 __all__ = ["DecisionCosts", "decision_costs", "cost_table", "SEED_001_PEAKS", "TARGETS"]
@@ -44,12 +44,12 @@ class DecisionCosts:
 
     Attributes
     ----------
-    visits : ndarray(float64, shape=game.shape)
+    visits : ndarray(float64, shape=space_of(game).shape)
         Expected visits to each of the strategy's states when it moves first against the optimal.
-    regret : ndarray(float64, shape=game.shape)
+    regret : ndarray(float64, shape=space_of(game).shape)
         Win probability lost by its decision at each state, in the optimal solution's action
         values (0 where it decides as the optimal does, or where two actions tie exactly).
-    differs : ndarray(bool, shape=game.shape)
+    differs : ndarray(bool, shape=space_of(game).shape)
         Consulted states where its decision is not the optimal policy's.
     win_probability : float
         Its exact win probability moving first against the optimal.
@@ -117,8 +117,8 @@ def decision_costs(strategy: np.ndarray, game: Game | None = None,
     solution = solution or exact.optimal(game)
     if solution.game != game:
         raise ValueError(f"solution is for {solution.game}, not {game}")
-    best, mine = _VALUES[type(game.space)](solution, strategy)
-    legal = game.space.legal()
+    best, mine = _VALUES[type(space_of(game))](solution, strategy)
+    legal = space_of(game).legal()
     regret = np.where(legal, np.nan_to_num(best - mine), 0.0)
     regret[regret < 0] = 0.0  # rounding: the optimal's own choice is the best
     differs = (strategy != solution.policy) & legal

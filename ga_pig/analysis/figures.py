@@ -429,7 +429,7 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
 def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
     """How many points past the goal an optimal player banks, over (own score i, opponent's
     score j), one heat map per endgame rule (or per game): ``margins[label]`` is
-    [`margin`][ga_pig.exact.endgame.EndgameSolution.margin] for the first mover, shape (goal, goal).
+    [`margin`][ga_pig.families.endgame.EndgameSolution.margin] for the first mover, shape (goal, goal).
     Four maps a row."""
     n = max(1, len(margins))
     columns = min(n, 4)

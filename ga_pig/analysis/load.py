@@ -18,6 +18,7 @@ import pandas as pd
 from omegaconf import OmegaConf
 
 from ga_pig.evolve.outputs import DRAWS, GENERATIONS, SUMMARY
+from ga_pig.families import space_of
 from ga_pig.files import read_json, read_table
 
 __all__ = ["run_dirs", "failed_jobs", "load_runs", "load_summaries", "load_draws", "load_population"]
@@ -140,7 +141,7 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
 
 def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """A finished run's final population as full strategies, with their exact win rates against
-    the optimal policy: ``(strategies, win_rate)``; strategies have shape (n, *game.shape), bool
+    the optimal policy: ``(strategies, win_rate)``; strategies have shape (n, *space_of(game).shape), bool
     roll/hold tensors (Hog: int dice counts). ``population.npz`` stores the genomes as cube
     blocks, bit-packed for roll/hold games; this expands them back."""
     from ga_pig.config import make_game
@@ -153,5 +154,5 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
         raise FileNotFoundError(f"no {POPULATION} in {run_dir} (not a run, or not finished)")
     cfg = OmegaConf.load(run_dir / "config.yaml")
     game = make_game(cfg)
-    genomes, side, win_rate = load_population_file(stored, game.space)
+    genomes, side, win_rate = load_population_file(stored, space_of(game))
     return cube.strategies(genomes, side, game, bool(cfg.force_roll_at_zero)), win_rate

@@ -265,7 +265,7 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
     ``names``: game names, or (name, parameters) pairs ([`ENDGAME_GAMES`][ga_pig.analysis.tables.ENDGAME_GAMES]); the
     table's ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
     the solutions and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
-    from ga_pig.exact import endgame
+    from ga_pig.families import endgame
     from ga_pig.game import ENDGAMES
 
     rows, solutions = [], {}
@@ -296,8 +296,8 @@ def players_answers(goal: int = 100, players: int = 3) -> tuple[pd.DataFrame, di
     equilibrium's value of that seat), and every player using it.
 
     Returns the table and facts: the equilibrium's seat values, its unsettled orbits and its
-    exploitability ([`exploitability`][ga_pig.exact.players.exploitability])."""
-    from ga_pig.exact import players as NP
+    exploitability ([`exploitability`][ga_pig.families.players.exploitability])."""
+    from ga_pig.families import players as NP
 
     game = Game.pig(goal=goal, players=players)
     solution = NP.optimal(game)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ga_pig.families import space_of
+
 __all__ = ["blocks", "expand", "refine", "coarsen", "strategies"]
 
 
@@ -74,5 +76,5 @@ def coarsen(strategy: np.ndarray, side: int, dims: int = 3) -> np.ndarray:
 def strategies(genomes: np.ndarray, side: int, game, force_roll_at_zero: bool) -> np.ndarray:
     """The strategies a run's genomes stand for: expanded to the game's states and, if the run
     forbids passing, rolling at every turn start (Hog has no turn total: nothing to force)."""
-    out = expand(genomes, side, game.goal, game.space.dims)
-    return game.space.forbid_passing(out) if force_roll_at_zero else out
+    out = expand(genomes, side, game.goal, space_of(game).dims)
+    return space_of(game).forbid_passing(out) if force_roll_at_zero else out

@@ -28,8 +28,8 @@ import numpy as np
 
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
+from ga_pig.families import Space, space_of
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, EndgameDiceCounts, EndgameRollHold, PlayersRollHold, RollHold, Space
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "GENOMES", "genome_of"]
 
@@ -39,8 +39,9 @@ class Genome:
     ``(n,) * dims`` with ``n = ceil(goal / side)``; stacks have a leading member axis."""
 
     name: ClassVar[str] = ""
-    #: The strategy spaces this encoding can stand for.
-    spaces: ClassVar[tuple[type[Space], ...]] = ()
+    #: The capability a game's strategy space must offer for this encoding to stand for its
+    #: strategies ([`Space.offers`][ga_pig.families._space.Space.offers]).
+    needs: ClassVar[str] = ""
     #: Whether genomes end in a seat axis (one gene per seat at each ``(i, j)`` block), which the
     #: structure-aware mutations then vary one seat at a time or both together.
     seated: bool = False
@@ -49,12 +50,15 @@ class Genome:
     plane: int = 2
 
     def __init__(self, game: Game) -> None:
-        if not isinstance(game.space, self.spaces):
-            raise ValueError(f"genome {self.name!r} is for games whose strategies are "
-                             f"{' or '.join(s.noun for s in self.spaces)}; {game} has {game.space.noun}")
-        self.game, self.space = game, game.space
+        space_of(game).require(self.needs, f"genome {self.name!r}")
+        self.game, self.space = game, space_of(game)
         self.plane = game.players
         self._visits: np.ndarray | None = None
+
+    @classmethod
+    def fits(cls, space: Space) -> bool:
+        """Whether this encoding can stand for the strategies of ``space``."""
+        return cls.needs in space.offers
 
     def _planes(self, genomes: np.ndarray) -> np.ndarray:
         """Seated genomes with the seat axis before the (i, j) plane, as cube and strategies index."""
@@ -133,16 +137,16 @@ class Genome:
 
 class TensorGenome(Genome):
     """A gene per state (the cube system's block per state at coarser sides). Hog under an endgame
-    rule ([`EndgameDiceCounts`][ga_pig.spaces.EndgameDiceCounts]): a dice count per seat, ``d[i, j, seat]``
+    rule ([`EndgameDiceCounts`][ga_pig.families.endgame.space.EndgameDiceCounts]): a dice count per seat, ``d[i, j, seat]``
     (the seat last, as the threshold genome's)."""
 
     name = "tensor"
-    spaces = (RollHold, DiceCounts, PlayersRollHold)
+    needs = "tensor_genome"
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.seated = isinstance(self.space, EndgameDiceCounts)
-        self.dims, self.dtype = (3 if self.seated else game.space.dims), game.space.dtype
+        self.seated = self.space.seated
+        self.dims, self.dtype = (3 if self.seated else space_of(game).dims), space_of(game).dtype
 
     def shape(self, side: int) -> tuple[int, ...]:
         n = cube.blocks(self.game.goal, side)
@@ -180,18 +184,18 @@ class TensorGenome(Genome):
 
 class ThresholdGenome(Genome):
     """``h[i, j]``: roll while the turn total is below ``h``. Under an endgame rule
-    ([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold]) one threshold per seat, ``h[i, j, seat]`` (the seat
+    ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]) one threshold per seat, ``h[i, j, seat]`` (the seat
     last, so operators see the same ``(i, j)`` plane), running past the goal: ``h > goal - i``
     rolls on through the goal and banks at ``i + h``, up to the cap ``top`` in a seat that decides
     there."""
 
     name = "threshold"
-    spaces = (RollHold, EndgameRollHold, PlayersRollHold)
+    needs = "threshold_genome"
     dtype = np.dtype(np.int16)
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.seated = isinstance(self.space, EndgameRollHold)
+        self.seated = self.space.seated
         self.dims = 3 if self.seated else game.players
         goal = game.goal
         #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
@@ -278,7 +282,7 @@ class ThresholdGenome(Genome):
         return self.decode(genomes, side, False), 1
 
 
-def _seated_thresholds(strategies: np.ndarray, space: EndgameRollHold) -> np.ndarray:
+def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
     """h[..., seat, i, j]: the first turn total k >= 1 at which a seat-indexed strategy (or stack)
     holds among the states it is consulted in; the seat's limit minus i where it never holds."""
     legal = space.legal()

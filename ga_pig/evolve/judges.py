@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig import exact, simulate
-from ga_pig.exact.players import PlayersSolution
+from ga_pig.families.players import PlayersSolution
 from ga_pig.game import Game
 
 __all__ = ["ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder", "ExactLadder",
@@ -42,7 +42,7 @@ __all__ = ["ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "Opti
 
 def _key(strategy) -> bytes:
     """A digest of a strategy's content (roll/hold bits packed eight to a byte first: 5x faster);
-    of an n-player equilibrium ([`PlayersSolution`][ga_pig.exact.players.PlayersSolution]), of its policy,
+    of an n-player equilibrium ([`PlayersSolution`][ga_pig.families.players.PlayersSolution]), of its policy,
     alternative and mixing weights."""
     if isinstance(strategy, PlayersSolution):
         return _key(np.concatenate([np.packbits(strategy.policy), np.packbits(strategy.alternative),
@@ -120,7 +120,7 @@ class RatesVsOptimal:
     @property
     def optimal(self):
         """The optimal policy; for three or more players the equilibrium
-        ([`PlayersSolution`][ga_pig.exact.players.PlayersSolution], mixing where it mixes), which the rates
+        ([`PlayersSolution`][ga_pig.families.players.PlayersSolution], mixing where it mixes), which the rates
         put in every seat but the member's."""
         if self._optimal is None:
             solution = exact.optimal(self.game)

@@ -87,12 +87,12 @@ def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator,
     """Mutate each gene of ``genome`` in place with probability ``rate``; returns the genome.
 
     ``rule(genes, rng)`` gives the chosen genes' new values — the strategy space's
-    [`mutated`][ga_pig.spaces.Space.mutated]; without it genes must be bool and flip.
+    [`mutated`][ga_pig.families._space.Space.mutated]; without it genes must be bool and flip.
     """
     if not genome.flags.c_contiguous:
         raise ValueError("mutate needs a C-contiguous genome (it flips genes in place)")
     if rule is None and genome.dtype != np.bool_:
-        raise ValueError(f"mutating {genome.dtype} genes needs their space's rule (game.space.mutated)")
+        raise ValueError(f"mutating {genome.dtype} genes needs their space's rule (space_of(game).mutated)")
     positions = _flip_positions(genome.size, float(rate), rng)
     flat = genome.reshape(-1)
     flat[positions] = ~flat[positions] if rule is None else rule(flat[positions], rng)

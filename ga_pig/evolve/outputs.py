@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
+from ga_pig.families import Space, pack_bits, unpack_bits
 from ga_pig.files import atomic_write, read_json, save_npy, save_npz, write_json, write_table
-from ga_pig.spaces import Space, pack_bits, unpack_bits
 
 __all__ = [
     "key_columns",

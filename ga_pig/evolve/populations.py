@@ -14,10 +14,10 @@ import numpy as np
 from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.evolve.cube import blocks, expand
+from ga_pig.families import space_of
 from ga_pig.game import Game
-from ga_pig.spaces import DiceCounts, EndgameRollHold, PlayersRollHold, RollHold, Space
 
-__all__ = ["POPULATIONS", "SPACES", "supports", "initial_genomes"]
+__all__ = ["POPULATIONS", "ANY_SPACE", "supports", "initial_genomes"]
 
 
 def _cycle(size: int, thresholds, build) -> np.ndarray:
@@ -38,21 +38,21 @@ def score_population(size, game, cfg, rng, side):
 
 def optimal_population(size, game, cfg, rng, side):
     policy = exact.optimal(game).policy
-    return np.broadcast_to(policy, (size,) + game.shape).copy()
+    return np.broadcast_to(policy, (size,) + space_of(game).shape).copy()
 
 
 def random_population(size, game, cfg, rng, side):
     """Independent random genes at the genome's resolution (the game's space draws them: roll
     with probability ``p_roll``; Hog: a uniform dice count)."""
-    genomes = game.space.random(rng, (size,), blocks(game.goal, side), p_roll=cfg.p_roll)
-    return expand(genomes, side, game.goal, game.space.dims)
+    genomes = space_of(game).random(rng, (size,), blocks(game.goal, side), p_roll=cfg.p_roll)
+    return expand(genomes, side, game.goal, space_of(game).dims)
 
 
 def mixed_population(size, game, cfg, rng, side):
     """Random, hold-at, score and optimal members in turn."""
     kinds = [random_population, hold_at_population, score_population, optimal_population]
     parts = [kinds[n % len(kinds)] for n in range(size)]
-    out = np.empty((size,) + game.shape, dtype=bool)
+    out = np.empty((size,) + space_of(game).shape, dtype=bool)
     for kind in kinds:
         members = [n for n, part in enumerate(parts) if part is kind]
         if members:
@@ -60,7 +60,7 @@ def mixed_population(size, game, cfg, rng, side):
     return out
 
 
-#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *game.shape)
+#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *space_of(game).shape)
 POPULATIONS: dict[str, Callable] = {
     "random": random_population,
     "hold_at": hold_at_population,
@@ -69,17 +69,15 @@ POPULATIONS: dict[str, Callable] = {
     "mixed": mixed_population,
 }
 
-#: The strategy spaces each kind can build; a kind not listed builds roll/hold strategies only
-#: (for any number of players: [`ga_pig.strategies`][ga_pig.strategies] reads the leader's score for n players).
-SPACES: dict[str, tuple[type[Space], ...]] = {
-    "random": (RollHold, DiceCounts, EndgameRollHold, PlayersRollHold),
-    "optimal": (RollHold, DiceCounts, EndgameRollHold, PlayersRollHold),
-}
+#: The kinds that build strategies of every space; the others build threshold rules (hold at,
+#: score), so their game's space must offer them (for any number of players:
+#: [`ga_pig.strategies`][ga_pig.strategies] reads the leader's score for n players).
+ANY_SPACE = ("random", "optimal")
 
 
 def supports(kind: str, game: Game) -> bool:
     """Whether the starting population ``kind`` can build strategies of ``game``'s space."""
-    return isinstance(game.space, SPACES.get(kind, (RollHold, PlayersRollHold)))
+    return kind in ANY_SPACE or "thresholds" in space_of(game).offers
 
 
 def initial_genomes(kind: str, size: int, game: Game, genes, cfg, rng: np.random.Generator, side: int) -> np.ndarray:

@@ -13,6 +13,7 @@ from tqdm.auto import tqdm
 from ga_pig import exact
 from ga_pig.evolve.outputs import DRAWS, SUMMARY, key_columns
 from ga_pig.evolve.resume import CONFIG_FILE
+from ga_pig.families import space_of
 from ga_pig.files import atomic_write, write_json, write_table
 from ga_pig.game import Game
 
@@ -29,9 +30,9 @@ def random_search(cfg: DictConfig, game: Game, out: Path) -> dict:
     rows = []
     began = time.perf_counter()
     for draw in tqdm(range(int(cfg.draws)), desc="random search", disable=not cfg.progress, unit="draw"):
-        strategies = game.space.random(rng, (int(cfg.population_size),), p_roll=float(cfg.population.p_roll))
+        strategies = space_of(game).random(rng, (int(cfg.population_size),), p_roll=float(cfg.population.p_roll))
         if cfg.force_roll_at_zero:
-            game.space.forbid_passing(strategies)
+            space_of(game).forbid_passing(strategies)
         rates = exact.win_rates(strategies, optimal, game)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})

@@ -29,6 +29,7 @@ from ga_pig.evolve.outputs import (
     write_table,
 )
 from ga_pig.evolve.state import Champion
+from ga_pig.families import space_of
 from ga_pig.game import Game
 
 __all__ = ["Recorder", "diversity", "WRITE_EVERY_S"]
@@ -72,7 +73,7 @@ class Recorder:
         self.cfg, self.out, self.game, self.genes, self.rates, self.records = cfg, out, game, genes, rates, records
         self.compiling, self.compiled = compiling, compiling.seconds
         self.columns = key_columns(cfg)
-        self.legal = game.space.legal()
+        self.legal = space_of(game).legal()
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
 
@@ -135,7 +136,7 @@ class Recorder:
         self.flush()
         rates = self._rates(strategies)
         save_npy(out / BEST, champion.strategy)
-        save_population(out / POPULATION, self.game.space, *self.genes.stored(genomes, side), rates)
+        save_population(out / POPULATION, space_of(self.game), *self.genes.stored(genomes, side), rates)
         records = pd.DataFrame.from_records(self.records)
         summary = {
             **self.columns,

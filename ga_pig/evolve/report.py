@@ -23,8 +23,8 @@ from omegaconf import DictConfig
 
 from ga_pig import exact
 from ga_pig import strategies as S
+from ga_pig.families import space_of
 from ga_pig.game import Game
-from ga_pig.spaces import RollHold
 
 __all__ = ["report", "tell", "SEED_001", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
 
@@ -74,7 +74,7 @@ def report(cfg: DictConfig, game: Game, summary: dict, champion: np.ndarray) -> 
 def _against_hold_at(game: Game, champion: np.ndarray) -> str:
     """The champion's exact win rate against hold at [`HOLD_AT`][ga_pig.evolve.report.HOLD_AT], where that is one quick
     evaluation (two players, a roll/hold game played to the goal); else why it is left out."""
-    if type(game.space) is not RollHold or game.players != 2 or HOLD_AT >= game.goal:
+    if "action_values" not in space_of(game).offers or HOLD_AT >= game.goal:
         return (f"not measured against hold at {HOLD_AT} (only in two-player roll/hold games played to a goal "
                 f"above {HOLD_AT}; this is {game.name}, goal {game.goal}, {game.players} players, {game.endgame})")
     return f"{exact.win_rate(champion, S.hold_at(HOLD_AT, game), game):.4f} against hold at {HOLD_AT}"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig.exact import _occupancy
-from ga_pig.exact._rules import _step, rules_of
+from ga_pig._kernels.rules import _step, rules_of
+from ga_pig.families import DiceCounts, RollHold, space_of
+from ga_pig.families.two_player import _occupancy
 from ga_pig.game import Effect, Game
-from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.strategies import check
 
 __all__ = ["reachable", "visits", "turn_totals"]
@@ -45,7 +45,7 @@ _TURN_TOTALS = {RollHold: _roll_hold_totals, DiceCounts: _dice_totals}
 
 def turn_totals(game: Game) -> np.ndarray:
     """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal."""
-    totals = _TURN_TOTALS[type(game.space)](game)
+    totals = _TURN_TOTALS[type(space_of(game))](game)
     return totals[totals < game.goal].astype(np.int64)
 
 
@@ -57,9 +57,9 @@ def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
     total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
     """
     check(policy, game, "policy")
-    R = np.zeros(game.space.kernel_shape, dtype=bool)
-    _occupancy._reachable(game.space.kernel_view(policy), rules_of(game), turn_totals(game), R)
-    return game.space.from_kernel(R)
+    R = np.zeros(space_of(game).kernel_shape, dtype=bool)
+    _occupancy._reachable(space_of(game).kernel_view(policy), rules_of(game), turn_totals(game), R)
+    return space_of(game).from_kernel(R)
 
 
 def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
@@ -68,13 +68,13 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     A stalemate ends the game at the second consecutive pass, as in the simulator.
     ``visits(a, b, game)[:, :, 0].sum()`` is a's expected number of turns. For Hog the result
     has shape (goal, goal): a's expected number of turns at each (i, j).
-    Returns ndarray(float64, shape=game.shape).
+    Returns ndarray(float64, shape=space_of(game).shape).
     """
     check(a, game, "a")
     check(b, game, "b")
     if game.endgame != "first_to_goal":
         raise ValueError(f"exact.visits follows the seeds' rule (endgame='first_to_goal'); {game} plays "
                          f"endgame={game.endgame!r}")
-    V = np.zeros(game.space.kernel_shape)
-    _occupancy._visits(game.space.kernel_view(a), game.space.kernel_view(b), rules_of(game), V)
-    return game.space.from_kernel(V)
+    V = np.zeros(space_of(game).kernel_shape)
+    _occupancy._visits(space_of(game).kernel_view(a), space_of(game).kernel_view(b), rules_of(game), V)
+    return space_of(game).from_kernel(V)

@@ -16,6 +16,7 @@ from omegaconf import DictConfig
 
 from ga_pig import _schema
 from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
+from ga_pig.families import space_of
 
 __all__ = ["PlayConfig", "DICE", "FIRST", "register", "compose", "check_command_line", "check_keys", "validate"]
 
@@ -164,15 +165,14 @@ def validate(cfg: DictConfig):
     from ga_pig._validate import check_memory
     from ga_pig.exact.solve import memory
     from ga_pig.play.opponents import parse
-    from ga_pig.spaces import RollHold
 
     check_keys(cfg)
     try:
         game = make_game(cfg)
     except ValueError as error:
         raise ValueError(f"config key 'game': {error}") from None
-    if not isinstance(game.space, RollHold):
-        fail("game.name", cfg.game.name, f"a game with roll/hold decisions; {game} has {game.space.noun}")
+    if "action_values" not in space_of(game).offers:
+        fail("game.name", cfg.game.name, f"a game with roll/hold decisions; {game} has {space_of(game).noun}")
     check_memory(memory(game), "config key 'game.goal'", int(cfg.game.goal),
                  "solving the game exactly for the hints and the record")
     if cfg.dice not in DICE:

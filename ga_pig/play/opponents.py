@@ -21,6 +21,7 @@ from omegaconf.errors import OmegaConfBaseException
 
 from ga_pig import strategies
 from ga_pig.config import fail
+from ga_pig.families import space_of
 from ga_pig.game import Game
 
 __all__ = ["Opponent", "parse", "RULES", "NAMED", "SPECS"]
@@ -140,7 +141,7 @@ def _load(path: Path, spec: str, expected: str) -> np.ndarray:
 
 def _checked(strategy: np.ndarray, game: Game, spec: str, path: Path | None = None) -> np.ndarray:
     try:
-        return game.space.check(strategy, f"the strategy in {path}" if path is not None else "the strategy")
+        return space_of(game).check(strategy, f"the strategy in {path}" if path is not None else "the strategy")
     except ValueError as error:
         fail("opponent", spec, f"a strategy for {game}: {error} (is game= the game it was evolved for?)")
         raise

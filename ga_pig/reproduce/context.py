@@ -17,8 +17,8 @@ from ga_pig import Game, exact
 from ga_pig.analysis import figures, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
 from ga_pig.analysis.tables import ENDGAME_GAMES, endgame_answers, players_answers
+from ga_pig.families import DiceCounts, RollHold, space_of
 from ga_pig.files import atomic_write, write_text
-from ga_pig.spaces import DiceCounts, RollHold
 from ga_pig.turns import turn_tables
 
 __all__ = ["Budget", "Index", "Context", "GA_EXPERIMENTS", "DISCOVERY_EXPERIMENTS", "SEED_003_FIGURES",
@@ -244,7 +244,7 @@ class Context:
             started = time.perf_counter()
             best = exact.optimal(variant)
             seconds = time.perf_counter() - started
-            out[name] = (best, seconds, *_VARIANT_VIEWS[type(variant.space)](best, name))
+            out[name] = (best, seconds, *_VARIANT_VIEWS[type(space_of(variant))](best, name))
         return out
 
     @functools.cached_property

@@ -20,6 +20,7 @@ from ga_pig.evolve.outputs import RUN_FILES
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.evolve.run import evolve
+from ga_pig.families import family_of
 from ga_pig.rundir import check_writable, owned
 from ga_pig.runs.resume import prepare
 
@@ -53,7 +54,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
         else:
             cfg = resumed.cfg
             check_writable(directory)
-        announce_compiling(_run_kernels())
+        announce_compiling(_run_kernels(cfg))
         if cfg.mode == "random_search":
             return random_search(cfg, make_game(cfg), directory)
         return evolve(cfg, make_game(cfg), waves(cfg), directory, resumed, compiling)
@@ -73,12 +74,10 @@ def _check_unused(directory: Path) -> None:
                          f"resume={directory}, or pick another directory")
 
 
-def _run_kernels() -> tuple:
-    """The numba kernels every run calls (for the first-run compile message)."""
-    from ga_pig import simulate
-    from ga_pig.exact import _evaluation, _solvers
-
-    return simulate._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs
+def _run_kernels(cfg: DictConfig) -> tuple:
+    """The numba kernels a run of ``cfg`` calls first (for the first-run compile message): its
+    game's family's."""
+    return family_of(make_game(cfg)).kernels()
 
 
 def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | None = None) -> dict:

@@ -21,11 +21,11 @@ in equilibrium it plays one envelope line or mixes the two that cross where that
 sits (`_resolve_orbit`; orbits where both fail are counted in ``unsettled`` and left at
 their last pure strategies — none for Pig to 100). The result is a subgame-perfect equilibrium
 in stationary strategies, checked by best responses
-([`exploitability`][ga_pig.exact.players.exploitability], tested). With n = 2 it is the zero-sum
+([`exploitability`][ga_pig.families.players.exploitability], tested). With n = 2 it is the zero-sum
 optimal policy of [`ga_pig.exact.optimal`][ga_pig.exact.optimal] (tested to 1e-14).
 
 The approximation of [Neller & Presser 2005, "Three or More Players"]
-([`approximation`][ga_pig.exact.players.approximation]): treat all opponents as one opponent
+([`approximation`][ga_pig.families.players.approximation]): treat all opponents as one opponent
 holding their maximum score and play the 2-player optimal policy.
 """
 
@@ -37,14 +37,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ga_pig._kernels.rules import rules_of
 from ga_pig._streams import block_keys, roll_table
 from ga_pig._validate import check_int, check_memory
-from ga_pig.exact import _players
-from ga_pig.exact._rules import rules_of
+from ga_pig.families.players import _kernels
+from ga_pig.families.players.space import against_leader, space_of, supported
 from ga_pig.game import Game, check_game
-from ga_pig.spaces import against_leader
 
-__all__ = ["PlayersSolution", "supported", "memory", "optimal", "evaluate", "one_against",
+__all__ = ["PlayersSolution", "memory", "optimal", "evaluate", "one_against",
            "best_response", "exploitability", "approximation", "hold_at",
            "simulate"]
 
@@ -108,18 +108,6 @@ class PlayersSolution:
         return self.start[0]
 
 
-def supported(game: Game, players: int | None = None) -> None:
-    """Refuse (ValueError) a game the n-player engine does not handle: only games whose turn
-    totals and banked scores never fall (ADD, BUST and BANK outcomes), first to the goal wins."""
-    players = game.players if players is None else players
-    rules = rules_of(game)
-    if game.max_dice or rules.reset_p > 0 or rules.move_p.size:
-        raise ValueError(f"{game} is not solved for {players} players yet: only games whose turn totals and banked "
-                         f"scores never fall (ADD, BUST and BANK outcomes)")
-    if game.endgame != "first_to_goal":
-        raise ValueError(f"endgame={game.endgame!r} is not solved for {players} players yet")
-
-
 def memory(game: Game, players: int | None = None) -> float:
     """Bytes the n-player solve of ``game`` needs (`BYTES_PER_STATE` per state and player)."""
     players = game.players if players is None else players
@@ -157,7 +145,7 @@ def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_rou
     stopped = np.full(1, -1, dtype=np.int64)
     unsettled, first = 0, 0
     while True:
-        unsettled += int(_players._solve(goal, players, identities, order, np.asarray(greedy_of, np.bool_), TIE_MARGIN,
+        unsettled += int(_kernels._solve(goal, players, identities, order, np.asarray(greedy_of, np.bool_), TIE_MARGIN,
                                          max_rounds, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
                                          rules.bank_amount, X, *strategy, rounds, done, first, heuristic, stopped))
         if stopped[0] < 0:
@@ -194,7 +182,7 @@ class _Turns:
         """The best turn strategy when the mover's win probability after handing on is y."""
         row = self.start_row.copy()
         r = self.rules
-        _players._turn(self.X, row, 0, self.idx, y, True, 0.0, self.goal, self.n, 1, r.add_p, r.add_amount,
+        _kernels._turn(self.X, row, 0, self.idx, y, True, 0.0, self.goal, self.n, 1, r.add_p, r.add_amount,
                        r.bust_p, r.bank_p, r.bank_amount, self.alpha, self.beta)
         return _Line(row, self.alpha[0].copy(), float(self.beta[0]))
 
@@ -238,7 +226,7 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
     states, idx = [], start
     while True:
         states.append(idx)
-        idx = int(_players._rotated(idx, goal, n))
+        idx = int(_kernels._rotated(idx, goal, n))
         if idx == start:
             break
     L = len(states)
@@ -251,7 +239,7 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
             lines = envelopes[m][0]
             A[m] = lines[s].A if w == 0.0 else (1 - w) * lines[s].A + w * lines[s + 1].A
             B[m] = lines[s].B if w == 0.0 else (1 - w) * lines[s].B + w * lines[s + 1].B
-        x = _players._orbit_values(A, B, L, n)
+        x = _kernels._orbit_values(A, B, L, n)
         return x, np.array([x[(m + 1) % L, n - 1] for m in range(L)])
 
     # best responses along the envelopes, one mover at a time, from the kernel's last values
@@ -336,7 +324,7 @@ def optimal(game: Game, players: int | None = None, max_rounds: int = 1000) -> P
 
 
 def _equilibrium(game: Game, players: int | None, max_rounds: int, heuristic: bool) -> PlayersSolution:
-    """[`optimal`][ga_pig.exact.players.optimal]; ``heuristic=False`` resolves every orbit whose best
+    """[`optimal`][ga_pig.families.players.optimal]; ``heuristic=False`` resolves every orbit whose best
     responses cycle from the movers' envelopes alone (`_resolve_orbit`), skipping the kernel's mixing
     search."""
     players = _check_players(game, game.players if players is None else players)
@@ -353,7 +341,7 @@ def _equilibrium(game: Game, players: int | None, max_rounds: int, heuristic: bo
 
 def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(policy, alternative, mix), flat per seat, from one strategy per player: a bool array, or a
-    [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] (its stationary strategy, mixing where it
+    [`PlayersSolution`][ga_pig.families.players.PlayersSolution] (its stationary strategy, mixing where it
     mixes)."""
     goal = game.goal
     shape = (goal,) * players + (goal,)
@@ -380,7 +368,7 @@ def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, 
 
 def evaluate(policies, game: Game) -> np.ndarray:
     """Each player's exact win probability when policies[0] moves first, policies[1] second, ...
-    (bool arrays, or a [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] for its own, possibly
+    (bool arrays, or a [`PlayersSolution`][ga_pig.families.players.PlayersSolution] for its own, possibly
     mixed, strategy); shape (n,), summing to 1 minus the chance of a stalemate."""
     players = len(policies)
     _check_players(game, players)
@@ -392,7 +380,7 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
     """Exact win probabilities of one member against copies of another: ``out[m, s]`` is the
     chance that ``population[first[m]]``, playing seat s (0 moves first), wins while
     ``opponents[second[m]]`` plays every other seat; pairs run in parallel. ``opponents`` is a
-    stack of strategies or one [`PlayersSolution`][ga_pig.exact.players.PlayersSolution] (its stationary
+    stack of strategies or one [`PlayersSolution`][ga_pig.families.players.PlayersSolution] (its stationary
     strategy, mixing where it mixes; ``second`` then 0). The member's seat-averaged win rate is the mean over s: 1/n for
     the equilibrium against itself, at most that for any member against the equilibrium (no one
     player gains by deviating). Only the member's win probability is carried through the states
@@ -401,7 +389,7 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
     players = _check_players(game, game.players)
     goal = game.goal
     flat = (goal ** players, goal)
-    space = game.space
+    space = space_of(game)
     population = space.check_population(population)
     if isinstance(opponents, PlayersSolution):
         if opponents.policy.shape != space.shape:
@@ -425,16 +413,16 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
         D, won, lost = np.zeros((0, 0, 1)), np.zeros((0, 0)), np.zeros((0, 0))
         tables = [np.zeros((0, 0), np.int16)] * 3
     else:
-        D, won, lost = _players._stops(goal, rules.add_p, rules.add_amount, rules.bust_p)
+        D, won, lost = _kernels._stops(goal, rules.add_p, rules.add_amount, rules.bust_p)
         scanned: dict[tuple, np.ndarray] = {}  # one pass per distinct stack (a win matrix passes one three times)
         for strategies in (population, others, alternative):
             key = (strategies.__array_interface__["data"][0], strategies.shape)
             if key not in scanned:
                 scanned[key] = np.empty(strategies.shape[:2], np.int16)
-                _players._threshold_rows(strategies, goal, players, D.shape[2], scanned[key])
+                _kernels._threshold_rows(strategies, goal, players, D.shape[2], scanned[key])
         tables = [scanned[(s.__array_interface__["data"][0], s.shape)] for s in (population, others, alternative)]
     out = np.empty((len(first), players))
-    _players._versus(population, first, others, alternative, mix, second, goal, players, _order(goal, players),
+    _kernels._versus(population, first, others, alternative, mix, second, goal, players, _order(goal, players),
                      rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p, rules.bank_amount, D, won, lost,
                      *tables, out)
     return out
@@ -457,7 +445,7 @@ def _responses(policies, game: Game, seat: int, max_rounds: int) -> tuple[np.nda
 
 def best_response(policies, game: Game, seat: int = 0, max_rounds: int = 1000) -> tuple[np.ndarray, float]:
     """The exact best response of the player in ``seat`` (0: moves first) to the others'
-    strategies (bool arrays or [`PlayersSolution`][ga_pig.exact.players.PlayersSolution];
+    strategies (bool arrays or [`PlayersSolution`][ga_pig.families.players.PlayersSolution];
     ``policies[seat]`` is where the search starts): (its policy, its win probability). One player's
     problem is a Markov decision problem, so policy iteration on each orbit settles."""
     policy, X = _responses(policies, game, seat, max_rounds)
@@ -496,7 +484,7 @@ def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
     probabilities, effects, amounts = game.tables()
     cumulative, uniform = roll_table(probabilities)
     winners = np.empty(games, dtype=np.int64)
-    _players._play(policy, alternative, mix, games, game.goal, players, cumulative, uniform, effects, amounts, keys,
+    _kernels._play(policy, alternative, mix, games, game.goal, players, cumulative, uniform, effects, amounts, keys,
                    winners)
     return np.bincount(winners[winners >= 0], minlength=players)
 

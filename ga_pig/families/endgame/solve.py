@@ -18,7 +18,7 @@ leader could otherwise pass forever, and two passing players would stall.
 
 The turn total past the goal is unbounded; the solver bounds it exactly. Banking a total S >= goal
 against an opponent at j wins unless the final turn adds more than S - j points, which happens
-with probability W(S - j + 1), decreasing in S ([`final_turn`][ga_pig.exact.endgame.final_turn]; a bust
+with probability W(S - j + 1), decreasing in S ([`final_turn`][ga_pig.families.endgame.final_turn.final_turn]; a bust
 or a reset ends the final turn short). Rolling on wins at most 1 - p_bust * Q - p_reset * R, Q and R
 the opponent's win probabilities from the start of its turn after a bust and after a reset (which
 leaves the mover at 0). So where W(S - j + 1) <= p_bust * Q + p_reset * R holding is optimal, and stays
@@ -42,29 +42,34 @@ bust. A doubling can carry a total to nearly twice the cap: it banks there.
 
 Hog (one roll per turn of the dice its table ``[seat, i, j]`` names) has no turn total to bound:
 its final turn rolls the number of dice most likely to get ahead
-([`final_dice`][ga_pig.exact.endgame.final_dice]; the final turn's W(n) is that best chance), and its
-kernels live in `ga_pig.exact._endgame_dice`.
+([`final_dice`][ga_pig.families.endgame.final_turn.final_dice]; the final turn's W(n) is that best chance), and its
+kernels live in `ga_pig.families.endgame._dice`.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
 
+from ga_pig._kernels.rules import METHODS, rules_of
 from ga_pig._streams import block_keys, roll_table
 from ga_pig._validate import check_int, check_memory
-from ga_pig.exact import _endgame, _endgame_dice
-from ga_pig.exact._rules import METHODS, rules_of
+from ga_pig.families.endgame import _dice, _roll_hold
+from ga_pig.families.endgame.final_turn import (
+    _decides,
+    _dice_final,
+    _kernel_rules,
+    _largest_bank,
+    _supported,
+    cap,
+    dice_size,
+)
+from ga_pig.families.endgame.space import space_of
 from ga_pig.game import Game, check_game
 
-__all__ = ["EndgameSolution", "optimal", "cap", "best_response", "seat_probabilities", "final_turn", "final_dice",
-           "margins", "simulate", "DECIDES"]
+__all__ = ["EndgameSolution", "optimal", "best_response", "seat_probabilities", "margins", "simulate"]
 
-#: Per rule, for each seat (first mover first): whether a mover in that seat who banks the goal
-#: hands the opponent a final turn (and so decides past the goal how big a margin to build).
-DECIDES = {"first_to_goal": (False, False), "last_round": (True, True), "equal_turns": (True, False)}
 
 #: Policy iteration changes an action only when the other is better by more than this.
 TIE_MARGIN = 1e-13
@@ -126,90 +131,9 @@ class EndgameSolution:
         return first.astype(np.int64)
 
     def margin(self) -> np.ndarray:
-        """margin[seat, i, j] = [`bank_at`][ga_pig.exact.endgame.EndgameSolution.bank_at] - goal: how far past
+        """margin[seat, i, j] = [`bank_at`][ga_pig.families.endgame.EndgameSolution.bank_at] - goal: how far past
         the goal the mover banks."""
         return self.bank_at() - self.game.goal
-
-
-def _decides(game: Game) -> np.ndarray:
-    """[`DECIDES`][ga_pig.exact.endgame.DECIDES] of the game's rule, as the kernels take it."""
-    return np.array(DECIDES[game.endgame], dtype=np.bool_)
-
-
-def _supported(game: Game) -> None:
-    """ValueError unless the endgame solver handles ``game``'s outcomes."""
-    if game.players != 2:
-        raise ValueError(f"endgame={game.endgame!r} is solved for two players so far, got players={game.players}")
-
-
-def final_turn(game: Game, size: int) -> np.ndarray:
-    """W[n], n = 0..size-1: the chance that a player on a final turn who needs at least n more
-    points gets them (rolling until they have, or bust; Hog: rolling the number of dice most likely
-    to score n, [`final_dice`][ga_pig.exact.endgame.final_dice]); W[0] = 1."""
-    check_game(game)
-    check_int("size", size, 1)
-    if game.max_dice:
-        return _dice_final(game, size)[0]
-    rules = rules_of(game)
-    return _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
-                                rules.move_amount, size)
-
-
-def final_dice(game: Game, size: int) -> np.ndarray:
-    """Hog: best[n], n = 0..size-1, the dice a final turn needing n points rolls — the fewest among
-    those most likely to score at least n in one roll (1 where none can)."""
-    check_game(game)
-    check_int("size", size, 1)
-    if not game.max_dice:
-        raise ValueError(f"final_dice is for games that roll their dice at once (Hog), got {game}")
-    return _dice_final(game, size)[1]
-
-
-def _dice_final(game: Game, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(W, best) of a Hog final turn ([`final_turn`][ga_pig.exact.endgame.final_turn],
-    [`final_dice`][ga_pig.exact.endgame.final_dice])."""
-    pi = game.dice_table()
-    tail = np.cumsum(pi[:, ::-1], axis=1)[:, ::-1]  # tail[d, n]: d dice score at least n (n >= 1)
-    W, best = np.zeros(size), np.ones(size, dtype=np.int64)
-    W[0] = 1.0
-    reach = min(size, pi.shape[1])
-    best[1:reach] = np.argmax(tail[1:, 1:reach], axis=0) + 1
-    W[1:reach] = tail[best[1:reach], np.arange(1, reach)]
-    return W, best
-
-
-def dice_size(game: Game) -> int:
-    """Hog: the size of the final-turn tables ([`final_turn`][ga_pig.exact.endgame.final_turn],
-    [`final_dice`][ga_pig.exact.endgame.final_dice]) play can read: the leader's score is below goal + the
-    largest roll."""
-    return game.goal + game.dice_table().shape[1] + 1
-
-
-def _first_margin(game: Game, W: np.ndarray) -> int:
-    """A first guess at the cap's margin over the goal: where the final turn's chance falls below
-    a thousandth of a bust — a tenth where the turn total can double (Pig Dice), whose final turn
-    has a heavy tail (W falls about fivefold per doubling of the points needed, not by a constant
-    factor per point: a thousandth would put the cap some 2,000 points past the goal, where a
-    tenth proves holding optimal at 335 for Pig Dice to 100). The check after solving decides."""
-    rules = rules_of(game)
-    below = np.nonzero(W[1:] <= (1e-1 if rules.move_p.size else 1e-3) * rules.bust_p)[0]
-    return int(below[0]) + 1 if below.size else W.size
-
-
-def _largest_bank(game: Game, top: int) -> int:
-    """The largest total a turn can bank at cap ``top``: one roll past ``top - 1``, or a doubling of
-    the largest turn total below it."""
-    rules = rules_of(game)
-    step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
-    return max(top - 1 + step, 2 * top - 2 if rules.move_p.size else 0)
-
-
-def _kernel_rules(game: Game, top: int):
-    """(rules, W): the game's rule record and the final turn's odds as far as a cap ``top`` needs."""
-    rules = rules_of(game)
-    size = _largest_bank(game, top) + 3
-    return rules, _endgame._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
-                                       rules.move_amount, size)
 
 
 def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, improve=(True, True),
@@ -226,7 +150,7 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, 
     rounds = np.zeros((goal, goal), dtype=np.int64)
     decides = _decides(game)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    sweeps = _endgame._settle(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
+    sweeps = _roll_hold._settle(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
                               rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount,
                               method == "policy_iteration",
                               np.array(improve, dtype=np.bool_), tol, margin, max_rounds, P, policy[0], policy[1],
@@ -302,7 +226,7 @@ def _dice_solve_with(game: Game, method: str, tol: float, max_rounds: int, impro
     P = np.zeros((2, goal, goal))
     rounds = np.zeros((goal, goal), dtype=np.int64)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    ok = _endgame_dice._solve(goal, _decides(game), W, game.dice_table(), method == "policy_iteration",
+    ok = _dice._solve(goal, _decides(game), W, game.dice_table(), method == "policy_iteration",
                               np.array(improve, dtype=np.bool_), tol, margin, max_rounds, P, policy[0], policy[1],
                               rounds)
     if not ok:
@@ -319,26 +243,8 @@ def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
     return values
 
 
-def cap(game: Game) -> int:
-    """The cap ``top`` of the game's strategies ([`EndgameRollHold`][ga_pig.spaces.EndgameRollHold]) and the
-    solver's first try: goal plus the margin past which the final turn's chance of catching up
-    falls below a thousandth of a bust's (a tenth where the turn total can double); goal + 1 where
-    nobody plays past the goal. From the rules alone: no solving."""
-    check_game(game)
-    return game.goal if game.max_dice else _cap(game)
-
-
-@functools.lru_cache(maxsize=64)
-def _cap(game: Game) -> int:
-    """[`cap`][ga_pig.exact.endgame.cap] of a checked game, remembered (with doubling, the final
-    turn's odds take a chain per number of points)."""
-    if not any(DECIDES[game.endgame]):
-        return game.goal + 1
-    return game.goal + _first_margin(game, final_turn(game, 8 * game.goal + 64))
-
-
 def _within_cap(game: Game, P: np.ndarray, policy: np.ndarray, top: int):
-    """Tables solved at a cap above [`cap`][ga_pig.exact.endgame.cap] cut back to it when the policy banks below it
+    """Tables solved at a cap above [`cap`][ga_pig.families.endgame.final_turn.cap] cut back to it when the policy banks below it
     everywhere (the values there are unchanged: every mover banks there anyway), so optimal
     play is a strategy of the game's space."""
     limit = cap(game)
@@ -355,7 +261,7 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     """Exact outcome probabilities of ``population[first[m]]`` (a) against ``others[second[m]]``
     (b; ``others`` defaults to the population) under the game's endgame rule, in parallel: rows (a
     wins a-first, b wins a-first, a wins b-first, b wins b-first), as `ga_pig.exact.evaluate`
-    returns them. Strategies are [`EndgameRollHold`][ga_pig.spaces.EndgameRollHold] tables (checked by the
+    returns them. Strategies are [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] tables (checked by the
     caller); a turn start always rolls, so no game stalls and each seating's two wins add up to 1."""
     _supported(game)
     out = np.empty((len(first), 4))
@@ -363,12 +269,12 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     others = population if others is None else np.ascontiguousarray(others)
     if game.max_dice:
         W, _best = _dice_final(game, dice_size(game))
-        _endgame_dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
+        _dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
                              _decides(game), W, game.dice_table(), out)
         return out
     top = population.shape[-1] - 1
     rules, W = _kernel_rules(game, top)
-    _endgame._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
+    _roll_hold._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
                     _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p,
                     rules.bank_amount, rules.move_p, rules.move_amount, out)
     return out
@@ -377,14 +283,14 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
 def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> EndgameSolution:
     """The strategy maximizing its win probability against ``b`` in both seats, exactly (policy
     iteration of the responder's seat, ``b`` fixed in the other). ``b`` is an
-    [`EndgameRollHold`][ga_pig.spaces.EndgameRollHold] table; the response is one too (a turn start rolls).
+    [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] table; the response is one too (a turn start rolls).
 
-    Returns an [`EndgameSolution`][ga_pig.exact.endgame.EndgameSolution] whose ``policy[s]`` is the
+    Returns an [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution] whose ``policy[s]`` is the
     response in seat s and ``value[s]`` its win probability as the mover in seat s against ``b``:
     ``value[0, 0, 0, 0]`` is its win probability moving first. ``start`` and ``win_probability`` read
     as for optimal play from the responder's side when it moves first.
     """
-    b = game.space.check(b, "b")
+    b = space_of(game).check(b, "b")
     _supported(game)
     if game.max_dice:
         values, policy, rounds = [], np.ones_like(b), np.zeros((game.goal, game.goal), dtype=np.int64)
@@ -415,7 +321,7 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     """The winning margin in optimal play, exactly: ``won[seat, m]``, the chance that ``seat``
     (0: first mover) wins with a final banked score ``m`` points above the loser's. Computed
     forward from the start, independently of the solver's values: ``won.sum(axis=1)`` is
-    [`EndgameSolution.start`][ga_pig.exact.endgame.EndgameSolution.start] (a check the tests make).
+    [`EndgameSolution.start`][ga_pig.families.endgame.EndgameSolution.start] (a check the tests make).
     Works for ``first_to_goal`` too, where the winner's margin is its final score minus the loser's.
 
     Returns
@@ -428,18 +334,18 @@ def margins(solution: EndgameSolution) -> np.ndarray:
         size = dice_size(game)
         _W, best = _dice_final(game, size)
         won = np.zeros((2, size))
-        _endgame_dice._margins(solution.policy, game.goal, _decides(game), best, game.dice_table(), won)
+        _dice._margins(solution.policy, game.goal, _decides(game), best, game.dice_table(), won)
         return won
     rules = rules_of(game)
     top = solution.top
     largest = _largest_bank(game, top)  # a banked total; a final turn needs at most this + 1
     step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
     width = (largest + 1 if rules.move_p.size else 0) + step + 2
-    over, fell = _endgame._final_margins(rules.add_p, rules.add_amount, rules.reset_p, rules.bank_p,
+    over, fell = _roll_hold._final_margins(rules.add_p, rules.add_amount, rules.reset_p, rules.bank_p,
                                          rules.bank_amount, rules.move_p, rules.move_amount, largest + 2, width)
     won = np.zeros((2, max(largest, width) + 1))
     decides = _decides(game)
-    stalled = _endgame._margins(solution.policy, game.goal, top, decides, over, fell, rules.add_p,
+    stalled = _roll_hold._margins(solution.policy, game.goal, top, decides, over, fell, rules.add_p,
                                 rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p, rules.bank_amount,
                                 rules.move_p, rules.move_amount, width, won)
     if stalled > 0:
@@ -454,7 +360,7 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
     ----------
     policies : ndarray(bool, shape=(2, 2, goal, goal, top + 1))
         Each player's policy, indexed [seat, i, j, k] like
-        [`EndgameSolution.policy`][ga_pig.exact.endgame.EndgameSolution.policy] (for
+        [`EndgameSolution.policy`][ga_pig.families.endgame.EndgameSolution.policy] (for
         the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``.
         Hog: int dice counts, shape ``(2, 2, goal, goal)``.
     games : int
@@ -489,13 +395,13 @@ def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tup
             raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
                              f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
         _W, best = _dice_final(game, dice_size(game))
-        _endgame_dice._play(policies.astype(np.int64), games, goal, decides, best, cumulative, uniform, effects,
+        _dice._play(policies.astype(np.int64), games, goal, decides, best, cumulative, uniform, effects,
                             amounts, keys, scores, winners)
         return winners, scores
     if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
             or policies.shape[4] <= goal:
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
-    _endgame._play(policies, games, goal, policies.shape[4] - 1, decides, cumulative, uniform, effects, amounts, keys,
+    _roll_hold._play(policies, games, goal, policies.shape[4] - 1, decides, cumulative, uniform, effects, amounts, keys,
                    scores, winners)
     return winners, scores

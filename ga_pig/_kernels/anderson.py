@@ -3,7 +3,7 @@
 Where banked scores can fall (RESET), a sweep over the pairs of scores reads the values at the
 reset landings from before the sweep, so one sweep is a map of those few numbers (affine for fixed
 play). Sweeps repeat until the map returns them unchanged to within
-[`ROUNDING_FLOOR`][ga_pig.exact._rules.ROUNDING_FLOOR]; [`_extrapolate`][ga_pig.exact._anderson._extrapolate] turns the
+[`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] turns the
 last few sweeps into the next guess (about 4x fewer sweeps than plain repetition, the same fixed point: it is only
 accepted once a plain sweep returns it unchanged).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._rules import ROUNDING_FLOOR
+from ga_pig._kernels.rules import ROUNDING_FLOOR
 
 #: How many past sweeps an extrapolation combines.
 HISTORY = 6
@@ -22,9 +22,9 @@ HISTORY = 6
 @numba.njit(cache=True)
 def _extrapolate(g, f, sweep, dG, dR, g_prev, r_prev, out, floor=ROUNDING_FLOOR):
     """After sweep number ``sweep`` (from 0) mapped the guess g to f: True if f equals g to within
-    ``floor`` (default [`ROUNDING_FLOOR`][ga_pig.exact._rules.ROUNDING_FLOOR]: settled); otherwise False with the next
+    ``floor`` (default [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]: settled); otherwise False with the next
     guess in ``out`` — f corrected by a least-squares combination of the last
-    [`HISTORY`][ga_pig.exact._anderson.HISTORY] steps. dG, dR (n, HISTORY) and g_prev, r_prev (n,) carry the history
+    [`HISTORY`][ga_pig._kernels.anderson.HISTORY] steps. dG, dR (n, HISTORY) and g_prev, r_prev (n,) carry the history
     between calls."""
     r = f - g
     if np.abs(r).max() <= floor:

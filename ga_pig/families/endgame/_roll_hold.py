@@ -1,7 +1,7 @@
 """Private numba kernels of the endgame rules ([Neller & Presser 2005, "Endgame Variations"]).
 
 Once a player banks at least the goal, the other may get one final turn
-([`ga_pig.exact.endgame`][ga_pig.exact.endgame] says when). Tables are indexed ``[seat, i, j, k]`` —
+([`ga_pig.families.endgame`][ga_pig.families.endgame] says when). Tables are indexed ``[seat, i, j, k]`` —
 the mover's seat (0: first mover), the mover's banked score, the opponent's, the turn total — with
 ``i + k`` up to the cap ``top``: a mover whose banked score plus turn total reaches ``top`` banks.
 Every roll-and-hold game is handled here: ADD, BUST, RESET and BANK outcomes, and the MOVE outcomes
@@ -16,9 +16,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig._kernels.anderson import HISTORY, _extrapolate
+from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 from ga_pig._streams import BLOCK, _draw
-from ga_pig.exact._anderson import HISTORY, _extrapolate
-from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
@@ -328,7 +328,7 @@ def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, b
     resets land, P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal
     numbers to new ones; sweeps repeat until it returns them unchanged (to within ``tol`` or the
     rounding floor), each next guess extrapolated from the last few
-    (`_extrapolate` of `ga_pig.exact._anderson`). Returns the sweeps, or 0 if a pair did not
+    (`_extrapolate` of `ga_pig._kernels.anderson`). Returns the sweeps, or 0 if a pair did not
     settle or the sweeps did not."""
     if reset_p == 0.0:
         ok = _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,

@@ -1,12 +1,12 @@
 """Private numba kernels of exact evaluation: win probabilities of one fixed strategy against another.
 
-Each pair of banked scores closes its two chains (`ga_pig.exact._chains`) in one division.
+Each pair of banked scores closes its two chains (`ga_pig.families.two_player._chains`) in one division.
 When banked scores only grow every hold lands on a pair already solved, so the pairs are solved
 once, from high scores down: no iteration, no tolerance. RESET (2-dice Pig's snake eyes, Pass the
 Pigs' oinker) leads to the opponent's turn start at (j, 0), a pair of lower score sum: the whole
 table is then swept again, reading the previous sweep's values there, until it settles (Anderson
-extrapolation of those reset landings between sweeps, [`_anderson`][ga_pig.exact._evaluation._anderson]).
-[`_win_tables`][ga_pig.exact._evaluation._win_tables] is one algorithm and stays one function.
+extrapolation of those reset landings between sweeps, [`_anderson`][ga_pig.families.two_player._evaluation._anderson]).
+[`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] is one algorithm and stays one function.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._anderson import HISTORY, _extrapolate
-from ga_pig.exact._chains import _chain, _chain_pass, _close, _dice_row, _turn_rules
-from ga_pig.exact._rules import MAX_SWEEPS
+from ga_pig._kernels.anderson import HISTORY, _extrapolate
+from ga_pig._kernels.rules import MAX_SWEEPS
+from ga_pig.families.two_player._chains import _chain, _chain_pass, _close, _dice_row, _turn_rules
 
 
 @numba.njit(cache=True)
 def _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
     """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S[:, 0],
-    T[:, 0]) unchanged to within [`ROUNDING_FLOOR`][ga_pig.exact._rules.ROUNDING_FLOOR]; otherwise write the
-    next guess into LS, LT ([`_extrapolate`][ga_pig.exact._anderson._extrapolate]; dG, dR, g_prev, r_prev
+    T[:, 0]) unchanged to within [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; otherwise write the
+    next guess into LS, LT ([`_extrapolate`][ga_pig._kernels.anderson._extrapolate]; dG, dR, g_prev, r_prev
     are its history)."""
     goal = LS.shape[0]
     g = np.concatenate((LS.ravel(), LT.ravel()))
@@ -46,7 +46,7 @@ def _win_tables(a, b, rules, S, T):
     Without RESET one sweep is exact. With it, a sweep reads where resets land — S[i, 0] and
     T[j, 0], kept apart in LS and LT — from before the sweep, so the sweep is an affine map of
     those 4 * goal numbers; sweeps repeat until it returns them unchanged to within
-    [`ROUNDING_FLOOR`][ga_pig.exact._rules.ROUNDING_FLOOR], each next guess extrapolated from the last few (Anderson
+    [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], each next guess extrapolated from the last few (Anderson
     acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
     """
     dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)

@@ -4,7 +4,7 @@ Shared idea ("affine chains"): fix the banked scores (i, j). The mover's states 
 k = goal-i-1 .. 0, form a chain that is solved from the top down as affine functions of a single
 unknown — the value of the opponent's turn start at the same banked scores, which is where a
 bust or a pass leads. The opponent's chain is affine in the mover's turn-start value in the same
-way, and the two scalar equations close in one division ([`_close`][ga_pig.exact._chains._close]).
+way, and the two scalar equations close in one division ([`_close`][ga_pig.families.two_player._chains._close]).
 
 For each chain state k we keep a row C[k] of four numbers:
     C[k, 0] : probability that a (the first strategy) wins, not counting the return route,
@@ -17,12 +17,12 @@ worth 0 to both. Turn-start tables hold the same (a wins, b wins) pairs in their
 When the turn total only grows (ADD, BUST, BANK) one top-down pass solves a chain exactly.
 DOUBLE and SUBTRACT (Pig Dice) lead from k to k' <= k: the chain's top-down pass then reads the
 previous pass's rows there and repeats until no row moves by more than
-[`ROUNDING_FLOOR`][ga_pig.exact._rules.ROUNDING_FLOOR] (Gauss–Seidel on one chain). A game whose mover
+[`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR] (Gauss–Seidel on one chain). A game whose mover
 chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends
-([`_dice_row`][ga_pig.exact._chains._dice_row]). The rules arrive at each kernel as one
-[`Rules`][ga_pig.exact._rules.Rules] record; the kernel copies what its turns read once
-([`_turn_rules`][ga_pig.exact._chains._turn_rules]) and hands the arrays to these per-chain steps, which take them as
-arguments (the innermost steps of the hot loops: see [`_turn_rules`][ga_pig.exact._chains._turn_rules] for why).
+([`_dice_row`][ga_pig.families.two_player._chains._dice_row]). The rules arrive at each kernel as one
+[`Rules`][ga_pig._kernels.rules.Rules] record; the kernel copies what its turns read once
+([`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]) and hands the arrays to these per-chain steps, which take them as
+arguments (the innermost steps of the hot loops: see [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] for why).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
+from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 
 
 @numba.njit(cache=True, inline="always")
@@ -48,7 +48,7 @@ def _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, moves, goal, add_p,
                 bank_amount, move_p, move_amount):
     """One top-down pass over the chain's rows; returns the largest change of a row (tracked
     only when ``moves``: rows read below k come from the previous pass). Arguments as
-    [`_chain`][ga_pig.exact._chains._chain]."""
+    [`_chain`][ga_pig.families.two_player._chains._chain]."""
     top = goal - me
     change = 0.0
     for k in range(top - 1, -1, -1):
@@ -129,9 +129,9 @@ def _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount,
     hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
     reset0, reset1: (a wins, b wins) after the mover's reset — the opponent's turn start with
     the mover at 0 (for me = 0 that is the return route itself).
-    The rest: the rules a chain reads, from [`_turn_rules`][ga_pig.exact._chains._turn_rules].
+    The rest: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
     Without DOUBLE or SUBTRACT rolls one pass is exact; with them, passes repeat until no row
-    moves by more than [`ROUNDING_FLOOR`][ga_pig.exact._rules.ROUNDING_FLOOR], starting from the rows C still holds (the
+    moves by more than [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds (the
     previous chain's, a close first guess; callers allocate C zeroed).
     """
     if move_p.shape[0] == 0:
@@ -148,7 +148,7 @@ def _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount,
 @numba.njit(cache=True)
 def _dice_row(d, me, winner, goal, dice, hold, C):
     """Row C[0] of a turn that rolls ``d`` dice at once (Hog): dice[d, s] is the chance of
-    scoring s, s = 0 meaning a bust (the return route); hold[s] as in [`_chain`][ga_pig.exact._chains._chain]."""
+    scoring s, s = 0 meaning a bust (the return route); hold[s] as in [`_chain`][ga_pig.families.two_player._chains._chain]."""
     top = goal - me
     acc0 = 0.0
     acc1 = 0.0
@@ -179,7 +179,7 @@ def _turn(s, me, opp, winner, hold, reset0, reset1, C, dice, goal, add_p, add_am
           bank_amount, move_p, move_amount):
     """The mover's turn as affine rows: the roll/hold chain, or one roll of s[me, opp, 0] dice
     when the mover chooses a number of dice (``dice`` non-empty); arguments as
-    [`_chain`][ga_pig.exact._chains._chain]."""
+    [`_chain`][ga_pig.families.two_player._chains._chain]."""
     if dice.shape[0] > 0:
         _dice_row(np.int64(s[me, opp, 0]), me, winner, goal, dice, hold, C)
     else:

@@ -1,6 +1,6 @@
 """Private numba kernels of occupancy: which states a strategy reaches, and how often it visits them.
 
-[`_visits`][ga_pig.exact._occupancy._visits] and [`_reachable`][ga_pig.exact._occupancy._reachable] are each one
+[`_visits`][ga_pig.families.two_player._occupancy._visits] and [`_reachable`][ga_pig.families.two_player._occupancy._reachable] are each one
 algorithm (a forward flow in score order; a breadth-first search repeated until no turn start is new) and stay one
 function.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._chains import _turn, _turn_rules
-from ga_pig.exact._rules import BANK, BUST, MAX_SWEEPS, ROUNDING_FLOOR, _rolls_dice, _step
+from ga_pig._kernels.rules import BANK, BUST, MAX_SWEEPS, ROUNDING_FLOOR, _rolls_dice, _step
+from ga_pig.families.two_player._chains import _turn, _turn_rules
 
 
 @numba.njit(cache=True)
@@ -20,7 +20,7 @@ def _visits(a, b, rules, V):
     a's turns at (i, j)).
 
     Forward flow in score order: each pair's two turn starts close over the bust/pass loop as
-    in [`_win_tables`][ga_pig.exact._evaluation._win_tables], then the flow runs along the chains. A
+    in [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables], then the flow runs along the chains. A
     stalemate ends the game at the second of two consecutive passes, as in the simulator. A reset
     sends flow back to a pair already passed; it is carried into the next pass, and passes repeat
     until the flow still carried is below 1e-17 (each pass adds one more reset's worth of visits).

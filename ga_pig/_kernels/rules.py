@@ -1,8 +1,8 @@
 """The rules as the exact kernels read them: one typed record, and what every kernel shares.
 
-[`rules_of`][ga_pig.exact._rules.rules_of] turns a [`Game`][ga_pig.game.Game] into a
-[`Rules`][ga_pig.exact._rules.Rules] record (a NamedTuple, which numba passes as one struct); the kernels read fields by
-name. The effect codes come from [`Effect`][ga_pig.game.Effect] and nowhere else; [`_step`][ga_pig.exact._rules._step]
+[`rules_of`][ga_pig._kernels.rules.rules_of] turns a [`Game`][ga_pig.game.Game] into a
+[`Rules`][ga_pig._kernels.rules.Rules] record (a NamedTuple, which numba passes as one struct); the kernels read fields by
+name. The effect codes come from [`Effect`][ga_pig.game.Effect] and nowhere else; [`_step`][ga_pig._kernels.rules._step]
 is the one turn-total step.
 """
 
@@ -62,7 +62,7 @@ class Rules(NamedTuple):
 
 @functools.lru_cache(maxsize=64)
 def rules_of(game: Game) -> Rules:
-    """The [`Rules`][ga_pig.exact._rules.Rules] record of ``game`` (cached per game: kernels only read it)."""
+    """The [`Rules`][ga_pig._kernels.rules.Rules] record of ``game`` (cached per game: kernels only read it)."""
     probabilities, effects, amounts = game.tables()
 
     def kind(*codes: int) -> np.ndarray:

@@ -1,10 +1,10 @@
 """Private numba kernels of the solvers: optimal play (value and policy iteration) and best response.
 
 The zero-sum solvers handle the pairs {(i, j), (j, i)} of banked scores highest score sum first, so
-every hold lands on a pair already solved ([`_pairs_by_total`][ga_pig.exact._solvers._pairs_by_total]); with resets the
-caller repeats whole passes until they settle. [`_value_iteration`][ga_pig.exact._solvers._value_iteration],
-[`_policy_iteration`][ga_pig.exact._solvers._policy_iteration] and
-[`_best_response`][ga_pig.exact._solvers._best_response] are each one algorithm and stay one function.
+every hold lands on a pair already solved ([`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total]); with resets the
+caller repeats whole passes until they settle. [`_value_iteration`][ga_pig.families.two_player._solvers._value_iteration],
+[`_policy_iteration`][ga_pig.families.two_player._solvers._policy_iteration] and
+[`_best_response`][ga_pig.families.two_player._solvers._best_response] are each one algorithm and stay one function.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.exact._chains import _chain, _close, _dice_row, _turn, _turn_rules
-from ga_pig.exact._rules import BANK, RESET, ROUNDING_FLOOR, _step
+from ga_pig._kernels.rules import BANK, RESET, ROUNDING_FLOOR, _step
+from ga_pig.families.two_player._chains import _chain, _close, _dice_row, _turn, _turn_rules
 
 
 @numba.njit(cache=True)
 def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, reset_value, bank_row):
     """Win probability of rolling at (i, j, k) given the table P, the values of busting and of
     resetting, and bank_row[t], the value of banking a turn total t > 0. The roll table comes
-    as fresh copies ([`_table`][ga_pig.exact._solvers._table]), for the reason
-    [`_turn_rules`][ga_pig.exact._chains._turn_rules] gives."""
+    as fresh copies ([`_table`][ga_pig.families.two_player._solvers._table]), for the reason
+    [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] gives."""
     v = 0.0
     for o in range(probabilities.shape[0]):
         p = probabilities[o]
@@ -101,7 +101,7 @@ def _pairs_by_total(goal):
 @numba.njit(cache=True)
 def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
     """The value iteration of [Neller & Presser 2004] on ``pairs`` {(i, j), (j, i)}, in order (the caller
-    passes slices of [`_pairs_by_total`][ga_pig.exact._solvers._pairs_by_total], highest score sum first, and repeats
+    passes slices of [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], highest score sum first, and repeats
     the whole pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
     sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
     did not settle within ``max_sweeps``."""
@@ -152,7 +152,7 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
 @numba.njit(cache=True, inline="always")
 def _zero_sum_turn(policy, me, op, P, hold, C, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
                    move_p, move_amount):
-    """[`_turn`][ga_pig.exact._chains._turn] for the zero-sum solver: the mover's win probability
+    """[`_turn`][ga_pig.families.two_player._chains._turn] for the zero-sum solver: the mover's win probability
     at (me, op, k) is C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth
     1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]."""
     _zero_sum_bank_row(P, me, op, goal, hold[:, 0])
@@ -196,7 +196,7 @@ def _improve(policy, me, op, P, dice, goal, probabilities, effects, amounts, mar
 @numba.njit(cache=True)
 def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, CB, hold, row):
     """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of
-    [`_pairs_by_total`][ga_pig.exact._solvers._pairs_by_total], in order): per pair, solve the linear equations of the
+    [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], in order): per pair, solve the linear equations of the
     current policy exactly (affine chains), improve greedily, repeat until the policy is stable. Returns (converged,
     largest value move, whether an action switched); with resets the caller repeats the whole pass until a
     pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),

@@ -1,0 +1,54 @@
+"""Rule families: every game belongs to exactly one, and the family owns its engine.
+
+A family ([`Family`][ga_pig.families._family.Family]) is one folder here: its strategy space, its
+game loop (the simulation kernels), its exact evaluation, optimal play and best response. The
+rest of ga_pig asks [`family_of`][ga_pig.families.family_of] for a game's family and
+[`space_of`][ga_pig.families.space_of] for its strategy space; it never tests which kind of game
+it has.
+
+The axes of a game compose as a dice family (a roll table of roll-and-hold outcomes, or Hog's
+dice counts) × an ending rule × a number of players; the families cover:
+
+| family | players | ending rule | dice |
+|---|---|---|---|
+| `two_player` | 2 | `first_to_goal` | every roll-and-hold game; Hog |
+| `endgame` | 2 | `last_round`, `equal_turns` | every roll-and-hold game; Hog |
+| `players` | 3 or more | `first_to_goal` | games whose scores and turn totals never fall |
+
+A new family is a folder beside these three and one line in [`FAMILIES`][ga_pig.families.FAMILIES].
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ga_pig.families import endgame, players, two_player
+from ga_pig.families._family import Family
+from ga_pig.families._space import Space, pack_bits, unpack_bits
+from ga_pig.families.endgame.space import EndgameDiceCounts, EndgameRollHold
+from ga_pig.families.players.space import PlayersRollHold, against_leader
+from ga_pig.families.two_player.space import DiceCounts, RollHold
+from ga_pig.game import Game, check_game
+
+__all__ = ["Family", "FAMILIES", "family_of", "space_of", "Space", "RollHold", "DiceCounts", "EndgameRollHold",
+           "EndgameDiceCounts", "PlayersRollHold", "against_leader", "pack_bits", "unpack_bits", "endgame", "players",
+           "two_player"]
+
+#: Every registered family. Exactly one covers each game.
+FAMILIES: tuple[Family, ...] = (two_player.FAMILY, endgame.FAMILY, players.FAMILY)
+
+
+def family_of(game: Game) -> Family:
+    """The family that owns ``game`` (TypeError if it is not a game)."""
+    check_game(game)
+    for family in FAMILIES:
+        if family.covers(game):
+            return family
+    raise ValueError(f"no rule family covers {game} (players={game.players}, endgame={game.endgame!r})")
+
+
+@functools.lru_cache(maxsize=256)
+def space_of(game: Game) -> Space:
+    """The strategy space of ``game``, from its family (refused in one line where the family cannot
+    handle its rules); the same object for the same game."""
+    return family_of(game).space(game)

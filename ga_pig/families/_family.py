@@ -1,0 +1,107 @@
+"""What a rule family is: the operations every part of ga_pig asks of a game's engine.
+
+A family owns the games one engine handles (two players under the seeds' rule; an ending rule
+with a final turn; three or more players): their strategy space, the loop that plays them, their
+exact evaluation, optimal play and best response. Code outside a family asks the family of its
+game ([`family_of`][ga_pig.families.family_of]) and never tests which kind of game it has; an
+operation a family does not offer is refused in one line naming the game and what to use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ga_pig.families._space import Space
+    from ga_pig.game import Game
+
+
+class Family:
+    """One rule family. Subclasses say which games they cover and implement what they offer."""
+
+    #: Short name, for messages and the docs.
+    name: ClassVar[str] = ""
+    #: Its games, in words ("two players, first to bank the goal wins").
+    games: ClassVar[str] = ""
+    #: Whether one match of a against b also scores b against a (two players: each wins the
+    #: games the other loses), so a round robin plays each unordered pair once.
+    symmetric: ClassVar[bool] = True
+    #: Whether exact win rates may be taken from other score pairs than the start (``starts``).
+    restarts: ClassVar[bool] = False
+
+    # ------------------------------------------------------------------ the games it owns
+    def covers(self, game: Game) -> bool:
+        """Whether ``game`` belongs to this family (exactly one family covers each game)."""
+        raise NotImplementedError
+
+    def space(self, game: Game) -> Space:
+        """The strategy space of ``game`` (refused, naming why, if the family cannot handle its rules)."""
+        raise NotImplementedError
+
+    def memory(self, game: Game) -> float:
+        """Bytes the optimal solver needs for ``game`` (checked before it allocates)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ exact play
+    def optimal(self, game: Game, method: str, tol: float, max_iterations: int):
+        """Optimal play of ``game`` (arguments checked by [`ga_pig.exact.optimal`][ga_pig.exact.solve.optimal])."""
+        raise NotImplementedError
+
+    def best_response(self, b: np.ndarray, game: Game, max_iterations: int):
+        """The solution that maximizes its win probability against the fixed strategy ``b``."""
+        self._refuse("best_response", game)
+
+    def respond(self, b: np.ndarray, game: Game) -> np.ndarray:
+        """A best response to ``b``, as a strategy of the game's space (the contract tests' view of
+        [`best_response`][ga_pig.families._family.Family.best_response])."""
+        return self.best_response(b, game, 10_000).policy
+
+    def seats(self, a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
+        """Exact (a wins a-first, b wins a-first, a wins b-first, b wins b-first) of checked a and b."""
+        self._refuse("seats", game)
+
+    def win_rate(self, a: np.ndarray, b, game: Game) -> float:
+        """Exact seat-averaged win rate of a checked a against b."""
+        raise NotImplementedError
+
+    def win_rates(self, population: np.ndarray, opponent, game: Game, seat: str, starts) -> np.ndarray:
+        """Exact win rate of each member of a checked population against ``opponent`` (checked
+        here: [`ga_pig.exact.win_rates`][ga_pig.exact.evaluate.win_rates])."""
+        raise NotImplementedError
+
+    def win_rates_from(self, population: np.ndarray, opponent, game: Game, starts) -> tuple[np.ndarray, np.ndarray]:
+        """(win rates from weighted starts, from the game's start), from one evaluation."""
+        self._refuse("win_rates_from", game)
+
+    def pair_win_rates(self, population: np.ndarray, pairs: np.ndarray, game: Game, starts) -> np.ndarray:
+        """Exact win rates of both members of each pair of a checked population."""
+        raise NotImplementedError
+
+    def win_matrix(self, population: np.ndarray, game: Game, starts) -> np.ndarray:
+        """Exact win rate of every member of a checked population against every other."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ simulation
+    def play_blocks(self, game: Game):
+        """``(kernel, pop_view, extra)`` for [`ga_pig.simulate`][ga_pig.simulate]: the numba loop that plays
+        a chunk of blocks of games, the population as it reads it, and the arguments it takes
+        after the common ones."""
+        raise NotImplementedError
+
+    def kernels(self) -> tuple:
+        """The numba kernels a run of this family calls first (to say when they compile)."""
+        return ()
+
+    # ------------------------------------------------------------------ helpers
+    def _refuse(self, what: str, game: Game, hint: str = ""):
+        raise ValueError(f"{what} is not offered for {game} ({self.games})" + (f": {hint}" if hint else ""))
+
+    def _no_starts(self, starts, game: Game) -> None:
+        if starts is not None:
+            raise ValueError(f"starts (win rates from other score pairs than the start) are for two players under "
+                             f"the seeds' rule; {game} has players={game.players}, endgame={game.endgame!r}")
+
+    def __repr__(self) -> str:
+        return f"<family {self.name}: {self.games}>"

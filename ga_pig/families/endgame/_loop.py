@@ -1,0 +1,145 @@
+"""Private numba kernels: the simulation loop of two-player games under an ending rule with a final
+turn (roll/hold and Hog), a block of games per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig._streams import _draw, _splitmix
+from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
+
+
+@numba.njit(cache=True, inline="always")
+def _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final):
+    """(winner or -1 while the game goes on, whether the next turn is the final one) after the
+    mover in ``seat`` (player ``who``; ``first`` moved first) ends its turn at ``banked`` against
+    ``op``: a final turn wins only by getting ahead; reaching the goal wins, or hands the other a
+    final turn where ``decides[seat]``."""
+    if final:
+        return (who if banked > op else (second if seat == 0 else first)), final
+    if banked >= goal:
+        if not decides[seat]:
+            return who, final
+        return -1, True
+    return -1, final
+
+
+@numba.njit(cache=True, inline="always")
+def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform, effects, amounts, state):
+    """`_play_endgame_game` for Hog: pop[p, seat, i, j] dice rolled at once, the turn scoring
+    their sum unless one busts; a final turn rolls best[n] dice, n the points it needs."""
+    score0, score1 = 0, 0
+    seat = 0
+    final = False
+    while True:
+        who = first if seat == 0 else second
+        me, op = (score0, score1) if seat == 0 else (score1, score0)
+        d = best[op - me + 1] if final else pop[who, seat, me, op]
+        t = 0
+        for _ in range(d):
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] != ADD:
+                t = 0
+                break
+            t += amounts[o]
+        banked = me + t
+        if seat == 0:
+            score0 = banked
+        else:
+            score1 = banked
+        winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
+        if winner >= 0:
+            return winner, state
+        seat = 1 - seat
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_endgame_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects,
+                              amounts, common, out, decides, best):
+    """`_play_blocks_endgame` for Hog's seat-indexed dice counts (``best``: the final turn's)."""
+    for blk in numba.prange(block_a.shape[0]):
+        a, b = block_a[blk], block_b[blk]
+        key = np.uint64(block_seed[blk])
+        state = key
+        for game in range(block_games[blk]):
+            if common:
+                _, state = _splitmix(key ^ np.uint64(game))
+            first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
+            winner, state = _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform,
+                                                    effects, amounts, state)
+            if winner == a:
+                out[blk, offset] += 1
+            else:
+                out[blk, offset + 1] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects, amounts, state):
+    """One game under an endgame rule, ``first`` in seat 0; pop[p] is indexed [seat, i, j, k].
+    A mover in seat s whose banked score reaches the goal hands the other a final turn when
+    ``decides[s]`` (else wins); the final turn rolls until ahead (a tie goes to the player who
+    reached the score first). Returns (winner index into pop, state)."""
+    score0, score1 = 0, 0
+    seat = 0
+    final = False
+    while True:
+        who = first if seat == 0 else second
+        me, op = (score0, score1) if seat == 0 else (score1, score0)
+        k = 0
+        while True:
+            total = me + k
+            if final:
+                if total > op:
+                    break
+            elif total >= goal and (not decides[seat] or total >= top):
+                break
+            elif k > 0 and not pop[who, seat, me, op, k]:
+                break
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] == ADD:
+                k += amounts[o]
+            elif effects[o] == BANK:
+                k += amounts[o]
+                break
+            elif effects[o] == RESET:
+                k = -me  # the banked score falls to 0
+                break
+            elif effects[o] == DOUBLE:
+                k *= 2
+            elif effects[o] == SUBTRACT:
+                k = k - amounts[o] if k > amounts[o] else 0
+            else:  # BUST
+                k = 0
+                break
+        banked = me + k
+        if seat == 0:
+            score0 = banked
+        else:
+            score1 = banked
+        winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
+        if winner >= 0:
+            return winner, state
+        seat = 1 - seat
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                         common, out, decides):
+    """`_play_blocks_plain` for seat-indexed strategies under an endgame rule (``decides[s]``:
+    reaching the goal from seat s is answered by a final turn); the cap is pop's last axis."""
+    top = pop.shape[4] - 1
+    for blk in numba.prange(block_a.shape[0]):
+        a, b = block_a[blk], block_b[blk]
+        key = np.uint64(block_seed[blk])
+        state = key
+        for game in range(block_games[blk]):
+            if common:
+                _, state = _splitmix(key ^ np.uint64(game))
+            first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
+            winner, state = _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects,
+                                               amounts, state)
+            if winner == a:
+                out[blk, offset] += 1
+            else:
+                out[blk, offset + 1] += 1

@@ -1,0 +1,60 @@
+"""The endgame family: two players under an ending rule that answers the goal with a final turn
+(``last_round``, ``equal_turns``; [`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve]), roll/hold
+games and Hog alike."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ga_pig.families import _two_seats
+from ga_pig.families._two_seats import TwoSeats
+from ga_pig.families.endgame import _loop, solve
+from ga_pig.families.endgame.final_turn import dice_size, final_dice
+from ga_pig.families.endgame.space import space_of
+from ga_pig.game import Game
+
+
+class Endgame(TwoSeats):
+    name = "endgame"
+    games = "two players, a final turn answers the goal"
+
+    def covers(self, game: Game) -> bool:
+        return game.players == 2 and game.endgame != "first_to_goal"
+
+    def space(self, game):
+        return space_of(game)
+
+    def memory(self, game):
+        return solve.BYTES_PER_STATE * space_of(game).states
+
+    def optimal(self, game, method, tol, max_iterations):
+        return solve.optimal(game, method, tol, max_iterations)
+
+    def best_response(self, b, game, max_iterations):
+        return solve.best_response(b, game, max_iterations)
+
+    def seats(self, a, b, game):
+        return solve.seat_probabilities(a[None], [0], [0], game, b[None])[0]
+
+    def _versus(self, population, opponent, game, starts):
+        n = population.shape[0]
+        return solve.seat_probabilities(population, np.arange(n), np.zeros(n, np.int64), game, opponent[None])
+
+    def _pairs(self, population, first, second, game, starts):
+        out = np.empty((len(first), 4))
+        members = space_of(game).kernel_view(population)
+        first, second = first.astype(np.int64), second.astype(np.int64)
+        for low in range(0, len(out), _two_seats.CHUNK_PAIRS):
+            high = low + _two_seats.CHUNK_PAIRS
+            out[low:high] = solve.seat_probabilities(members, first[low:high], second[low:high], game)
+        return out
+
+    def play_blocks(self, game):
+        space = space_of(game)
+        decides = np.array(space.decides, dtype=np.bool_)
+        if game.max_dice:
+            return _loop._play_blocks_endgame_dice, space.kernel_view, (decides, final_dice(game, dice_size(game)))
+        return _loop._play_blocks_endgame, space.kernel_view, (decides,)
+
+    def kernels(self):
+        return (_loop._play_blocks_endgame,)

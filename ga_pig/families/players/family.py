@@ -1,0 +1,78 @@
+"""The family of three or more players: first to bank the goal wins, each player for itself
+([`ga_pig.families.players.solve`][ga_pig.families.players.solve]). A strategy plays alone against copies of
+another; its seat-averaged win rate against the equilibrium is at most 1/n."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ga_pig.families._family import Family
+from ga_pig.families.players import _loop, solve
+from ga_pig.families.players.space import space_of
+from ga_pig.game import Game
+
+
+class Players(Family):
+    name = "players"
+    games = "three or more players, first to bank the goal wins"
+    symmetric = False
+
+    def covers(self, game: Game) -> bool:
+        return game.players >= 3
+
+    def space(self, game):
+        return space_of(game)
+
+    def memory(self, game):
+        return solve.memory(game)
+
+    def optimal(self, game, method, tol, max_iterations):
+        return solve.optimal(game)
+
+    def best_response(self, b, game, max_iterations):
+        self._refuse("best_response", game, "ga_pig.families.players.best_response(policies, game, seat) answers "
+                     "one seat's strategies")
+
+    def respond(self, b, game):
+        return solve.best_response([b] * game.players, game, 0)[0]
+
+    def seats(self, a, b, game):
+        self._refuse("seats", game, "use ga_pig.families.players.one_against (one strategy against copies of "
+                     "another) or ga_pig.families.players.evaluate")
+
+    def _one_against(self, population, opponent, game):
+        n = population.shape[0]
+        opponents = opponent if isinstance(opponent, solve.PlayersSolution) else space_of(game).check(
+            opponent, "opponent")[None]
+        return solve.one_against(population, opponents, np.arange(n), np.zeros(n, np.int64), game)
+
+    def win_rate(self, a, b, game):
+        return self._one_against(a[None], b, game).mean(axis=1)[0]
+
+    def win_rates(self, population, opponent, game, seat, starts):
+        self._no_starts(starts, game)
+        p = self._one_against(population, opponent, game)
+        return p.mean(axis=1) if seat == "both" else p[:, 0 if seat == "first" else 1]
+
+    def pair_win_rates(self, population, pairs, game, starts):
+        self._no_starts(starts, game)
+        both = np.concatenate([pairs, pairs[:, ::-1]])  # each member alone against the other's copies
+        rates = solve.one_against(population, population, both[:, 0], both[:, 1], game).mean(axis=1)
+        return np.stack([rates[: len(pairs)], rates[len(pairs):]], axis=1)
+
+    def win_matrix(self, population, game, starts):
+        self._no_starts(starts, game)
+        n = population.shape[0]
+        p, q = np.indices((n, n)).reshape(2, -1)  # one strategy alone against copies of the other
+        return solve.one_against(population, population, p, q, game).mean(axis=1).reshape(n, n)
+
+    def play_blocks(self, game):
+        space = space_of(game)
+
+        def pop_view(pop):
+            return space.kernel_view(pop).reshape(len(pop), game.goal ** game.players, game.goal)
+
+        return _loop._play_blocks_players, pop_view, ()
+
+    def kernels(self):
+        return (_loop._play_blocks_players,)

@@ -1,0 +1,138 @@
+"""Private numba kernels: the simulation loop of two-player games under the seeds' rule (roll/hold and
+dice counts), a block of games per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig._streams import _draw, _splitmix
+from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
+
+
+@numba.njit(cache=True, inline="always")
+def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state):
+    """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
+
+    moves: the game has DOUBLE or SUBTRACT rolls. A constant once inlined (see
+    `_play_block`), so games without them run the plain loop.
+    """
+    mover = first
+    other = second
+    i = 0  # mover's banked score
+    j = 0  # other's banked score
+    passes = 0
+    while True:
+        k = 0
+        while True:
+            if not pop[mover, i, j, k]:
+                if k == 0:
+                    passes += 1
+                    if passes == 2:
+                        return -1, state
+                else:
+                    i += k
+                    passes = 0
+                break
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] == ADD:
+                k += amounts[o]
+                if i + k >= goal:
+                    return mover, state
+            elif effects[o] == BANK:  # add, bank and end the turn
+                i += k + amounts[o]
+                if i >= goal:
+                    return mover, state
+                passes = 0
+                break
+            else:
+                if moves:  # DOUBLE or SUBTRACT: the turn total moves and the turn goes on
+                    if effects[o] == DOUBLE:
+                        k *= 2
+                        if i + k >= goal:
+                            return mover, state
+                        continue
+                    if effects[o] == SUBTRACT:
+                        k = k - amounts[o] if k > amounts[o] else 0
+                        continue
+                # BUST or RESET: the turn ends without banking
+                if effects[o] == RESET:
+                    i = 0
+                passes = 0
+                break
+        mover, other = other, mover
+        i, j = j, i
+
+
+@numba.njit(cache=True, inline="always")
+def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state):
+    """`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
+    the turn scores their sum unless one busts. No turn passes, so no stalemates."""
+    mover = first
+    other = second
+    i = 0
+    j = 0
+    while True:
+        k = 0
+        for _ in range(np.int64(pop[mover, i, j, 0])):
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] != ADD:
+                k = 0
+                break
+            k += amounts[o]
+        i += k
+        if i >= goal:
+            return mover, state
+        mover, other = other, mover
+        i, j = j, i
+
+
+@numba.njit(cache=True, inline="always")
+def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, amounts, moves, dice, common, out):
+    """Play one block of games, a and b alternating the first move; out = (a wins a-first,
+    b wins a-first, a wins b-first, b wins b-first). Inlined into each `_play_blocks_*`
+    kernel with constant ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
+    of game gets its own loop with no branch for the others. ``common``: each game draws from
+    its own stream, keyed by the block's key and its place in the block (common random numbers:
+    another match with the same key replays the same dice game by game); else one stream runs
+    through the block."""
+    key = state
+    for game in range(n_games):
+        if common:
+            _, state = _splitmix(key ^ np.uint64(game))
+        first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
+        if dice:
+            winner, state = _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state)
+        else:
+            winner, state = _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state)
+        if winner == a:
+            out[offset] += 1
+        elif winner == b:
+            out[offset + 1] += 1
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_plain(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                       common, out):
+    """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in `_play_block`."""
+    for blk in numba.prange(block_a.shape[0]):
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
+                    uniform, effects, amounts, False, False, common, out[blk])
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_moves(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                       common, out):
+    """`_play_blocks_plain` for games with DOUBLE or SUBTRACT rolls (Pig Dice)."""
+    for blk in numba.prange(block_a.shape[0]):
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
+                    uniform, effects, amounts, True, False, common, out[blk])
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
+                      common, out):
+    """`_play_blocks_plain` for games that roll pop[n, i, j, 0] dice at once (Hog)."""
+    for blk in numba.prange(block_a.shape[0]):
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
+                    uniform, effects, amounts, False, True, common, out[blk])

@@ -1,0 +1,71 @@
+"""The two-player family under the seeds' rule: first to bank the goal wins.
+
+Every roll-and-hold game (one-die Pig and its variants, the doubles and resetting dice of two-dice
+Pig, Pass the Pigs and Pig Dice) and Hog's dice counts: one set of kernels reads both, a dice-count
+strategy standing where a roll/hold table would with a turn-total axis of length 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ga_pig._kernels.rules import DOUBLE, SUBTRACT, rules_of
+from ga_pig.families import _two_seats
+from ga_pig.families._two_seats import AT_START, TwoSeats
+from ga_pig.families.two_player import _evaluation, _loop, _solvers, solve
+from ga_pig.families.two_player.space import space_of
+from ga_pig.game import Game
+
+
+class TwoPlayer(TwoSeats):
+    name = "two_player"
+    games = "two players, first to bank the goal wins"
+    restarts = True
+
+    def covers(self, game: Game) -> bool:
+        return game.players == 2 and game.endgame == "first_to_goal"
+
+    def space(self, game):
+        return space_of(game)
+
+    def memory(self, game):
+        return solve.memory(game)
+
+    def optimal(self, game, method, tol, max_iterations):
+        return solve.optimal(game, method, tol, max_iterations)
+
+    def best_response(self, b, game, max_iterations):
+        return solve.best_response(b, game, max_iterations)
+
+    def seats(self, a, b, game):
+        space, out = space_of(game), np.empty(4)
+        _evaluation._pair(space.kernel_view(a), space.kernel_view(b), rules_of(game), AT_START, out)
+        return out
+
+    def _versus(self, population, opponent, game, starts):
+        space = space_of(game)
+        out = np.empty((population.shape[0], 8 if starts.size else 4))  # with starts: the start's four, then theirs
+        members, versus, rules = space.kernel_view(population), space.kernel_view(opponent), rules_of(game)
+        for low in range(0, len(out), _two_seats.CHUNK_PAIRS):
+            high = low + _two_seats.CHUNK_PAIRS
+            _evaluation._population_vs(members[low:high], versus, rules, starts, out[low:high])
+        return out
+
+    def _pairs(self, population, first, second, game, starts):
+        out = np.empty((len(first), 8 if starts.size else 4))
+        members, rules = space_of(game).kernel_view(population), rules_of(game)
+        first, second = first.astype(np.int64), second.astype(np.int64)
+        for low in range(0, len(out), _two_seats.CHUNK_PAIRS):
+            high = low + _two_seats.CHUNK_PAIRS
+            _evaluation._all_pairs(members, first[low:high], second[low:high], rules, starts, out[low:high])
+        return out
+
+    def play_blocks(self, game):
+        pop_view = space_of(game).kernel_view  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
+        if game.max_dice:
+            return _loop._play_blocks_dice, pop_view, ()
+        moves = np.isin(game.tables()[1], (DOUBLE, SUBTRACT)).any()
+        return (_loop._play_blocks_moves if moves else _loop._play_blocks_plain), pop_view, ()
+
+    def kernels(self):
+        return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs
