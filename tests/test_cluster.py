@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -61,28 +62,42 @@ def test_sweep_through_sbatch(tmp_path):
     assert sorted(frame["mutation"].unique()) == [0.005, 0.01] and frame["finished"].all()
 
 
-def test_a_job_past_its_time_limit_is_requeued_and_resumes(tmp_path):
-    """timeout_min=2 with the signal 60 s before it: the run checkpoints on USR2, submitit requeues
-    the job, and the requeued job continues from the checkpoint (its summary lists the resumes)
-    to the same outputs as an uninterrupted run. Each slot gives the run about a minute, less its
-    start-up (a loaded machine starts slowly), so the work takes two or more slots."""
+def test_a_signalled_job_checkpoints_is_requeued_and_resumes(tmp_path):
+    """Before a job's time limit SLURM sends USR2 to its steps (sbatch --signal, which the launcher's
+    ``signal_delay_s`` sets); ``scancel --signal=USR2`` delivers the same signal to the running job,
+    at a moment that does not depend on how fast the machine is. The run checkpoints, submitit
+    requeues the job, and the requeued job continues from the checkpoint (its summary lists the
+    resume) to the same outputs as an uninterrupted run."""
     from ga_pig.config import compose
     from ga_pig.runs import run
 
     overrides = ["experiment=knockout", "game.goal=50", "generations=8000", "checkpoint_every=100000",
                  "eval_every=50", "progress=false", "seed=5"]
+    name = f"ga_pig_requeue_{os.getpid()}"
     sweep = tmp_path / "sweep"
-    process = subprocess.run(
+    job = sweep / "0_knockout"
+    process = subprocess.Popen(
         [sys.executable, "-m", "ga_pig", "--multirun", "hydra/launcher=slurm", *overrides,
          f"hydra.launcher.partition={PARTITION}", "hydra.launcher.mem_gb=1", "hydra.launcher.cpus_per_task=1",
-         "hydra.launcher.timeout_min=2", "hydra.launcher.signal_delay_s=60", f"hydra.sweep.dir={sweep}"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=1800,
+         "hydra.launcher.timeout_min=30", f"hydra.launcher.name={name}", f"hydra.sweep.dir={sweep}"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    assert process.returncode == 0, process.stdout + process.stderr
-    job = sweep / "0_knockout"
+    try:
+        deadline = time.monotonic() + 900
+        while not (job / "generations.parquet").exists():  # written once the generations are under way
+            assert process.poll() is None, "".join(process.communicate())
+            assert time.monotonic() < deadline, "the job did not reach its generations in 15 minutes"
+            time.sleep(0.2)
+        subprocess.run(["scancel", "--signal=USR2", "--state=RUNNING", f"--name={name}"], check=True, timeout=60)
+        out, err = process.communicate(timeout=1800)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            subprocess.run(["scancel", f"--name={name}"], timeout=60)
+    assert process.returncode == 0, out + err
     summary = json.loads((job / "summary.json").read_text())
-    assert summary["generations"] == 8000 and summary["resumes"], summary
-    assert all(r["changes"] == {} for r in summary["resumes"])
+    assert summary["generations"] == 8000 and len(summary["resumes"]) == 1, summary
+    assert 0 < summary["resumes"][0]["generation"] < 8000 and summary["resumes"][0]["changes"] == {}
     straight = tmp_path / "straight"
     run(compose(overrides), straight)
     for name in ("best.npy", "population.npz"):
