@@ -159,10 +159,9 @@ def test_hold_threshold_of_hold_at():
 
 def test_reproduce_quick(tmp_path):
     """Every entry of ``--quick`` is written and listed; every figure explains itself
-    (:func:`test_figures.figure_problems`, checked on each figure before it is saved)."""
-    from test_figures import figure_problems
-
+    (:func:`tests.project.test_figures.figure_problems`, checked on each figure before it is saved)."""
     from ga_pig import reproduce
+    from tests.project.test_figures import figure_problems
 
     problems = {}
     out = reproduce.main(["--quick", "--out", str(tmp_path)],

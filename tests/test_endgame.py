@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from endgame_games import bank_game, check_margins, move_game, moved, reset_game
 
 from ga_pig import exact, strategies
 from ga_pig.exact import endgame
 from ga_pig.exact._rules import rules_of
 from ga_pig.game import ENDGAMES, Effect, Game
+from tests.endgame_games import bank_game, check_margins, move_game, moved, reset_game
 
 RULES = ("last_round", "equal_turns")
 

@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 import scipy.sparse
 import scipy.sparse.linalg
-from endgame_games import bank_game, move_game, moved, reset_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from ga_pig.evolve.genomes import ThresholdGenome
 from ga_pig.exact import endgame
 from ga_pig.game import Effect, Game
 from ga_pig.spaces import EndgameRollHold
+from tests.endgame_games import bank_game, move_game, moved, reset_game
 
 RULES = ("last_round", "equal_turns")
 

@@ -1,4 +1,6 @@
-"""The end-of-run report (ga_pig.evolve.report): the champion's exact standing, the seed's figure,
+"""ga_pig.evolve.report: the end-of-run report.
+
+The end-of-run report (ga_pig.evolve.report): the champion's exact standing, the seed's figure,
 where to go for near-optimal play; in summary.json and the log, the same for a seed."""
 
 import json
@@ -14,7 +16,7 @@ from ga_pig.config import compose, make_game
 from ga_pig.evolve.report import HOLD_AT, NEAR_OPTIMAL, REPORT_LOGGER, SEED_001, report
 from ga_pig.runs import run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_report_of_seed_001s_cube_experiment():

@@ -1,4 +1,6 @@
-"""The documentation cannot drift from the code: the configuration reference and ``--help`` list
+"""docs/: the documentation cannot drift from the code.
+
+The documentation cannot drift from the code: the configuration reference and ``--help`` list
 every key of both schemas (one generator, :mod:`ga_pig._config_doc`), the outputs reference lists
 every column and key a run writes, and every figure a page shows is one that
 ``python -m ga_pig.reproduce`` draws."""
@@ -19,7 +21,7 @@ from ga_pig import _config_doc, _schema
 from ga_pig.config import compose
 from ga_pig.preflight import schema_keys
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=6", "progress=false"]
 

@@ -1,4 +1,6 @@
-"""Stop signals ([`ga_pig.signals`][ga_pig.signals]): SIGTERM saves the run's state at once and exits 143; the
+"""ga_pig.signals: stop signals save the run's state and hand over to the scheduler.
+
+Stop signals ([`ga_pig.signals`][ga_pig.signals]): SIGTERM saves the run's state at once and exits 143; the
 scheduler's preemption signal saves it and hands over to submitit, whose requeued job continues
 from it ([`continue_restarted`][ga_pig.launch.continue_restarted]); a write is never cut in half."""
 
@@ -20,7 +22,7 @@ from ga_pig.evolve.outputs import load_checkpoint
 from ga_pig.runs import run
 from ga_pig.signals import Stopped, deferred, stopping_on
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Generations of a few hundred ms each at goal 100, so a signal lands mid-generation.
 OVERRIDES = ["experiment=knockout", "generations=40", "checkpoint_every=1000", "eval_every=5", "games_per_match=60",
              "progress=false", "seed=9"]

@@ -1,4 +1,6 @@
-"""The import-layers contract (.importlinter) covers every module of ga_pig: a module left out of
+""".importlinter: the import layers cover every module of ga_pig.
+
+The import-layers contract (.importlinter) covers every module of ga_pig: a module left out of
 its layers would be checked by nothing."""
 
 import configparser
@@ -7,7 +9,7 @@ from pathlib import Path
 
 import ga_pig
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _layered() -> set[str]:

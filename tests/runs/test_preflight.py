@@ -1,4 +1,6 @@
-"""Bad command lines, generated from the schema itself: for every key a wrong type, a misspelling
+"""ga_pig.preflight: bad command lines refused in one line before any work.
+
+Bad command lines, generated from the schema itself: for every key a wrong type, a misspelling
 with and without Hydra's ``+``/``++``, and (from [`RANGES`][ga_pig.config.RANGES]) values just out of
 range, each refused by [`preflight`][ga_pig.preflight.preflight] in one line with exit status 2, as the
 CLI gives it; a sample of them through the real CLI, which must leave no directory behind."""
@@ -15,7 +17,7 @@ import pytest
 from ga_pig.config import MAX_SEED, RANGES, validate
 from ga_pig.preflight import preflight, schema_keys
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KEYS = schema_keys()
 LEAVES = {key: kind for key, kind in KEYS.items() if not dataclasses.is_dataclass(kind)}
 

@@ -1,3 +1,5 @@
+"""Import-time checks: importing ga_pig compiles no numba kernel."""
+
 import subprocess
 import sys
 

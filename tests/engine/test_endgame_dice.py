@@ -1,4 +1,6 @@
-"""Hog under the endgame rules: one roll of the chosen dice per turn; the final turn
+"""ga_pig.exact.endgame for dice-count games (Hog): optimal play under the endgame rules.
+
+Hog under the endgame rules: one roll of the chosen dice per turn; the final turn
 rolls the dice most likely to get ahead. Cross-checked against a brute-force solver that rolls the
 dice itself, on tiny games, and against the seeds' Hog solver under the seeds' rule."""
 
@@ -10,12 +12,12 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from endgame_games import check_margins
 
 from ga_pig import exact, simulate
 from ga_pig.exact import endgame
 from ga_pig.game import ENDGAMES, Effect, Game
 from ga_pig.spaces import EndgameDiceCounts
+from tests.endgame_games import check_margins
 
 RULES = ("last_round", "equal_turns")
 DECIDES = {"first_to_goal": (False, False), "last_round": (True, True), "equal_turns": (True, False)}

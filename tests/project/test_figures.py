@@ -1,6 +1,8 @@
-"""Every figure explains itself: a title, axis labels, a legend that explains each line's look
+"""Figures: the checker that every figure explains itself, applied to winrate.png.
+
+Every figure explains itself: a title, axis labels, a legend that explains each line's look
 whenever more than one series is drawn, and no text on top of other text. Checked on the
-matplotlib objects (not pixels) by :func:`figure_problems`; ``test_analysis.test_reproduce_quick``
+matplotlib objects (not pixels) by :func:`figure_problems`; ``tests/reproduce/test_reproduce.py``
 applies it to every figure ``reproduce --quick`` writes, the tests here to ``winrate.png`` and to
 the checker itself."""
 

@@ -1,4 +1,6 @@
-"""A real SLURM sweep: hydra/launcher=slurm through sbatch, when a cluster answers on this machine
+"""ga_pig.launch on a real SLURM cluster: sweeps through sbatch, and a job requeued past its limit.
+
+A real SLURM sweep: hydra/launcher=slurm through sbatch, when a cluster answers on this machine
 (``make test-cluster`` brings up a one-node one with scripts/slurm_local.sh and requires it)."""
 
 import json
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _default_partition() -> str | None:
