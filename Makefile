@@ -20,7 +20,7 @@ run: $(STAMP)
 # A one-node SLURM cluster on this machine (apt-get as root), then a sweep through sbatch
 test-cluster: $(STAMP)
 	bash scripts/slurm_local.sh up
-	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/test_cluster.py
+	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/runs/test_cluster.py
 
 demo: $(STAMP)
 	$(BIN)/python -m ga_pig.demo
