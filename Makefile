@@ -20,7 +20,7 @@ run: $(STAMP)
 # A one-node SLURM cluster on this machine (apt-get as root), then a sweep through sbatch
 test-cluster: $(STAMP)
 	bash scripts/slurm_local.sh up
-	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/test_cluster.py
+	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/runs/test_cluster.py
 
 demo: $(STAMP)
 	$(BIN)/python -m ga_pig.demo
@@ -33,7 +33,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
 
 # The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
-# (a SLURM sweep and a job requeued past its time limit, skipped where no cluster answers)
+# (a SLURM sweep and a job signalled as before its time limit, requeued; skipped where no cluster answers)
 check: lint docs
 	$(BIN)/python -m pytest -q --durations=5 -m slow
 

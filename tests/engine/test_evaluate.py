@@ -1,0 +1,219 @@
+"""ga_pig.exact.evaluate: exact win probabilities, against the seeds' values and a dense solve."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from ga_pig import Game, exact, reference, simulate
+from ga_pig import strategies as S
+from ga_pig.families import DiceCounts, space_of
+
+# [Exeter optimal Fig. 17], theoretical columns: P(former wins | former first), P(latter wins | latter
+# first), P(former wins in general). Printed to 4 decimals; the general column was computed by the
+# seed from the two rounded columns.
+FIG17 = [
+    (20, 21, 0.5426, 0.5258, 0.5084),
+    (15, 20, 0.4784, 0.5933, 0.4426),
+    (1, 80, 0.5049, 0.5078, 0.4986),
+    (1, 5, 0.0236, 0.9860, 0.0188),
+    (80, 85, 0.5568, 0.4541, 0.5514),
+    (45, 55, 0.5544, 0.4740, 0.5402),
+    (1, 100, 0.7393, 0.2682, 0.7356),
+    (36, 52, 0.6354, 0.3969, 0.6193),
+    (5, 21, 0.0788, 0.9401, 0.0694),
+    (13, 31, 0.5006, 0.5559, 0.4724),
+]
+
+
+@pytest.mark.parametrize("former, latter, first, latter_first, general", FIG17)
+def test_seed000_fig17(pig, former, latter, first, latter_first, general):
+    seats = exact.seats(S.hold_at(former, pig), S.hold_at(latter, pig), pig)
+    assert seats.a_first_wins_a == pytest.approx(first, abs=5e-5)
+    assert seats.b_first_wins_b == pytest.approx(latter_first, abs=5e-5)
+    assert seats.win_rate == pytest.approx(general, abs=1e-4)
+    assert exact.win_rate(S.hold_at(former, pig), S.hold_at(latter, pig), pig) == seats.win_rate
+    # hold-at strategies never pass, so the report's formula applies exactly
+    assert seats.win_rate == pytest.approx(0.5 * (seats.a_first_wins_a + 1 - seats.b_first_wins_b), abs=1e-14)
+
+
+def test_seed000_hold25_vs_hold30(pig):
+    seats = exact.seats(S.hold_at(25, pig), S.hold_at(30, pig), pig)
+    assert seats.a_first_wins_a == pytest.approx(0.573741, abs=5e-7)
+    assert seats.b_first_wins_b == pytest.approx(0.48091, abs=5e-6)
+    assert seats.win_rate == pytest.approx(0.546416, abs=1e-6)
+
+
+def test_seed000_hold20_vs_hold21_six_digits(pig):
+    # [Exeter optimal §2.3.4] prints this one to six digits
+    assert exact.win_probability(S.hold_at(20, pig), S.hold_at(21, pig), pig) == pytest.approx(0.542626, abs=5e-7)
+
+
+def seed_strategy(game, seed, p_roll):
+    return np.random.default_rng(seed).random(space_of(game).shape) < p_roll
+
+
+def equal_scores_skip(game):
+    """[Exeter optimal §2.3.4]: pass whenever the banked scores are equal (except at 0-0)."""
+    i, j, k = np.ogrid[: game.goal, : game.goal, : game.goal]
+    return ~((i == j) & (i > 0) & (k == 0)) & (k < 20)
+
+
+def test_equal_scores_skip_stalemates_often(pig):
+    # [Exeter optimal §2.3.4]: "around a quarter of games result in stalemates" against itself
+    s = equal_scores_skip(pig)
+    seats = exact.seats(s, s, pig)
+    assert 0.15 < seats.a_first_stalemate < 0.35
+    assert seats.a_first_wins_a + seats.a_first_wins_b + seats.a_first_stalemate == pytest.approx(1, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_brute_force_tiny_game(tiny, seed):
+    a = seed_strategy(tiny, seed, p_roll=0.6)
+    b = seed_strategy(tiny, seed + 100, p_roll=0.6)
+    wins_a, wins_b = reference.brute_force(a, b, tiny)
+    seats = exact.seats(a, b, tiny)
+    assert seats.a_first_wins_a == pytest.approx(wins_a, abs=1e-12)
+    assert seats.a_first_wins_b == pytest.approx(wins_b, abs=1e-12)
+    wins_b_first, wins_a_second = reference.brute_force(b, a, tiny)
+    assert seats.b_first_wins_b == pytest.approx(wins_b_first, abs=1e-12)
+    assert seats.b_first_wins_a == pytest.approx(wins_a_second, abs=1e-12)
+
+
+@pytest.mark.parametrize("game", [Game.pig(goal=6, sides=3), Game.two_dice(goal=6), Game.hog(goal=8, max_dice=3)],
+                         ids=["pig", "two_dice", "hog"])
+def test_win_rates_from_other_starts_match_a_dense_solve(game):
+    """exact.win_rates(..., starts=w): the win rate averaged over games begun at each turn-start
+    score pair, weighted by w — against the dense linear solve begun at each pair (both movers,
+    stalemates allowed); the same through pair_win_rates and win_matrix; restarts(game, 0) is the
+    game's start bit for bit."""
+    rng = np.random.default_rng(7)
+    population = np.stack([S.random_dice(game, rng) if isinstance(space_of(game), DiceCounts) else S.random(game, rng, 0.7)
+                           for _ in range(3)])
+    weights = np.zeros((game.goal, game.goal))  # six score pairs, the start among them
+    weights.flat[[0, *rng.choice(np.arange(1, game.goal**2), size=5, replace=False)]] = rng.random(6)
+    weights /= weights.sum()
+    for a, b in ((0, 1), (1, 0), (2, 2)):
+        expected = 0.0
+        for i, j in zip(*np.nonzero(weights), strict=True):
+            first = reference.brute_force(population[a], population[b], game, start=(i, j))[0]
+            second = reference.brute_force(population[b], population[a], game, start=(i, j))[1]
+            expected += weights[i, j] * 0.5 * (first + second)
+        rate = exact.win_rates(population[a][None], population[b], game, starts=weights)[0]
+        assert rate == pytest.approx(expected, abs=1e-12)
+        assert exact.pair_win_rates(population, [[a, b]], game, starts=weights)[0, 0] == pytest.approx(rate, abs=1e-15)
+        assert exact.win_matrix(population, game, weights)[a, b] == pytest.approx(rate, abs=1e-15)
+    at_start = exact.win_rates(population, population[0], game)
+    both = exact.win_rates_from(population, population[0], game, weights)
+    assert np.array_equal(both[0], exact.win_rates(population, population[0], game, starts=weights))
+    assert np.array_equal(both[1], at_start)
+    assert np.array_equal(exact.win_rates(population, population[0], game, starts=exact.restarts(game, 0.0)), at_start)
+    assert not np.allclose(exact.win_rates(population, population[0], game, starts=exact.restarts(game, 1.0)),
+                           at_start)
+
+
+def test_bad_starts_are_refused(tiny):
+    a = S.hold_at(2, tiny)
+    negative = np.zeros((6, 6))
+    negative[0, 0], negative[1, 1] = 2.0, -1.0
+    for starts, message in ((np.ones((5, 5)) / 25, "got shape (5, 5)"), (np.full((6, 6), 0.5), "sum 18"),
+                            (negative, "got shape (6, 6), sum 1")):
+        with pytest.raises(ValueError, match=r"starts must be non-negative weights of shape \(6, 6\) summing to 1") \
+                as error:
+            exact.win_rates(a[None], a, tiny, starts=starts)
+        assert message in str(error.value)
+    with pytest.raises(ValueError, match="restart share must be in"):
+        exact.restarts(tiny, 1.5)
+    three = Game.pig(goal=6, sides=3, players=3)
+    with pytest.raises(ValueError, match="two players under the seeds' rule"):
+        exact.win_rates(S.hold_at(2, three)[None], S.hold_at(2, three), three, starts=np.ones((6, 6)) / 36)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    goal=st.integers(2, 9),
+    sides=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    p_roll=st.floats(0.0, 1.0),
+    p_roll_b=st.floats(0.0, 1.0),
+)
+@example(goal=5, sides=3, seed=824, p_roll=1.0, p_roll_b=0.125)  # a sure win once rounded to 1 + 2e-16
+def test_probabilities_property(goal, sides, seed, p_roll, p_roll_b):
+    """Random strategies, passes at k = 0 included: probabilities in [0, 1], summing to 1 with
+    the stalemate, and equal to the brute-force linear system."""
+    game = Game.pig(goal=goal, sides=sides)
+    rng = np.random.default_rng(seed)
+    a = S.random(game, rng, p_roll)
+    b = S.random(game, rng, p_roll_b)
+    seats = exact.seats(a, b, game)
+    values = [seats.a_first_wins_a, seats.a_first_wins_b, seats.b_first_wins_a, seats.b_first_wins_b]
+    assert all(0.0 <= v <= 1.0 for v in values)
+    assert seats.a_first_wins_a + seats.a_first_wins_b <= 1 + 1e-12
+    assert seats.b_first_wins_a + seats.b_first_wins_b <= 1 + 1e-12
+    brute = reference.brute_force(a, b, game)
+    assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(brute, abs=1e-11)
+
+
+def test_population_paths_agree(pig, optimal_pig):
+    population = np.stack([S.hold_at(n, pig) for n in (10, 20, 25)] + [S.score(20, pig), optimal_pig.policy])
+    rates = exact.win_rates(population, optimal_pig.policy, pig)
+    firsts = exact.win_rates(population, optimal_pig.policy, pig, seat="first")
+    seconds = exact.win_rates(population, optimal_pig.policy, pig, seat="second")
+    for n, member in enumerate(population):
+        seats = exact.seats(member, optimal_pig.policy, pig)
+        assert rates[n] == seats.win_rate
+        assert firsts[n] == seats.a_first_wins_a and seconds[n] == seats.b_first_wins_a
+    W = exact.win_matrix(population, pig)
+    assert W[:, -1] == pytest.approx(rates, abs=1e-15)
+    assert W + W.T == pytest.approx(np.ones_like(W), abs=1e-13)  # no stalemates among these
+    assert W[-1, -1] == pytest.approx(0.5)
+
+
+def test_exact_bad_input(pig, tiny):
+    with pytest.raises(ValueError, match=r"b must be a numpy bool array of shape \(100, 100, 100\)"):
+        exact.win_probability(S.hold_at(20, pig), S.hold_at(2, tiny), pig)
+    with pytest.raises(ValueError, match="method must be one of"):
+        exact.optimal(pig, method="guess")
+    with pytest.raises(ValueError, match="seat must be"):
+        exact.win_rates(np.stack([S.hold_at(2, tiny)]), S.hold_at(2, tiny), tiny, seat="left")
+    with pytest.raises(ValueError, match=r"population must be .*\(n, 6, 6, 6\)"):
+        exact.win_rates(S.hold_at(2, tiny), S.hold_at(2, tiny), tiny)
+
+
+def test_a_name_is_not_a_game():
+    game = Game.pig(goal=20)
+    a = S.hold_at(10, game)
+    for call in (lambda: exact.win_probability(a, a, "pig"), lambda: simulate.play(a, a, "pig", 10),
+                 lambda: exact.optimal("pig"), lambda: exact.win_rates(a[None], a, "pig")):
+        with pytest.raises(TypeError, match=r"game must be a ga_pig.Game, got str 'pig' \(make one with "
+                                            r"Game.named\('pig'\)\)"):
+            call()
+
+
+def test_chunked_evaluation_equals_one_kernel_call(monkeypatch):
+    from ga_pig.families import _two_seats
+
+    game = Game.pig(goal=15)
+    rng = np.random.default_rng(1)
+    population = np.stack([S.random(game, rng) for _ in range(9)])
+    whole_matrix, whole_rates = exact.win_matrix(population, game), exact.win_rates(population, population[0], game)
+    monkeypatch.setattr(_two_seats, "CHUNK_PAIRS", 4)
+    assert np.array_equal(exact.win_matrix(population, game), whole_matrix)
+    assert np.array_equal(exact.win_rates(population, population[0], game), whole_rates)
+
+
+GAME = Game.pig(goal=12)
+HOLD = S.hold_at(5, GAME)
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(0, 13), min_size=0, max_size=4),
+       dtype=st.sampled_from([np.bool_, np.int64, np.float64, np.int8]))
+def test_strategies_of_the_wrong_shape_or_type_are_named(shape, dtype):
+    strategy = np.zeros(shape, dtype=dtype)
+    try:
+        exact.seats(strategy, HOLD, GAME)
+    except (ValueError, TypeError) as error:
+        assert str(error).startswith("a must be"), str(error)

@@ -1,0 +1,1 @@
+"""Tests of the genetic algorithm: ga_pig.evolve."""

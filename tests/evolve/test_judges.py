@@ -1,0 +1,297 @@
+"""ga_pig.evolve.judges: fitness judges, the champion ladder and the Nash archive."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ga_pig import exact
+from ga_pig import strategies as S
+from ga_pig.config import compose, make_game
+from ga_pig.evolve.judges import JUDGES
+from ga_pig.evolve.selection import SCHEMES
+from ga_pig.families import players as NP
+from ga_pig.families import space_of
+from ga_pig.game import Game
+from ga_pig.runs import run
+from tests.contract import SMALL, SPACE_GAMES, check_outputs
+
+G = Game.pig(20)
+
+
+LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection.scheme=mu_plus_lambda",
+          "selection.mu=2", "operators.mutation=boundary_shift", "operators.crossover=block", "mutation=0.1",
+          "fitness.opponent=champions", "games_per_match=200", "fitness.max_games=3200", "progress=false", "seed=4"]
+
+
+@pytest.mark.parametrize("kind", ["exact", "simulated"])
+def test_oracle_free_runs_never_solve_the_game(kind, tmp_path, monkeypatch):
+    """With record=false an oracle-free run never calls a solver (they raise here), and the
+    strategy it saves is the same as with record=true: the optimal only writes the curves."""
+    def forbidden(*args, **kwargs):
+        raise AssertionError("an oracle-free run called the solver")
+
+    overrides = [*LADDER, f"fitness.kind={kind}"]
+    run(compose(overrides), tmp_path / "recorded")
+    recorded = pd.read_parquet(tmp_path / "recorded" / "generations.parquet")
+    assert recorded["champion"].notna().all()
+    monkeypatch.setattr(exact, "optimal", forbidden)
+    monkeypatch.setattr(exact, "best_response", forbidden)
+    with pytest.raises(AssertionError, match="called the solver"):  # the trap works
+        run(compose(overrides), tmp_path / "trap")
+    summary = run(compose([*overrides, "record=false"]), tmp_path / "blind")
+    assert summary["champion"] is None and summary["final_best"] is None
+    assert np.array_equal(np.load(tmp_path / "blind" / "best.npy"), np.load(tmp_path / "recorded" / "best.npy"))
+    blind = pd.read_parquet(tmp_path / "blind" / "generations.parquet")
+    assert blind["max"].isna().all()
+    pd.testing.assert_series_equal(blind["fitness_best"], recorded["fitness_best"])
+    assert (tmp_path / "blind" / "winrate.png").is_file()
+
+
+@pytest.mark.parametrize("kind", ["exact", "simulated"])
+def test_the_ladder_promotes_champions_that_beat_the_reigning_one(kind, tmp_path):
+    from ga_pig.evolve.judges import JUDGES
+
+    cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=3"])
+    judge = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    rng = np.random.default_rng(1)
+    weak = np.stack([S.hold_at(2, G), S.hold_at(3, G)])
+    judge.totals(weak)
+    assert np.array_equal(judge.champion, S.hold_at(3, G))
+    judge.totals(np.stack([S.hold_at(5, G), S.random(G, rng)]))  # hold-at-5 beats hold-at-3 clearly
+    assert np.array_equal(judge.champion, S.hold_at(5, G)) and len(judge.champions) == 2
+    judge.totals(np.stack([S.hold_at(1, G), S.hold_at(1, G)]))  # nobody beats the champion
+    assert np.array_equal(judge.champion, S.hold_at(5, G))
+    state = judge.state()
+    fresh = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    fresh.restore(state)
+    assert all(np.array_equal(a, b) for a, b in zip(fresh.champions, judge.champions, strict=True))
+
+
+def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
+    from ga_pig.evolve import judges
+
+    rng = np.random.default_rng(3)
+    population = np.stack([S.random(G, rng) for _ in range(5)])
+    opponent = S.hold_at(6, G)
+    calls = []
+    real = exact.win_rates
+
+    def counted(strategies, b, game, starts=None):
+        calls.append(len(strategies))
+        return real(strategies, b, game, starts=starts)
+
+    monkeypatch.setattr(judges.exact, "win_rates", counted)
+    rates = judges.ExactRates(G, size=6)
+    first = rates(population, opponent)
+    np.testing.assert_array_equal(first, real(population, opponent, G))
+    again = rates(population[[3, 1, 1]], opponent)
+    np.testing.assert_array_equal(again, first[[3, 1, 1]])
+    other = rates(population[:2], S.hold_at(9, G))  # another opponent: evaluated
+    np.testing.assert_array_equal(other, real(population[:2], S.hold_at(9, G), G))
+    assert calls == [5, 2]
+    rates(population, opponent)  # the oldest pairs were let go (size 6): some evaluated again
+    assert len(calls) == 3 and 0 < calls[-1] <= 5
+
+
+@pytest.mark.parametrize("common", [True, False])
+def test_simulated_judges_with_common_dice_rank_members_on_the_same_luck(common):
+    """fitness.common: members that play alike get the same fitness against the same champions
+    (and in a round robin, the same totals against the others); without it, their own luck."""
+    from ga_pig.evolve.judges import JUDGES
+
+    cfg = compose([*LADDER, "fitness.kind=simulated", f"fitness.common={common}"])
+    ladder = JUDGES[("simulated", "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    ladder.totals(np.stack([S.hold_at(3, G), S.hold_at(4, G)]))
+    fitness = ladder.totals(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(6, G)]))
+    assert (fitness[0] == fitness[1]) == common
+    population = JUDGES[("simulated", "population")].for_run(G, compose([*LADDER, f"fitness.common={common}"]),
+                                                              np.random.default_rng(0), None)
+    duels = population.duels(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(8, G)]),
+                             np.array([[0, 2], [1, 2]]))
+    assert np.array_equal(duels[0], duels[1]) == common
+
+
+@pytest.mark.parametrize("kind", ["exact", "simulated"])
+def test_must_beat_asks_a_challenger_to_beat_the_last_champions(kind):
+    """fitness.must_beat=2: a challenger that beats the reigning champion but not the one before
+    it stays a challenger; with 1 it is promoted."""
+    from ga_pig.evolve.judges import JUDGES
+
+    strong, weak, challenger = S.hold_at(6, G), S.hold_at(2, G), S.hold_at(3, G)
+    assert exact.win_rate(challenger, weak, G) > 0.5 > exact.win_rate(challenger, strong, G)
+    for must_beat, promoted in ((1, True), (2, False)):
+        cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=2", f"fitness.must_beat={must_beat}",
+                       "fitness.common=true"])
+        ladder = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+        ladder.champions = [strong, weak]
+        ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+        assert np.array_equal(ladder.champion, challenger) == promoted, must_beat
+
+
+@pytest.mark.parametrize("kind", ["exact", "simulated"])
+def test_margin_asks_a_challenger_to_win_by_more_than_it(kind):
+    """fitness.margin: a challenger whose win rate against the champion is above 1/2 but within the
+    margin stays a challenger; below the lead it has, it is promoted."""
+    from ga_pig.evolve.judges import JUDGES
+
+    champion, challenger = S.hold_at(2, G), S.hold_at(3, G)
+    lead = exact.win_rate(challenger, champion, G) - 0.5
+    assert lead > 0.02
+    for margin, promoted in ((0.0, True), (lead - 0.01, True), (lead + 0.01, False)):
+        cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=1", f"fitness.margin={margin}",
+                       "games_per_match=20000", "fitness.max_games=400000"])
+        ladder = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+        assert ladder._promotes(challenger, champion) == (promoted or kind == "exact"), margin  # the test alone
+        ladder.champions = [champion]
+        ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+        assert np.array_equal(ladder.champion, challenger) == promoted, margin
+
+
+def test_restart_judges_rate_games_begun_at_every_score_pair(monkeypatch):
+    """fitness.restart: the exact judges' win rates are averaged over games begun at every score
+    pair (exact.restarts), the recorded rates stay the start's — learnt from the judge's own
+    evaluation, not evaluated again."""
+    from ga_pig.evolve.judges import JUDGES, RatesVsOptimal
+
+    starts = exact.restarts(G, 0.3)
+    members = np.stack([S.hold_at(n, G) for n in (3, 4, 6)])
+    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.archive=1", "fitness.restart=0.3"])
+    rates = RatesVsOptimal(G)
+    at_start = exact.win_rates(members, rates.optimal, G)
+    judged = JUDGES[("exact", "optimal")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
+    assert np.array_equal(judged, exact.win_rates(members, rates.optimal, G, starts=starts))
+    with monkeypatch.context() as patch:
+        patch.setattr(exact, "win_rates", None)  # the recorder must not evaluate again
+        assert np.array_equal(rates(members), at_start)
+    assert not np.allclose(judged, at_start)
+    W = exact.win_matrix(members, G, starts)
+    totals = JUDGES[("exact", "population")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
+    assert np.array_equal(totals, W.sum(axis=1) - np.diag(W))
+    ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), rates)
+    ladder.champions = [S.hold_at(5, G)]
+    assert np.array_equal(ladder.totals(members), exact.win_rates(members, S.hold_at(5, G), G, starts=starts))
+
+
+@pytest.mark.parametrize("aggregate", ["mean", "min"])
+def test_aggregate_makes_fitness_the_mean_or_the_worst_rate_against_the_champions(aggregate):
+    from ga_pig.evolve.judges import JUDGES
+
+    champions = [S.hold_at(6, G), S.hold_at(2, G)]
+    members = np.stack([S.hold_at(n, G) for n in (3, 4, 5)])
+    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.archive=2", f"fitness.aggregate={aggregate}"])
+    ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    ladder.champions = list(champions)
+    rates = np.stack([exact.win_rates(members, c, G) for c in champions], axis=1)
+    assert not np.allclose(rates.min(axis=1), rates.mean(axis=1))
+    assert np.array_equal(ladder.totals(members), rates.min(axis=1) if aggregate == "min" else rates.mean(axis=1))
+
+
+def test_the_meta_nash_of_rock_paper_scissors_plays_each_a_third():
+    from ga_pig.evolve.judges import _meta_nash
+
+    rps = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])  # row's win rate against column
+    assert np.allclose(_meta_nash(rps), 1 / 3, atol=1e-9)
+    dominated = np.array([[0.5, 0.4, 0.3], [0.6, 0.5, 0.45], [0.7, 0.55, 0.5]])  # the last beats both others
+    assert np.allclose(_meta_nash(dominated), [0, 0, 1], atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_meta_nash_is_never_beaten_by_an_archived_strategy(seed):
+    """Maximin of an antisymmetric game: no archived strategy gains against the mixture (value 0)."""
+    from ga_pig.evolve.judges import _meta_nash
+
+    rng = np.random.default_rng(seed)
+    rates = rng.random((7, 7))
+    payoff = np.triu(rates, 1) + np.triu(1 - rates, 1).T + np.eye(7) / 2  # rates of a zero-sum game
+    weights = _meta_nash(payoff)
+    assert weights.min() >= 0 and weights.sum() == pytest.approx(1)
+    assert ((payoff - payoff.T) @ weights).max() < 1e-9  # each archived strategy's gain against the mixture
+
+
+def test_the_nash_archive_admits_what_beats_its_mixture_and_forgets_what_it_no_longer_plays():
+    from ga_pig.evolve.judges import JUDGES
+
+    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.opponent=nash", "fitness.archive=2"])
+    judge = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
+    judge.totals(np.stack([S.hold_at(2, G), S.hold_at(3, G)]))
+    assert np.array_equal(judge.champion, S.hold_at(3, G)) and judge.weights.tolist() == [1.0]
+    fitness = judge.totals(np.stack([S.hold_at(5, G), S.hold_at(1, G)]))  # hold-at-5 beats the mixture
+    assert np.allclose(fitness, exact.win_rates(np.stack([S.hold_at(5, G), S.hold_at(1, G)]), S.hold_at(3, G), G))
+    assert len(judge.champions) == 2 and np.array_equal(judge.champion, S.hold_at(5, G))
+    assert np.allclose(judge.weights, [0, 1])  # hold-at-5 beats hold-at-3: the mixture is hold-at-5 alone
+    rate = exact.win_rates(S.hold_at(3, G)[None], S.hold_at(5, G), G)[0]
+    assert judge.payoff[0, 1] == pytest.approx(rate, abs=1e-14)
+    judge.totals(np.stack([S.hold_at(1, G), S.hold_at(2, G)]))  # nobody beats it: nothing changes
+    assert len(judge.champions) == 2
+    judge.totals(np.stack([S.hold_at(7, G), S.hold_at(1, G)]))  # hold-at-7 beats hold-at-5 at goal 20
+    assert len(judge.champions) == 2  # full: hold-at-3, which the mixture no longer plays, is forgotten
+    assert np.array_equal(judge.champions[0], S.hold_at(5, G)) and np.array_equal(judge.champion, S.hold_at(7, G))
+    fresh = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
+    fresh.restore(judge.state())
+    assert np.array_equal(fresh.payoff, judge.payoff) and np.array_equal(fresh.weights, judge.weights)
+
+
+THREE = Game.pig(goal=20, players=3)
+
+
+GA = ["game.goal=16", "game.players=3", "generations=6", "population_size=6", "genome=threshold",
+      "selection.scheme=mu_plus_lambda", "selection.mu=2", "operators.mutation=boundary_shift",
+      "operators.crossover=block", "mutation=0.1", "fitness.kind=exact", "fitness.opponent=champions",
+      "progress=false", "seed=7"]
+
+
+@pytest.mark.parametrize("kind", ["exact", "simulated"])
+def test_the_ladder_promotes_a_member_that_wins_more_than_a_third(kind):
+    """Hold at 4 alone wins 0.47 against two players holding at 3 (more than its fair share,
+    1/3, less than 1/2): promoted; hold at 3 against hold at 4 (0.21) is not."""
+    from ga_pig.evolve.judges import JUDGES
+
+    cfg = compose([*GA, f"fitness.kind={kind}", "games_per_match=2000", "fitness.max_games=64000"])
+    judge = JUDGES[(kind, "champions")].for_run(THREE, cfg, np.random.default_rng(0), None)
+    judge.totals(np.stack([S.hold_at(2, THREE), S.hold_at(3, THREE)]))
+    assert np.array_equal(judge.champion, S.hold_at(3, THREE))
+    fitness = judge.totals(np.stack([S.hold_at(4, THREE), S.hold_at(1, THREE)]))
+    assert fitness[0] == pytest.approx(0.4717, abs=0.02)
+    assert np.array_equal(judge.champion, S.hold_at(4, THREE)) and len(judge.champions) == 2
+    judge.totals(np.stack([S.hold_at(3, THREE)]))
+    assert np.array_equal(judge.champion, S.hold_at(4, THREE))
+
+
+def test_a_three_player_run_without_recording_never_solves(tmp_path, monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("an oracle-free run called the solver")
+
+    run(compose(GA), tmp_path / "recorded")
+    monkeypatch.setattr(NP, "optimal", forbidden)
+    monkeypatch.setattr(exact, "optimal", forbidden)
+    summary = run(compose([*GA, "record=false", "fitness.kind=simulated", "games_per_match=50"]), tmp_path / "blind")
+    assert summary["champion"] is None
+    run(compose([*GA, "record=false"]), tmp_path / "blind_exact")
+    assert np.array_equal(np.load(tmp_path / "blind_exact" / "best.npy"), np.load(tmp_path / "recorded" / "best.npy"))
+
+
+#: A judge answers schemes through two calls, ``duels`` (knockout) and ``totals`` (every other
+#: scheme): every judge meets one scheme of each kind, every scheme the default judge.
+SCHEMES_AND_JUDGES = sorted({*((scheme, ("simulated", "population")) for scheme in SCHEMES),
+                             *((scheme, judge) for scheme in ("knockout", "mu_plus_lambda") for judge in JUDGES)})
+
+
+@pytest.mark.parametrize("space", sorted(SPACE_GAMES))
+@pytest.mark.parametrize("scheme, fitness", SCHEMES_AND_JUDGES)
+def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
+    """Contract: every registered scheme and every registered judge (with a scheme that asks
+    for duels and one that asks for totals) on a game of every strategy space runs a few
+    generations and writes valid outputs (a judge for two players only is refused for three,
+    with a clear error)."""
+    kind, opponent = fitness
+    cfg = compose([*SPACE_GAMES[space], f"selection.scheme={scheme}", f"fitness.kind={kind}",
+                   f"fitness.opponent={opponent}", *SMALL])
+    if getattr(JUDGES[fitness], "two_players_only", False) and space == "players_roll_hold":
+        with pytest.raises(ValueError, match=f"config key 'fitness.opponent' = '{opponent}': expected a judge for any"):
+            run(cfg, tmp_path)
+        return
+    summary = run(cfg, tmp_path)
+    check_outputs(tmp_path, summary)
+    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")

@@ -1,0 +1,1 @@
+"""Tests of the project around the code: README, docs, docstrings, figures, notebooks, import layers."""

@@ -1,0 +1,1 @@
+"""Tests of ga_pig.reproduce."""

@@ -1,0 +1,1 @@
+"""Tests of the game rules: ga_pig.game and the variants it builds."""

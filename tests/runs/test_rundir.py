@@ -1,0 +1,190 @@
+"""ga_pig.rundir: one owner per run directory.
+
+Simultaneous runs never mix, a running or held directory is refused with one line naming its owner,
+and kill -9 leaves no lock behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from omegaconf import OmegaConf
+
+from ga_pig.config import compose
+from ga_pig.rundir import DirectoryInUse, check_free, claim_named, hold, owned, release
+from ga_pig.runs import run
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ["experiment=knockout", "game.goal=30", "generations=3", "population_size=6", "games_per_match=10",
+        "progress=false"]
+#: Long enough to be caught running (a few seconds), short enough for the suite.
+SLOW = ["experiment=knockout", "game.goal=50", "generations=100000", "checkpoint_every=5", "games_per_match=20",
+        "progress=false"]
+
+
+def _cli(*args, cwd=ROOT):
+    return subprocess.Popen([sys.executable, "-m", "ga_pig", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _holder(directory: Path) -> subprocess.Popen:
+    """Another process that holds ``directory`` until it is killed."""
+    code = (f"import sys, time; sys.path.insert(0, {str(ROOT)!r}); from ga_pig.rundir import hold; "
+            f"hold({str(directory)!r}); print('held', flush=True); time.sleep(600)")
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "held"
+    return process
+
+
+def test_a_held_directory_is_refused_naming_its_owner_then_freed_by_kill_9(tmp_path):
+    other = _holder(tmp_path)
+    try:
+        with pytest.raises(DirectoryInUse, match=f"in use by process {other.pid} on {socket.gethostname()}"):
+            hold(tmp_path)
+        with pytest.raises(DirectoryInUse):
+            check_free(tmp_path)
+    finally:
+        other.kill()
+        other.wait()
+    check_free(tmp_path)  # the kernel dropped the lock with its process
+    assert hold(tmp_path) and not hold(tmp_path)  # held now, and held already
+    release(tmp_path)
+
+
+def test_owned_releases_only_what_it_took(tmp_path):
+    with owned(tmp_path):
+        with owned(tmp_path):
+            pass
+        other = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+                                f"from ga_pig.rundir import check_free; check_free({str(tmp_path)!r})"],
+                               capture_output=True, text=True)
+        assert other.returncode != 0 and "is in use by process" in other.stderr  # still held after the inner block
+    check_free(tmp_path)
+
+
+def test_claim_named_refuses_a_used_directory_without_touching_it(tmp_path):
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "summary.json").write_text("{}")
+    with pytest.raises(ValueError, match="already holds files"):
+        claim_named(used)
+    assert [p.name for p in used.iterdir()] == ["summary.json"]
+
+
+def test_the_api_refuses_a_directory_that_holds_a_run(tmp_path):
+    run(compose(TINY), tmp_path / "a")
+    before = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "a").iterdir()}
+    with pytest.raises(ValueError, match="already holds a run .*resume="):
+        run(compose([*TINY, "seed=5"]), tmp_path / "a")
+    assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "a").iterdir()} == before
+
+
+def test_three_runs_into_one_named_directory_one_wins(tmp_path):
+    target = tmp_path / "x"
+    processes = [_cli(*TINY, f"seed={seed}", f"hydra.run.dir={target}", cwd=tmp_path) for seed in (21, 22, 23)]
+    results = [(p.wait(timeout=300), *p.communicate()) for p in processes]
+    winners = [seed for seed, (code, _, _) in zip((21, 22, 23), results, strict=True) if code == 0]
+    assert len(winners) == 1, results
+    for code, out, err in results:
+        if code:
+            assert code == 2 and out == "", (out, err)
+            lines = err.strip().splitlines()
+            assert len(lines) == 1 and str(target) in lines[0], err
+            assert "in use by process" in lines[0] or "already holds files" in lines[0], err
+    seed = winners[0]
+    assert json.loads((target / "summary.json").read_text())["seed"] == seed
+    assert OmegaConf.load(target / "config.yaml").seed == seed
+    assert OmegaConf.load(target / ".hydra" / "config.yaml").seed == seed
+    assert not (tmp_path / "outputs").exists()
+
+
+def test_three_runs_with_default_directories_all_complete(tmp_path):
+    processes = [_cli(*TINY, f"seed={seed}", cwd=tmp_path) for seed in (1, 2, 3)]
+    assert [p.wait(timeout=300) for p in processes] == [0, 0, 0], [p.communicate() for p in processes]
+    runs = sorted((tmp_path / "outputs" / "runs" / "knockout").iterdir())
+    assert len(runs) == 3
+    assert sorted(json.loads((r / "summary.json").read_text())["seed"] for r in runs) == [1, 2, 3]
+
+
+def _wait_for(path: Path, process, seconds=120) -> None:
+    deadline = time.time() + seconds
+    while not path.exists():
+        assert process.poll() is None, process.communicate()
+        assert time.time() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
+def test_a_running_directory_cannot_be_resumed_until_its_run_dies(tmp_path):
+    target = tmp_path / "running"
+    process = _cli(*SLOW, "seed=4", f"hydra.run.dir={target}", cwd=tmp_path)
+    try:
+        _wait_for(target / "checkpoint.npz", process)
+        kept = [target / "config.yaml", target / ".ga_pig.lock", *(target / ".hydra").iterdir()]
+        before = [(p.stat().st_mtime_ns, p.read_bytes()) for p in kept]
+        second = _cli(f"resume={target}", cwd=tmp_path)
+        out, err = second.communicate(timeout=120)
+        assert second.returncode == 2 and out == "", err
+        assert err.strip() == (f"ga_pig: run directory '{target}' is in use by process {process.pid} on "
+                               f"{socket.gethostname()}: wait for that run to end (or stop it), then try again")
+        assert [(p.stat().st_mtime_ns, p.read_bytes()) for p in kept] == before
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    end = load_checkpoint(target / "checkpoint.npz")["generation"] + 5
+    resumed = _cli(f"resume={target}", f"generations={end}", cwd=tmp_path)
+    out, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, err
+    assert json.loads((target / "summary.json").read_text())["generations"] == end
+
+
+def test_resume_names_its_own_directory_only(tmp_path):
+    run(compose(TINY), tmp_path / "a")
+    done = subprocess.run([sys.executable, "-m", "ga_pig", f"resume={tmp_path / 'a'}", f"hydra.run.dir={tmp_path}/b"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "hydra.run.dir = " in done.stderr and "continues in its own directory" in done.stderr
+    assert not (tmp_path / "b").exists()
+
+
+def test_a_read_only_run_directory_is_refused_on_resume(tmp_path):
+    """As another user (root writes anywhere): the run directory is readable but not writable."""
+    if os.geteuid() == 0 and subprocess.run(["which", "setpriv"], capture_output=True).returncode:
+        pytest.skip("needs setpriv to drop root")
+    shared = Path("/tmp") / f"ga_pig_readonly_{os.getpid()}"
+    try:
+        run(compose(TINY), shared)
+        os.chmod(shared, 0o555)
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+        done = subprocess.run([*prefix, sys.executable, "-m", "ga_pig", f"resume={shared}", "generations=5"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120,
+                              env={"PATH": "/usr/bin:/bin", "HOME": "/tmp", "NUMBA_CACHE_DIR": "/tmp"})
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip() == (f"ga_pig: run directory '{shared}' is not writable (Permission denied): a run "
+                                       "writes its checkpoint and outputs there; make it writable or copy it elsewhere")
+    finally:
+        os.chmod(shared, 0o755)
+        subprocess.run(["rm", "-rf", str(shared)])
+
+
+def test_claim_directory_never_shares(tmp_path):
+    from ga_pig.rundir import claim_named, claim_new, release
+
+    base = tmp_path / "runs" / "stamp"
+    claimed = [claim_new(base) for _ in range(3)]
+    assert [p.name for p in claimed] == ["stamp", "stamp_1", "stamp_2"]
+    for path in claimed:
+        release(path)
+    (base / "config.yaml").write_text("seed: 1\n")
+    with pytest.raises(ValueError, match="hydra.run.dir = .*stamp.*already holds files.*resume="):
+        claim_named(base)
+    assert claim_named(tmp_path / "runs" / "stamp_1").name == "stamp_1"  # empty: used as given
+    release(tmp_path / "runs" / "stamp_1")

@@ -1,0 +1,277 @@
+"""ga_pig.runs: whole runs from their config.
+
+Every experiment config, every variant, reproducibility, runs and sweeps started together, the
+command line, sweeps and their failed jobs, and pinned results."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from omegaconf import OmegaConf
+
+from ga_pig.config import compose
+from ga_pig.runs import run
+
+ROOT = Path(__file__).resolve().parents[2]
+CONF = ROOT / "conf"
+EXPERIMENTS = sorted(p.stem for p in (CONF / "experiment").glob("*.yaml"))
+TINY = ["game.goal=30", "generations=2", "population_size=6", "games_per_match=10", "draws=3", "progress=false"]
+
+
+
+def make_cfg(*overrides):
+    return compose(overrides)
+
+
+def table(run_dir: Path) -> pd.DataFrame:
+    return pd.read_parquet(run_dir / "generations.parquet").drop(columns="seconds")
+
+
+def test_experiments_exist():
+    assert set(EXPERIMENTS) >= {"mutation_test", "round_robin", "knockout", "cube", "cube_exact", "random_search"}
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_every_experiment_runs_two_generations(experiment, tmp_path):
+    cfg = make_cfg(f"experiment={experiment}", *TINY)
+    summary = run(cfg, tmp_path)
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
+    assert summary["experiment"] == experiment
+    if cfg.mode == "random_search":
+        draws = pd.read_parquet(tmp_path / "draws.parquet")
+        assert len(draws) == 3 and draws["mean"].between(0, 1).all()
+        assert summary["best_draw_mean"] >= summary["mean"] and summary["std"] >= 0
+        return
+    frame = pd.read_parquet(tmp_path / "generations.parquet")
+    assert frame["generation"].iloc[0] == 0 and frame["generation"].iloc[-1] == 2
+    assert frame[["mean", "max", "min"]].stack().between(0, 1).all()
+    assert (frame["min"] <= frame["mean"] + 1e-12).all() and (frame["mean"] <= frame["max"] + 1e-12).all()
+    assert (frame["experiment"] == experiment).all() and (frame["mutation"] == cfg.mutation).all()
+    for name in ("best.npy", "population.npz", "winrate.png", "config.yaml"):
+        assert (tmp_path / name).is_file(), name
+    assert np.load(tmp_path / "best.npy").shape == (30, 30, 30)
+    # the final state is kept, so generations= can extend the finished run
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    assert load_checkpoint(tmp_path / "checkpoint.npz")["generation"] == 2
+
+
+def test_mutation_test_starts_at_the_optimum(tmp_path):
+    summary = run(make_cfg("experiment=mutation_test", *TINY), tmp_path)
+    first = pd.read_parquet(tmp_path / "generations.parquet").iloc[0]
+    # twenty copies of the optimal policy: exactly the optimal's value against itself, no spread
+    assert first["std"] == pytest.approx(0.0, abs=1e-15) and first["diversity"] == 0.0
+    assert 0.45 < first["mean"] < 0.55 and summary["best_ever"] >= first["max"]
+
+
+GAMES_IN_CONF = sorted(p.stem for p in (CONF / "game").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("experiment", ["round_robin", "knockout", "cube_exact"])
+@pytest.mark.parametrize("game", [g for g in GAMES_IN_CONF if g not in ("pig", "piglet")])
+def test_every_variant_evolves(game, experiment, tmp_path):
+    """Every variant in conf/game runs under both selection schemes, simulated and exact fitness
+    (cube_exact: knockout judged by exact win rate against the variant's optimal policy, in
+    cube waves) — Hog too, its genomes being dice counts."""
+    summary = run(make_cfg(f"experiment={experiment}", f"game={game}", *TINY), tmp_path)
+    frame = pd.read_parquet(tmp_path / "generations.parquet")
+    assert (frame["game"] == game).all() and summary["game"] == game
+    assert frame[["mean", "max", "min"]].stack().between(0, 1).all()
+    assert (frame["diversity"] > 0).all()  # 6 random members differ
+    best = np.load(tmp_path / "best.npy")
+    if game == "hog":  # dice counts, squares for cube blocks
+        assert best.shape == (30, 30) and best.min() >= 1 and best.max() <= 30
+    else:
+        assert best.shape == (30, 30, 30) and best.dtype == bool
+
+
+def test_same_seed_same_outputs(tmp_path):
+    """What the README promises: these files byte for byte, the table but for its wall times."""
+    overrides = ["experiment=round_robin", "game.goal=30", "generations=8", "population_size=6",
+                 "games_per_match=10", "eval_every=2", "elite=1", "progress=false"]
+    run(make_cfg(*overrides, "seed=4"), tmp_path / "a")
+    run(make_cfg(*overrides, "seed=4"), tmp_path / "b")
+    run(make_cfg(*overrides, "seed=5"), tmp_path / "c")
+    pd.testing.assert_frame_equal(table(tmp_path / "a"), table(tmp_path / "b"))
+    for name in ("best.npy", "population.npz", "winrate.png", "config.yaml"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    summaries = [json.loads((tmp_path / d / "summary.json").read_text()) for d in "ab"]
+    for summary in summaries:
+        del summary["seconds"], summary["compile_s"], summary["output_dir"]
+    assert summaries[0] == summaries[1]
+    assert not table(tmp_path / "a").equals(table(tmp_path / "c"))
+
+
+def _cli(*args, cwd=ROOT, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "ga_pig", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, **kwargs)
+
+
+def test_runs_started_together_get_their_own_directories(tmp_path):
+    """Three runs started in the same instant, default run directory: three directories, each
+    run's files in its own (config and results agree on the seed)."""
+    processes = [_cli("experiment=knockout", f"seed={seed}", *TINY, cwd=tmp_path) for seed in (1, 2, 3)]
+    for process in processes:
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0, output
+    runs = sorted((tmp_path / "outputs" / "runs" / "knockout").iterdir())
+    assert len(runs) == 3
+    seeds = set()
+    for run_dir in runs:
+        seed = OmegaConf.load(run_dir / "config.yaml").seed
+        assert json.loads((run_dir / "summary.json").read_text())["seed"] == seed
+        assert (pd.read_parquet(run_dir / "generations.parquet")["seed"] == seed).all()
+        seeds.add(seed)
+    assert seeds == {1, 2, 3}
+
+
+def test_sweeps_started_together_get_their_own_directories(tmp_path):
+    """Two sweeps in the same instant, default sweep directory: each claims its own, and every
+    job lands in its own sweep's directory (the jobs' configs are composed again, so the claim
+    must reach them)."""
+    processes = [_cli("--multirun", "experiment=knockout", f"seed={a},{b}", *TINY, cwd=tmp_path) for a, b in
+                 ((1, 2), (3, 4))]
+    for process in processes:
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0, output
+    sweeps = sorted((tmp_path / "outputs" / "sweeps").iterdir())
+    assert len(sweeps) == 2
+    seeds = [sorted(json.loads((job / "summary.json").read_text())["seed"] for job in sweep.glob("*_knockout"))
+             for sweep in sweeps]
+    assert sorted(seeds) == [[1, 2], [3, 4]]
+
+
+def test_command_line_refuses_bad_values_leaving_nothing(tmp_path):
+    for args in (["mutation=2"], ["--cfg", "job", "mutation=2"], ["seed=1180591620717411303424"]):
+        process = _cli(*args, cwd=tmp_path)
+        output, _ = process.communicate(timeout=120)
+        assert process.returncode == 2, output
+        assert output.strip().startswith("ga_pig: config key"), output
+        assert len(output.strip().splitlines()) == 1, output
+    assert not (tmp_path / "outputs").exists()
+    process = _cli("--cfg", "job", "mutation=0.2", cwd=tmp_path)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 0 and "mutation: 0.2" in output
+
+
+def test_help_names_the_program_and_every_key():
+    from ga_pig.config import Config
+
+    process = _cli("--help")
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 0
+    assert output.startswith("ga_pig: ") and "__main__" not in output
+    keys = [line.split()[0] for line in output.split("== Keys")[1].splitlines()[1:] if line.strip()]
+    fields = set(Config.__dataclass_fields__)
+    listed = {key.split(".")[0] for key in keys if not key.startswith("ga_pig")}
+    assert fields <= listed, fields - listed
+
+
+@pytest.mark.parametrize("launcher", ["local", "submitit_local"])
+def test_multirun_sweep(launcher, tmp_path):
+    sweep = tmp_path / "sweep"
+    process = _cli("--multirun", f"hydra/launcher={launcher}", "experiment=knockout", "mutation=0.01,0.05",
+                   *TINY, f"hydra.sweep.dir={sweep}")
+    output, _ = process.communicate(timeout=300)
+    assert process.returncode == 0, output
+    runs = sorted(p for p in sweep.iterdir() if p.is_dir() and not p.name.startswith("."))
+    assert [p.name for p in runs] == ["0_knockout", "1_knockout"]
+    mutations = sorted(json.loads((p / "summary.json").read_text())["mutation"] for p in runs)
+    assert mutations == [0.01, 0.05]
+
+
+def test_sweep_with_a_bad_job_starts_none(tmp_path):
+    sweep = tmp_path / "sweep"
+    process = _cli("--multirun", "experiment=knockout", "mutation=0.01,0.02,1.5", *TINY, f"hydra.sweep.dir={sweep}")
+    output, _ = process.communicate(timeout=300)
+    assert process.returncode == 2, output
+    assert output.strip() == "ga_pig: config key 'mutation' = 1.5: expected a fraction in [0, 1]"
+    assert not sweep.exists()
+
+
+def test_failed_job_is_reported_beside_the_others(tmp_path):
+    from ga_pig.analysis import load_runs, load_summaries
+    from ga_pig.evolve.outputs import record_failure
+
+    sweep = tmp_path / "sweep"
+    run(make_cfg("experiment=knockout", "mutation=0.01", *TINY), sweep / "0_knockout")
+    (sweep / "1_knockout").mkdir()
+    record_failure(sweep / "1_knockout", RuntimeError("disk full"), ["mutation=0.02"])
+    failed = r"sweep job .*1_knockout failed \(.*mutation=0.02.*\): RuntimeError: disk full"
+    with pytest.warns(UserWarning, match=failed):
+        frame = load_runs(sweep)
+    assert set(frame["mutation"]) == {0.01}
+    with pytest.warns(UserWarning, match="1_knockout failed"):
+        summaries = load_summaries(sweep).set_index("status")
+    assert summaries.loc["failed", "run_dir"].endswith("1_knockout")
+    assert "RuntimeError: disk full" in summaries.loc["failed", "error"]
+    assert summaries.loc["finished", "mutation"] == 0.01
+
+
+PINNED = [
+    (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
+      "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
+     "bdbc0665f9735900c3bdfdbd762d77f4372153a4c3fb651919f0fd04af5f888d",
+     "aae294b14446572bdfe2a9aff916453ed11e0811b532f89cf7094ddce43bc221",
+     "af4858eaf997308427ea12978ea35a01f2fdbcbe32e261e67e3577b2c7583fdc"),
+    (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
+      "eval_every=1", "seed=3"],
+     "49808d93d7229f874745be9c347d331963a8cd726051994cb37d7abd53796566",
+     "5575f50f30f82af61342b9d5edb2ef49b31d33950a232411c262a9499cc9152e",
+     "f674c606f69411b43e43304c627ffb4ec709b86578140e8d939c5c6fe754970a"),
+]
+#: Columns the generations table holds beside the core GA record: the run's own fitness and
+#: champion, and the config keys of the oracle-free settings, the endgame rules and player counts,
+#: the champion ladder and the exact judges' restarts. The table without them (``legacy_sha``) pins
+#: what evolution does, apart from what is recorded beside it; ``table_sha`` pins the whole table.
+ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "genome", "crossover",
+                 "mutation_operator", "memetic_every", "setting", "endgame", "players", "must_beat", "margin",
+                 "restart", "aggregate"]
+
+
+@pytest.mark.parametrize("overrides, legacy_sha, table_sha, best_sha", PINNED)
+def test_pinned_runs_do_not_move(overrides, legacy_sha, table_sha, best_sha, tmp_path):
+    """Two short runs (cube waves with an elite; Hog round robin) pinned by hash: the generations
+    table without its wall times (with and without ``ADDED_COLUMNS``) and the best strategy. A
+    change to the code must keep them, and a deliberate change of results must say so in the
+    README. best.npy is the run's own champion (the first survivor of the last selection), not the
+    member the optimal policy rates best."""
+    import hashlib
+
+    run(make_cfg(*overrides, "progress=false"), tmp_path)
+    frame = table(tmp_path)
+    assert hashlib.sha256(frame.drop(columns=ADDED_COLUMNS).to_csv(index=False).encode()).hexdigest() == legacy_sha
+    assert hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest() == table_sha
+    assert hashlib.sha256(np.load(tmp_path / "best.npy").tobytes()).hexdigest() == best_sha
+
+
+def test_optuna_sweeper_tunes_and_load_runs_reads_the_trials(tmp_path):
+    """hydra/sweeper=optuna maximizes the run's objective (its champion's best exact win rate);
+    the trials are ordinary sweep jobs."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from ga_pig.analysis import load_runs, load_summaries
+
+    sweep = tmp_path / "study"
+    result = subprocess.run(
+        [sys.executable, "-m", "ga_pig", "--multirun", "hydra/sweeper=optuna", "hydra.sweeper.n_trials=3",
+         "hydra.sweeper.n_jobs=1", "hydra.sweeper.direction=maximize", "hydra.sweeper.sampler.seed=1",
+         "mutation=interval(0.01,0.3)", "game.goal=12", "generations=3", "population_size=4",
+         "fitness=exact", "hydra/launcher=basic", f"hydra.sweep.dir={sweep}"],
+        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    summaries = load_summaries(sweep)
+    assert len(summaries) == 3 and summaries["mutation"].nunique() == 3
+    assert len(load_runs(sweep)["run_dir"].unique()) == 3
+    from omegaconf import OmegaConf
+
+    best = OmegaConf.load(sweep / "optimization_results.yaml")
+    assert best.best_value == pytest.approx(summaries["champion_best_ever"].max())
