@@ -21,9 +21,10 @@ from ga_pig._validate import check_int
 
 __all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_PIGS_ROLLS", "check_game"]
 
-#: How a game ends ([Neller & Presser 2005, "Endgame Variations"]; [`ga_pig.families.endgame`][ga_pig.families.endgame]): the
-#: first player to bank the goal wins (the seeds' rule); or the other player gets one final turn to finish higher,
-#: whoever reached the goal (``last_round``) or only when the first mover did (``equal_turns``).
+#: How a game ends ([Neller & Presser 2005, "Endgame Variations"];
+#: [`ga_pig.families.endgame`][ga_pig.families.endgame]): the first player to bank the goal wins (the seeds' rule); or
+#: the other player gets one final turn to finish higher, whoever reached the goal (``last_round``) or only when the
+#: first mover did (``equal_turns``).
 ENDGAMES = ("first_to_goal", "last_round", "equal_turns")
 #: The most faces a Pig die may have, and the most dice Hog may roll: far past any game studied (the
 #: seeds use 6 and 30), low enough that a game's tables stay small.
@@ -120,12 +121,12 @@ class Game:
         which kind of strategy it takes.
     endgame : str
         One of [`ENDGAMES`][ga_pig.game.ENDGAMES]: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
-        ``equal_turns`` ([`ga_pig.families.endgame`][ga_pig.families.endgame], where the rules are stated and which games
-        it takes: every game but three or more players).
+        ``equal_turns`` ([`ga_pig.families.endgame`][ga_pig.families.endgame], where the rules are stated and which
+        games it takes: every game but three or more players).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
-        score ([`ga_pig.families.players`][ga_pig.families.players], which so far is the only part of the engine that takes
-        them).
+        score ([`ga_pig.families.players`][ga_pig.families.players], which so far is the only part of the engine that
+        takes them).
 
     Notes
     -----

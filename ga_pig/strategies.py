@@ -17,8 +17,9 @@ Value tables returned by [`ga_pig.exact`][ga_pig.exact] use the same indexing. E
 a fresh array; none keeps a reference to it.
 
 Under an endgame rule that answers a player who banks the goal (``Game.endgame``), strategies
-are indexed ``s[seat, i, j, k]`` and run past the goal ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]);
-the builders here then give both seats the same decisions, holding once ``i + k`` reaches the goal.
+are indexed ``s[seat, i, j, k]`` and run past the goal
+([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]); the builders here then give both seats the same
+decisions, holding once ``i + k`` reaches the goal.
 
 For three or more players a strategy is indexed ``s[i_0, i_1, ..., i_{n-1}, k]``: the mover's
 score, the next player's, ..., the turn total ([`PlayersRollHold`][ga_pig.families.players.space.PlayersRollHold]); the

@@ -3,8 +3,8 @@
 Where banked scores can fall (RESET), a sweep over the pairs of scores reads the values at the
 reset landings from before the sweep, so one sweep is a map of those few numbers (affine for fixed
 play). Sweeps repeat until the map returns them unchanged to within
-[`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] turns the
-last few sweeps into the next guess (about 4x fewer sweeps than plain repetition, the same fixed point: it is only
+[`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] turns
+the last few sweeps into the next guess (about 4x fewer sweeps than plain repetition, the same fixed point: it is only
 accepted once a plain sweep returns it unchanged).
 """
 

@@ -1,9 +1,9 @@
 """The rules as the exact kernels read them: one typed record, and what every kernel shares.
 
 [`rules_of`][ga_pig._kernels.rules.rules_of] turns a [`Game`][ga_pig.game.Game] into a
-[`Rules`][ga_pig._kernels.rules.Rules] record (a NamedTuple, which numba passes as one struct); the kernels read fields by
-name. The effect codes come from [`Effect`][ga_pig.game.Effect] and nowhere else; [`_step`][ga_pig._kernels.rules._step]
-is the one turn-total step.
+[`Rules`][ga_pig._kernels.rules.Rules] record (a NamedTuple, which numba passes as one struct); the kernels read fields
+by name. The effect codes come from [`Effect`][ga_pig.game.Effect] and nowhere else;
+[`_step`][ga_pig._kernels.rules._step] is the one turn-total step.
 """
 
 from __future__ import annotations

@@ -137,8 +137,8 @@ class Genome:
 
 class TensorGenome(Genome):
     """A gene per state (the cube system's block per state at coarser sides). Hog under an endgame
-    rule ([`EndgameDiceCounts`][ga_pig.families.endgame.space.EndgameDiceCounts]): a dice count per seat, ``d[i, j, seat]``
-    (the seat last, as the threshold genome's)."""
+    rule ([`EndgameDiceCounts`][ga_pig.families.endgame.space.EndgameDiceCounts]): a dice count per seat, ``d[i, j,
+    seat]`` (the seat last, as the threshold genome's)."""
 
     name = "tensor"
     needs = "tensor_genome"
@@ -184,8 +184,8 @@ class TensorGenome(Genome):
 
 class ThresholdGenome(Genome):
     """``h[i, j]``: roll while the turn total is below ``h``. Under an endgame rule
-    ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]) one threshold per seat, ``h[i, j, seat]`` (the seat
-    last, so operators see the same ``(i, j)`` plane), running past the goal: ``h > goal - i``
+    ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]) one threshold per seat, ``h[i, j, seat]`` (the
+    seat last, so operators see the same ``(i, j)`` plane), running past the goal: ``h > goal - i``
     rolls on through the goal and banks at ``i + h``, up to the cap ``top`` in a seat that decides
     there."""
 

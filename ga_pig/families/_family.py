@@ -36,6 +36,11 @@ class Family:
         """Whether ``game`` belongs to this family (exactly one family covers each game)."""
         raise NotImplementedError
 
+    def examples(self) -> tuple[Game, ...]:
+        """Small games of the family (goal at most 20) that every dice kind it covers is among: the
+        family contract tests run every operation on them."""
+        raise NotImplementedError
+
     def space(self, game: Game) -> Space:
         """The strategy space of ``game`` (refused, naming why, if the family cannot handle its rules)."""
         raise NotImplementedError

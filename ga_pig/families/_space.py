@@ -47,7 +47,8 @@ class Space:
     gene_bytes: ClassVar[int] = 1
     #: What the kernels' table axes read (``s[i, j, k]``); a space with fewer axes gains them.
     kernel_dims: ClassVar[int] = 3
-    #: What the space offers beyond every space's operations, by name ([`CAPABILITIES`][ga_pig.families._space.CAPABILITIES]).
+    #: What the space offers beyond every space's operations, by name
+    #: ([`CAPABILITIES`][ga_pig.families._space.CAPABILITIES]).
     offers: ClassVar[frozenset[str]] = frozenset()
     #: Whether strategies lead with the mover's seat (``s[seat, ...]``: an ending rule makes the seat matter).
     seated: ClassVar[bool] = False
@@ -174,8 +175,8 @@ class Space:
         return s.reshape(s.shape + (1,) * (self.kernel_dims - self.dims))
 
     def from_kernel(self, table: np.ndarray) -> np.ndarray:
-        """A table in the kernels' layout ([`kernel_shape`][ga_pig.families._space.Space.kernel_shape]) back in this space's
-        shape."""
+        """A table in the kernels' layout ([`kernel_shape`][ga_pig.families._space.Space.kernel_shape]) back in this
+        space's shape."""
         return table.reshape(table.shape[:table.ndim - self.kernel_dims] + self.shape)
 
     def pack(self, genomes: np.ndarray) -> np.ndarray:

@@ -26,8 +26,7 @@ AT_START = np.zeros((0, 0))
 
 class TwoSeats(Family):
     """A two-player family: subclasses give the outcome rows of a population against one opponent
-    ([`_versus`][ga_pig.families._two_seats.TwoSeats._versus]) and of pairs within a population
-    ([`_pairs`][ga_pig.families._two_seats.TwoSeats._pairs])."""
+    (``_versus``) and of pairs within a population (``_pairs``)."""
 
     symmetric = True
 

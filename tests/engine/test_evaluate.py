@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from ga_pig import Game, exact, reference, simulate
 from ga_pig import strategies as S
-from ga_pig.families import DiceCounts, space_of
+from ga_pig.families import space_of
 
 # [Exeter optimal Fig. 17], theoretical columns: P(former wins | former first), P(latter wins | latter
 # first), P(former wins in general). Printed to 4 decimals; the general column was computed by the
@@ -90,8 +90,8 @@ def test_win_rates_from_other_starts_match_a_dense_solve(game):
     stalemates allowed); the same through pair_win_rates and win_matrix; restarts(game, 0) is the
     game's start bit for bit."""
     rng = np.random.default_rng(7)
-    population = np.stack([S.random_dice(game, rng) if isinstance(space_of(game), DiceCounts) else S.random(game, rng, 0.7)
-                           for _ in range(3)])
+    dice = "dice" in space_of(game).offers
+    population = np.stack([S.random_dice(game, rng) if dice else S.random(game, rng, 0.7) for _ in range(3)])
     weights = np.zeros((game.goal, game.goal))  # six score pairs, the start among them
     weights.flat[[0, *rng.choice(np.arange(1, game.goal**2), size=5, replace=False)]] = rng.random(6)
     weights /= weights.sum()

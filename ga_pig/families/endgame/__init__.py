@@ -2,7 +2,8 @@
 ``equal_turns``): optimal play, exact evaluation, best response, winning margins and simulation.
 
 The rules and the solver are stated in [`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve]; the
-final turn and the cap on the turn total in [`ga_pig.families.endgame.final_turn`][ga_pig.families.endgame.final_turn.final_turn].
+final turn and the cap on the turn total in
+[`ga_pig.families.endgame.final_turn`][ga_pig.families.endgame.final_turn.final_turn].
 """
 
 from ga_pig.families.endgame.family import Endgame

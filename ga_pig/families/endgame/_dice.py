@@ -2,8 +2,8 @@
 
 A turn is one roll of the number of dice the mover's table names; it scores the dice's sum unless
 one of them busts. Once a player's score reaches the goal the other may take one final turn
-([`ga_pig.families.endgame`][ga_pig.families.endgame] says when): it needs more than the difference, and rolls the number of
-dice most likely to get it — ``W[n]``, the best chance of scoring at least n in one roll, and
+([`ga_pig.families.endgame`][ga_pig.families.endgame] says when): it needs more than the difference, and rolls the
+number of dice most likely to get it — ``W[n]``, the best chance of scoring at least n in one roll, and
 ``best[n]``, the fewest dice that give it. There is no turn total, so tables are indexed ``[seat,
 i, j]``: the mover's seat (0: first mover), its score, the opponent's. Scores only grow, so one
 sweep over the pairs of scores from high sums down is exact, each pair's two seats solved together

@@ -21,6 +21,10 @@ class Endgame(TwoSeats):
     def covers(self, game: Game) -> bool:
         return game.players == 2 and game.endgame != "first_to_goal"
 
+    def examples(self):
+        return (Game.pig(goal=10, sides=4, endgame="last_round"), Game.two_dice(goal=12, endgame="equal_turns"),
+                Game.hog(goal=10, max_dice=3, endgame="equal_turns"))
+
     def space(self, game):
         return space_of(game)
 

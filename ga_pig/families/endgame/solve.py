@@ -244,8 +244,8 @@ def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
 
 
 def _within_cap(game: Game, P: np.ndarray, policy: np.ndarray, top: int):
-    """Tables solved at a cap above [`cap`][ga_pig.families.endgame.final_turn.cap] cut back to it when the policy banks below it
-    everywhere (the values there are unchanged: every mover banks there anyway), so optimal
+    """Tables solved at a cap above [`cap`][ga_pig.families.endgame.final_turn.cap] cut back to it when the policy
+    banks below it everywhere (the values there are unchanged: every mover banks there anyway), so optimal
     play is a strategy of the game's space."""
     limit = cap(game)
     if top <= limit:
@@ -261,8 +261,8 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     """Exact outcome probabilities of ``population[first[m]]`` (a) against ``others[second[m]]``
     (b; ``others`` defaults to the population) under the game's endgame rule, in parallel: rows (a
     wins a-first, b wins a-first, a wins b-first, b wins b-first), as `ga_pig.exact.evaluate`
-    returns them. Strategies are [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] tables (checked by the
-    caller); a turn start always rolls, so no game stalls and each seating's two wins add up to 1."""
+    returns them. Strategies are [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] tables (checked by
+    the caller); a turn start always rolls, so no game stalls and each seating's two wins add up to 1."""
     _supported(game)
     out = np.empty((len(first), 4))
     population = np.ascontiguousarray(population)
@@ -283,7 +283,8 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
 def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> EndgameSolution:
     """The strategy maximizing its win probability against ``b`` in both seats, exactly (policy
     iteration of the responder's seat, ``b`` fixed in the other). ``b`` is an
-    [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] table; the response is one too (a turn start rolls).
+    [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] table; the response is one too (a turn start
+    rolls).
 
     Returns an [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution] whose ``policy[s]`` is the
     response in seat s and ``value[s]`` its win probability as the mover in seat s against ``b``:

@@ -26,9 +26,9 @@ __all__ = ["EndgameRollHold", "EndgameDiceCounts", "space_of"]
 class EndgameDiceCounts(DiceCounts):
     """Int ``s[seat, i, j]``, shape ``(2, goal, goal)``: how many dice the mover in ``seat`` (0: the
     first mover) rolls at once at its score i and the opponent's j (Hog), under an endgame rule
-    that lets the other player answer a player who reaches the goal ([`ga_pig.families.endgame`][ga_pig.families.endgame]);
-    the seat matters under ``equal_turns``. Every entry is consulted; the final turn needs no gene
-    (it rolls the dice most likely to get ahead)."""
+    that lets the other player answer a player who reaches the goal
+    ([`ga_pig.families.endgame`][ga_pig.families.endgame]); the seat matters under ``equal_turns``. Every entry is
+    consulted; the final turn needs no gene (it rolls the dice most likely to get ahead)."""
 
     name = "endgame_dice"
     seated = True
@@ -61,8 +61,8 @@ class EndgameRollHold(_RollHoldGenes, Space):
     """Bool ``s[seat, i, j, k]``, shape ``(2, goal, goal, top + 1)``: roll (True) or hold for the
     mover in ``seat`` (0: the first mover) at banked scores i (its own) and j, turn total k, under
     an endgame rule that lets the other player answer a player who banks the goal
-    ([`ga_pig.families.endgame`][ga_pig.families.endgame]). A mover in a seat whose reaching the goal hands the opponent a
-    final turn decides past the goal too, up to ``i + k = top`` where it banks; the seat matters
+    ([`ga_pig.families.endgame`][ga_pig.families.endgame]). A mover in a seat whose reaching the goal hands the
+    opponent a final turn decides past the goal too, up to ``i + k = top`` where it banks; the seat matters
     under ``equal_turns``, where only the first mover's reaching the goal is answered.
 
     Consulted: ``k >= 1`` with ``i + k < goal``, and ``goal <= i + k < top`` in a deciding seat.

@@ -13,8 +13,8 @@ from ga_pig.game import ADD, BANK
 @numba.njit(cache=True, inline="always")
 def _play_players_game(pop, a, b, seat_a, n, goal, cumulative, uniform, effects, amounts, scores, state):
     """One game of n players, pop[a] in seat ``seat_a`` and pop[b] in every other seat (flat
-    strategies [idx, k], idx the scores from the mover's on, [`ga_pig.families.players`][ga_pig.families.players]); seat 0
-    moves first. A stalemate: n turn starts passed in a row. Returns (winning seat or -1, state)."""
+    strategies [idx, k], idx the scores from the mover's on, [`ga_pig.families.players`][ga_pig.families.players]);
+    seat 0 moves first. A stalemate: n turn starts passed in a row. Returns (winning seat or -1, state)."""
     scores[:] = 0
     mover = 0
     passes = 0

@@ -20,6 +20,9 @@ class Players(Family):
     def covers(self, game: Game) -> bool:
         return game.players >= 3
 
+    def examples(self):
+        return Game.pig(goal=10, sides=4, players=3), Game.piglet(goal=8, players=4)
+
     def space(self, game):
         return space_of(game)
 

@@ -19,7 +19,8 @@ class PlayersRollHold(_RollHoldGenes, Space):
     """Bool ``s[i_0, i_1, ..., i_{n-1}, k]``, shape ``(goal,) * (n + 1)``, for n >= 3 players:
     roll (True) or hold at the mover's banked score ``i_0``, the next player's ``i_1``, ..., the
     last player's, and the turn total k ([`ga_pig.families.players`][ga_pig.families.players]; with n = 2 this is
-    [`RollHold`][ga_pig.families.two_player.space.RollHold]'s convention). Entries with ``i_0 + k >= goal`` are never consulted."""
+    [`RollHold`][ga_pig.families.two_player.space.RollHold]'s convention). Entries with ``i_0 + k >= goal`` are never
+    consulted."""
 
     name = "players_roll_hold"
     noun = "roll/hold decisions for three or more players"

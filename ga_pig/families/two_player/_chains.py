@@ -21,8 +21,9 @@ previous pass's rows there and repeats until no row moves by more than
 chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends
 ([`_dice_row`][ga_pig.families.two_player._chains._dice_row]). The rules arrive at each kernel as one
 [`Rules`][ga_pig._kernels.rules.Rules] record; the kernel copies what its turns read once
-([`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]) and hands the arrays to these per-chain steps, which take them as
-arguments (the innermost steps of the hot loops: see [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] for why).
+([`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]) and hands the arrays to these per-chain steps, which
+take them as arguments (the innermost steps of the hot loops: see
+[`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] for why).
 """
 
 from __future__ import annotations
@@ -131,8 +132,8 @@ def _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount,
     the mover at 0 (for me = 0 that is the return route itself).
     The rest: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
     Without DOUBLE or SUBTRACT rolls one pass is exact; with them, passes repeat until no row
-    moves by more than [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds (the
-    previous chain's, a close first guess; callers allocate C zeroed).
+    moves by more than [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds
+    (the previous chain's, a close first guess; callers allocate C zeroed).
     """
     if move_p.shape[0] == 0:
         _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, False, goal, add_p, add_amount, bust_p, reset_p,
@@ -148,7 +149,8 @@ def _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount,
 @numba.njit(cache=True)
 def _dice_row(d, me, winner, goal, dice, hold, C):
     """Row C[0] of a turn that rolls ``d`` dice at once (Hog): dice[d, s] is the chance of
-    scoring s, s = 0 meaning a bust (the return route); hold[s] as in [`_chain`][ga_pig.families.two_player._chains._chain]."""
+    scoring s, s = 0 meaning a bust (the return route); hold[s] as in
+    [`_chain`][ga_pig.families.two_player._chains._chain]."""
     top = goal - me
     acc0 = 0.0
     acc1 = 0.0

@@ -1,8 +1,8 @@
 """Private numba kernels of occupancy: which states a strategy reaches, and how often it visits them.
 
-[`_visits`][ga_pig.families.two_player._occupancy._visits] and [`_reachable`][ga_pig.families.two_player._occupancy._reachable] are each one
-algorithm (a forward flow in score order; a breadth-first search repeated until no turn start is new) and stay one
-function.
+[`_visits`][ga_pig.families.two_player._occupancy._visits] and
+[`_reachable`][ga_pig.families.two_player._occupancy._reachable] are each one algorithm (a forward flow in score order;
+a breadth-first search repeated until no turn start is new) and stay one function.
 """
 
 from __future__ import annotations

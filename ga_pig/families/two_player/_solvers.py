@@ -1,8 +1,9 @@
 """Private numba kernels of the solvers: optimal play (value and policy iteration) and best response.
 
 The zero-sum solvers handle the pairs {(i, j), (j, i)} of banked scores highest score sum first, so
-every hold lands on a pair already solved ([`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total]); with resets the
-caller repeats whole passes until they settle. [`_value_iteration`][ga_pig.families.two_player._solvers._value_iteration],
+every hold lands on a pair already solved ([`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total]);
+with resets the caller repeats whole passes until they settle.
+[`_value_iteration`][ga_pig.families.two_player._solvers._value_iteration],
 [`_policy_iteration`][ga_pig.families.two_player._solvers._policy_iteration] and
 [`_best_response`][ga_pig.families.two_player._solvers._best_response] are each one algorithm and stay one function.
 """
@@ -101,8 +102,8 @@ def _pairs_by_total(goal):
 @numba.njit(cache=True)
 def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
     """The value iteration of [Neller & Presser 2004] on ``pairs`` {(i, j), (j, i)}, in order (the caller
-    passes slices of [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], highest score sum first, and repeats
-    the whole pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
+    passes slices of [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], highest score sum first,
+    and repeats the whole pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
     sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
     did not settle within ``max_sweeps``."""
     dice, goal = rules.dice.copy(), rules.goal
@@ -196,10 +197,10 @@ def _improve(policy, me, op, P, dice, goal, probabilities, effects, amounts, mar
 @numba.njit(cache=True)
 def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, CB, hold, row):
     """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of
-    [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], in order): per pair, solve the linear equations of the
-    current policy exactly (affine chains), improve greedily, repeat until the policy is stable. Returns (converged,
-    largest value move, whether an action switched); with resets the caller repeats the whole pass until a
-    pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),
+    [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], in order): per pair, solve the linear
+    equations of the current policy exactly (affine chains), improve greedily, repeat until the policy is stable.
+    Returns (converged, largest value move, whether an action switched); with resets the caller repeats the whole pass
+    until a pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),
     hold (goal, 2) and row (goal,) are the caller's, kept from call to call: chains that sweep
     (Pig Dice) start from the previous pair's."""
     dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)

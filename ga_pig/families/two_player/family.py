@@ -25,6 +25,9 @@ class TwoPlayer(TwoSeats):
     def covers(self, game: Game) -> bool:
         return game.players == 2 and game.endgame == "first_to_goal"
 
+    def examples(self):
+        return Game.pig(goal=12, sides=4), Game.two_dice(goal=14), Game.pig_dice(goal=14), Game.hog(goal=12, max_dice=3)
+
     def space(self, game):
         return space_of(game)
 

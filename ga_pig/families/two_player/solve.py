@@ -205,8 +205,8 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
 
 
 def dice_values(solution: Solution) -> np.ndarray:
-    """Hog's counterpart of [`action_values`][ga_pig.families.two_player.solve.action_values]: ``values[i, j, d]``, the mover's win
-    probability when rolling d dice at (i, j) in a zero-sum solution, for d = 1..max_dice
+    """Hog's counterpart of [`action_values`][ga_pig.families.two_player.solve.action_values]: ``values[i, j, d]``, the
+    mover's win probability when rolling d dice at (i, j) in a zero-sum solution, for d = 1..max_dice
     (``values[..., 0]`` is NaN). Its maximum over d is the solution's value."""
     game = solution.game
     space_of(game).require("dice", "dice_values")
