@@ -1,52 +1,21 @@
-"""Which states a strategy reaches ([STOR609 replication §4.1.1]) and how often it visits them."""
+"""Which states a strategy reaches ([STOR609 replication §4.1.1]) and how often it visits them, for
+the families that offer it ([`ga_pig.families.two_player.occupancy`][ga_pig.families.two_player.occupancy]:
+two players under the seeds' rule)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ga_pig._kernels.rules import _step, rules_of
-from ga_pig.families import DiceCounts, RollHold, space_of
-from ga_pig.families.two_player import _occupancy
-from ga_pig.game import Effect, Game
+from ga_pig.families import family_of
+from ga_pig.game import Game
 from ga_pig.strategies import check
 
 __all__ = ["reachable", "visits", "turn_totals"]
 
 
-def _roll_hold_totals(game: Game) -> np.ndarray:
-    """The turn totals rolling can reach (adding, doubling or subtracting), plus a BANK amount on
-    top of any of them."""
-    moves = [(int(o.effect), o.amount) for o in game.outcomes if o.probability > 0]
-    possible = np.zeros(game.goal, dtype=bool)
-    possible[0] = True
-    frontier = [0]
-    while frontier:
-        k = frontier.pop()
-        for effect, amount in moves:
-            nk = _step.py_func(k, effect, amount)
-            if 0 <= nk < game.goal and not possible[nk]:
-                possible[nk] = True
-                frontier.append(nk)
-    totals = possible.copy()
-    for effect, amount in moves:
-        if effect == Effect.BANK:
-            totals[amount:] |= possible[: game.goal - amount]
-    return np.flatnonzero(totals)
-
-
-def _dice_totals(game: Game) -> np.ndarray:
-    """Any score some number of dice can make."""
-    return np.flatnonzero((game.dice_table()[1:] > 0).any(axis=0))
-
-
-#: How each kind of strategy space makes the gains of one turn.
-_TURN_TOTALS = {RollHold: _roll_hold_totals, DiceCounts: _dice_totals}
-
-
 def turn_totals(game: Game) -> np.ndarray:
     """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal."""
-    totals = _TURN_TOTALS[type(space_of(game))](game)
-    return totals[totals < game.goal].astype(np.int64)
+    return family_of(game).turn_totals(game)
 
 
 def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
@@ -57,9 +26,7 @@ def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
     total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
     """
     check(policy, game, "policy")
-    R = np.zeros(space_of(game).kernel_shape, dtype=bool)
-    _occupancy._reachable(space_of(game).kernel_view(policy), rules_of(game), turn_totals(game), R)
-    return space_of(game).from_kernel(R)
+    return family_of(game).reachable(policy, game)
 
 
 def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
@@ -72,9 +39,4 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     """
     check(a, game, "a")
     check(b, game, "b")
-    if game.endgame != "first_to_goal":
-        raise ValueError(f"exact.visits follows the seeds' rule (endgame='first_to_goal'); {game} plays "
-                         f"endgame={game.endgame!r}")
-    V = np.zeros(space_of(game).kernel_shape)
-    _occupancy._visits(space_of(game).kernel_view(a), space_of(game).kernel_view(b), rules_of(game), V)
-    return space_of(game).from_kernel(V)
+    return family_of(game).visits(a, b, game)

@@ -88,6 +88,19 @@ class Family:
         """Exact win rate of every member of a checked population against every other."""
         raise NotImplementedError
 
+    # ------------------------------------------------------------------ occupancy
+    def turn_totals(self, game: Game) -> np.ndarray:
+        """Banked-score gains one turn can make ([`ga_pig.exact.turn_totals`][ga_pig.exact.occupancy.turn_totals])."""
+        self._refuse("turn_totals", game)
+
+    def reachable(self, policy: np.ndarray, game: Game) -> np.ndarray:
+        """The states a checked ``policy`` can reach ([`ga_pig.exact.reachable`][ga_pig.exact.occupancy.reachable])."""
+        self._refuse("exact.reachable", game)
+
+    def visits(self, a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
+        """Expected visits to a's states against b ([`ga_pig.exact.visits`][ga_pig.exact.occupancy.visits])."""
+        self._refuse("exact.visits", game, "it follows two players under the seeds' rule")
+
     # ------------------------------------------------------------------ simulation
     def play_blocks(self, game: Game):
         """``(kernel, pop_view, extra)`` for [`ga_pig.simulate`][ga_pig.simulate]: the numba loop that plays

@@ -12,7 +12,7 @@ import numpy as np
 from ga_pig._kernels.rules import DOUBLE, SUBTRACT, rules_of
 from ga_pig.families import _two_seats
 from ga_pig.families._two_seats import AT_START, TwoSeats
-from ga_pig.families.two_player import _evaluation, _loop, _solvers, solve
+from ga_pig.families.two_player import _evaluation, _loop, _solvers, occupancy, solve
 from ga_pig.families.two_player.space import space_of
 from ga_pig.game import Game
 
@@ -62,6 +62,15 @@ class TwoPlayer(TwoSeats):
             high = low + _two_seats.CHUNK_PAIRS
             _evaluation._all_pairs(members, first[low:high], second[low:high], rules, starts, out[low:high])
         return out
+
+    def turn_totals(self, game):
+        return occupancy.turn_totals(game)
+
+    def reachable(self, policy, game):
+        return occupancy.reachable(policy, game)
+
+    def visits(self, a, b, game):
+        return occupancy.visits(a, b, game)
 
     def play_blocks(self, game):
         pop_view = space_of(game).kernel_view  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
