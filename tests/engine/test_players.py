@@ -19,6 +19,7 @@ from ga_pig import strategies as S
 from ga_pig.evolve.genomes import ThresholdGenome
 from ga_pig.families import players as NP
 from ga_pig.families import space_of
+from ga_pig.families.players import _orbits
 from ga_pig.families.players import solve as NP_solve
 from ga_pig.game import Effect, Game
 
@@ -151,7 +152,7 @@ def test_an_orbit_past_the_search_bound_is_left_unsettled_not_searched(monkeypat
     """The envelope search is bounded (MAX_ASSIGNMENTS): past it an orbit is left at the
     kernel's last pure strategies and counted, rather than searched for minutes."""
     game = Game.pig(goal=26, sides=4, players=3)
-    monkeypatch.setattr(NP_solve, "MAX_ASSIGNMENTS", 0)
+    monkeypatch.setattr(_orbits, "MAX_ASSIGNMENTS", 0)
     bounded = NP_solve._equilibrium(game, None, 1000, heuristic=False)
     assert bounded.unsettled > 0 and bounded.mixed == 0
     assert NP.exploitability(bounded) > 1e-9
@@ -164,7 +165,7 @@ def test_an_envelope_is_every_best_turn():
     solution = NP.optimal(game)
     X = solution.value.reshape(1, 26**3, 3)
     at = 0  # the start: 19 lines
-    turns = NP_solve._Turns(game, 3, X, solution.policy.reshape(26**3, 26)[at], at)
+    turns = _orbits._Turns(game, 3, X, solution.policy.reshape(26**3, 26)[at], at)
     lines, crossings = turns.envelope()
     assert len(lines) == 19 and list(crossings) == sorted(crossings)
     for y in np.linspace(0.0, 1.0, 401):
