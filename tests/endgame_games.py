@@ -40,7 +40,7 @@ def check_margins(game: Game, solution, games: int, seed: int, bins) -> None:
     agree with them: who wins, the mean margin and its distribution over ``bins`` (4 SE)."""
     won = endgame.margins(solution)
     np.testing.assert_allclose(won.sum(axis=1), solution.start, rtol=0, atol=1e-13)
-    winners, scores = endgame.simulate(game, np.stack([solution.policy] * 2), games, seed=seed)
+    winners, scores = endgame.simulate(np.stack([solution.policy] * 2), game, games, seed=seed)
     assert (winners >= 0).all()
     first = (winners == 0).mean()
     assert abs(first - solution.start[0]) < 4 * np.sqrt(solution.start[0] * solution.start[1] / games)

@@ -157,7 +157,7 @@ def test_final_dice():
 def test_bad_hog_values_are_refused():
     game = Game.hog(goal=10, endgame="last_round")
     with pytest.raises(ValueError, match=r"policies must be an integer array of shape \(2, 2, 10, 10\) holding dice"):
-        endgame.simulate(game, np.ones((2, 2, 10, 10), bool), 10)
+        endgame.simulate(np.ones((2, 2, 10, 10), bool), game, 10)
     with pytest.raises(ValueError, match=r"b must be a numpy integer array of shape \(2, 10, 10\), indexed \[seat"):
         exact.best_response(np.ones((10, 10), np.int64), game)
     with pytest.raises(ValueError, match="final_dice is for games that roll their dice at once"):

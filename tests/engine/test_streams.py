@@ -37,13 +37,13 @@ def _seed_globals(seed):
 def _endgame_pig():
     game = Game.pig(goal=20, endgame="last_round")
     policies = space_of(game).random(np.random.default_rng(0), lead=(2,))
-    return lambda games, seed: endgame.simulate(game, policies, games, seed=seed)
+    return lambda games, seed: endgame.simulate(policies, game, games, seed=seed)
 
 
 def _endgame_hog():
     game = Game.hog(goal=30, endgame="equal_turns")
     policies = space_of(game).random(np.random.default_rng(0), lead=(2,))
-    return lambda games, seed: endgame.simulate(game, policies, games, seed=seed)
+    return lambda games, seed: endgame.simulate(policies, game, games, seed=seed)
 
 
 def _players_mixing():

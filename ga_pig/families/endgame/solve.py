@@ -136,7 +136,7 @@ class EndgameSolution:
         return self.bank_at() - self.game.goal
 
 
-def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, improve=(True, True),
+def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: int, improve=(True, True),
                 policy: np.ndarray | None = None):
     """Solve at cap ``top``: both seats choosing (optimal play), or only the seats in ``improve``
     against the others' actions in ``policy`` (a best response)."""
@@ -153,11 +153,11 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_rounds: int, 
     sweeps = _roll_hold._settle(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
                               rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount,
                               method == "policy_iteration",
-                              np.array(improve, dtype=np.bool_), tol, margin, max_rounds, P, policy[0], policy[1],
+                              np.array(improve, dtype=np.bool_), tol, margin, max_iterations, P, policy[0], policy[1],
                               True, rounds)
     if not sweeps:
-        raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_rounds} rounds, "
-                           f"or the sweeps over the resets did not settle")
+        raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
+                           f"rounds, or the sweeps over the resets did not settle")
     return P, policy, rounds, W, decides
 
 
@@ -176,7 +176,7 @@ def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.n
     return True
 
 
-def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_rounds: int = 10_000,
+def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 10_000,
             margin: int | None = None) -> EndgameSolution:
     """Optimal play of ``game`` under its endgame rule ([`Game.endgame`][ga_pig.game.Game.endgame]), exact.
 
@@ -187,7 +187,7 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         Both give the same values within 1e-12.
     tol : float
         Value iteration stops on a pair once its start values move by no more than ``tol``.
-    max_rounds : int
+    max_iterations : int
         Per pair; exceeding it raises RuntimeError.
     margin : int, optional
         The first cap to try, in points past the goal (default: from the final turn's odds). It
@@ -198,7 +198,7 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     _supported(game)
     if game.max_dice:
-        P, policy, rounds = _dice_solve_with(game, method, tol, max_rounds)
+        P, policy, rounds = _dice_solve_with(game, method, tol, max_iterations)
         return EndgameSolution(policy, P, game.goal, rounds, method, game)
     goal = game.goal
     if margin is None:
@@ -207,7 +207,7 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
     rules = rules_of(game)
     while True:
         top = goal + margin
-        P, policy, rounds, W, decides = _solve_with(game, top, method, tol, max_rounds)
+        P, policy, rounds, W, decides = _solve_with(game, top, method, tol, max_iterations)
         if not decides.any() or _holding_is_optimal_at(top, P, W, decides, rules.bust_p, rules.reset_p):
             break
         margin *= 2
@@ -215,7 +215,7 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
     return EndgameSolution(policy, _past_cap_nan(P, top), top, rounds, method, game)
 
 
-def _dice_solve_with(game: Game, method: str, tol: float, max_rounds: int, improve=(True, True),
+def _dice_solve_with(game: Game, method: str, tol: float, max_iterations: int, improve=(True, True),
                      policy: np.ndarray | None = None):
     """Hog: (P, policy, rounds) with both seats choosing their dice (optimal play), or only the
     seats in ``improve`` against the others' dice in ``policy`` (a best response)."""
@@ -227,10 +227,11 @@ def _dice_solve_with(game: Game, method: str, tol: float, max_rounds: int, impro
     rounds = np.zeros((goal, goal), dtype=np.int64)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
     ok = _dice._solve(goal, _decides(game), W, game.dice_table(), method == "policy_iteration",
-                              np.array(improve, dtype=np.bool_), tol, margin, max_rounds, P, policy[0], policy[1],
+                              np.array(improve, dtype=np.bool_), tol, margin, max_iterations, P, policy[0], policy[1],
                               rounds)
     if not ok:
-        raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_rounds} rounds")
+        raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
+                           f"rounds")
     return P, policy, rounds
 
 
@@ -280,7 +281,7 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     return out
 
 
-def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> EndgameSolution:
+def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> EndgameSolution:
     """The strategy maximizing its win probability against ``b`` in both seats, exactly (policy
     iteration of the responder's seat, ``b`` fixed in the other). ``b`` is an
     [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] table; the response is one too (a turn start
@@ -298,7 +299,7 @@ def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> Endgam
         for seat in range(2):
             table = np.array(b)
             table[seat] = 1  # the responder starts from one die everywhere
-            P, table, seat_rounds = _dice_solve_with(game, "policy_iteration", 0.0, max_rounds,
+            P, table, seat_rounds = _dice_solve_with(game, "policy_iteration", 0.0, max_iterations,
                                                      (seat == 0, seat == 1), table)
             values.append(P[seat])
             policy[seat] = table[seat]
@@ -311,7 +312,7 @@ def best_response(b: np.ndarray, game: Game, max_rounds: int = 10_000) -> Endgam
         table[..., 0] = True  # a turn start always rolls
         table[seat] = True  # the responder starts from rolling everywhere
         improve = (seat == 0, seat == 1)
-        P, table, seat_rounds, _, _ = _solve_with(game, top, "policy_iteration", 0.0, max_rounds, improve, table)
+        P, table, seat_rounds, _, _ = _solve_with(game, top, "policy_iteration", 0.0, max_iterations, improve, table)
         values.append(P[seat])
         policy[seat] = table[seat]
         rounds += seat_rounds
@@ -354,7 +355,7 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     return won
 
 
-def simulate(game: Game, policies: np.ndarray, games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Play ``games`` games under ``game``'s endgame rule, policies[0] moving first.
 
     Parameters

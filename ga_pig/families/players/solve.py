@@ -73,7 +73,7 @@ class PlayersSolution:
         Policy-iteration rounds of the orbit started at each score tuple (0 for the others; -1
         where the orbit's best responses cycled and it was resolved by mixing or from the envelopes).
     unsettled : int
-        Orbits whose choices still switched after ``max_rounds`` (0: an exact equilibrium).
+        Orbits whose choices still switched after ``max_iterations`` (0: an exact equilibrium).
     game : Game
     """
 
@@ -128,7 +128,7 @@ def _order(goal: int, players: int) -> np.ndarray:
     return np.argsort(-sums.ravel(), kind="stable").astype(np.int64)
 
 
-def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_rounds: int, heuristic: bool = True):
+def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_iterations: int, heuristic: bool = True):
     """The orbit kernel on ``strategy`` = (policy, alternative, mix), flat per identity. In the
     equilibrium solve an orbit the kernel leaves unresolved goes to `_resolve_orbit` before
     the pass goes on (``heuristic=False``: every orbit whose best responses cycle does)."""
@@ -142,7 +142,7 @@ def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_rou
     unsettled, first = 0, 0
     while True:
         unsettled += int(_kernels._solve(goal, players, identities, order, np.asarray(greedy_of, np.bool_), TIE_MARGIN,
-                                         max_rounds, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
+                                         max_iterations, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
                                          rules.bank_amount, X, *strategy, rounds, done, first, heuristic, stopped))
         if stopped[0] < 0:
             return X, rounds, unsettled
@@ -152,12 +152,12 @@ def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_rou
         first = int(stopped[0]) + 1
 
 
-def optimal(game: Game, players: int | None = None, max_rounds: int = 1000) -> PlayersSolution:
+def optimal(game: Game, players: int | None = None, max_iterations: int = 1000) -> PlayersSolution:
     """Optimal play of ``game`` for ``players`` players (default: [`Game.players`][ga_pig.game.Game.players])."""
-    return _equilibrium(game, players, max_rounds, heuristic=True)
+    return _equilibrium(game, players, max_iterations, heuristic=True)
 
 
-def _equilibrium(game: Game, players: int | None, max_rounds: int, heuristic: bool) -> PlayersSolution:
+def _equilibrium(game: Game, players: int | None, max_iterations: int, heuristic: bool) -> PlayersSolution:
     """[`optimal`][ga_pig.families.players.optimal]; ``heuristic=False`` resolves every orbit whose best
     responses cycle from the movers' envelopes alone (`_resolve_orbit`), skipping the kernel's mixing
     search."""
@@ -166,7 +166,7 @@ def _equilibrium(game: Game, players: int | None, max_rounds: int, heuristic: bo
     policy = np.zeros((1, goal ** players, goal), dtype=np.bool_)
     alternative = np.zeros_like(policy)
     mix = np.zeros((1, goal ** players))
-    X, rounds, unsettled = _run(game, players, 1, [True], (policy, alternative, mix), max_rounds, heuristic)
+    X, rounds, unsettled = _run(game, players, 1, [True], (policy, alternative, mix), max_iterations, heuristic)
     tensor = (goal,) * players + (goal,)
     return PlayersSolution(policy[0].reshape(tensor), alternative[0].reshape(tensor), mix[0].reshape(tensor[:-1]),
                            X[0].reshape((goal,) * players + (players,)), rounds.reshape((goal,) * players), unsettled,
@@ -262,7 +262,7 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
     return out
 
 
-def _responses(policies, game: Game, seat: int, max_rounds: int) -> tuple[np.ndarray, np.ndarray]:
+def _responses(policies, game: Game, seat: int, max_iterations: int) -> tuple[np.ndarray, np.ndarray]:
     """(policies with the best response in ``seat``, X[p, idx]: start vectors with player p moving)."""
     players = len(policies)
     _check_players(game, players)
@@ -271,18 +271,18 @@ def _responses(policies, game: Game, seat: int, max_rounds: int) -> tuple[np.nda
     strategy = _stack(policies, game, players)
     strategy[2][seat] = 0.0  # the responder plays pure
     greedy = [p == seat for p in range(players)]
-    X, _, unsettled = _run(game, players, players, greedy, strategy, max_rounds)
+    X, _, unsettled = _run(game, players, players, greedy, strategy, max_iterations)
     if unsettled:
         raise RuntimeError(f"best response did not settle on {unsettled} orbits")
     return strategy[0], X
 
 
-def best_response(policies, game: Game, seat: int = 0, max_rounds: int = 1000) -> tuple[np.ndarray, float]:
+def best_response(policies, game: Game, seat: int = 0, max_iterations: int = 1000) -> tuple[np.ndarray, float]:
     """The exact best response of the player in ``seat`` (0: moves first) to the others'
     strategies (bool arrays or [`PlayersSolution`][ga_pig.families.players.PlayersSolution];
     ``policies[seat]`` is where the search starts): (its policy, its win probability). One player's
     problem is a Markov decision problem, so policy iteration on each orbit settles."""
-    policy, X = _responses(policies, game, seat, max_rounds)
+    policy, X = _responses(policies, game, seat, max_iterations)
     goal, players = game.goal, len(policies)
     return policy[seat].reshape((goal,) * players + (goal,)), float(X[0, 0][seat])
 
