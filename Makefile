@@ -33,7 +33,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
 
 # The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
-# (a SLURM sweep and a job signalled as before its time limit, requeued; skipped where no cluster answers)
+# (a SLURM sweep, a job signalled as before its time limit and one past it, both requeued; skipped where no cluster answers)
 check: lint docs
 	$(BIN)/python -m pytest -q --durations=5 -m slow
 

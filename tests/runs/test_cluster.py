@@ -104,3 +104,34 @@ def test_a_signalled_job_checkpoints_is_requeued_and_resumes(tmp_path):
     run(compose(overrides), straight)
     for name in ("best.npy", "population.npz"):
         assert (job / name).read_bytes() == (straight / name).read_bytes(), name
+
+
+def test_a_run_longer_than_its_time_limit_finishes_across_requeues(tmp_path):
+    """A job whose time limit (2 minutes, USR2 60 s before it) is shorter than its work: the
+    work is sized on this machine first (about 120 s of generations, so two slots or more however
+    fast the machine), and the run finishes across the requeues, resuming each time from the state
+    the signal saved."""
+    from ga_pig.config import compose
+    from ga_pig.runs import run
+
+    base = ["experiment=knockout", "game.goal=50", "checkpoint_every=100000", "eval_every=50", "progress=false",
+            "seed=9"]
+    seconds = []
+    for n in (500, 2500):  # the difference leaves out the set-up both runs share
+        began = time.monotonic()
+        run(compose([*base, f"generations={n}"]), tmp_path / f"sizing{n}")
+        seconds.append(time.monotonic() - began)
+    per_generation = max(seconds[1] - seconds[0], 1e-3) / 2000
+    generations = max(8000, int(round(120 / per_generation, -3)))
+    sweep = tmp_path / "sweep"
+    process = subprocess.run(
+        [sys.executable, "-m", "ga_pig", "--multirun", "hydra/launcher=slurm", *base, f"generations={generations}",
+         f"hydra.launcher.partition={PARTITION}", "hydra.launcher.mem_gb=1", "hydra.launcher.cpus_per_task=1",
+         "hydra.launcher.timeout_min=2", "hydra.launcher.signal_delay_s=60", f"hydra.sweep.dir={sweep}"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=2400,
+    )
+    assert process.returncode == 0, process.stdout + process.stderr
+    summary = json.loads((sweep / "0_knockout" / "summary.json").read_text())
+    assert summary["generations"] == generations and summary["resumes"], summary
+    steps = [r["generation"] for r in summary["resumes"]]
+    assert steps == sorted(steps) and 0 < steps[0] and steps[-1] < generations
