@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig import exact, simulate
+from ga_pig.families import family_of
 from ga_pig.families.players import PlayersSolution
 from ga_pig.game import Game
 
@@ -124,7 +125,7 @@ class RatesVsOptimal:
         put in every seat but the member's."""
         if self._optimal is None:
             solution = exact.optimal(self.game)
-            self._optimal = solution if self.game.players > 2 else solution.policy
+            self._optimal = family_of(self.game).opponent(solution)
         return self._optimal
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:
@@ -189,10 +190,13 @@ class SimulatedJudge:
         """Wins of both members; with three or more players each plays alone against the
         other's copies (two matches)."""
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-        both = pairs if self.game.players == 2 else np.concatenate([pairs, pairs[:, ::-1]])
+        if family_of(self.game).symmetric:  # one match scores both members
+            return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=_seed(self.rng),
+                                    common=self.common).astype(float)
+        both = np.concatenate([pairs, pairs[:, ::-1]])
         wins = simulate.matches(strategies, both, self.game, self.games_per_match, seed=_seed(self.rng),
                                 common=self.common).astype(float)
-        return wins if self.game.players == 2 else np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
+        return np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
 
 
 @judge("exact", "population")

@@ -58,6 +58,11 @@ class Family:
         """The solution that maximizes its win probability against the fixed strategy ``b``."""
         self._refuse("best_response", game)
 
+    def opponent(self, solution):
+        """What plays the other seats when a member is judged against optimal play: the solution's
+        policy (a family whose equilibrium mixes hands the solution itself to its evaluation)."""
+        return solution.policy
+
     def respond(self, b: np.ndarray, game: Game) -> np.ndarray:
         """A best response to ``b``, as a strategy of the game's space (the contract tests' view of
         [`best_response`][ga_pig.families._family.Family.best_response])."""

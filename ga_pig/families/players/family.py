@@ -32,6 +32,9 @@ class Players(Family):
     def optimal(self, game, method, tol, max_iterations):
         return solve.optimal(game)
 
+    def opponent(self, solution):
+        return solution  # the equilibrium mixes where it mixes: evaluation takes the PlayersSolution
+
     def best_response(self, b, game, max_iterations):
         self._refuse("best_response", game, "ga_pig.families.players.best_response(policies, game, seat) answers "
                      "one seat's strategies")
