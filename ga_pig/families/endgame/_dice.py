@@ -15,9 +15,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._streams import BLOCK, _draw
-from ga_pig.game import ADD
-
 
 @numba.njit(cache=True, inline="always")
 def _roll(P, s, me, op, d, goal, decides, W, dice):
@@ -167,42 +164,3 @@ def _margins(policy, goal, decides, best, dice, won):
                                 won[1 - s, op + u - S] += q
                             else:
                                 won[s, S - op - u] += q
-
-
-@numba.njit(cache=True)
-def _play(policies, games, goal, decides, best, cumulative, uniform, effects, amounts, keys, scores, winners):
-    """Play ``games`` games between policies[0] (first mover) and policies[1], each indexed
-    [seat, i, j] (dice counts), under the endgame rule; a final turn rolls best[n] dice, n the
-    points it needs. Game g draws from the stream keys[g // BLOCK] (`ga_pig._streams`), which
-    runs through its block's games in order. Writes each game's final scores (scores[g, seat]) and
-    winner's seat."""
-    state = np.uint64(0)
-    for g in range(games):
-        if g % BLOCK == 0:
-            state = np.uint64(keys[g // BLOCK])
-        score = np.zeros(2, dtype=np.int64)
-        mover = 0
-        final = False
-        for _turn in range(1_000_000):
-            me, op = score[mover], score[1 - mover]
-            d = best[op - me + 1] if final else policies[mover, mover, me, op]
-            t = 0
-            for _die in range(d):
-                o, state = _draw(state, cumulative, uniform)
-                if effects[o] != ADD:
-                    t = 0
-                    break
-                t += amounts[o]
-            score[mover] = me + t
-            if final:
-                winners[g] = mover if me + t > op else 1 - mover
-                break
-            if me + t >= goal:
-                if decides[mover]:
-                    final = True
-                else:
-                    winners[g] = mover
-                    break
-            mover = 1 - mover
-        scores[g, 0] = score[0]
-        scores[g, 1] = score[1]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._streams import _draw, _splitmix
+from ga_pig._streams import BLOCK, _draw, _splitmix
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
@@ -28,7 +28,8 @@ def _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, fin
 @numba.njit(cache=True, inline="always")
 def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform, effects, amounts, state):
     """`_play_endgame_game` for Hog: pop[p, seat, i, j] dice rolled at once, the turn scoring
-    their sum unless one busts; a final turn rolls best[n] dice, n the points it needs."""
+    their sum unless one busts; a final turn rolls best[n] dice, n the points it needs. Returns
+    (winner, state, the first mover's final score, the second's)."""
     score0, score1 = 0, 0
     seat = 0
     final = False
@@ -50,8 +51,22 @@ def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative,
             score1 = banked
         winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
         if winner >= 0:
-            return winner, state
+            return winner, state, score0, score1
         seat = 1 - seat
+
+
+@numba.njit(cache=True)
+def _sample_dice(policies, games, goal, decides, best, cumulative, uniform, effects, amounts, keys, scores, winners):
+    """Hog's games between policies[0] (first mover) and policies[1], each indexed [seat, i, j],
+    one after another: game g draws from the stream keys[g // BLOCK] (`ga_pig._streams`), which
+    runs through its block's games in order. Writes each game's final scores (scores[g, seat])
+    and winner's seat."""
+    state = np.uint64(0)
+    for g in range(games):
+        if g % BLOCK == 0:
+            state = np.uint64(keys[g // BLOCK])
+        winners[g], state, scores[g, 0], scores[g, 1] = _play_endgame_dice_game(
+            policies, 0, 1, goal, decides, best, cumulative, uniform, effects, amounts, state)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -66,8 +81,8 @@ def _play_blocks_endgame_dice(pop, block_a, block_b, block_games, block_seed, go
             if common:
                 _, state = _splitmix(key ^ np.uint64(game))
             first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
-            winner, state = _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform,
-                                                    effects, amounts, state)
+            winner, state, _, _ = _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative,
+                                                          uniform, effects, amounts, state)
             if winner == a:
                 out[blk, offset] += 1
             else:

@@ -55,7 +55,7 @@ import numpy as np
 from ga_pig._kernels.rules import METHODS, rules_of
 from ga_pig._streams import block_keys, roll_table
 from ga_pig._validate import check_int, check_memory
-from ga_pig.families.endgame import _dice, _roll_hold
+from ga_pig.families.endgame import _dice, _loop, _roll_hold
 from ga_pig.families.endgame.final_turn import (
     _decides,
     _dice_final,
@@ -397,8 +397,8 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
             raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
                              f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
         _W, best = _dice_final(game, dice_size(game))
-        _dice._play(policies.astype(np.int64), games, goal, decides, best, cumulative, uniform, effects,
-                            amounts, keys, scores, winners)
+        _loop._sample_dice(policies.astype(np.int64), games, goal, decides, best, cumulative, uniform, effects,
+                           amounts, keys, scores, winners)
         return winners, scores
     if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
             or policies.shape[4] <= goal:
