@@ -56,6 +56,20 @@ def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative,
 
 
 @numba.njit(cache=True)
+def _sample(policies, games, goal, top, decides, cumulative, uniform, effects, amounts, keys, scores, winners):
+    """Roll/hold games between policies[0] (first mover) and policies[1], each indexed [seat, i, j,
+    k], one after another: game g draws from the stream keys[g // BLOCK] (`ga_pig._streams`),
+    which runs through its block's games in order. Writes each game's final banked scores
+    (scores[g, seat]) and winner's seat."""
+    state = np.uint64(0)
+    for g in range(games):
+        if g % BLOCK == 0:
+            state = np.uint64(keys[g // BLOCK])
+        winners[g], state, scores[g, 0], scores[g, 1] = _play_endgame_game(
+            policies, 0, 1, goal, top, decides, cumulative, uniform, effects, amounts, state)
+
+
+@numba.njit(cache=True)
 def _sample_dice(policies, games, goal, decides, best, cumulative, uniform, effects, amounts, keys, scores, winners):
     """Hog's games between policies[0] (first mover) and policies[1], each indexed [seat, i, j],
     one after another: game g draws from the stream keys[g // BLOCK] (`ga_pig._streams`), which
@@ -94,7 +108,8 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
     """One game under an endgame rule, ``first`` in seat 0; pop[p] is indexed [seat, i, j, k].
     A mover in seat s whose banked score reaches the goal hands the other a final turn when
     ``decides[s]`` (else wins); the final turn rolls until ahead (a tie goes to the player who
-    reached the score first). Returns (winner index into pop, state)."""
+    reached the score first); a turn start always rolls, so no game stalls. Returns (winner index into
+    pop, state, the first mover's final banked score, the second's)."""
     score0, score1 = 0, 0
     seat = 0
     final = False
@@ -134,7 +149,7 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
             score1 = banked
         winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
         if winner >= 0:
-            return winner, state
+            return winner, state, score0, score1
         seat = 1 - seat
 
 
@@ -152,8 +167,8 @@ def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, c
             if common:
                 _, state = _splitmix(key ^ np.uint64(game))
             first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
-            winner, state = _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects,
-                                               amounts, state)
+            winner, state, _, _ = _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform,
+                                                     effects, amounts, state)
             if winner == a:
                 out[blk, offset] += 1
             else:

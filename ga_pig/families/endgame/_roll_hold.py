@@ -18,8 +18,6 @@ import numpy as np
 
 from ga_pig._kernels.anderson import HISTORY, _extrapolate
 from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
-from ga_pig._streams import BLOCK, _draw
-from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
 @numba.njit(cache=True)
@@ -379,67 +377,6 @@ def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v
 
 
-@numba.njit(cache=True)
-def _play(policies, games, goal, top, decides, cumulative, uniform, effects, amounts, keys, scores, winners):
-    """Play ``games`` games between policies[0] (first mover) and policies[1] under the endgame
-    rule: policies[p] is indexed [seat, i, j, k] like the solver's tables. Game g draws from the
-    stream keys[g // BLOCK] (`ga_pig._streams`), which runs through its block's games in
-    order. Writes each game's final banked scores (scores[g, seat]) and winner's seat; a game
-    stalled for 100 000 turns has winner -1."""
-    state = np.uint64(0)
-    for g in range(games):
-        if g % BLOCK == 0:
-            state = np.uint64(keys[g // BLOCK])
-        score = np.zeros(2, dtype=np.int64)
-        mover = 0
-        final = False  # the mover is taking the final turn
-        winner = -1
-        for _turn in range(100_000):
-            me, op = score[mover], score[1 - mover]
-            k = 0
-            banked = -1
-            while True:
-                total = me + k
-                if final:
-                    if total > op:
-                        banked = total
-                        break
-                elif total >= goal and (not decides[mover] or total >= top):
-                    banked = total
-                    break
-                elif not policies[mover, mover, me, op, k]:
-                    banked = total
-                    break
-                o, state = _draw(state, cumulative, uniform)
-                if effects[o] == ADD:
-                    k += amounts[o]
-                elif effects[o] == BANK:
-                    banked = total + amounts[o]
-                    break
-                elif effects[o] == RESET:
-                    banked = 0
-                    break
-                elif effects[o] == DOUBLE:
-                    k *= 2
-                elif effects[o] == SUBTRACT:
-                    k = _moved(k, amounts[o])
-                else:  # BUST
-                    banked = me
-                    break
-            score[mover] = banked
-            if final:
-                winner = mover if banked > op else 1 - mover
-                break
-            if banked >= goal:
-                if decides[mover]:
-                    final = True
-                else:
-                    winner = mover
-                    break
-            mover = 1 - mover
-        winners[g] = winner
-        scores[g, 0] = score[0]
-        scores[g, 1] = score[1]
 
 
 @numba.njit(cache=True, inline="always")

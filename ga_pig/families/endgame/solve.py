@@ -363,8 +363,9 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
     policies : ndarray(bool, shape=(2, 2, goal, goal, top + 1))
         Each player's policy, indexed [seat, i, j, k] like
         [`EndgameSolution.policy`][ga_pig.families.endgame.EndgameSolution.policy] (for
-        the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``.
-        Hog: int dice counts, shape ``(2, 2, goal, goal)``.
+        the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``. A turn
+        start always rolls, as the family's strategies do. Hog: int dice counts, shape ``(2, 2, goal, goal)``.
+        The games are the family's one game loop, the one [`ga_pig.simulate`][ga_pig.simulate] plays.
     games : int
         Number of games, >= 1.
     seed : int, optional
@@ -376,7 +377,7 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
     Returns
     -------
     winners : ndarray(int64, shape=(games,))
-        The winner's seat (0: first mover), -1 for a game stalled for 100 000 turns.
+        The winner's seat (0: first mover).
     scores : ndarray(int64, shape=(games, 2))
         Each seat's final banked score.
     """
@@ -404,6 +405,6 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
             or policies.shape[4] <= goal:
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
-    _roll_hold._play(policies, games, goal, policies.shape[4] - 1, decides, cumulative, uniform, effects, amounts, keys,
+    _loop._sample(policies, games, goal, policies.shape[4] - 1, decides, cumulative, uniform, effects, amounts, keys,
                    scores, winners)
     return winners, scores
