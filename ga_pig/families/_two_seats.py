@@ -28,8 +28,6 @@ class TwoSeats(Family):
     """A two-player family: subclasses give the outcome rows of a population against one opponent
     (``_versus``) and of pairs within a population (``_pairs``)."""
 
-    symmetric = True
-
     def _versus(self, population: np.ndarray, opponent: np.ndarray, game: Game, starts: np.ndarray) -> np.ndarray:
         """(n, 4) outcome rows of each member against ``opponent`` ((n, 8) with starts)."""
         raise NotImplementedError
@@ -68,8 +66,6 @@ class TwoSeats(Family):
     def win_rates_from(self, population, opponent, game, starts):
         starts = self._starts(starts, game)
         p = self._versus(population, self.space(game).check(opponent, "opponent"), game, starts)
-        if p.shape[1] != 8:
-            self._refuse("win_rates_from", game, "starts are for two players under the seeds' rule")
         return 0.5 * (p[:, 4] + p[:, 6]), 0.5 * (p[:, 0] + p[:, 2])
 
     def pair_win_rates(self, population, pairs, game, starts):
