@@ -26,16 +26,29 @@ AT_START = np.zeros((0, 0))
 
 class TwoSeats(Family):
     """A two-player family: subclasses give the outcome rows of a population against one opponent
-    (``_versus``) and of pairs within a population (``_pairs``)."""
+    (``_versus``) and of one chunk of pairs within a population (``_pair_rows``); the pairs go to
+    it [`CHUNK_PAIRS`][ga_pig.families._two_seats.CHUNK_PAIRS] at a time."""
 
     def _versus(self, population: np.ndarray, opponent: np.ndarray, game: Game, starts: np.ndarray) -> np.ndarray:
         """(n, 4) outcome rows of each member against ``opponent`` ((n, 8) with starts)."""
         raise NotImplementedError
 
+    def _pair_rows(self, members: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game, starts: np.ndarray,
+                   out: np.ndarray) -> None:
+        """Write into ``out`` the outcome rows of members[first[m]] against members[second[m]] (the
+        population in the kernels' layout)."""
+        raise NotImplementedError
+
     def _pairs(self, population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game,
                starts: np.ndarray) -> np.ndarray:
         """(m, 4) outcome rows of population[first[m]] against population[second[m]] ((m, 8) with starts)."""
-        raise NotImplementedError
+        out = np.empty((len(first), 8 if starts.size else 4))
+        members = self.space(game).kernel_view(population)
+        first, second = first.astype(np.int64), second.astype(np.int64)
+        for low in range(0, len(out), CHUNK_PAIRS):
+            high = low + CHUNK_PAIRS
+            self._pair_rows(members, first[low:high], second[low:high], game, starts, out[low:high])
+        return out
 
     def _starts(self, starts, game: Game) -> np.ndarray:
         """``starts`` checked for the kernels (None: the game's start)."""

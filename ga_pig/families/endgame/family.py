@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig.families import _two_seats
 from ga_pig.families._two_seats import TwoSeats
 from ga_pig.families.endgame import _loop, solve
 from ga_pig.families.endgame.final_turn import dice_size, final_dice
@@ -44,14 +43,8 @@ class Endgame(TwoSeats):
         n = population.shape[0]
         return solve.seat_probabilities(population, np.arange(n), np.zeros(n, np.int64), game, opponent[None])
 
-    def _pairs(self, population, first, second, game, starts):
-        out = np.empty((len(first), 4))
-        members = space_of(game).kernel_view(population)
-        first, second = first.astype(np.int64), second.astype(np.int64)
-        for low in range(0, len(out), _two_seats.CHUNK_PAIRS):
-            high = low + _two_seats.CHUNK_PAIRS
-            out[low:high] = solve.seat_probabilities(members, first[low:high], second[low:high], game)
-        return out
+    def _pair_rows(self, members, first, second, game, starts, out):
+        out[:] = solve.seat_probabilities(members, first, second, game)
 
     def play_blocks(self, game):
         space = space_of(game)

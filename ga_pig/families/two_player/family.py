@@ -54,14 +54,8 @@ class TwoPlayer(TwoSeats):
             _evaluation._population_vs(members[low:high], versus, rules, starts, out[low:high])
         return out
 
-    def _pairs(self, population, first, second, game, starts):
-        out = np.empty((len(first), 8 if starts.size else 4))
-        members, rules = space_of(game).kernel_view(population), rules_of(game)
-        first, second = first.astype(np.int64), second.astype(np.int64)
-        for low in range(0, len(out), _two_seats.CHUNK_PAIRS):
-            high = low + _two_seats.CHUNK_PAIRS
-            _evaluation._all_pairs(members, first[low:high], second[low:high], rules, starts, out[low:high])
-        return out
+    def _pair_rows(self, members, first, second, game, starts, out):
+        _evaluation._all_pairs(members, first, second, rules_of(game), starts, out)
 
     def turn_totals(self, game):
         return occupancy.turn_totals(game)
