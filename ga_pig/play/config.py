@@ -12,7 +12,7 @@ import typing
 from dataclasses import dataclass, field, is_dataclass
 
 from hydra.core.config_store import ConfigStore
-from omegaconf import DictConfig
+from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from ga_pig import _schema
 from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
@@ -77,11 +77,12 @@ def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) ->
         return hydra_compose("play", overrides=list(overrides), return_hydra_config=hydra)
 
 
-def check_command_line(argv: list[str]) -> None:
-    """Compose the session config from ``argv`` (``python -m ga_pig.play``'s arguments) as Hydra
-    will and check its keys, raising one ValueError for a misspelt key (with or without ``+``), a
-    value of the wrong type, a missing config file or an unknown option. ``--help``, ``--info``,
-    ``--multirun`` and other config directories are left to Hydra."""
+def check_command_line(argv: list[str], schema: type = PlayConfig, command: str = "ga_pig.play",
+                       composer=None) -> None:
+    """Compose the config from ``argv`` (``python -m <command>``'s arguments) as Hydra will and
+    check its keys against ``schema``, raising one ValueError for a misspelt key (with or without
+    ``+``), a value of the wrong type, a missing config file or an unknown option. ``--help``,
+    ``--info``, ``--multirun`` and other config directories are left to Hydra."""
     from hydra._internal.utils import get_args_parser
     from hydra.errors import HydraException
     from omegaconf.errors import OmegaConfBaseException
@@ -89,18 +90,18 @@ def check_command_line(argv: list[str]) -> None:
     args, unknown = get_args_parser().parse_known_args(argv)
     if unknown:
         raise ValueError(f"unknown option {unknown[0]!r}: expected key=value overrides or an option of "
-                         "`python -m ga_pig.play --help`")
+                         f"`python -m {command} --help`")
     if (args.help or args.hydra_help or args.info or args.shell_completion or args.multirun or args.config_path
             or args.config_name or args.config_dir):
         return
     try:
-        cfg = compose(args.overrides, hydra=True)
+        cfg = (composer or compose)(args.overrides, hydra=True)
     except (HydraException, OmegaConfBaseException) as error:
-        raise _composition_error(error) from None
-    check_keys(cfg)
+        raise _composition_error(error, schema, command) from None
+    check_keys(cfg, schema, command=command)
 
 
-def _composition_error(error: Exception) -> ValueError:
+def _composition_error(error: Exception, schema: type, command: str) -> ValueError:
     """What Hydra's composition refused, as the one config error."""
     from hydra.errors import MissingConfigException
     from omegaconf.errors import ConfigAttributeError, ConfigKeyError
@@ -110,9 +111,9 @@ def _composition_error(error: Exception) -> ValueError:
         cause = cause.__cause__
     if cause is not None:
         key = str(cause.full_key)
-        kind = _schema_type(key)
+        kind = _schema.keys(schema).get(key)
         if isinstance(cause, (ConfigAttributeError, ConfigKeyError)) and not key.startswith("hydra."):
-            return unknown_key(key)
+            return unknown_key(key, schema, command)
         if kind is not None:
             value = getattr(cause, "value", None)
             return ValueError(f"config key '{key}' = {value!r}: expected {_schema.describe(kind)}")
@@ -127,35 +128,35 @@ def _composition_error(error: Exception) -> ValueError:
     return ValueError(": ".join(lines))
 
 
-def _schema_type(key: str) -> object | None:
-    return _schema.keys(PlayConfig).get(key)
-
-
-def unknown_key(key: str) -> ValueError:
-    """The error for a key the play config lacks, naming the nearest valid one."""
-    valid = list(_schema.keys(PlayConfig))
+def unknown_key(key: str, schema: type = PlayConfig, command: str = "ga_pig.play") -> ValueError:
+    """The error for a key the ``command``'s config (``schema``) lacks, naming the nearest valid one."""
+    valid = list(_schema.keys(schema))
     nearest = _schema.nearest(key, valid)
-    expected = f"{nearest!r} or another key of `python -m ga_pig.play --help`" if nearest else \
+    expected = f"{nearest!r} or another key of `python -m {command} --help`" if nearest else \
         f"one of {', '.join(valid)}"
-    return ValueError(f"config key '{key}' is not a key of ga_pig.play: expected {expected}")
+    return ValueError(f"config key '{key}' is not a key of {command}: expected {expected}")
 
 
-def check_keys(cfg, schema: type = PlayConfig, prefix: str = "") -> None:
-    """Refuse a key ``schema`` lacks (naming the nearest valid key), a missing key and a value of
-    the wrong type; Hydra's own ``hydra`` node is not checked."""
+def check_keys(cfg, schema: type = PlayConfig, prefix: str = "", command: str = "ga_pig.play",
+               root: type | None = None) -> None:
+    """Refuse a key ``schema`` lacks (naming the nearest valid key of ``command``), a missing key and a
+    value of the wrong type; Hydra's own ``hydra`` node is not checked."""
     hints = typing.get_type_hints(schema)
+    root = root or schema
     for key in cfg:
         if not (key == "hydra" and not prefix) and key not in hints:
-            raise unknown_key(f"{prefix}{key}")
+            raise unknown_key(f"{prefix}{key}", root, command)
     for key, kind in hints.items():
         full = f"{prefix}{key}"
         if key not in cfg:
             raise ValueError(f"config key '{full}' is missing: expected {_schema.describe(kind)}")
         value = cfg[key]
+        if isinstance(value, ListConfig):
+            value = OmegaConf.to_container(value)
         if is_dataclass(kind):
             if not hasattr(value, "keys"):
                 fail(full, value, _schema.describe(kind))
-            check_keys(value, kind, f"{full}.")
+            check_keys(value, kind, f"{full}.", command, root)
         elif not _schema.fits(value, kind):
             fail(full, value, _schema.describe(kind))
 

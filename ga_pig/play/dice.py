@@ -1,6 +1,7 @@
 """Where rolls come from: [`ProgramDice`][ga_pig.play.dice.ProgramDice] draws the game's faces from a seed (a session
 replays exactly from its seed and decisions), [`ManualDice`][ga_pig.play.dice.ManualDice] reads what real dice showed.
-Both return a [`Face`][ga_pig.game.Face]; a game given only as an outcome table rolls its outcomes."""
+Both return a [`Face`][ga_pig.game.Face]; a game given only as an outcome table rolls its outcomes.
+[`face_at`][ga_pig.play.dice.face_at] draws roll n of game g of a seed on its own (the study server's dice)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 from ga_pig.game import Effect, Face, Game
 from ga_pig.play.screen import QUIT, Quit
 
-__all__ = ["faces", "ProgramDice", "ManualDice", "describe", "normalize"]
+__all__ = ["faces", "ProgramDice", "ManualDice", "face_at", "describe", "normalize"]
 
 
 def faces(game: Game) -> tuple[Face, ...]:
@@ -48,6 +49,16 @@ class ProgramDice:
 
     def roll(self, who: str) -> Face:
         return self.faces[int(self.rng.choice(len(self.faces), p=self.p))]
+
+
+def face_at(game: Game, seed: int, game_id: int, index: int) -> Face:
+    """Roll ``index`` (from 0) of game ``game_id`` under ``seed``: a counter-based draw (its own
+    ``numpy.random.Generator`` from the ``SeedSequence`` of the three numbers), so a game stored as
+    its state and its number of rolls is replayed, or resumed, with the same dice."""
+    options = faces(game)
+    p = np.array([f.probability for f in options])
+    rng = np.random.default_rng([seed, game_id, index])
+    return options[int(rng.choice(len(options), p=p / p.sum()))]
 
 
 class ManualDice:

@@ -1,6 +1,6 @@
-"""One game at the table: turns, decisions and the rules of the game's roll table (the engine's:
-a roll that brings the banked score plus turn total to the goal wins at once; holding at turn
-total 0 passes; two passes in a row end the game with no winner, [Exeter optimal §2.3.4]).
+"""One game at the terminal table: seats (a person at the keyboard, a strategy or a model of a
+person), the screen and the journal around the step function of [`ga_pig.play.state`][ga_pig.play.state],
+which holds the rules ([Exeter optimal §2.3.4]), and the rules of the game's roll table in words.
 
 Every decision, by a person or a strategy, goes to the journal with the exact win probabilities
 of rolling and holding from that state under optimal play, the optimal action and the win
@@ -19,11 +19,10 @@ from ga_pig.play.advice import Advisor
 from ga_pig.play.dice import describe, faces
 from ga_pig.play.record import Journal
 from ga_pig.play.screen import Screen
+from ga_pig.play.state import ANSWERS, Move, State, decision_row, step
 
 __all__ = ["Seat", "Table", "ANSWERS", "rules"]
 
-#: The stated answers every decision row carries (the tracker form of [Exeter optimal §2.4.1]).
-ANSWERS = ("stated_risk", "answer_q2", "answer_q3")
 PAST = {"roll": "rolled", "hold": "held"}
 #: What each effect of a roll does, for the rules (the outcome's own wording, then this).
 MEANING = {Effect.BUST: "bust: the turn total is lost and the turn ends",
@@ -108,70 +107,57 @@ class Table:
                "turns": 0, "score_first": 0, "score_second": 0, "finished": False, "quit": False,
                "stalemate": False, "started": _now(), "ended": None}
         self.journal.game(dict(row))
-        scores, turns, mover, passes = [0, 0], [0, 0], 0, 0  # passes: turns in a row that passed
+        state = State()
         self.screen.tell(f"=== game {game_id}: {order[0].name} moves first, against {order[1].name}; "
                          f"first to {self.game.goal} ===")
         try:
-            while True:
-                turns[mover] += 1
-                row["turns"] += 1
-                banked, passed = self._turn(game_id, order, mover, scores, turns[mover], pass_ends=passes == 1)
-                scores[mover] = banked
-                row["score_first"], row["score_second"] = scores
-                if banked >= self.game.goal:
-                    row.update(winner=order[mover].name, winner_seat=mover)
-                    break
-                passes = passes + 1 if passed else 0
-                if passes == 2:
-                    row["stalemate"] = True
-                    break
-                mover = 1 - mover
+            while not state.over:
+                row["turns"] = sum(state.turns)
+                state = self._turn(game_id, order, state)
+                row["score_first"], row["score_second"] = state.scores
         except BaseException:
             row.update(quit=True, ended=_now())
             self.journal.game(dict(row))
             raise
-        row.update(finished=True, ended=_now())
+        row.update(finished=True, ended=_now(), stalemate=state.stalemate)
+        if state.winner is not None:
+            row.update(winner=order[state.winner].name, winner_seat=state.winner)
         self.journal.game(dict(row))
-        self._tell_result(row, order, scores)
+        self._tell_result(row, order, list(state.scores))
         return row
 
-    def _turn(self, game_id: int, order, mover: int, scores: list[int], turn: int,
-              pass_ends: bool) -> tuple[int, bool]:
-        """One turn of ``order[mover]``: (its banked score after it, whether it passed).
-        ``pass_ends``: the other player's last turn was a pass, so a pass now ends the game."""
-        seat, other = order[mover], order[1 - mover]
-        i, j, k = scores[mover], scores[1 - mover], 0
-        self.screen.tell(f"--- {seat.name}, turn {turn}: {seat.name} {i}, {other.name} {j}")
+    def _turn(self, game_id: int, order, state: State) -> State:
+        """One turn of the mover of ``state``: the state once it has ended."""
+        seat, other = order[state.mover], order[1 - state.mover]
+        self.screen.tell(f"--- {seat.name}, turn {state.turn}: {seat.name} {state.i}, {other.name} {state.j}")
         while True:
-            advice = self.advisor.at(i, j, k, pass_ends)
-            if pass_ends and k == 0 and seat.kind == "human":
+            advice = self.advisor.at(state.i, state.j, state.k, state.pass_ends)
+            if state.pass_ends and state.k == 0 and seat.kind == "human":
                 self.screen.tell(f"{other.name} passed: if {seat.name} passes too, the game ends and nobody wins")
             started = time.perf_counter()
-            action, hinted = self._decide(seat, other, i, j, k, advice)
-            row = {"session": self.session, "game_id": game_id, "player": seat.name, "seat": mover,
-                   "kind": seat.kind, **{a: seat.answers.get(a) for a in ANSWERS}, "turn": turn,
-                   "i": i, "j": j, "k": k, "action": action, "die": None, "result": None, "k_after": None,
-                   "optimal_action": advice.optimal_action, "p_roll": advice.p_roll, "p_hold": advice.p_hold,
-                   "loss": advice.loss(action), "banked": None, "hinted": hinted,
-                   "think_s": round(time.perf_counter() - started, 3), "time": _now()}
-            if action == "hold":
-                row["banked"] = i + k
-                self.journal.decision(row)
-                if k == 0:
-                    self.screen.tell(f"{seat.name} passes: score stays {i}")
-                else:
-                    self.screen.tell(f"{seat.name} holds: banks {k}, score {i + k}")
-                return i + k, k == 0
-            face = self.dice.roll(seat.name)
-            k, banked = self.game.after_roll(self.game.outcomes[face.outcome], i, k)
-            row.update(die=face.label, result=describe(self.game, face.outcome), k_after=k, banked=banked)
-            self.journal.decision(row)
-            shown = f"{seat.name} rolls {face.label}: {row['result']}"
-            if banked is None:
-                self.screen.tell(f"{shown}, turn total {k}")
-                continue
-            self.screen.tell(f"{shown}. Score {banked}." if k == 0 else f"{shown}; banks {k}, score {banked}")
-            return banked, False
+            action, hinted = self._decide(seat, other, state.i, state.j, state.k, advice)
+            think_s, when = round(time.perf_counter() - started, 3), _now()
+            face = self.dice.roll(seat.name) if action == "roll" else None
+            state, move = step(self.game, state, action, face)
+            self.journal.decision(decision_row(move, advice, session=self.session, game_id=game_id,
+                                               player=seat.name, kind=seat.kind, answers=seat.answers,
+                                               hinted=hinted, think_s=think_s, time=when))
+            self._tell_move(seat.name, move)
+            if move.ends_turn:
+                return state
+
+    def _tell_move(self, name: str, move: Move) -> None:
+        if move.action == "hold":
+            self.screen.tell(f"{name} passes: score stays {move.i}" if move.passed else
+                             f"{name} holds: banks {move.k}, score {move.banked}")
+            return
+        shown = f"{name} rolls {move.face.label}: {move.result}"
+        if move.banked is None:
+            self.screen.tell(f"{shown}, turn total {move.k_after}")
+        elif move.k_after == 0:
+            self.screen.tell(f"{shown}. Score {move.banked}.")
+        else:
+            self.screen.tell(f"{shown}; banks {move.k_after}, score {move.banked}")
 
     def _decide(self, seat: Seat, other: Seat, i: int, j: int, k: int, advice) -> tuple[str, bool]:
         if seat.decide is not None:

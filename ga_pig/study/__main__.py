@@ -1,0 +1,39 @@
+"""``python -m ga_pig.study [key=value ...]``: serve a study of Pig in the browser (keys in
+``conf/study.yaml``). The study lives in ``outputs/study/<name>/``; starting it again reopens it.
+
+A refused command line prints one line and exits with status 2 before anything is made."""
+
+from __future__ import annotations
+
+import sys
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import DictConfig
+
+from ga_pig.config import register as register_run
+from ga_pig.study.config import register
+
+register_run()
+register()
+
+
+@hydra.main(version_base="1.3", config_path="../../conf", config_name="study")
+def main(cfg: DictConfig) -> None:
+    from ga_pig.study.serve import serve
+
+    serve(cfg, HydraConfig.get().runtime.output_dir)
+
+
+if __name__ == "__main__":
+    from ga_pig._cli import refuse
+    from ga_pig.study.config import check_command_line
+
+    try:
+        check_command_line(sys.argv[1:])
+    except ValueError as error:
+        refuse(error)
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(0)

@@ -1,0 +1,197 @@
+"""Typed Hydra schema of a study (``conf/study.yaml``), registered as ``study_schema``, and the checks
+run before the server starts: one ``ValueError`` naming the key, nothing written.
+
+[`validate`][ga_pig.study.config.validate] gives the [`Plan`][ga_pig.study.config.Plan]: the game, the
+opponents and the conditions (every opponent × hints setting × who moves first) that participants are
+assigned to in turn."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from dataclasses import dataclass, field
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig, OmegaConf
+
+from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
+from ga_pig.families import space_of
+from ga_pig.game import Game
+from ga_pig.play.config import check_command_line as _check_command_line
+from ga_pig.play.config import check_keys
+from ga_pig.play.opponents import Opponent, parse
+
+__all__ = ["StudyConfig", "Plan", "Condition", "register", "compose", "check_command_line", "validate",
+           "database_url", "recorded", "DATABASE_ENV", "PASSWORD_ENV", "FIRST", "CONSENT"]
+
+#: The environment variable a database URL with a password is read from (never from the config).
+DATABASE_ENV = "GA_PIG_STUDY_DATABASE"
+#: The environment variable the admin password is read from.
+PASSWORD_ENV = "GA_PIG_STUDY_ADMIN_PASSWORD"
+#: Who moves first in a participant's first game (they alternate after).
+FIRST = ("participant", "opponent")
+#: The consent text when the config gives none.
+CONSENT = ("You are invited to play a few games of the dice game Pig against a computer, as part of a study "
+           "of how people decide under risk. It takes about 15 minutes. We record your decisions, the time "
+           "you take for each, and your answers to three short questions; we record no name or contact "
+           "details. Taking part is voluntary: you may stop at any time, and you may withdraw, which "
+           "deletes everything recorded about you.")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_HASH = re.compile(r"^pbkdf2_sha256\$\d+\$[0-9a-f]+\$[0-9a-f]{64}$")
+
+
+@dataclass
+class StudyConfig:
+    game: GameConfig = field(default_factory=GameConfig)
+    #: the study's name: its directory is outputs/study/<name>
+    name: str = "pilot"
+    #: the opponents participants are assigned to (balanced): optimal, hold_at:N, keep_pace, ...,
+    #: a strategy file (.npy) or a GA run directory (its evolved champion, best.npy)
+    opponents: list[str] = field(default_factory=lambda: ["optimal"])
+    #: games each participant plays; seats alternate game by game
+    games: int = 3
+    #: the hint conditions assigned (balanced): true shows a Hint button with the exact win probabilities
+    hints: list[bool] = field(default_factory=lambda: [False])
+    #: who moves first in the first game, assigned (balanced): participant, opponent
+    first: list[str] = field(default_factory=lambda: ["participant", "opponent"])
+    #: ask the three risk questions of [Exeter optimal §2.4.1] before the games
+    questions: bool = True
+    #: the consent text shown first (null: a short default)
+    consent: str | None = None
+    #: the consent text's version, recorded with each participant; change it with the text
+    consent_version: str = "1"
+    #: the code shown when a participant has finished
+    completion_code: str = "PIG-COMPLETE"
+    #: where a finished participant is sent (e.g. https://app.prolific.com/submissions/complete?cc=XXXX);
+    #: null: the code is shown
+    completion_url: str | None = None
+    #: the study's seed: each participant's dice are drawn from a seed derived from it (null: a fresh one)
+    seed: int | None = None
+    #: the address the server listens on (0.0.0.0 exposes it to the network)
+    host: str = "127.0.0.1"
+    #: the port the server listens on
+    port: int = 8000
+    #: a database URL without a password (null: SQLite, study.sqlite in the study's directory); a URL
+    #: with a password is read from $GA_PIG_STUDY_DATABASE, never from the config
+    database: str | None = None
+    #: the admin password's hash (python -m ga_pig.study.password); or set $GA_PIG_STUDY_ADMIN_PASSWORD
+    admin_password_hash: str | None = None
+    #: milliseconds between the computer's moves on screen
+    delay_ms: int = 700
+    #: minutes without a request after which an unfinished participant counts as a dropout
+    idle_minutes: int = 30
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One arm of the study: the opponent, whether hints are on, who moves first in game 1."""
+
+    opponent: str
+    hints: bool
+    first: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked study: its game, opponents by spec, conditions in assignment order, and the config."""
+
+    game: Game
+    opponents: dict[str, Opponent]
+    conditions: tuple[Condition, ...]
+    cfg: DictConfig
+
+
+def register() -> None:
+    ConfigStore.instance().store(name="study_schema", node=StudyConfig)
+
+
+def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
+    """The study config ``python -m ga_pig.study *overrides`` would use, for tests and scripts."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    from ga_pig.config import register as register_run
+
+    register_run()
+    register()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return hydra_compose("study", overrides=list(overrides), return_hydra_config=hydra)
+
+
+def check_command_line(argv: list[str]) -> None:
+    """``python -m ga_pig.study``'s arguments composed as Hydra will, a refused one as one ValueError."""
+    _check_command_line(argv, StudyConfig, "ga_pig.study", compose)
+
+
+def database_url(cfg: DictConfig, directory) -> str:
+    """The database a study uses: $GA_PIG_STUDY_DATABASE if set, else ``database``, else the SQLite
+    file ``study.sqlite`` in ``directory``. A URL with a password in the config is refused."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    url = os.environ.get(DATABASE_ENV) or cfg.database
+    if not url:
+        return f"sqlite:///{os.path.abspath(os.path.join(directory, 'study.sqlite'))}"
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        where = f"${DATABASE_ENV}" if os.environ.get(DATABASE_ENV) else "config key 'database'"
+        raise ValueError(f"{where}: not a database URL; expected e.g. postgresql+psycopg://user@host/db or "
+                         "sqlite:////path/study.sqlite") from None
+    if parsed.password and not os.environ.get(DATABASE_ENV):
+        raise ValueError(f"config key 'database' holds a password: set the URL in ${DATABASE_ENV} instead "
+                         "(the config is written to the study's directory; the environment is not)")
+    return url
+
+
+def validate(cfg: DictConfig) -> Plan:
+    """Check every key of a study; return its [`Plan`][ga_pig.study.config.Plan]."""
+    check_keys(cfg, StudyConfig, command="ga_pig.study")
+    try:
+        game = make_game(cfg)
+    except ValueError as error:
+        raise ValueError(f"config key 'game': {error}") from None
+    if "action_values" not in space_of(game).offers:
+        fail("game.name", cfg.game.name, f"a game with roll/hold decisions; {game} has {space_of(game).noun}")
+    if not _NAME.match(str(cfg.name)):
+        fail("name", cfg.name, "a name of letters, digits, '_', '.' or '-' (at most 64)")
+    if not cfg.opponents:
+        fail("opponents", list(cfg.opponents), "at least one opponent")
+    if any(str(o).strip() == "human" for o in cfg.opponents):
+        fail("opponents", list(cfg.opponents), "computer opponents (a study's participants play the computer)")
+    opponents = {str(spec): parse(str(spec), game) for spec in cfg.opponents}
+    if len(opponents) < len(cfg.opponents):
+        fail("opponents", list(cfg.opponents), "each opponent once")
+    if not cfg.hints or len(set(cfg.hints)) < len(cfg.hints):
+        fail("hints", list(cfg.hints), "[false], [true] or [false, true]")
+    if not cfg.first or any(f not in FIRST for f in cfg.first) or len(set(cfg.first)) < len(cfg.first):
+        fail("first", list(cfg.first), f"a list of {' and '.join(FIRST)}, each at most once")
+    if not 1 <= cfg.games <= 100:
+        fail("games", cfg.games, "a number of games in [1, 100]")
+    if cfg.seed is not None and not 0 <= cfg.seed <= MAX_SEED:
+        fail("seed", cfg.seed, f"null or an integer in [0, {MAX_SEED}]")
+    if not 1 <= cfg.port <= 65535:
+        fail("port", cfg.port, "a port number in [1, 65535]")
+    if not 0 <= cfg.delay_ms <= 10_000:
+        fail("delay_ms", cfg.delay_ms, "milliseconds in [0, 10000]")
+    if cfg.idle_minutes < 1:
+        fail("idle_minutes", cfg.idle_minutes, "at least 1")
+    if not str(cfg.completion_code).strip():
+        fail("completion_code", cfg.completion_code, "a non-empty code")
+    if cfg.completion_url is not None and not str(cfg.completion_url).startswith(("https://", "http://")):
+        fail("completion_url", cfg.completion_url, "null or an http(s):// address")
+    if cfg.admin_password_hash is not None and not _HASH.match(str(cfg.admin_password_hash)):
+        fail("admin_password_hash", "<hidden>", "a hash from `python -m ga_pig.study.password`")
+    database_url(cfg, ".")
+    conditions = tuple(Condition(o, bool(h), str(f))
+                       for o, h, f in itertools.product(opponents, cfg.hints, cfg.first))
+    return Plan(game, opponents, conditions, cfg)
+
+
+def recorded(cfg: DictConfig) -> dict:
+    """What fixes a study's data: a restart must keep it (the port, host, texts and admin password may
+    change; the seed is checked apart, as null keeps the one recorded)."""
+    values = OmegaConf.to_container(cfg, resolve=True)
+    keep = ("game", "opponents", "games", "hints", "first", "questions", "consent_version")
+    return {key: values[key] for key in keep}

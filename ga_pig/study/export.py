@@ -1,0 +1,120 @@
+"""A study's data as tables, for the admin page, its downloads and the export command:
+
+    python -m ga_pig.study.export outputs/study/<name> [--out DIR]
+
+writes ``decisions``, ``games``, ``participants`` and ``exits`` as CSV and parquet, and a
+``session.json``, into ``<study>/export/`` (or ``--out``), without the server: the export is a play
+session directory that [`load_play`][ga_pig.analysis.load_play] reads like a terminal session's.
+The database is the study's SQLite file, or the URL in $GA_PIG_STUDY_DATABASE."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import pandas as pd
+from sqlalchemy import select
+
+from ga_pig.files import atomic_write, write_json
+from ga_pig.study.store import DECISION_COLUMNS, GAME_COLUMNS, Store, decisions, exits, games, pages, participants
+
+__all__ = ["tables", "overview", "export", "TABLES", "PARTICIPANT_COLUMNS"]
+
+#: The tables a study exports.
+TABLES = ("decisions", "games", "participants", "exits")
+#: A participant's row in the export (their link key, move token and game state stay in the database).
+PARTICIPANT_COLUMNS = ("pid", "source", "study_id", "session_id", "arm", "opponent", "hints", "first", "seed",
+                       "consent_version", "stage", "stated_risk", "answer_q2", "answer_q3", "game_id", "started",
+                       "completed")
+
+
+def tables(store: Store) -> dict[str, pd.DataFrame]:
+    """The study's tables: decisions and games with the terminal's columns, in the order they were
+    made; participants with their condition, progress and seconds spent on each page."""
+    decided = pd.DataFrame(store.read(select(*[decisions.c[c] for c in DECISION_COLUMNS])
+                                      .order_by(decisions.c.id)), columns=list(DECISION_COLUMNS))
+    played = pd.DataFrame(store.read(select(*[games.c[c] for c in GAME_COLUMNS])
+                                     .order_by(games.c.participant, games.c.game_id)), columns=list(GAME_COLUMNS))
+    people = pd.DataFrame(store.read(select(participants.c.id, participants.c.seen,
+                                            *[participants.c[c] for c in PARTICIPANT_COLUMNS])
+                                     .order_by(participants.c.id)),
+                          columns=["id", "seen", *PARTICIPANT_COLUMNS])
+    timing = pd.DataFrame(store.read(select(pages)), columns=["participant", "page", "entered", "left"])
+    if not timing.empty:
+        ended = timing["left"].fillna(time.time())
+        seconds = (ended - timing["entered"]).round(1)
+        spent = timing.assign(seconds=seconds).pivot(index="participant", columns="page", values="seconds")
+        spent.columns = [f"{page}_s" for page in spent.columns]
+        people = people.join(spent, on="id")
+    counted = decided[decided["kind"] == "human"].groupby("session").size().rename("decisions")
+    finished = played[played["finished"].astype(bool)].groupby("session").size().rename("games_finished")
+    people = people.join(counted, on="pid").join(finished, on="pid")
+    people[["decisions", "games_finished"]] = people[["decisions", "games_finished"]].fillna(0).astype(int)
+    people["last_seen"] = pd.to_datetime(people["seen"], unit="s").dt.strftime("%Y-%m-%dT%H:%M:%S")
+    left = pd.DataFrame(store.read(select(exits.c.pid, exits.c.what, exits.c.consent_version, exits.c.time)
+                                   .order_by(exits.c.id)), columns=["pid", "what", "consent_version", "time"])
+    return {"decisions": decided, "games": played, "participants": people.drop(columns=["id", "seen"]),
+            "exits": left, "_seen": people[["pid", "seen", "stage"]]}
+
+
+def overview(store: Store, idle_minutes: int) -> dict:
+    """The admin page's counts and participant rows. A dropout is a participant who has not
+    finished and has sent nothing for ``idle_minutes``."""
+    found = tables(store)
+    people, seen = found["participants"], found["_seen"]
+    idle = (time.time() - seen["seen"]) > 60 * idle_minutes
+    dropouts = int((idle & (seen["stage"] != "done")).sum())
+    left = found["exits"]["what"].value_counts()
+    counts = {"started": len(people), "finished": int((people["stage"] == "done").sum()),
+              "playing or idle": len(people) - int((people["stage"] == "done").sum()) - dropouts,
+              f"dropouts (idle over {idle_minutes} min)": dropouts, "declined": int(left.get("declined", 0)),
+              "withdrawn": int(left.get("withdrawn", 0)), "decisions": len(found["decisions"])}
+    columns = [c for c in ("pid", "stage", "opponent", "hints", "first", "games_finished", "decisions", "started",
+                           "last_seen", "completed", "consent_s", "rules_s", "questions_s", "games_s")
+               if c in people.columns]
+    return {"counts": counts, "columns": columns, "rows": people[columns].to_dict("records"),
+            "downloads": TABLES}
+
+
+def export(store: Store, out: str | Path, session: dict) -> Path:
+    """Write the study's tables and a ``session.json`` into ``out``; returns it."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    found = tables(store)
+    for name in TABLES:
+        frame = found[name]
+        atomic_write(out / f"{name}.parquet", lambda tmp, frame=frame: frame.to_parquet(tmp, index=False))
+        atomic_write(out / f"{name}.csv", lambda tmp, frame=frame: frame.to_csv(tmp, index=False))
+    write_json(out / "session.json", session)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from sqlalchemy import create_engine
+
+    from ga_pig._cli import refuse
+    from ga_pig.study.config import DATABASE_ENV
+
+    parser = argparse.ArgumentParser(prog="python -m ga_pig.study.export", description=__doc__.split("\n\n")[0])
+    parser.add_argument("study", help="the study's directory (outputs/study/<name>)")
+    parser.add_argument("--out", help="where to write the tables (default: <study>/export)")
+    args = parser.parse_args(argv)
+    directory = Path(args.study)
+    described = directory / "study.json"
+    if not described.is_file():
+        refuse(f"{str(directory)!r} is not a study directory: expected one holding study.json "
+               "(made by python -m ga_pig.study)")
+    url = os.environ.get(DATABASE_ENV) or f"sqlite:///{(directory / 'study.sqlite').resolve()}"
+    store = Store(create_engine(url))
+    info = json.loads(described.read_text())
+    out = export(store, args.out or directory / "export", {**info, "session": info.get("name"), "exported":
+                                                               time.strftime("%Y-%m-%dT%H:%M:%S")})
+    print(f"exported the study's tables to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

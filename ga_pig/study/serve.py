@@ -1,0 +1,107 @@
+"""A study started from its config: its directory (one server at a time), database, exact advice
+and web server. Starting again on the same directory reopens the study where it was."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from hydra.experimental.callback import Callback
+from omegaconf import DictConfig, open_dict
+
+from ga_pig.files import read_json, write_json
+from ga_pig.study.config import Plan, database_url, recorded, validate
+
+__all__ = ["open_study", "serve", "StudyCallback", "STUDY_FILE"]
+
+#: The file that marks a study directory and describes the study (never the database password).
+STUDY_FILE = "study.json"
+log = logging.getLogger("ga_pig.study")
+
+
+def _masked(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def open_study(cfg: DictConfig, directory: str | Path, plan: Plan | None = None):
+    """The [`Study`][ga_pig.study.flow.Study] of ``cfg`` in ``directory``: its database opened (made if
+    new), ``study.json`` written, optimal play solved for the advice."""
+    from ga_pig.play.advice import Advisor
+    from ga_pig.study.flow import Study
+    from ga_pig.study.store import open_store
+
+    plan = plan or validate(cfg)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    url = database_url(cfg, directory)
+    store, seed = open_store(url, recorded(cfg), cfg.seed)
+    described = directory / STUDY_FILE
+    before = read_json(described) if described.is_file() else {}
+    write_json(described, {"name": cfg.name, "game": str(plan.game), "database": _masked(url), "seed": seed,
+                           **recorded(cfg), "created": before.get("created", datetime.now().isoformat("T", "seconds")),
+                           "opened": datetime.now().isoformat("T", "seconds")})
+    return Study(plan, store, seed, Advisor(plan.game))
+
+
+def _check_port(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise ValueError(f"config key 'port' = {port}: {host}:{port} is not free ({error.strerror}); "
+                             "pick another port= (or stop what is using it)") from None
+
+
+def serve(cfg: DictConfig, directory: str | Path) -> None:
+    """Serve the study until interrupted."""
+    import uvicorn
+
+    from ga_pig.study.app import make_app
+
+    plan = validate(cfg)
+    _check_port(str(cfg.host), int(cfg.port))
+    print(f"ga_pig study {cfg.name}: {plan.game}, {len(plan.conditions)} conditions; solving optimal play ...",
+          flush=True)
+    study = open_study(cfg, directory, plan)
+    base = f"http://{cfg.host}:{cfg.port}"
+    print(f"database: {_masked(database_url(cfg, directory))}\n"
+          f"participant link: {base}/?participant=ID   (Prolific: {base}/?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}"
+          f"&STUDY_ID={{{{%STUDY_ID%}}}}&SESSION_ID={{{{%SESSION_ID%}}}})\n"
+          f"admin: {base}/admin   export: python -m ga_pig.study.export {directory}", flush=True)
+    uvicorn.run(make_app(study), host=str(cfg.host), port=int(cfg.port), log_level="warning", access_log=False)
+
+
+class StudyCallback(Callback):
+    """Check the study's config, then claim its directory (one server at a time) before Hydra
+    writes into it; a refused config prints one line and leaves nothing behind."""
+
+    def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
+        from ga_pig._cli import refuse
+        from ga_pig.rundir import hold
+
+        try:
+            validate(config)
+            directory = Path(str(config.hydra.run.dir))
+            if directory.exists() and not directory.is_dir():
+                raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a directory; it is a file")
+            if directory.is_dir() and any(directory.iterdir()) and not (directory / STUDY_FILE).is_file():
+                raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a new directory or a study's; it "
+                                 "holds other files")
+            database_url(config, directory)
+            directory.mkdir(parents=True, exist_ok=True)
+            hold(directory)
+        except ValueError as error:
+            refuse(error)
+        with open_dict(config):
+            config.hydra.run.dir = str(directory)
+
+    def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
+        from ga_pig._cli import refuse
+
+        refuse(ValueError("a study is one server: drop --multirun"))
