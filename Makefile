@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check test-cluster demo play bench reproduce lint docs docs-figures clean
+.PHONY: run test check test-cluster demo play study bench reproduce lint docs docs-figures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,11 +29,16 @@ demo: $(STAMP)
 play: $(STAMP)
 	$(BIN)/python -m ga_pig.play $(ARGS)
 
+# Serve a study of Pig to participants' browsers (see docs: how-to "Run a study"); ARGS="name=pilot games=3"
+study: $(STAMP)
+	$(BIN)/python -m ga_pig.study $(ARGS)
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
 
 # The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
-# (a SLURM sweep, a job signalled as before its time limit and one past it, both requeued; skipped where no cluster answers)
+# (a SLURM sweep, a job signalled as before its time limit and one past it, both requeued; skipped where no cluster
+# answers; the study server in Chromium, and against PostgreSQL where one runs)
 check: lint docs
 	$(BIN)/python -m pytest -q --durations=5 -m slow
 

@@ -1,7 +1,7 @@
 """MkDocs hooks (``hooks:`` in mkdocs.yml; no plugin, nothing fetched). Markers in a page become
 tables generated at build time, so the pages cannot drift from their sources:
 
-- ``<!-- ga_pig:config-keys NAME -->``: every key of schema NAME (``run`` or ``play``), from the
+- ``<!-- ga_pig:config-keys NAME -->``: every key of schema NAME (``run``, ``play`` or ``study``), from the
   schema itself by :mod:`ga_pig._config_doc`, the same source as ``--help``;
 - ``<!-- ga_pig:benchmark NAME -->``: the measurements in ``benchmarks/results/NAME.json`` with
   the machine that took them (for ``simple_rules``, exact win rates, which no machine changes).
@@ -28,6 +28,7 @@ def on_config(config, **kwargs):
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
     if CONFIG.search(markdown):
+        import ga_pig.study.config  # noqa: F401  (registers the study's schema)
         from ga_pig._config_doc import markdown as key_tables
 
         markdown = CONFIG.sub(lambda m: key_tables(m.group(1)), markdown)

@@ -19,10 +19,12 @@ import textwrap
 import types
 import typing
 
-__all__ = ["Key", "SCHEMAS", "keys", "groups", "markdown", "help_keys"]
+__all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys"]
 
-#: The two command lines whose keys are documented: ``run`` (``python -m ga_pig``) and ``play``.
-SCHEMAS = ("run", "play")
+#: The command lines whose keys are documented here: ``run`` (``python -m ga_pig``) and ``play``;
+#: a command line above this layer adds its own with [`register_schema`][ga_pig._config_doc.register_schema]
+#: (``study``: ``python -m ga_pig.study``).
+SCHEMAS = ("run", "play", "study")
 #: Width of the key column in ``--help`` and of its lines.
 KEY_WIDTH, HELP_WIDTH = 22, 110
 
@@ -40,8 +42,39 @@ class Key:
     meaning: str
 
 
+@dataclasses.dataclass(frozen=True)
+class Schema:
+    """A command line's schema as this module reads it: its dataclass, the config it composes with
+    no overrides (plain data), the bounds of its numeric keys and the names its named keys take."""
+
+    cls: type
+    composed: typing.Callable[[], dict]
+    ranges: typing.Callable[[], dict]
+    choices: typing.Callable[[], dict]
+
+
+#: Schemas registered by the command lines above this layer, by name.
+_REGISTERED: dict[str, Schema] = {}
+
+
+def register_schema(name: str, schema: Schema) -> None:
+    """Document the command line ``name`` (one of [`SCHEMAS`][ga_pig._config_doc.SCHEMAS]) from ``schema``;
+    its module calls this when imported."""
+    _REGISTERED[name] = schema
+
+
+def _registered(schema: str) -> Schema | None:
+    if schema in ("run", "play"):
+        return None
+    if schema not in _REGISTERED:
+        raise ValueError(f"schema {schema!r}: expected one of {SCHEMAS} (import its command line's config first)")
+    return _REGISTERED[schema]
+
+
 def _schema_class(schema: str) -> type:
     """The dataclass of ``schema``."""
+    if (registered := _registered(schema)) is not None:
+        return registered.cls
     if schema == "run":
         from ga_pig.config import Config
 
@@ -57,6 +90,8 @@ def _composed(schema: str) -> dict:
     """The config the command line composes with no overrides, as plain data."""
     from omegaconf import OmegaConf
 
+    if (registered := _registered(schema)) is not None:
+        return registered.composed()
     if schema == "run":
         from ga_pig.config import compose
     else:
@@ -68,6 +103,8 @@ def _ranges(schema: str) -> dict:
     """The fixed bounds of the schema's numeric keys."""
     from ga_pig.config import MAX_SEED, RANGES, Range
 
+    if (registered := _registered(schema)) is not None:
+        return registered.ranges()
     if schema == "run":
         return RANGES
     from ga_pig.play.config import MAX_DELAY
@@ -85,6 +122,8 @@ def _choices(schema: str) -> dict[str, typing.Callable[[], typing.Iterable[str]]
         return lambda: registry_names(name).split(" | ")
 
     game = {"game.name": registry("games"), "game.endgame": lambda: ENDGAMES}
+    if (registered := _registered(schema)) is not None:
+        return {**game, **registered.choices()}
     if schema == "play":
         from ga_pig.play.config import DICE, FIRST
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
-from ga_pig.families import space_of
+from ga_pig.families import family_of, space_of
 from ga_pig.game import MAX_SIDES
 
 __all__ = [
@@ -414,7 +414,7 @@ def validate(cfg: DictConfig) -> None:
     if not GENOMES[cfg.genome].fits(space_of(game)):
         fits = tuple(name for name, genome in GENOMES.items() if genome.fits(space_of(game)))
         fail("genome", cfg.genome, f"one of {fits} for {cfg.game.name}, whose strategies are {space_of(game).noun}")
-    if cfg.operators.mutation in OBSERVING and (game.endgame != "first_to_goal" or game.players != 2):
+    if cfg.operators.mutation in OBSERVING and not family_of(game).offers("visits"):
         blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
         fail("operators.mutation", cfg.operators.mutation, f"one of {blind} under endgame={cfg.game.endgame!r} "
              f"with players={cfg.game.players} (ga_pig.exact.visits follows two players under the seeds' rule only)")
@@ -445,7 +445,7 @@ def validate(cfg: DictConfig) -> None:
         fail("fitness.restart", cfg.fitness.restart, "a number in [0, 1] (share of the win rate from every score pair)")
     if cfg.fitness.restart and cfg.fitness.kind != "exact":
         fail("fitness.restart", cfg.fitness.restart, "0 with fitness.kind=simulated (games begin at the start)")
-    if cfg.fitness.restart and (cfg.game.players != 2 or cfg.game.endgame != "first_to_goal"):
+    if cfg.fitness.restart and not family_of(game).restarts:
         fail("fitness.restart", cfg.fitness.restart, f"0 with players={cfg.game.players}, endgame={cfg.game.endgame!r} "
              "(restarts are for two players under the seeds' rule)")
     if cfg.fitness.max_games < 1:

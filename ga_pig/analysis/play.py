@@ -42,22 +42,37 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["load_play", "play_dirs", "turns", "players", "hold_model", "HoldModel", "risk_gradients",
+__all__ = ["load_play", "play_dirs", "DECISION_COLUMNS", "GAME_COLUMNS", "STUDY_FILE", "STUDY_DATABASE", "turns",
+           "players", "hold_model", "HoldModel", "risk_gradients",
            "behaviour_risk", "late_game_test", "read_tracker", "TRACKER_COLUMNS", "NEUTRAL_THRESHOLD"]
+
+#: The columns of a decision row, in their order (described above).
+DECISION_COLUMNS = ("session", "game_id", "player", "seat", "kind", "stated_risk", "answer_q2", "answer_q3", "turn",
+                    "i", "j", "k", "action", "die", "result", "k_after", "optimal_action", "p_roll", "p_hold", "loss",
+                    "banked", "hinted", "think_s", "time")
+#: The columns of a game row: the seats' names and kinds, winner, turns, final scores, how it ended.
+GAME_COLUMNS = ("session", "game_id", "first", "second", "first_kind", "second_kind", "winner", "winner_seat",
+                "turns", "score_first", "score_second", "finished", "quit", "stalemate", "started", "ended")
+#: The flags among them, which a database stores as 0/1.
+_FLAGS = ("hinted", "finished", "quit", "stalemate")
+#: What marks a study directory ([`ga_pig.study`][ga_pig.study]) and the SQLite file it keeps its records in.
+STUDY_FILE, STUDY_DATABASE = "study.json", "study.sqlite"
 
 #: The points-maximizing rule for Pig of [Knizia 1999] (hold at 20): a risk-neutral player's threshold in points.
 NEUTRAL_THRESHOLD = 20.0
 
 
 def play_dirs(path: str | Path = "outputs/play") -> list[Path]:
-    """Session directories at or under ``path`` (those holding ``session.json``), sorted. Those
-    inside a hidden directory below ``path`` are left out: a directory being rebuilt
-    ([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) is hidden until it is complete."""
+    """Session directories at or under ``path`` (those holding ``session.json``, or a study's
+    ``study.json``), sorted. Those inside a hidden directory below ``path`` are left out: a
+    directory being rebuilt ([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) is hidden until it is
+    complete."""
     path = Path(path).expanduser()
-    if (path / "session.json").is_file():
+    marks = ("session.json", STUDY_FILE)
+    if any((path / mark).is_file() for mark in marks):
         return [path]
-    return sorted(found.parent for found in path.rglob("session.json")
-                  if not any(part.startswith(".") for part in found.relative_to(path).parts[:-1]))
+    return sorted({found.parent for mark in marks for found in path.rglob(mark)
+                   if not any(part.startswith(".") for part in found.relative_to(path).parts[:-1])})
 
 
 def _lines(path: Path) -> list[dict]:
@@ -113,10 +128,33 @@ def _last_recording(rows: pd.DataFrame, name: str, path: Path) -> pd.DataFrame:
     return rows[recording == recording.iloc[-1]].reset_index(drop=True)
 
 
+def _study_rows(directory: Path, name: str) -> pd.DataFrame:
+    """The rows of ``name`` in a study's SQLite database, with the terminal's columns, in the order
+    they were made (games by participant, then game)."""
+    import sqlite3
+    from contextlib import closing
+
+    database = directory / STUDY_DATABASE
+    if not database.is_file():
+        raise ValueError(f"{directory} is a study whose database is not a file here (PostgreSQL?): export it first "
+                         f"with python -m ga_pig.study.export {directory}, then read {directory / 'export'}")
+    columns = DECISION_COLUMNS if name == "decisions" else GAME_COLUMNS
+    order = "id" if name == "decisions" else "participant, game_id"
+    quoted = ", ".join(f'"{c}"' for c in columns)
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as connection:
+        rows = pd.read_sql_query(f"SELECT {quoted} FROM {name} ORDER BY {order}", connection)
+    for flag in _FLAGS:
+        if flag in rows:
+            rows[flag] = rows[flag].astype(bool)
+    return rows
+
+
 def _rows(directory: Path, name: str) -> pd.DataFrame:
-    """The rows of ``name`` in a session directory. The line file comes first: it holds every
-    decision as it was made, while the parquet table, rewritten after each game, misses a killed
-    session's game in progress. The two are never added together."""
+    """The rows of ``name`` in a session directory (or a study's database). The line file comes
+    first: it holds every decision as it was made, while the parquet table, rewritten after each
+    game, misses a killed session's game in progress. The two are never added together."""
+    if (directory / STUDY_FILE).is_file() and not (directory / "session.json").is_file():
+        return _study_rows(directory, name)
     lines = directory / f"{name}.jsonl"
     if lines.is_file():
         return _last_recording(pd.DataFrame.from_records(_lines(lines)), name, lines)
@@ -136,7 +174,7 @@ def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataF
         decisions.append(_rows(directory, "decisions"))
         played = _rows(directory, "games")
         if not played.empty:
-            games.append(played.drop_duplicates("game_id", keep="last"))
+            games.append(played.drop_duplicates(["session", "game_id"], keep="last"))
     decisions = pd.concat(decisions, ignore_index=True) if any(len(d) for d in decisions) else pd.DataFrame()
     games = pd.concat(games, ignore_index=True) if games else pd.DataFrame()
     return decisions, games

@@ -12,6 +12,7 @@ import pandas as pd
 from ga_pig import exact, simulate
 from ga_pig import strategies as S
 from ga_pig.analysis.stats import win_interval
+from ga_pig.families import space_of
 from ga_pig.game import Game
 
 __all__ = [
@@ -277,7 +278,8 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
             solution = endgame.optimal(game)
             won = endgame.margins(solution)
             margin = won.sum(axis=0)
-            past = solution.margin().astype(float) if not game.max_dice else np.full((2, goal, goal), np.nan)
+            past = solution.margin().astype(float) if "roll_hold" in space_of(game).offers else \
+                np.full((2, goal, goal), np.nan)
             solutions[label, rule] = solution, won
             rows.append({"game": label, "endgame": rule, "first_wins": solution.start[0],
                          "second_wins": solution.start[1], "cap": solution.top,

@@ -118,6 +118,11 @@ class Family:
         return ()
 
     # ------------------------------------------------------------------ helpers
+    def offers(self, operation: str) -> bool:
+        """Whether the family implements ``operation`` (a method name such as ``visits``) rather than
+        refusing it, so a config can be refused before any work."""
+        return getattr(type(self), operation) is not getattr(Family, operation)
+
     def _refuse(self, what: str, game: Game, hint: str = ""):
         raise ValueError(f"{what} is not offered for {game} ({self.games})" + (f": {hint}" if hint else ""))
 

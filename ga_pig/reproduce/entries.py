@@ -14,6 +14,7 @@ import pandas as pd
 from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import data, discovery, figures, play, stats, tables
+from ga_pig.families import space_of
 from ga_pig.reproduce.context import SEED_003_CLAIMS, SEED_003_FIGURES, Context
 
 __all__ = ["Entry", "ENTRIES", "SECTIONS"]
@@ -353,7 +354,7 @@ def _winning_margins(ctx):
 def _variant_margins(ctx):
     _, solutions = ctx.endgame
     margins = {name: solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
-               if rule == "last_round" and not solution.game.max_dice}
+               if rule == "last_round" and "roll_hold" in space_of(solution.game).offers}
     return (figures.endgame_margins(margins, ctx.game.goal),
             "last_round, first mover: " + ", ".join(f"{name} up to {int(m.max())}" for name, m in margins.items()))
 

@@ -11,11 +11,13 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
+from ga_pig._config_doc import register_help
 from ga_pig.config import register as register_run
 from ga_pig.study.config import register
 
 register_run()
 register()
+register_help()
 
 
 @hydra.main(version_base="1.3", config_path="../../conf", config_name="study")

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
+from ga_pig import _config_doc
+from ga_pig.analysis.play import STUDY_DATABASE
 from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
 from ga_pig.families import space_of
 from ga_pig.game import Game
@@ -63,8 +65,8 @@ class StudyConfig:
     consent_version: str = "1"
     #: the code shown when a participant has finished
     completion_code: str = "PIG-COMPLETE"
-    #: where a finished participant is sent (e.g. https://app.prolific.com/submissions/complete?cc=XXXX);
-    #: null: the code is shown
+    #: where a finished participant is sent, ``{code}`` in it replaced by the completion code (Prolific:
+    #: https://app.prolific.com/submissions/complete?cc={code}); null: the code is shown, nothing more
     completion_url: str | None = None
     #: the study's seed: each participant's dice are drawn from a seed derived from it (null: a fresh one)
     seed: int | None = None
@@ -106,6 +108,18 @@ def register() -> None:
     ConfigStore.instance().store(name="study_schema", node=StudyConfig)
 
 
+def _ranges() -> dict:
+    from ga_pig.config import RANGES, Range
+
+    game = {k: v for k, v in RANGES.items() if k.startswith("game.")}
+    return {**game, "games": Range(1, 100), "seed": Range(0, MAX_SEED), "port": Range(1, 65535),
+            "delay_ms": Range(0, 10_000), "idle_minutes": Range(1)}
+
+
+_config_doc.register_schema("study", _config_doc.Schema(
+    StudyConfig, lambda: OmegaConf.to_container(compose([]), resolve=True), _ranges, lambda: {"first": lambda: FIRST}))
+
+
 def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
     """The study config ``python -m ga_pig.study *overrides`` would use, for tests and scripts."""
     from hydra import compose as hydra_compose
@@ -132,7 +146,7 @@ def database_url(cfg: DictConfig, directory) -> str:
 
     url = os.environ.get(DATABASE_ENV) or cfg.database
     if not url:
-        return f"sqlite:///{os.path.abspath(os.path.join(directory, 'study.sqlite'))}"
+        return f"sqlite:///{os.path.abspath(os.path.join(directory, STUDY_DATABASE))}"
     try:
         parsed = make_url(url)
     except ArgumentError:

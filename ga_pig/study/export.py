@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 from sqlalchemy import select
 
+from ga_pig.analysis.play import STUDY_DATABASE, STUDY_FILE
 from ga_pig.files import atomic_write, write_json
 from ga_pig.study.store import DECISION_COLUMNS, GAME_COLUMNS, Store, decisions, exits, games, pages, participants
 
@@ -33,7 +34,8 @@ PARTICIPANT_COLUMNS = ("pid", "source", "study_id", "session_id", "arm", "oppone
 
 def tables(store: Store) -> dict[str, pd.DataFrame]:
     """The study's tables: decisions and games with the terminal's columns, in the order they were
-    made; participants with their condition, progress and seconds spent on each page."""
+    made; participants with their condition, progress and seconds spent on each page before the
+    completion page (``consent_s``, ...; a page still open until their last request)."""
     decided = pd.DataFrame(store.read(select(*[decisions.c[c] for c in DECISION_COLUMNS])
                                       .order_by(decisions.c.id)), columns=list(DECISION_COLUMNS))
     played = pd.DataFrame(store.read(select(*[games.c[c] for c in GAME_COLUMNS])
@@ -42,10 +44,12 @@ def tables(store: Store) -> dict[str, pd.DataFrame]:
                                             *[participants.c[c] for c in PARTICIPANT_COLUMNS])
                                      .order_by(participants.c.id)),
                           columns=["id", "seen", *PARTICIPANT_COLUMNS])
-    timing = pd.DataFrame(store.read(select(pages)), columns=["participant", "page", "entered", "left"])
+    timing = pd.DataFrame(store.read(select(pages).where(pages.c.page != "done")),
+                          columns=["participant", "page", "entered", "left"])
     if not timing.empty:
-        ended = timing["left"].fillna(time.time())
-        seconds = (ended - timing["entered"]).round(1)
+        # a page still open counts until the participant's last request
+        ended = timing["left"].fillna(timing["participant"].map(people.set_index("id")["seen"]))
+        seconds = (ended - timing["entered"]).clip(lower=0).round(1)
         spent = timing.assign(seconds=seconds).pivot(index="participant", columns="page", values="seconds")
         spent.columns = [f"{page}_s" for page in spent.columns]
         people = people.join(spent, on="id")
@@ -103,11 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="where to write the tables (default: <study>/export)")
     args = parser.parse_args(argv)
     directory = Path(args.study)
-    described = directory / "study.json"
+    described = directory / STUDY_FILE
     if not described.is_file():
         refuse(f"{str(directory)!r} is not a study directory: expected one holding study.json "
                "(made by python -m ga_pig.study)")
-    url = os.environ.get(DATABASE_ENV) or f"sqlite:///{(directory / 'study.sqlite').resolve()}"
+    url = os.environ.get(DATABASE_ENV) or f"sqlite:///{(directory / STUDY_DATABASE).resolve()}"
     store = Store(create_engine(url))
     info = json.loads(described.read_text())
     out = export(store, args.out or directory / "export", {**info, "session": info.get("name"), "exported":

@@ -30,6 +30,7 @@ from ga_pig.play.session import QUESTIONS
 from ga_pig.play.state import ANSWERS, Move, State, decision_row, step
 from ga_pig.study.config import Plan
 from ga_pig.study.store import Store, decisions, exits, games, pages, participants
+from ga_pig.study.store import study as settings
 
 __all__ = ["Study", "Refused", "STAGES", "check_id", "SOURCES"]
 
@@ -93,6 +94,9 @@ class Study:
 
     def _enter(self, pid, source, study_id, session_id) -> str:
         with self.store.begin() as c:
+            # one entry at a time, so the counts that balance the conditions are current: SQLite's
+            # BEGIN IMMEDIATE does this already; PostgreSQL takes this row lock
+            c.execute(select(settings.c.key).where(settings.c.key == "seed").with_for_update())
             left = c.execute(select(exits.c.what).where(exits.c.pid == pid)).scalar()
             if left is not None:
                 raise Refused(403, f"participant {pid} has {left} this study, so it cannot be started again")
@@ -197,7 +201,7 @@ class Study:
         c.execute(insert(exits).values(pid=p["pid"], what=what, consent_version=p["consent_version"], time=_now()))
 
     # ------------------------------------------------------------------ games
-    def _seat(self, p: dict, game_id: int) -> int:
+    def seat_of(self, p: dict, game_id: int) -> int:
         """The participant's seat in game ``game_id``: seats alternate, game 1 as the condition says."""
         first = p["first"] == "participant"
         return 0 if first == (game_id % 2 == 1) else 1
@@ -205,7 +209,7 @@ class Study:
     def _names(self, p: dict, game_id: int) -> tuple[list[str], list[str]]:
         """(names, kinds) by seat."""
         me, them = (p["pid"], "human"), (self.plan.opponents[p["opponent"]].name, "computer")
-        order = (me, them) if self._seat(p, game_id) == 0 else (them, me)
+        order = (me, them) if self.seat_of(p, game_id) == 0 else (them, me)
         return [o[0] for o in order], [o[1] for o in order]
 
     def _start_game(self, c, p: dict, game_id: int) -> list[dict]:
@@ -220,7 +224,7 @@ class Study:
     def _computer_and_save(self, c, p: dict, state: State, events: list[dict]) -> list[dict]:
         """Play the computer's moves until the participant is to move or the game is over; store the
         state with a fresh token; ``events`` with the computer's moves added."""
-        seat = self._seat(p, p["game_id"])
+        seat = self.seat_of(p, p["game_id"])
         policy = self.policies[p["opponent"]]
         while not state.over and state.mover != seat:
             action = "roll" if policy[state.i, state.j, state.k] else "hold"
@@ -242,8 +246,9 @@ class Study:
         face = face_at(game, p["seed"], p["game_id"], state.rolls) if action == "roll" else None
         after, move = step(game, state, action, face)
         names, kinds = self._names(p, p["game_id"])
+        answers = {a: p[a] for a in ANSWERS} if kinds[move.seat] == "human" else {}  # the computer answered none
         row = decision_row(move, advice, session=p["pid"], game_id=p["game_id"], player=names[move.seat],
-                           kind=kinds[move.seat], answers={a: p[a] for a in ANSWERS}, hinted=hinted,
+                           kind=kinds[move.seat], answers=answers, hinted=hinted,
                            think_s=round(think_s, 3), time=_now())
         seq = c.execute(select(func.coalesce(func.max(decisions.c.seq), 0))
                         .where(decisions.c.participant == p["id"])).scalar() + 1
@@ -252,7 +257,7 @@ class Study:
         return after
 
     def _event(self, p: dict, move: Move, after: State) -> dict:
-        seat = self._seat(p, p["game_id"])
+        seat = self.seat_of(p, p["game_id"])
         return {"who": "you" if move.seat == seat else "computer", "action": move.action,
                 "die": move.face.label if move.face else None, "result": move.result, "k": move.k,
                 "k_after": move.k_after, "banked": move.banked, "passed": move.passed,
@@ -297,14 +302,14 @@ class Study:
             events: list[dict] = []
             state = self._record(c, p, state, action, hinted=bool(p["hinted"]), think_s=think, events=events)
             self._computer_and_save(c, p, state, events)
-            return {"events": events, "game": self._game_view(p)}
+            return {"events": events, "game": self.game_view(p)}
 
     def _next(self, c, p: dict) -> dict:
         if p["game_id"] >= self.plan.cfg.games:
             self._advance(c, p, "done")
             return {"events": [], "game": None, "done": True}
         events = self._start_game(c, p, p["game_id"] + 1)
-        return {"events": events, "game": self._game_view(p)}
+        return {"events": events, "game": self.game_view(p)}
 
     def hint(self, key: str, token: str) -> dict:
         """The exact win probabilities of rolling and holding at the participant's state (hint
@@ -328,11 +333,11 @@ class Study:
             p = self._participant(c, key)
             if p["stage"] != "games":
                 raise Refused(409, f"you are at the {p['stage']} page, not playing: reload the page")
-            return self._game_view(p)
+            return self.game_view(p)
 
-    def _game_view(self, p: dict) -> dict:
+    def game_view(self, p: dict) -> dict:
         state = State.from_dict(json.loads(p["state"]))
-        seat = self._seat(p, p["game_id"])
+        seat = self.seat_of(p, p["game_id"])
         return {"game_id": p["game_id"], "games": int(self.plan.cfg.games), "you": state.scores[seat],
                 "them": state.scores[1 - seat], "k": state.k, "your_turn": not state.over and state.mover == seat,
                 "over": state.over, "won": None if state.winner is None else state.winner == seat,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import getpass
 import sys
 
-from ga_pig.study.app import hash_password
+from ga_pig.study.admin import hash_password
 
 if __name__ == "__main__":
     first = getpass.getpass("admin password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\n")

@@ -12,13 +12,12 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
+from ga_pig.analysis.play import STUDY_FILE
 from ga_pig.files import read_json, write_json
 from ga_pig.study.config import Plan, database_url, recorded, validate
 
 __all__ = ["open_study", "serve", "StudyCallback", "STUDY_FILE"]
 
-#: The file that marks a study directory and describes the study (never the database password).
-STUDY_FILE = "study.json"
 log = logging.getLogger("ga_pig.study")
 
 

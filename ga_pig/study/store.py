@@ -33,6 +33,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 
+from ga_pig.analysis.play import DECISION_COLUMNS, GAME_COLUMNS
+
 __all__ = ["metadata", "participants", "decisions", "games", "pages", "exits", "study", "open_store", "Store",
            "DECISION_COLUMNS", "GAME_COLUMNS"]
 
@@ -58,16 +60,6 @@ participants = Table(
     Column("started", String(32), nullable=False), Column("seen", Float, nullable=False),
     Column("completed", String(32)),
 )
-
-#: The terminal's decision columns ([`ga_pig.analysis.play`][ga_pig.analysis.play]), in its order.
-DECISION_COLUMNS = ("session", "game_id", "player", "seat", "kind", "stated_risk", "answer_q2", "answer_q3", "turn",
-                    "i", "j", "k", "action", "die", "result", "k_after", "optimal_action", "p_roll", "p_hold", "loss",
-                    "banked", "hinted", "think_s", "time")
-#: The terminal's game columns.
-GAME_COLUMNS = ("session", "game_id", "first", "second", "first_kind", "second_kind", "winner", "winner_seat",
-                "turns", "score_first", "score_second", "finished", "quit", "stalemate", "started", "ended")
-
-
 
 def _owner(**options) -> Column:
     """The participant a row belongs to (its rows go with them)."""

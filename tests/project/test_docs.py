@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import ga_pig.study.config  # noqa: F401  (registers the study's schema with _config_doc)
 from ga_pig import _config_doc, _schema
 from ga_pig.config import compose
 from ga_pig.preflight import schema_keys
@@ -28,8 +29,9 @@ SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=
 
 def _leaves(schema: str) -> list[str]:
     from ga_pig.play.config import PlayConfig
+    from ga_pig.study.config import StudyConfig
 
-    keys = schema_keys() if schema == "run" else _schema.keys(PlayConfig)
+    keys = schema_keys() if schema == "run" else _schema.keys(PlayConfig if schema == "play" else StudyConfig)
     return [key for key, kind in keys.items() if not hasattr(kind, "__dataclass_fields__")]
 
 
@@ -65,7 +67,7 @@ def test_play_bounds_are_what_play_refuses(key, value):
         validate(play_compose([f"{key}={value}"]))
 
 
-@pytest.mark.parametrize("module, schema", [("ga_pig", "run"), ("ga_pig.play", "play")])
+@pytest.mark.parametrize("module, schema", [("ga_pig", "run"), ("ga_pig.play", "play"), ("ga_pig.study", "study")])
 def test_help_lists_every_key(module, schema):
     shown = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, cwd=ROOT,
                            timeout=120)
