@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check test-cluster demo play study bench reproduce lint docs docs-figures clean
+.PHONY: run test check test-cluster test-postgres demo play study bench reproduce lint docs docs-figures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ run: $(STAMP)
 test-cluster: $(STAMP)
 	bash scripts/slurm_local.sh up
 	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/runs/test_cluster.py
+
+# PostgreSQL on this machine (apt-get as root), then the study's database layer against it
+test-postgres: $(STAMP)
+	GA_PIG_POSTGRES_URL=$$(bash scripts/postgres_local.sh up) GA_PIG_REQUIRE_POSTGRES=1 $(BIN)/python -m pytest -q -m slow tests/study/test_postgres.py
 
 demo: $(STAMP)
 	$(BIN)/python -m ga_pig.demo

@@ -20,8 +20,9 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf, open_dict
 
+from ga_pig.play.rulebook import rules
 from ga_pig.play.screen import QUIT, EndOfInput, Quit, Screen
-from ga_pig.play.table import ANSWERS, Seat, Table, rules
+from ga_pig.play.table import ANSWERS, Seat, Table
 
 __all__ = ["QUESTIONS", "EXIT_STATUS", "run_session", "ask_questions", "PlayCallback"]
 

@@ -1,6 +1,7 @@
 """One game at the terminal table: seats (a person at the keyboard, a strategy or a model of a
 person), the screen and the journal around the step function of [`ga_pig.play.state`][ga_pig.play.state],
-which holds the rules ([Exeter optimal §2.3.4]), and the rules of the game's roll table in words.
+which holds the rules ([Exeter optimal §2.3.4]); the rules in words are
+[`ga_pig.play.rulebook`][ga_pig.play.rulebook]'s.
 
 Every decision, by a person or a strategy, goes to the journal with the exact win probabilities
 of rolling and holding from that state under optimal play, the optimal action and the win
@@ -14,58 +15,16 @@ from datetime import datetime
 
 import numpy as np
 
-from ga_pig.game import Effect, Game
+from ga_pig.game import Game
 from ga_pig.play.advice import Advisor
-from ga_pig.play.dice import describe, faces
 from ga_pig.play.record import Journal
+from ga_pig.play.rulebook import rules
 from ga_pig.play.screen import Screen
 from ga_pig.play.state import ANSWERS, Move, State, decision_row, step
 
-__all__ = ["Seat", "Table", "ANSWERS", "rules"]
+__all__ = ["Seat", "Table", "ANSWERS"]
 
 PAST = {"roll": "rolled", "hold": "held"}
-#: What each effect of a roll does, for the rules (the outcome's own wording, then this).
-MEANING = {Effect.BUST: "bust: the turn total is lost and the turn ends",
-           Effect.RESET: "score back to 0: the banked score is lost too",
-           Effect.BANK: "and bank: the turn total is then banked and the turn ends",
-           Effect.DOUBLE: "double: the turn total doubles",
-           Effect.SUBTRACT: "-N: the turn total falls by N, never below 0"}
-#: The widest line of the rules: the terminal [`ga_pig.play.screen`][ga_pig.play.screen] is written for.
-WIDTH = 80
-
-
-def rules(game: Game, hints: bool = True) -> list[str]:
-    """The rules of ``game`` as the table plays them, from its roll table, in lines of at most
-    80 characters (a long list of faces is cut short)."""
-    by_outcome: dict[int, list[str]] = {}
-    for face in faces(game):
-        by_outcome.setdefault(face.outcome, []).append(face.label)
-    by_outcome = dict(sorted(by_outcome.items()))
-    effects = [describe(game, outcome) for outcome in by_outcome]
-    column = max(len(e) for e in effects) + 2
-    lines = [f"Rules of {game}:",
-             "  Take turns. On your turn, roll as often as you like; each roll changes",
-             "  the turn total:"]
-    for effect, labels in zip(effects, by_outcome.values(), strict=True):
-        lines.append(_cut(f"    {effect:<{column}}{', '.join(labels)}", len(labels)))
-    present = {Effect(o.effect) for o in game.outcomes}
-    lines += [f"  {MEANING[e]}." for e in Effect if e in MEANING and e in present]
-    lines += ["  Hold to add the turn total to your score; the turn ends.",
-              f"  The first to {game.goal} wins: a roll that brings score plus turn total to {game.goal}",
-              "  wins at once. Holding at turn total 0 passes; a pass right after the other",
-              "  player's pass ends the game and nobody wins.",
-              f"  Keys: r roll, h hold, {'? hint (win probabilities), ' if hints else ''}i these rules, q quit."]
-    return lines
-
-
-def _cut(line: str, count: int) -> str:
-    """``line`` (a list of ``count`` faces) cut to [`WIDTH`][ga_pig.play.table.WIDTH] characters at a face."""
-    if len(line) <= WIDTH:
-        return line
-    tail = f", ... ({count} faces)"
-    return line[:line.rfind(", ", 0, WIDTH - len(tail))] + tail
-
-
 @dataclass
 class Seat:
     """A player: a person when ``strategy`` is None, else the roll/hold tensor it plays.

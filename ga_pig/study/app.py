@@ -16,7 +16,7 @@ import logging
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -25,7 +25,7 @@ from ga_pig.study import admin
 from ga_pig.study.config import CONSENT
 from ga_pig.study.flow import Refused, Study
 from ga_pig.study.pages import HERE, page, refused
-from ga_pig.study.text import example, question_forms, rules_lines
+from ga_pig.study.text import example, question_forms, rules_page
 
 __all__ = ["make_app", "MAX_BODY"]
 
@@ -86,7 +86,9 @@ async def _form(request: Request) -> dict:
 async def _json(request: Request) -> dict:
     try:
         values = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
+    except ClientDisconnect:
+        raise Refused(400, "the request was cut off: send it again") from None
+    except (ValueError, RecursionError):  # not JSON (UnicodeDecodeError is a ValueError), or nested too deep
         raise Refused(400, 'the request body is not JSON: expected {"token": ..., "action": ...}') from None
     if not isinstance(values, dict):
         raise Refused(400, 'the request body is not a JSON object: expected {"token": ..., "action": ...}')
@@ -114,8 +116,8 @@ async def show(request: Request) -> Response:
     if stage == "consent":
         return page(request, "consent.html", key=key, consent=cfg.consent or CONSENT, version=cfg.consent_version)
     if stage == "rules":
-        return page(request, "rules.html", key=key, rules=rules_lines(study.plan.game, p["hints"]),
-                    example=example(study.plan.game))
+        return page(request, "rules.html", key=key, example=example(study.plan.game),
+                    **rules_page(study.plan.game, p["hints"]))
     if stage == "questions":
         return page(request, "questions.html", key=key, questions=question_forms())
     if stage == "games":

@@ -206,6 +206,6 @@ def validate(cfg: DictConfig) -> Plan:
 def recorded(cfg: DictConfig) -> dict:
     """What fixes a study's data: a restart must keep it (the port, host, texts and admin password may
     change; the seed is checked apart, as null keeps the one recorded)."""
-    values = OmegaConf.to_container(cfg, resolve=True)
     keep = ("game", "opponents", "games", "hints", "first", "questions", "consent_version")
-    return {key: values[key] for key in keep}
+    return {key: OmegaConf.to_container(cfg[key], resolve=True) if OmegaConf.is_config(cfg[key]) else cfg[key]
+            for key in keep}

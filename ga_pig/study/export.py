@@ -75,7 +75,8 @@ def overview(store: Store, idle_minutes: int) -> dict:
     counts = {"started": len(people), "finished": int((people["stage"] == "done").sum()),
               "playing or idle": len(people) - int((people["stage"] == "done").sum()) - dropouts,
               f"dropouts (idle over {idle_minutes} min)": dropouts, "declined": int(left.get("declined", 0)),
-              "withdrawn": int(left.get("withdrawn", 0)), "decisions": len(found["decisions"])}
+              "withdrawn": int(left.get("withdrawn", 0)),
+              "decisions by participants": int((found["decisions"]["kind"] == "human").sum())}
     columns = [c for c in ("pid", "stage", "opponent", "hints", "first", "games_finished", "decisions", "started",
                            "last_seen", "completed", "consent_s", "rules_s", "questions_s", "games_s")
                if c in people.columns]

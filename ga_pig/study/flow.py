@@ -234,7 +234,7 @@ class Study:
         token = secrets.token_urlsafe(18)
         values = {"game_id": p["game_id"], "state": json.dumps(state.to_dict()), "token": token, "token_issued": shown,
                   "hinted": False,
-                  "recent": json.dumps([e for e in events if e["who"] == "computer"])}
+                  "recent": json.dumps(events)}
         c.execute(update(participants).where(participants.c.id == p["id"]).values(**values))
         p.update(values)
         return events

@@ -57,6 +57,40 @@ def _check_port(host: str, port: int) -> None:
                              "pick another port= (or stop what is using it)") from None
 
 
+def _claim(cfg: DictConfig, directory: Path) -> Path:
+    """Lock the study's directory (made if new) and open its database once, so a database another
+    study made or one that does not answer is refused before the server starts; a directory made
+    here is removed again when refused."""
+    import shutil
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ga_pig.rundir import hold, release
+    from ga_pig.study.store import open_store
+
+    if directory.exists() and not directory.is_dir():
+        raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a directory; it is a file")
+    if directory.is_dir() and any(directory.iterdir()) and not (directory / STUDY_FILE).is_file():
+        raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a new directory or a study's; it holds "
+                         "other files")
+    url = database_url(cfg, directory)
+    new = not directory.exists()
+    directory.mkdir(parents=True, exist_ok=True)
+    hold(directory)
+    try:
+        store, _ = open_store(url, recorded(cfg), cfg.seed)
+        store.dispose()
+    except (ValueError, SQLAlchemyError) as error:
+        release(directory)
+        if new:
+            shutil.rmtree(directory, ignore_errors=True)
+        if isinstance(error, SQLAlchemyError):
+            cause = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+            raise ValueError(f"database {_masked(url)}: {cause}") from None
+        raise
+    return directory
+
+
 def serve(cfg: DictConfig, directory: str | Path) -> None:
     """Serve the study until interrupted."""
     import uvicorn
@@ -64,7 +98,6 @@ def serve(cfg: DictConfig, directory: str | Path) -> None:
     from ga_pig.study.app import make_app
 
     plan = validate(cfg)
-    _check_port(str(cfg.host), int(cfg.port))
     print(f"ga_pig study {cfg.name}: {plan.game}, {len(plan.conditions)} conditions; solving optimal play ...",
           flush=True)
     study = open_study(cfg, directory, plan)
@@ -77,24 +110,17 @@ def serve(cfg: DictConfig, directory: str | Path) -> None:
 
 
 class StudyCallback(Callback):
-    """Check the study's config, then claim its directory (one server at a time) before Hydra
-    writes into it; a refused config prints one line and leaves nothing behind."""
+    """Check the study's config, its port and its database, then claim its directory (one server at a
+    time) before Hydra writes into it; a refused study prints one line, exits 2 and leaves no new
+    directory behind."""
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
         from ga_pig._cli import refuse
-        from ga_pig.rundir import hold
 
         try:
             validate(config)
-            directory = Path(str(config.hydra.run.dir))
-            if directory.exists() and not directory.is_dir():
-                raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a directory; it is a file")
-            if directory.is_dir() and any(directory.iterdir()) and not (directory / STUDY_FILE).is_file():
-                raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a new directory or a study's; it "
-                                 "holds other files")
-            database_url(config, directory)
-            directory.mkdir(parents=True, exist_ok=True)
-            hold(directory)
+            _check_port(str(config.host), int(config.port))
+            directory = _claim(config, Path(str(config.hydra.run.dir)))
         except ValueError as error:
             refuse(error)
         with open_dict(config):

@@ -1,5 +1,6 @@
-"""The study's words about the game: its rules, from the game's roll table as the terminal shows
-them ([`rules`][ga_pig.play.table.rules]), and a worked example of one turn built from the same table."""
+"""The study's words about the game: its rules, from the parts the terminal prints too
+([`rule_parts`][ga_pig.play.rulebook.rule_parts]), a worked example of one turn built from the same roll
+table, and the risk questions as a form."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import re
 
 from ga_pig.game import Effect, Game
 from ga_pig.play.dice import describe, faces
+from ga_pig.play.rulebook import INTRO, rule_parts
 from ga_pig.play.session import QUESTIONS
-from ga_pig.play.table import rules
 
-__all__ = ["rules_lines", "example", "question_forms"]
+__all__ = ["rules_page", "example", "question_forms"]
 
 
 def question_forms() -> list[tuple[str, str, list[tuple[str, str]]]]:
@@ -24,13 +25,15 @@ def question_forms() -> list[tuple[str, str, list[tuple[str, str]]]]:
     return out
 
 
-def rules_lines(game: Game, hints: bool) -> list[str]:
-    """The rules as sentences for a page: the terminal's lines without its keys and heading."""
-    lines = [line.strip() for line in rules(game, hints)[1:] if not line.strip().startswith("Keys:")]
-    lines.append("Roll and Hold are buttons; after your turn the computer plays its turn on screen.")
+def rules_page(game: Game, hints: bool) -> dict:
+    """The rules for a page: ``intro``, the ``faces`` table (faces, what they do), then ``sentences``."""
+    parts = rule_parts(game)
+    sentences = [*parts.meanings, *parts.ending,
+                 "Roll and Hold are buttons; after your turn the computer plays its turn on screen."]
     if hints:
-        lines.append("Hint shows your exact chance of winning if you roll and if you hold.")
-    return lines
+        sentences.append("Hint shows your exact chance of winning if you roll and if you hold.")
+    return {"intro": INTRO, "faces": [(", ".join(labels), effect) for effect, labels in parts.faces],
+            "sentences": sentences}
 
 
 def example(game: Game) -> list[str]:

@@ -1,6 +1,6 @@
 """A study server as the user starts it (``python -m ga_pig.study``, a process of its own) for the
 tests that need a real one: the load test, the kill-and-restart test and the browser test; and a
-participant that plays through it over HTTP."""
+participant that plays through it over HTTP, keeping what the server acknowledged."""
 
 from __future__ import annotations
 
@@ -55,6 +55,12 @@ class Server:
             time.sleep(0.2)
         raise RuntimeError(f"the study server did not answer in {timeout} s: {self.log.read_text()}")
 
+    def freeze(self) -> None:
+        """SIGSTOP: the server stops where it is (mid-request too) and answers nothing; the kernel still
+        accepts connections and takes in requests, so clients block waiting for their answers."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGSTOP)
+
     def kill(self) -> None:
         """SIGKILL: no chance to flush or close anything."""
         if self.process and self.process.poll() is None:
@@ -78,13 +84,21 @@ class Server:
 
 class Participant:
     """A participant over HTTP: enters with ``pid``, consents, reads the rules, answers, then plays
-    hold-at-``hold_at`` move by move. ``acknowledged`` counts the moves the server answered 200."""
+    hold-at-``hold_at`` move by move. ``acknowledged`` counts the moves the server answered 200;
+    ``decided`` lists the acknowledged rolls and holds as ``{"game_id", "i", "j", "k", "action"}``
+    (the state the server sent with the move's token: i and j the participant's and the computer's
+    scores), ``nexts`` counts the acknowledged "next"s, and ``pending`` is ``(view, action)`` of the
+    move sent whose answer has not come (it stays set when the request fails)."""
 
     def __init__(self, url: str, pid: str, hold_at: int = 20, client: httpx2.Client | None = None) -> None:
         self.url, self.pid, self.hold_at = url, pid, hold_at
         self.client = client or httpx2.Client(base_url=url, timeout=60)
         self.key: str | None = None
         self.acknowledged = 0
+        self.decided: list[dict] = []
+        self.nexts = 0
+        self.pending: tuple[dict, str] | None = None
+        self.done = False
         self.game: dict | None = None
 
     def enter(self) -> None:
@@ -99,26 +113,56 @@ class Participant:
                            ("questions", {"stated_risk": "n", "answer_q2": "a", "answer_q3": "b"})):
             response = self.client.post(f"/p/{self.key}/{path}", data=data, follow_redirects=False)
             assert response.status_code == 303, response.text
-        self.game = self.client.get(f"/p/{self.key}/game").json()
+        self.reload()
+
+    def reload(self) -> httpx2.Response:
+        """``GET /game`` (as a reload of the page): the current view into ``game``, or ``done`` set when
+        the participant is past the games."""
+        response = self.client.get(f"/p/{self.key}/game")
+        if response.status_code == 409 and "done page" in response.json()["error"]:
+            self.done, self.game = True, None
+            return response
+        assert response.status_code == 200, response.text
+        self.game = response.json()
+        return response
 
     def choose(self) -> str:
         if self.game["over"]:
             return "next"
         return "roll" if self.game["k"] < self.hold_at else "hold"
 
+    def send(self, token, action, client: httpx2.Client | None = None) -> httpx2.Response:
+        """POST one move (any token and action, as given)."""
+        return (client or self.client).post(f"/p/{self.key}/move", json={"token": token, "action": action})
+
+    def acknowledge(self, view: dict, action: str) -> None:
+        """Count the move made from ``view`` as acknowledged."""
+        self.acknowledged += 1
+        if action == "next":
+            self.nexts += 1
+        else:
+            self.decided.append({"game_id": view["game_id"], "i": view["you"], "j": view["them"], "k": view["k"],
+                                 "action": action})
+
     def move(self) -> bool:
         """One move; False once the participant is done."""
-        response = self.client.post(f"/p/{self.key}/move", json={"token": self.game["token"], "action": self.choose()})
+        view, action = self.game, self.choose()
+        self.pending = (view, action)
+        response = self.send(view["token"], action)
         assert response.status_code == 200, response.text
-        self.acknowledged += 1
+        self.pending = None
+        self.acknowledge(view, action)
         answer = response.json()
         if answer.get("done"):
+            self.done, self.game = True, None
             return False
         self.game = answer["game"]
         return True
 
-    def play(self, moves: int | None = None) -> None:
-        """Play to the end, or ``moves`` moves."""
+    def play(self, moves: int | None = None, pause: float = 0.0) -> None:
+        """Play to the end, or ``moves`` moves; ``pause`` seconds between moves (thinking)."""
         done = 0
         while (moves is None or done < moves) and self.move():
             done += 1
+            if pause:
+                time.sleep(pause)

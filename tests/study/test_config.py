@@ -63,3 +63,24 @@ def test_the_command_refuses_in_one_line_and_makes_nothing(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and "holds other files" in result.stderr
     assert sorted(p.name for p in taken.iterdir()) == ["notes.txt"]
+
+
+def test_a_busy_port_or_another_studys_database_is_refused_in_one_line(tmp_path, make_study):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        where = tmp_path / "new"
+        result = subprocess.run([sys.executable, "-m", "ga_pig.study", f"hydra.run.dir={where}", f"port={port}"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and f"config key 'port' = {port}" in result.stderr
+    assert result.stderr.count("\n") == 1 and not where.exists()
+    study = make_study("games=2", directory=tmp_path / "old")
+    study.store.dispose()
+    (tmp_path / "old" / "study.json").write_text("{}")
+    result = subprocess.run([sys.executable, "-m", "ga_pig.study", f"hydra.run.dir={tmp_path / 'old'}", "games=3"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "config key 'games' = 3: expected 2, as the study in this database was started with" in result.stderr

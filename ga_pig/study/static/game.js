@@ -7,6 +7,7 @@
   const FACES = {"1": "\u2680", "2": "\u2681", "3": "\u2682", "4": "\u2683", "5": "\u2684", "6": "\u2685"};
   let game = JSON.parse($("initial").textContent);
   let busy = false;
+  const UNREACHABLE = "The server could not be reached: check your connection, then try again or reload the page.";
 
   function face(label) {
     if (label === null || label === undefined) return "\u00a0";
@@ -26,6 +27,8 @@
     $("them").textContent = game.them;
     $("k").textContent = game.k;
     $("next").hidden = !game.over;
+    // once the game is over the only move is Next (or Finish): Roll, Hold and Hint go
+    for (const id of ["roll", "hold", "hint"]) if ($(id)) $(id).hidden = game.over;
     $("next").textContent = game.last ? "Finish" : "Next game";
     buttons(game.your_turn && !busy);
     if (game.over) {
@@ -67,7 +70,8 @@
 
   async function post(path, values) {
     const response = await fetch(`/p/${key}/${path}`, {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(values)});
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(values)})
+      .catch(() => { throw new Error(UNREACHABLE); });
     const body = await response.json().catch(() => ({error: "the server's answer could not be read"}));
     if (!response.ok) throw new Error(body.error || `refused (${response.status})`);
     return body;
@@ -79,6 +83,7 @@
     buttons(false);
     $("next").hidden = true;
     $("hint-text").textContent = "";
+    let problem = null;
     try {
       const answer = await post("move", {token: game.token, action: action});
       if (answer.done) { window.location.reload(); return; }
@@ -86,13 +91,20 @@
       await play(answer.events);
       game = answer.game;
     } catch (error) {
-      $("status").textContent = error.message;
-      const response = await fetch(`/p/${key}/game`);
-      if (response.ok) game = await response.json(); else { window.location.reload(); return; }
+      // a refused move records nothing: show why, with the game as the server has it now
+      problem = error.message;
+      try {
+        const response = await fetch(`/p/${key}/game`);
+        if (!response.ok) { window.location.reload(); return; }
+        game = await response.json();
+      } catch {
+        problem = UNREACHABLE;
+      }
     } finally {
       busy = false;
     }
     render();
+    if (problem) $("status").textContent = problem;  // after render, which would write over it
   }
 
   $("roll").addEventListener("click", () => act("roll"));
