@@ -22,6 +22,7 @@ from ga_pig.families import family_of, space_of
 from ga_pig.game import MAX_SIDES
 
 __all__ = [
+    "fit_genome",
     "GameConfig",
     "PopulationConfig",
     "SelectionConfig",
@@ -348,6 +349,37 @@ def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
         side, gens = schedule[-1]
         schedule[-1] = (side, gens + total - done)
     return schedule
+
+
+def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | None:
+    """Give the run its game's genome where the experiment's does not fit the game (so every
+    experiment runs on every game with ``game=`` alone: ``experiment=coevolve_exact game=hog`` evolves
+    Hog's dice counts). A genome named in ``overrides`` (the command line's ``key=value`` strings) is
+    left for [`validate`][ga_pig.config.validate] to refuse; with no ``overrides``, a genome other than
+    the experiment's own counts as named. Sets ``cfg.genome``; returns the line to log, or None."""
+    from ga_pig.evolve.genomes import GENOMES
+    from ga_pig.game import GAMES
+
+    if cfg.genome not in GENOMES or cfg.game.name not in GAMES:
+        return None
+    try:
+        space = space_of(make_game(cfg))
+    except ValueError:
+        return None  # validate names what is wrong with the game
+    if GENOMES[cfg.genome].fits(space):
+        return None
+    if overrides is not None:
+        named = any(o.split("=", 1)[0].lstrip("+~") == "genome" for o in overrides)
+    else:
+        own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"
+        named = not own.is_file() or cfg.genome != compose([f"experiment={cfg.experiment}"]).genome
+    fits = [name for name, genome in GENOMES.items() if genome.fits(space)]
+    if named or not fits:
+        return None
+    note = (f"genome: experiment {cfg.experiment}'s {cfg.genome!r} does not fit {cfg.game.name}, whose strategies "
+            f"are {space.noun}: using its {fits[0]!r} genome")
+    cfg.genome = fits[0]
+    return note
 
 
 def validate(cfg: DictConfig) -> None:

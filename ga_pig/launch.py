@@ -17,6 +17,7 @@ unavailable on a cluster whose accounting is off.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import subprocess
@@ -27,6 +28,7 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
 from ga_pig._cli import refuse
+from ga_pig.config import fit_genome
 from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.rundir import claim_named, claim_new, hold
@@ -73,7 +75,9 @@ class LaunchCallback(Callback):
             if restarted and not continue_restarted(config, config.hydra.run.dir):
                 hold(config.hydra.run.dir)  # the restarted job's own directory, started over
                 return
-            resumed = prepare(config, task)
+            checked = copy.deepcopy(config)  # the run itself gives it its game's genome, and logs that
+            fit_genome(checked, task)
+            resumed = prepare(checked, task)
             if resumed is not None:
                 hold(resumed.run_dir)
                 with open_dict(config):

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ga_pig import _schema
 from ga_pig._cli import refuse
-from ga_pig.config import CONF_DIR, Config, compose
+from ga_pig.config import CONF_DIR, Config, compose, fit_genome
 
 __all__ = ["preflight", "check_overrides", "schema_keys"]
 
@@ -157,6 +157,7 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
     except Exception as error:  # Hydra's composition errors: the first line names the problem
         refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
     try:
+        fit_genome(cfg, job)
         resumed = prepare(cfg, job)
         if resumed is not None:
             check_free(resumed.run_dir)

@@ -29,6 +29,8 @@ from ga_pig.study.text import example, question_forms, rules_page
 
 __all__ = ["make_app", "MAX_BODY"]
 
+#: Seconds the completion page shows the code before it goes to the completion URL.
+REDIRECT_S = 5
 #: The largest request body read, in bytes (a move is about 60).
 MAX_BODY = 16 * 1024
 log = logging.getLogger("ga_pig.study")
@@ -124,7 +126,7 @@ async def show(request: Request) -> Response:
         return page(request, "game.html", key=key, delay_ms=int(cfg.delay_ms), game=study.game_view(p),
                     goal=study.plan.game.goal)
     url = None if cfg.completion_url is None else str(cfg.completion_url).replace("{code}", str(cfg.completion_code))
-    return page(request, "done.html", key=key, code=cfg.completion_code, url=url)
+    return page(request, "done.html", key=key, code=cfg.completion_code, url=url, redirect_s=REDIRECT_S)
 
 
 async def consent(request: Request) -> Response:

@@ -91,6 +91,42 @@ def test_every_variant_evolves(game, experiment, tmp_path):
         assert best.shape == (30, 30, 30) and best.dtype == bool
 
 
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+@pytest.mark.parametrize("game", GAMES_IN_CONF)
+def test_every_experiment_takes_every_game_with_game_alone(experiment, game):
+    """``experiment=X game=Y`` is a valid run for every pair: an experiment whose genome the game
+    lacks (the threshold genome of coevolve_exact on Hog) gets the game's own genome."""
+    from ga_pig.config import fit_genome, validate
+
+    cfg = make_cfg(f"experiment={experiment}", f"game={game}")
+    note = fit_genome(cfg, [f"experiment={experiment}", f"game={game}"])
+    validate(cfg)
+    assert (note is not None) == (game == "hog" and make_cfg(f"experiment={experiment}").genome == "threshold")
+
+
+def test_an_experiments_genome_gives_way_to_the_games_but_a_named_one_is_refused(tmp_path, caplog):
+    import logging
+
+    from ga_pig.config import fit_genome
+
+    with caplog.at_level(logging.INFO, logger="ga_pig.evolve.run"):
+        summary = run(make_cfg("experiment=coevolve_exact", "game=hog", *TINY), tmp_path,
+                      ["experiment=coevolve_exact", "game=hog", *TINY])
+    assert "coevolve_exact's 'threshold' does not fit hog, whose strategies are dice counts: using its 'tensor'" \
+        in caplog.text
+    assert summary["game"] == "hog" and OmegaConf.load(tmp_path / "config.yaml").genome == "tensor"
+    assert np.load(tmp_path / "best.npy").shape == (30, 30)
+    named = make_cfg("experiment=coevolve_exact", "game=hog", "genome=threshold")
+    assert fit_genome(named, ["experiment=coevolve_exact", "game=hog", "genome=threshold"]) is None
+    assert fit_genome(make_cfg("game=hog", "genome=threshold")) is None  # no experiment: the genome was named
+    refused = subprocess.run([sys.executable, "-m", "ga_pig", "experiment=coevolve_exact", "game=hog",
+                              "genome=threshold", f"hydra.run.dir={tmp_path / 'named'}"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "config key 'genome' = 'threshold': expected one of ('tensor',)" in \
+        refused.stderr
+    assert not (tmp_path / "named").exists()
+
+
 def test_same_seed_same_outputs(tmp_path):
     """What the README promises: these files byte for byte, the table but for its wall times."""
     overrides = ["experiment=round_robin", "game.goal=30", "generations=8", "population_size=6",

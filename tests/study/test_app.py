@@ -47,6 +47,7 @@ def test_a_participant_goes_from_the_link_to_the_completion_code(make_study):
         view = answer.json()["game"]
     done = web.get(page).text
     assert "XK-42" in done and 'href="https://example.org/done?cc=XK-42"' in done
+    assert '<meta http-equiv="refresh" content="5;url=https://example.org/done?cc=XK-42">' in done
     people = tables(study.store)["participants"]
     assert people[["pid", "source", "study_id", "session_id", "stage"]].values.tolist() == [
         ["5f0c7d1e2a", "prolific", "st9", "se3", "done"]]
