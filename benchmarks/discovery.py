@@ -8,8 +8,9 @@ seed, one run at a time on both cores (``--parallel``: two at a time, one core e
 is the exact win rate against the optimal policy of the strategy the run itself picked (its
 champion: ``champion_best_ever``; ``final`` is the champion at the end), beside the population's
 best (chosen by the oracle, so not what an oracle-free run could output). ``--variants`` runs the
-oracle-free experiments once on every roll/hold variant and reports each optimum's own value
-(the optimal first mover's win probability); ``--tensor`` runs each experiment once more with the
+oracle-free experiments once on every variant (``--games``: some of them), Hog's dice counts too (its
+experiments take Hog's own genome), and reports each optimum's own value (the optimal first mover's win
+probability); ``--tensor`` runs each experiment once more with the
 seed's tensor genome. ``--players 3 --goal 50`` runs the experiments for three players (rates
 against the equilibrium in the other seats: 1/3 at best; write them with ``--out``).
 Keeps the runs in outputs/benchmarks/discovery/ (git-ignored: ``load_runs`` and
@@ -54,7 +55,8 @@ def one_run(overrides: list[str], threads: int, out: Path) -> dict:
 TARGETS = {**DISCOVERY_TARGETS, "coevolve_assisted": (float("nan"), 900)}
 #: the "game" label of runs with the seed's tensor genome (Pig)
 TENSOR = "pig (tensor genome)"
-VARIANTS = ["pig", "two_dice", "pig_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs", "piglet"]
+VARIANTS = ["pig", "two_dice", "pig_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs", "piglet",
+            "hog"]
 
 
 def main() -> None:
@@ -64,6 +66,8 @@ def main() -> None:
     parser.add_argument("--experiments", nargs="+", default=list(DISCOVERY_TARGETS),
                         help=f"default: {' '.join(DISCOVERY_TARGETS)}; also coevolve_assisted (solver-assisted)")
     parser.add_argument("--variants", action="store_true", help="oracle-free experiments on every variant, seed 0")
+    parser.add_argument("--games", nargs="+", default=VARIANTS, choices=VARIANTS, metavar="GAME",
+                        help="with --variants: only these games (default: every variant)")
     parser.add_argument("--tensor", action="store_true", help="also each experiment with the seed's tensor genome, "
                                                                    "first seed only")
     parser.add_argument("--only-variants", action="store_true",
@@ -81,7 +85,7 @@ def main() -> None:
     if args.tensor:
         jobs += [(name, args.seeds[0], TENSOR) for name in args.experiments]
     if args.variants:
-        jobs += [(name, 0, game) for name in ("coevolve_exact", "coevolve_simulated") for game in VARIANTS
+        jobs += [(name, 0, game) for name in ("coevolve_exact", "coevolve_simulated") for game in args.games
                  if game != "pig"]
     one_run(["experiment=vs_optimal", "game.goal=20", "generations=2", "time_limit_s=null"], 2, RUNS / "compile")
     overrides = [[f"experiment={name}", f"seed={seed}", *_game_overrides(game),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import typing
 
-__all__ = ["refuse"]
+__all__ = ["refuse", "command"]
 
 
 def refuse(error: Exception | str) -> typing.NoReturn:
@@ -13,3 +13,16 @@ def refuse(error: Exception | str) -> typing.NoReturn:
     message = " ".join(str(error).split())
     print(f"ga_pig: {message}", file=sys.stderr, flush=True)
     sys.exit(2)
+
+
+def command(check: typing.Callable[[list[str]], None], main: typing.Callable[[], object], interrupted: int) -> None:
+    """A command line's entry: ``check`` its arguments (a ValueError is refused in one line), then
+    ``main()``; Ctrl-C exits with status ``interrupted``."""
+    try:
+        check(sys.argv[1:])
+    except ValueError as error:
+        refuse(error)
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(interrupted)

@@ -33,15 +33,8 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
-    from ga_pig._cli import refuse
+    from ga_pig._cli import command
     from ga_pig.play.config import check_command_line
     from ga_pig.play.session import EXIT_STATUS
 
-    try:
-        check_command_line(sys.argv[1:])
-    except ValueError as error:
-        refuse(error)
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(EXIT_STATUS["interrupted"])
+    command(check_command_line, main, interrupted=EXIT_STATUS["interrupted"])

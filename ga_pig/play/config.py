@@ -18,7 +18,8 @@ from ga_pig import _schema
 from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
 from ga_pig.families import space_of
 
-__all__ = ["PlayConfig", "DICE", "FIRST", "register", "compose", "check_command_line", "check_keys", "validate"]
+__all__ = ["PlayConfig", "DICE", "FIRST", "register", "compose", "check_command_line", "check_keys", "validate",
+           "playable_game"]
 
 #: Where rolls come from: drawn by the program from ``seed``, or typed in from real dice.
 DICE = ("program", "manual")
@@ -161,13 +162,12 @@ def check_keys(cfg, schema: type = PlayConfig, prefix: str = "", command: str = 
             fail(full, value, _schema.describe(kind))
 
 
-def validate(cfg: DictConfig):
-    """Check every key of a session; return ``(game, opponent)`` ready to play."""
+def playable_game(cfg: DictConfig):
+    """The game ``cfg.game`` names, if a person can play it here: roll/hold decisions, and optimal
+    play (for the hints and the record) solvable in memory; else the one config error."""
     from ga_pig._validate import check_memory
     from ga_pig.exact.solve import memory
-    from ga_pig.play.opponents import parse
 
-    check_keys(cfg)
     try:
         game = make_game(cfg)
     except ValueError as error:
@@ -176,6 +176,15 @@ def validate(cfg: DictConfig):
         fail("game.name", cfg.game.name, f"a game with roll/hold decisions; {game} has {space_of(game).noun}")
     check_memory(memory(game), "config key 'game.goal'", int(cfg.game.goal),
                  "solving the game exactly for the hints and the record")
+    return game
+
+
+def validate(cfg: DictConfig):
+    """Check every key of a session; return ``(game, opponent)`` ready to play."""
+    from ga_pig.play.opponents import parse
+
+    check_keys(cfg)
+    game = playable_game(cfg)
     if cfg.dice not in DICE:
         fail("dice", cfg.dice, " or ".join(DICE))
     if cfg.dice == "manual" and not game.faces:

@@ -5,8 +5,6 @@ A refused command line prints one line and exits with status 2 before anything i
 
 from __future__ import annotations
 
-import sys
-
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
@@ -28,14 +26,7 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
-    from ga_pig._cli import refuse
+    from ga_pig._cli import command
     from ga_pig.study.config import check_command_line
 
-    try:
-        check_command_line(sys.argv[1:])
-    except ValueError as error:
-        refuse(error)
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit(0)
+    command(check_command_line, main, interrupted=0)

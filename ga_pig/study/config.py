@@ -17,11 +17,10 @@ from omegaconf import DictConfig, OmegaConf
 
 from ga_pig import _config_doc
 from ga_pig.analysis.play import STUDY_DATABASE
-from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
-from ga_pig.families import space_of
+from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail
 from ga_pig.game import Game
 from ga_pig.play.config import check_command_line as _check_command_line
-from ga_pig.play.config import check_keys
+from ga_pig.play.config import check_keys, playable_game
 from ga_pig.play.opponents import Opponent, parse
 
 __all__ = ["StudyConfig", "Plan", "Condition", "register", "compose", "check_command_line", "validate",
@@ -162,12 +161,7 @@ def database_url(cfg: DictConfig, directory) -> str:
 def validate(cfg: DictConfig) -> Plan:
     """Check every key of a study; return its [`Plan`][ga_pig.study.config.Plan]."""
     check_keys(cfg, StudyConfig, command="ga_pig.study")
-    try:
-        game = make_game(cfg)
-    except ValueError as error:
-        raise ValueError(f"config key 'game': {error}") from None
-    if "action_values" not in space_of(game).offers:
-        fail("game.name", cfg.game.name, f"a game with roll/hold decisions; {game} has {space_of(game).noun}")
+    game = playable_game(cfg)
     if not _NAME.match(str(cfg.name)):
         fail("name", cfg.name, "a name of letters, digits, '_', '.' or '-' (at most 64)")
     if not cfg.opponents:
