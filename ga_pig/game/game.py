@@ -2,7 +2,8 @@
 
 Every engine function (simulator, exact evaluator, solvers) reads a game only through
 [`Game.tables`][ga_pig.game.Game.tables], three flat arrays — probability, effect code, amount — so a new variant is
-a new outcome table, not a new kernel.
+a new outcome table ([`ga_pig.game.variants`][ga_pig.game.variants]), not a new kernel. [`GAMES`][ga_pig.game.GAMES]
+names every variant's builder.
 
 The index convention for strategies and value tables over a game's states is documented once,
 in [`ga_pig.strategies`][ga_pig.strategies].
@@ -10,7 +11,6 @@ in [`ga_pig.strategies`][ga_pig.strategies].
 
 from __future__ import annotations
 
-import enum
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig._validate import check_int
+from ga_pig.game import dice, variants
+from ga_pig.game.outcomes import Effect, Face, Outcome
 
-__all__ = ["Effect", "Outcome", "Face", "Game", "GAMES", "ENDGAMES", "PASS_THE_PIGS_ROLLS", "check_game"]
+__all__ = ["Game", "GAMES", "ENDGAMES", "MAX_SIDES", "MAX_DICE", "check_game"]
 
 #: How a game ends ([Neller & Presser 2005, "Endgame Variations"];
 #: [`ga_pig.families.endgame`][ga_pig.families.endgame]): the first player to bank the goal wins (the seeds' rule); or
@@ -30,71 +32,6 @@ ENDGAMES = ("first_to_goal", "last_round", "equal_turns")
 #: seeds use 6 and 30), low enough that a game's tables stay small.
 MAX_SIDES = 1000
 MAX_DICE = 1000
-
-#: Pass the Pigs landing positions: (name, times seen in 3939 rolls, points for one pig).
-#: [Neller & Presser 2005, "Pigmania/Pass the Pigs"], from 52 6th-grade students of Dean Ballard, Lakeside Middle
-#: School, Seattle, 1997.
-PASS_THE_PIGS_ROLLS = (
-    ("right sider", 1344, 0),
-    ("left sider", 1294, 0),
-    ("razorback", 767, 5),
-    ("trotter", 365, 5),
-    ("snouter", 137, 10),
-    ("leaning jowler", 32, 15),
-)
-
-
-class Effect(enum.IntEnum):
-    """What one roll outcome does to the mover's turn.
-
-    ADD: add ``amount`` to the turn total; the mover may roll again (or wins at once if the
-    banked score plus turn total reaches the goal).
-    BUST: the turn total is lost and the turn passes to the opponent.
-    RESET: as BUST, and the mover's banked score falls to 0 (2-dice Pig's snake eyes).
-    BANK: add ``amount`` to the turn total, bank it and end the turn (Frey's 1-1: +25).
-    DOUBLE: double the turn total; the mover may roll again (Pig Dice's head and tail).
-    SUBTRACT: take ``amount`` off the turn total, flooring it at 0; the mover may roll again
-    (Pig Dice's tail).
-
-    The integer values are the codes the numba kernels branch on. RESET makes banked scores
-    fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
-    `ga_pig.families.two_player._chains`).
-    """
-
-    ADD = 0
-    BUST = 1
-    RESET = 2
-    BANK = 3
-    DOUBLE = 4
-    SUBTRACT = 5
-
-
-# The effect codes as plain ints, for the numba kernels (which branch on them): from Effect, here only.
-ADD = int(Effect.ADD)
-BUST = int(Effect.BUST)
-RESET = int(Effect.RESET)
-BANK = int(Effect.BANK)
-DOUBLE = int(Effect.DOUBLE)
-SUBTRACT = int(Effect.SUBTRACT)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One row of a game's roll table: with ``probability``, apply ``effect`` with ``amount``."""
-
-    probability: float
-    effect: Effect
-    amount: int = 0
-
-
-@dataclass(frozen=True)
-class Face:
-    """One thing a physical roll can show, ``label`` ("5", "3 4", "heads"), seen with
-    ``probability``; it is row ``outcome`` of the game's roll table."""
-
-    label: str
-    probability: float
-    outcome: int
 
 
 @dataclass(frozen=True)
@@ -204,11 +141,7 @@ class Game:
         """Pig: roll one fair die with ``sides`` faces; a 1 busts, 2..sides add their value;
         ``endgame``: one of [`ENDGAMES`][ga_pig.game.ENDGAMES]."""
         check_int("sides", sides, 2, MAX_SIDES)
-        p = 1.0 / sides
-        outcomes = (Outcome(p, Effect.BUST),) + tuple(
-            Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)
-        )
-        faces = tuple(Face(str(face), p, face - 1) for face in range(1, sides + 1))
+        outcomes, faces = variants.die(sides)
         return cls("pig", goal, outcomes, (("goal", goal), ("sides", sides), *_ending(endgame, players)), faces=faces,
                    endgame=endgame, players=players)
 
@@ -216,13 +149,7 @@ class Game:
     def _two_dice_game(cls, name: str, goal: int, rule: Callable[[int, int], tuple[Effect, int]],
                        endgame: str = "first_to_goal", players: int = 2) -> Game:
         """A game rolling two fair dice; ``rule(d1, d2)`` gives each face pair's (effect, amount)."""
-        rolls = {(first, second): rule(first, second) for first in range(1, 7) for second in range(1, 7)}
-        counts: dict[tuple[Effect, int], int] = {}
-        for key in rolls.values():
-            counts[key] = counts.get(key, 0) + 1
-        keys = sorted(counts)
-        outcomes = tuple(Outcome(counts[key] / 36, *key) for key in keys)
-        faces = tuple(Face(f"{a} {b}", 1 / 36, keys.index(key)) for (a, b), key in rolls.items())
+        outcomes, faces = variants.two_dice(rule)
         return cls(name, goal, outcomes, (("goal", goal), *_ending(endgame, players)), faces=faces, endgame=endgame,
                    players=players)
 
@@ -230,51 +157,30 @@ class Game:
     def two_dice(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """2-dice Pig: a single 1 busts; two 1s bust and reset the banked score to 0; otherwise
         the dice's sum is added ([Neller & Presser 2005, "2-Dice Pig"]; the turn counts of [Durango Bill])."""
-
-        def rule(a: int, b: int) -> tuple[Effect, int]:
-            if a == 1 and b == 1:
-                return Effect.RESET, 0
-            return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
-
-        return cls._two_dice_game("two_dice", goal, rule, endgame, players)
+        return cls._two_dice_game("two_dice", goal, variants.snake_eyes, endgame, players)
 
     @classmethod
     def big_pig(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Big Pig ([Neller & Presser 2005, "Big Pig"]): 1-1 adds 25, other doubles add twice their sum, both
         continuing; a single 1 busts; otherwise the sum is added."""
-
-        def rule(a: int, b: int) -> tuple[Effect, int]:
-            if a == b:
-                return Effect.ADD, 25 if a == 1 else 2 * (a + b)
-            return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
-
-        return cls._two_dice_game("big_pig", goal, rule, endgame, players)
+        return cls._two_dice_game("big_pig", goal, variants.big_pig, endgame, players)
 
     @classmethod
     def freys(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Frey's Pig ([Neller & Presser 2005, "Frey's Pig"]): 1-1 adds 25 and banks, ending the turn; other doubles add
         twice their sum and continue; a single 1 busts; otherwise the sum is added."""
-
-        def rule(a: int, b: int) -> tuple[Effect, int]:
-            if a == b:
-                return (Effect.BANK, 25) if a == 1 else (Effect.ADD, 2 * (a + b))
-            return (Effect.BUST, 0) if 1 in (a, b) else (Effect.ADD, a + b)
-
-        return cls._two_dice_game("freys", goal, rule, endgame, players)
+        return cls._two_dice_game("freys", goal, variants.freys, endgame, players)
 
     @classmethod
     def piggy(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Piggy ([Neller & Presser 2005, "Piggy"]): doubles bust; otherwise the dice's sum is added."""
-        return cls._two_dice_game("piggy", goal, lambda a, b: (Effect.BUST, 0) if a == b else (Effect.ADD, a + b),
-                                  endgame, players)
+        return cls._two_dice_game("piggy", goal, variants.piggy, endgame, players)
 
     @classmethod
     def piggy_sevens(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
         """Piggy Sevens ([Neller & Presser 2005, "Piggy Sevens"]): a total of 7 busts; otherwise the dice's sum is
         added."""
-        return cls._two_dice_game("piggy_sevens", goal,
-                                  lambda a, b: (Effect.BUST, 0) if a + b == 7 else (Effect.ADD, a + b), endgame,
-                                  players)
+        return cls._two_dice_game("piggy_sevens", goal, variants.piggy_sevens, endgame, players)
 
     @classmethod
     def pig_dice(cls, goal: int = 100, endgame: str = "first_to_goal", players: int = 2) -> Game:
@@ -282,15 +188,7 @@ class Game:
         for 1, the second a tail for 6: head and tail double the turn total; a head doubles the other die; a tail
         subtracts the other die (the turn total floors at 0); any other total of 7 busts; otherwise the sum
         is added."""
-
-        def rule(head_die: int, tail_die: int) -> tuple[Effect, int]:
-            if head_die == 1:
-                return (Effect.DOUBLE, 0) if tail_die == 6 else (Effect.ADD, 2 * tail_die)
-            if tail_die == 6:
-                return Effect.SUBTRACT, head_die
-            return (Effect.BUST, 0) if head_die + tail_die == 7 else (Effect.ADD, head_die + tail_die)
-
-        return cls._two_dice_game("pig_dice", goal, rule, endgame, players)
+        return cls._two_dice_game("pig_dice", goal, variants.pig_dice, endgame, players)
 
     @classmethod
     def pass_the_pigs(cls, goal: int = 100, p_oinker: float = 0.0, endgame: str = "first_to_goal",
@@ -309,34 +207,7 @@ class Game:
         its results (first player wins 0.5310, holds at 21 at the start; the "1 point"
         reading gives 0.5282 and 18), so it is the one used here.
         """
-        if isinstance(p_oinker, bool) or not isinstance(p_oinker, int | float) or not 0.0 <= p_oinker < 1.0:
-            raise ValueError(
-                f"p_oinker must be a probability in [0, 1), got {p_oinker!r} (at 1 every roll is an "
-                f"oinker and nobody can ever score)"
-            )
-        counts = np.array([n for _, n, _ in PASS_THE_PIGS_ROLLS], dtype=np.int64)
-        points = [value for _, _, value in PASS_THE_PIGS_ROLLS]
-        weights: dict[tuple[Effect, int], int] = {}
-        rolls: dict[tuple[int, int], tuple[Effect, int]] = {}
-        for a in range(6):
-            for b in range(6):
-                if {a, b} == {0, 1}:
-                    key = (Effect.BUST, 0)
-                elif a == b:
-                    key = (Effect.ADD, 1 if a <= 1 else 4 * points[a])
-                else:
-                    key = (Effect.ADD, points[a] + points[b])
-                rolls[a, b] = key
-                weights[key] = weights.get(key, 0) + int(counts[a] * counts[b])
-        scale = (1.0 - float(p_oinker)) / float(counts.sum()) ** 2
-        keys = sorted(weights)
-        outcomes = tuple(Outcome(weights[key] * scale, *key) for key in keys)
-        name = [position.replace(" ", "_") for position, _, _ in PASS_THE_PIGS_ROLLS]
-        faces = tuple(Face(f"{name[a]} {name[b]}", float(counts[a] * counts[b]) * scale, keys.index(key))
-                      for (a, b), key in rolls.items())
-        if p_oinker > 0:
-            outcomes += (Outcome(float(p_oinker), Effect.RESET),)
-            faces += (Face("oinker", float(p_oinker), len(outcomes) - 1),)
+        outcomes, faces = variants.pass_the_pigs(p_oinker)
         params = (("goal", goal), ("p_oinker", float(p_oinker)), *_ending(endgame, players))
         return cls("pass_the_pigs", goal, outcomes, params, faces=faces, endgame=endgame, players=players)
 
@@ -400,23 +271,8 @@ class Game:
         """pi[d, s]: the probability that rolling d dice at once scores s (s = 0: some die busts),
         for 1 <= d <= max_dice (pi(d, k) of [Neller & Presser 2005, "Hog"]); row 0 is unused. Shape
         ``(max_dice + 1, max_dice * top + 1)`` with ``top`` the largest ADD amount; ``(0, 0)``
-        for a roll/hold game. Scores are convolved outcome by outcome, busts accumulated apart."""
-        if not self.max_dice:
-            return np.zeros((0, 0))
-        adds = [(o.probability, o.amount) for o in self.outcomes if Effect(o.effect) is Effect.ADD]
-        p_bust = sum(o.probability for o in self.outcomes if Effect(o.effect) is Effect.BUST)
-        top = max(amount for _, amount in adds)
-        pi = np.zeros((self.max_dice + 1, self.max_dice * top + 1))
-        scores = np.zeros(pi.shape[1])
-        scores[0] = 1.0  # zero dice: a sure score of 0 with no bust
-        for d in range(1, self.max_dice + 1):
-            rolled = np.zeros_like(scores)
-            for p, amount in adds:
-                rolled[amount:] += p * scores[: scores.size - amount]
-            scores = rolled
-            pi[d] = scores
-            pi[d, 0] = 1.0 - (1.0 - p_bust) ** d
-        return pi
+        for a roll/hold game ([`ga_pig.game.dice`][ga_pig.game.dice])."""
+        return dice.dice_table(self.outcomes, self.max_dice) if self.max_dice else np.zeros((0, 0))
 
     def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The roll table as kernel inputs: probabilities (float64), effects (int64), amounts (int64)."""
