@@ -67,10 +67,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
     memetic = BestResponseStep(game, genes, int(cfg.memetic.every))
     begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
     population, side, champion = begin.population, begin.side, begin.champion
-    limit = Limit(cfg.time_limit_s, began)
-    if cfg.record:
-        _ = rates.optimal  # solved now, not inside the first generation: the limit can name the cost
-    limit.setup_done(compiling.seconds, bool(cfg.record))
+    limit = _limit(cfg, rates, began, compiling)
     progress = Progress(cfg, total, begin.generation, compiling)
     recorder = Recorder(cfg, out, game, genes, rates, begin.records, begin.elapsed, compiling)
     checkpointer = Checkpointer(cfg, out, recorder.records, begin.resumes)
@@ -79,7 +76,6 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
         return Boundary.of(generation, population, side, rng, len(recorder.records), recorder.elapsed(), champion,
                            judge)
 
-    watch_play = cfg.operators.mutation in OBSERVING
     at, stopped, generation = boundary(begin.generation), None, begin.generation
     try:
         with progress, stopping_on():
@@ -96,16 +92,8 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                 if (wave == len(schedule) - 1) != fine:  # the last wave breeds with operators.fine_*
                     fine = not fine
                     toolbox = build_toolbox(cfg, game, rng, judge, genes, fine)
-                if wave_side != side:
-                    genomes = genes.refine(np.stack(population), side, wave_side)
-                    population, side = [Individual(g) for g in genomes], wave_side
-                strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero)
-                survivors, fitness = toolbox.select(strategies)
-                for individual, value in zip(population, fitness, strict=True):
-                    individual.fitness.values = (float(value),)
-                champion = _champion(judge, strategies, survivors)
-                if watch_play:
-                    genes.observe(champion.strategy)
+                population, side = _resized(genes, population, side, wave_side)
+                strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side)
                 if generation % eval_every == 0:
                     recorder.record(generation, wave, side, strategies, fitness, champion)
                 population = memetic(toolbox.breed(population, survivors), champion.strategy, side, generation)
@@ -115,15 +103,52 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                                   schedule, begin.resumes, champion, stopped)
         checkpointer.save(at)  # kept: generations= extends a finished run, resume= continues a stopped one
     except (KeyboardInterrupt, Stopped) as error:
-        recorder.flush()
-        checkpointer.save(at)
-        why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
-        print(_stopped(out, at.generation, total, why), file=sys.stderr, flush=True)
+        _save_stopped(error, recorder, checkpointer, at, out, total)
         raise
     summary = _reported(cfg, game, out, summary)
     if stopped:
         print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return summary
+
+
+def _limit(cfg: DictConfig, rates: RatesVsOptimal, began: float, compiling: CompileClock) -> Limit:
+    """The run's time limit, its setup done: the optimal play a recording run compares with is solved now, not
+    inside the first generation, so the limit can name the cost."""
+    limit = Limit(cfg.time_limit_s, began)
+    if cfg.record:
+        _ = rates.optimal
+    limit.setup_done(compiling.seconds, bool(cfg.record))
+    return limit
+
+
+def _resized(genes, population: list[Individual], side: int, wave_side: int) -> tuple[list[Individual], int]:
+    """The population and its cube side for a wave of side ``wave_side`` (genomes refined when it changes)."""
+    if wave_side == side:
+        return population, side
+    genomes = genes.refine(np.stack(population), side, wave_side)
+    return [Individual(g) for g in genomes], wave_side
+
+
+def _judged(cfg: DictConfig, genes, toolbox, judge, population: list[Individual], side: int):
+    """One generation judged: its strategies, the survivors of selection (best first), every member's fitness
+    (also set on the individuals) and the run's champion, which an operator that watches play observes."""
+    strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero)
+    survivors, fitness = toolbox.select(strategies)
+    for individual, value in zip(population, fitness, strict=True):
+        individual.fitness.values = (float(value),)
+    champion = _champion(judge, strategies, survivors)
+    if cfg.operators.mutation in OBSERVING:
+        genes.observe(champion.strategy)
+    return strategies, survivors, fitness, champion
+
+
+def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkpointer, at: Boundary, out: Path,
+                  total: int) -> None:
+    """On Ctrl-C or a stop signal: the records flushed, the checkpoint written, the resume command printed."""
+    recorder.flush()
+    checkpointer.save(at)
+    why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
+    print(_stopped(out, at.generation, total, why), file=sys.stderr, flush=True)
 
 
 def _reported(cfg: DictConfig, game: Game, out: Path, summary: dict) -> dict:

@@ -72,18 +72,8 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
             screen.tell(line)
     screen.tell("solving optimal play for the record ...")
     advisor = Advisor(game)
-    seats = [Seat(cfg.player)]
-    if opponent.human:
-        seats.append(Seat(cfg.player2))
-    else:
-        seats.append(Seat(opponent.name, advisor.policy if opponent.spec == "optimal" else opponent.strategy))
-    session = {"session": directory.name, "game": str(game), "game_config": OmegaConf.to_container(cfg.game),
-               "opponent": opponent.spec, "opponent_name": opponent.name, "seed": seed, "dice": cfg.dice,
-               "hints": bool(cfg.hints), "games_planned": int(cfg.games), "first": cfg.first,
-               "players": [{"name": s.name, "kind": s.kind} for s in seats],
-               "started": datetime.now().isoformat(timespec="seconds"), "ended": None, "games_played": 0,
-               "quit": False, "stopped": None}
-    journal = Journal(directory, session)
+    seats = _seats(cfg, opponent, advisor)
+    journal = Journal(directory, _session(cfg, game, opponent, seed, directory, seats))
     played, stopped = 0, None
     try:
         if cfg.questions:
@@ -115,6 +105,24 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
                   quit=stopped is not None, stopped=stopped)
     screen.tell(f"decisions and games: {directory}  (replay these dice with seed={seed})")
     return journal.session
+
+
+def _seats(cfg: DictConfig, opponent, advisor) -> list[Seat]:
+    """The session's two seats: the player, then a second person or the opponent's strategy (optimal play's from
+    the advisor, which has solved it)."""
+    if opponent.human:
+        return [Seat(cfg.player), Seat(cfg.player2)]
+    return [Seat(cfg.player), Seat(opponent.name, advisor.policy if opponent.spec == "optimal" else opponent.strategy)]
+
+
+def _session(cfg: DictConfig, game, opponent, seed: int, directory: Path, seats: list[Seat]) -> dict:
+    """session.json's content as the session starts."""
+    return {"session": directory.name, "game": str(game), "game_config": OmegaConf.to_container(cfg.game),
+            "opponent": opponent.spec, "opponent_name": opponent.name, "seed": seed, "dice": cfg.dice,
+            "hints": bool(cfg.hints), "games_planned": int(cfg.games), "first": cfg.first,
+            "players": [{"name": s.name, "kind": s.kind} for s in seats],
+            "started": datetime.now().isoformat(timespec="seconds"), "ended": None, "games_played": 0,
+            "quit": False, "stopped": None}
 
 
 class PlayCallback(Callback):

@@ -82,7 +82,7 @@ def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
         calls.append(len(strategies))
         return real(strategies, b, game, starts=starts)
 
-    monkeypatch.setattr(judges.exact, "win_rates", counted)
+    monkeypatch.setattr(judges.rates.exact, "win_rates", counted)
     rates = judges.ExactRates(G, size=6)
     first = rates(population, opponent)
     np.testing.assert_array_equal(first, real(population, opponent, G))

@@ -1,0 +1,206 @@
+"""Figures of play over the states: roll/hold boundaries and dice counts over the score pairs, win
+probabilities and how value iteration reaches them, what a turn banks, where a strategy's decisions cost it, and
+how far past the goal optimal play banks."""
+
+from __future__ import annotations
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ga_pig.analysis.figures._common import check_strategy, empty
+
+__all__ = ["hold_threshold", "boundary_surface", "boundary_heatmaps", "cross_section", "dice_policy", "win_contours",
+           "convergence", "expected_turn_scores", "decision_costs", "endgame_margins"]
+
+
+def hold_threshold(strategy: np.ndarray) -> np.ndarray:
+    """For each (i, j): the first turn total at which the strategy holds (k > 0), or the
+    turn total that reaches the goal if it never does — the roll/hold boundary."""
+    check_strategy(strategy)
+    goal = strategy.shape[-1]
+    i = np.arange(goal)[:, None]
+    holds = ~strategy.copy()
+    holds[..., 0] = False  # a pass at k = 0 is not a boundary
+    k = np.arange(goal)[None, None, :]
+    legal = (np.arange(goal)[:, None, None] + k) < goal
+    first = np.where((holds & legal).any(axis=-1), np.argmax(holds & legal, axis=-1), goal - i)
+    return first.astype(float)
+
+
+def boundary_surface(strategy: np.ndarray, title: str = "roll/hold boundary") -> Figure:
+    """The hold threshold over (i, j) as a 3-D surface ([Neller & Presser 2005 Fig. 1];
+    [Exeter GA 2016 Figs. 3–4])."""
+    return _surface(hold_threshold(strategy), "hold at turn total k", title)
+
+
+def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
+    """A value over (i, j) as a 3-D surface, seen as in the figures of [Neller & Presser 2005]."""
+    i, j = np.meshgrid(np.arange(height.shape[0]), np.arange(height.shape[1]), indexing="ij")
+    fig = plt.figure(figsize=(7, 6))
+    ax = fig.add_subplot(projection="3d")
+    ax.plot_surface(i, j, height, cmap="viridis", linewidth=0, antialiased=True)
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("opponent score j")
+    ax.set_zlabel(zlabel)
+    ax.set_title(title)
+    ax.view_init(elev=25, azim=-130)
+    fig.tight_layout()
+    return fig
+
+
+def boundary_heatmaps(strategies: dict[str, np.ndarray],
+                      title: str = "roll/hold boundary: the turn total each strategy holds at") -> Figure:
+    """Hold thresholds over (i, j) as heat maps, side by side ([Exeter GA 2016 Fig. 11])."""
+    n = max(1, len(strategies))
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
+    if not strategies:
+        return empty(fig, axes[0, 0], "no strategies")
+    thresholds = {name: hold_threshold(s) for name, s in strategies.items()}
+    top = max(t.max() for t in thresholds.values())
+    for ax, (name, threshold) in zip(axes[0], thresholds.items(), strict=True):
+        image = ax.imshow(threshold.T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
+        ax.set_title(name)
+        ax.set_xlabel("player score i")
+        ax.set_ylabel("opponent score j")
+    fig.colorbar(image, ax=axes[0].tolist(), label="hold at turn total")
+    fig.suptitle(title)
+    return fig
+
+
+def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray | None = None,
+                  hold_at: int | None = 20, title: str = "") -> Figure:
+    """Roll/hold boundary at a fixed opponent score j ([STOR609 replication Figs. 4–6]): the policy's hold
+    threshold over i, a hold-at line, and the states the policy can reach."""
+    goal = check_strategy(policy, "policy").shape[-1]
+    if not 0 <= opponent_score < goal:
+        raise ValueError(f"opponent_score must be in [0, {goal - 1}], got {opponent_score!r}")
+    fig, ax = plt.subplots(figsize=(7, 5))
+    i = np.arange(goal)
+    threshold = hold_threshold(policy)[:, opponent_score]
+    if reachable is not None:
+        ri, rk = np.nonzero(reachable[:, opponent_score, :])
+        ax.scatter(ri, rk, s=2, color="lightgrey", label="reachable states")
+    ax.step(i, threshold, where="mid", color="tab:blue", label="policy boundary")
+    if hold_at is not None:
+        ax.plot(i, np.minimum(hold_at, goal - i), color="tab:red", linestyle="--", label=f"hold at {hold_at}")
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("turn total k")
+    ax.set_title(title or f"cross-section at opponent score j = {opponent_score}")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
+    """Hog: the number of dice over (i, j) as a 3-D surface ([Neller & Presser 2005 Fig. 9])."""
+    if not isinstance(policy, np.ndarray) or policy.ndim != 2 or policy.dtype.kind not in "iu":
+        raise ValueError(f"policy must be a numpy integer array of shape (goal, goal) (Hog's dice counts), got "
+                         f"{type(policy).__name__} with shape {getattr(policy, 'shape', None)}")
+    return _surface(policy.astype(float), "dice", title)
+
+
+def win_contours(value: np.ndarray, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)) -> Figure:
+    """Contours of the turn-start win probability P(i, j, 0) ([STOR609 replication Fig. 7])."""
+    goal = value.shape[0]
+    fig, ax = plt.subplots(figsize=(6, 5.5))
+    i, j = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    contours = ax.contour(i, j, value[:, :, 0], levels=list(levels), cmap="coolwarm")
+    ax.clabel(contours, fmt="%.1f")
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("opponent score j")
+    ax.set_title("win probability at the start of a turn, P(i, j, 0)")
+    ax.set_aspect("equal")
+    fig.tight_layout()
+    return fig
+
+
+def convergence(history: pd.DataFrame) -> Figure:
+    """Value-iteration convergence: one line per state (columns of ``history``, rows = sweeps)
+    ([STOR609 replication Fig. 2])."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    if history is None or history.empty:
+        return empty(fig, ax, "no iterations")
+    for column in history.columns:
+        ax.plot(history.index, history[column], marker=".", label=str(column))
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("win probability")
+    ax.set_title("value iteration: each state's win probability, sweep by sweep")
+    ax.legend(fontsize=8, ncol=2)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def expected_turn_scores(scores: dict[str, np.ndarray], title: str = "points a turn banks on average") -> Figure:
+    """Expected points a turn banks at each (i, j), heat maps side by side on one colour scale
+    ([Neller & Presser 2005 Fig. 10]: Pig and Hog); ``scores`` from
+    [`expected_turn_score`][ga_pig.analysis.data.expected_turn_score]."""
+    n = max(1, len(scores))
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
+    if not scores:
+        return empty(fig, axes[0, 0], "no expected turn scores")
+    top = max(float(np.nanmax(v)) for v in scores.values())
+    for ax, (name, value) in zip(axes[0], scores.items(), strict=True):
+        image = ax.imshow(np.asarray(value).T, origin="lower", cmap="magma", vmin=0, vmax=top, aspect="auto")
+        ax.set_title(name)
+        ax.set_xlabel("player score i")
+        ax.set_ylabel("opponent score j")
+    fig.colorbar(image, ax=axes[0].tolist(), label="expected turn score (points)")
+    fig.suptitle(title)
+    return fig
+
+
+def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, name: str = "evolved") -> Figure:
+    """Three heat maps over (i, j): the strategy's hold thresholds, the optimal policy's, and where
+    the strategy loses win probability (``cost``:
+    [`DecisionCosts.by_score`][ga_pig.analysis.discovery.DecisionCosts.by_score], on a log scale)."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
+    thresholds = [hold_threshold(strategy), hold_threshold(optimal)]
+    top = max(t.max() for t in thresholds)
+    for ax, threshold, title in zip(axes[:2], thresholds, (name, "optimal"), strict=True):
+        image = ax.imshow(threshold.T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
+        ax.set_title(f"{title}: hold at")
+    fig.colorbar(image, ax=axes[1], label="hold at turn total")
+    positive = cost[cost > 0]
+    if positive.size:
+        floor = max(positive.max() * 1e-4, positive.min())
+        shown = np.where(cost > floor, cost, np.nan)
+        image = axes[2].imshow(shown.T, origin="lower", cmap="inferno_r", aspect="auto",
+                               norm=matplotlib.colors.LogNorm(vmin=floor, vmax=positive.max()))
+        fig.colorbar(image, ax=axes[2], label="win probability lost (moving first)")
+    axes[2].set_title(f"where {name} loses: {cost.sum():.5f} in all")
+    for ax in axes:
+        ax.set_xlabel("player score i")
+        ax.set_ylabel("opponent score j")
+    fig.tight_layout()
+    return fig
+
+
+def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
+    """How many points past the goal an optimal player banks, over (own score i, opponent's
+    score j), one heat map per endgame rule (or per game): ``margins[label]`` is
+    [`margin`][ga_pig.families.endgame.EndgameSolution.margin] for the first mover, shape (goal, goal).
+    Four maps a row."""
+    n = max(1, len(margins))
+    columns = min(n, 4)
+    rows = -(-n // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(max(4.8 * columns, 6.4), 4.2 * rows), squeeze=False,
+                             layout="constrained")
+    if not margins:
+        return empty(fig, axes[0, 0], "no endgame solutions")
+    for ax in axes.flat[len(margins):]:
+        ax.set_visible(False)
+    top = max(1, max(int(np.max(m)) for m in margins.values()))
+    for ax, (rule, margin) in zip(axes.flat, margins.items(), strict=False):
+        image = ax.imshow(np.asarray(margin).T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto",
+                          extent=(-0.5, goal - 0.5, -0.5, goal - 0.5))
+        ax.set_title(rule)
+        ax.set_xlabel("mover's banked score i")
+        ax.set_ylabel("opponent's score j")
+    fig.colorbar(image, ax=axes.ravel().tolist(), label="points past the goal")
+    fig.suptitle("how far past the goal the first mover banks (optimal play)")
+    return fig

@@ -1,0 +1,162 @@
+"""Figures of the GA's runs and searches: win rates over the generations, the discovery of near-optimal play,
+random search, how noisy a measured win rate is, and one strategy against every hold-at."""
+
+from __future__ import annotations
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from scipy import stats
+
+from ga_pig.analysis.figures._common import empty
+
+__all__ = ["winrate_curves", "fair_test_spread", "random_search_density", "versus_all", "discovery_curves"]
+
+
+#: What each win-rate column of a run's table measures, for axis labels.
+_COLUMN_WORDS = {"mean": "population mean", "max": "population best", "min": "population worst",
+                 "champion": "the run's champion"}
+
+
+def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, column: str = "mean",
+                   title: str = "") -> Figure:
+    """Recorded win rate vs generation, one colour per value of ``by`` ([Exeter GA 2016 Figs. 5–9, 12–16]):
+    a thin line per run and a thick one for the mean over runs, smoothed by a centred moving
+    average over ``window`` records (fewer for short runs: at most a fifth of the records, so a
+    run of a few records is not flattened); the legend says which is which. ``frame`` is
+    [`load_runs`][ga_pig.analysis.load_runs]'s table; ``column`` one of its win-rate columns."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    if frame is None or frame.empty:
+        return empty(fig, ax, "no recorded generations")
+    span = max(1, min(window, frame["generation"].nunique() // 5))
+    for (value, group), colour in zip(frame.groupby(by, sort=True), plt.cm.tab10.colors, strict=False):
+        for _, run in group.groupby("run_dir") if "run_dir" in group else [(None, group)]:
+            run = run.sort_values("generation")
+            ax.plot(run["generation"], run[column], color=colour, alpha=0.35, linewidth=0.8)
+        mean = group.groupby("generation")[column].mean()
+        smooth = mean.rolling(span, min_periods=1, center=True).mean()
+        ax.plot(smooth.index, smooth.values, color=colour, linewidth=2, label=f"{by} = {value}")
+    ax.plot([], [], color="0.4", alpha=0.6, linewidth=0.8, label="thin: one run")
+    ax.plot([], [], color="0.5", linewidth=2,
+            label="thick: mean over runs" + (f", moving average of {span} records" if span > 1 else ""))
+    ax.set_xlabel("generation")
+    ax.set_ylabel(f"exact win rate vs optimal\n({_COLUMN_WORDS.get(column, column)})")
+    ax.set_title(title or f"win rate against the optimal policy, by {by}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float = 0.025) -> Figure:
+    """Measured win rate of a strategy against itself vs games played ([Exeter GA 2016 Fig. 17];
+    [Exeter optimal Fig. 15]): ``frame`` has columns games, win_rate (one row per repeat)."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    if frame is None or frame.empty:
+        return empty(fig, ax, "no simulated matches")
+    ax.scatter(frame["games"], frame["win_rate"], s=4, alpha=0.4, color="tab:orange", label="one match")
+    games = np.unique(frame["games"])
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    ax.plot(games, 0.5 + z * np.sqrt(0.25 / games), color="black", label=f"{confidence:.0%} interval of ½")
+    ax.plot(games, 0.5 - z * np.sqrt(0.25 / games), color="black")
+    ax.axhline(0.5 + band, color="grey", linestyle=":")
+    ax.axhline(0.5 - band, color="grey", linestyle=":", label=f"½ ± {band}")
+    ax.set_xlabel("games played")
+    ax.set_ylabel("measured win rate")
+    ax.set_title("identical strategies: spread of the measured win rate")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def random_search_density(means, peaks: dict[str, float] | None = None,
+                          levels=(0.95, 0.99, 0.999)) -> Figure:
+    """Density of random-search draw means with the fitted normal and its quantiles (left, zoomed
+    on the draws) and the GA peaks on the full scale (right) ([Exeter GA 2016 Fig. 10])."""
+    means = np.asarray(means, dtype=float)
+    fig, (zoom, full) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [1, 1.3]})
+    if means.size < 2:
+        full.set_axis_off()
+        return empty(fig, zoom, "fewer than two random-search draws")
+    mu, sd = means.mean(), means.std(ddof=1)
+    kde = stats.gaussian_kde(means)
+    quantiles = {level: stats.norm.ppf(level, mu, sd) for level in levels}
+    grid = np.linspace(means.min() - 2 * sd, max(means.max(), *quantiles.values()) + 2 * sd, 400)
+    zoom.plot(grid, kde(grid), color="black", label=f"{means.size} draws (kernel density)")
+    zoom.plot(grid, stats.norm.pdf(grid, mu, sd), color="tab:red", label="normal fit")
+    for (level, value), style in zip(quantiles.items(), (":", "--", "-."), strict=False):
+        zoom.axvline(value, color="tab:red", linestyle=style, linewidth=1, label=f"{level:.1%} quantile {value:.4f}")
+    zoom.set_xlabel("mean exact win rate vs optimal of 20 random strategies")
+    zoom.set_ylabel("density")
+    zoom.set_title("random search: the draws and their normal fit")
+    zoom.legend(fontsize=8)
+    values = [means.max(), *(peaks or {}).values()]
+    wide = np.linspace(0, max(values) * 1.1 + 0.01, 600)
+    full.plot(wide, kde(wide), color="black", label="random search (kernel density)")
+    full.fill_between(wide, 0, kde(wide), where=wide >= quantiles[levels[0]], color="tab:red", alpha=0.3,
+                      label=f"beyond its {levels[0]:.0%} quantile")
+    for (name, value), colour in zip((peaks or {}).items(), ("tab:green", "tab:blue", "tab:purple", "tab:orange"),
+                                     strict=False):
+        full.axvline(value, color=colour, linewidth=2, label=f"{name}: {value:.3f}")
+    full.set_xlabel("exact win rate vs optimal")
+    full.set_ylabel("density")
+    full.set_title("GA best against the random search")
+    full.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
+    """One strategy's coin-flip win rate against each hold-at strategy ([Exeter optimal Fig. 18])."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(list(thresholds), win_rates, marker=".", color="tab:blue", label=name)
+    ax.axhline(0.5, color="grey", linestyle=":", label="an even game (½)")
+    ax.set_xlabel("opponent holds at")
+    ax.set_ylabel(f"P({name} wins), coin-flip start")
+    ax.set_title(f"{name} against every hold-at strategy")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = None, by: str = "experiment",
+                     column: str = "champion") -> Figure:
+    """Best exact win rate against the optimal so far, against generations (left) and wall time
+    (right), one colour per value of ``by`` (thin: runs; thick: the median over runs at each
+    generation), with ``references`` (name -> win rate: the GA peaks of [Exeter GA 2016 §4], hold at
+    25) as horizontal lines. ``frame`` is [`load_runs`][ga_pig.analysis.load_runs]' table; ``column``
+    is what a run reports (``champion``: the strategy the run itself picked)."""
+    fig, (by_generation, by_time) = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True, layout="constrained")
+    if frame is None or frame.empty or column not in frame:
+        by_time.set_axis_off()
+        return empty(fig, by_generation, f"no recorded {column!r}")
+    frame = frame.dropna(subset=[column]).sort_values("generation")
+    for (value, group), colour in zip(frame.groupby(by, sort=True), plt.cm.tab10.colors, strict=False):
+        best = group.groupby("run_dir", group_keys=False)[column].cummax()
+        group = group.assign(best=best)
+        for n, (_, one) in enumerate(group.groupby("run_dir")):
+            label = str(value) if n == 0 else None
+            by_generation.plot(one["generation"].clip(lower=1), one["best"], color=colour, alpha=0.6, linewidth=1.2,
+                               label=label)
+            by_time.plot(one["seconds"].clip(lower=0.1), one["best"], color=colour, alpha=0.6, linewidth=1.2)
+    styles = (":", "--", "-.", (0, (6, 2, 1, 2, 1, 2)))
+    for (name, value), style in zip((references or {}).items(), styles, strict=False):
+        by_generation.axhline(value, color="grey", linestyle=style, linewidth=1, label=f"{name}: {value:.3f}")
+        by_time.axhline(value, color="grey", linestyle=style, linewidth=1)
+    for ax, label in ((by_generation, "generation"), (by_time, "wall-clock time (seconds)")):
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+        ax.xaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3)
+    by_generation.set_title("by generation")
+    by_time.set_title("by wall-clock time")
+    by_generation.set_ylabel(f"best exact win rate vs optimal so far\n({_COLUMN_WORDS.get(column, column)})")
+    fig.legend(*by_generation.get_legend_handles_labels(), loc="outside right upper", fontsize=8,
+               title="colour: experiment (one line a run)\ngrey: references", title_fontsize=8)
+    fig.suptitle("discovery: how close each setting gets to optimal play")
+    return fig

@@ -1,0 +1,186 @@
+"""Ladders of champions (oracle-free co-evolution with memory): a member's fitness is its win rate against the
+run's own last champions ([`Ladder`][ga_pig.evolve.judges.Ladder]), judged by exact win rates
+([`ExactLadder`][ga_pig.evolve.judges.ExactLadder]) or by simulated games and a sequential test
+([`SimulatedLadder`][ga_pig.evolve.judges.SimulatedLadder])."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ga_pig import simulate
+from ga_pig.evolve.judges.base import (
+    FromTotals,
+    draw_seed,
+    exact_round_robin,
+    fair,
+    judge,
+    per_opponent,
+    start_weights,
+)
+from ga_pig.evolve.judges.population import SimulatedJudge
+from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
+from ga_pig.game import Game
+
+__all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
+
+
+class Ladder(FromTotals):
+    """A ladder of champions (oracle-free co-evolution with memory).
+
+    The first generation plays a round robin; its best member is the first champion. From then
+    on each member's fitness is its mean win rate against the last ``archive`` champions (the
+    reigning one included); the fittest member that beats the reigning champion becomes the next
+    one — the GA's analogue of iterated best response ([Exeter optimal §3.1.1]), with the archive
+    guarding against cycling back to strategies beaten before. With ``must_beat`` > 1 a
+    challenger must beat each of the last ``must_beat`` champions, not only the reigning one
+    (harder to promote a strategy that only exploits the reigning champion's weaknesses). The
+    reigning champion is the run's own best (``champion``), chosen without the optimal policy.
+    With n players a member plays alone against copies of a champion, and beating it means
+    winning more than its fair share, 1/n. With ``margin`` > 0 beating means winning more than
+    the fair share plus ``margin`` (a challenger that only edges out the champion — often by
+    exploiting it, while playing no better against the rest — stays a challenger). With
+    ``aggregate="min"`` a member's fitness is its worst rate against the archive, not the mean.
+    """
+
+    game: Game
+    archive: int
+    must_beat: int
+    champions: list
+    margin: float
+    aggregate: str
+
+    @property
+    def champion(self) -> np.ndarray | None:
+        return self.champions[-1] if self.champions else None
+
+    def _versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
+        """(members, opponents) win rates of each member against each opponent."""
+        raise NotImplementedError
+
+    def _round_robin(self, strategies: np.ndarray) -> np.ndarray:
+        """Each member's mean win rate against the others."""
+        raise NotImplementedError
+
+    def _promotes(self, candidate: np.ndarray, champion: np.ndarray) -> bool:
+        """Whether ``candidate``, ahead of ``champion`` by its fitness games, truly beats it."""
+        raise NotImplementedError
+
+    def totals(self, strategies: np.ndarray) -> np.ndarray:
+        if not self.champions:
+            fitness = self._round_robin(strategies)
+            self.champions.append(np.array(strategies[int(np.argmax(fitness))]))
+            return fitness
+        opponents = self.champions[-self.archive:]
+        rates = self._versus(strategies, opponents)
+        fitness = rates.min(axis=1) if self.aggregate == "min" else rates.mean(axis=1)
+        beaten = min(self.must_beat, len(opponents))
+        for m in np.argsort(-fitness, kind="stable"):
+            if (rates[m, -beaten:] <= fair(self.game) + self.margin).any():
+                continue
+            if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
+                self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
+            break
+        return fitness
+
+    def state(self) -> dict:
+        """The champions as they stand (the list is replaced, never changed in place, so this is a
+        snapshot; the checkpoint stacks it only when written)."""
+        return {"champions": tuple(self.champions)} if self.champions else {}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        self.champions = [np.array(c) for c in state["champions"]] if "champions" in state else []
+
+
+@judge("exact", "champions")
+@dataclass
+class ExactLadder(Ladder):
+    """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by exact win rates: a member that beats the reigning champion
+    (exact win rate above 1/2, plus ``margin``) is promoted."""
+
+    game: Game
+    archive: int
+    must_beat: int = 1
+    champions: list = field(default_factory=list)
+    margin: float = 0.0
+    starts: np.ndarray | None = None
+    aggregate: str = "mean"
+
+    @classmethod
+    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
+        return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat), margin=float(cfg.fitness.margin),
+                   starts=start_weights(game, cfg), aggregate=str(cfg.fitness.aggregate))
+
+    def __post_init__(self) -> None:
+        self._rates = ExactRates(self.game, starts=self.starts)
+
+    def _versus(self, strategies, opponents):
+        return np.stack([self._rates(strategies, o) for o in opponents], axis=1)
+
+    def _round_robin(self, strategies):
+        return per_opponent(exact_round_robin(strategies, self.game, self.starts), len(strategies))
+
+    def _promotes(self, candidate, champion):
+        return True  # its exact rate against the champion is above the fair share
+
+
+@judge("simulated", "champions")
+@dataclass
+class SimulatedLadder(Ladder):
+    """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by simulated games only: ``games_per_match`` games against each
+    champion give the fitness; a candidate is promoted after a sequential test against the
+    reigning champion — batches that double from ``games_per_match`` up to ``fitness.max_games``,
+    stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
+    way; promoted only if it ends ahead by that much. With n players the lead is
+    ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the
+    candidate wins its fair share, 1/n (with two players, wins − losses). ([Exeter optimal §3.3] asks for the sample
+    size that makes a comparison fair; here it adapts to how close the two are.) With
+    ``fitness.common`` every member meets the same dice against each champion (common random
+    numbers), so members are ranked on the games where they play differently. With ``margin``
+    the lead must exceed its z standard errors plus what a win rate of fair share + ``margin``
+    would give (``n margin`` a game)."""
+
+    game: Game
+    archive: int
+    games_per_match: int
+    max_games: int
+    z: float
+    rng: np.random.Generator
+    common: bool = False
+    must_beat: int = 1
+    champions: list = field(default_factory=list)
+    margin: float = 0.0
+    aggregate: str = "mean"
+
+    @classmethod
+    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
+        return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
+                   float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
+                   margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate))
+
+    def _versus(self, strategies, opponents):
+        n = len(strategies)
+        pool = np.concatenate([strategies, np.stack(opponents)])
+        members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
+        pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
+        wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
+                                common=self.common)
+        return (wins[:, 0] / self.games_per_match).reshape(n, len(opponents))
+
+    def _round_robin(self, strategies):
+        wins = SimulatedJudge(self.game, self.games_per_match, self.rng, self.common).totals(strategies)
+        return per_opponent(wins, len(strategies), self.games_per_match)
+
+    def _promotes(self, candidate, champion):
+        pool = np.stack([candidate, champion])
+        others, edge = self.game.players - 1, self.game.players * self.margin
+        played, lead, batch = 0, 0, self.games_per_match
+        while played < self.max_games:
+            batch = min(batch, self.max_games - played)
+            wins = simulate.matches(pool, np.array([[0, 1]]), self.game, batch, seed=draw_seed(self.rng))[0]
+            played, lead = played + batch, lead + others * int(wins[0]) - int(wins[1])
+            if abs(lead - edge * played) > self.z * np.sqrt(others * played):
+                break
+            batch = played
+        return lead - edge * played > self.z * np.sqrt(others * played)

@@ -1,0 +1,70 @@
+"""Judges that play the members against each other (oracle-free): simulated games
+([`SimulatedJudge`][ga_pig.evolve.judges.SimulatedJudge]) or exact win rates
+([`ExactJudge`][ga_pig.evolve.judges.ExactJudge])."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ga_pig import exact, simulate
+from ga_pig.evolve.judges.base import draw_seed, exact_round_robin, judge, start_weights
+from ga_pig.evolve.judges.rates import RatesVsOptimal
+from ga_pig.families import family_of
+from ga_pig.game import Game
+
+__all__ = ["SimulatedJudge", "ExactJudge"]
+
+
+@judge("simulated", "population")
+@dataclass
+class SimulatedJudge:
+    """Games decide: totals are wins over all pairings, duels are wins in one match."""
+
+    game: Game
+    games_per_match: int
+    rng: np.random.Generator
+    common: bool = False
+
+    @classmethod
+    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
+        return cls(game, int(cfg.games_per_match), rng, bool(cfg.fitness.common))
+
+    def totals(self, strategies: np.ndarray) -> np.ndarray:
+        wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=draw_seed(self.rng),
+                                    common=self.common)
+        return wins.sum(axis=1).astype(float)
+
+    def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        """Wins of both members; with three or more players each plays alone against the
+        other's copies (two matches)."""
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        if family_of(self.game).symmetric:  # one match scores both members
+            return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
+                                    common=self.common).astype(float)
+        both = np.concatenate([pairs, pairs[:, ::-1]])
+        wins = simulate.matches(strategies, both, self.game, self.games_per_match, seed=draw_seed(self.rng),
+                                common=self.common).astype(float)
+        return np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
+
+
+@judge("exact", "population")
+@dataclass
+class ExactJudge:
+    """Exact seat-averaged win rates between members decide."""
+
+    game: Game
+    starts: np.ndarray | None = None
+
+    @classmethod
+    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactJudge:
+        return cls(game, start_weights(game, cfg))
+
+    def totals(self, strategies: np.ndarray) -> np.ndarray:
+        return exact_round_robin(strategies, self.game, self.starts)
+
+    def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        """Win rates of both members; with three or more players each alone against the other's
+        copies."""
+        return exact.pair_win_rates(strategies, pairs, self.game, self.starts)

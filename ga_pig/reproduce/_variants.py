@@ -1,0 +1,118 @@
+"""Builders of the variants' entries: turn counts ([Durango Bill]), the variants of [Neller & Presser 2005],
+and their endgame rules and numbers of players."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ga_pig.analysis import data, figures
+from ga_pig.families import space_of
+from ga_pig.reproduce.context import SEED_003_CLAIMS
+
+
+# ---------------------------------------------------------------------------- turn counts ([Durango Bill])
+def turn_probability(name: str):
+    def build(ctx):
+        _, probability, _ = ctx.turns(name)
+        return probability.reset_index(), (
+            f"{name}: % within 1 / 2 turns from 99: {100 * probability.loc[99, 1]:.1f} / "
+            f"{100 * probability.loc[99, 2]:.1f}; from 0: {100 * probability.loc[0, 1]:.1f} / "
+            f"{100 * probability.loc[0, 2]:.1f}"
+            + (" (seed 002: 69.4 / 88.8; 0.9 / 1.9)" if name == "two_dice" else ""))
+
+    return build
+
+
+def turn_stop(name: str):
+    def build(ctx):
+        _, probability, stop = ctx.turns(name)
+        return stop.reset_index(), (f"{name}: from 76 with 3 turns stop at {stop.loc[76, 3]}, success "
+                                    f"{100 * probability.loc[76, 3]:.1f}%"
+                                    + (" (seed 002: 15, 62.0%)" if name == "two_dice" else ""))
+
+    return build
+
+
+def turn_figure(name: str):
+    def build(ctx):
+        turn_game, probability, _ = ctx.turns(name)
+        title = f"{name}: reaching {turn_game.goal} within N turns"
+        return figures.turn_probabilities(probability.iloc[:, :5], title), f"{name}, N = 1..5"
+
+    return build
+
+
+# ---------------------------------------------------------------------------- variants ([Neller & Presser 2005])
+def variant(name: str):
+    def build(ctx):
+        best, _, start_move, figure = ctx.variants[name]
+        return figure, f"{start_move} at the start; first player wins {best.win_probability:.4f}"
+
+    return build
+
+
+def variants_table(ctx):
+    rows = [{"game": name, "first player wins": best.win_probability, "at the start": start_move,
+             "seed 003": SEED_003_CLAIMS.get(name, ""), "solve seconds": round(seconds, 3)}
+            for name, (best, seconds, start_move, _) in ctx.variants.items()]
+    return pd.DataFrame(rows), "every variant's optimal policy, solved by the one engine; the seed's claims alongside"
+
+
+def turn_scores(ctx):
+    hog = ctx.variants["hog"][0]
+    scores = {"Pig": data.expected_turn_score(ctx.solution.policy, ctx.game),
+              "Hog": data.expected_turn_score(hog.policy, hog.game)}
+    return figures.expected_turn_scores(scores), (f"optimal play; at the start Pig banks {scores['Pig'][0, 0]:.2f} "
+                                                  f"points a turn on average, Hog {scores['Hog'][0, 0]:.2f}")
+
+
+# ---------------------------------------------------------------------------- endgame rules
+def endgame_answers(ctx):
+    answers, _ = ctx.endgame
+    pig = answers.set_index(["game", "endgame"]).loc["pig"]
+    return answers, ("first mover's win probability under optimal play, Pig: " + ", ".join(
+        f"{rule} {row.first_wins:.6f}" for rule, row in pig.iterrows()) + "; banks up to "
+        f"{int(pig['largest_margin'].max())} points past the goal")
+
+
+def endgame_margins(ctx):
+    _, solutions = ctx.endgame
+    margins = {rule: solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
+               if name == "pig" and rule != "first_to_goal"}
+    return (figures.endgame_margins(margins, ctx.game.goal),
+            "first mover, Pig: " + ", ".join(f"{rule} up to {int(m.max())} points past the goal"
+                                            for rule, m in margins.items()))
+
+
+def winning_margins(ctx):
+    _, solutions = ctx.endgame
+    distributions = {rule: won.sum(axis=0) for (name, rule), (_, won) in solutions.items() if name == "pig"}
+    means = {rule: float((np.arange(d.size) * d).sum()) for rule, d in distributions.items()}
+    return (figures.winning_margins(distributions),
+            "exact, forward from the start; mean margin " + ", ".join(f"{r} {m:.2f}" for r, m in means.items()))
+
+
+def variant_margins(ctx):
+    _, solutions = ctx.endgame
+    margins = {name: solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
+               if rule == "last_round" and "roll_hold" in space_of(solution.game).offers}
+    return (figures.endgame_margins(margins, ctx.game.goal),
+            "last_round, first mover: " + ", ".join(f"{name} up to {int(m.max())}" for name, m in margins.items()))
+
+
+def variant_winning_margins(ctx):
+    _, solutions = ctx.endgame
+    distributions = {name: won.sum(axis=0) for (name, rule), (_, won) in solutions.items() if rule == "last_round"}
+    means = {name: float((np.arange(d.size) * d).sum()) for name, d in distributions.items()}
+    return (figures.winning_margins(distributions),
+            "last_round, exact; mean margin " + ", ".join(f"{n} {m:.1f}" for n, m in means.items()))
+
+
+def players_table(ctx):
+    table, facts = ctx.players
+    start = ", ".join(f"{v:.6f}" for v in facts["start"])
+    return table, (f"three players, goal {ctx.budget.players_goal}: equilibrium seat values {start}; "
+                   f"exploitability {facts['exploitability']:.2g} ({facts['mixed']} score tuples mixed, "
+                   f"{facts['unsettled']} orbits unsettled); one Neller-Presser player gives up "
+                   f"{table.loc[1, 'loss']:.2g} on average over the seats")
