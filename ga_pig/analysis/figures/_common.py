@@ -7,12 +7,14 @@ from matplotlib.figure import Figure
 
 
 def empty(fig: Figure, ax, what: str) -> Figure:
+    """``fig`` with ``ax`` replaced by a note that there is no data for ``what``."""
     ax.text(0.5, 0.5, f"no data: {what}", ha="center", va="center", transform=ax.transAxes)
     ax.set_axis_off()
     return fig
 
 
 def check_strategy(strategy, name: str = "strategy") -> np.ndarray:
+    """``strategy`` if it is a two-player roll/hold table ``(goal, goal, goal)``, else a ValueError naming ``name``."""
     shape = getattr(strategy, "shape", None)
     if (not isinstance(strategy, np.ndarray) or strategy.dtype != np.bool_ or strategy.ndim != 3
             or len(set(strategy.shape)) != 1):
