@@ -12,7 +12,8 @@ SMALL = ["game.goal=12", "generations=3", "population_size=4", "games_per_match=
 SPACE_GAMES = {"roll_hold": ["game=pig"], "dice": ["game=hog"],
                "endgame_roll_hold": ["game=pig", "game.endgame=last_round", "genome=threshold"],
                "endgame_dice": ["game=hog", "game.endgame=equal_turns"],
-               "players_roll_hold": ["game=pig", "game.players=3"]}
+               "players_roll_hold": ["game=pig", "game.players=3"],
+               "solitaire_roll_hold": ["game=solitaire"]}
 
 
 def check_outputs(out: Path, summary: dict, generations: int = 3) -> None:

@@ -14,15 +14,16 @@ dice counts) × an ending rule × a number of players; the families cover:
 | `two_player` | 2 | `first_to_goal` | every roll-and-hold game; Hog |
 | `endgame` | 2 | `last_round`, `equal_turns` | every roll-and-hold game; Hog |
 | `players` | 3 or more | `first_to_goal` | games whose scores and turn totals never fall |
+| `solitaire` | 2, each alone | a turn limit (`turns`) | games whose turn totals never fall |
 
-A new family is a folder beside these three and one line in [`FAMILIES`][ga_pig.families.FAMILIES].
+A new family is a folder beside these four and one line in [`FAMILIES`][ga_pig.families.FAMILIES].
 """
 
 from __future__ import annotations
 
 import functools
 
-from ga_pig.families import endgame, players, two_player
+from ga_pig.families import endgame, players, solitaire, two_player
 from ga_pig.families._family import Family
 from ga_pig.families._space import Space, pack_bits, unpack_bits
 from ga_pig.families.endgame.space import EndgameDiceCounts, EndgameRollHold
@@ -32,10 +33,10 @@ from ga_pig.game import Game, check_game
 
 __all__ = ["Family", "FAMILIES", "family_of", "space_of", "Space", "RollHold", "DiceCounts", "EndgameRollHold",
            "EndgameDiceCounts", "PlayersRollHold", "against_leader", "pack_bits", "unpack_bits", "endgame", "players",
-           "two_player"]
+           "solitaire", "two_player"]
 
 #: Every registered family. Exactly one covers each game.
-FAMILIES: tuple[Family, ...] = (two_player.FAMILY, endgame.FAMILY, players.FAMILY)
+FAMILIES: tuple[Family, ...] = (two_player.FAMILY, endgame.FAMILY, players.FAMILY, solitaire.FAMILY)
 
 
 def family_of(game: Game) -> Family:

@@ -64,6 +64,9 @@ class Game:
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
         score ([`ga_pig.families.players`][ga_pig.families.players], which so far is the only part of the engine that
         takes them).
+    turns : int
+        0: no turn limit. A positive value makes Pig solitaire: each player has ``turns`` turns to bank
+        the goal alone ([`ga_pig.families.solitaire`][ga_pig.families.solitaire]).
 
     Notes
     -----
@@ -79,6 +82,7 @@ class Game:
     faces: tuple[Face, ...] = field(default=(), compare=False)
     endgame: str = "first_to_goal"
     players: int = 2
+    turns: int = 0
 
     def __post_init__(self) -> None:
         check_int("goal", self.goal, 2)
@@ -86,6 +90,7 @@ class Game:
             raise ValueError(f"endgame must be one of {', '.join(ENDGAMES)}, got {self.endgame!r}")
         check_int("players", self.players, 2)
         check_int("max_dice", self.max_dice, 0)
+        check_int("turns", self.turns, 0)
         if self.max_dice and any(Effect(o.effect) not in (Effect.ADD, Effect.BUST) for o in self.outcomes):
             raise ValueError(f"a game that rolls its dice at once (max_dice > 0) takes only ADD and BUST "
                              f"outcomes, got {self.outcomes}")
@@ -230,6 +235,14 @@ class Game:
                    faces=(Face("tails", 0.5, 0), Face("heads", 0.5, 1)), endgame=endgame, players=players)
 
     @classmethod
+    def solitaire(cls, goal: int = 100, turns: int = 10) -> Game:
+        """Pig solitaire: each player rolls Pig's die alone and has ``turns`` turns to bank ``goal``; one who
+        does beats one who does not ([`ga_pig.families.solitaire`][ga_pig.families.solitaire])."""
+        die = cls.pig(goal)
+        return cls("solitaire", goal, die.outcomes, (("goal", goal), ("turns", turns)), faces=die.faces,
+                   turns=check_int("turns", turns, 1))
+
+    @classmethod
     def named(cls, name: str, **params: object) -> Game:
         """Look a game up in [`GAMES`][ga_pig.game.GAMES] by name and build it with ``params``."""
         if name not in GAMES:
@@ -317,6 +330,7 @@ GAMES: dict[str, Callable[..., Game]] = {
     "pig_dice": Game.pig_dice,
     "pass_the_pigs": Game.pass_the_pigs,
     "hog": Game.hog,
+    "solitaire": Game.solitaire,
 }
 
 

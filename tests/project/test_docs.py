@@ -156,3 +156,15 @@ def test_benchmark_tables_name_their_machine(name):
     assert page.startswith(f"*Measured on {hooks.machine(results)}")
     measures = [row["measure"] for row in results["rows"]] if "rows" in results else results["seconds_per_generation"]
     assert all(f"| {measure} |" in page for measure in measures)
+
+
+def test_every_included_section_is_in_its_file():
+    """A page that shows code includes it (``--8<-- "path:section"``, pymdownx.snippets) from
+    between its file's section markers, so the code shown is the code that runs."""
+    included = [m.groups() for page in DOCS.rglob("*.md")
+                for m in re.finditer(r'^--8<-- "([^":]+)(?::(\w+))?"$', page.read_text(), flags=re.M)]
+    assert ("ga_pig/families/solitaire/family.py", "family") in included
+    for path, section in included:
+        text = (ROOT / path).read_text()
+        assert section is None or (f"--8<-- [start:{section}]" in text and f"--8<-- [end:{section}]" in text), \
+            (path, section)

@@ -18,7 +18,7 @@ class Endgame(TwoSeats):
     games = "two players, a final turn answers the goal"
 
     def covers(self, game: Game) -> bool:
-        return game.players == 2 and game.endgame != "first_to_goal"
+        return game.players == 2 and game.endgame != "first_to_goal" and not game.turns
 
     def examples(self):
         return (Game.pig(goal=10, sides=4, endgame="last_round"), Game.two_dice(goal=12, endgame="equal_turns"),

@@ -18,7 +18,7 @@ class Players(Family):
     symmetric = False
 
     def covers(self, game: Game) -> bool:
-        return game.players >= 3
+        return game.players >= 3 and not game.turns
 
     def examples(self):
         return Game.pig(goal=10, sides=4, players=3), Game.piglet(goal=8, players=4)

@@ -23,7 +23,7 @@ class TwoPlayer(TwoSeats):
     restarts = True
 
     def covers(self, game: Game) -> bool:
-        return game.players == 2 and game.endgame == "first_to_goal"
+        return game.players == 2 and game.endgame == "first_to_goal" and not game.turns
 
     def examples(self):
         return Game.pig(goal=12, sides=4), Game.two_dice(goal=14), Game.pig_dice(goal=14), Game.hog(goal=12, max_dice=3)

@@ -1,0 +1,70 @@
+"""Private numba kernels: the simulation loop of Pig solitaire, a block of games per stream
+([`ga_pig.simulate`][ga_pig.simulate] drives them through
+[`play_blocks`][ga_pig.families.solitaire._loop.play_blocks])."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig._streams import _draw, _splitmix, _uniform
+from ga_pig.game import ADD, BANK, RESET
+
+
+# --8<-- [start:alone]
+@numba.njit(cache=True, inline="always")
+def _alone(pop, a, rolls, state):
+    """pop[a] plays its solitaire; returns (whether it banked the goal in time, state)."""
+    goal, turns, cumulative, uniform, effects, amounts = rolls
+    i = 0
+    for j in range(turns - 1, -1, -1):
+        k = 0
+        while pop[a, i, j, k]:
+            o, state = _draw(state, cumulative, uniform)
+            if effects[o] == ADD:
+                k += amounts[o]
+                if i + k >= goal:
+                    return True, state
+                continue
+            if effects[o] == BANK:
+                i += k + amounts[o]
+                if i >= goal:
+                    return True, state
+            elif effects[o] == RESET:
+                i = 0
+            k = 0  # the turn ended without holding: nothing more to bank
+            break
+        i += k
+    return False, state
+# --8<-- [end:alone]
+
+
+@numba.njit(cache=True, parallel=True)
+def _play_blocks_solitaire(pop, blocks, rolls, common, out):
+    """Game g of block ``blk`` plays block_a's solitaire, then block_b's, from one stream; a fair
+    coin from the same stream decides when both or neither bank the goal. Nobody moves first, but
+    the counts keep the two-player layout: a's and b's wins in the even games (out[blk, 0], out[blk, 1]),
+    then in the odd ones."""
+    block_a, block_b, block_games, block_seed = blocks
+    for blk in numba.prange(block_a.shape[0]):
+        key = np.uint64(block_seed[blk])
+        state = key
+        for game in range(block_games[blk]):
+            if common:
+                _, state = _splitmix(key ^ np.uint64(game))
+            made_a, state = _alone(pop, block_a[blk], rolls, state)
+            made_b, state = _alone(pop, block_b[blk], rolls, state)
+            if made_a == made_b:
+                u, state = _uniform(state)
+                made_a = u < 0.5
+            out[blk, 2 * (game % 2) + (0 if made_a else 1)] += 1
+
+
+# --8<-- [start:adapter]
+def play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
+                out, turns):
+    """The loop as [`ga_pig.simulate`][ga_pig.simulate] calls every family's: its arguments grouped
+    for the kernel (the blocks, the rolls)."""
+    _play_blocks_solitaire(pop, (block_a, block_b, block_games, block_seed),
+                           (goal, turns, cumulative, uniform, effects, amounts), bool(common), out)
+# --8<-- [end:adapter]

@@ -1,0 +1,76 @@
+"""The solitaire family: two players, each alone against a turn limit
+([`ga_pig.families.solitaire.solve`][ga_pig.families.solitaire.solve]). Every pairing follows from the two
+success probabilities, so each operation evaluates each strategy once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ga_pig.families._family import Family
+from ga_pig.families.solitaire import _loop, _values, solve
+from ga_pig.families.solitaire.space import space_of
+from ga_pig.game import Game
+
+
+# --8<-- [start:family]
+class Solitaire(Family):
+    name = "solitaire"
+    games = "two players, each alone with a turn limit to bank the goal"
+
+    def covers(self, game: Game) -> bool:
+        return game.turns > 0
+
+    def examples(self):
+        return Game.solitaire(goal=20, turns=4), with_turns(Game.two_dice(goal=16), 3), \
+            with_turns(Game.freys(goal=20), 2)
+
+    def space(self, game):
+        return space_of(game)
+
+    def memory(self, game):
+        return solve.memory(game)
+
+    def optimal(self, game, method, tol, max_iterations):
+        return solve.optimal(game, method, tol, max_iterations)
+
+    def best_response(self, b, game, max_iterations):
+        return solve.optimal(game, "policy_iteration", 1e-15, max_iterations)  # b's success is not a's to change
+
+    def seats(self, a, b, game):
+        s_a, s_b = solve.successes(np.stack([a, b]), game)
+        w = float(solve.beats(s_a, s_b))
+        return np.array([w, 1 - w, w, 1 - w])  # no first mover: both seats alike, no draws
+
+    def win_rate(self, a, b, game):
+        return self.seats(a, space_of(game).check(b, "b"), game)[0]
+
+    def win_rates(self, population, opponent, game, seat, starts):
+        self._no_starts(starts, game)
+        s = solve.successes(np.concatenate([population, space_of(game).check(opponent, "opponent")[None]]), game)
+        return solve.beats(s[:-1], s[-1])
+
+    def pair_win_rates(self, population, pairs, game, starts):
+        self._no_starts(starts, game)
+        s = solve.successes(population, game)
+        w = solve.beats(s[pairs[:, 0]], s[pairs[:, 1]])
+        return np.stack([w, 1 - w], axis=1)
+
+    def win_matrix(self, population, game, starts):
+        self._no_starts(starts, game)
+        s = solve.successes(population, game)
+        return solve.beats(s[:, None], s[None, :])
+
+    def visits(self, a, b, game):
+        return solve.visits(a, game)  # b plays its own solitaire: a's play is a's alone
+
+    def play_blocks(self, game):
+        return _loop.play_blocks, space_of(game).kernel_view, (game.turns,)
+
+    def kernels(self):
+        return _loop._play_blocks_solitaire, _values._successes
+# --8<-- [end:family]
+
+
+def with_turns(game: Game, turns: int) -> Game:
+    """``game``'s roll table as Pig solitaire: each player has ``turns`` turns to bank its goal."""
+    return Game(game.name, game.goal, game.outcomes, (*game.params, ("turns", turns)), faces=game.faces, turns=turns)
