@@ -1,20 +1,27 @@
-"""Private numba kernels: the simulation loop of games of three or more players, a block of games
-per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them)."""
+"""Private numba kernels: the simulation loops of games of three or more players — a block of games
+per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks`), and the games of
+[`ga_pig.families.players.simulate`][ga_pig.families.players.simulate] (mixed strategies). Strategies are
+flat [idx, k], idx the scores from the mover's on (`ga_pig.families.players._turns`); the roll table and
+the blocks come as the `Rolls` and `Blocks` records ([`_records`][ga_pig.families.players._records])."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from ga_pig._streams import _draw, _splitmix
+from ga_pig._streams import BLOCK, _draw, _splitmix, _uniform
+from ga_pig.families.players._records import Blocks, Rolls
 from ga_pig.game import ADD, BANK
 
 
 @numba.njit(cache=True, inline="always")
-def _play_players_game(pop, a, b, seat_a, n, goal, cumulative, uniform, effects, amounts, scores, state):
-    """One game of n players, pop[a] in seat ``seat_a`` and pop[b] in every other seat (flat
-    strategies [idx, k], idx the scores from the mover's on, [`ga_pig.families.players`][ga_pig.families.players]);
-    seat 0 moves first. A stalemate: n turn starts passed in a row. Returns (winning seat or -1, state)."""
+def _play_players_game(pop, a, b, seat_a, goal, rolls, scores, state):
+    """One game of n = scores.shape[0] players, pop[a] in seat ``seat_a`` and pop[b] in every
+    other seat (flat strategies [idx, k], idx the scores from the mover's on,
+    [`ga_pig.families.players`][ga_pig.families.players]); seat 0 moves first. A stalemate: n turn
+    starts passed in a row. Returns (winning seat or -1, state)."""
+    cumulative, uniform, effects, amounts = rolls.cumulative, rolls.uniform, rolls.effects, rolls.amounts
+    n = scores.shape[0]
     scores[:] = 0
     mover = 0
     passes = 0
@@ -53,24 +60,85 @@ def _play_players_game(pop, a, b, seat_a, n, goal, cumulative, uniform, effects,
 
 
 @numba.njit(cache=True, parallel=True)
-def _play_blocks_players(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                         common, out):
+def _play_blocks_players(pop, blocks, goal, rolls, common, out):
     """`_play_blocks_plain` for n = out.shape[1] // 2 players: game g of a block puts a in
     seat g % n and b in the others; out[blk, 2 s] counts a's wins from seat s, out[blk, 2 s + 1]
     the b's wins in those games."""
     n = out.shape[1] // 2
-    for blk in numba.prange(block_a.shape[0]):
-        a, b = block_a[blk], block_b[blk]
-        key = np.uint64(block_seed[blk])
+    for blk in numba.prange(blocks.a.shape[0]):
+        a, b = blocks.a[blk], blocks.b[blk]
+        key = np.uint64(blocks.seed[blk])
         state = key
         scores = np.zeros(n, dtype=np.int64)
-        for game in range(block_games[blk]):
+        for game in range(blocks.games[blk]):
             if common:
                 _, state = _splitmix(key ^ np.uint64(game))
             seat = game % n
-            winner, state = _play_players_game(pop, a, b, seat, n, goal, cumulative, uniform, effects, amounts,
-                                               scores, state)
+            winner, state = _play_players_game(pop, a, b, seat, goal, rolls, scores, state)
             if winner == seat:
                 out[blk, 2 * seat] += 1
             elif winner >= 0:
                 out[blk, 2 * seat + 1] += 1
+
+
+def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
+                 out):
+    """`_play_blocks_players` called with [`ga_pig.simulate`][ga_pig.simulate]'s arguments, every
+    family's loop's: the blocks and the roll table as its records."""
+    _play_blocks_players(pop, Blocks(block_a, block_b, block_games, block_seed), goal,
+                         Rolls(cumulative, uniform, effects, amounts), common, out)
+
+
+@numba.njit(cache=True)
+def _play(strategy, goal, rolls, games, keys, winners):
+    """Play ``games`` games, strategy.policy[p] (flat: [idx, k]) the strategy of the player in
+    seat p, seat 0 moving first; at the start of a turn at idx, with probability
+    strategy.mix[p, idx] the player follows strategy.alternative[p] instead for the turn (a
+    `Strategy` per seat). Game g draws its dice and its mixing from the stream keys[g // BLOCK]
+    (`ga_pig._streams`), which runs through its block's games in order. winners[g]: the winning
+    seat, -1 for a game stalled for 100 000 turns."""
+    policies, alternative, mix = strategy.policy, strategy.alternative, strategy.mix
+    cumulative, uniform, effects, amounts = rolls.cumulative, rolls.uniform, rolls.effects, rolls.amounts
+    n = policies.shape[0]
+    scores = np.zeros(n, dtype=np.int64)
+    state = np.uint64(0)
+    for g in range(games):
+        if g % BLOCK == 0:
+            state = np.uint64(keys[g // BLOCK])
+        scores[:] = 0
+        mover = 0
+        winner = -1
+        for _turn_number in range(100_000):
+            idx = 0
+            for t in range(n):
+                idx = idx * goal + scores[(mover + t) % n]
+            me = scores[mover]
+            k = 0
+            banked = me
+            row = policies[mover, idx]
+            if mix[mover, idx] > 0.0:
+                u, state = _uniform(state)
+                if u < mix[mover, idx]:
+                    row = alternative[mover, idx]
+            while row[k]:
+                o, state = _draw(state, cumulative, uniform)
+                if effects[o] == ADD:
+                    k += amounts[o]
+                    if me + k >= goal:
+                        banked = me + k
+                        break
+                elif effects[o] == BANK:
+                    banked = me + k + amounts[o]
+                    k = -1
+                    break
+                else:
+                    k = -1
+                    break
+            if k > 0 and me + k < goal:
+                banked = me + k
+            scores[mover] = banked
+            if banked >= goal:
+                winner = mover
+                break
+            mover = (mover + 1) % n
+        winners[g] = winner

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig._kernels.rules import rules_of
-from ga_pig.families.players import _kernels
+from ga_pig.families.players._records import _turn_rules, _turn_scratch
+from ga_pig.families.players._turns import _orbit_values, _rotated, _turn
 from ga_pig.game import Game
 
 #: The most assignments of envelope lines (pure or mixing) the search of one orbit tries; an
@@ -38,17 +39,15 @@ class _Turns:
     the states its holds reach."""
 
     def __init__(self, game: Game, players: int, X: np.ndarray, start_row: np.ndarray, idx: int):
-        self.rules, self.goal, self.n, self.X, self.idx = rules_of(game), game.goal, players, X, idx
+        self.rules, self.X, self.idx = _turn_rules(rules_of(game)), X, idx
         self.start_row = start_row.copy()
-        self.alpha, self.beta = np.zeros((game.goal, players)), np.zeros(game.goal)
+        self.turn = _turn_scratch(game.goal, players)
 
     def best(self, y: float) -> _Line:
         """The best turn strategy when the mover's win probability after handing on is y."""
         row = self.start_row.copy()
-        r = self.rules
-        _kernels._turn(self.X, row, 0, self.idx, y, True, 0.0, self.goal, self.n, 1, r.add_p, r.add_amount,
-                       r.bust_p, r.bank_p, r.bank_amount, self.alpha, self.beta)
-        return _Line(row, self.alpha[0].copy(), float(self.beta[0]))
+        _turn(self.rules, self.X, row, (0, self.idx), y, True, 0.0, self.turn)
+        return _Line(row, self.turn.alpha[0].copy(), float(self.turn.beta[0]))
 
     def envelope(self, limit: int = 4096) -> tuple[list[_Line], list[float]]:
         """The mover's best turn strategies over y in [0, 1] by increasing y — the upper envelope
@@ -90,7 +89,7 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
     states, idx = [], start
     while True:
         states.append(idx)
-        idx = int(_kernels._rotated(idx, goal, n))
+        idx = int(_rotated(idx, goal, n))
         if idx == start:
             break
     L = len(states)
@@ -103,7 +102,7 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
             lines = envelopes[m][0]
             A[m] = lines[s].A if w == 0.0 else (1 - w) * lines[s].A + w * lines[s + 1].A
             B[m] = lines[s].B if w == 0.0 else (1 - w) * lines[s].B + w * lines[s + 1].B
-        x = _kernels._orbit_values(A, B, L, n)
+        x = _orbit_values(A, B, L, n)
         return x, np.array([x[(m + 1) % L, n - 1] for m in range(L)])
 
     # best responses along the envelopes, one mover at a time, from the kernel's last values

@@ -78,7 +78,7 @@ class Players(Family):
         def pop_view(pop):
             return space.kernel_view(pop).reshape(len(pop), game.goal ** game.players, game.goal)
 
-        return _loop._play_blocks_players, pop_view, ()
+        return _loop._play_blocks, pop_view, ()
 
     def kernels(self):
         return (_loop._play_blocks_players,)

@@ -38,8 +38,11 @@ import numpy as np
 from ga_pig._kernels.rules import rules_of
 from ga_pig._streams import block_keys, roll_table
 from ga_pig._validate import check_int, check_memory
-from ga_pig.families.players import _kernels
+from ga_pig.families.players._evaluation import _stops, _threshold_rows, _versus
+from ga_pig.families.players._loop import _play
 from ga_pig.families.players._orbits import _resolve_orbit
+from ga_pig.families.players._records import Rolls, Search, Sides, Solved, Strategy, Thresholds
+from ga_pig.families.players._solvers import _solve
 from ga_pig.families.players.space import against_leader, space_of, supported
 from ga_pig.game import Game, check_game
 
@@ -139,11 +142,11 @@ def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_ite
     done = np.zeros((identities, goal ** players), dtype=np.bool_)
     order = _order(goal, players)
     stopped = np.full(1, -1, dtype=np.int64)
+    search = Search(np.asarray(greedy_of, np.bool_), TIE_MARGIN, int(max_iterations), bool(heuristic))
+    solved = Solved(X, rounds, done, stopped)
     unsettled, first = 0, 0
     while True:
-        unsettled += int(_kernels._solve(goal, players, identities, order, np.asarray(greedy_of, np.bool_), TIE_MARGIN,
-                                         max_iterations, rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p,
-                                         rules.bank_amount, X, *strategy, rounds, done, first, heuristic, stopped))
+        unsettled += int(_solve(rules, order, first, search, Strategy(*strategy), solved))
         if stopped[0] < 0:
             return X, rounds, unsettled
         if _resolve_orbit(game, players, X, strategy, int(order[stopped[0]])):
@@ -247,18 +250,17 @@ def one_against(population: np.ndarray, opponents, first, second, game: Game) ->
         D, won, lost = np.zeros((0, 0, 1)), np.zeros((0, 0)), np.zeros((0, 0))
         tables = [np.zeros((0, 0), np.int16)] * 3
     else:
-        D, won, lost = _kernels._stops(goal, rules.add_p, rules.add_amount, rules.bust_p)
+        D, won, lost = _stops(rules)
         scanned: dict[tuple, np.ndarray] = {}  # one pass per distinct stack (a win matrix passes one three times)
         for strategies in (population, others, alternative):
             key = (strategies.__array_interface__["data"][0], strategies.shape)
             if key not in scanned:
                 scanned[key] = np.empty(strategies.shape[:2], np.int16)
-                _kernels._threshold_rows(strategies, goal, players, D.shape[2], scanned[key])
+                _threshold_rows(strategies, goal, players, D.shape[2], scanned[key])
         tables = [scanned[(s.__array_interface__["data"][0], s.shape)] for s in (population, others, alternative)]
     out = np.empty((len(first), players))
-    _kernels._versus(population, first, others, alternative, mix, second, goal, players, _order(goal, players),
-                     rules.add_p, rules.add_amount, rules.bust_p, rules.bank_p, rules.bank_amount, D, won, lost,
-                     *tables, out)
+    _versus(rules, Sides(population, others, alternative, mix), Thresholds(D, won, lost, *tables),
+            _order(goal, players), first, second, out)
     return out
 
 
@@ -318,8 +320,8 @@ def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
     probabilities, effects, amounts = game.tables()
     cumulative, uniform = roll_table(probabilities)
     winners = np.empty(games, dtype=np.int64)
-    _kernels._play(policy, alternative, mix, games, game.goal, players, cumulative, uniform, effects, amounts, keys,
-                   winners)
+    _play(Strategy(policy, alternative, mix), game.goal, Rolls(cumulative, uniform, effects, amounts), games, keys,
+          winners)
     return np.bincount(winners[winners >= 0], minlength=players)
 
 
