@@ -134,3 +134,8 @@ def test_a_run_written_with_every_option_s_keys_resumes(overrides, tmp_path):
     tables = [pd.read_parquet(d / "generations.parquet").drop(columns="seconds") for d in (old, tmp_path / "straight")]
     pd.testing.assert_frame_equal(*tables)
     assert (old / "best.npy").read_bytes() == (tmp_path / "straight" / "best.npy").read_bytes()
+
+
+def test_a_key_added_with_a_plus_is_refused_by_validate():
+    with pytest.raises(ValueError, match="config key 'fitness.common' = True: expected a key of fitness=exact: "):
+        validate(compose(["+fitness.common=true", "fitness=exact"]))
