@@ -50,7 +50,7 @@ class GameConfig:
 
 @dataclass
 class MemeticConfig:
-    """The solver-assisted memetic step ([`ga_pig.evolve.memetic`][ga_pig.evolve.memetic]): every ``every``
+    """The solver-assisted memetic step (``ga_pig.evolve.memetic``): every ``every``
     generations the last child becomes the exact best response to the run's champion (0: never;
     such runs are reported apart from oracle-free and oracle-judged ones)."""
 
