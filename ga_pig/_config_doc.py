@@ -19,7 +19,7 @@ import textwrap
 import types
 import typing
 
-__all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys"]
+__all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys", "group_options"]
 
 #: The command lines whose keys are documented here: ``run`` (``python -m ga_pig``) and ``play``;
 #: a command line above this layer adds its own with [`register_schema`][ga_pig._config_doc.register_schema]
@@ -146,8 +146,12 @@ def _plain(text: str) -> str:
 
 
 def comments(cls: type) -> dict[str, str]:
-    """The ``#:`` comment block directly above each field of the dataclass ``cls``, joined."""
+    """The ``#:`` comment block directly above each field of the dataclass ``cls`` (or of the
+    dataclass it inherits the field from), joined."""
     found: dict[str, str] = {}
+    for base in reversed(cls.__mro__[1:]):
+        if dataclasses.is_dataclass(base):
+            found.update(comments(base))
     block: list[str] = []
     for line in inspect.getsource(cls).splitlines()[1:]:
         stripped = line.strip()
@@ -205,19 +209,50 @@ def keys(schema: str = "run", composed: dict | None = None) -> list[Key]:
     ranges, choices = _ranges(schema), _choices(schema)
     rows = []
 
+    def row(dotted: str, kind, value, meaning: str) -> Key:
+        bounds = " | ".join(choices[dotted]()) if dotted in choices else \
+            _bounds(ranges[dotted]) if dotted in ranges else ""
+        return Key(dotted, _type(kind), _value(value), bounds, meaning)
+
     def walk(cls: type, prefix: str, values: dict) -> None:
         meanings = comments(cls)
         for name, kind in typing.get_type_hints(cls).items():
             dotted = prefix + name
             if dataclasses.is_dataclass(kind):
-                walk(kind, f"{dotted}.", values[name])
+                if (owner := _part(schema, dotted)) is not None:
+                    rows.extend(row(f"{dotted}.{key}", *rest) for key, *rest in _part_keys(owner, values[name]))
+                else:
+                    walk(kind, f"{dotted}.", values[name])
                 continue
-            bounds = " | ".join(choices[dotted]()) if dotted in choices else \
-                _bounds(ranges[dotted]) if dotted in ranges else ""
-            rows.append(Key(dotted, _type(kind), _value(values[name]), bounds, meanings.get(name, "")))
+            rows.append(row(dotted, kind, values[name], meanings.get(name, "")))
 
     walk(cls, "", composed)
     return rows
+
+
+def _part(schema: str, section: str):
+    """The ``Part`` of a run's section whose options each have their own keys, or None."""
+    if schema != "run":
+        return None
+    from ga_pig.config import part
+
+    return part(section)
+
+
+def _part_keys(owner, values: dict) -> list[tuple[str, typing.Any, typing.Any, str]]:
+    """A part's every key, of every option: (name, type, default, meaning). The default is the
+    composed one where the composed option has the key, else the first option's with it; a key
+    not every option has names its options before its meaning."""
+    found = []
+    for name, kind in owner.keys().items():
+        options = owner.owners(name)
+        cls = owner.options[options[0]]
+        default = values[name] if name in values else getattr(cls(), name)
+        meaning = comments(cls).get(name, "")
+        if len(options) < len(owner.options):
+            meaning = f"({owner.group}={', '.join(options)}) {meaning}"
+        found.append((name, kind, default, meaning))
+    return found
 
 
 def groups(schema: str = "run") -> dict[str, str]:
@@ -228,6 +263,10 @@ def groups(schema: str = "run") -> dict[str, str]:
     for name, kind in typing.get_type_hints(cls).items():
         if dataclasses.is_dataclass(kind):
             found[name] = _plain(" ".join(inspect.cleandoc(kind.__doc__ or "").split()))
+            if (owner := _part(schema, name)) is not None:
+                found[name] += " Options: " + "; ".join(
+                    f"``{option}``: {_plain(' '.join(inspect.cleandoc(option_cls.__doc__ or '').split())).rstrip('.')}"
+                    for option, option_cls in owner.options.items())
     return found
 
 
@@ -283,6 +322,16 @@ def register_help() -> None:
     from omegaconf import OmegaConf
 
     OmegaConf.register_new_resolver("ga_pig_keys", _help_keys, replace=True)
+    OmegaConf.register_new_resolver("ga_pig_groups", group_options, replace=True)
+
+
+def group_options() -> str:
+    """``--help``'s group list: each group under ``conf/`` (Hydra's own aside) with its options,
+    ``group: a, b``; the schemas the options extend (``schema/<group>``) are no options to pick."""
+    from ga_pig.config import CONF_DIR
+
+    return "\n".join(f"{d.name}: {', '.join(sorted(p.stem for p in d.glob('*.yaml')))}"
+                     for d in sorted(CONF_DIR.iterdir()) if d.is_dir() and d.name != "hydra")
 
 
 def _help_keys(schema: str, _root_) -> str:

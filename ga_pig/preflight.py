@@ -27,6 +27,8 @@ from pathlib import Path
 from ga_pig import _schema
 from ga_pig._cli import refuse
 from ga_pig.config import CONF_DIR, Config, compose, fit_genome
+from ga_pig.config.checks import check_part_overrides
+from ga_pig.config.schema import run_keys
 
 __all__ = ["preflight", "check_overrides", "schema_keys"]
 
@@ -39,8 +41,9 @@ SLURM_LAUNCHERS = ("slurm", "submitit_slurm")
 
 
 def schema_keys(cls=Config) -> dict[str, typing.Any]:
-    """Every key of the run schema, dotted (``game.goal``), with its type; nested sections too."""
-    return _schema.keys(cls)
+    """Every key of the run schema, dotted (``game.goal``), with its type; nested sections too,
+    and of a part (``fitness``, ...) the keys of every option."""
+    return run_keys() if cls is Config else _schema.keys(cls)
 
 
 def _groups() -> dict[str, list[str]]:
@@ -155,6 +158,12 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
     try:
         cfg = compose(job)
     except Exception as error:  # Hydra's composition errors: the first line names the problem
+        try:
+            check_part_overrides(job)
+        except ValueError as foreign:
+            refuse(foreign)
+        except Exception:  # noqa: S110  (the job's own error says more)
+            pass
         refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
     try:
         fit_genome(cfg, job)

@@ -54,6 +54,12 @@ POPULATION = "population.npz"
 RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, "winrate.png")
 
 
+#: The judges' keys every table carries, each with its type and the value a judge without the key
+#: gets (so the tables of every judge share their columns).
+JUDGE_COLUMNS = {"archive": (int, 2), "must_beat": (int, 1), "margin": (float, 0.0), "restart": (float, 0.0),
+                 "aggregate": (str, "mean")}
+
+
 def key_columns(cfg) -> dict:
     """The config values every row of a run's tables carries."""
     return {
@@ -65,14 +71,10 @@ def key_columns(cfg) -> dict:
         "players": int(cfg.game.players),
         "population": str(cfg.population.kind),
         "selection": str(cfg.selection.scheme),
-        "mu": -1 if cfg.selection.mu is None else int(cfg.selection.mu),
+        "mu": -1 if cfg.selection.get("mu") is None else int(cfg.selection.mu),
         "fitness": str(cfg.fitness.kind),
         "opponent": str(cfg.fitness.opponent),
-        "archive": int(cfg.fitness.archive),
-        "must_beat": int(cfg.fitness.must_beat),
-        "margin": float(cfg.fitness.margin),
-        "restart": float(cfg.fitness.restart),
-        "aggregate": str(cfg.fitness.aggregate),
+        **{key: kind(cfg.fitness.get(key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
         "genome": str(cfg.genome),
         "crossover": str(cfg.operators.crossover),
         "mutation_operator": str(cfg.operators.mutation),

@@ -36,9 +36,11 @@ def _options(function, values: dict) -> dict:
 
 
 def selection_values(cfg) -> dict:
-    """The ``selection.*`` values a scheme may ask for, defaults resolved (``mu``: half)."""
-    mu = cfg.selection.mu if cfg.selection.mu is not None else int(cfg.population_size) // 2
-    return {"mu": int(mu), "tournament_size": int(cfg.selection.tournament_size)}
+    """The ``selection.*`` values of the scheme's own keys, defaults resolved (``mu`` null: half)."""
+    values = {key: cfg.selection[key] for key in cfg.selection if key != "scheme"}
+    if "mu" in values:
+        values["mu"] = int(cfg.population_size) // 2 if values["mu"] is None else int(values["mu"])
+    return values
 
 
 def _fine(value, fine: bool, coarse):
@@ -50,7 +52,8 @@ def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genom
 
     ``mate`` and ``mutate`` are the operators ``cfg.operators`` names
     ([`ga_pig.evolve.operators`][ga_pig.evolve.operators]), on genomes of the encoding ``genes``; each gets the
-    ``operators.*`` values it names. With ``fine`` (the cube's last wave) ``operators.fine_*`` replace the block, shift
+    ``operators.*`` values it names (the operator set holds those its operators read).
+    With ``fine`` (the cube's last wave) ``operators.fine_*`` replace the block, shift
     and rate they name.
 
     ``select(strategies)`` returns (survivor indices best first, fitness per member), the scheme
@@ -59,8 +62,10 @@ def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genom
     """
     toolbox = base.Toolbox()
     ops = cfg.operators
-    knobs = {"block": int(_fine(ops.fine_block, fine, ops.block)), "shift": int(_fine(ops.fine_shift, fine, ops.shift)),
-             "copy_share": float(ops.copy_share)}
+    knobs = {}  # the region sizes: keys of the structured operator set only
+    if "block" in ops:
+        knobs = {"block": int(_fine(ops.fine_block, fine, ops.block)),
+                 "shift": int(_fine(ops.fine_shift, fine, ops.shift)), "copy_share": float(ops.copy_share)}
     crossover = operators.CROSSOVERS[cfg.operators.crossover]
     mutation = operators.MUTATIONS[cfg.operators.mutation]
     scheme = SCHEMES[cfg.selection.scheme]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from ga_pig.config import Config, compose, fail, validate
+from ga_pig.config import compose, fail, over_schema, validate
 from ga_pig.evolve.outputs import CHECKPOINT, load_checkpoint
 from ga_pig.evolve.resume import CHANGEABLE, CONFIG_FILE, Resumed, fingerprint
 
@@ -40,9 +40,8 @@ def _inferred_keys(cfg: DictConfig) -> list[str]:
 def _saved_config(run_dir: Path) -> DictConfig:
     saved = run_dir / CONFIG_FILE
     try:
-        loaded = OmegaConf.load(saved)
-        # keys the saved config lacks (an older schema's) get their defaults
-        return OmegaConf.merge(OmegaConf.structured(Config), loaded)
+        # keys the saved config lacks get their defaults; a part's keys of other options are cut
+        return over_schema(OmegaConf.to_container(OmegaConf.load(saved)))
     except Exception as error:
         raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
                          f"({type(error).__name__}: {error})") from None

@@ -8,7 +8,7 @@ import pytest
 
 from ga_pig import exact
 from ga_pig import strategies as S
-from ga_pig.config import compose, make_game
+from ga_pig.config import compose, make_game, part
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.families import players as NP
@@ -20,9 +20,12 @@ from tests.contract import SMALL, SPACE_GAMES, check_outputs
 G = Game.pig(20)
 
 
-LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection.scheme=mu_plus_lambda",
-          "selection.mu=2", "operators.mutation=boundary_shift", "operators.crossover=block", "mutation=0.1",
-          "fitness.opponent=champions", "games_per_match=200", "fitness.max_games=3200", "progress=false", "seed=4"]
+LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
+          "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block",
+          "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
+#: The ladder judges, by fitness kind, with the keys of each these tests set.
+LADDERS = {"exact": ["fitness=exact_champions"],
+           "simulated": ["fitness=simulated_champions", "fitness.common=false", "fitness.max_games=3200"]}
 
 
 @pytest.mark.parametrize("kind", ["exact", "simulated"])
@@ -32,7 +35,7 @@ def test_oracle_free_runs_never_solve_the_game(kind, tmp_path, monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("an oracle-free run called the solver")
 
-    overrides = [*LADDER, f"fitness.kind={kind}"]
+    overrides = [*LADDER, *LADDERS[kind]]
     run(compose(overrides), tmp_path / "recorded")
     recorded = pd.read_parquet(tmp_path / "recorded" / "generations.parquet")
     assert recorded["champion"].notna().all()
@@ -53,7 +56,7 @@ def test_oracle_free_runs_never_solve_the_game(kind, tmp_path, monkeypatch):
 def test_the_ladder_promotes_champions_that_beat_the_reigning_one(kind, tmp_path):
     from ga_pig.evolve.judges import JUDGES
 
-    cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=3"])
+    cfg = compose([*LADDER, *LADDERS[kind], "fitness.archive=3"])
     judge = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
     rng = np.random.default_rng(1)
     weak = np.stack([S.hold_at(2, G), S.hold_at(3, G)])
@@ -101,7 +104,7 @@ def test_simulated_judges_with_common_dice_rank_members_on_the_same_luck(common)
     (and in a round robin, the same totals against the others); without it, their own luck."""
     from ga_pig.evolve.judges import JUDGES
 
-    cfg = compose([*LADDER, "fitness.kind=simulated", f"fitness.common={common}"])
+    cfg = compose([*LADDER, *LADDERS["simulated"], f"fitness.common={common}"])
     ladder = JUDGES[("simulated", "champions")].for_run(G, cfg, np.random.default_rng(0), None)
     ladder.totals(np.stack([S.hold_at(3, G), S.hold_at(4, G)]))
     fitness = ladder.totals(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(6, G)]))
@@ -122,8 +125,8 @@ def test_must_beat_asks_a_challenger_to_beat_the_last_champions(kind):
     strong, weak, challenger = S.hold_at(6, G), S.hold_at(2, G), S.hold_at(3, G)
     assert exact.win_rate(challenger, weak, G) > 0.5 > exact.win_rate(challenger, strong, G)
     for must_beat, promoted in ((1, True), (2, False)):
-        cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=2", f"fitness.must_beat={must_beat}",
-                       "fitness.common=true"])
+        cfg = compose([*LADDER, *LADDERS[kind], "fitness.archive=2", f"fitness.must_beat={must_beat}",
+                       *(["fitness.common=true"] if kind == "simulated" else [])])
         ladder = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
         ladder.champions = [strong, weak]
         ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
@@ -140,8 +143,8 @@ def test_margin_asks_a_challenger_to_win_by_more_than_it(kind):
     lead = exact.win_rate(challenger, champion, G) - 0.5
     assert lead > 0.02
     for margin, promoted in ((0.0, True), (lead - 0.01, True), (lead + 0.01, False)):
-        cfg = compose([*LADDER, f"fitness.kind={kind}", "fitness.archive=1", f"fitness.margin={margin}",
-                       "games_per_match=20000", "fitness.max_games=400000"])
+        cfg = compose([*LADDER, *LADDERS[kind], "fitness.archive=1", f"fitness.margin={margin}",
+                       "games_per_match=20000", *(["fitness.max_games=400000"] if kind == "simulated" else [])])
         ladder = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
         assert ladder._promotes(challenger, champion) == (promoted or kind == "exact"), margin  # the test alone
         ladder.champions = [champion]
@@ -157,7 +160,7 @@ def test_restart_judges_rate_games_begun_at_every_score_pair(monkeypatch):
 
     starts = exact.restarts(G, 0.3)
     members = np.stack([S.hold_at(n, G) for n in (3, 4, 6)])
-    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.archive=1", "fitness.restart=0.3"])
+    cfg = compose([*LADDER, *LADDERS["exact"], "fitness.archive=1", "fitness.restart=0.3"])
     rates = RatesVsOptimal(G)
     at_start = exact.win_rates(members, rates.optimal, G)
     judged = JUDGES[("exact", "optimal")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
@@ -180,7 +183,7 @@ def test_aggregate_makes_fitness_the_mean_or_the_worst_rate_against_the_champion
 
     champions = [S.hold_at(6, G), S.hold_at(2, G)]
     members = np.stack([S.hold_at(n, G) for n in (3, 4, 5)])
-    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.archive=2", f"fitness.aggregate={aggregate}"])
+    cfg = compose([*LADDER, *LADDERS["exact"], "fitness.archive=2", f"fitness.aggregate={aggregate}"])
     ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), None)
     ladder.champions = list(champions)
     rates = np.stack([exact.win_rates(members, c, G) for c in champions], axis=1)
@@ -213,7 +216,7 @@ def test_the_meta_nash_is_never_beaten_by_an_archived_strategy(seed):
 def test_the_nash_archive_admits_what_beats_its_mixture_and_forgets_what_it_no_longer_plays():
     from ga_pig.evolve.judges import JUDGES
 
-    cfg = compose([*LADDER, "fitness.kind=exact", "fitness.opponent=nash", "fitness.archive=2"])
+    cfg = compose([*LADDER, "fitness=exact_nash", "fitness.archive=2"])
     judge = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
     judge.totals(np.stack([S.hold_at(2, G), S.hold_at(3, G)]))
     assert np.array_equal(judge.champion, S.hold_at(3, G)) and judge.weights.tolist() == [1.0]
@@ -236,10 +239,10 @@ def test_the_nash_archive_admits_what_beats_its_mixture_and_forgets_what_it_no_l
 THREE = Game.pig(goal=20, players=3)
 
 
-GA = ["game.goal=16", "game.players=3", "generations=6", "population_size=6", "genome=threshold",
-      "selection.scheme=mu_plus_lambda", "selection.mu=2", "operators.mutation=boundary_shift",
-      "operators.crossover=block", "mutation=0.1", "fitness.kind=exact", "fitness.opponent=champions",
-      "progress=false", "seed=7"]
+PLAYERS = ["game.goal=16", "game.players=3", "generations=6", "population_size=6", "genome=threshold",
+           "selection=mu_plus_lambda", "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift",
+           "operators.crossover=block", "mutation=0.1", "progress=false", "seed=7"]
+GA = [*PLAYERS, "fitness=exact_champions"]
 
 
 @pytest.mark.parametrize("kind", ["exact", "simulated"])
@@ -248,7 +251,8 @@ def test_the_ladder_promotes_a_member_that_wins_more_than_a_third(kind):
     1/3, less than 1/2): promoted; hold at 3 against hold at 4 (0.21) is not."""
     from ga_pig.evolve.judges import JUDGES
 
-    cfg = compose([*GA, f"fitness.kind={kind}", "games_per_match=2000", "fitness.max_games=64000"])
+    cfg = compose([*PLAYERS, f"fitness={kind}_champions", "games_per_match=2000",
+                   *(["fitness.common=false", "fitness.max_games=64000"] if kind == "simulated" else [])])
     judge = JUDGES[(kind, "champions")].for_run(THREE, cfg, np.random.default_rng(0), None)
     judge.totals(np.stack([S.hold_at(2, THREE), S.hold_at(3, THREE)]))
     assert np.array_equal(judge.champion, S.hold_at(3, THREE))
@@ -266,7 +270,8 @@ def test_a_three_player_run_without_recording_never_solves(tmp_path, monkeypatch
     run(compose(GA), tmp_path / "recorded")
     monkeypatch.setattr(NP, "optimal", forbidden)
     monkeypatch.setattr(exact, "optimal", forbidden)
-    summary = run(compose([*GA, "record=false", "fitness.kind=simulated", "games_per_match=50"]), tmp_path / "blind")
+    summary = run(compose([*PLAYERS, "record=false", "fitness=simulated_champions", "fitness.common=false",
+                           "games_per_match=50"]), tmp_path / "blind")
     assert summary["champion"] is None
     run(compose([*GA, "record=false"]), tmp_path / "blind_exact")
     assert np.array_equal(np.load(tmp_path / "blind_exact" / "best.npy"), np.load(tmp_path / "recorded" / "best.npy"))
@@ -286,8 +291,8 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
     generations and writes valid outputs (a judge for two players only is refused for three,
     with a clear error)."""
     kind, opponent = fitness
-    cfg = compose([*SPACE_GAMES[space], f"selection.scheme={scheme}", f"fitness.kind={kind}",
-                   f"fitness.opponent={opponent}", *SMALL])
+    option = part("fitness").option_for({"kind": kind, "opponent": opponent})
+    cfg = compose([*SPACE_GAMES[space], f"selection={scheme}", f"fitness={option}", *SMALL])
     if getattr(JUDGES[fitness], "two_players_only", False) and space == "players_roll_hold":
         with pytest.raises(ValueError, match=f"config key 'fitness.opponent' = '{opponent}': expected a judge for any"):
             run(cfg, tmp_path)

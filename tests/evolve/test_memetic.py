@@ -15,9 +15,9 @@ from ga_pig.runs import run
 G = Game.pig(20)
 
 
-LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection.scheme=mu_plus_lambda",
-          "selection.mu=2", "operators.mutation=boundary_shift", "operators.crossover=block", "mutation=0.1",
-          "fitness.opponent=champions", "games_per_match=200", "fitness.max_games=3200", "progress=false", "seed=4"]
+LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
+          "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block",
+          "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
 
 
 def test_memetic_step_puts_the_best_response_to_the_champion_in_the_population(tmp_path, monkeypatch):
@@ -34,7 +34,8 @@ def test_memetic_step_puts_the_best_response_to_the_champion_in_the_population(t
         return solve(b, game, *args, **kwargs)
 
     monkeypatch.setattr(exact, "best_response", spy)
-    summary = run(compose([*LADDER, "fitness.kind=exact", "generations=6", "memetic.every=3"]), tmp_path / "assisted")
+    summary = run(compose([*LADDER, "fitness=exact_champions", "generations=6", "memetic.every=3"]),
+                  tmp_path / "assisted")
     assert len(asked) == 2 and summary["setting"] == "solver-assisted"
     last = json.loads((tmp_path / "assisted" / "summary.json").read_text())
     assert last["memetic_every"] == 3
@@ -42,6 +43,6 @@ def test_memetic_step_puts_the_best_response_to_the_champion_in_the_population(t
     genes = ThresholdGenome(G)
     expected = genes.decode(genes.encode(solve(asked[-1], G).policy[None], 1), 1, True)[0]
     assert np.array_equal(population[-1], expected)
-    plain = run(compose([*LADDER, "fitness.kind=exact", "generations=6"]), tmp_path / "plain")
+    plain = run(compose([*LADDER, "fitness=exact_champions", "generations=6"]), tmp_path / "plain")
     assert len(asked) == 2 and plain["setting"] == "oracle-free"
     assert not np.array_equal(load_population(tmp_path / "plain")[0][-1], expected)

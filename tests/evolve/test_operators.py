@@ -202,9 +202,9 @@ def test_mutation_rate_zero_is_the_identity(mutation, name):
     assert not np.array_equal(genome, before)
 
 
-LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection.scheme=mu_plus_lambda",
-          "selection.mu=2", "operators.mutation=boundary_shift", "operators.crossover=block", "mutation=0.1",
-          "fitness.opponent=champions", "games_per_match=200", "fitness.max_games=3200", "progress=false", "seed=4"]
+LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
+          "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block",
+          "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
 
 
 def test_visited_shift_mutates_where_play_goes():
@@ -242,7 +242,7 @@ def test_mutation_leaves_threshold_genomes_capped():
 def test_fine_operators_take_over_at_the_last_wave(tmp_path):
     """operators.fine_* change breeding from the cube's last wave on, and nothing before it;
     fine values equal to the coarse ones change nothing."""
-    overrides = [*LADDER, "fitness.kind=exact", "cube=[[2,4],[1,4]]"]
+    overrides = [*LADDER, "fitness=exact_champions", "cube=[[2,4],[1,4]]"]
     run(compose(overrides), tmp_path / "plain")
     run(compose([*overrides, "operators.fine_block=4", "operators.fine_shift=2", "mutation=0.1",
                  "operators.fine_mutation=0.1"]), tmp_path / "same")
@@ -282,8 +282,8 @@ def test_every_operator_runs(crossover, mutation, space, tmp_path):
     every strategy space, and the run's genomes stay legal strategies (an operator that observes
     play under the seeds' rule with two players is refused under another endgame rule and for
     more players, with a clear error)."""
-    cfg = compose([*SPACE_GAMES[space], f"operators.crossover={crossover}", f"operators.mutation={mutation}",
-                   "mutation=0.2", *SMALL])
+    cfg = compose([*SPACE_GAMES[space], "operators=structured", f"operators.crossover={crossover}",
+                   f"operators.mutation={mutation}", "mutation=0.2", *SMALL])
     if mutation in OBSERVING and space in ("endgame_roll_hold", "endgame_dice", "players_roll_hold"):
         with pytest.raises(ValueError, match=f"config key 'operators.mutation' = '{mutation}'"):
             run(cfg, tmp_path)

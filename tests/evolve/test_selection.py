@@ -46,12 +46,12 @@ def test_knockout_tie_is_a_coin():
 def test_mu_plus_lambda_never_loses_its_best_under_exact_fitness(tmp_path):
     """(μ+λ) carries its μ survivors over: with noise-free fitness against a fixed opponent the
     run's champion never gets worse (with the survivors not carried it does)."""
-    base = ["game.goal=20", "generations=25", "population_size=8", "selection.scheme=mu_plus_lambda",
-            "selection.mu=3", "fitness.kind=exact", "fitness.opponent=optimal", "mutation=0.2", "progress=false"]
+    base = ["game.goal=20", "generations=25", "population_size=8", "selection=mu_plus_lambda",
+            "selection.mu=3", "fitness=optimal", "mutation=0.2", "progress=false"]
     run(compose(base), tmp_path / "plus")
     champion = pd.read_parquet(tmp_path / "plus" / "generations.parquet")["champion"].to_numpy()
     assert np.all(np.diff(champion[:-1]) >= 0) and champion[-2] > champion[0]
-    run(compose([*base, "selection.scheme=mu_comma_lambda"]), tmp_path / "comma")
+    run(compose([*base, "selection=mu_comma_lambda"]), tmp_path / "comma")
     comma = pd.read_parquet(tmp_path / "comma" / "generations.parquet")["champion"].to_numpy()
     assert np.any(np.diff(comma[:-1]) < 0)
 

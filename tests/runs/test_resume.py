@@ -16,7 +16,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from ga_pig import exact
-from ga_pig.config import compose
+from ga_pig.config import compose, part
 from ga_pig.evolve.genomes import GENOMES
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
@@ -213,13 +213,17 @@ def test_run_from_before_a_key_existed_resumes(finished_run, tmp_path):
 def _entries() -> list[tuple[str, list[str]]]:
     """One short run per registered scheme, judge, operator and genome (the others at defaults)."""
 
-    entries = [(f"scheme {s}", [f"selection.scheme={s}"]) for s in sorted(SCHEMES)]
-    entries += [(f"judge {k}/{o}", [f"fitness.kind={k}", f"fitness.opponent={o}"]) for k, o in sorted(JUDGES)]
-    entries += [(f"crossover {c}", [f"operators.crossover={c}"]) for c in sorted(CROSSOVERS)]
-    entries += [(f"mutation {m}", [f"operators.mutation={m}", "mutation=0.2"]) for m in sorted(MUTATIONS)]
+    judges = {(k, o): part("fitness").option_for({"kind": k, "opponent": o}) for k, o in JUDGES}
+    entries = [(f"scheme {s}", [f"selection={s}"]) for s in sorted(SCHEMES)]
+    entries += [(f"judge {k}/{o}", [f"fitness={judges[k, o]}", "fitness.common=false"] if k == "simulated" else
+                 [f"fitness={judges[k, o]}"]) for k, o in sorted(JUDGES)]
+    entries += [(f"crossover {c}", ["operators=structured", f"operators.crossover={c}", "operators.mutation=per_gene"])
+                for c in sorted(CROSSOVERS)]
+    entries += [(f"mutation {m}", ["operators=structured", "operators.crossover=uniform", f"operators.mutation={m}",
+                                   "mutation=0.2"]) for m in sorted(MUTATIONS)]
     entries += [(f"genome {g}", [f"genome={g}"]) for g in sorted(GENOMES)]
     entries += [("memetic best response", ["memetic.every=1"]), ("memetic on a ladder", [
-        "memetic.every=2", "genome=threshold", "fitness.kind=exact", "fitness.opponent=champions"])]
+        "memetic.every=2", "genome=threshold", "fitness=exact_champions"])]
     return entries
 
 
@@ -244,16 +248,17 @@ def test_every_entry_repeats_and_resumes_exactly(label, overrides, tmp_path):
             assert (runs[other] / name).read_bytes() == (runs["straight"] / name).read_bytes(), (other, name)
 
 
-LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection.scheme=mu_plus_lambda",
-          "selection.mu=2", "operators.mutation=boundary_shift", "operators.crossover=block", "mutation=0.1",
-          "fitness.opponent=champions", "games_per_match=200", "fitness.max_games=3200", "progress=false", "seed=4"]
+LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
+          "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block",
+          "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
 
 
-@pytest.mark.parametrize("extra", [["fitness.kind=exact"], ["fitness.kind=simulated"],
-                                   ["fitness.kind=exact", "fitness.restart=0.5", "fitness.margin=0.01"],
-                                   ["fitness.kind=exact", "fitness.opponent=optimal", "fitness.restart=0.5"],
-                                   ["fitness.kind=exact", "fitness.opponent=nash", "fitness.archive=3"],
-                                   ["fitness.kind=exact", "cube=[[2,3],[1,5]]", "operators.fine_block=2",
+@pytest.mark.parametrize("extra", [["fitness=exact_champions"],
+                                   ["fitness=simulated_champions", "fitness.common=false", "fitness.max_games=3200"],
+                                   ["fitness=exact_champions", "fitness.restart=0.5", "fitness.margin=0.01"],
+                                   ["fitness=optimal", "fitness.restart=0.5"],
+                                   ["fitness=exact_nash", "fitness.archive=3"],
+                                   ["fitness=exact_champions", "cube=[[2,3],[1,5]]", "operators.fine_block=2",
                                     "operators.fine_shift=3", "operators.fine_mutation=0.3"]],
                          ids=["exact", "simulated", "exact_restart_margin", "optimal_restart", "nash", "fine"])
 def test_ladder_runs_resume_exactly(extra, tmp_path):
@@ -307,9 +312,8 @@ def test_the_ga_evolves_seated_strategies_and_resumes(name, rule, tmp_path):
 
 
 PLAYERS_GA = ["game.goal=16", "game.players=3", "generations=6", "population_size=6", "genome=threshold",
-      "selection.scheme=mu_plus_lambda", "selection.mu=2", "operators.mutation=boundary_shift",
-      "operators.crossover=block", "mutation=0.1", "fitness.kind=exact", "fitness.opponent=champions",
-      "progress=false", "seed=7"]
+      "selection=mu_plus_lambda", "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift",
+      "operators.crossover=block", "mutation=0.1", "fitness=exact_champions", "progress=false", "seed=7"]
 
 
 def test_a_three_player_run_records_exact_rates_against_the_equilibrium_and_resumes(tmp_path):

@@ -1,0 +1,99 @@
+"""Typed Hydra schema of a ga_pig run, registered in Hydra's ConfigStore as ``schema``.
+
+The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition. Each
+option of the groups ``population``, ``selection``, ``fitness`` and ``operators`` has its own
+dataclass (registered as ``schema/<group>/<option>``, which its ``conf/<group>/<option>.yaml``
+extends), holding the keys that starting population, scheme, judge or operator set reads: a key of
+another option is refused at composition too. [`validate`][ga_pig.config.validate] then checks ranges and cross-key
+rules before any work is done, each part where its dataclasses are defined, raising one
+``ValueError`` that names the key, the value and what was expected.
+
+Modules, top to bottom: ``checks`` (validation) > ``schema`` (the run's dataclass, the ConfigStore)
+> ``parts`` > ``population`` | ``selection`` | ``fitness`` | ``operators`` > ``base``. Names are checked
+against the registries themselves, imported when validating, not at import (only
+[`ga_pig.game`][ga_pig.game] and ``ga_pig.families`` are imported with the schema); no list of names is kept here.
+"""
+
+from __future__ import annotations
+
+from ga_pig.config.base import CONF_DIR, MAX_SEED, MODES, Range, Rule, fail
+from ga_pig.config.checks import BYTES_PER_MEMBER_STATE, fit_genome, validate
+from ga_pig.config.fitness import (
+    ExactChampions,
+    ExactFitness,
+    ExactNash,
+    FitnessConfig,
+    OptimalFitness,
+    SimulatedChampions,
+    SimulatedFitness,
+)
+from ga_pig.config.operators import DefaultOperators, OperatorsConfig, StructuredOperators
+from ga_pig.config.parts import PARTS, part, upgrade
+from ga_pig.config.population import (
+    HoldAtPopulation,
+    MixedPopulation,
+    OptimalPopulation,
+    PopulationConfig,
+    RandomPopulation,
+    ScorePopulation,
+)
+from ga_pig.config.schema import (
+    RANGES,
+    Config,
+    GameConfig,
+    MemeticConfig,
+    compose,
+    make_game,
+    over_schema,
+    register,
+    registry_names,
+    waves,
+)
+from ga_pig.config.selection import Knockout, MuCommaLambda, MuPlusLambda, RoundRobin, SelectionConfig, Tournament
+
+__all__ = [
+    "fit_genome",
+    "GameConfig",
+    "PopulationConfig",
+    "SelectionConfig",
+    "FitnessConfig",
+    "OperatorsConfig",
+    "MemeticConfig",
+    "Config",
+    "register",
+    "compose",
+    "validate",
+    "fail",
+    "waves",
+    "make_game",
+    "registry_names",
+    "MODES",
+    "RANGES",
+    "Range",
+    "Rule",
+    "MAX_SEED",
+    "CONF_DIR",
+    "BYTES_PER_MEMBER_STATE",
+    "PARTS",
+    "part",
+    "upgrade",
+    "over_schema",
+    "SimulatedFitness",
+    "SimulatedChampions",
+    "ExactFitness",
+    "OptimalFitness",
+    "ExactChampions",
+    "ExactNash",
+    "Knockout",
+    "RoundRobin",
+    "MuPlusLambda",
+    "MuCommaLambda",
+    "Tournament",
+    "RandomPopulation",
+    "HoldAtPopulation",
+    "ScorePopulation",
+    "OptimalPopulation",
+    "MixedPopulation",
+    "DefaultOperators",
+    "StructuredOperators",
+]

@@ -1,0 +1,186 @@
+"""Validating a composed run config before any work: [`validate`][ga_pig.config.validate] checks the game,
+the top-level keys, each part (its own ``check``, beside its dataclasses), the genome, the cube and
+the memory a run needs, raising one ``ValueError`` that names the key, the value and what was
+expected. Names are checked against the registries themselves, imported when validating; no list of
+names is kept here."""
+
+from __future__ import annotations
+
+import inspect
+
+from omegaconf import DictConfig, OmegaConf
+
+from ga_pig.config.base import MODES, check_rules, fail
+from ga_pig.config.parts import PARTS, check_keys, part, refuse_key
+from ga_pig.config.schema import CONF_DIR, RULES, compose, make_game
+from ga_pig.config.selection import survivors
+from ga_pig.families import space_of
+
+__all__ = ["validate", "fit_genome", "check_part_overrides", "BYTES_PER_MEMBER_STATE"]
+
+#: Memory a GA run needs per state of the game for each member: its genome, its expanded
+#: strategy, its child and the evaluation's copies. Measured as the growth of the peak resident
+#: memory with the game's size (population 16): 4.0 bytes from Pig to 100 to Pig to
+#: 200, 4.2 from three players to 50 to three players to 70; twice that, for safety.
+BYTES_PER_MEMBER_STATE = 8
+
+
+def validate(cfg: DictConfig) -> None:
+    """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
+    if cfg.mode not in MODES:
+        fail("mode", cfg.mode, f"one of {MODES}")
+    game = _check_game(cfg)
+    check_rules(cfg, {k: r for k, r in RULES.items() if "." not in k})
+    check_rules(cfg.memetic, {"every": RULES["memetic.every"]}, "memetic.")
+    check_keys(cfg)
+    for owner in PARTS:
+        owner.check(cfg, game)
+    _check_genome(cfg, game)
+    if not 0 <= cfg.elite <= survivors(cfg):
+        fail("elite", cfg.elite, f"an integer in [0, {survivors(cfg)}] (the survivors: selection.mu, or "
+             "population_size // 2 when null)")
+    if cfg.memetic.every and cfg.game.players != 2:
+        fail("memetic.every", cfg.memetic.every, "0 with three or more players (the memetic step's best response is "
+             "the two-player one)")
+    if cfg.memetic.every and cfg.mode != "evolve":
+        fail("memetic.every", cfg.memetic.every, f"0 with mode={cfg.mode} (the memetic step is part of evolution)")
+    _check_cube(cfg)
+    if cfg.resume is not None and not isinstance(cfg.resume, str):
+        fail("resume", cfg.resume, "a run directory path")
+    _check_memory(cfg, game)
+
+
+def _check_game(cfg: DictConfig):
+    """Refuse a game no one registered, parameters it does not take, and a rule its family lacks; return it."""
+    from ga_pig.game import ENDGAMES, GAMES
+
+    if cfg.game.name not in GAMES:
+        fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
+    check_rules(cfg.game, {k.partition(".")[2]: r for k, r in RULES.items() if k in ("game.goal", "game.sides")},
+                "game.")
+    if cfg.game.endgame not in ENDGAMES:
+        fail("game.endgame", cfg.game.endgame, f"one of {ENDGAMES}")
+    check_rules(cfg.game, {"players": RULES["game.players"]}, "game.")
+    for key in ("sides", "p_oinker", "max_dice"):
+        value = cfg.game[key]
+        takers = sorted(g for g, builder in GAMES.items() if key in inspect.signature(builder).parameters)
+        if value is not None and cfg.game.name not in takers:
+            fail(f"game.{key}", value, f"null for game {cfg.game.name!r}: only {', '.join(takers)} "
+                 f"{'takes' if len(takers) == 1 else 'take'} {key} (to play {takers[0]}: game={takers[0]}; to switch "
+                 f"games, game={cfg.game.name} sets the game's own parameters, game.name= does not)")
+    try:
+        game = make_game(cfg)
+    except ValueError as error:
+        fail("game", OmegaConf.to_container(cfg.game),
+             f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
+             f"sets them, rather than game.name=<name> ({error})")
+    try:
+        _ = space_of(game)
+    except ValueError as error:
+        if cfg.game.players != 2:
+            fail("game.players", cfg.game.players, f"2 for {cfg.game.name} with endgame={cfg.game.endgame!r} "
+                 f"({error})")
+        fail("game.endgame", cfg.game.endgame, f"first_to_goal for {cfg.game.name} ({error})")
+    return game
+
+
+def _check_genome(cfg: DictConfig, game) -> None:
+    from ga_pig.evolve.genomes import GENOMES
+
+    if cfg.genome not in GENOMES:
+        fail("genome", cfg.genome, f"one of {tuple(GENOMES)}")
+    if not GENOMES[cfg.genome].fits(space_of(game)):
+        fits = tuple(name for name, genome in GENOMES.items() if genome.fits(space_of(game)))
+        fail("genome", cfg.genome, f"one of {fits} for {cfg.game.name}, whose strategies are {space_of(game).noun}")
+
+
+def _check_cube(cfg: DictConfig) -> None:
+    if cfg.cube is None:
+        return
+    cube = OmegaConf.to_container(cfg.cube) if OmegaConf.is_config(cfg.cube) else cfg.cube
+    shape_ok = isinstance(cube, list) and len(cube) > 0 and all(
+        isinstance(w, list) and len(w) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in w)
+        for w in cube
+    )
+    if not shape_ok:
+        fail("cube", cube, "a non-empty list of [side, generations] integer pairs, e.g. [[20, 20], [5, 80]]")
+    previous = None
+    for side, gens in cube:
+        if side < 1:
+            fail("cube", cube, f"cube sides >= 1 (got side {side})")
+        if gens < 1:
+            fail("cube", cube, f"generations >= 1 in every wave (got {gens})")
+        if previous is not None and previous % side:
+            fail("cube", cube, f"each side to divide the one before it ({side} does not divide {previous})")
+        previous = side
+
+
+def _with_players(cfg: DictConfig, players: int) -> DictConfig:
+    other = cfg.copy()
+    other.game.players = players
+    return other
+
+
+def _check_memory(cfg: DictConfig, game) -> None:
+    """Refuse a run whose tables or population cannot fit in memory, naming the key to lower."""
+    from ga_pig._validate import check_memory, machine_memory
+    from ga_pig.exact.solve import memory
+
+    solver = memory(game)
+    key, value = "game.goal", int(cfg.game.goal)
+    if game.players > 2 and memory(make_game(_with_players(cfg, 2))) <= machine_memory():
+        key, value = "game.players", game.players  # the goal alone would fit: the players don't
+    check_memory(solver, f"config key '{key}'", value,
+                 f"solving the {game.players}-player game to {game.goal} exactly (value and policy tables)")
+    members = BYTES_PER_MEMBER_STATE * space_of(game).gene_bytes * space_of(game).states * int(cfg.population_size)
+    check_memory(solver + members, "config key 'population_size'", int(cfg.population_size),
+                 f"a population of strategies for {cfg.game.name} to {cfg.game.goal}")
+
+
+def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | None:
+    """Give the run its game's genome where the experiment's does not fit the game (so every
+    experiment runs on every game with ``game=`` alone: ``experiment=coevolve_exact game=hog`` evolves
+    Hog's dice counts). A genome named in ``overrides`` (the command line's ``key=value`` strings) is
+    left for [`validate`][ga_pig.config.validate] to refuse; with no ``overrides``, a genome other than
+    the experiment's own counts as named. Sets ``cfg.genome``; returns the line to log, or None."""
+    from ga_pig.evolve.genomes import GENOMES
+    from ga_pig.game import GAMES
+
+    if cfg.genome not in GENOMES or cfg.game.name not in GAMES:
+        return None
+    try:
+        space = space_of(make_game(cfg))
+    except ValueError:
+        return None  # validate names what is wrong with the game
+    if GENOMES[cfg.genome].fits(space):
+        return None
+    if overrides is not None:
+        named = any(o.split("=", 1)[0].lstrip("+~") == "genome" for o in overrides)
+    else:
+        own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"
+        named = not own.is_file() or cfg.genome != compose([f"experiment={cfg.experiment}"]).genome
+    fits = [name for name, genome in GENOMES.items() if genome.fits(space)]
+    if named or not fits:
+        return None
+    note = (f"genome: experiment {cfg.experiment}'s {cfg.genome!r} does not fit {cfg.game.name}, whose strategies "
+            f"are {space.noun}: using its {fits[0]!r} genome")
+    cfg.genome = fits[0]
+    return note
+
+
+
+def check_part_overrides(overrides: list[str]) -> None:
+    """Where ``overrides`` do not compose, refuse the first that sets a key its part's option lacks
+    (``fitness=exact fitness.common=true``), naming the nearest key the option has."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(list(overrides))
+    foreign = [o for o in parsed if part(o.key_or_group.partition(".")[0]) is not None and "." in o.key_or_group]
+    if not foreign:
+        return
+    cfg = compose([o.input_line for o in parsed if o not in foreign])
+    for override in foreign:
+        group, _, key = override.key_or_group.partition(".")
+        option = part(group).option_of(cfg[group])
+        if key not in cfg[group]:
+            refuse_key(group, option, key, override.value())

@@ -1,0 +1,100 @@
+"""The operator sets' configs (group ``operators``, ``conf/operators/*.yaml``): one dataclass per
+set, holding the keys its operators ([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS],
+[`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) read, and their checks."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+from ga_pig.config.base import Part, Range, Rule, check_rules, fail
+from ga_pig.families import family_of
+
+__all__ = ["OperatorsConfig", "DefaultOperators", "StructuredOperators", "OPERATORS"]
+
+#: The keys of the structure-aware operators: an operator whose signature names one needs ``operators=structured``.
+KNOBS = ("block", "shift", "copy_share")
+
+
+@dataclass
+class OperatorsConfig:
+    """The variation operators, by name (see [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and
+    [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]); ``mutation`` (top level) stays the rate.
+    ``operators=<option>`` picks a set with its keys: ``default`` (gene by gene) or ``structured``
+    (regions of the (i, j) plane)."""
+
+    #: the crossover operator
+    crossover: str = "uniform"
+    #: the mutation operator (its rate is the top-level ``mutation``)
+    mutation: str = "per_gene"
+    #: from the cube's last wave on, replaces the top-level ``mutation`` rate (null: unchanged)
+    fine_mutation: float | None = None
+
+
+@dataclass
+class DefaultOperators(OperatorsConfig):
+    """Uniform crossover and per-gene mutation: no keys of their own."""
+
+
+@dataclass
+class StructuredOperators(OperatorsConfig):
+    """Operators on square regions of the (i, j) plane, and their sizes."""
+
+    crossover: str = "block"
+    mutation: str = "shift_copy"
+    #: block crossover and boundary shift: region side, in genes of the (i, j) plane
+    block: int = 4
+    #: boundary shift: the largest step, in genes along the turn total
+    shift: int = 2
+    #: shift_copy: the share of regions that copy a displaced region instead of shifting
+    copy_share: float = 0.5
+    #: from the cube's last wave on, replaces ``block`` (null: unchanged; ``fine_shift`` and
+    #: ``fine_mutation`` likewise). The early waves need long steps; near the end small moves of
+    #: large regions gain more per child (docs/findings/discovery.md)
+    fine_block: int | None = None
+    #: from the cube's last wave on, replaces ``shift`` (null: unchanged)
+    fine_shift: int | None = None
+
+
+#: option (``conf/operators/<option>.yaml``) -> the dataclass of its set
+OPTIONS: dict[str, type] = {"default": DefaultOperators, "structured": StructuredOperators}
+
+RULES = {
+    "block": Rule(Range(1), "an integer >= 1 (genes per region side)"),
+    "shift": Rule(Range(1), "an integer >= 1 (genes)"),
+    "copy_share": Rule(Range(0, 1), "a probability in [0, 1]"),
+    "fine_block": Rule(Range(1), "null or an integer >= 1 (genes per region side)"),
+    "fine_shift": Rule(Range(1), "null or an integer >= 1 (genes)"),
+    "fine_mutation": Rule(Range(0, 1), "null or a probability in [0, 1]"),
+}
+
+
+def _option_for(node) -> str | None:
+    """``structured`` where an operator named takes a region key, ``default`` otherwise (None: a name is unknown)."""
+    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
+
+    if node["crossover"] not in CROSSOVERS or node["mutation"] not in MUTATIONS:
+        return None
+    named = (CROSSOVERS[node["crossover"]], MUTATIONS[node["mutation"]])
+    takes = any(knob in inspect.signature(op).parameters for op in named for knob in KNOBS)
+    return "structured" if takes else "default"
+
+
+def check(cfg, game) -> None:
+    """Refuse unknown operators, one the game's family cannot follow, keys the set lacks, and sizes out of range."""
+    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING
+
+    ops = cfg.operators
+    if ops.crossover not in CROSSOVERS:
+        fail("operators.crossover", ops.crossover, f"one of {tuple(CROSSOVERS)}")
+    if ops.mutation not in MUTATIONS:
+        fail("operators.mutation", ops.mutation, f"one of {tuple(MUTATIONS)}")
+    if ops.mutation in OBSERVING and not family_of(game).offers("visits"):
+        blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
+        fail("operators.mutation", ops.mutation, f"one of {blind} under endgame={cfg.game.endgame!r} "
+             f"with players={cfg.game.players} (ga_pig.exact.visits follows two players under the seeds' rule only)")
+    OPERATORS.check_fit(ops)
+    check_rules(ops, RULES, "operators.")
+
+
+OPERATORS = Part("operators", OperatorsConfig, OPTIONS, ("crossover", "mutation"), _option_for, check, RULES)

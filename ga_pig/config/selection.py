@@ -1,0 +1,100 @@
+"""The selection schemes' configs (group ``selection``, ``conf/selection/*.yaml``): one dataclass
+per scheme of [`SCHEMES`][ga_pig.evolve.selection.SCHEMES], holding the keys that scheme reads, and their checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ga_pig.config.base import Part, Range, Rule, fail
+
+__all__ = ["SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda", "MuCommaLambda", "Tournament", "SELECTION"]
+
+
+@dataclass
+class SelectionConfig:
+    """The scheme (see [`SCHEMES`][ga_pig.evolve.selection.SCHEMES]); ``selection=<option>`` picks
+    it with its own keys."""
+
+    #: the selection scheme
+    scheme: str = "knockout"
+
+
+@dataclass
+class _Mu:
+    #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
+    mu: int | None = None
+
+
+@dataclass
+class Knockout(SelectionConfig):
+    """Pairs play; the winners survive (an even ``population_size``)."""
+
+    scheme: str = "knockout"
+
+
+@dataclass
+class RoundRobin(SelectionConfig):
+    """Every member plays every other; the better half by total survives."""
+
+    scheme: str = "round_robin"
+
+
+@dataclass
+class MuPlusLambda(_Mu, SelectionConfig):
+    """(mu+lambda): the best ``mu`` survive and are carried over beside their children."""
+
+    scheme: str = "mu_plus_lambda"
+
+
+@dataclass
+class MuCommaLambda(_Mu, SelectionConfig):
+    """(mu,lambda): the best ``mu`` of the population are the parents."""
+
+    scheme: str = "mu_comma_lambda"
+
+
+@dataclass
+class Tournament(SelectionConfig):
+    """One tournament of ``tournament_size`` members (drawn with replacement) per parent."""
+
+    scheme: str = "tournament"
+    #: members drawn into each tournament (scheme tournament)
+    tournament_size: int = 2
+
+
+#: option (``conf/selection/<option>.yaml``) -> the dataclass of its scheme
+OPTIONS: dict[str, type] = {"knockout": Knockout, "round_robin": RoundRobin, "mu_plus_lambda": MuPlusLambda,
+                            "mu_comma_lambda": MuCommaLambda, "tournament": Tournament}
+
+RULES = {"mu": Rule(Range(1), "an integer >= 1 or null"), "tournament_size": Rule(Range(1), "an integer >= 1")}
+
+
+def _option_for(node) -> str | None:
+    return node["scheme"] if node["scheme"] in OPTIONS else None
+
+
+def survivors(cfg) -> int:
+    """How many members survive selection: ``selection.mu``, or half the population without one."""
+    mu = cfg.selection.get("mu")
+    return int(cfg.population_size) // 2 if mu is None else int(mu)
+
+
+def check(cfg, game) -> None:
+    """Refuse an unknown scheme, keys it lacks, and sizes that do not fit ``population_size``."""
+    from ga_pig.evolve.selection import SCHEMES
+
+    selection, size = cfg.selection, int(cfg.population_size)
+    if selection.scheme not in SCHEMES:
+        fail("selection.scheme", selection.scheme, f"one of {tuple(SCHEMES)}")
+    SELECTION.check_fit(selection)
+    if selection.scheme == "knockout" and size % 2:
+        fail("population_size", size, "an even number for knockout selection")
+    mu = selection.get("mu")
+    if mu is not None and not 1 <= mu < size:
+        fail("selection.mu", mu, f"an integer in [1, population_size - 1 = {size - 1}] (mu parents breed the other "
+             "members; mu_comma_lambda needs mu < lambda = population_size) or null")
+    if "tournament_size" in selection and not 1 <= selection.tournament_size <= size:
+        fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
+
+
+SELECTION = Part("selection", SelectionConfig, OPTIONS, ("scheme",), _option_for, check, RULES)

@@ -1,0 +1,141 @@
+"""ga_pig.config's parts: each judge, selection scheme, operator set and starting population has
+its own keys; a key of another option is refused in one line, and run directories whose config
+holds every option's keys still resume."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from omegaconf import OmegaConf
+
+from ga_pig.config import PARTS, compose, over_schema, validate
+from ga_pig.config.base import fields
+from ga_pig.preflight import preflight
+from ga_pig.runs import run
+from tests.runs.test_preflight import refused
+
+#: Each part's keys as a config held them when one dataclass served every option (in its order, with its defaults).
+OLD_PARTS = {
+    "population": {"kind": "random", "thresholds": [10, 15, 20, 25, 30], "p_roll": 0.5},
+    "selection": {"scheme": "knockout", "mu": None, "tournament_size": 2},
+    "fitness": {"kind": "simulated", "opponent": "population", "archive": 2, "must_beat": 1, "margin": 0.0,
+                "aggregate": "mean", "restart": 0.0, "max_games": 100_000, "z": 3.0, "common": False},
+    "operators": {"crossover": "uniform", "mutation": "per_gene", "block": 4, "shift": 2, "copy_share": 0.5,
+                  "fine_block": None, "fine_shift": None, "fine_mutation": None},
+}
+
+
+def test_every_option_has_its_own_dataclass_and_conf_file():
+    from ga_pig.config import CONF_DIR
+
+    for part in PARTS:
+        assert sorted(p.stem for p in (CONF_DIR / part.group).glob("*.yaml")) == sorted(part.options)
+        for option, cls in part.options.items():
+            node = compose([f"{part.group}={option}"])[part.group]
+            assert OmegaConf.get_type(node) is cls and tuple(node) == fields(cls), option
+            assert part.option_for(node) == option or part.group == "operators"
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["fitness=exact", "fitness.common=true"], "config key 'fitness.common' = True: expected a key of fitness=exact: "
+                                               "kind, opponent, restart; common is a key of fitness=simulated, "
+                                               "simulated_champions"),
+    (["experiment=coevolve_exact", "fitness.z=2"], "config key 'fitness.z' = 2: expected a key of "
+                                                   "fitness=exact_champions: "),
+    (["fitness=simulated", "fitness.restart=0.5"], "config key 'fitness.restart' = 0.5: expected a key of "
+                                                   "fitness=simulated: kind, opponent, common; restart is a key of "
+                                                   "fitness=exact, optimal, exact_champions, exact_nash"),
+    (["+fitness.common=true", "fitness=exact_nash"], "config key 'fitness.common' = True: expected a key of "
+                                                     "fitness=exact_nash"),
+    (["selection.mu=3"], "config key 'selection.mu' = 3: expected a key of selection=knockout: scheme; mu is a key "
+                         "of selection=mu_plus_lambda, mu_comma_lambda"),
+    (["operators.block=2"], "config key 'operators.block' = 2: expected a key of operators=default"),
+    (["population=optimal", "population.p_roll=0.2"], "config key 'population.p_roll' = 0.2: expected a key of "
+                                                      "population=optimal: kind; p_roll is a key of "
+                                                      "population=random, mixed"),
+    (["--multirun", "fitness=exact,simulated_champions", "fitness.archive=3"],
+     "config key 'fitness.archive' = 3: expected a key of fitness=exact:"),
+    (["fitness=exact", "fitness.restat=0.2"], "config key 'fitness.restat' = '0.2': no such key (did you mean "
+                                              "'fitness.restart'?)"),
+])
+def test_a_key_of_another_option_is_refused_in_one_line(argv, line, capsys):
+    assert line in refused(capsys, argv)
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    (["fitness.kind=exact", "fitness.opponent=champions"],
+     "config key 'fitness.opponent' = 'champions': expected 'population' with fitness=simulated, whose keys are "
+     "kind, opponent, common; for 'champions' pick fitness=exact_champions (it adds restart, archive, margin, "
+     "must_beat, aggregate)"),
+    (["fitness=exact", "fitness.kind=simulated"], "config key 'fitness.kind' = 'simulated': expected 'exact' with "
+                                                  "fitness=exact"),
+    (["selection.scheme=tournament"], "config key 'selection.scheme' = 'tournament': expected 'knockout' with "
+                                      "selection=knockout, whose keys are scheme; for 'tournament' pick "
+                                      "selection=tournament (it adds tournament_size)"),
+    (["operators.crossover=block"], "config key 'operators.crossover' = 'block': expected 'uniform' with "
+                                    "operators=default"),
+    (["population.kind=hold_at"], "config key 'population.kind' = 'hold_at': expected 'random' with "
+                                  "population=random, whose keys are kind, p_roll; for 'hold_at' pick "
+                                  "population=hold_at (it adds thresholds)"),
+    (["mode=random_search", "population=hold_at"], "config key 'population.kind' = 'hold_at': expected one of "
+                                                   "('random', 'mixed') with mode=random_search"),
+])
+def test_names_that_read_keys_their_option_lacks_are_refused(overrides, message):
+    with pytest.raises(ValueError) as error:
+        validate(compose(overrides))
+    assert message in str(error.value)
+
+
+def test_an_option_with_more_keys_than_its_names_read_is_accepted():
+    validate(compose(["fitness=exact", "fitness.opponent=optimal"]))
+    validate(compose(["fitness=exact_champions", "fitness.opponent=nash"]))
+    validate(compose(["operators=structured", "operators.crossover=uniform", "operators.mutation=per_gene"]))
+    preflight(["--multirun", "fitness=exact,simulated,exact_champions", "selection=knockout,tournament"])
+
+
+def _old_style(saved: dict) -> dict:
+    """``saved`` with every part holding every option's keys, as one dataclass per part wrote them."""
+    return {key: {**OLD_PARTS[key], **value} if key in OLD_PARTS else value for key, value in saved.items()}
+
+
+def test_an_old_config_is_cut_to_the_keys_its_names_read():
+    plain = OmegaConf.to_container(compose(["experiment=coevolve_exact"]))
+    cfg = over_schema(_old_style(plain))
+    assert OmegaConf.to_container(cfg) == plain
+    assert OmegaConf.get_type(cfg.fitness).__name__ == "ExactChampions"
+    validate(cfg)
+
+
+LADDER = ["game.goal=16", "population_size=6", "genome=threshold", "selection=mu_plus_lambda", "selection.mu=2",
+          "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block", "mutation=0.1",
+          "fitness=exact_champions", "progress=false", "seed=3"]
+
+
+@pytest.mark.parametrize("overrides", [["game.goal=16", "population_size=4", "games_per_match=6", "progress=false"],
+                                       LADDER], ids=["knockout", "ladder"])
+def test_a_run_written_with_every_option_s_keys_resumes(overrides, tmp_path):
+    """A run directory whose config.yaml (and checkpoint) hold every option's keys in each part
+    resumes, and ends as a run straight through does."""
+    from ga_pig.evolve.outputs import CHECKPOINT
+    from ga_pig.evolve.resume import CONFIG_FILE, fingerprint
+
+    old = tmp_path / "old"
+    run(compose([*overrides, "generations=2"]), old)
+    config = OmegaConf.create(_old_style(OmegaConf.to_container(OmegaConf.load(old / CONFIG_FILE))))
+    assert set(config.fitness) == set(OLD_PARTS["fitness"])
+    OmegaConf.save(config, old / CONFIG_FILE)
+    with np.load(old / CHECKPOINT) as data:
+        arrays = dict(data)
+    arrays["fingerprint"] = np.array(fingerprint(config))
+    np.savez(old / CHECKPOINT, **arrays)
+    run(compose([f"resume={old}", "generations=4"]), old, [f"resume={old}", "generations=4"])
+    run(compose([*overrides, "generations=4"]), tmp_path / "straight")
+    tables = [pd.read_parquet(d / "generations.parquet").drop(columns="seconds") for d in (old, tmp_path / "straight")]
+    pd.testing.assert_frame_equal(*tables)
+    assert (old / "best.npy").read_bytes() == (tmp_path / "straight" / "best.npy").read_bytes()
+
+
+def test_a_key_added_with_a_plus_is_refused_by_validate():
+    with pytest.raises(ValueError, match="config key 'fitness.common' = True: expected a key of fitness=exact: "):
+        validate(compose(["+fitness.common=true", "fitness=exact"]))
