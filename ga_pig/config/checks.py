@@ -56,12 +56,12 @@ def _check_game(cfg: DictConfig):
 
     if cfg.game.name not in GAMES:
         fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
-    check_rules(cfg.game, {k.partition(".")[2]: r for k, r in RULES.items() if k in ("game.goal", "game.sides")},
+    check_rules(cfg.game, {k.partition(".")[2]: r for k, r in RULES.items() if k in ("game.goal", "game.sides", "game.turns")},
                 "game.")
     if cfg.game.endgame not in ENDGAMES:
         fail("game.endgame", cfg.game.endgame, f"one of {ENDGAMES}")
     check_rules(cfg.game, {"players": RULES["game.players"]}, "game.")
-    for key in ("sides", "p_oinker", "max_dice"):
+    for key in ("sides", "p_oinker", "max_dice", "turns"):
         value = cfg.game[key]
         takers = sorted(g for g, builder in GAMES.items() if key in inspect.signature(builder).parameters)
         if value is not None and cfg.game.name not in takers:
@@ -77,6 +77,8 @@ def _check_game(cfg: DictConfig):
     try:
         _ = space_of(game)
     except ValueError as error:
+        if cfg.game.turns is not None:
+            fail("game.turns", cfg.game.turns, f"at most the goal ({cfg.game.goal}) for {cfg.game.name} ({error})")
         if cfg.game.players != 2:
             fail("game.players", cfg.game.players, f"2 for {cfg.game.name} with endgame={cfg.game.endgame!r} "
                  f"({error})")

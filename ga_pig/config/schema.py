@@ -27,7 +27,7 @@ __all__ = ["GameConfig", "MemeticConfig", "Config", "RULES", "RANGES", "register
 @dataclass
 class GameConfig:
     """Which game: a name from [`GAMES`][ga_pig.game.GAMES], its goal, and the variant's own
-    parameters (``sides``: pig; ``p_oinker``: pass_the_pigs; ``max_dice``: hog), null unless a
+    parameters (``sides``: pig; ``p_oinker``: pass_the_pigs; ``max_dice``: hog; ``turns``: solitaire), null unless a
     ``conf/game/<name>.yaml`` sets them — a variant's file names only its own."""
 
     #: the game's name in the registry; pick a game with ``game=<name>``, which also sets its parameters
@@ -40,6 +40,8 @@ class GameConfig:
     p_oinker: float | None = None
     #: hog: the most dice a turn may roll
     max_dice: int | None = None
+    #: solitaire: the turns each player has to bank the goal (at most the goal)
+    turns: int | None = None
     #: how the game ends ([`ENDGAMES`][ga_pig.game.ENDGAMES]); under the others the GA evolves
     #: seat-indexed genomes: thresholds (``genome=threshold``), or Hog's dice counts (``genome=tensor``)
     endgame: str = "first_to_goal"
@@ -113,6 +115,7 @@ RULES: dict[str, Rule] = {
     "game.goal": Rule(Range(2), "an integer >= 2"),
     "game.sides": Rule(Range(2, MAX_SIDES), f"an integer from 2 to {MAX_SIDES} or null"),
     "game.players": Rule(Range(2), "an integer >= 2"),
+    "game.turns": Rule(Range(1), "an integer >= 1 or null"),
     "memetic.every": Rule(Range(0), "an integer >= 0 (generations between best responses; 0: never)"),
     "mutation": Rule(Range(0, 1), "a fraction in [0, 1]"),
     "generations": Rule(Range(1), "an integer >= 1"),
@@ -222,6 +225,8 @@ def make_game(cfg: DictConfig | Config):
         params["p_oinker"] = float(cfg.game.p_oinker)
     if cfg.game.max_dice is not None:
         params["max_dice"] = int(cfg.game.max_dice)
+    if cfg.game.turns is not None:
+        params["turns"] = int(cfg.game.turns)
     if cfg.game.endgame != "first_to_goal":
         params["endgame"] = str(cfg.game.endgame)
     if cfg.game.players != 2:

@@ -65,6 +65,9 @@ def test_game_groups_match_the_registry():
         ("game=hog game.max_dice=0", "config key 'game'.*max_dice must be an integer from 1 to 1000, got 0"),
         ("game.p_oinker=0.5", "config key 'game.p_oinker' = 0.5: expected null for game 'pig': only pass_the_pigs"),
         ("game=pass_the_pigs game.p_oinker=1.5", "config key 'game'.*p_oinker must be a probability in \\[0, 1\\)"),
+        ("game.turns=5", "config key 'game.turns' = 5: expected null for game 'pig': only solitaire takes turns"),
+        ("game=solitaire game.turns=0", "config key 'game.turns' = 0: expected an integer >= 1 or null"),
+        ("game=solitaire game.goal=8", "config key 'game.turns' = 10: expected at most the goal \\(8\\) for solitaire"),
         ("resume=/no/such/run", "config key 'resume' = '/no/such/run': expected a run directory"),
         ("game.goal=1000000", "config key 'game.goal' = 1000000: solving the 2-player game to 1000000 exactly .* "
                               "needs about 4\\d.\\d EiB of memory, more than this machine's"),
