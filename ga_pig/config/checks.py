@@ -56,8 +56,8 @@ def _check_game(cfg: DictConfig):
 
     if cfg.game.name not in GAMES:
         fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
-    check_rules(cfg.game, {k.partition(".")[2]: r for k, r in RULES.items() if k in ("game.goal", "game.sides", "game.turns")},
-                "game.")
+    ranged = ("game.goal", "game.sides", "game.turns")
+    check_rules(cfg.game, {k.partition(".")[2]: r for k, r in RULES.items() if k in ranged}, "game.")
     if cfg.game.endgame not in ENDGAMES:
         fail("game.endgame", cfg.game.endgame, f"one of {ENDGAMES}")
     check_rules(cfg.game, {"players": RULES["game.players"]}, "game.")
