@@ -349,7 +349,7 @@ def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, b
         for s in range(2):
             for i in range(goal):
                 swept[s * goal + i] = P[s, i, 0, 0]
-        if _extrapolate(guess, swept, sweep, dG, dR, g_prev, r_prev, following, floor):
+        if _extrapolate(guess, swept, sweep, (dG, dR, g_prev, r_prev), following, floor):
             return sweep + 1
         guess[:] = following
     return 0
