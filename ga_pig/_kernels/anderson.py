@@ -10,6 +10,8 @@ accepted once a plain sweep returns it unchanged).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
@@ -19,13 +21,25 @@ from ga_pig._kernels.rules import ROUNDING_FLOOR
 HISTORY = 6
 
 
+class History(NamedTuple):
+    """What [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] carries between calls, for n unknowns:
+    dG, dR (n, [`HISTORY`][ga_pig._kernels.anderson.HISTORY]), the last steps of the guesses and of their residuals;
+    g_prev, r_prev (n,), the previous guess and residual."""
+
+    dG: np.ndarray
+    dR: np.ndarray
+    g_prev: np.ndarray
+    r_prev: np.ndarray
+
+
 @numba.njit(cache=True)
-def _extrapolate(g, f, sweep, dG, dR, g_prev, r_prev, out, floor=ROUNDING_FLOOR):
+def _extrapolate(g, f, sweep, history, out, floor=ROUNDING_FLOOR):
     """After sweep number ``sweep`` (from 0) mapped the guess g to f: True if f equals g to within
     ``floor`` (default [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]: settled); otherwise False with the next
     guess in ``out`` — f corrected by a least-squares combination of the last
-    [`HISTORY`][ga_pig._kernels.anderson.HISTORY] steps. dG, dR (n, HISTORY) and g_prev, r_prev (n,) carry the history
-    between calls."""
+    [`HISTORY`][ga_pig._kernels.anderson.HISTORY] steps, ``history`` (a [`History`][ga_pig._kernels.anderson.History])
+    carried between calls."""
+    dG, dR, g_prev, r_prev = history
     r = f - g
     if np.abs(r).max() <= floor:
         return True

@@ -139,7 +139,7 @@ def _settle(rules, top, final, choice, P, policies, start_rolls, rounds):
         for s in range(2):
             for i in range(goal):
                 swept[s * goal + i] = P[s, i, 0, 0]
-        if _extrapolate(guess, swept, sweep, dG, dR, g_prev, r_prev, following, floor):
+        if _extrapolate(guess, swept, sweep, (dG, dR, g_prev, r_prev), following, floor):
             return sweep + 1
         guess[:] = following
     return 0

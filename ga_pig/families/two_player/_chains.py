@@ -21,9 +21,8 @@ previous pass's rows there and repeats until no row moves by more than
 chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends
 ([`_dice_row`][ga_pig.families.two_player._chains._dice_row]). The rules arrive at each kernel as one
 [`Rules`][ga_pig._kernels.rules.Rules] record; the kernel copies what its turns read once
-([`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]) and hands the arrays to these per-chain steps, which
-take them as arguments (the innermost steps of the hot loops: see
-[`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] for why).
+([`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]) and hands that tuple to these per-chain steps (the
+innermost steps of the hot loops: see [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] for why).
 """
 
 from __future__ import annotations
@@ -36,20 +35,23 @@ from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 
 @numba.njit(cache=True, inline="always")
 def _turn_rules(rules):
-    """What a turn reads, as fresh copies a kernel makes once: (dice, goal, ADD probabilities and
+    """What a turn reads, as fresh copies a kernel makes once: the tuple (dice, goal, ADD probabilities and
     amounts, BUST and RESET probabilities, BANK probabilities and amounts, MOVE probabilities and
-    amounts). Fresh arrays cannot alias the tables the kernel writes, so the compiler keeps them
-    in registers; the caller's arrays, or a record read inside the hot loops, cost 10-20%."""
+    amounts) that the per-chain steps take as one argument ``tr``. Fresh arrays cannot alias the tables the
+    kernel writes, so the compiler keeps them in registers; the caller's arrays, or a record read inside the hot
+    loops, cost 10-20%."""
     return (rules.dice.copy(), rules.goal, rules.add_p.copy(), rules.add_amount.copy(), rules.bust_p, rules.reset_p,
             rules.bank_p.copy(), rules.bank_amount.copy(), rules.move_p.copy(), rules.move_amount.copy())
 
 
+# one algorithm kept whole (75 lines): the row split out into its own inlined step measured 5% slower on every game
 @numba.njit(cache=True, inline="always")
-def _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, moves, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-                bank_amount, move_p, move_amount):
+def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
     """One top-down pass over the chain's rows; returns the largest change of a row (tracked
-    only when ``moves``: rows read below k come from the previous pass). Arguments as
+    only with DOUBLE or SUBTRACT rolls: rows read below k come from the previous pass). Arguments as
     [`_chain`][ga_pig.families.two_player._chains._chain]."""
+    _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
+    moves = move_p.shape[0] > 0
     top = goal - me
     change = 0.0
     for k in range(top - 1, -1, -1):
@@ -94,8 +96,8 @@ def _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, moves, goal, add_p,
                 if me == 0:
                     acc2 += reset_p
                 else:
-                    acc0 += reset_p * reset0
-                    acc1 += reset_p * reset1
+                    acc0 += reset_p * reset[0]
+                    acc1 += reset_p * reset[1]
                     acc3 += reset_p
             if winner == 0:
                 acc0 += won
@@ -122,27 +124,24 @@ def _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, moves, goal, add_p,
 
 
 @numba.njit(cache=True)
-def _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
-           move_p, move_amount):
+def _chain(s, me, opp, winner, hold, reset, C, tr):
     """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]).
 
     winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
     hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
-    reset0, reset1: (a wins, b wins) after the mover's reset — the opponent's turn start with
-    the mover at 0 (for me = 0 that is the return route itself).
-    The rest: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
+    reset: (a wins, b wins) after the mover's reset — the opponent's turn start with the mover
+    at 0 (for me = 0 that is the return route itself).
+    tr: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
     Without DOUBLE or SUBTRACT rolls one pass is exact; with them, passes repeat until no row
     moves by more than [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds
     (the previous chain's, a close first guess; callers allocate C zeroed).
     """
-    if move_p.shape[0] == 0:
-        _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, False, goal, add_p, add_amount, bust_p, reset_p,
-                    bank_p, bank_amount, move_p, move_amount)
+    if tr[8].shape[0] == 0:
+        _chain_pass(s, me, opp, winner, hold, reset, C, tr)
         return
     # warm start: C still holds the previous chain of this player, a close first guess
     for _sweep in range(MAX_SWEEPS):
-        if _chain_pass(s, me, opp, winner, hold, reset0, reset1, C, True, goal, add_p, add_amount, bust_p, reset_p,
-                       bank_p, bank_amount, move_p, move_amount) <= ROUNDING_FLOOR:
+        if _chain_pass(s, me, opp, winner, hold, reset, C, tr) <= ROUNDING_FLOOR:
             return
 
 
@@ -177,16 +176,15 @@ def _dice_row(d, me, winner, goal, dice, hold, C):
 
 
 @numba.njit(cache=True, inline="always")
-def _turn(s, me, opp, winner, hold, reset0, reset1, C, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-          bank_amount, move_p, move_amount):
+def _turn(s, me, opp, winner, hold, reset, C, tr):
     """The mover's turn as affine rows: the roll/hold chain, or one roll of s[me, opp, 0] dice
-    when the mover chooses a number of dice (``dice`` non-empty); arguments as
+    when the mover chooses a number of dice (tr's dice table non-empty); arguments as
     [`_chain`][ga_pig.families.two_player._chains._chain]."""
+    dice = tr[0]
     if dice.shape[0] > 0:
-        _dice_row(np.int64(s[me, opp, 0]), me, winner, goal, dice, hold, C)
+        _dice_row(np.int64(s[me, opp, 0]), me, winner, tr[1], dice, hold, C)
     else:
-        _chain(s, me, opp, winner, hold, reset0, reset1, C, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-               bank_amount, move_p, move_amount)
+        _chain(s, me, opp, winner, hold, reset, C, tr)
 
 
 @numba.njit(cache=True, inline="always")

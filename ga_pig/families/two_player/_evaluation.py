@@ -6,6 +6,12 @@ once, from high scores down: no iteration, no tolerance. RESET (2-dice Pig's sna
 Pigs' oinker) leads to the opponent's turn start at (j, 0), a pair of lower score sum: the whole
 table is then swept again, reading the previous sweep's values there, until it settles (Anderson
 extrapolation of those reset landings between sweeps, [`_anderson`][ga_pig.families.two_player._evaluation._anderson]).
+Re-running every chain on every sweep would cost each sweep a whole evaluation of Pig; so where resets
+send the table round ([`_by_functionals`][ga_pig.families.two_player._evaluation._by_functionals]) each
+strategy's turns are first made linear functionals of the values they can bank
+([`ga_pig.families.two_player._functionals`][ga_pig.families.two_player._functionals]), once per strategy, and a sweep
+([`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]) takes two short dot products per
+pair; one strategy against many makes the fixed one's functionals once. The chain sweep
 [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] is one algorithm and stays one function.
 """
 
@@ -13,23 +19,25 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.typed import List
 
-from ga_pig._kernels.anderson import HISTORY, _extrapolate
+from ga_pig._kernels.anderson import HISTORY, History, _extrapolate
 from ga_pig._kernels.rules import MAX_SWEEPS
 from ga_pig.families.two_player._chains import _chain, _chain_pass, _close, _dice_row, _turn_rules
+from ga_pig.families.two_player._functionals import D, E, _functionals, _value
 
 
 @numba.njit(cache=True)
-def _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
+def _anderson(S, T, LS, LT, sweep, history):
     """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S[:, 0],
     T[:, 0]) unchanged to within [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; otherwise write the
-    next guess into LS, LT ([`_extrapolate`][ga_pig._kernels.anderson._extrapolate]; dG, dR, g_prev, r_prev
-    are its history)."""
+    next guess into LS, LT ([`_extrapolate`][ga_pig._kernels.anderson._extrapolate], ``history`` its
+    [`History`][ga_pig._kernels.anderson.History])."""
     goal = LS.shape[0]
     g = np.concatenate((LS.ravel(), LT.ravel()))
     f = np.concatenate((S[:, 0, :].copy().ravel(), T[:, 0, :].copy().ravel()))
     following = np.empty_like(g)
-    if _extrapolate(g, f, sweep, dG, dR, g_prev, r_prev, following):
+    if _extrapolate(g, f, sweep, history, following):
         return True
     LS[:] = following[: 2 * goal].reshape(goal, 2)
     LT[:] = following[2 * goal:].reshape(goal, 2)
@@ -49,17 +57,16 @@ def _win_tables(a, b, rules, S, T):
     [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], each next guess extrapolated from the last few (Anderson
     acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
     """
-    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
+    tr = _turn_rules(rules)
+    dice, goal, moves = tr[0], tr[1], tr[8].shape[0] > 0
     CA = np.zeros((goal, 4))
     CB = np.zeros((goal, 4))
     S[:] = 0.0
     T[:] = 0.0
     LS = np.zeros((goal, 2))
     LT = np.zeros((goal, 2))
-    dG = np.zeros((4 * goal, HISTORY))
-    dR = np.zeros((4 * goal, HISTORY))
-    g_prev = np.zeros(4 * goal)
-    r_prev = np.zeros(4 * goal)
+    history = History(np.zeros((4 * goal, HISTORY)), np.zeros((4 * goal, HISTORY)), np.zeros(4 * goal),
+                      np.zeros(4 * goal))
     for sweep in range(MAX_SWEEPS):
         for i in range(goal - 1, -1, -1):
             for j in range(goal - 1, -1, -1):
@@ -68,22 +75,92 @@ def _win_tables(a, b, rules, S, T):
                 if dice.shape[0] > 0:
                     _dice_row(np.int64(a[i, j, 0]), i, 0, goal, dice, T[j, i:], CA)
                     _dice_row(np.int64(b[j, i, 0]), j, 1, goal, dice, S[i, j:], CB)
-                elif move_p.shape[0] == 0:
-                    _chain_pass(a, i, j, 0, T[j, i:], LT[j, 0], LT[j, 1], CA, False, goal, add_p, add_amount, bust_p,
-                                reset_p, bank_p, bank_amount, move_p, move_amount)
-                    _chain_pass(b, j, i, 1, S[i, j:], LS[i, 0], LS[i, 1], CB, False, goal, add_p, add_amount, bust_p,
-                                reset_p, bank_p, bank_amount, move_p, move_amount)
+                elif not moves:
+                    _chain_pass(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
+                    _chain_pass(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
                 else:
-                    _chain(a, i, j, 0, T[j, i:], LT[j, 0], LT[j, 1], CA, goal, add_p, add_amount, bust_p, reset_p,
-                           bank_p, bank_amount, move_p, move_amount)
-                    _chain(b, j, i, 1, S[i, j:], LS[i, 0], LS[i, 1], CB, goal, add_p, add_amount, bust_p, reset_p,
-                           bank_p, bank_amount, move_p, move_amount)
+                    _chain(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
+                    _chain(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
                 _close(CA, CB, S, T, i, j)
         if not rules.resets:
             return 1
-        if _anderson(S, T, LS, LT, sweep, dG, dR, g_prev, r_prev):
+        if _anderson(S, T, LS, LT, sweep, history):
             return sweep + 1
     return MAX_SWEEPS
+
+
+@numba.njit(cache=True)
+def _functional_tables(funA, funB, rules, S, T):
+    """[`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] from the two strategies' turns as
+    functionals ([`_functionals`][ga_pig.families.two_player._functionals._functionals]): a sweep takes two dot
+    products per pair instead of two chains, and the same fixed point is reached by the same sweeps and
+    extrapolation. Returns the sweeps."""
+    goal = rules.goal
+    S[:] = 0.0
+    T[:] = 0.0
+    LS = np.zeros((goal, 2))
+    LT = np.zeros((goal, 2))
+    history = History(np.zeros((4 * goal, HISTORY)), np.zeros((4 * goal, HISTORY)), np.zeros(4 * goal),
+                      np.zeros(4 * goal))
+    FA = funA[0]
+    FB = funB[0]
+    for sweep in range(MAX_SWEEPS):
+        for i in range(goal - 1, -1, -1):
+            for j in range(goal - 1, -1, -1):
+                a0, a1 = _value(funA, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]))
+                b0, b1 = _value(funB, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]))
+                eA = FA[i, j, E]
+                eB = FB[j, i, E]
+                denom = eA + eB - eA * eB
+                if denom <= 0.0:  # both pass at turn total 0: a stalemate
+                    S[i, j, 0] = S[i, j, 1] = T[j, i, 0] = T[j, i, 1] = 0.0
+                    continue
+                dA = FA[i, j, D]
+                dB = FB[j, i, D]
+                # a probability: rounding can land one ulp past 1 (a sure win), so clip
+                x0 = min((a0 + dA * b0) / denom, 1.0)
+                x1 = min((a1 + dA * b1) / denom, 1.0)
+                S[i, j, 0] = x0
+                S[i, j, 1] = x1
+                T[j, i, 0] = min(b0 + dB * x0, 1.0)
+                T[j, i, 1] = min(b1 + dB * x1, 1.0)
+        if not rules.resets:
+            return 1
+        if _anderson(S, T, LS, LT, sweep, history):
+            return sweep + 1
+    return MAX_SWEEPS
+
+
+@numba.njit(cache=True, inline="always")
+def _by_functionals(rules):
+    """True where evaluation goes through
+    [`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]: roll/hold games whose
+    banked scores can fall (RESET), where the table is swept until it settles. Games where they only grow keep
+    the one exact chain sweep of [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] (as fast);
+    Hog's one-row turns too; and games whose turn totals can fall (DOUBLE, SUBTRACT), whose chains settle in
+    fewer Gauss–Seidel passes, started from the previous chain, than the flow from a turn start does."""
+    return rules.dice.shape[0] == 0 and rules.resets and rules.move_p.shape[0] == 0
+
+
+@numba.njit(cache=True)
+def _results(S, T, starts, out):
+    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first)) from the turn-start
+    tables; with ``starts`` (goal, goal) non-empty, the same four weighted by starts in out[4:8]."""
+    out[0] = S[0, 0, 0]
+    out[1] = S[0, 0, 1]
+    out[2] = T[0, 0, 0]
+    out[3] = T[0, 0, 1]
+    if starts.shape[0] == 0:
+        return
+    out[4:] = 0.0
+    for i in range(S.shape[0]):
+        for j in range(S.shape[0]):
+            w = starts[i, j]
+            if w != 0.0:
+                out[4] += w * S[i, j, 0]
+                out[5] += w * S[i, j, 1]
+                out[6] += w * T[i, j, 0]
+                out[7] += w * T[i, j, 1]
 
 
 @numba.njit(cache=True)
@@ -95,33 +172,52 @@ def _pair(a, b, rules, starts, out):
     four from the game's start (0, 0) and the same four weighted by ``starts``."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
-    _win_tables(a, b, rules, S, T)
-    out[0] = S[0, 0, 0]
-    out[1] = S[0, 0, 1]
-    out[2] = T[0, 0, 0]
-    out[3] = T[0, 0, 1]
-    if starts.shape[0] == 0:
-        return
-    out[4:] = 0.0
-    for i in range(rules.goal):
-        for j in range(rules.goal):
-            w = starts[i, j]
-            if w != 0.0:
-                out[4] += w * S[i, j, 0]
-                out[5] += w * S[i, j, 1]
-                out[6] += w * T[i, j, 0]
-                out[7] += w * T[i, j, 1]
+    if _by_functionals(rules):
+        tr = _turn_rules(rules)
+        _functional_tables(_functionals(a, tr), _functionals(b, tr), rules, S, T)
+    else:
+        _win_tables(a, b, rules, S, T)
+    _results(S, T, starts, out)
+
+
+@numba.njit(cache=True)
+def _between(funA, funB, rules, starts, out):
+    """`_pair` of the two strategies whose turns ``funA``, ``funB`` hold."""
+    S = np.empty((rules.goal, rules.goal, 2))
+    T = np.empty((rules.goal, rules.goal, 2))
+    _functional_tables(funA, funB, rules, S, T)
+    _results(S, T, starts, out)
 
 
 @numba.njit(cache=True, parallel=True)
 def _population_vs(population, opponent, rules, starts, out):
-    """out[n] = _pair(population[n], opponent) for every member, in parallel."""
+    """out[n] = _pair(population[n], opponent) for every member, in parallel; the opponent's turns
+    are made functionals once for all members where evaluation goes through them."""
+    if _by_functionals(rules):
+        tr = _turn_rules(rules)
+        funB = _functionals(opponent, tr)
+        for n in numba.prange(population.shape[0]):
+            _between(_functionals(population[n], tr), funB, rules, starts, out[n])
+        return
     for n in numba.prange(population.shape[0]):
         _pair(population[n], opponent, rules, starts, out[n])
 
 
 @numba.njit(cache=True, parallel=True)
 def _all_pairs(population, first, second, rules, starts, out):
-    """out[m] = _pair(population[first[m]], population[second[m]]), in parallel."""
+    """out[m] = _pair(population[first[m]], population[second[m]]), in parallel; where evaluation goes
+    through functionals, each member named is made one once for all its pairs."""
+    if not _by_functionals(rules):
+        for m in numba.prange(first.shape[0]):
+            _pair(population[first[m]], population[second[m]], rules, starts, out[m])
+        return
+    tr = _turn_rules(rules)
+    named = np.unique(np.concatenate((first, second)))
+    funs = List()
+    for _u in range(named.shape[0]):
+        funs.append((np.zeros((0, 0, 4)), np.zeros((0, 0, 3), dtype=np.int64), np.zeros(0)))
+    for u in numba.prange(named.shape[0]):
+        funs[u] = _functionals(population[named[u]], tr)
     for m in numba.prange(first.shape[0]):
-        _pair(population[first[m]], population[second[m]], rules, starts, out[m])
+        _between(funs[np.searchsorted(named, first[m])], funs[np.searchsorted(named, second[m])], rules, starts,
+                 out[m])

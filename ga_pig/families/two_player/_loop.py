@@ -11,12 +11,14 @@ from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
 @numba.njit(cache=True, inline="always")
-def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state):
+def _play_game(pop, first, second, table, moves, state):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
 
+    table: (goal, cumulative, uniform, effects, amounts), the goal and the roll table as `_draw` reads it.
     moves: the game has DOUBLE or SUBTRACT rolls. A constant once inlined (see
     `_play_block`), so games without them run the plain loop.
     """
+    goal, cumulative, uniform, effects, amounts = table
     mover = first
     other = second
     i = 0  # mover's banked score
@@ -65,9 +67,10 @@ def _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, 
 
 
 @numba.njit(cache=True, inline="always")
-def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state):
+def _play_dice_game(pop, first, second, table, state):
     """`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
     the turn scores their sum unless one busts. No turn passes, so no stalemates."""
+    goal, cumulative, uniform, effects, amounts = table
     mover = first
     other = second
     i = 0
@@ -88,23 +91,24 @@ def _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amou
 
 
 @numba.njit(cache=True, inline="always")
-def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, amounts, moves, dice, common, out):
+def _play_block(pop, a, b, n_games, state, table, kind, out):
     """Play one block of games, a and b alternating the first move; out = (a wins a-first,
     b wins a-first, a wins b-first, b wins b-first). Inlined into each `_play_blocks_*`
     kernel with constant ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
     of game gets its own loop with no branch for the others. ``common``: each game draws from
     its own stream, keyed by the block's key and its place in the block (common random numbers:
     another match with the same key replays the same dice game by game); else one stream runs
-    through the block."""
+    through the block. table as in `_play_game`; kind = (moves, dice, common)."""
+    moves, dice, common = kind
     key = state
     for game in range(n_games):
         if common:
             _, state = _splitmix(key ^ np.uint64(game))
         first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
         if dice:
-            winner, state = _play_dice_game(pop, first, second, goal, cumulative, uniform, effects, amounts, state)
+            winner, state = _play_dice_game(pop, first, second, table, state)
         else:
-            winner, state = _play_game(pop, first, second, goal, cumulative, uniform, effects, amounts, moves, state)
+            winner, state = _play_game(pop, first, second, table, moves, state)
         if winner == a:
             out[offset] += 1
         elif winner == b:
@@ -112,27 +116,28 @@ def _play_block(pop, a, b, n_games, state, goal, cumulative, uniform, effects, a
 
 
 @numba.njit(cache=True, parallel=True)
-def _play_blocks_plain(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                       common, out):
-    """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in `_play_block`."""
+def _play_blocks_plain(pop, blocks, table, common, out):
+    """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in `_play_block`.
+    blocks = (block_a, block_b, block_games, block_seed), one entry per block; table as in `_play_game`."""
+    block_a, block_b, block_games, block_seed = blocks
     for blk in numba.prange(block_a.shape[0]):
-        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
-                    uniform, effects, amounts, False, False, common, out[blk])
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), table,
+                    (False, False, common), out[blk])
 
 
 @numba.njit(cache=True, parallel=True)
-def _play_blocks_moves(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                       common, out):
+def _play_blocks_moves(pop, blocks, table, common, out):
     """`_play_blocks_plain` for games with DOUBLE or SUBTRACT rolls (Pig Dice)."""
+    block_a, block_b, block_games, block_seed = blocks
     for blk in numba.prange(block_a.shape[0]):
-        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
-                    uniform, effects, amounts, True, False, common, out[blk])
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), table,
+                    (True, False, common), out[blk])
 
 
 @numba.njit(cache=True, parallel=True)
-def _play_blocks_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                      common, out):
+def _play_blocks_dice(pop, blocks, table, common, out):
     """`_play_blocks_plain` for games that roll pop[n, i, j, 0] dice at once (Hog)."""
+    block_a, block_b, block_games, block_seed = blocks
     for blk in numba.prange(block_a.shape[0]):
-        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), goal, cumulative,
-                    uniform, effects, amounts, False, True, common, out[blk])
+        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), table,
+                    (False, True, common), out[blk])

@@ -2,7 +2,8 @@
 
 [`_visits`][ga_pig.families.two_player._occupancy._visits] and
 [`_reachable`][ga_pig.families.two_player._occupancy._reachable] are each one algorithm (a forward flow in score order;
-a breadth-first search repeated until no turn start is new) and stay one function.
+a breadth-first search repeated until no turn start is new, one turn at a time in
+[`_expand`][ga_pig.families.two_player._occupancy._expand]).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ def _visits(a, b, rules, V):
     sends flow back to a pair already passed; it is carried into the next pass, and passes repeat
     until the flow still carried is below 1e-17 (each pass adds one more reset's worth of visits).
     """
-    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
+    tr = _turn_rules(rules)
+    goal = tr[1]
     extA = np.zeros((goal, goal))  # flow into a's turn start (a's score i, b's score j)
     extB = np.zeros((goal, goal))  # flow into b's turn start
     extA[0, 0] = 1.0
@@ -40,10 +42,8 @@ def _visits(a, b, rules, V):
     for _sweep in range(MAX_SWEEPS):
         for i in range(goal):
             for j in range(goal):
-                _turn(a, i, j, 0, zeros, 0.0, 0.0, CA, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-                      bank_amount, move_p, move_amount)
-                _turn(b, j, i, 1, zeros, 0.0, 0.0, CB, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-                      bank_amount, move_p, move_amount)
+                _turn(a, i, j, 0, zeros, (0.0, 0.0), CA, tr)
+                _turn(b, j, i, 1, zeros, (0.0, 0.0), CB, tr)
                 denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
                 if denom <= 0.0:
                     x = extA[i, j] + extB[i, j]
@@ -53,12 +53,12 @@ def _visits(a, b, rules, V):
                     y = extB[i, j] + CA[0, 2] * x
                 if x == 0.0 and y == 0.0:
                     continue
-                rolls = _flow(a, i, j, rules, x, mass, scratch, extB, False)
+                rolls = _flow(a, i, j, rules, x, (mass, scratch), extB, False)
                 for k in range(goal - i):
                     V[i, j, k] += mass[k]
                 if i > 0:
                     carriedB[0, j] += rules.reset_p * rolls
-                rolls = _flow(b, j, i, rules, y, mass, scratch, extA, True)
+                rolls = _flow(b, j, i, rules, y, (mass, scratch), extA, True)
                 if j > 0:
                     carriedA[i, 0] += rules.reset_p * rolls
         left = carriedA.sum() + carriedB.sum()
@@ -71,10 +71,12 @@ def _visits(a, b, rules, V):
 
 
 @numba.njit(cache=True)
-def _flow(s, me, opp, rules, start, mass, scratch, ext, mover_is_b):
+def _flow(s, me, opp, rules, start, work, ext, mover_is_b):
     """Run ``start`` mass from the mover's turn start at (me, opp) along its turn: mass[k] =
-    expected visits of (me, opp, k); what it banks flows into the opponent's turn starts ``ext``
-    (indexed a's score first). Returns the expected number of rolls (a reset's base)."""
+    expected visits of (me, opp, k), with work = (mass, scratch), two (goal,) arrays; what it banks
+    flows into the opponent's turn starts ``ext`` (indexed a's score first). Returns the expected
+    number of rolls (a reset's base)."""
+    mass, scratch = work
     top = rules.goal - me
     probabilities, effects, amounts = rules.probabilities, rules.effects, rules.amounts
     mass[:top] = 0.0
@@ -153,16 +155,14 @@ def _reachable(s, rules, opponent_totals, R):
     each turn's totals until no new one appears (a subtraction can lead back to lower totals).
     """
     goal = rules.goal
-    probabilities, effects, amounts = rules.probabilities, rules.effects, rules.amounts
     can_bust = False
-    for o in range(probabilities.shape[0]):
-        if probabilities[o] > 0.0:
-            can_bust |= effects[o] == BUST
-    can_reset = rules.resets
+    for o in range(rules.probabilities.shape[0]):
+        if rules.probabilities[o] > 0.0:
+            can_bust |= rules.effects[o] == BUST
     start = np.zeros((goal, goal), dtype=np.bool_)
     done = np.zeros((goal, goal), dtype=np.bool_)
     start[0, 0] = True
-    _after_opponent(start, 0, 0, goal, opponent_totals, can_reset)
+    _after_opponent(start, 0, 0, goal, opponent_totals, rules.resets)
     reached = np.zeros(goal, dtype=np.bool_)
     for _sweep in range(MAX_SWEEPS):
         found = False
@@ -172,41 +172,52 @@ def _reachable(s, rules, opponent_totals, R):
                     continue
                 done[i, j] = True
                 found = True
-                top = goal - i
-                if _rolls_dice(rules):  # one roll of s[i, j, 0] dice: any score it can make
-                    R[i, j, 0] = True
-                    for t in range(min(top, rules.dice.shape[1])):
-                        if rules.dice[np.int64(s[i, j, 0]), t] > 0.0:
-                            _after_opponent(start, i + t, j, goal, opponent_totals, can_reset)
-                    continue
-                reached[:top] = False
-                reached[0] = True
-                grew = True
-                while grew:
-                    grew = False
-                    for k in range(top):
-                        if not (reached[k] and s[i, j, k]):
-                            continue
-                        for o in range(probabilities.shape[0]):
-                            if probabilities[o] == 0.0:
-                                continue
-                            nk = _step(k, effects[o], amounts[o])
-                            if 0 <= nk < top and not reached[nk]:
-                                reached[nk] = True
-                                grew = True
-                for k in range(top):
-                    if not reached[k]:
-                        continue
-                    R[i, j, k] = True
-                    if s[i, j, k]:
-                        if can_bust:
-                            _after_opponent(start, i, j, goal, opponent_totals, can_reset)
-                        if can_reset:
-                            _after_opponent(start, 0, j, goal, opponent_totals, can_reset)
-                        for o in range(probabilities.shape[0]):
-                            if probabilities[o] > 0.0 and effects[o] == BANK and k + amounts[o] < top:
-                                _after_opponent(start, i + k + amounts[o], j, goal, opponent_totals, can_reset)
-                    else:
-                        _after_opponent(start, i + k, j, goal, opponent_totals, can_reset)
+                _expand(s, i, j, rules, (opponent_totals, can_bust), start, reached, R)
         if not found:
             break
+
+
+@numba.njit(cache=True)
+def _expand(s, i, j, rules, opponent, start, reached, R):
+    """Mark in R the states of s's turn from (i, j) and in ``start`` the turn starts it may lead to;
+    opponent = (opponent_totals, can_bust) as in [`_reachable`][ga_pig.families.two_player._occupancy._reachable],
+    reached a (goal,) scratch array."""
+    opponent_totals, can_bust = opponent
+    goal, can_reset = rules.goal, rules.resets
+    probabilities, effects, amounts = rules.probabilities, rules.effects, rules.amounts
+    top = goal - i
+    if _rolls_dice(rules):  # one roll of s[i, j, 0] dice: any score it can make
+        R[i, j, 0] = True
+        for t in range(min(top, rules.dice.shape[1])):
+            if rules.dice[np.int64(s[i, j, 0]), t] > 0.0:
+                _after_opponent(start, i + t, j, goal, opponent_totals, can_reset)
+        return
+    reached[:top] = False
+    reached[0] = True
+    grew = True
+    while grew:
+        grew = False
+        for k in range(top):
+            if not (reached[k] and s[i, j, k]):
+                continue
+            for o in range(probabilities.shape[0]):
+                if probabilities[o] == 0.0:
+                    continue
+                nk = _step(k, effects[o], amounts[o])
+                if 0 <= nk < top and not reached[nk]:
+                    reached[nk] = True
+                    grew = True
+    for k in range(top):
+        if not reached[k]:
+            continue
+        R[i, j, k] = True
+        if s[i, j, k]:
+            if can_bust:
+                _after_opponent(start, i, j, goal, opponent_totals, can_reset)
+            if can_reset:
+                _after_opponent(start, 0, j, goal, opponent_totals, can_reset)
+            for o in range(probabilities.shape[0]):
+                if probabilities[o] > 0.0 and effects[o] == BANK and k + amounts[o] < top:
+                    _after_opponent(start, i + k + amounts[o], j, goal, opponent_totals, can_reset)
+        else:
+            _after_opponent(start, i + k, j, goal, opponent_totals, can_reset)

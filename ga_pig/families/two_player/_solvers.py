@@ -18,11 +18,12 @@ from ga_pig.families.two_player._chains import _chain, _close, _dice_row, _turn,
 
 
 @numba.njit(cache=True)
-def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, reset_value, bank_row):
+def _roll_value(P, i, j, k, table, bust_value, reset_value, bank_row):
     """Win probability of rolling at (i, j, k) given the table P, the values of busting and of
-    resetting, and bank_row[t], the value of banking a turn total t > 0. The roll table comes
-    as fresh copies ([`_table`][ga_pig.families.two_player._solvers._table]), for the reason
+    resetting, and bank_row[t], the value of banking a turn total t > 0. ``table``: the goal and the
+    roll table as fresh copies ([`_table`][ga_pig.families.two_player._solvers._table]), for the reason
     [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] gives."""
+    goal, probabilities, effects, amounts = table
     v = 0.0
     for o in range(probabilities.shape[0]):
         p = probabilities[o]
@@ -45,8 +46,9 @@ def _roll_value(P, i, j, k, goal, probabilities, effects, amounts, bust_value, r
 
 @numba.njit(cache=True, inline="always")
 def _table(rules):
-    """The roll table (probabilities, effects, amounts) as fresh copies, made once per kernel call."""
-    return rules.probabilities.copy(), rules.effects.copy(), rules.amounts.copy()
+    """(goal, probabilities, effects, amounts): the goal and the roll table as fresh copies, made once per kernel
+    call."""
+    return rules.goal, rules.probabilities.copy(), rules.effects.copy(), rules.amounts.copy()
 
 
 @numba.njit(cache=True, inline="always")
@@ -107,7 +109,7 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
     sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
     did not settle within ``max_sweeps``."""
     dice, goal = rules.dice.copy(), rules.goal
-    probabilities, effects, amounts = _table(rules)
+    table = _table(rules)
     row = np.zeros(goal)
     first_delta = 0.0
     for pair in range(pairs.shape[0]):
@@ -129,7 +131,7 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
                     policy[me, op, 0] = d
                     continue
                 for k in range(goal - me - 1, -1, -1):
-                    roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
+                    roll = _roll_value(P, me, op, k, table, bust, reset, row)
                     # passing at (i, i, 0) is worth 1 - itself: the fixed point 1/2 (as in policy
                     # iteration), taken directly, as x <- 1 - x would oscillate around it
                     hold = row[k] if k > 0 else (0.5 if me == op else bust)
@@ -151,14 +153,13 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
 
 
 @numba.njit(cache=True, inline="always")
-def _zero_sum_turn(policy, me, op, P, hold, C, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
-                   move_p, move_amount):
+def _zero_sum_turn(policy, me, op, P, hold, C, tr):
     """[`_turn`][ga_pig.families.two_player._chains._turn] for the zero-sum solver: the mover's win probability
     at (me, op, k) is C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth
-    1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]."""
-    _zero_sum_bank_row(P, me, op, goal, hold[:, 0])
-    _turn(policy, me, op, 0, hold, 1.0 - P[op, 0, 0], 0.0, C, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-          bank_amount, move_p, move_amount)
+    1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]; ``tr`` from
+    [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]."""
+    _zero_sum_bank_row(P, me, op, tr[1], hold[:, 0])
+    _turn(policy, me, op, 0, hold, (1.0 - P[op, 0, 0], 0.0), C, tr)
 
 
 @numba.njit(cache=True, inline="always")
@@ -176,8 +177,10 @@ def _switch(policy, i, j, k, roll, hold, margin):
 
 
 @numba.njit(cache=True)
-def _improve(policy, me, op, P, dice, goal, probabilities, effects, amounts, margin, row):
-    """Greedy policy improvement on one chain; an action changes only if better by > margin."""
+def _improve(policy, me, op, P, dice, table, margin, row):
+    """Greedy policy improvement on one chain; an action changes only if better by > margin
+    (``table`` from [`_table`][ga_pig.families.two_player._solvers._table])."""
+    goal = table[0]
     changed = False
     bust = 1.0 - P[op, me, 0]
     reset = 1.0 - P[op, 0, 0]
@@ -188,23 +191,25 @@ def _improve(policy, me, op, P, dice, goal, probabilities, effects, amounts, mar
         policy[me, op, 0] = d
         return changed
     for k in range(goal - me):
-        roll = _roll_value(P, me, op, k, goal, probabilities, effects, amounts, bust, reset, row)
+        roll = _roll_value(P, me, op, k, table, bust, reset, row)
         hold = row[k] if k > 0 else bust
         changed |= _switch(policy, me, op, k, roll, hold, margin)
     return changed
 
 
 @numba.njit(cache=True)
-def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, CB, hold, row):
+def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, scratch):
     """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of
     [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], in order): per pair, solve the linear
     equations of the current policy exactly (affine chains), improve greedily, repeat until the policy is stable.
     Returns (converged, largest value move, whether an action switched); with resets the caller repeats the whole pass
-    until a pass moves no value beyond the rounding floor and changes no action. Scratch CA, CB (goal, 4),
-    hold (goal, 2) and row (goal,) are the caller's, kept from call to call: chains that sweep
+    until a pass moves no value beyond the rounding floor and changes no action. ``scratch`` (CA, CB (goal, 4),
+    hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that sweep
     (Pig Dice) start from the previous pair's."""
-    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
-    probabilities, effects, amounts = _table(rules)
+    CA, CB, hold, row = scratch
+    tr = _turn_rules(rules)
+    dice, goal = tr[0], tr[1]
+    table = _table(rules)
     rows = 1 if dice.shape[0] > 0 else goal
     moved = 0.0
     switched = False
@@ -213,11 +218,9 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
         j = pairs[pair, 1]
         converged = False
         for _r in range(max_rounds):
-            _zero_sum_turn(policy, i, j, P, hold, CA, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-                           bank_amount, move_p, move_amount)
+            _zero_sum_turn(policy, i, j, P, hold, CA, tr)
             if i != j:
-                _zero_sum_turn(policy, j, i, P, hold, CB, dice, goal, add_p, add_amount, bust_p, reset_p, bank_p,
-                               bank_amount, move_p, move_amount)
+                _zero_sum_turn(policy, j, i, P, hold, CB, tr)
             else:
                 CB[:] = CA
             # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
@@ -239,9 +242,9 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
                 moved = max(moved, abs(new - P[j, i, k]))
                 P[j, i, k] = new
             rounds[i, j] += 1
-            changed = _improve(policy, i, j, P, dice, goal, probabilities, effects, amounts, margin, row)
+            changed = _improve(policy, i, j, P, dice, table, margin, row)
             if i != j:
-                changed |= _improve(policy, j, i, P, dice, goal, probabilities, effects, amounts, margin, row)
+                changed |= _improve(policy, j, i, P, dice, table, margin, row)
             switched |= changed
             if not changed:
                 converged = True
@@ -252,10 +255,11 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, CA, C
 
 
 @numba.njit(cache=True)
-def _best_dice_response(i, j, goal, dice, margin, S, T, CA, CB):
+def _best_dice_response(i, j, tr, margin, S, T, CA, CB):
     """The responder's best number of dice at (i, j) against b's closed chain CB: its dice only
     move S[i, j] and, through b's bust, T[j, i] (increasing in S[i, j]), so take the d that
     maximizes S[i, j] after closing (ties keep the smaller d). Leaves S, T closed for it."""
+    dice, goal = tr[0], tr[1]
     best = -1.0
     best_d = 1
     for d in range(1, dice.shape[0]):
@@ -270,35 +274,37 @@ def _best_dice_response(i, j, goal, dice, margin, S, T, CA, CB):
 
 
 @numba.njit(cache=True)
-def _best_response(b, rows, rules, margin, max_rounds, V, policy, S, T, rounds, CA, CB):
+def _best_response(b, rows, rules, margin, max_rounds, tables, scratch):
     """Policy maximizing the mover's win probability against the fixed b, from every state.
 
-    The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
+    ``tables`` (V, policy, S, T, rounds) are the caller's, written here; ``scratch`` (CA, CB (goal, 4)) too, kept
+    from call to call. The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
     S[i, j, 0] = V[i, j, 0]; T[j, i, 0]: its win probability when b is about to start a turn.
     Column 1 (b's wins) is not tracked. Stalemates are losses. Per pair: policy iteration on
     the responder's chain, b's chain fixed, each policy evaluated exactly. One pass over the
     responder's scores i in ``rows`` (the caller goes from goal - 1 down to 0 in slices).
     Returns (converged, largest value move, whether an action switched); with resets the
     caller repeats the whole pass until a pass moves no value beyond the rounding floor and
-    changes no action. Scratch CA, CB (goal, 4) are the caller's, kept from call to call.
+    changes no action.
     """
-    dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = _turn_rules(rules)
-    probabilities, effects, amounts = _table(rules)
+    V, policy, S, T, rounds = tables
+    CA, CB = scratch
+    tr = _turn_rules(rules)
+    dice, goal = tr[0], tr[1]
+    table = _table(rules)
     moved = 0.0
     switched = False
     for i in rows:
         for j in range(goal - 1, -1, -1):
-            _turn(b, j, i, 1, S[i, j:], S[i, 0, 0], S[i, 0, 1], CB, dice, goal, add_p, add_amount, bust_p, reset_p,
-                  bank_p, bank_amount, move_p, move_amount)
+            _turn(b, j, i, 1, S[i, j:], (S[i, 0, 0], S[i, 0, 1]), CB, tr)
             if dice.shape[0] > 0:
-                policy[i, j, 0] = _best_dice_response(i, j, goal, dice, margin, S, T, CA, CB)
+                policy[i, j, 0] = _best_dice_response(i, j, tr, margin, S, T, CA, CB)
                 V[i, j, 0] = S[i, j, 0]
                 rounds[i, j] += 1
                 continue
             converged = False
             for _r in range(max_rounds):
-                _chain(policy, i, j, 0, T[j, i:], T[j, 0, 0], T[j, 0, 1], CA, goal, add_p, add_amount, bust_p, reset_p,
-                       bank_p, bank_amount, move_p, move_amount)
+                _chain(policy, i, j, 0, T[j, i:], (T[j, 0, 0], T[j, 0, 1]), CA, tr)
                 _close(CA, CB, S, T, i, j)
                 t0 = T[j, i, 0]
                 for k in range(goal - i):
@@ -307,7 +313,7 @@ def _best_response(b, rows, rules, margin, max_rounds, V, policy, S, T, rounds, 
                     V[i, j, k] = new
                 changed = False
                 for k in range(goal - i):
-                    roll = _roll_value(V, i, j, k, goal, probabilities, effects, amounts, t0, T[j, 0, 0], T[j, i:, 0])
+                    roll = _roll_value(V, i, j, k, table, t0, T[j, 0, 0], T[j, i:, 0])
                     hold = T[j, i + k, 0] if k > 0 else t0
                     changed |= _switch(policy, i, j, k, roll, hold, margin)
                 rounds[i, j] += 1

@@ -69,9 +69,21 @@ class TwoPlayer(TwoSeats):
     def play_blocks(self, game):
         pop_view = space_of(game).kernel_view  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
         if game.max_dice:
-            return _loop._play_blocks_dice, pop_view, ()
+            return _blocks(_loop._play_blocks_dice), pop_view, ()
         moves = np.isin(game.tables()[1], (DOUBLE, SUBTRACT)).any()
-        return (_loop._play_blocks_moves if moves else _loop._play_blocks_plain), pop_view, ()
+        return _blocks(_loop._play_blocks_moves if moves else _loop._play_blocks_plain), pop_view, ()
 
     def kernels(self):
         return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs
+
+
+def _blocks(kernel):
+    """``kernel`` (a `_play_blocks_*` of `ga_pig.families.two_player._loop`) called as
+    [`ga_pig.simulate`][ga_pig.simulate] calls every family's loop: the blocks and the roll table as
+    separate arguments, grouped here into the tuples the kernel takes."""
+
+    def play(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common, out):
+        kernel(pop, (block_a, block_b, block_games, block_seed), (goal, cumulative, uniform, effects, amounts), common,
+               out)
+
+    return play

@@ -115,7 +115,7 @@ def optimal(game: Game, method: str, tol: float, max_iterations: int) -> Solutio
             # settled once the first sweeps moved nothing beyond tol or beyond the rounding floor
             return first_delta >= 0.0, (first_delta if first_delta > tol else 0.0), False
         return _solvers._policy_iteration(pairs, rules, TIE_MARGIN, max_iterations, value, policy, iterations,
-                                          *scratch)
+                                          scratch)
 
     _passes(one_pass, _solvers._pairs_by_total(goal), CHUNK_PAIRS, game, f"{method} did not converge within "
             f"{max_iterations} iterations on a pair of scores")
@@ -155,8 +155,8 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     scratch = np.zeros((goal, 4)), np.zeros((goal, 4))
 
     def one_pass(rows: np.ndarray) -> tuple[bool, float, bool]:
-        return _solvers._best_response(fixed, rows, rules, TIE_MARGIN, max_iterations, value, policy, at_start, to_b,
-                                       iterations, *scratch)
+        return _solvers._best_response(fixed, rows, rules, TIE_MARGIN, max_iterations,
+                                       (value, policy, at_start, to_b, iterations), scratch)
 
     _passes(one_pass, np.arange(goal - 1, -1, -1), CHUNK_ROWS, game,
             f"best response did not converge within {max_iterations} rounds on a pair of scores")
