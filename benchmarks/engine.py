@@ -203,12 +203,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats (smoke run)")
     parser.add_argument("--pigtail", action="store_true", help="only the endgame rules' and n-player solves")
+    parser.add_argument("--out", type=Path, default=None, help="write the results here instead of benchmarks/results/")
     args = parser.parse_args()
     n_games = 200_000 if args.quick else 2_000_000
     repeats = 2 if args.quick else 5
     if args.pigtail:
         report(endgame_rows(repeats) + players_rows(repeats, args.quick), args.quick,
-               RESULTS.with_name("engine_pigtail.json"))
+               args.out or RESULTS.with_name("engine_pigtail.json"))
         return
 
     game = Game.pig()
@@ -272,7 +273,7 @@ def main() -> None:
     rows.append(("first call, kernels loaded from numba cache", warm, "s", ""))
 
     rows += endgame_rows(repeats) + players_rows(repeats, args.quick)
-    report(rows, args.quick, RESULTS)
+    report(rows, args.quick, args.out or RESULTS)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,95 @@
+"""Before and after in one run: the engine benchmark of an earlier revision and of this tree, interleaved.
+
+    python benchmarks/compare.py --base 8ac6c20            # engine.py --quick, 3 rounds each
+    python benchmarks/compare.py --base 8ac6c20 --pigtail  # the endgame and n-player rows
+
+The earlier revision is checked out into a temporary git worktree; each round runs
+`benchmarks/engine.py` there and here, one after the other, in fresh processes (each importing its
+own tree's ga_pig), so that a machine's load falls on both alike. The first round compiles the
+kernels of both trees and is not counted. Per measure the best of the counted rounds is kept
+(most games/s, fewest seconds), and the table gives after / before as a cost: above 1 is slower.
+Measures only one side has are listed apart. Writes benchmarks/results/compare.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _machine import machine
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "compare.json"
+
+
+def engine(tree: Path, flags: list[str], out: Path) -> dict[str, tuple[float, str]]:
+    """One run of ``tree``'s engine benchmark: {measure: (value, unit)}."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    command = [sys.executable, str(tree / "benchmarks" / "engine.py"), *flags, "--out", str(out)]
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: engine.py failed:\n{done.stderr[-2000:]}")
+    rows = json.loads(out.read_text())["rows"]
+    return {row["measure"]: (row["value"], row["unit"]) for row in rows if row["value"] is not None}
+
+
+def cost(value: float, unit: str) -> float:
+    """A measure as a cost (lower is better): seconds as they are, a rate inverted."""
+    return 1.0 / value if unit.endswith("/s") else value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="the earlier revision (a commit, tag or branch)")
+    parser.add_argument("--rounds", type=int, default=3, help="counted rounds, after one that compiles")
+    parser.add_argument("--pigtail", action="store_true", help="the endgame rules' and n-player rows")
+    parser.add_argument("--full", action="store_true", help="engine.py without --quick")
+    args = parser.parse_args()
+    flags = ([] if args.full else ["--quick"]) + (["--pigtail"] if args.pigtail else [])
+    # engine.py of the base might lack --out: it then writes into its own worktree, which is thrown away
+    with tempfile.TemporaryDirectory() as scratch:
+        base = Path(scratch) / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=ROOT, check=True)
+        try:
+            best: dict[str, dict[str, tuple[float, str]]] = {"before": {}, "after": {}}
+            for round_ in range(args.rounds + 1):
+                for side, tree in (("before", base), ("after", ROOT)):
+                    out = Path(scratch) / f"{side}.json"
+                    found = engine(tree, flags, out)
+                    print(f"round {round_} {side}: {len(found)} measures", flush=True)
+                    if round_ == 0:
+                        continue
+                    for measure, (value, unit) in found.items():
+                        kept = best[side].get(measure)
+                        if kept is None or cost(value, unit) < cost(*kept):
+                            best[side][measure] = (value, unit)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+    rows = []
+    for measure in best["after"]:
+        if measure in best["before"] and "first call" not in measure:
+            (before, unit), (after, _) = best["before"][measure], best["after"][measure]
+            rows.append({"measure": measure, "unit": unit, "before": before, "after": after,
+                         "cost_ratio": cost(after, unit) / cost(before, unit)})
+    width = max(len(r["measure"]) for r in rows)
+    print(f"\n{'measure':<{width}}  {'before':>12}  {'after':>12}  cost after/before")
+    for r in rows:
+        print(f"{r['measure']:<{width}}  {r['before']:>12.4g}  {r['after']:>12.4g}  {r['cost_ratio']:.3f}")
+    apart = sorted(set(best["before"]) ^ set(best["after"]))
+    if apart:
+        print("on one side only: " + "; ".join(apart))
+    payload = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "base": args.base, "flags": flags,
+               "rounds": args.rounds, "rows": rows, "one_side_only": apart}
+    path = RESULTS.with_name("compare_pigtail.json") if args.pigtail else RESULTS
+    path.write_text(json.dumps(payload, indent=1) + "\n")
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
