@@ -8,6 +8,7 @@ CLI gives it; a sample of them through the real CLI, which must leave no directo
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ga_pig.config import MAX_SEED, RANGES, part, validate
+from ga_pig.game import GAMES
 from ga_pig.preflight import preflight, schema_keys
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,8 +79,12 @@ def _outside(key: str) -> list:
 
 
 def _option(key: str) -> list[str]:
-    """The group option that has ``key`` (the first option of its part with it), for a part's key."""
+    """The group option that has ``key`` (the first option of its part with it), for a part's key; for a
+    game's own parameter (``game.turns``), the first game that takes it."""
     group, _, name = key.partition(".")
+    if group == "game":
+        takers = [game for game, builder in GAMES.items() if name in inspect.signature(builder).parameters]
+        return [f"game={takers[0]}"] if 0 < len(takers) < len(GAMES) else []
     return [f"{group}={part(group).owners(name)[0]}"] if part(group) is not None else []
 
 
