@@ -31,7 +31,12 @@ RESULTS = ROOT / "benchmarks" / "results" / "compare.json"
 def engine(tree: Path, flags: list[str], out: Path) -> dict[str, tuple[float, str]]:
     """One run of ``tree``'s engine benchmark: {measure: (value, unit)}."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    command = [sys.executable, str(tree / "benchmarks" / "engine.py"), *flags, "--out", str(out)]
+    script = tree / "benchmarks" / "engine.py"
+    command = [sys.executable, str(script), *flags]
+    if "--out" in script.read_text():
+        command += ["--out", str(out)]
+    else:  # an older engine.py writes into its own (temporary) tree
+        out = tree / "benchmarks" / "results" / ("engine_pigtail.json" if "--pigtail" in flags else "engine.json")
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{tree}: engine.py failed:\n{done.stderr[-2000:]}")
@@ -52,7 +57,6 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="engine.py without --quick")
     args = parser.parse_args()
     flags = ([] if args.full else ["--quick"]) + (["--pigtail"] if args.pigtail else [])
-    # engine.py of the base might lack --out: it then writes into its own worktree, which is thrown away
     with tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch) / "base"
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=ROOT, check=True)
@@ -73,7 +77,7 @@ def main() -> None:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
     rows = []
     for measure in best["after"]:
-        if measure in best["before"] and "first call" not in measure:
+        if measure in best["before"]:
             (before, unit), (after, _) = best["before"][measure], best["after"][measure]
             rows.append({"measure": measure, "unit": unit, "before": before, "after": after,
                          "cost_ratio": cost(after, unit) / cost(before, unit)})
@@ -88,7 +92,7 @@ def main() -> None:
                "rounds": args.rounds, "rows": rows, "one_side_only": apart}
     path = RESULTS.with_name("compare_pigtail.json") if args.pigtail else RESULTS
     path.write_text(json.dumps(payload, indent=1) + "\n")
-    print(f"wrote {path.relative_to(ROOT)}")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

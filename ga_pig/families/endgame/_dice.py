@@ -15,16 +15,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig.families.endgame._records import Choice
-
 
 @numba.njit(cache=True, inline="always")
-def _roll(P, at, d, table):
-    """(alpha, beta): the win probability of the mover in seat s at (me, op), ``at`` = (s, me, op),
-    rolling d dice is alpha + beta * B, B the opponent's at the start of its turn at (op, me) (where a
-    bust leads). ``table`` = (goal, decides, W, dice), as `_solve` makes it."""
-    s, me, op = at
-    goal, decides, W, dice = table
+def _roll(P, s, me, op, d, goal, decides, W, dice):
+    """(alpha, beta): the win probability of the mover in seat s at (me, op) rolling d dice is
+    alpha + beta * B, B the opponent's at the start of its turn at (op, me) (where a bust leads)."""
     alpha = dice[d, 0]
     for t in range(1, dice.shape[1]):
         p = dice[d, t]
@@ -41,13 +36,13 @@ def _roll(P, at, d, table):
 
 
 @numba.njit(cache=True, inline="always")
-def _choose(P, at, d, B, margin, table):
-    """The dice count for the mover ``at`` = (s, me, op) against B: the current ``d`` unless another
-    beats it by more than ``margin`` (then the best, the fewest dice among equals)."""
-    a, b = _roll(P, at, d, table)
+def _choose(P, s, me, op, d, B, margin, goal, decides, W, dice):
+    """The dice count for the mover in seat s at (me, op) against B: the current ``d`` unless
+    another beats it by more than ``margin`` (then the best, the fewest dice among equals)."""
+    a, b = _roll(P, s, me, op, d, goal, decides, W, dice)
     best_d, best_v = d, a + b * B + margin
-    for e in range(1, table[3].shape[0]):
-        a, b = _roll(P, at, e, table)
+    for e in range(1, dice.shape[0]):
+        a, b = _roll(P, s, me, op, e, goal, decides, W, dice)
         v = a + b * B
         if v > best_v:
             best_d, best_v = e, v
@@ -55,89 +50,74 @@ def _choose(P, at, d, B, margin, table):
 
 
 @numba.njit(cache=True)
-def _solve(rules, final, choice, P, policies, rounds):
-    """Play of both seats of the game ``rules`` (a [`Rules`][ga_pig._kernels.rules.Rules] record) under
-    the final turn ``final`` (a [`Final`][ga_pig.families.endgame._records.Final] record), pair by pair:
-    seat 0 at (i, j) with seat 1 at (j, i), highest score sum first, each pair in rounds (`_rounds`)
-    as ``choice`` (a [`Choice`][ga_pig.families.endgame._records.Choice]) says; the choosing seats
-    write their dice into their tables, ``policies`` = (policy0, policy1), each [i, j]. Writes
-    P[seat, i, j] and rounds[i, j]; returns False if a pair did not settle within
-    ``choice.max_rounds``."""
-    goal = rules.goal
-    table = (goal, final.decides, final.W, rules.dice)
-    policy0, policy1 = policies
+def _solve(goal, decides, W, dice, exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, rounds):
+    """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
+    first. Only the seats s with ``improve[s]`` choose their dice (both: optimal play; one: a best
+    response; none: the tables evaluated), writing their choices into ``policy0`` / ``policy1``
+    (the seats' tables [i, j]). With ``exact_pairs`` (policy iteration) each round chooses against
+    the current start values and solves the pair's two linear equations exactly, until no choice
+    changes; otherwise (value iteration) greedy sweeps repeat until the start values move by no
+    more than ``tol``. Writes P[seat, i, j] and rounds[i, j]; returns False if a pair did not
+    settle within ``max_rounds``."""
+    chooses = improve[0] or improve[1]
     for total in range(2 * goal - 2, -1, -1):
         for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
             j = total - i
-            settled, x, y, d0, d1 = _rounds(P, table, choice, (i, j), (policy0[i, j], policy1[j, i]), rounds)
+            d0, d1 = policy0[i, j], policy1[j, i]
+            x, y = 0.5, 0.5
+            settled = False
+            for r in range(max_rounds):
+                rounds[i, j] = r + 1
+                if exact_pairs:
+                    e0 = _choose(P, 0, i, j, d0, y, margin, goal, decides, W, dice) if improve[0] else d0
+                    e1 = _choose(P, 1, j, i, d1, x, margin, goal, decides, W, dice) if improve[1] else d1
+                    switched = e0 != d0 or e1 != d1
+                    d0, d1 = e0, e1
+                    a0, b0 = _roll(P, 0, i, j, d0, goal, decides, W, dice)
+                    a1, b1 = _roll(P, 1, j, i, d1, goal, decides, W, dice)
+                    x = (a0 + b0 * a1) / (1.0 - b0 * b1)
+                    y = a1 + b1 * x
+                    if (r > 0 or not chooses) and not switched:
+                        settled = True
+                        break
+                else:
+                    if improve[0]:
+                        d0 = _choose(P, 0, i, j, d0, y, 0.0, goal, decides, W, dice)
+                    a0, b0 = _roll(P, 0, i, j, d0, goal, decides, W, dice)
+                    x_new = a0 + b0 * y
+                    if improve[1]:
+                        d1 = _choose(P, 1, j, i, d1, x_new, 0.0, goal, decides, W, dice)
+                    a1, b1 = _roll(P, 1, j, i, d1, goal, decides, W, dice)
+                    y_new = a1 + b1 * x_new
+                    moved = max(abs(x_new - x), abs(y_new - y))
+                    x, y = x_new, y_new
+                    if moved <= tol:
+                        settled = True
+                        break
             if not settled:
                 return False
-            if choice.improve[0]:
+            if improve[0]:
                 policy0[i, j] = d0
-            if choice.improve[1]:
+            if improve[1]:
                 policy1[j, i] = d1
             P[0, i, j] = x
             P[1, j, i] = y
     return True
 
 
-@numba.njit(cache=True, inline="always")
-def _rounds(P, table, choice, pair, dice_counts, rounds):
-    """The rounds of the pair (i, j) = ``pair`` from the seats' dice ``dice_counts`` = (d0, d1). Only
-    the seats s with ``choice.improve[s]`` choose their dice (both: optimal play; one: a best
-    response; none: the tables evaluated). With ``choice.exact_pairs`` (policy iteration) each round
-    chooses against the current start values and solves the pair's two linear equations exactly,
-    until no choice changes; otherwise (value iteration) greedy sweeps repeat until the start values
-    move by no more than ``choice.tol``. Writes rounds[i, j]; returns (settled, x, y, d0, d1)."""
-    i, j = pair
-    d0, d1 = dice_counts
-    improve = choice.improve
-    chooses = improve[0] or improve[1]
-    x, y = 0.5, 0.5
-    for r in range(choice.max_rounds):
-        rounds[i, j] = r + 1
-        if choice.exact_pairs:
-            e0 = _choose(P, (0, i, j), d0, y, choice.margin, table) if improve[0] else d0
-            e1 = _choose(P, (1, j, i), d1, x, choice.margin, table) if improve[1] else d1
-            switched = e0 != d0 or e1 != d1
-            d0, d1 = e0, e1
-            a0, b0 = _roll(P, (0, i, j), d0, table)
-            a1, b1 = _roll(P, (1, j, i), d1, table)
-            x = (a0 + b0 * a1) / (1.0 - b0 * b1)
-            y = a1 + b1 * x
-            if (r > 0 or not chooses) and not switched:
-                return True, x, y, d0, d1
-        else:
-            if improve[0]:
-                d0 = _choose(P, (0, i, j), d0, y, 0.0, table)
-            a0, b0 = _roll(P, (0, i, j), d0, table)
-            x_new = a0 + b0 * y
-            if improve[1]:
-                d1 = _choose(P, (1, j, i), d1, x_new, 0.0, table)
-            a1, b1 = _roll(P, (1, j, i), d1, table)
-            y_new = a1 + b1 * x_new
-            moved = max(abs(x_new - x), abs(y_new - y))
-            x, y = x_new, y_new
-            if moved <= choice.tol:
-                return True, x, y, d0, d1
-    return False, x, y, d0, d1
-
-
 @numba.njit(cache=True, parallel=True)
-def _pairs(pop, others, first, second, rules, final, out):
+def _pairs(pop, others, first, second, goal, decides, W, dice, out):
     """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
     out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Every roll is one
-    of the tables' dice counts, so no game stalls: each seating's wins add up to 1. ``rules`` and
-    ``final`` as in `_solve`."""
-    goal = rules.goal
-    evaluate = Choice(True, np.zeros(2, dtype=np.bool_), 0.0, 0.0, 2)
+    of the tables' dice counts, so no game stalls: each seating's wins add up to 1."""
+    none = np.zeros(2, dtype=np.bool_)
     for m in numba.prange(first.shape[0]):
         a, b = pop[first[m]], others[second[m]]
         for order in range(2):
             lead, follow = (a, b) if order == 0 else (b, a)
             P = np.zeros((2, goal, goal))
             rounds = np.zeros((goal, goal), dtype=np.int64)
-            _solve(rules, final, evaluate, P, (lead[0], follow[1]), rounds)
+            _solve(goal, decides, W, dice, True, none, 0.0, 0.0, 2, P, lead[0], follow[1], rounds)
             v = P[0, 0, 0]
             out[m, 2 * order + (0 if order == 0 else 1)] = v
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v

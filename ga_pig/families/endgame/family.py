@@ -49,21 +49,9 @@ class Endgame(TwoSeats):
     def play_blocks(self, game):
         space = space_of(game)
         decides = np.array(space.decides, dtype=np.bool_)
-        return _blocks(decides, final_dice(game, dice_size(game)) if game.max_dice else None), space.kernel_view, ()
+        if game.max_dice:
+            return _loop._play_blocks_endgame_dice, space.kernel_view, (decides, final_dice(game, dice_size(game)))
+        return _loop._play_blocks_endgame, space.kernel_view, (decides,)
 
     def kernels(self):
         return (_loop._play_blocks_endgame,)
-
-
-def _blocks(decides, best):
-    """`_play_blocks_endgame` of `ga_pig.families.endgame._loop` called as [`ga_pig.simulate`][ga_pig.simulate]
-    calls every family's loop: the blocks and the roll table as separate arguments, grouped here into
-    the tuples the kernel takes, with the ending (``best``: Hog's final-turn dice, None for roll/hold
-    games, whose cap is the population's last axis)."""
-
-    def play(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common, out):
-        ending = (goal, pop.shape[4] - 1, decides) if best is None else (goal, decides, best)
-        _loop._play_blocks_endgame(pop, (block_a, block_b, block_games, block_seed), ending,
-                                   (cumulative, uniform, effects, amounts), common, out)
-
-    return play
