@@ -32,6 +32,12 @@ class History(NamedTuple):
     r_prev: np.ndarray
 
 
+@numba.njit(cache=True, inline="always")
+def _history(n):
+    """An empty [`History`][ga_pig._kernels.anderson.History] for ``n`` unknowns."""
+    return History(np.zeros((n, HISTORY)), np.zeros((n, HISTORY)), np.zeros(n), np.zeros(n))
+
+
 @numba.njit(cache=True)
 def _extrapolate(g, f, sweep, history, out, floor=ROUNDING_FLOOR):
     """After sweep number ``sweep`` (from 0) mapped the guess g to f: True if f equals g to within

@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from numba.typed import List
 
-from ga_pig._kernels.anderson import HISTORY, History, _extrapolate
+from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS
 from ga_pig.families.two_player._chains import _chain, _chain_pass, _close, _dice_row, _turn_rules
 from ga_pig.families.two_player._functionals import D, E, _functionals, _value
@@ -65,8 +65,7 @@ def _win_tables(a, b, rules, S, T):
     T[:] = 0.0
     LS = np.zeros((goal, 2))
     LT = np.zeros((goal, 2))
-    history = History(np.zeros((4 * goal, HISTORY)), np.zeros((4 * goal, HISTORY)), np.zeros(4 * goal),
-                      np.zeros(4 * goal))
+    history = _history(4 * goal)
     for sweep in range(MAX_SWEEPS):
         for i in range(goal - 1, -1, -1):
             for j in range(goal - 1, -1, -1):
@@ -100,8 +99,7 @@ def _functional_tables(funA, funB, rules, S, T):
     T[:] = 0.0
     LS = np.zeros((goal, 2))
     LT = np.zeros((goal, 2))
-    history = History(np.zeros((4 * goal, HISTORY)), np.zeros((4 * goal, HISTORY)), np.zeros(4 * goal),
-                      np.zeros(4 * goal))
+    history = _history(4 * goal)
     FA = funA[0]
     FB = funB[0]
     for sweep in range(MAX_SWEEPS):
