@@ -54,20 +54,8 @@ def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
 def boundary_heatmaps(strategies: dict[str, np.ndarray],
                       title: str = "roll/hold boundary: the turn total each strategy holds at") -> Figure:
     """Hold thresholds over (i, j) as heat maps, side by side ([Exeter GA 2016 Fig. 11])."""
-    n = max(1, len(strategies))
-    fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
-    if not strategies:
-        return empty(fig, axes[0, 0], "no strategies")
     thresholds = {name: hold_threshold(s) for name, s in strategies.items()}
-    top = max(t.max() for t in thresholds.values())
-    for ax, (name, threshold) in zip(axes[0], thresholds.items(), strict=True):
-        image = ax.imshow(threshold.T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto")
-        ax.set_title(name)
-        ax.set_xlabel("player score i")
-        ax.set_ylabel("opponent score j")
-    fig.colorbar(image, ax=axes[0].tolist(), label="hold at turn total")
-    fig.suptitle(title)
-    return fig
+    return _side_by_side(thresholds, "viridis", "hold at turn total", "no strategies", title)
 
 
 def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray | None = None,
@@ -139,17 +127,22 @@ def expected_turn_scores(scores: dict[str, np.ndarray], title: str = "points a t
     """Expected points a turn banks at each (i, j), heat maps side by side on one colour scale
     ([Neller & Presser 2005 Fig. 10]: Pig and Hog); ``scores`` from
     [`expected_turn_score`][ga_pig.analysis.data.expected_turn_score]."""
-    n = max(1, len(scores))
+    return _side_by_side(scores, "magma", "expected turn score (points)", "no expected turn scores", title)
+
+
+def _side_by_side(tables: dict[str, np.ndarray], cmap: str, label: str, nothing: str, title: str) -> Figure:
+    """One heat map over (i, j) per named table, side by side on one colour scale from 0."""
+    n = max(1, len(tables))
     fig, axes = plt.subplots(1, n, figsize=(4.6 * n + 1, 4.4), squeeze=False, layout="constrained")
-    if not scores:
-        return empty(fig, axes[0, 0], "no expected turn scores")
-    top = max(float(np.nanmax(v)) for v in scores.values())
-    for ax, (name, value) in zip(axes[0], scores.items(), strict=True):
-        image = ax.imshow(np.asarray(value).T, origin="lower", cmap="magma", vmin=0, vmax=top, aspect="auto")
+    if not tables:
+        return empty(fig, axes[0, 0], nothing)
+    top = max(float(np.nanmax(t)) for t in tables.values())
+    for ax, (name, table) in zip(axes[0], tables.items(), strict=True):
+        image = ax.imshow(np.asarray(table).T, origin="lower", cmap=cmap, vmin=0, vmax=top, aspect="auto")
         ax.set_title(name)
         ax.set_xlabel("player score i")
         ax.set_ylabel("opponent score j")
-    fig.colorbar(image, ax=axes[0].tolist(), label="expected turn score (points)")
+    fig.colorbar(image, ax=axes[0].tolist(), label=label)
     fig.suptitle(title)
     return fig
 
