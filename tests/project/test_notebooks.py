@@ -49,6 +49,7 @@ def test_human_play_notebook_again_gives_the_same_tables(tmp_path):
                                  for d in (tmp_path / "outputs" / "play_study").iterdir())
 
 
+@pytest.mark.slow  # two runs of the notebook's GA sweep, over a minute: the `make check` tier
 def test_ga_runs_notebook_again_gives_the_same_runs(tmp_path):
     """Run twice in one directory, the GA notebook rebuilds its runs: the same cube runs, each
     once (the discovery runs stop on a clock, so only their number is compared)."""
