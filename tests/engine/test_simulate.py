@@ -101,6 +101,9 @@ def test_bad_population_and_pairs():
         simulate.round_robin(np.zeros((2, 30, 30), dtype=bool), G, 10)
     with pytest.raises(ValueError, match="pairs must index the population"):
         simulate.matches(np.zeros((2,) + space_of(G).shape, dtype=bool), [[0, 2]], G, 10)
+    # a member paired with itself would be credited with both seats' wins
+    with pytest.raises(ValueError, match=r"two different members, got pairs\[1\] = \[1, 1\].*add a copy"):
+        simulate.matches(np.zeros((2,) + space_of(G).shape, dtype=bool), [[0, 1], [1, 1]], G, 10)
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         simulate.play(S.hold_at(5, G), S.hold_at(5, G), G, 10, seed=-1)
 
