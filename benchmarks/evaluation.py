@@ -7,9 +7,9 @@ GA-like pairs, each against the game's optimal policy: hold-at-20, a random roll
 random thresholds. Per game and pair it times, interleaved, the chain sweep
 (`ga_pig.families.two_player._evaluation._win_tables`, the algorithm every game used before the
 turn functionals: one pass per chain, whole-table re-sweeps with Anderson acceleration when resets
-send scores back, Gauss–Seidel passes per chain when DOUBLE or SUBTRACT send turn totals back) and
-the evaluation as `ga_pig.exact` runs it now (`_pair`), best of the repeats, and checks that the two
-agree to 1e-12. Cost ratios are to Pig's evaluation of the same kind of pair in the same run. Then one
+send scores back, Gauss–Seidel passes per chain when DOUBLE or SUBTRACT send turn totals back: its
+``swept`` flag) and the evaluation as `ga_pig.exact` runs it now (`_pair`), best of the repeats, and checks that
+the two agree to 1e-12. Cost ratios are to Pig's evaluation of the same kind of pair in the same run. Then one
 against many: a population against the optimal policy in one `_population_vs` call, against as
 many single evaluations. Times are CPU seconds of the process with numba on one thread, so that a shared
 machine's other work does not count. Prints a table; writes benchmarks/results/evaluation.json.
@@ -65,7 +65,7 @@ def _single(game: Game, a: np.ndarray, b: np.ndarray, method: str) -> tuple[floa
     if method == "chain_sweep":
         S = np.empty((game.goal, game.goal, 2))
         T = np.empty((game.goal, game.goal, 2))
-        seconds = _timed(_evaluation._win_tables, av, bv, rules, S, T)
+        seconds = _timed(_evaluation._win_tables, av, bv, rules, S, T, True)
         return seconds, np.array([S[0, 0, 0], S[0, 0, 1], T[0, 0, 0], T[0, 0, 1]])
     out = np.empty(4)
     seconds = _timed(_evaluation._pair, av, bv, rules, AT_START, out)

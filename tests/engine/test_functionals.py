@@ -31,7 +31,7 @@ def _random(game: Game, rng: np.random.Generator) -> np.ndarray:
 
 def _chain_sweep(a: np.ndarray, b: np.ndarray, game: Game) -> tuple[np.ndarray, np.ndarray]:
     S_, T = np.empty((game.goal, game.goal, 2)), np.empty((game.goal, game.goal, 2))
-    _evaluation._win_tables(a, b, rules_of(game), S_, T)
+    _evaluation._win_tables(a, b, rules_of(game), S_, T, True)  # Gauss–Seidel chains: the reference
     return S_, T
 
 

@@ -15,9 +15,12 @@ Both returns pass (e = 0 on both chains) exactly when both players pass at k = 0
 worth 0 to both. Turn-start tables hold the same (a wins, b wins) pairs in their last axis.
 
 When the turn total only grows (ADD, BUST, BANK) one top-down pass solves a chain exactly.
-DOUBLE and SUBTRACT (Pig Dice) lead from k to k' <= k: the chain's top-down pass then reads the
-previous pass's rows there and repeats until no row moves by more than
-[`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR] (Gauss–Seidel on one chain). A game whose mover
+DOUBLE and SUBTRACT (Pig Dice) lead from k to k' <= k: the chain is then solved by elimination, top down
+and back up ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain],
+[`_substitute`][ga_pig.families.two_player._chains._substitute]), exact and several times cheaper than repeating the
+top-down pass until no row moves by more than [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR] (Gauss–Seidel on
+one chain, [`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]: the reference it is checked and timed
+against). A game whose mover
 chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends
 ([`_dice_row`][ga_pig.families.two_player._chains._dice_row]). The rules arrive at each kernel as one
 [`Rules`][ga_pig._kernels.rules.Rules] record; the kernel copies what its turns read once
@@ -125,24 +128,175 @@ def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
 
 @numba.njit(cache=True)
 def _chain(s, me, opp, winner, hold, reset, C, tr):
-    """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]).
+    """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]), solved exactly into C.
 
     winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
     hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
     reset: (a wins, b wins) after the mover's reset — the opponent's turn start with the mover
     at 0 (for me = 0 that is the return route itself).
     tr: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
-    Without DOUBLE or SUBTRACT rolls one pass is exact; with them, passes repeat until no row
-    moves by more than [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds
-    (the previous chain's, a close first guess; callers allocate C zeroed).
+    Without DOUBLE or SUBTRACT rolls one top-down pass
+    ([`_chain_pass`][ga_pig.families.two_player._chains._chain_pass]); with them, elimination
+    ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain], then
+    [`_substitute`][ga_pig.families.two_player._chains._substitute] for the rows above 0).
     """
     if tr[8].shape[0] == 0:
         _chain_pass(s, me, opp, winner, hold, reset, C, tr)
-        return
-    # warm start: C still holds the previous chain of this player, a close first guess
+    else:
+        _substitute(s, me, opp, C, _solved_chain(s, me, opp, winner, hold, reset, C, tr))
+
+
+@numba.njit(cache=True)
+def _swept_chain(s, me, opp, winner, hold, reset, C, tr):
+    """[`_chain`][ga_pig.families.two_player._chains._chain] by Gauss–Seidel: top-down passes, each reading the
+    rows below k (DOUBLE from 0, SUBTRACT) from the previous pass, until no row moves by more than
+    [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds (the previous
+    chain's, a close first guess; callers allocate C zeroed). The reference that elimination is checked and timed
+    against; ~45 passes on Pig Dice."""
     for _sweep in range(MAX_SWEEPS):
         if _chain_pass(s, me, opp, winner, hold, reset, C, tr) <= ROUNDING_FLOOR:
             return
+
+
+#: Rows below a row that a roll can reach (Pig Dice's SUBTRACT takes 2..6): the width of the window that
+#: [`_solved_chain`][ga_pig.families.two_player._chains._solved_chain] carries in registers. A game that subtracts more
+#: has its chains swept ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]).
+BELOW = 6
+
+
+# one algorithm kept whole (105 lines with its docstring): a row's outcomes and its elimination share the registers
+@numba.njit(cache=True)
+def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
+    """[`_chain`][ga_pig.families.two_player._chains._chain] with DOUBLE or SUBTRACT rolls, by elimination: exact
+    in one top-down pass, no iteration. Leaves C[0] solved (all that closing a pair of turn starts reads) and returns
+    V for [`_substitute`][ga_pig.families.two_player._chains._substitute], which solves the rows above 0.
+
+    A row reads rows above it (ADD, DOUBLE) and at most [`BELOW`][ga_pig.families.two_player._chains.BELOW] rows
+    below (SUBTRACT, floored at 0; DOUBLE and SUBTRACT from 0 stay at 0). Going down, each rolling row k is made
+    its constants C[k] plus V[k, m] times row k - 1 - m: the rows above that it reads are replaced, highest
+    first, by their own such forms (each leaves its share on the rows below it, carried in registers, so the
+    one dependent step per row above is a single multiply-add), what lands back on k is divided out (1 minus it
+    is at least the chance that the turn ends at the next roll) and what is left on the rows below is V[k].
+    Held rows are constants (V = 0). DOUBLE's 2k makes a rolling row k below top / 2 replace up to k rows above
+    it, O(top^2 / 8) steps in all (a held target, and held rows under it, end that early), against
+    Gauss–Seidel's ~45 passes of O(top) ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain], whose
+    fixed point this is). Every weight is a probability or a sum of them, so nothing cancels; e = 1 - d is still
+    accumulated on its own.
+    """
+    _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
+    if move_amount.max() > BELOW:
+        _swept_chain(s, me, opp, winner, hold, reset, C, tr)
+        return np.zeros((0, BELOW))
+    top = goal - me
+    V = np.empty((top, BELOW))
+    w = np.zeros(top)  # the row being solved: its weight on each row it reads
+    for k in range(top - 1, -1, -1):
+        if not s[me, opp, k]:
+            V[k, :] = 0.0
+            C[k, 0] = hold[k, 0] if k > 0 else 0.0
+            C[k, 1] = hold[k, 1] if k > 0 else 0.0
+            C[k, 2] = 0.0 if k > 0 else 1.0
+            C[k, 3] = 1.0 if k > 0 else 0.0
+            continue
+        acc2 = bust_p
+        acc0 = acc1 = acc3 = won = 0.0
+        band = k  # the highest row an ADD reaches; above it only DOUBLE's 2k and what it leaves below
+        for o in range(add_p.shape[0]):
+            nk = k + add_amount[o]
+            if nk >= top:
+                won += add_p[o]
+            else:
+                w[nk] += add_p[o]
+                band = max(band, nk)
+        hi = band
+        for o in range(move_p.shape[0]):
+            nk = _moved(k, move_amount[o])
+            if nk >= top:
+                won += move_p[o]
+            else:
+                w[nk] += move_p[o]
+                hi = max(hi, nk)
+        for o in range(bank_p.shape[0]):
+            nk = k + bank_amount[o]
+            if nk >= top:
+                won += bank_p[o]
+            elif nk == 0:  # banking nothing at a turn start: the turn passes
+                acc2 += bank_p[o]
+            else:
+                acc0 += bank_p[o] * hold[nk, 0]
+                acc1 += bank_p[o] * hold[nk, 1]
+                acc3 += bank_p[o]
+        if reset_p > 0.0:
+            if me == 0:
+                acc2 += reset_p
+            else:
+                acc0 += reset_p * reset[0]
+                acc1 += reset_p * reset[1]
+                acc3 += reset_p
+        acc0 += won if winner == 0 else 0.0
+        acc1 += won if winner == 1 else 0.0
+        acc3 += won
+        c = w[hi]  # the weight on row j, complete once every row above j is replaced
+        w[hi] = 0.0
+        t1 = t2 = t3 = t4 = t5 = 0.0  # what the replaced rows leave on rows j - 1 .. j - 5
+        j = hi
+        while j > k:
+            if j > band and c == 0.0 and t1 == 0.0 and t2 == 0.0 and t3 == 0.0 and t4 == 0.0 and t5 == 0.0:
+                j = band  # DOUBLE's target was held (or led only to held rows): nothing left down to the band
+                c = w[band]
+                w[band] = 0.0
+                continue
+            acc0 += c * C[j, 0]
+            acc1 += c * C[j, 1]
+            acc2 += c * C[j, 2]
+            acc3 += c * C[j, 3]
+            below = w[j - 1] + t1
+            w[j - 1] = 0.0
+            t1 = t2 + c * V[j, 1]
+            t2 = t3 + c * V[j, 2]
+            t3 = t4 + c * V[j, 3]
+            t4 = t5 + c * V[j, 4]
+            t5 = c * V[j, 5]
+            c = below + c * V[j, 0]
+            j -= 1
+        scale = 1.0 / (1.0 - c)
+        C[k, 0] = acc0 * scale
+        C[k, 1] = acc1 * scale
+        C[k, 2] = acc2 * scale
+        C[k, 3] = acc3 * scale
+        V[k, 0] = (w[k - 1] + t1) * scale if k > 0 else 0.0
+        V[k, 1] = (w[k - 2] + t2) * scale if k > 1 else 0.0
+        V[k, 2] = (w[k - 3] + t3) * scale if k > 2 else 0.0
+        V[k, 3] = (w[k - 4] + t4) * scale if k > 3 else 0.0
+        V[k, 4] = (w[k - 5] + t5) * scale if k > 4 else 0.0
+        V[k, 5] = w[k - 6] * scale if k > 5 else 0.0
+        for m in range(min(BELOW, k)):
+            w[k - 1 - m] = 0.0
+    return V
+
+
+@numba.njit(cache=True)
+def _substitute(s, me, opp, C, V):
+    """Finish [`_solved_chain`][ga_pig.families.two_player._chains._solved_chain]: from k = 1 up, row k's constants
+    plus V[k] times the solved rows below it (nothing to do where the chain was swept: V empty)."""
+    if V.shape[0] == 0:
+        return
+    for k in range(1, V.shape[0]):
+        if s[me, opp, k]:
+            x0 = C[k, 0]
+            x1 = C[k, 1]
+            x2 = C[k, 2]
+            x3 = C[k, 3]
+            for m in range(min(BELOW, k)):
+                v = V[k, m]
+                x0 += v * C[k - 1 - m, 0]
+                x1 += v * C[k - 1 - m, 1]
+                x2 += v * C[k - 1 - m, 2]
+                x3 += v * C[k - 1 - m, 3]
+            C[k, 0] = x0
+            C[k, 1] = x1
+            C[k, 2] = x2
+            C[k, 3] = x3
 
 
 @numba.njit(cache=True)

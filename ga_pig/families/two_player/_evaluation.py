@@ -23,7 +23,7 @@ from numba.typed import List
 
 from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS
-from ga_pig.families.two_player._chains import _chain, _chain_pass, _close, _dice_row, _turn_rules
+from ga_pig.families.two_player._chains import _chain_pass, _close, _dice_row, _solved_chain, _swept_chain, _turn_rules
 from ga_pig.families.two_player._functionals import D, E, _functionals, _value
 
 
@@ -45,7 +45,7 @@ def _anderson(S, T, LS, LT, sweep, history):
 
 
 @numba.njit(cache=True)
-def _win_tables(a, b, rules, S, T):
+def _win_tables(a, b, rules, S, T, swept=False):
     """Turn-start win probabilities (P(a wins), P(b wins)) for a against b; returns the sweeps.
 
     S[i, j]: a (holding i) is about to start a turn against b (holding j).
@@ -56,6 +56,10 @@ def _win_tables(a, b, rules, S, T):
     those 4 * goal numbers; sweeps repeat until it returns them unchanged to within
     [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], each next guess extrapolated from the last few (Anderson
     acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
+    Chains with DOUBLE or SUBTRACT rolls are solved by elimination down to their turn start
+    ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain]); with ``swept`` by Gauss–Seidel passes
+    ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]: the reference that tests and
+    benchmarks/evaluation.py compare with).
     """
     tr = _turn_rules(rules)
     dice, goal, moves = tr[0], tr[1], tr[8].shape[0] > 0
@@ -77,9 +81,12 @@ def _win_tables(a, b, rules, S, T):
                 elif not moves:
                     _chain_pass(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
                     _chain_pass(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
+                elif swept:
+                    _swept_chain(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
+                    _swept_chain(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
                 else:
-                    _chain(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
-                    _chain(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
+                    _solved_chain(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
+                    _solved_chain(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
                 _close(CA, CB, S, T, i, j)
         if not rules.resets:
             return 1
@@ -135,8 +142,8 @@ def _by_functionals(rules):
     [`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]: roll/hold games whose
     banked scores can fall (RESET), where the table is swept until it settles. Games where they only grow keep
     the one exact chain sweep of [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] (as fast);
-    Hog's one-row turns too; and games whose turn totals can fall (DOUBLE, SUBTRACT), whose chains settle in
-    fewer Gauss–Seidel passes, started from the previous chain, than the flow from a turn start does."""
+    Hog's one-row turns too; and games whose turn totals can fall (DOUBLE, SUBTRACT), whose chains are solved
+    exactly by elimination, where the flow from a turn start repeats passes."""
     return rules.dice.shape[0] == 0 and rules.resets and rules.move_p.shape[0] == 0
 
 

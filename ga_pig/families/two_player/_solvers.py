@@ -204,8 +204,8 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, scrat
     equations of the current policy exactly (affine chains), improve greedily, repeat until the policy is stable.
     Returns (converged, largest value move, whether an action switched); with resets the caller repeats the whole pass
     until a pass moves no value beyond the rounding floor and changes no action. ``scratch`` (CA, CB (goal, 4),
-    hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that sweep
-    (Pig Dice) start from the previous pair's."""
+    hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that sweep (a game that subtracts
+    more than [`BELOW`][ga_pig.families.two_player._chains.BELOW]) start from the previous pair's."""
     CA, CB, hold, row = scratch
     tr = _turn_rules(rules)
     dice, goal = tr[0], tr[1]
