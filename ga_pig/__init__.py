@@ -1,9 +1,14 @@
 """ga_pig: genetic algorithms and exact solvers for the dice game Pig.
 
-Importing the package compiles nothing: numba kernels compile (or load from cache) on first use.
+Importing the package compiles nothing: numba kernels compile (or load from cache) on first use,
+cached in a folder named by their sources (`ga_pig._cache`).
 """
 
-from ga_pig.game import GAMES, Effect, Game, Outcome
+from ga_pig._cache import use_kernel_cache
+
+use_kernel_cache()
+
+from ga_pig.game import GAMES, Effect, Game, Outcome  # noqa: E402 (after the cache folder is set)
 
 __all__ = ["Game", "Outcome", "Effect", "GAMES"]
 __version__ = "0.1.0"

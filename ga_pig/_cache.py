@@ -1,0 +1,46 @@
+"""Where numba keeps the compiled kernels: one folder per version of the package's kernel sources.
+
+numba's cache (``cache=True``) checks only the file that defines a kernel, so a kernel that calls or
+inlines one from another module would load stale machine code after that module changed. The folder
+is named by a digest of every module of the package that uses numba, so a change to any of them
+compiles afresh, and folders of earlier versions are removed. ``NUMBA_CACHE_DIR``, when set, is used
+as given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def kernel_digest(package: Path = PACKAGE) -> str:
+    """A digest of the path and text of every module under ``package`` that mentions numba."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_bytes()
+        if b"numba" in text:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + text + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_dir(package: Path = PACKAGE) -> Path:
+    """The folder for the compiled kernels of ``package`` as its sources stand."""
+    return package / "__pycache__" / "numba" / kernel_digest(package)
+
+
+def use_kernel_cache() -> None:
+    """Point numba's cache at `cache_dir` (unless ``NUMBA_CACHE_DIR`` is set), removing
+    the folders of other versions; before any kernel is defined, so that every kernel uses it."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    from numba.core import config
+
+    folder = cache_dir()
+    for other in folder.parent.glob("*") if folder.parent.is_dir() else ():
+        if other != folder:
+            shutil.rmtree(other, ignore_errors=True)
+    config.CACHE_DIR = str(folder)

@@ -1,0 +1,91 @@
+"""ga_pig._cache: compiled kernels are kept per version of the kernel sources, so a kernel never
+loads machine code built from another module's earlier text."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from ga_pig import _cache
+
+KERNELS = {
+    "a.py": """
+        import numba
+        from pkg.b import g
+
+        @numba.njit(cache=True)
+        def f():
+            return g()
+    """,
+    "b.py": """
+        import numba
+
+        @numba.njit(cache=True)
+        def g():
+            return 1
+    """,
+}
+
+RUN = """
+import sys
+from pathlib import Path
+from numba.core import config
+from ga_pig._cache import cache_dir
+if sys.argv[2] == "keyed":
+    config.CACHE_DIR = str(cache_dir(Path(sys.argv[1]) / "pkg"))
+sys.path.insert(0, sys.argv[1])
+from pkg.a import f
+print(f())
+"""
+
+
+def package(root: Path) -> Path:
+    pkg = root / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name, text in KERNELS.items():
+        (pkg / name).write_text(textwrap.dedent(text))
+    return pkg
+
+
+def value(root: Path, mode: str) -> str:
+    out = subprocess.run([sys.executable, "-c", RUN, str(root), mode], capture_output=True, text=True, timeout=300,
+                         env={"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": ""})
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_a_changed_callee_compiles_afresh(tmp_path):
+    """f in a.py calls g in b.py; b.py changes, a.py does not. numba's own cache (beside the
+    sources) keeps the stale f; the folder keyed by the sources compiles it again."""
+    for mode in ("plain", "keyed"):
+        root = tmp_path / mode
+        root.mkdir()
+        pkg = package(root)
+        assert value(root, mode) == "1"
+        (pkg / "b.py").write_text((pkg / "b.py").read_text().replace("return 1", "return 2"))
+        assert value(root, mode) == ("1" if mode == "plain" else "2"), mode
+
+
+def test_the_digest_follows_the_kernel_modules_only(tmp_path):
+    pkg = package(tmp_path)
+    (pkg / "plain.py").write_text("X = 1\n")
+    before = _cache.kernel_digest(pkg)
+    (pkg / "plain.py").write_text("X = 2\n")
+    assert _cache.kernel_digest(pkg) == before
+    (pkg / "b.py").write_text((pkg / "b.py").read_text() + "\n")
+    assert _cache.kernel_digest(pkg) != before
+
+
+def test_importing_ga_pig_points_numba_at_the_folder_and_drops_older_ones(tmp_path):
+    stale = _cache.cache_dir().parent / "0000000000000000"
+    stale.mkdir(parents=True, exist_ok=True)
+    code = "import ga_pig; from numba.core import config; print(config.CACHE_DIR)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={"PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip() == str(_cache.cache_dir()), out.stderr
+    assert not stale.exists()
+    mine = str(tmp_path / "mine")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": mine})
+    assert out.stdout.strip() == mine, out.stderr
