@@ -79,8 +79,8 @@ def test_round_robin_matrix():
 
 
 def test_matches_rows():
-    population = np.stack([S.hold_at(n, G) for n in (0, 5)])
-    wins = simulate.matches(population, [[1, 0], [0, 0]], G, 50, seed=0)
+    population = np.stack([S.hold_at(n, G) for n in (0, 5, 0)])
+    wins = simulate.matches(population, [[1, 0], [0, 2]], G, 50, seed=0)  # two who never roll: stalemates
     assert wins.tolist() == [[50, 0], [0, 0]]
 
 
