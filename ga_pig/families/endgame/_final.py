@@ -16,14 +16,14 @@ from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 
 
 @numba.njit(cache=True)
-def _final_turn(add_p, add_amount, bank_p, bank_amount, move_p, move_amount, size):
+def _final_turn(rules, size):
     """W[n]: the chance that a player who must add at least n points in one turn does so (they
     roll until they have, or bust), for n = 0..size-1; W[0] = 1. Without MOVE outcomes W[n] only
     depends on n minus what a roll adds (one recursion); with them each n is its own chain over
-    the turn totals 0..n-1, swept from the top down until no value moves by more than
-    `ROUNDING_FLOOR` (warm-started from the last n's)."""
+    the turn totals 0..n-1 (`_final_chain`)."""
+    add_p, add_amount, bank_p, bank_amount = rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount
     W = np.ones(size)
-    if move_p.shape[0] == 0:
+    if rules.move_p.shape[0] == 0:
         for n in range(1, size):
             w = 0.0
             for o in range(add_p.shape[0]):
@@ -36,37 +36,47 @@ def _final_turn(add_p, add_amount, bank_p, bank_amount, move_p, move_amount, siz
         return W
     F = np.zeros(size)  # F[k]: the chance from turn total k of reaching n
     for n in range(1, size):
-        for _pass in range(MAX_SWEEPS):
-            change = 0.0
-            for k in range(n - 1, -1, -1):
-                f = 0.0
-                for o in range(add_p.shape[0]):
-                    after = k + add_amount[o]
-                    f += add_p[o] * (1.0 if after >= n else F[after])
-                for o in range(bank_p.shape[0]):
-                    if k + bank_amount[o] >= n:
-                        f += bank_p[o]
-                stay = 0.0
-                for o in range(move_p.shape[0]):
-                    after = _moved(k, move_amount[o])
-                    if after == k:
-                        stay += move_p[o]
-                    else:
-                        f += move_p[o] * (1.0 if after >= n else F[after])
-                f /= 1.0 - stay
-                change = max(change, abs(f - F[k]))
-                F[k] = f
-            if change <= ROUNDING_FLOOR:
-                break
+        _final_chain(rules, n, F)
         W[n] = F[0]
     return W
+
+
+@numba.njit(cache=True, inline="always")
+def _final_chain(rules, n, F):
+    """F[k], k < n: the chance from turn total k of reaching n, with MOVE outcomes; swept from the
+    top down until no value moves by more than `ROUNDING_FLOOR` (warm-started from what F holds:
+    the last n's)."""
+    add_p, add_amount, bank_p, bank_amount = rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount
+    move_p, move_amount = rules.move_p, rules.move_amount
+    for _pass in range(MAX_SWEEPS):
+        change = 0.0
+        for k in range(n - 1, -1, -1):
+            f = 0.0
+            for o in range(add_p.shape[0]):
+                after = k + add_amount[o]
+                f += add_p[o] * (1.0 if after >= n else F[after])
+            for o in range(bank_p.shape[0]):
+                if k + bank_amount[o] >= n:
+                    f += bank_p[o]
+            stay = 0.0
+            for o in range(move_p.shape[0]):
+                after = _moved(k, move_amount[o])
+                if after == k:
+                    stay += move_p[o]
+                else:
+                    f += move_p[o] * (1.0 if after >= n else F[after])
+            f /= 1.0 - stay
+            change = max(change, abs(f - F[k]))
+            F[k] = f
+        if change <= ROUNDING_FLOOR:
+            return
 
 
 @numba.njit(cache=True, inline="always")
 def _hold_past_goal(decides, W, s, total, op):
     """The mover's win probability on banking ``total`` >= goal against an opponent at ``op``:
     1 when that ends the game, else the chance the opponent's final turn falls short of beating it
-    (a tie goes to the player who reached the score first)."""
+    (a tie goes to the player who reached the score first; ``decides`` and ``W`` as in `Final`)."""
     if not decides[s]:
         return 1.0
     return 1.0 - W[total - op + 1]
@@ -85,7 +95,7 @@ def _forward_step(r, k, move_p, move_amount):
 
 
 @numba.njit(cache=True)
-def _final_margins(add_p, add_amount, reset_p, bank_p, bank_amount, move_p, move_amount, size, width):
+def _final_margins(rules, size, width):
     """(over, fell): over[T, m], the chance that a final turn needing T points (a total of at least
     T) ends with a total of T - 1 + m, m >= 1 (it stops as soon as it is ahead), and fell[T], the
     chance that it ends in a reset (the player's score falls to 0), for T = 1..size-1. With MOVE
@@ -98,31 +108,41 @@ def _final_margins(add_p, add_amount, reset_p, bank_p, bank_amount, move_p, move
         reach[:] = 0.0
         reach[0] = 1.0
         for _pass in range(MAX_SWEEPS):
-            for k in range(T):
-                r = reach[k]
-                if r == 0.0:
-                    continue
-                reach[k] = 0.0
-                r = _forward_step(r, k, move_p, move_amount)
-                fell[T] += r * reset_p
-                for o in range(add_p.shape[0]):
-                    after = k + add_amount[o]
-                    if after >= T:
-                        over[T, after - T + 1] += r * add_p[o]
-                    else:
-                        reach[after] += r * add_p[o]
-                for o in range(bank_p.shape[0]):
-                    after = k + bank_amount[o]
-                    if after >= T:
-                        over[T, after - T + 1] += r * bank_p[o]
-                for o in range(move_p.shape[0]):
-                    after = _moved(k, move_amount[o])
-                    if after == k:
-                        continue
-                    if after >= T:
-                        over[T, after - T + 1] += r * move_p[o]
-                    else:
-                        reach[after] += r * move_p[o]
+            _final_pass(rules, T, reach, over[T], fell[T:T + 1])
             if reach[:T].sum() <= 1e-18:
                 break
     return over, fell
+
+
+@numba.njit(cache=True, inline="always")
+def _final_pass(rules, T, reach, over, fell):
+    """One forward pass of `_final_margins` for a final turn needing T: the mass ``reach`` at each
+    turn total below T rolls once; what gets ahead is added to over[m], a reset's to fell[0]."""
+    add_p, add_amount, reset_p, bank_p, bank_amount = (rules.add_p, rules.add_amount, rules.reset_p, rules.bank_p,
+                                                       rules.bank_amount)
+    move_p, move_amount = rules.move_p, rules.move_amount
+    for k in range(T):
+        r = reach[k]
+        if r == 0.0:
+            continue
+        reach[k] = 0.0
+        r = _forward_step(r, k, move_p, move_amount)
+        fell[0] += r * reset_p
+        for o in range(add_p.shape[0]):
+            after = k + add_amount[o]
+            if after >= T:
+                over[after - T + 1] += r * add_p[o]
+            else:
+                reach[after] += r * add_p[o]
+        for o in range(bank_p.shape[0]):
+            after = k + bank_amount[o]
+            if after >= T:
+                over[after - T + 1] += r * bank_p[o]
+        for o in range(move_p.shape[0]):
+            after = _moved(k, move_amount[o])
+            if after == k:
+                continue
+            if after >= T:
+                over[after - T + 1] += r * move_p[o]
+            else:
+                reach[after] += r * move_p[o]

@@ -8,8 +8,9 @@ Every roll-and-hold game is handled here: ADD, BUST, RESET and BANK outcomes, an
 (DOUBLE, SUBTRACT: Pig Dice) that let the turn total double or fall. `_solve` takes the pairs of
 scores from the highest sum down, each pair's two seats together, one seat's turn at a time
 (`_side` of `ga_pig.families.endgame._side`); with RESET the sweeps over the pairs repeat (`_settle`).
-The final turn's kernels are in `ga_pig.families.endgame._final`, the forward passes from the start
-in `ga_pig.families.endgame._forward`.
+The kernels take the game as a [`Turn`][ga_pig.families.endgame._records.Turn] record; the final turn's
+kernels are in `ga_pig.families.endgame._final`, the forward passes from the start in
+`ga_pig.families.endgame._forward`.
 """
 
 from __future__ import annotations
@@ -17,38 +18,45 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._kernels.anderson import HISTORY, _extrapolate
+from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR
 from ga_pig.families.endgame._reach import _reach
+from ga_pig.families.endgame._records import Choice, _turn_of
 from ga_pig.families.endgame._side import _side
 
 
+# one body: its rounds as a kernel of their own cost 5x, and inline they would take the rules' arrays
 @numba.njit(cache=True)
-def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
-           exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
+def _solve(turn, choice, P, policies, rounds):
     """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
-    first (every hold below the goal lands on a pair already solved). Only the seats s with
-    ``improve[s]`` choose their actions (both: optimal play; one: a best response to the other
-    seat's ``policy``; none: ``policy`` evaluated). With ``exact_pairs`` (policy iteration) each
+    first (every hold below the goal lands on a pair already solved), the game as ``turn`` (a
+    [`Turn`][ga_pig.families.endgame._records.Turn] record) says. Only the seats s with
+    ``choice.improve[s]`` choose their actions (both: optimal play; one: a best response to the other
+    seat's table; none: the tables evaluated). With ``choice.exact_pairs`` (policy iteration) each
     round chooses the improving sides' actions against the current start values, then solves the
     pair's two linear equations for that policy exactly, until no action switches; otherwise
     (value iteration) it repeats greedy sweeps until the start values move by no more than
-    ``tol``. ``policy0`` and ``policy1`` are the seats' tables [i, j, k] (``start_rolls``: every
-    turn start rolls whatever they say). Writes P (only its turn starts, k = 0, when its last axis
-    has length 1), the choosing seats' tables and rounds[i, j]; returns False if a pair did not
-    settle within ``max_rounds``."""
+    ``choice.tol``. ``policies`` are the seats' tables [i, j, k] (``turn.start_rolls``: every turn start
+    rolls whatever they say). Writes P (only its turn starts, k = 0, when its last axis has length 1),
+    the choosing seats' tables and rounds[i, j]; returns False if a pair did not settle within
+    ``choice.max_rounds``."""
+    policy0, policy1 = policies
+    exact_pairs, improve, tol, margin, max_rounds = choice
+    (goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
+     start_rolls) = turn
+    size, bounds = top + 1, (goal, top, start_rolls)
     full = P.shape[3] > 1
     chooses = improve[0] or improve[1]
     prune = not full and not chooses  # only turn-start values of a fixed policy: unreachable totals skipped
-    reached = np.zeros(top + 1, dtype=np.bool_)
+    reached = np.zeros(size, dtype=np.bool_)
     last0, last1 = -1, -1
-    alpha0, beta0 = np.zeros(top + 1), np.zeros(top + 1)
-    alpha1, beta1 = np.zeros(top + 1), np.zeros(top + 1)
+    alpha0, beta0 = np.zeros(size), np.zeros(size)
+    alpha1, beta1 = np.zeros(size), np.zeros(size)
     # with MOVE outcomes a side's chain is swept until it settles: its first guess is the chain of
     # the same mover score against an opponent one point further (the pair solved just before it
     # with that score), kept here per seat and score: [seat, me, (alpha, beta), k]
     moves = move_p.shape[0] > 0
-    warm = np.zeros((2, goal if moves else 0, 2, top + 1))
+    warm = np.zeros((2, goal if moves else 0, 2, size))
     for total in range(2 * goal - 2, -1, -1):
         for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
             j = total - i
@@ -58,8 +66,8 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
                 alpha0[:], beta0[:] = warm[0, i, 0], warm[0, i, 1]
                 alpha1[:], beta1[:] = warm[1, j, 0], warm[1, j, 1]
             if prune:
-                last0 = _reach(policy0, 0, i, j, goal, top, decides, add_amount, move_amount, reached, start_rolls)
-                last1 = _reach(policy1, 1, j, i, goal, top, decides, add_amount, move_amount, reached, start_rolls)
+                last0 = _reach(policy0, (0, i, j), bounds, decides, add_amount, move_amount, reached)
+                last1 = _reach(policy1, (1, j, i), bounds, decides, add_amount, move_amount, reached)
             for r in range(max_rounds):
                 s0 = _side(P, policy0, 0, i, j, y, improve[0], margin, goal, top, decides, W, add_p, add_amount, bust_p,
                            reset_p, bank_p, bank_amount, move_p, move_amount, alpha0, beta0, last0, start_rolls)
@@ -89,10 +97,10 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
                 return False
             # the tables at the settled start values, for the final policy
             if not prune:  # pruned: the one round already left both sides' turn starts as they are
-                _side(P, policy0, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                      reset_p, bank_p, bank_amount, move_p, move_amount, alpha0, beta0, -1, start_rolls)
-                _side(P, policy1, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                      reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1, start_rolls)
+                _side(P, policy0, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, reset_p,
+                      bank_p, bank_amount, move_p, move_amount, alpha0, beta0, -1, start_rolls)
+                _side(P, policy1, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, reset_p,
+                      bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1, start_rolls)
             for k in range(top - i + 1 if full else 1):
                 P[0, i, j, k] = alpha0[k] + beta0[k] * y
             for k in range(top - j + 1 if full else 1):
@@ -104,58 +112,53 @@ def _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, ba
 
 
 @numba.njit(cache=True)
-def _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
-            exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls, rounds):
-    """`_solve`, swept again while resets move values: a sweep reads the turn starts where
-    resets land, P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal
-    numbers to new ones; sweeps repeat until it returns them unchanged (to within ``tol`` or the
-    rounding floor), each next guess extrapolated from the last few
-    (`_extrapolate` of `ga_pig._kernels.anderson`). Returns the sweeps, or 0 if a pair did not
-    settle or the sweeps did not."""
-    if reset_p == 0.0:
-        ok = _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
-                    move_amount, exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls,
-                    rounds)
-        return 1 if ok else 0
+def _settle(rules, top, final, choice, P, policies, start_rolls, rounds):
+    """`_solve` of the game ``rules`` (a [`Rules`][ga_pig._kernels.rules.Rules] record) at cap ``top``
+    under the final turn ``final`` (a [`Final`][ga_pig.families.endgame._records.Final] record), swept
+    again while resets move values: a sweep reads the turn starts where resets land, P[s, i, 0, 0],
+    from before it (pairs of lower score sum), so it maps those 2 * goal numbers to new ones; sweeps
+    repeat until it returns them unchanged (to within ``choice.tol`` or the rounding floor), each
+    next guess extrapolated from the last few (`_extrapolate` of `ga_pig._kernels.anderson`).
+    Returns the sweeps, or 0 if a pair did not settle or the sweeps did not."""
+    turn = _turn_of(rules, top, final, start_rolls)
+    if turn.reset_p == 0.0:
+        return 1 if _solve(turn, choice, P, policies, rounds) else 0
+    goal = turn.goal
     n = 2 * goal
     guess, swept, following = np.full(n, 0.5), np.zeros(n), np.zeros(n)
-    dG, dR = np.zeros((n, HISTORY)), np.zeros((n, HISTORY))
-    g_prev, r_prev = np.zeros(n), np.zeros(n)
-    floor = max(tol, ROUNDING_FLOOR)
+    history = _history(n)
+    floor = max(choice.tol, ROUNDING_FLOOR)
     for sweep in range(MAX_SWEEPS):
         for s in range(2):
             for i in range(goal):
                 P[s, i, 0, 0] = guess[s * goal + i]
-        if not _solve(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
-                      move_amount, exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, start_rolls,
-                      rounds):
+        if not _solve(turn, choice, P, policies, rounds):
             return 0
         for s in range(2):
             for i in range(goal):
                 swept[s * goal + i] = P[s, i, 0, 0]
-        if _extrapolate(guess, swept, sweep, (dG, dR, g_prev, r_prev), following, floor):
+        if _extrapolate(guess, swept, sweep, history, following, floor):
             return sweep + 1
         guess[:] = following
     return 0
 
 
 @numba.njit(cache=True, parallel=True)
-def _pairs(pop, others, first, second, goal, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount,
-           move_p, move_amount, out):
+def _pairs(pop, others, first, second, rules, final, out):
     """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
     out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Each seating
     evaluates the first mover's seat-0 table against the other's seat-1 table, read in place; a
-    turn start always rolls (so no game stalls: the wins add up to 1)."""
-    top = pop.shape[4] - 1
-    none = np.zeros(2, dtype=np.bool_)
+    turn start always rolls (so no game stalls: the wins add up to 1). ``rules`` and ``final`` as
+    in `_settle`."""
+    goal, top = rules.goal, pop.shape[4] - 1
+    evaluate = Choice(True, np.zeros(2, dtype=np.bool_), 0.0, 0.0, 2)
     for m in numba.prange(first.shape[0]):
         a, b = pop[first[m]], others[second[m]]
         for order in range(2):
             lead, follow = (a, b) if order == 0 else (b, a)
             starts = np.zeros((2, goal, goal, 1))
             rounds = np.zeros((goal, goal), dtype=np.int64)
-            _settle(goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
-                    True, none, 0.0, 0.0, 2, starts, lead[0], follow[1], True, rounds)
+            _settle(rules, top, final, evaluate, starts, (lead[0], follow[1]), True, rounds)
             v = starts[0, 0, 0, 0]
             out[m, 2 * order + (0 if order == 0 else 1)] = v
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v

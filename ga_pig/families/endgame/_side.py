@@ -13,6 +13,7 @@ from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 from ga_pig.families.endgame._final import _hold_past_goal
 
 
+# positional: called per pair and round, a record of the rules' arrays cost it 3-5% of an exact pair (measured)
 @numba.njit(cache=True)
 def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount, bust_p,
           reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls):
@@ -47,6 +48,7 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
     return switched
 
 
+# one body, positional: roll and hold split out as inline functions over records cost 40% a call (measured)
 @numba.njit(cache=True, inline="always")
 def _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount,
                bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls, moves):

@@ -44,13 +44,10 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     largest = _largest_bank(game, top)  # a banked total; a final turn needs at most this + 1
     step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
     width = (largest + 1 if rules.move_p.size else 0) + step + 2
-    over, fell = _final._final_margins(rules.add_p, rules.add_amount, rules.reset_p, rules.bank_p,
-                                         rules.bank_amount, rules.move_p, rules.move_amount, largest + 2, width)
+    over, fell = _final._final_margins(rules, largest + 2, width)
     won = np.zeros((2, max(largest, width) + 1))
     decides = _decides(game)
-    stalled = _forward._margins(solution.policy, game.goal, top, decides, over, fell, rules.add_p,
-                                rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p, rules.bank_amount,
-                                rules.move_p, rules.move_amount, width, won)
+    stalled = _forward._margins(rules, top, decides, solution.policy, (over, fell), won)
     if stalled > 0:
         raise RuntimeError(f"optimal play stalls with probability {stalled} on {game}")
     return won

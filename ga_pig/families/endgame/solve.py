@@ -59,6 +59,7 @@ import numpy as np
 from ga_pig._kernels.rules import METHODS, rules_of
 from ga_pig._validate import check_int, check_memory
 from ga_pig.families.endgame import _dice, _roll_hold
+from ga_pig.families.endgame._records import Choice, Final
 from ga_pig.families.endgame.final_turn import (
     _decides,
     _dice_final,
@@ -96,11 +97,9 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: i
     rounds = np.zeros((goal, goal), dtype=np.int64)
     decides = _decides(game)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    sweeps = _roll_hold._settle(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
-                              rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount,
-                              method == "policy_iteration",
-                              np.array(improve, dtype=np.bool_), tol, margin, max_iterations, P, policy[0], policy[1],
-                              True, rounds)
+    choice = Choice(method == "policy_iteration", np.array(improve, dtype=np.bool_), float(tol), margin,
+                    int(max_iterations))
+    sweeps = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), True, rounds)
     if not sweeps:
         raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
                            f"rounds, or the sweeps over the resets did not settle")
@@ -221,9 +220,8 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
         return out
     top = population.shape[-1] - 1
     rules, W = _kernel_rules(game, top)
-    _roll_hold._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
-                    _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p,
-                    rules.bank_amount, rules.move_p, rules.move_amount, out)
+    _roll_hold._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules,
+                      Final(_decides(game), W), out)
     return out
 
 
