@@ -90,19 +90,18 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
     winners = np.empty(games, dtype=np.int64)
     scores = np.empty((games, 2), dtype=np.int64)
     decides = _decides(game)
+    draws = (cumulative, uniform, effects, amounts)
     if game.max_dice:
         if policies.dtype.kind not in "iu" or policies.shape != (2, 2, goal, goal) or policies.min() < 1 \
                 or policies.max() > game.max_dice:
             raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
                              f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
         _W, best = _dice_final(game, dice_size(game))
-        _loop._sample_dice(policies.astype(np.int64), games, goal, decides, best, cumulative, uniform, effects,
-                           amounts, keys, scores, winners)
+        _loop._sample_dice(policies.astype(np.int64), games, (goal, decides, best), draws, keys, scores, winners)
         return winners, scores
     if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
             or policies.shape[4] <= goal:
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
-    _loop._sample(policies, games, goal, policies.shape[4] - 1, decides, cumulative, uniform, effects, amounts, keys,
-                   scores, winners)
+    _loop._sample(policies, games, (goal, policies.shape[4] - 1, decides), draws, keys, scores, winners)
     return winners, scores

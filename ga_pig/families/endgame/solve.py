@@ -171,9 +171,9 @@ def _dice_solve_with(game: Game, method: str, tol: float, max_iterations: int, i
     P = np.zeros((2, goal, goal))
     rounds = np.zeros((goal, goal), dtype=np.int64)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    ok = _dice._solve(goal, _decides(game), W, game.dice_table(), method == "policy_iteration",
-                              np.array(improve, dtype=np.bool_), tol, margin, max_iterations, P, policy[0], policy[1],
-                              rounds)
+    choice = Choice(method == "policy_iteration", np.array(improve, dtype=np.bool_), float(tol), margin,
+                    int(max_iterations))
+    ok = _dice._solve(rules_of(game), Final(_decides(game), W), choice, P, (policy[0], policy[1]), rounds)
     if not ok:
         raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
                            f"rounds")
@@ -215,8 +215,8 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     others = population if others is None else np.ascontiguousarray(others)
     if game.max_dice:
         W, _best = _dice_final(game, dice_size(game))
-        _dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
-                             _decides(game), W, game.dice_table(), out)
+        _dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules_of(game),
+                     Final(_decides(game), W), out)
         return out
     top = population.shape[-1] - 1
     rules, W = _kernel_rules(game, top)
