@@ -16,14 +16,14 @@ from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 
 
 @numba.njit(cache=True)
-def _final_turn(rules, size):
+def _final_turn(add_p, add_amount, bank_p, bank_amount, move_p, move_amount, size):
     """W[n]: the chance that a player who must add at least n points in one turn does so (they
     roll until they have, or bust), for n = 0..size-1; W[0] = 1. Without MOVE outcomes W[n] only
     depends on n minus what a roll adds (one recursion); with them each n is its own chain over
-    the turn totals 0..n-1 (`_final_chain`)."""
-    add_p, add_amount, bank_p, bank_amount = rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount
+    the turn totals 0..n-1, swept from the top down until no value moves by more than
+    `ROUNDING_FLOOR` (warm-started from the last n's)."""
     W = np.ones(size)
-    if rules.move_p.shape[0] == 0:
+    if move_p.shape[0] == 0:
         for n in range(1, size):
             w = 0.0
             for o in range(add_p.shape[0]):
@@ -36,40 +36,30 @@ def _final_turn(rules, size):
         return W
     F = np.zeros(size)  # F[k]: the chance from turn total k of reaching n
     for n in range(1, size):
-        _final_chain(rules, n, F)
+        for _pass in range(MAX_SWEEPS):
+            change = 0.0
+            for k in range(n - 1, -1, -1):
+                f = 0.0
+                for o in range(add_p.shape[0]):
+                    after = k + add_amount[o]
+                    f += add_p[o] * (1.0 if after >= n else F[after])
+                for o in range(bank_p.shape[0]):
+                    if k + bank_amount[o] >= n:
+                        f += bank_p[o]
+                stay = 0.0
+                for o in range(move_p.shape[0]):
+                    after = _moved(k, move_amount[o])
+                    if after == k:
+                        stay += move_p[o]
+                    else:
+                        f += move_p[o] * (1.0 if after >= n else F[after])
+                f /= 1.0 - stay
+                change = max(change, abs(f - F[k]))
+                F[k] = f
+            if change <= ROUNDING_FLOOR:
+                break
         W[n] = F[0]
     return W
-
-
-@numba.njit(cache=True, inline="always")
-def _final_chain(rules, n, F):
-    """F[k], k < n: the chance from turn total k of reaching n, with MOVE outcomes; swept from the
-    top down until no value moves by more than `ROUNDING_FLOOR` (warm-started from what F holds:
-    the last n's)."""
-    add_p, add_amount, bank_p, bank_amount = rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount
-    move_p, move_amount = rules.move_p, rules.move_amount
-    for _pass in range(MAX_SWEEPS):
-        change = 0.0
-        for k in range(n - 1, -1, -1):
-            f = 0.0
-            for o in range(add_p.shape[0]):
-                after = k + add_amount[o]
-                f += add_p[o] * (1.0 if after >= n else F[after])
-            for o in range(bank_p.shape[0]):
-                if k + bank_amount[o] >= n:
-                    f += bank_p[o]
-            stay = 0.0
-            for o in range(move_p.shape[0]):
-                after = _moved(k, move_amount[o])
-                if after == k:
-                    stay += move_p[o]
-                else:
-                    f += move_p[o] * (1.0 if after >= n else F[after])
-            f /= 1.0 - stay
-            change = max(change, abs(f - F[k]))
-            F[k] = f
-        if change <= ROUNDING_FLOOR:
-            return
 
 
 @numba.njit(cache=True, inline="always")

@@ -41,7 +41,9 @@ def final_turn(game: Game, size: int) -> np.ndarray:
     check_int("size", size, 1)
     if game.max_dice:
         return _dice_final(game, size)[0]
-    return _final._final_turn(rules_of(game), size)
+    rules = rules_of(game)
+    return _final._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
+                              rules.move_amount, size)
 
 
 def final_dice(game: Game, size: int) -> np.ndarray:
@@ -97,7 +99,8 @@ def _kernel_rules(game: Game, top: int):
     """(rules, W): the game's rule record and the final turn's odds as far as a cap ``top`` needs."""
     rules = rules_of(game)
     size = _largest_bank(game, top) + 3
-    return rules, _final._final_turn(rules, size)
+    return rules, _final._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
+                                     rules.move_amount, size)
 
 
 def cap(game: Game) -> int:
