@@ -15,11 +15,15 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig.families.endgame._records import Choice
+
 
 @numba.njit(cache=True, inline="always")
-def _roll(P, s, me, op, d, goal, decides, W, dice):
-    """(alpha, beta): the win probability of the mover in seat s at (me, op) rolling d dice is
-    alpha + beta * B, B the opponent's at the start of its turn at (op, me) (where a bust leads)."""
+def _roll(P, at, d, goal, decides, W, dice):
+    """(alpha, beta): the win probability of the mover in seat s at (me, op), ``at`` = (s, me, op),
+    rolling d dice is alpha + beta * B, B the opponent's at the start of its turn at (op, me) (where
+    a bust leads)."""
+    s, me, op = at
     alpha = dice[d, 0]
     for t in range(1, dice.shape[1]):
         p = dice[d, t]
@@ -36,13 +40,15 @@ def _roll(P, s, me, op, d, goal, decides, W, dice):
 
 
 @numba.njit(cache=True, inline="always")
-def _choose(P, s, me, op, d, B, margin, goal, decides, W, dice):
-    """The dice count for the mover in seat s at (me, op) against B: the current ``d`` unless
-    another beats it by more than ``margin`` (then the best, the fewest dice among equals)."""
-    a, b = _roll(P, s, me, op, d, goal, decides, W, dice)
+def _choose(P, at, d, against, goal, decides, W, dice):
+    """The dice count for the mover ``at`` = (s, me, op) against B, ``against`` = (B, margin): the
+    current ``d`` unless another beats it by more than ``margin`` (then the best, the fewest dice
+    among equals)."""
+    B, margin = against
+    a, b = _roll(P, at, d, goal, decides, W, dice)
     best_d, best_v = d, a + b * B + margin
     for e in range(1, dice.shape[0]):
-        a, b = _roll(P, s, me, op, e, goal, decides, W, dice)
+        a, b = _roll(P, at, e, goal, decides, W, dice)
         v = a + b * B
         if v > best_v:
             best_d, best_v = e, v
@@ -50,15 +56,21 @@ def _choose(P, s, me, op, d, B, margin, goal, decides, W, dice):
 
 
 @numba.njit(cache=True)
-def _solve(goal, decides, W, dice, exact_pairs, improve, tol, margin, max_rounds, P, policy0, policy1, rounds):
-    """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
-    first. Only the seats s with ``improve[s]`` choose their dice (both: optimal play; one: a best
-    response; none: the tables evaluated), writing their choices into ``policy0`` / ``policy1``
-    (the seats' tables [i, j]). With ``exact_pairs`` (policy iteration) each round chooses against
-    the current start values and solves the pair's two linear equations exactly, until no choice
+def _solve(rules, final, choice, P, policies, rounds):
+    """Play of both seats of the game ``rules`` (a [`Rules`][ga_pig._kernels.rules.Rules] record) under
+    the final turn ``final`` (a [`Final`][ga_pig.families.endgame._records.Final] record), pair by pair:
+    seat 0 at (i, j) with seat 1 at (j, i), highest score sum first. Only the seats s with
+    ``choice.improve[s]`` choose their dice (both: optimal play; one: a best response; none: the
+    tables evaluated), writing their choices into their tables, ``policies`` = (policy0, policy1),
+    each [i, j]. With ``choice.exact_pairs`` (policy iteration) each round chooses against the
+    current start values and solves the pair's two linear equations exactly, until no choice
     changes; otherwise (value iteration) greedy sweeps repeat until the start values move by no
-    more than ``tol``. Writes P[seat, i, j] and rounds[i, j]; returns False if a pair did not
-    settle within ``max_rounds``."""
+    more than ``choice.tol`` (a [`Choice`][ga_pig.families.endgame._records.Choice] record). Writes
+    P[seat, i, j] and rounds[i, j]; returns False if a pair did not settle within ``choice.max_rounds``."""
+    goal, dice = rules.goal, rules.dice
+    decides, W = final
+    exact_pairs, improve, tol, margin, max_rounds = choice
+    policy0, policy1 = policies
     chooses = improve[0] or improve[1]
     for total in range(2 * goal - 2, -1, -1):
         for i in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
@@ -69,12 +81,12 @@ def _solve(goal, decides, W, dice, exact_pairs, improve, tol, margin, max_rounds
             for r in range(max_rounds):
                 rounds[i, j] = r + 1
                 if exact_pairs:
-                    e0 = _choose(P, 0, i, j, d0, y, margin, goal, decides, W, dice) if improve[0] else d0
-                    e1 = _choose(P, 1, j, i, d1, x, margin, goal, decides, W, dice) if improve[1] else d1
+                    e0 = _choose(P, (0, i, j), d0, (y, margin), goal, decides, W, dice) if improve[0] else d0
+                    e1 = _choose(P, (1, j, i), d1, (x, margin), goal, decides, W, dice) if improve[1] else d1
                     switched = e0 != d0 or e1 != d1
                     d0, d1 = e0, e1
-                    a0, b0 = _roll(P, 0, i, j, d0, goal, decides, W, dice)
-                    a1, b1 = _roll(P, 1, j, i, d1, goal, decides, W, dice)
+                    a0, b0 = _roll(P, (0, i, j), d0, goal, decides, W, dice)
+                    a1, b1 = _roll(P, (1, j, i), d1, goal, decides, W, dice)
                     x = (a0 + b0 * a1) / (1.0 - b0 * b1)
                     y = a1 + b1 * x
                     if (r > 0 or not chooses) and not switched:
@@ -82,12 +94,12 @@ def _solve(goal, decides, W, dice, exact_pairs, improve, tol, margin, max_rounds
                         break
                 else:
                     if improve[0]:
-                        d0 = _choose(P, 0, i, j, d0, y, 0.0, goal, decides, W, dice)
-                    a0, b0 = _roll(P, 0, i, j, d0, goal, decides, W, dice)
+                        d0 = _choose(P, (0, i, j), d0, (y, 0.0), goal, decides, W, dice)
+                    a0, b0 = _roll(P, (0, i, j), d0, goal, decides, W, dice)
                     x_new = a0 + b0 * y
                     if improve[1]:
-                        d1 = _choose(P, 1, j, i, d1, x_new, 0.0, goal, decides, W, dice)
-                    a1, b1 = _roll(P, 1, j, i, d1, goal, decides, W, dice)
+                        d1 = _choose(P, (1, j, i), d1, (x_new, 0.0), goal, decides, W, dice)
+                    a1, b1 = _roll(P, (1, j, i), d1, goal, decides, W, dice)
                     y_new = a1 + b1 * x_new
                     moved = max(abs(x_new - x), abs(y_new - y))
                     x, y = x_new, y_new
@@ -106,18 +118,20 @@ def _solve(goal, decides, W, dice, exact_pairs, improve, tol, margin, max_rounds
 
 
 @numba.njit(cache=True, parallel=True)
-def _pairs(pop, others, first, second, goal, decides, W, dice, out):
+def _pairs(pop, others, first, second, rules, final, out):
     """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
     out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Every roll is one
-    of the tables' dice counts, so no game stalls: each seating's wins add up to 1."""
-    none = np.zeros(2, dtype=np.bool_)
+    of the tables' dice counts, so no game stalls: each seating's wins add up to 1. ``rules`` and
+    ``final`` as in `_solve`."""
+    goal = rules.goal
+    evaluate = Choice(True, np.zeros(2, dtype=np.bool_), 0.0, 0.0, 2)
     for m in numba.prange(first.shape[0]):
         a, b = pop[first[m]], others[second[m]]
         for order in range(2):
             lead, follow = (a, b) if order == 0 else (b, a)
             P = np.zeros((2, goal, goal))
             rounds = np.zeros((goal, goal), dtype=np.int64)
-            _solve(goal, decides, W, dice, True, none, 0.0, 0.0, 2, P, lead[0], follow[1], rounds)
+            _solve(rules, final, evaluate, P, (lead[0], follow[1]), rounds)
             v = P[0, 0, 0]
             out[m, 2 * order + (0 if order == 0 else 1)] = v
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v

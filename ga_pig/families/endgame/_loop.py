@@ -1,5 +1,14 @@
 """Private numba kernels: the simulation loop of two-player games under an ending rule with a final
-turn (roll/hold and Hog), a block of games per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them)."""
+turn (roll/hold and Hog), a block of games per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them,
+through `play_blocks`).
+
+The kernels called once (but `_play_blocks_endgame`, measured) group their arguments: ``blocks`` =
+(block_a, block_b, block_games, block_seed), one entry per block; ``draws`` = (cumulative, uniform,
+effects, amounts), the roll table as `_draw` of `ga_pig._streams` reads it; ``ending``, the goal and
+``decides`` (``decides[s]``: reaching the goal from seat s is answered by a final turn), with
+roll/hold's cap or Hog's final-turn dice. The games they play, inlined per game, take the arrays
+themselves.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +20,13 @@ from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
 @numba.njit(cache=True, inline="always")
-def _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final):
+def _after_endgame_turn(seat, who, players, banked, op, goal, decides, final):
     """(winner or -1 while the game goes on, whether the next turn is the final one) after the
-    mover in ``seat`` (player ``who``; ``first`` moved first) ends its turn at ``banked`` against
-    ``op``: a final turn wins only by getting ahead; reaching the goal wins, or hands the other a
-    final turn where ``decides[seat]``."""
+    mover in ``seat`` (player ``who`` of ``players`` = (first mover, second)) ends its turn at
+    ``banked`` against ``op``: a final turn wins only by getting ahead; reaching the goal wins, or
+    hands the other a final turn where ``decides[seat]``."""
     if final:
-        return (who if banked > op else (second if seat == 0 else first)), final
+        return (who if banked > op else (players[1] if seat == 0 else players[0])), final
     if banked >= goal:
         if not decides[seat]:
             return who, final
@@ -25,6 +34,7 @@ def _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, fin
     return -1, final
 
 
+# positional: inlined per game, where the grouped roll table unpacked per game cost Pig's simulation 50% (measured)
 @numba.njit(cache=True, inline="always")
 def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform, effects, amounts, state):
     """`_play_endgame_game` for Hog: pop[p, seat, i, j] dice rolled at once, the turn scoring
@@ -49,18 +59,21 @@ def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative,
             score0 = banked
         else:
             score1 = banked
-        winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
+        winner, final = _after_endgame_turn(seat, who, (first, second), banked, op, goal, decides, final)
         if winner >= 0:
             return winner, state, score0, score1
         seat = 1 - seat
 
 
 @numba.njit(cache=True)
-def _sample(policies, games, goal, top, decides, cumulative, uniform, effects, amounts, keys, scores, winners):
+def _sample(policies, games, ending, draws, keys, scores, winners):
     """Roll/hold games between policies[0] (first mover) and policies[1], each indexed [seat, i, j,
     k], one after another: game g draws from the stream keys[g // BLOCK] (`ga_pig._streams`),
     which runs through its block's games in order. Writes each game's final banked scores
-    (scores[g, seat]) and winner's seat."""
+    (scores[g, seat]) and winner's seat. ``ending`` = (goal, top, decides), ``draws`` as the
+    module says."""
+    goal, top, decides = ending
+    cumulative, uniform, effects, amounts = draws
     state = np.uint64(0)
     for g in range(games):
         if g % BLOCK == 0:
@@ -70,11 +83,13 @@ def _sample(policies, games, goal, top, decides, cumulative, uniform, effects, a
 
 
 @numba.njit(cache=True)
-def _sample_dice(policies, games, goal, decides, best, cumulative, uniform, effects, amounts, keys, scores, winners):
+def _sample_dice(policies, games, ending, draws, keys, scores, winners):
     """Hog's games between policies[0] (first mover) and policies[1], each indexed [seat, i, j],
     one after another: game g draws from the stream keys[g // BLOCK] (`ga_pig._streams`), which
     runs through its block's games in order. Writes each game's final scores (scores[g, seat])
-    and winner's seat."""
+    and winner's seat. ``ending`` = (goal, decides, best), ``draws`` as the module says."""
+    goal, decides, best = ending
+    cumulative, uniform, effects, amounts = draws
     state = np.uint64(0)
     for g in range(games):
         if g % BLOCK == 0:
@@ -84,9 +99,12 @@ def _sample_dice(policies, games, goal, decides, best, cumulative, uniform, effe
 
 
 @numba.njit(cache=True, parallel=True)
-def _play_blocks_endgame_dice(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects,
-                              amounts, common, out, decides, best):
-    """`_play_blocks_endgame` for Hog's seat-indexed dice counts (``best``: the final turn's)."""
+def _play_blocks_endgame_dice(pop, blocks, ending, draws, common, out):
+    """`_play_blocks_endgame` for Hog's seat-indexed dice counts, ``ending`` = (goal, decides, best)
+    (``best``: the final turn's)."""
+    block_a, block_b, block_games, block_seed = blocks
+    goal, decides, best = ending
+    cumulative, uniform, effects, amounts = draws
     for blk in numba.prange(block_a.shape[0]):
         a, b = block_a[blk], block_b[blk]
         key = np.uint64(block_seed[blk])
@@ -103,6 +121,7 @@ def _play_blocks_endgame_dice(pop, block_a, block_b, block_games, block_seed, go
                 out[blk, offset + 1] += 1
 
 
+# positional: inlined per game, where the grouped roll table unpacked per game cost Pig's simulation 50% (measured)
 @numba.njit(cache=True, inline="always")
 def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects, amounts, state):
     """One game under an endgame rule, ``first`` in seat 0; pop[p] is indexed [seat, i, j, k].
@@ -147,12 +166,13 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
             score0 = banked
         else:
             score1 = banked
-        winner, final = _after_endgame_turn(seat, who, first, second, banked, op, goal, decides, final)
+        winner, final = _after_endgame_turn(seat, who, (first, second), banked, op, goal, decides, final)
         if winner >= 0:
             return winner, state, score0, score1
         seat = 1 - seat
 
 
+# positional: unpacking the grouped blocks and roll table in this parallel loop cost Pig's simulation 12% (measured)
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                          common, out, decides):
@@ -173,3 +193,16 @@ def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, c
                 out[blk, offset] += 1
             else:
                 out[blk, offset + 1] += 1
+
+
+def play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
+                out, decides, best=None):
+    """The loop as [`ga_pig.simulate`][ga_pig.simulate] calls every family's: its arguments grouped
+    for the kernel (the blocks, the ending, the roll table); ``best``: Hog's final-turn dice (None
+    for roll/hold games)."""
+    blocks, draws = (block_a, block_b, block_games, block_seed), (cumulative, uniform, effects, amounts)
+    if best is None:
+        _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects,
+                             amounts, bool(common), out, decides)
+    else:
+        _play_blocks_endgame_dice(pop, blocks, (goal, decides, best), draws, bool(common), out)

@@ -50,8 +50,8 @@ class Endgame(TwoSeats):
         space = space_of(game)
         decides = np.array(space.decides, dtype=np.bool_)
         if game.max_dice:
-            return _loop._play_blocks_endgame_dice, space.kernel_view, (decides, final_dice(game, dice_size(game)))
-        return _loop._play_blocks_endgame, space.kernel_view, (decides,)
+            return _loop.play_blocks, space.kernel_view, (decides, final_dice(game, dice_size(game)))
+        return _loop.play_blocks, space.kernel_view, (decides,)
 
     def kernels(self):
         return (_loop._play_blocks_endgame,)

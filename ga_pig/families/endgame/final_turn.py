@@ -14,7 +14,7 @@ import numpy as np
 
 from ga_pig._kernels.rules import rules_of
 from ga_pig._validate import check_int
-from ga_pig.families.endgame import _roll_hold
+from ga_pig.families.endgame import _final
 from ga_pig.game import Game, check_game
 
 #: Per rule, for each seat (first mover first): whether a mover in that seat who banks the goal
@@ -42,8 +42,8 @@ def final_turn(game: Game, size: int) -> np.ndarray:
     if game.max_dice:
         return _dice_final(game, size)[0]
     rules = rules_of(game)
-    return _roll_hold._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
-                                rules.move_amount, size)
+    return _final._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
+                              rules.move_amount, size)
 
 
 def final_dice(game: Game, size: int) -> np.ndarray:
@@ -99,8 +99,8 @@ def _kernel_rules(game: Game, top: int):
     """(rules, W): the game's rule record and the final turn's odds as far as a cap ``top`` needs."""
     rules = rules_of(game)
     size = _largest_bank(game, top) + 3
-    return rules, _roll_hold._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
-                                       rules.move_amount, size)
+    return rules, _final._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
+                                     rules.move_amount, size)
 
 
 def cap(game: Game) -> int:

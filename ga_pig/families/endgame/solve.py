@@ -44,27 +44,32 @@ Hog (one roll per turn of the dice its table ``[seat, i, j]`` names) has no turn
 its final turn rolls the number of dice most likely to get ahead
 ([`final_dice`][ga_pig.families.endgame.final_turn.final_dice]; the final turn's W(n) is that best chance), and its
 kernels live in `ga_pig.families.endgame._dice`.
+
+The roll/hold kernels: the solve over the pairs of scores in `ga_pig.families.endgame._roll_hold`, one
+seat's turn in `_side`, the final turn in `_final`, the totals a fixed policy reaches in `_reach`, and
+the forward passes of [`margins`][ga_pig.families.endgame.margins] in `_forward`. The result is an
+[`EndgameSolution`][ga_pig.families.endgame.EndgameSolution] (`ga_pig.families.endgame.solution`); the
+winning margins and simulation are in `ga_pig.families.endgame.outcomes`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ga_pig._kernels.rules import METHODS, rules_of
-from ga_pig._streams import block_keys, roll_table
 from ga_pig._validate import check_int, check_memory
-from ga_pig.families.endgame import _dice, _loop, _roll_hold
+from ga_pig.families.endgame import _dice, _roll_hold
+from ga_pig.families.endgame._records import Choice, Final
 from ga_pig.families.endgame.final_turn import (
     _decides,
     _dice_final,
     _kernel_rules,
-    _largest_bank,
     _supported,
     cap,
     dice_size,
 )
+from ga_pig.families.endgame.outcomes import margins, simulate
+from ga_pig.families.endgame.solution import EndgameSolution
 from ga_pig.families.endgame.space import space_of
 from ga_pig.game import Game, check_game
 
@@ -76,64 +81,6 @@ TIE_MARGIN = 1e-13
 
 #: Bytes per state: value and policy tables.
 BYTES_PER_STATE = 9
-
-
-@dataclass(frozen=True)
-class EndgameSolution:
-    """Optimal play under an endgame rule.
-
-    Attributes
-    ----------
-    policy : ndarray(bool, shape=(2, goal, goal, top + 1))
-        ``policy[seat, i, j, k]``: True to roll. False where the mover banks by rule (at the goal
-        when that ends the game, at ``top``) and beyond ``i + k > top``. Hog: int, shape ``(2,
-        goal, goal)``, the dice to roll.
-    value : ndarray(float64, shape=(2, goal, goal, top + 1))
-        The mover's win probability; NaN beyond ``i + k > top``. Hog: shape ``(2, goal, goal)``.
-    top : int
-        The cap: a mover banks once ``i + k`` reaches it (optimal anyway: see the module notes).
-        Hog: the goal (no turn total).
-    rounds : ndarray(int64, shape=(goal, goal))
-        Policy-improvement rounds (or value-iteration sweeps) of the pair seat 0 at (i, j),
-        seat 1 at (j, i).
-    method : str
-    game : Game
-    """
-
-    policy: np.ndarray
-    value: np.ndarray
-    top: int
-    rounds: np.ndarray
-    method: str
-    game: Game
-
-    @property
-    def start(self) -> tuple[float, float]:
-        """Each seat's win probability at the start under optimal play, first mover first."""
-        first = float(self.value[(0,) * self.value.ndim])
-        return first, 1.0 - first
-
-    @property
-    def win_probability(self) -> float:
-        """The first mover's win probability at the start."""
-        return self.start[0]
-
-    def bank_at(self) -> np.ndarray:
-        """bank_at[seat, i, j]: the smallest total >= goal at which the mover in ``seat`` with
-        banked score i banks against j (goal itself where reaching it ends the game). Not for
-        Hog, whose turn is one roll: nothing to bank past the goal."""
-        if self.game.max_dice:
-            raise ValueError(f"{self.game} rolls its dice once per turn: there is no turn total to bank past the goal")
-        goal = self.game.goal
-        totals = np.arange(self.top + 1)[None, None, None, :] + np.arange(goal)[None, :, None, None]
-        banks = ~self.policy & (totals >= goal) & (totals <= self.top)
-        first = np.where(banks, totals, np.iinfo(np.int64).max).min(axis=3)
-        return first.astype(np.int64)
-
-    def margin(self) -> np.ndarray:
-        """margin[seat, i, j] = [`bank_at`][ga_pig.families.endgame.EndgameSolution.bank_at] - goal: how far past
-        the goal the mover banks."""
-        return self.bank_at() - self.game.goal
 
 
 def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: int, improve=(True, True),
@@ -150,11 +97,9 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: i
     rounds = np.zeros((goal, goal), dtype=np.int64)
     decides = _decides(game)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    sweeps = _roll_hold._settle(goal, top, decides, W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
-                              rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount,
-                              method == "policy_iteration",
-                              np.array(improve, dtype=np.bool_), tol, margin, max_iterations, P, policy[0], policy[1],
-                              True, rounds)
+    choice = Choice(method == "policy_iteration", np.array(improve, dtype=np.bool_), float(tol), margin,
+                    int(max_iterations))
+    sweeps = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), True, rounds)
     if not sweeps:
         raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
                            f"rounds, or the sweeps over the resets did not settle")
@@ -226,9 +171,9 @@ def _dice_solve_with(game: Game, method: str, tol: float, max_iterations: int, i
     P = np.zeros((2, goal, goal))
     rounds = np.zeros((goal, goal), dtype=np.int64)
     margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    ok = _dice._solve(goal, _decides(game), W, game.dice_table(), method == "policy_iteration",
-                              np.array(improve, dtype=np.bool_), tol, margin, max_iterations, P, policy[0], policy[1],
-                              rounds)
+    choice = Choice(method == "policy_iteration", np.array(improve, dtype=np.bool_), float(tol), margin,
+                    int(max_iterations))
+    ok = _dice._solve(rules_of(game), Final(_decides(game), W), choice, P, (policy[0], policy[1]), rounds)
     if not ok:
         raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
                            f"rounds")
@@ -270,14 +215,13 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     others = population if others is None else np.ascontiguousarray(others)
     if game.max_dice:
         W, _best = _dice_final(game, dice_size(game))
-        _dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
-                             _decides(game), W, game.dice_table(), out)
+        _dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules_of(game),
+                     Final(_decides(game), W), out)
         return out
     top = population.shape[-1] - 1
     rules, W = _kernel_rules(game, top)
-    _roll_hold._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), game.goal,
-                    _decides(game), W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p,
-                    rules.bank_amount, rules.move_p, rules.move_amount, out)
+    _roll_hold._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules,
+                      Final(_decides(game), W), out)
     return out
 
 
@@ -317,94 +261,3 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> En
         policy[seat] = table[seat]
         rounds += seat_rounds
     return EndgameSolution(policy, _past_cap_nan(np.stack(values), top), top, rounds, "best_response", game)
-
-
-def margins(solution: EndgameSolution) -> np.ndarray:
-    """The winning margin in optimal play, exactly: ``won[seat, m]``, the chance that ``seat``
-    (0: first mover) wins with a final banked score ``m`` points above the loser's. Computed
-    forward from the start, independently of the solver's values: ``won.sum(axis=1)`` is
-    [`EndgameSolution.start`][ga_pig.families.endgame.EndgameSolution.start] (a check the tests make).
-    Works for ``first_to_goal`` too, where the winner's margin is its final score minus the loser's.
-
-    Returns
-    -------
-    ndarray(float64, shape=(2, n)): n - 1 is the largest margin possible (a final turn can end one
-    roll past what it needs, or, doubling, at nearly twice it)
-    """
-    game = solution.game
-    if game.max_dice:
-        size = dice_size(game)
-        _W, best = _dice_final(game, size)
-        won = np.zeros((2, size))
-        _dice._margins(solution.policy, game.goal, _decides(game), best, game.dice_table(), won)
-        return won
-    rules = rules_of(game)
-    top = solution.top
-    largest = _largest_bank(game, top)  # a banked total; a final turn needs at most this + 1
-    step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
-    width = (largest + 1 if rules.move_p.size else 0) + step + 2
-    over, fell = _roll_hold._final_margins(rules.add_p, rules.add_amount, rules.reset_p, rules.bank_p,
-                                         rules.bank_amount, rules.move_p, rules.move_amount, largest + 2, width)
-    won = np.zeros((2, max(largest, width) + 1))
-    decides = _decides(game)
-    stalled = _roll_hold._margins(solution.policy, game.goal, top, decides, over, fell, rules.add_p,
-                                rules.add_amount, rules.bust_p, rules.reset_p, rules.bank_p, rules.bank_amount,
-                                rules.move_p, rules.move_amount, width, won)
-    if stalled > 0:
-        raise RuntimeError(f"optimal play stalls with probability {stalled} on {game}")
-    return won
-
-
-def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``games`` games under ``game``'s endgame rule, policies[0] moving first.
-
-    Parameters
-    ----------
-    policies : ndarray(bool, shape=(2, 2, goal, goal, top + 1))
-        Each player's policy, indexed [seat, i, j, k] like
-        [`EndgameSolution.policy`][ga_pig.families.endgame.EndgameSolution.policy] (for
-        the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``. A turn
-        start always rolls, as the family's strategies do. Hog: int dice counts, shape ``(2, 2, goal, goal)``.
-        The games are the family's one game loop, the one [`ga_pig.simulate`][ga_pig.simulate] plays.
-    games : int
-        Number of games, >= 1.
-    seed : int, optional
-        A non-negative integer (or None, or a ``numpy.random.SeedSequence``, as in
-        [`ga_pig.simulate.play`][ga_pig.simulate.play]). Game g's dice come from the seed's stream for its
-        block of [`BLOCK`][ga_pig.simulate.BLOCK] games alone, so the same seed gives the same games, and
-        fewer games are the first of more.
-
-    Returns
-    -------
-    winners : ndarray(int64, shape=(games,))
-        The winner's seat (0: first mover).
-    scores : ndarray(int64, shape=(games, 2))
-        Each seat's final banked score.
-    """
-    check_game(game)
-    _supported(game)
-    games = check_int("games", games, 1)
-    keys = block_keys(seed, games)
-    goal = game.goal
-    policies = np.ascontiguousarray(policies)
-    probabilities, effects, amounts = game.tables()
-    cumulative, uniform = roll_table(probabilities)
-    winners = np.empty(games, dtype=np.int64)
-    scores = np.empty((games, 2), dtype=np.int64)
-    decides = _decides(game)
-    if game.max_dice:
-        if policies.dtype.kind not in "iu" or policies.shape != (2, 2, goal, goal) or policies.min() < 1 \
-                or policies.max() > game.max_dice:
-            raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
-                             f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
-        _W, best = _dice_final(game, dice_size(game))
-        _loop._sample_dice(policies.astype(np.int64), games, goal, decides, best, cumulative, uniform, effects,
-                           amounts, keys, scores, winners)
-        return winners, scores
-    if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
-            or policies.shape[4] <= goal:
-        raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
-                         f"{goal}, got {policies.dtype} {policies.shape}")
-    _loop._sample(policies, games, goal, policies.shape[4] - 1, decides, cumulative, uniform, effects, amounts, keys,
-                   scores, winners)
-    return winners, scores
