@@ -8,7 +8,8 @@ The earlier revision is checked out into a temporary git worktree; each round ru
 own tree's ga_pig), so that a machine's load falls on both alike. The first round compiles the
 kernels of both trees and is not counted. Per measure the best of the counted rounds is kept
 (most games/s, fewest seconds), and the table gives after / before as a cost: above 1 is slower.
-Measures only one side has are listed apart. Writes benchmarks/results/compare.json.
+Measures only one side has are listed apart. Writes benchmarks/results/compare.json after every
+counted round (its ``rounds``: how many are behind it), so a run cut short keeps what it measured.
 """
 
 from __future__ import annotations
@@ -73,8 +74,14 @@ def main() -> None:
                         kept = best[side].get(measure)
                         if kept is None or cost(value, unit) < cost(*kept):
                             best[side][measure] = (value, unit)
+                if round_ > 0:  # a run cut short keeps the rounds it finished
+                    write(best, args, flags, round_)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+
+
+def write(best: dict, args: argparse.Namespace, flags: list[str], rounds: int) -> None:
+    """Print the table of the best values so far and write it, with the counted ``rounds`` behind it."""
     rows = []
     for measure in best["after"]:
         if measure in best["before"]:
@@ -89,7 +96,7 @@ def main() -> None:
     if apart:
         print("on one side only: " + "; ".join(apart))
     payload = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "base": args.base, "flags": flags,
-               "rounds": args.rounds, "rows": rows, "one_side_only": apart}
+               "rounds": rounds, "rows": rows, "one_side_only": apart}
     path = RESULTS.with_name("compare_pigtail.json") if args.pigtail else RESULTS
     path.write_text(json.dumps(payload, indent=1) + "\n")
     print(f"wrote {path}")
