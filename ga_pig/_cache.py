@@ -40,7 +40,7 @@ def use_kernel_cache() -> None:
     from numba.core import config
 
     folder = cache_dir()
-    for other in folder.parent.glob("*") if folder.parent.is_dir() else ():
+    for other in folder.parent.glob("*"):  # nothing where the folder is not there yet
         if other != folder:
             shutil.rmtree(other, ignore_errors=True)
     config.CACHE_DIR = str(folder)

@@ -166,7 +166,7 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
         raise ValueError(f"pairs must have shape (n_pairs, 2), got {pairs.shape}")
     if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
         raise ValueError(f"pairs must index the population (0..{n - 1}), got values {pairs.min()}..{pairs.max()}")
-    same = np.flatnonzero(pairs[:, 0] == pairs[:, 1]) if pairs.size else []
+    same = np.flatnonzero(pairs[:, 0] == pairs[:, 1])
     if len(same):
         m = int(same[0])
         raise ValueError(f"pairs must name two different members, got pairs[{m}] = [{pairs[m, 0]}, {pairs[m, 1]}] "
