@@ -63,6 +63,8 @@ def benchmark_table(name: str) -> str:
     results = json.loads(path.read_text())
     if "rules" in results:
         return rules_table(name, results)
+    if "base" in results:
+        return compare_table(name, results)
     lines = [f"*Measured on {machine(results)}; `benchmarks/results/{name}.json`.*", ""]
     if "rows" in results:
         lines += ["| measure | value | target |", "| --- | --- | --- |"]
@@ -76,6 +78,17 @@ def benchmark_table(name: str) -> str:
             total = seconds * generations
             lines.append(f"| {scheme} | {seconds:.3f} | {total / 60:.0f} min |" if total >= 600 else
                          f"| {scheme} | {seconds:.3f} | {total:.0f} s |")
+    return "\n".join(lines) + "\n"
+
+
+def compare_table(name: str, results: dict) -> str:
+    """``benchmarks/compare.py``'s rows: each measure at the base revision and now, and their cost ratio."""
+    lines = [f"*Measured on {machine(results)}, best of {results['rounds']} interleaved rounds against "
+             f"`{results['base']}`; `benchmarks/results/{name}.json`.*", "",
+             "| measure | before | after | cost after / before |", "| --- | --- | --- | --- |"]
+    for row in results["rows"]:
+        lines.append(f"| {row['measure']} | {_value(row['before'], row['unit'])} | {_value(row['after'], row['unit'])} "
+                     f"| {row['cost_ratio']:.2f} |")
     return "\n".join(lines) + "\n"
 
 
