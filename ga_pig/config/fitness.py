@@ -61,6 +61,9 @@ class _Ladder(_Archive):
     #: champions: how a member's win rates against the archived champions make its fitness —
     #: ``mean``, or ``min`` (its worst: it cannot rank high by crushing an old champion alone)
     aggregate: str = "mean"
+    #: champions: the reigning champion's genome stays in the population (it replaces a bred child
+    #: when no member carries it), so the population cannot drift away from the run's best
+    keep_champion: bool = False
 
 
 @dataclass

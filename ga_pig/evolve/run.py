@@ -24,6 +24,7 @@ from ga_pig._compile import CompileClock
 from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal, make_judge
+from ga_pig.evolve.keeper import KeepChampion
 from ga_pig.evolve.memetic import BestResponseStep
 from ga_pig.evolve.operators import OBSERVING
 from ga_pig.evolve.outputs import BEST, SUMMARY, write_json
@@ -65,6 +66,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
     judge = make_judge(cfg, game, rng, rates)
     toolbox, fine = build_toolbox(cfg, game, rng, judge, genes), False
     memetic = BestResponseStep(game, genes, int(cfg.memetic.every))
+    keep = KeepChampion(genes, bool(cfg.force_roll_at_zero), slot=-2 if memetic.every else -1)
     begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
     population, side, champion = begin.population, begin.side, begin.champion
     limit = _limit(cfg, rates, began, compiling)
@@ -96,7 +98,8 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                 strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side)
                 if generation % eval_every == 0:
                     recorder.record(generation, wave, side, strategies, fitness, champion)
-                population = memetic(toolbox.breed(population, survivors), champion.strategy, side, generation)
+                children = memetic(toolbox.breed(population, survivors), champion.strategy, side, generation)
+                population = keep(children, population, strategies, getattr(judge, "kept", None), side)
                 progress.advance(generation + 1, recorder.records[-1] if recorder.records else None)
                 limit.generation_done()
         summary = recorder.finish(generation, _side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),

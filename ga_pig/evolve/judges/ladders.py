@@ -42,6 +42,9 @@ class Ladder(FromTotals):
     the fair share plus ``margin`` (a challenger that only edges out the champion — often by
     exploiting it, while playing no better against the rest — stays a challenger). With
     ``aggregate="min"`` a member's fitness is its worst rate against the archive, not the mean.
+    With ``keep_champion`` the run keeps the reigning champion in its population (``kept``;
+    [`KeepChampion`][ga_pig.evolve.keeper.KeepChampion]); a member that is the champion is never
+    tested against itself.
     """
 
     game: Game
@@ -50,10 +53,16 @@ class Ladder(FromTotals):
     champions: list
     margin: float
     aggregate: str
+    keep_champion: bool
 
     @property
     def champion(self) -> np.ndarray | None:
         return self.champions[-1] if self.champions else None
+
+    @property
+    def kept(self) -> np.ndarray | None:
+        """The strategy the run keeps in its population: the champion, with ``keep_champion``."""
+        return self.champion if self.keep_champion else None
 
     def _versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
         """(members, opponents) win rates of each member against each opponent."""
@@ -77,7 +86,8 @@ class Ladder(FromTotals):
         fitness = rates.min(axis=1) if self.aggregate == "min" else rates.mean(axis=1)
         beaten = min(self.must_beat, len(opponents))
         for m in np.argsort(-fitness, kind="stable"):
-            if (rates[m, -beaten:] <= fair(self.game) + self.margin).any():
+            if (rates[m, -beaten:] <= fair(self.game) + self.margin).any() or \
+                    np.array_equal(strategies[m], opponents[-1]):
                 continue
             if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
                 self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
@@ -106,11 +116,13 @@ class ExactLadder(Ladder):
     margin: float = 0.0
     starts: np.ndarray | None = None
     aggregate: str = "mean"
+    keep_champion: bool = False
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat), margin=float(cfg.fitness.margin),
-                   starts=start_weights(game, cfg), aggregate=str(cfg.fitness.aggregate))
+                   starts=start_weights(game, cfg), aggregate=str(cfg.fitness.aggregate),
+                   keep_champion=bool(cfg.fitness.keep_champion))
 
     def __post_init__(self) -> None:
         self._rates = ExactRates(self.game, starts=self.starts)
@@ -152,12 +164,14 @@ class SimulatedLadder(Ladder):
     champions: list = field(default_factory=list)
     margin: float = 0.0
     aggregate: str = "mean"
+    keep_champion: bool = False
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
                    float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
-                   margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate))
+                   margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate),
+                   keep_champion=bool(cfg.fitness.keep_champion))
 
     def _versus(self, strategies, opponents):
         n = len(strategies)

@@ -1,0 +1,58 @@
+"""The reigning champion kept in the population (``fitness.keep_champion``, ladders of champions).
+
+A ladder's members are selected for beating the last champions. Once promotions stop, nothing
+holds the population near the champion: it drifts toward strategies that exploit the champions
+more than they play well, while the champion itself stands still (measured in the findings page
+on discovery, "Where final_best goes"). With ``keep_champion`` the champion's genome replaces one
+bred child in every generation whose children do not already carry it: selection keeps meeting it,
+crossover keeps drawing from it, and the population's best is never worse than the champion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ga_pig.evolve.genomes import Genome
+from ga_pig.evolve.individual import Individual
+
+__all__ = ["KeepChampion"]
+
+
+@dataclass
+class KeepChampion:
+    """``keep(children, parents, strategies, champion, side)``: ``children`` with the genome of
+    ``champion`` (a strategy; None: none kept) in place of the child at ``slot``, unless a child
+    already carries it.
+
+    The genome is the parent whose strategy (``strategies``, the parents decoded) is the champion:
+    a champion is promoted from the members judged, and once kept it stays among them, the cube's
+    waves refining it with the rest. Only a champion no parent plays (a run resumed from a
+    checkpoint written without this step) is written anew at ``side``, and left out if the genome
+    cannot express it exactly."""
+
+    genes: Genome
+    force_roll_at_zero: bool
+    slot: int = -1
+
+    def __call__(self, children: list[Individual], parents: list[Individual], strategies: np.ndarray,
+                  champion: np.ndarray | None, side: int) -> list[Individual]:
+        if champion is None:
+            return children
+        genome = self._genome(parents, strategies, champion, side)
+        if genome is None or any(np.array_equal(child, genome) for child in children):
+            return children
+        kept = list(children)
+        kept[self.slot] = Individual(genome)
+        return kept
+
+    def _genome(self, parents: list[Individual], strategies: np.ndarray, champion: np.ndarray,
+                side: int) -> np.ndarray | None:
+        for parent, strategy in zip(parents, strategies, strict=True):
+            if np.array_equal(strategy, champion):
+                return parent
+        written = self.genes.encode(champion[None], side)
+        if np.array_equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], champion):
+            return written[0]
+        return None
