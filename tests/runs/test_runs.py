@@ -254,12 +254,12 @@ PINNED = [
     (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
       "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
      "bdbc0665f9735900c3bdfdbd762d77f4372153a4c3fb651919f0fd04af5f888d",
-     "aae294b14446572bdfe2a9aff916453ed11e0811b532f89cf7094ddce43bc221",
+     "414027e5a7e87aafcab1c2111f42a2a1984d482c40b483df737d511465162148",
      "af4858eaf997308427ea12978ea35a01f2fdbcbe32e261e67e3577b2c7583fdc"),
     (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
       "eval_every=1", "seed=3"],
      "49808d93d7229f874745be9c347d331963a8cd726051994cb37d7abd53796566",
-     "5575f50f30f82af61342b9d5edb2ef49b31d33950a232411c262a9499cc9152e",
+     "518155e1ff37d3af1bdc5292c7bfaa39921f300e5698adda93dbc5004f52ca9f",
      "f674c606f69411b43e43304c627ffb4ec709b86578140e8d939c5c6fe754970a"),
 ]
 #: Columns the generations table holds beside the core GA record: the run's own fitness and
@@ -268,15 +268,15 @@ PINNED = [
 #: what evolution does, apart from what is recorded beside it; ``table_sha`` pins the whole table.
 ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "genome", "crossover",
                  "mutation_operator", "memetic_every", "setting", "endgame", "players", "must_beat", "margin",
-                 "restart", "aggregate"]
+                 "restart", "aggregate", "keep_champion"]
 
 
 @pytest.mark.parametrize("overrides, legacy_sha, table_sha, best_sha", PINNED)
 def test_pinned_runs_do_not_move(overrides, legacy_sha, table_sha, best_sha, tmp_path):
     """Two short runs (cube waves with an elite; Hog round robin) pinned by hash: the generations
     table without its wall times (with and without ``ADDED_COLUMNS``) and the best strategy. A
-    change to the code must keep them, and a deliberate change of results must say so in the
-    README. best.npy is the run's own champion (the first survivor of the last selection), not the
+    change to the code must keep them; a deliberate change re-pins them and says why in its commit.
+    best.npy is the run's own champion (the first survivor of the last selection), not the
     member the optimal policy rates best."""
     import hashlib
 
