@@ -136,15 +136,16 @@ def _functional_tables(funA, funB, rules, S, T):
     return MAX_SWEEPS
 
 
-@numba.njit(cache=True, inline="always")
-def _by_functionals(rules):
+def _by_functionals(rules) -> bool:
     """True where evaluation goes through
     [`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]: roll/hold games whose
     banked scores can fall (RESET), where the table is swept until it settles. Games where they only grow keep
     the one exact chain sweep of [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] (as fast);
     Hog's one-row turns too; and games whose turn totals can fall (DOUBLE, SUBTRACT), whose chains are solved
-    exactly by elimination, where the flow from a turn start repeats passes."""
-    return rules.dice.shape[0] == 0 and rules.resets and rules.move_p.shape[0] == 0
+    exactly by elimination, where the flow from a turn start repeats passes. Asked in Python, by
+    [`_pair`][ga_pig.families.two_player._evaluation._pair] and its batch twins, so that a game compiles only the
+    kernels of its own path."""
+    return rules.dice.shape[0] == 0 and bool(rules.resets) and rules.move_p.shape[0] == 0
 
 
 @numba.njit(cache=True)
@@ -169,53 +170,75 @@ def _results(S, T, starts, out):
 
 
 @numba.njit(cache=True)
-def _pair(a, b, rules, starts, out):
-    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first)).
-
-    ``starts`` (goal, goal), when not empty, weighs the turn-start score pairs the game begins
-    from (mover's score first, the same pair for either mover): ``out`` then has 8 entries, the
-    four from the game's start (0, 0) and the same four weighted by ``starts``."""
+def _pair_chains(a, b, rules, starts, out):
+    """[`_pair`][ga_pig.families.two_player._evaluation._pair] by the chain sweep."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
-    if _by_functionals(rules):
-        tr = _turn_rules(rules)
-        _functional_tables(_functionals(a, tr), _functionals(b, tr), rules, S, T)
-    else:
-        _win_tables(a, b, rules, S, T)
+    _win_tables(a, b, rules, S, T)
     _results(S, T, starts, out)
 
 
 @numba.njit(cache=True)
 def _between(funA, funB, rules, starts, out):
-    """`_pair` of the two strategies whose turns ``funA``, ``funB`` hold."""
+    """[`_pair`][ga_pig.families.two_player._evaluation._pair] of the two strategies whose turns ``funA``,
+    ``funB`` hold."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
     _functional_tables(funA, funB, rules, S, T)
     _results(S, T, starts, out)
 
 
+@numba.njit(cache=True)
+def _pair_functionals(a, b, rules, starts, out):
+    """[`_pair`][ga_pig.families.two_player._evaluation._pair] through the two strategies' functionals."""
+    tr = _turn_rules(rules)
+    _between(_functionals(a, tr), _functionals(b, tr), rules, starts, out)
+
+
+def _pair(a, b, rules, starts, out):
+    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first)).
+
+    ``starts`` (goal, goal), when not empty, weighs the turn-start score pairs the game begins
+    from (mover's score first, the same pair for either mover): ``out`` then has 8 entries, the
+    four from the game's start (0, 0) and the same four weighted by ``starts``."""
+    (_pair_functionals if _by_functionals(rules) else _pair_chains)(a, b, rules, starts, out)
+
+
 @numba.njit(cache=True, parallel=True)
+def _population_vs_chains(population, opponent, rules, starts, out):
+    """[`_population_vs`][ga_pig.families.two_player._evaluation._population_vs] by the chain sweep."""
+    for n in numba.prange(population.shape[0]):
+        _pair_chains(population[n], opponent, rules, starts, out[n])
+
+
+@numba.njit(cache=True, parallel=True)
+def _population_vs_functionals(population, opponent, rules, starts, out):
+    """[`_population_vs`][ga_pig.families.two_player._evaluation._population_vs] through functionals, the
+    opponent's made once for all members."""
+    tr = _turn_rules(rules)
+    funB = _functionals(opponent, tr)
+    for n in numba.prange(population.shape[0]):
+        _between(_functionals(population[n], tr), funB, rules, starts, out[n])
+
+
 def _population_vs(population, opponent, rules, starts, out):
     """out[n] = _pair(population[n], opponent) for every member, in parallel; the opponent's turns
     are made functionals once for all members where evaluation goes through them."""
-    if _by_functionals(rules):
-        tr = _turn_rules(rules)
-        funB = _functionals(opponent, tr)
-        for n in numba.prange(population.shape[0]):
-            _between(_functionals(population[n], tr), funB, rules, starts, out[n])
-        return
-    for n in numba.prange(population.shape[0]):
-        _pair(population[n], opponent, rules, starts, out[n])
+    kernel = _population_vs_functionals if _by_functionals(rules) else _population_vs_chains
+    kernel(population, opponent, rules, starts, out)
 
 
 @numba.njit(cache=True, parallel=True)
-def _all_pairs(population, first, second, rules, starts, out):
-    """out[m] = _pair(population[first[m]], population[second[m]]), in parallel; where evaluation goes
-    through functionals, each member named is made one once for all its pairs."""
-    if not _by_functionals(rules):
-        for m in numba.prange(first.shape[0]):
-            _pair(population[first[m]], population[second[m]], rules, starts, out[m])
-        return
+def _all_pairs_chains(population, first, second, rules, starts, out):
+    """[`_all_pairs`][ga_pig.families.two_player._evaluation._all_pairs] by the chain sweep."""
+    for m in numba.prange(first.shape[0]):
+        _pair_chains(population[first[m]], population[second[m]], rules, starts, out[m])
+
+
+@numba.njit(cache=True, parallel=True)
+def _all_pairs_functionals(population, first, second, rules, starts, out):
+    """[`_all_pairs`][ga_pig.families.two_player._evaluation._all_pairs] through functionals, each member
+    named made one once for all its pairs."""
     tr = _turn_rules(rules)
     named = np.unique(np.concatenate((first, second)))
     funs = List()
@@ -226,3 +249,10 @@ def _all_pairs(population, first, second, rules, starts, out):
     for m in numba.prange(first.shape[0]):
         _between(funs[np.searchsorted(named, first[m])], funs[np.searchsorted(named, second[m])], rules, starts,
                  out[m])
+
+
+def _all_pairs(population, first, second, rules, starts, out):
+    """out[m] = _pair(population[first[m]], population[second[m]]), in parallel; where evaluation goes
+    through functionals, each member named is made one once for all its pairs."""
+    kernel = _all_pairs_functionals if _by_functionals(rules) else _all_pairs_chains
+    kernel(population, first, second, rules, starts, out)

@@ -74,7 +74,7 @@ class TwoPlayer(TwoSeats):
         return _blocks(_loop._play_blocks_moves if moves else _loop._play_blocks_plain), pop_view, ()
 
     def kernels(self):
-        return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs
+        return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs_chains
 
 
 def _blocks(kernel):
