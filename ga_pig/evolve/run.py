@@ -64,7 +64,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
     rng = np.random.default_rng(int(cfg.seed))
     rates = RatesVsOptimal(game)
     judge = make_judge(cfg, game, rng, rates)
-    toolbox, fine = build_toolbox(cfg, game, rng, judge, genes), False
+    toolboxes = [build_toolbox(cfg, game, rng, judge, genes, fine) for fine in (False, True)]
     memetic = BestResponseStep(game, genes, int(cfg.memetic.every))
     keep = KeepChampion(genes, bool(cfg.force_roll_at_zero), slot=-2 if memetic.every else -1)
     begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
@@ -91,9 +91,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                     stopped = "time_limit_s"
                     break
                 wave, wave_side = _side_at(schedule, generation)
-                if (wave == len(schedule) - 1) != fine:  # the last wave breeds with operators.fine_*
-                    fine = not fine
-                    toolbox = build_toolbox(cfg, game, rng, judge, genes, fine)
+                toolbox = toolboxes[wave == len(schedule) - 1]  # the last wave breeds with operators.fine_*
                 population, side = _resized(genes, population, side, wave_side)
                 strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side)
                 if generation % eval_every == 0:
