@@ -300,3 +300,18 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
     summary = run(cfg, tmp_path)
     check_outputs(tmp_path, summary)
     space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
+
+
+def test_a_ladder_never_tests_the_reigning_champion_against_itself(monkeypatch):
+    """A member that plays the reigning champion is passed over even when its games put it above the
+    fair share; the next member that does is tested."""
+    from ga_pig.evolve.judges import SimulatedLadder
+
+    game = Game.pig(20)
+    old, champion, other = (S.hold_at(h, game) for h in (10, 15, 18))
+    ladder = SimulatedLadder(game, 2, 100, 1000, 3.0, np.random.default_rng(0), champions=[old, champion])
+    monkeypatch.setattr(ladder, "_versus", lambda strategies, opponents: np.array([[0.7, 0.7], [0.6, 0.6]]))
+    tested = []
+    monkeypatch.setattr(ladder, "_promotes", lambda candidate, reigning: tested.append(candidate) or False)
+    ladder.totals(np.stack([champion, other]))
+    assert len(tested) == 1 and np.array_equal(tested[0], other)
