@@ -30,6 +30,7 @@ from ga_pig import exact, strategies
 from ga_pig._kernels.rules import rules_of
 from ga_pig.families._two_seats import AT_START
 from ga_pig.families.two_player import _evaluation
+from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
 from ga_pig.game import Game
 
@@ -65,7 +66,7 @@ def _single(game: Game, a: np.ndarray, b: np.ndarray, method: str) -> tuple[floa
     if method == "chain_sweep":
         S = np.empty((game.goal, game.goal, 2))
         T = np.empty((game.goal, game.goal, 2))
-        seconds = _timed(_evaluation._win_tables, av, bv, rules, S, T, True)
+        seconds = _timed(_evaluation._win_tables, av, bv, rules, S, T, chain_kind(rules, swept=True))
         return seconds, np.array([S[0, 0, 0], S[0, 0, 1], T[0, 0, 0], T[0, 0, 1]])
     out = np.empty(4)
     seconds = _timed(_evaluation._pair, av, bv, rules, AT_START, out)

@@ -10,7 +10,7 @@ from ga_pig import strategies as S
 from ga_pig._kernels.rules import rules_of
 from ga_pig.families._two_seats import AT_START
 from ga_pig.families.two_player import _evaluation, _functionals
-from ga_pig.families.two_player._chains import _turn_rules
+from ga_pig.families.two_player._chains import _turn_rules, chain_kind
 from ga_pig.families.two_player.space import space_of
 from ga_pig.game import GAMES, Game
 
@@ -31,7 +31,8 @@ def _random(game: Game, rng: np.random.Generator) -> np.ndarray:
 
 def _chain_sweep(a: np.ndarray, b: np.ndarray, game: Game) -> tuple[np.ndarray, np.ndarray]:
     S_, T = np.empty((game.goal, game.goal, 2)), np.empty((game.goal, game.goal, 2))
-    _evaluation._win_tables(a, b, rules_of(game), S_, T, True)  # Gauss–Seidel chains: the reference
+    rules = rules_of(game)
+    _evaluation._win_tables(a, b, rules, S_, T, chain_kind(rules, swept=True))  # Gauss–Seidel chains: the reference
     return S_, T
 
 

@@ -26,12 +26,15 @@ chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends
 [`Rules`][ga_pig._kernels.rules.Rules] record; the kernel copies what its turns read once
 ([`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]) and hands that tuple to these per-chain steps (the
 innermost steps of the hot loops: see [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] for why).
+Kernels take the kind of chain a game makes as an argument whose type names it
+([`PASS`][ga_pig.families.two_player._chains.PASS] and its siblings), so each compiles the steps of that kind alone.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.extending import overload
 
 from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 
@@ -52,7 +55,7 @@ def _turn_rules(rules):
 def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
     """One top-down pass over the chain's rows; returns the largest change of a row (tracked
     only with DOUBLE or SUBTRACT rolls: rows read below k come from the previous pass). Arguments as
-    [`_chain`][ga_pig.families.two_player._chains._chain]."""
+    [`_turn`][ga_pig.families.two_player._chains._turn]."""
     _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
     moves = move_p.shape[0] > 0
     top = goal - me
@@ -126,29 +129,38 @@ def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
     return change
 
 
-@numba.njit(cache=True)
-def _chain(s, me, opp, winner, hold, reset, C, tr):
-    """Affine chain of the mover holding ``me`` (strategy rows s[me, opp, :]), solved exactly into C.
+#: Kinds of chain, as markers that numba types apart (tuples of different lengths): a kernel handed one compiles the
+#: steps of that kind ([`_turn`][ga_pig.families.two_player._chains._turn],
+#: [`_turn_start`][ga_pig.families.two_player._chains._turn_start]) and none of the others', so a game compiles only
+#: its own. [`chain_kind`][ga_pig.families.two_player._chains.chain_kind] picks a game's, in Python.
+#: PASS: turn totals only grow, one top-down pass ([`_chain_pass`][ga_pig.families.two_player._chains._chain_pass]);
+#: SOLVED: DOUBLE or SUBTRACT rolls, elimination ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain]);
+#: SWEPT: Gauss–Seidel passes ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]); DICE: the mover
+#: chooses a number of dice, one row ([`_dice_row`][ga_pig.families.two_player._chains._dice_row]).
+PASS, SOLVED, SWEPT, DICE = (), (0,), (0, 0), (0, 0, 0)
 
-    winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
-    hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
-    reset: (a wins, b wins) after the mover's reset — the opponent's turn start with the mover
-    at 0 (for me = 0 that is the return route itself).
-    tr: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
-    Without DOUBLE or SUBTRACT rolls one top-down pass
-    ([`_chain_pass`][ga_pig.families.two_player._chains._chain_pass]); with them, elimination
-    ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain], then
-    [`_substitute`][ga_pig.families.two_player._chains._substitute] for the rows above 0).
-    """
-    if tr[8].shape[0] == 0:
-        _chain_pass(s, me, opp, winner, hold, reset, C, tr)
-    else:
-        _substitute(s, me, opp, C, _solved_chain(s, me, opp, winner, hold, reset, C, tr))
+
+def chain_kind(rules, swept: bool = False) -> tuple:
+    """The kind of chain a game's turns make (one of `PASS`, `SOLVED`, `SWEPT`, `DICE`); with ``swept``, roll/hold
+    chains with DOUBLE or SUBTRACT rolls are swept (the reference elimination is checked and timed against), as are
+    those of a game that subtracts more than [`BELOW`][ga_pig.families.two_player._chains.BELOW] rows."""
+    if rules.dice.shape[0] > 0:
+        return DICE
+    if rules.move_p.shape[0] == 0:
+        return PASS
+    return SWEPT if swept or rules.move_amount.max() > BELOW else SOLVED
+
+
+@numba.njit(cache=True)
+def _one_pass(s, me, opp, winner, hold, reset, C, tr):
+    """[`_chain_pass`][ga_pig.families.two_player._chains._chain_pass] as a kernel of its own: the PASS steps of
+    [`_turn`][ga_pig.families.two_player._chains._turn], compiled once for every kernel that calls it."""
+    _chain_pass(s, me, opp, winner, hold, reset, C, tr)
 
 
 @numba.njit(cache=True)
 def _swept_chain(s, me, opp, winner, hold, reset, C, tr):
-    """[`_chain`][ga_pig.families.two_player._chains._chain] by Gauss–Seidel: top-down passes, each reading the
+    """[`_turn`][ga_pig.families.two_player._chains._turn] by Gauss–Seidel: top-down passes, each reading the
     rows below k (DOUBLE from 0, SUBTRACT) from the previous pass, until no row moves by more than
     [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds (the previous
     chain's, a close first guess; callers allocate C zeroed). The reference that elimination is checked and timed
@@ -167,7 +179,7 @@ BELOW = 6
 # one algorithm kept whole (105 lines with its docstring): a row's outcomes and its elimination share the registers
 @numba.njit(cache=True)
 def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
-    """[`_chain`][ga_pig.families.two_player._chains._chain] with DOUBLE or SUBTRACT rolls, by elimination: exact
+    """[`_turn`][ga_pig.families.two_player._chains._turn] with DOUBLE or SUBTRACT rolls, by elimination: exact
     in one top-down pass, no iteration. Leaves C[0] solved (all that closing a pair of turn starts reads) and returns
     V for [`_substitute`][ga_pig.families.two_player._chains._substitute], which solves the rows above 0.
 
@@ -184,9 +196,6 @@ def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
     accumulated on its own.
     """
     _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
-    if move_amount.max() > BELOW:
-        _swept_chain(s, me, opp, winner, hold, reset, C, tr)
-        return np.zeros((0, BELOW))
     top = goal - me
     V = np.empty((top, BELOW))
     w = np.zeros(top)  # the row being solved: its weight on each row it reads
@@ -278,9 +287,7 @@ def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
 @numba.njit(cache=True)
 def _substitute(s, me, opp, C, V):
     """Finish [`_solved_chain`][ga_pig.families.two_player._chains._solved_chain]: from k = 1 up, row k's constants
-    plus V[k] times the solved rows below it (nothing to do where the chain was swept: V empty)."""
-    if V.shape[0] == 0:
-        return
+    plus V[k] times the solved rows below it."""
     for k in range(1, V.shape[0]):
         if s[me, opp, k]:
             x0 = C[k, 0]
@@ -303,7 +310,7 @@ def _substitute(s, me, opp, C, V):
 def _dice_row(d, me, winner, goal, dice, hold, C):
     """Row C[0] of a turn that rolls ``d`` dice at once (Hog): dice[d, s] is the chance of
     scoring s, s = 0 meaning a bust (the return route); hold[s] as in
-    [`_chain`][ga_pig.families.two_player._chains._chain]."""
+    [`_turn`][ga_pig.families.two_player._chains._turn]."""
     top = goal - me
     acc0 = 0.0
     acc1 = 0.0
@@ -329,16 +336,55 @@ def _dice_row(d, me, winner, goal, dice, hold, C):
     C[0, 3] = acc3 + won
 
 
-@numba.njit(cache=True, inline="always")
-def _turn(s, me, opp, winner, hold, reset, C, tr):
-    """The mover's turn as affine rows: the roll/hold chain, or one roll of s[me, opp, 0] dice
-    when the mover chooses a number of dice (tr's dice table non-empty); arguments as
-    [`_chain`][ga_pig.families.two_player._chains._chain]."""
-    dice = tr[0]
-    if dice.shape[0] > 0:
-        _dice_row(np.int64(s[me, opp, 0]), me, winner, tr[1], dice, hold, C)
-    else:
-        _chain(s, me, opp, winner, hold, reset, C, tr)
+def _turn(kind, s, me, opp, winner, hold, reset, C, tr):
+    """The mover's turn (strategy rows s[me, opp, :]) as affine rows, every row solved into C, by the steps of the
+    chain ``kind``; kernels only (numba picks the steps by the kind's type, `_turn_of`).
+
+    winner: 0 if the mover is a, 1 if b (the column an in-turn win adds to).
+    hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
+    reset: (a wins, b wins) after the mover's reset — the opponent's turn start with the mover
+    at 0 (for me = 0 that is the return route itself).
+    tr: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
+    """
+    raise TypeError("_turn is compiled into kernels only")
+
+
+def _turn_start(kind, s, me, opp, winner, hold, reset, C, tr):
+    """[`_turn`][ga_pig.families.two_player._chains._turn] solved at least at its start, C[0]: all that closing a
+    pair of turn starts reads (elimination leaves the rows above unsolved)."""
+    raise TypeError("_turn_start is compiled into kernels only")
+
+
+def _passed(kind, s, me, opp, winner, hold, reset, C, tr):
+    _one_pass(s, me, opp, winner, hold, reset, C, tr)
+
+
+def _eliminated(kind, s, me, opp, winner, hold, reset, C, tr):
+    _solved_chain(s, me, opp, winner, hold, reset, C, tr)
+
+
+def _substituted(kind, s, me, opp, winner, hold, reset, C, tr):
+    _substitute(s, me, opp, C, _solved_chain(s, me, opp, winner, hold, reset, C, tr))
+
+
+def _swept(kind, s, me, opp, winner, hold, reset, C, tr):
+    _swept_chain(s, me, opp, winner, hold, reset, C, tr)
+
+
+def _rolled(kind, s, me, opp, winner, hold, reset, C, tr):
+    _dice_row(np.int64(s[me, opp, 0]), me, winner, tr[1], tr[0], hold, C)
+
+
+@overload(_turn, inline="always")
+def _turn_of(kind, s, me, opp, winner, hold, reset, C, tr):
+    """[`_turn`][ga_pig.families.two_player._chains._turn]'s steps for the kind (by its length)."""
+    return (_passed, _substituted, _swept, _rolled)[len(kind.types)]
+
+
+@overload(_turn_start, inline="always")
+def _turn_start_of(kind, s, me, opp, winner, hold, reset, C, tr):
+    """[`_turn_start`][ga_pig.families.two_player._chains._turn_start]'s steps for the kind (by its length)."""
+    return (_passed, _eliminated, _swept, _rolled)[len(kind.types)]
 
 
 @numba.njit(cache=True, inline="always")

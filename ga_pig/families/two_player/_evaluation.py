@@ -23,7 +23,7 @@ from numba.typed import List
 
 from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS
-from ga_pig.families.two_player._chains import _chain_pass, _close, _dice_row, _solved_chain, _swept_chain, _turn_rules
+from ga_pig.families.two_player._chains import _chain_pass, _close, _turn_rules, _turn_start, chain_kind
 from ga_pig.families.two_player._functionals import D, E, _functionals, _value
 
 
@@ -45,7 +45,7 @@ def _anderson(S, T, LS, LT, sweep, history):
 
 
 @numba.njit(cache=True)
-def _win_tables(a, b, rules, S, T, swept=False):
+def _win_tables(a, b, rules, S, T, kind):
     """Turn-start win probabilities (P(a wins), P(b wins)) for a against b; returns the sweeps.
 
     S[i, j]: a (holding i) is about to start a turn against b (holding j).
@@ -56,13 +56,16 @@ def _win_tables(a, b, rules, S, T, swept=False):
     those 4 * goal numbers; sweeps repeat until it returns them unchanged to within
     [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], each next guess extrapolated from the last few (Anderson
     acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
-    Chains with DOUBLE or SUBTRACT rolls are solved by elimination down to their turn start
-    ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain]); with ``swept`` by Gauss–Seidel passes
-    ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]: the reference that tests and
-    benchmarks/evaluation.py compare with).
+    Each chain is solved down to its turn start by the steps of ``kind``
+    ([`chain_kind`][ga_pig.families.two_player._chains.chain_kind]; its SWEPT, Gauss–Seidel passes where elimination
+    would do, is the reference that tests and benchmarks/evaluation.py compare with).
     """
     tr = _turn_rules(rules)
-    dice, goal, moves = tr[0], tr[1], tr[8].shape[0] > 0
+    if len(kind) == 0:
+        # a PASS chain has no MOVE rows: said with constant empty arrays, the compiler drops their loops from the
+        # inlined pass (9% of Pig's time)
+        tr = tr[:8] + (np.empty(0), np.empty(0, np.int64))
+    goal = tr[1]
     CA = np.zeros((goal, 4))
     CB = np.zeros((goal, 4))
     S[:] = 0.0
@@ -73,20 +76,12 @@ def _win_tables(a, b, rules, S, T, swept=False):
     for sweep in range(MAX_SWEEPS):
         for i in range(goal - 1, -1, -1):
             for j in range(goal - 1, -1, -1):
-                # The dispatch is spelt out here, not through _turn: the detour costs the common
-                # case (one pass, one sweep) ~30%.
-                if dice.shape[0] > 0:
-                    _dice_row(np.int64(a[i, j, 0]), i, 0, goal, dice, T[j, i:], CA)
-                    _dice_row(np.int64(b[j, i, 0]), j, 1, goal, dice, S[i, j:], CB)
-                elif not moves:
+                if len(kind) == 0:  # PASS, inlined: through _turn_start's call it costs Pig 14%
                     _chain_pass(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
                     _chain_pass(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
-                elif swept:
-                    _swept_chain(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
-                    _swept_chain(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
                 else:
-                    _solved_chain(a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
-                    _solved_chain(b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
+                    _turn_start(kind, a, i, j, 0, T[j, i:], (LT[j, 0], LT[j, 1]), CA, tr)
+                    _turn_start(kind, b, j, i, 1, S[i, j:], (LS[i, 0], LS[i, 1]), CB, tr)
                 _close(CA, CB, S, T, i, j)
         if not rules.resets:
             return 1
@@ -170,11 +165,11 @@ def _results(S, T, starts, out):
 
 
 @numba.njit(cache=True)
-def _pair_chains(a, b, rules, starts, out):
-    """[`_pair`][ga_pig.families.two_player._evaluation._pair] by the chain sweep."""
+def _pair_chains(a, b, rules, starts, out, kind):
+    """[`_pair`][ga_pig.families.two_player._evaluation._pair] by the chain sweep, chains of ``kind``."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
-    _win_tables(a, b, rules, S, T)
+    _win_tables(a, b, rules, S, T, kind)
     _results(S, T, starts, out)
 
 
@@ -201,14 +196,17 @@ def _pair(a, b, rules, starts, out):
     ``starts`` (goal, goal), when not empty, weighs the turn-start score pairs the game begins
     from (mover's score first, the same pair for either mover): ``out`` then has 8 entries, the
     four from the game's start (0, 0) and the same four weighted by ``starts``."""
-    (_pair_functionals if _by_functionals(rules) else _pair_chains)(a, b, rules, starts, out)
+    if _by_functionals(rules):
+        _pair_functionals(a, b, rules, starts, out)
+    else:
+        _pair_chains(a, b, rules, starts, out, chain_kind(rules))
 
 
 @numba.njit(cache=True, parallel=True)
-def _population_vs_chains(population, opponent, rules, starts, out):
+def _population_vs_chains(population, opponent, rules, starts, out, kind):
     """[`_population_vs`][ga_pig.families.two_player._evaluation._population_vs] by the chain sweep."""
     for n in numba.prange(population.shape[0]):
-        _pair_chains(population[n], opponent, rules, starts, out[n])
+        _pair_chains(population[n], opponent, rules, starts, out[n], kind)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -224,15 +222,17 @@ def _population_vs_functionals(population, opponent, rules, starts, out):
 def _population_vs(population, opponent, rules, starts, out):
     """out[n] = _pair(population[n], opponent) for every member, in parallel; the opponent's turns
     are made functionals once for all members where evaluation goes through them."""
-    kernel = _population_vs_functionals if _by_functionals(rules) else _population_vs_chains
-    kernel(population, opponent, rules, starts, out)
+    if _by_functionals(rules):
+        _population_vs_functionals(population, opponent, rules, starts, out)
+    else:
+        _population_vs_chains(population, opponent, rules, starts, out, chain_kind(rules))
 
 
 @numba.njit(cache=True, parallel=True)
-def _all_pairs_chains(population, first, second, rules, starts, out):
+def _all_pairs_chains(population, first, second, rules, starts, out, kind):
     """[`_all_pairs`][ga_pig.families.two_player._evaluation._all_pairs] by the chain sweep."""
     for m in numba.prange(first.shape[0]):
-        _pair_chains(population[first[m]], population[second[m]], rules, starts, out[m])
+        _pair_chains(population[first[m]], population[second[m]], rules, starts, out[m], kind)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -254,5 +254,7 @@ def _all_pairs_functionals(population, first, second, rules, starts, out):
 def _all_pairs(population, first, second, rules, starts, out):
     """out[m] = _pair(population[first[m]], population[second[m]]), in parallel; where evaluation goes
     through functionals, each member named is made one once for all its pairs."""
-    kernel = _all_pairs_functionals if _by_functionals(rules) else _all_pairs_chains
-    kernel(population, first, second, rules, starts, out)
+    if _by_functionals(rules):
+        _all_pairs_functionals(population, first, second, rules, starts, out)
+    else:
+        _all_pairs_chains(population, first, second, rules, starts, out, chain_kind(rules))

@@ -16,9 +16,9 @@ from ga_pig.families.two_player._chains import _turn, _turn_rules
 
 
 @numba.njit(cache=True)
-def _visits(a, b, rules, V):
+def _visits(kind, a, b, rules, V):
     """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first (Hog: k = 0,
-    a's turns at (i, j)).
+    a's turns at (i, j)); chains of ``kind`` ([`chain_kind`][ga_pig.families.two_player._chains.chain_kind]).
 
     Forward flow in score order: each pair's two turn starts close over the bust/pass loop as
     in [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables], then the flow runs along the chains. A
@@ -42,8 +42,8 @@ def _visits(a, b, rules, V):
     for _sweep in range(MAX_SWEEPS):
         for i in range(goal):
             for j in range(goal):
-                _turn(a, i, j, 0, zeros, (0.0, 0.0), CA, tr)
-                _turn(b, j, i, 1, zeros, (0.0, 0.0), CB, tr)
+                _turn(kind, a, i, j, 0, zeros, (0.0, 0.0), CA, tr)
+                _turn(kind, b, j, i, 1, zeros, (0.0, 0.0), CB, tr)
                 denom = CA[0, 3] + CB[0, 3] - CA[0, 3] * CB[0, 3]
                 if denom <= 0.0:
                     x = extA[i, j] + extB[i, j]

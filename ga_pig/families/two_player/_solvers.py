@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from ga_pig._kernels.rules import BANK, RESET, ROUNDING_FLOOR, _step
-from ga_pig.families.two_player._chains import _chain, _close, _dice_row, _turn, _turn_rules
+from ga_pig.families.two_player._chains import _close, _dice_row, _turn, _turn_rules
 
 
 @numba.njit(cache=True)
@@ -153,13 +153,13 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
 
 
 @numba.njit(cache=True, inline="always")
-def _zero_sum_turn(policy, me, op, P, hold, C, tr):
+def _zero_sum_turn(kind, policy, me, op, P, hold, C, tr):
     """[`_turn`][ga_pig.families.two_player._chains._turn] for the zero-sum solver: the mover's win probability
     at (me, op, k) is C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth
     1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]; ``tr`` from
     [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]."""
     _zero_sum_bank_row(P, me, op, tr[1], hold[:, 0])
-    _turn(policy, me, op, 0, hold, (1.0 - P[op, 0, 0], 0.0), C, tr)
+    _turn(kind, policy, me, op, 0, hold, (1.0 - P[op, 0, 0], 0.0), C, tr)
 
 
 @numba.njit(cache=True, inline="always")
@@ -198,14 +198,17 @@ def _improve(policy, me, op, P, dice, table, margin, row):
 
 
 @numba.njit(cache=True)
-def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, scratch):
+def _policy_iteration(kind, pairs, rules, margin, max_rounds, tables, scratch):
     """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of
     [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], in order): per pair, solve the linear
     equations of the current policy exactly (affine chains), improve greedily, repeat until the policy is stable.
     Returns (converged, largest value move, whether an action switched); with resets the caller repeats the whole pass
-    until a pass moves no value beyond the rounding floor and changes no action. ``scratch`` (CA, CB (goal, 4),
-    hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that sweep (a game that subtracts
-    more than [`BELOW`][ga_pig.families.two_player._chains.BELOW]) start from the previous pair's."""
+    until a pass moves no value beyond the rounding floor and changes no action. ``tables`` (P, policy, rounds) are
+    the caller's, written here; chains of ``kind`` ([`chain_kind`][ga_pig.families.two_player._chains.chain_kind]).
+    ``scratch`` (CA, CB (goal, 4), hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that
+    sweep (a game that subtracts more than [`BELOW`][ga_pig.families.two_player._chains.BELOW]) start from the previous
+    pair's."""
+    P, policy, rounds = tables
     CA, CB, hold, row = scratch
     tr = _turn_rules(rules)
     dice, goal = tr[0], tr[1]
@@ -218,9 +221,9 @@ def _policy_iteration(pairs, rules, margin, max_rounds, P, policy, rounds, scrat
         j = pairs[pair, 1]
         converged = False
         for _r in range(max_rounds):
-            _zero_sum_turn(policy, i, j, P, hold, CA, tr)
+            _zero_sum_turn(kind, policy, i, j, P, hold, CA, tr)
             if i != j:
-                _zero_sum_turn(policy, j, i, P, hold, CB, tr)
+                _zero_sum_turn(kind, policy, j, i, P, hold, CB, tr)
             else:
                 CB[:] = CA
             # x = cA + dA (1 - y),  y = cB + dB (1 - x); e = 1 - d accumulated exactly
@@ -274,7 +277,7 @@ def _best_dice_response(i, j, tr, margin, S, T, CA, CB):
 
 
 @numba.njit(cache=True)
-def _best_response(b, rows, rules, margin, max_rounds, tables, scratch):
+def _best_response(kind, b, rows, rules, margin, max_rounds, tables, scratch):
     """Policy maximizing the mover's win probability against the fixed b, from every state.
 
     ``tables`` (V, policy, S, T, rounds) are the caller's, written here; ``scratch`` (CA, CB (goal, 4)) too, kept
@@ -296,7 +299,7 @@ def _best_response(b, rows, rules, margin, max_rounds, tables, scratch):
     switched = False
     for i in rows:
         for j in range(goal - 1, -1, -1):
-            _turn(b, j, i, 1, S[i, j:], (S[i, 0, 0], S[i, 0, 1]), CB, tr)
+            _turn(kind, b, j, i, 1, S[i, j:], (S[i, 0, 0], S[i, 0, 1]), CB, tr)
             if dice.shape[0] > 0:
                 policy[i, j, 0] = _best_dice_response(i, j, tr, margin, S, T, CA, CB)
                 V[i, j, 0] = S[i, j, 0]
@@ -304,7 +307,7 @@ def _best_response(b, rows, rules, margin, max_rounds, tables, scratch):
                 continue
             converged = False
             for _r in range(max_rounds):
-                _chain(policy, i, j, 0, T[j, i:], (T[j, 0, 0], T[j, 0, 1]), CA, tr)
+                _turn(kind, policy, i, j, 0, T[j, i:], (T[j, 0, 0], T[j, 0, 1]), CA, tr)
                 _close(CA, CB, S, T, i, j)
                 t0 = T[j, i, 0]
                 for k in range(goal - i):

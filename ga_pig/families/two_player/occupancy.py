@@ -7,6 +7,7 @@ import numpy as np
 
 from ga_pig._kernels.rules import _step, rules_of
 from ga_pig.families.two_player import _occupancy
+from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import DiceCounts, RollHold, space_of
 from ga_pig.game import Effect, Game
 
@@ -70,5 +71,6 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     Returns ndarray(float64, shape=space_of(game).shape).
     """
     V = np.zeros(space_of(game).kernel_shape)
-    _occupancy._visits(space_of(game).kernel_view(a), space_of(game).kernel_view(b), rules_of(game), V)
+    view, rules = space_of(game).kernel_view, rules_of(game)
+    _occupancy._visits(chain_kind(rules), view(a), view(b), rules, V)
     return space_of(game).from_kernel(V)

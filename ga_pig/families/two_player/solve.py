@@ -17,6 +17,7 @@ import numpy as np
 
 from ga_pig._kernels.rules import ADD, BANK, DOUBLE, MAX_SWEEPS, RESET, ROUNDING_FLOOR, SUBTRACT, rules_of
 from ga_pig.families.two_player import _solvers
+from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
 from ga_pig.game import Game
 
@@ -114,8 +115,8 @@ def optimal(game: Game, method: str, tol: float, max_iterations: int) -> Solutio
             first_delta = _solvers._value_iteration(pairs, rules, tol, max_iterations, value, policy, iterations)
             # settled once the first sweeps moved nothing beyond tol or beyond the rounding floor
             return first_delta >= 0.0, (first_delta if first_delta > tol else 0.0), False
-        return _solvers._policy_iteration(pairs, rules, TIE_MARGIN, max_iterations, value, policy, iterations,
-                                          scratch)
+        return _solvers._policy_iteration(chain_kind(rules), pairs, rules, TIE_MARGIN, max_iterations,
+                                          (value, policy, iterations), scratch)
 
     _passes(one_pass, _solvers._pairs_by_total(goal), CHUNK_PAIRS, game, f"{method} did not converge within "
             f"{max_iterations} iterations on a pair of scores")
@@ -155,7 +156,7 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     scratch = np.zeros((goal, 4)), np.zeros((goal, 4))
 
     def one_pass(rows: np.ndarray) -> tuple[bool, float, bool]:
-        return _solvers._best_response(fixed, rows, rules, TIE_MARGIN, max_iterations,
+        return _solvers._best_response(chain_kind(rules), fixed, rows, rules, TIE_MARGIN, max_iterations,
                                        (value, policy, at_start, to_b, iterations), scratch)
 
     _passes(one_pass, np.arange(goal - 1, -1, -1), CHUNK_ROWS, game,
