@@ -129,14 +129,9 @@ def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
     return change
 
 
-#: Kinds of chain, as markers that numba types apart (tuples of different lengths): a kernel handed one compiles the
-#: steps of that kind ([`_turn`][ga_pig.families.two_player._chains._turn],
-#: [`_turn_start`][ga_pig.families.two_player._chains._turn_start]) and none of the others', so a game compiles only
-#: its own. [`chain_kind`][ga_pig.families.two_player._chains.chain_kind] picks a game's, in Python.
-#: PASS: turn totals only grow, one top-down pass ([`_chain_pass`][ga_pig.families.two_player._chains._chain_pass]);
-#: SOLVED: DOUBLE or SUBTRACT rolls, elimination ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain]);
-#: SWEPT: Gauss–Seidel passes ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]); DICE: the mover
-#: chooses a number of dice, one row ([`_dice_row`][ga_pig.families.two_player._chains._dice_row]).
+#: Kinds of chain as markers numba types apart (tuples of different lengths), so a kernel handed one compiles only
+#: that kind's steps ([`_turn`][ga_pig.families.two_player._chains._turn]): PASS, one top-down pass (totals only
+#: grow); SOLVED, elimination (DOUBLE, SUBTRACT); SWEPT, Gauss–Seidel passes; DICE, Hog's one-row turns.
 PASS, SOLVED, SWEPT, DICE = (), (0,), (0, 0), (0, 0, 0)
 
 
@@ -153,8 +148,7 @@ def chain_kind(rules, swept: bool = False) -> tuple:
 
 @numba.njit(cache=True)
 def _one_pass(s, me, opp, winner, hold, reset, C, tr):
-    """[`_chain_pass`][ga_pig.families.two_player._chains._chain_pass] as a kernel of its own: the PASS steps of
-    [`_turn`][ga_pig.families.two_player._chains._turn], compiled once for every kernel that calls it."""
+    """[`_chain_pass`][ga_pig.families.two_player._chains._chain_pass] as a kernel of its own (PASS steps)."""
     _chain_pass(s, me, opp, winner, hold, reset, C, tr)
 
 
