@@ -42,7 +42,8 @@ test: $(STAMP)
 
 # The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
 # (a SLURM sweep, a job signalled as before its time limit and one past it, both requeued; skipped where no cluster
-# answers; the study server in Chromium, and against PostgreSQL where one runs; the GA notebook run twice)
+# answers; the study server in Chromium, under fifty participants, killed and restarted, and against PostgreSQL where
+# one runs; the GA notebook run twice; every entry of reproduce --quick)
 check: lint docs
 	$(BIN)/python -m pytest -q --durations=5 -m slow
 

@@ -10,6 +10,7 @@ from ga_pig.analysis import load_play, load_summaries
 TINY = ["game.goal=30", "population_size=6", "games_per_match=10", "progress=false"]
 
 
+@pytest.mark.slow  # every reproduction entry, a minute: the `make check` tier
 def test_reproduce_quick(tmp_path):
     """Every entry of ``--quick`` is written and listed; every figure explains itself
     (:func:`tests.project.test_figures.figure_problems`, checked on each figure before it is saved)."""

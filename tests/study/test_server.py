@@ -205,6 +205,7 @@ def player(server: Server, pid: str, **options) -> Participant:
 
 
 # ---------------------------------------------------------------------------------------------- load
+@pytest.mark.slow  # a load test, half a minute of fifty clients: the `make check` tier
 def test_fifty_participants_at_once(server, store):
     players = [player(server, f"load-{n:02d}") for n in range(LOAD)]
     barrier = threading.Barrier(LOAD)
@@ -433,6 +434,7 @@ def test_a_move_cut_off_leaves_no_traceback(server):
 
 
 # ---------------------------------------------------------------------------------------------- kill -9
+@pytest.mark.slow  # a server killed and restarted, 25 s: the `make check` tier
 def test_kill_and_restart_mid_study(tmp_path):
     """SIGKILL twice with 10 participants playing: first frozen (SIGSTOP) until every participant has
     a move in flight, then a plain kill; each time the database holds every acknowledged move, and on
