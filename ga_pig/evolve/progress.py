@@ -55,8 +55,8 @@ class Progress:
     """A run's progress from generation ``initial`` to ``total``: a context manager around the
     generation loop, told of each generation by [`advance`][ga_pig.evolve.progress.Progress.advance]."""
 
-    def __init__(self, cfg: DictConfig, total: int, initial: int, compiling, stream=None) -> None:
-        self.total, self.initial, self.compiling = total, initial, compiling
+    def __init__(self, cfg: DictConfig, total: int, initial: int, compiling, stream=None, limit=None) -> None:
+        self.total, self.initial, self.compiling, self.limit = total, initial, compiling, limit
         self.stream = sys.stderr if stream is None else stream
         self.show_bar = bool(cfg.progress) and self.stream.isatty()
         self.bar = None
@@ -93,15 +93,26 @@ class Progress:
                 self.bar.start_t += compiled
                 self.bar.last_print_t += compiled
                 self._shifted = getattr(self, "_shifted", 0.0) + compiled
-            if record is not None:
-                self.bar.set_postfix(_scores(record), refresh=False)
+            postfix = {} if record is None else _scores(record)
+            if self.limit is not None and self.limit.seconds is not None:  # tqdm's own ETA counts generations only
+                postfix["stops in"] = _duration(self.limit.remaining())
+            if postfix:
+                self.bar.set_postfix(postfix, refresh=False)
             self.bar.update(1)
         now = time.monotonic()
         if now - self.logged >= LOG_EVERY_S or generation == self.total:
             self.logged = now
             scores = "no record yet" if record is None else ", ".join(f"{k} {v}" for k, v in _scores(record).items())
-            left = _duration((self.total - generation) / rate) if rate > 0 else "?"
-            log.info("generation %d/%d: %s; %.3g gen/s, %s left", generation, self.total, scores, rate, left)
+            log.info("generation %d/%d: %s; %.3g gen/s, %s left", generation, self.total, scores, rate,
+                     self._left(generation, rate))
+
+    def _left(self, generation: int, rate: float) -> str:
+        """The time left: to the last generation at the current rate, or to ``time_limit_s`` if that comes first."""
+        by_rate = (self.total - generation) / rate if rate > 0 else float("inf")
+        by_limit = self.limit.remaining() if self.limit is not None else None
+        if by_limit is not None and by_limit < by_rate:
+            return f"{_duration(by_limit)} (time_limit_s)"
+        return _duration(by_rate) if rate > 0 else "?"
 
 
 def _scores(record: dict) -> dict[str, str]:
@@ -125,6 +136,10 @@ class Limit:
 
     def reached(self) -> bool:
         return self.seconds is not None and time.monotonic() - self.began >= self.seconds
+
+    def remaining(self) -> float | None:
+        """Seconds until the limit (None: no limit)."""
+        return None if self.seconds is None else max(self.seconds - (time.monotonic() - self.began), 0.0)
 
     def setup_done(self, compile_seconds: float, solved: bool) -> None:
         """Before the first generation: warn if setting up has used up the limit already."""

@@ -70,7 +70,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
     begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
     population, side, champion = begin.population, begin.side, begin.champion
     limit = _limit(cfg, rates, began, compiling)
-    progress = Progress(cfg, total, begin.generation, compiling)
+    progress = Progress(cfg, total, begin.generation, compiling, limit=limit)
     recorder = Recorder(cfg, out, game, genes, rates, begin.records, begin.elapsed, compiling)
     checkpointer = Checkpointer(cfg, out, recorder.records, begin.resumes)
 
