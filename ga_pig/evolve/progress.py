@@ -56,7 +56,8 @@ class Progress:
     generation loop, told of each generation by [`advance`][ga_pig.evolve.progress.Progress.advance]."""
 
     def __init__(self, cfg: DictConfig, total: int, initial: int, compiling, stream=None, limit=None) -> None:
-        self.total, self.initial, self.compiling, self.limit = total, initial, compiling, limit
+        self.total, self.initial, self.compiling = total, initial, compiling
+        self.limit = Limit(None, 0.0) if limit is None else limit
         self.stream = sys.stderr if stream is None else stream
         self.show_bar = bool(cfg.progress) and self.stream.isatty()
         self.bar = None
@@ -94,8 +95,8 @@ class Progress:
                 self.bar.last_print_t += compiled
                 self._shifted = getattr(self, "_shifted", 0.0) + compiled
             postfix = {} if record is None else _scores(record)
-            if self.limit is not None and self.limit.seconds is not None:  # tqdm's own ETA counts generations only
-                postfix["stops in"] = _duration(self.limit.remaining())
+            if (stops := self.limit.remaining()) is not None:  # tqdm's own ETA counts generations only
+                postfix["stops in"] = _duration(stops)
             if postfix:
                 self.bar.set_postfix(postfix, refresh=False)
             self.bar.update(1)
@@ -109,7 +110,7 @@ class Progress:
     def _left(self, generation: int, rate: float) -> str:
         """The time left: to the last generation at the current rate, or to ``time_limit_s`` if that comes first."""
         by_rate = (self.total - generation) / rate if rate > 0 else float("inf")
-        by_limit = self.limit.remaining() if self.limit is not None else None
+        by_limit = self.limit.remaining()
         if by_limit is not None and by_limit < by_rate:
             return f"{_duration(by_limit)} (time_limit_s)"
         return _duration(by_rate) if rate > 0 else "?"
