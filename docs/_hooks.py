@@ -28,7 +28,7 @@ def on_config(config, **kwargs):
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
     if CONFIG.search(markdown):
-        import ga_pig.study.config  # noqa: F401  (registers the study's schema)
+        import ga_pig.study.config  # noqa: F401  (registers the play and study schemas)
         from ga_pig._config_doc import markdown as key_tables
 
         markdown = CONFIG.sub(lambda m: key_tables(m.group(1)), markdown)

@@ -1,11 +1,10 @@
 """The configuration schemas as documentation: one row per key — type, default, bounds, meaning —
 for the docs site's configuration reference and for ``--help``, so the two cannot disagree.
 
-The source is the schema itself: the keys and types of ``ga_pig.config.Config`` and
-``ga_pig.play.config.PlayConfig`` (nested dataclasses), the defaults of the config that
-``python -m ga_pig`` / ``python -m ga_pig.play`` composes with no overrides, the bounds of
-``ga_pig.config.RANGES``, the names the registries hold, and the ``#:`` comment above each
-field in the schema's source. ``--help`` reads it through the ``ga_pig_keys`` resolver
+The source is the schema itself: the keys and types of ``ga_pig.config.Config`` and of the schemas the
+command lines above register (nested dataclasses), the defaults of the config each command line composes
+with no overrides, the bounds of ``ga_pig.config.RANGES``, the names the registries hold, and the ``#:``
+comment above each field in the schema's source. ``--help`` reads it through the ``ga_pig_keys`` resolver
 (registered by ``register_help``, which the command lines call); the docs through the hook in
 ``docs/_hooks.py``.
 """
@@ -21,9 +20,9 @@ import typing
 
 __all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys", "group_options"]
 
-#: The command lines whose keys are documented here: ``run`` (``python -m ga_pig``) and ``play``;
-#: a command line above this layer adds its own with [`register_schema`][ga_pig._config_doc.register_schema]
-#: (``study``: ``python -m ga_pig.study``).
+#: The command lines whose keys are documented here: ``run`` (``python -m ga_pig``); the command lines above
+#: this layer add their own with [`register_schema`][ga_pig._config_doc.register_schema] (``play``:
+#: ``python -m ga_pig.play``, ``study``: ``python -m ga_pig.study``).
 SCHEMAS = ("run", "play", "study")
 #: Width of the key column in ``--help`` and of its lines.
 KEY_WIDTH, HELP_WIDTH = 22, 110
@@ -64,7 +63,7 @@ def register_schema(name: str, schema: Schema) -> None:
 
 
 def _registered(schema: str) -> Schema | None:
-    if schema in ("run", "play"):
+    if schema == "run":
         return None
     if schema not in _REGISTERED:
         raise ValueError(f"schema {schema!r}: expected one of {SCHEMAS} (import its command line's config first)")
@@ -75,15 +74,9 @@ def _schema_class(schema: str) -> type:
     """The dataclass of ``schema``."""
     if (registered := _registered(schema)) is not None:
         return registered.cls
-    if schema == "run":
-        from ga_pig.config import Config
+    from ga_pig.config import Config
 
-        return Config
-    if schema == "play":
-        from ga_pig.play.config import PlayConfig
-
-        return PlayConfig
-    raise ValueError(f"schema {schema!r}: expected one of {SCHEMAS}")
+    return Config
 
 
 def _composed(schema: str) -> dict:
@@ -92,25 +85,18 @@ def _composed(schema: str) -> dict:
 
     if (registered := _registered(schema)) is not None:
         return registered.composed()
-    if schema == "run":
-        from ga_pig.config import compose
-    else:
-        from ga_pig.play.config import compose
+    from ga_pig.config import compose
+
     return OmegaConf.to_container(compose([]), resolve=True)
 
 
 def _ranges(schema: str) -> dict:
     """The fixed bounds of the schema's numeric keys."""
-    from ga_pig.config import MAX_SEED, RANGES, Range
+    from ga_pig.config import RANGES
 
     if (registered := _registered(schema)) is not None:
         return registered.ranges()
-    if schema == "run":
-        return RANGES
-    from ga_pig.play.config import MAX_DELAY
-
-    game = {k: v for k, v in RANGES.items() if k.startswith("game.")}
-    return {**game, "member": Range(0), "seed": Range(0, MAX_SEED), "games": Range(1), "delay": Range(0, MAX_DELAY)}
+    return RANGES
 
 
 def _choices(schema: str) -> dict[str, typing.Callable[[], typing.Iterable[str]]]:
@@ -124,10 +110,6 @@ def _choices(schema: str) -> dict[str, typing.Callable[[], typing.Iterable[str]]
     game = {"game.name": registry("games"), "game.endgame": lambda: ENDGAMES}
     if (registered := _registered(schema)) is not None:
         return {**game, **registered.choices()}
-    if schema == "play":
-        from ga_pig.play.config import DICE, FIRST
-
-        return {**game, "dice": lambda: DICE, "first": lambda: FIRST}
     return {**game, "mode": lambda: MODES, "population.kind": registry("populations"),
             "selection.scheme": registry("schemes"), "fitness.kind": registry("fitness_kinds"),
             "fitness.opponent": registry("opponents"), "operators.crossover": registry("crossovers"),
@@ -202,7 +184,7 @@ def _bounds(bound) -> str:
 
 
 def keys(schema: str = "run", composed: dict | None = None) -> list[Key]:
-    """Every leaf key of ``schema`` (``"run"`` or ``"play"``), in the schema's order, with its
+    """Every leaf key of ``schema`` (one of [`SCHEMAS`][ga_pig._config_doc.SCHEMAS]), in the schema's order, with its
     default from ``composed`` (default: the config its command line composes with no overrides)."""
     cls = _schema_class(schema)
     composed = _composed(schema) if composed is None else composed

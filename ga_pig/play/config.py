@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, is_dataclass
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
-from ga_pig import _schema
-from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail, make_game
+from ga_pig import _config_doc, _schema
+from ga_pig.config import CONF_DIR, MAX_SEED, RANGES, GameConfig, Range, fail, make_game
 from ga_pig.families import space_of
 
 __all__ = ["PlayConfig", "DICE", "FIRST", "register", "compose", "check_command_line", "check_keys", "validate",
@@ -62,6 +62,16 @@ class PlayConfig:
 
 def register() -> None:
     ConfigStore.instance().store(name="play_schema", node=PlayConfig)
+
+
+def _ranges() -> dict:
+    game = {k: v for k, v in RANGES.items() if k.startswith("game.")}
+    return {**game, "member": Range(0), "seed": Range(0, MAX_SEED), "games": Range(1), "delay": Range(0, MAX_DELAY)}
+
+
+_config_doc.register_schema("play", _config_doc.Schema(
+    PlayConfig, lambda: OmegaConf.to_container(compose([]), resolve=True), _ranges,
+    lambda: {"dice": lambda: DICE, "first": lambda: FIRST}))
 
 
 def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:

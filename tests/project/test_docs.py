@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import ga_pig.study.config  # noqa: F401  (registers the study's schema with _config_doc)
+import ga_pig.study.config  # noqa: F401  (registers the play and study schemas with _config_doc)
 from ga_pig import _config_doc, _schema
 from ga_pig.config import compose
 from ga_pig.preflight import schema_keys
