@@ -201,6 +201,8 @@ class ThresholdGenome(Genome):
         #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
         self.limits = np.array(self.space.ends if self.seated else (goal,), dtype=np.int64)
         self.high = int(self.limits.max())
+        #: goal - i over the first score axis, broadcast over the others: the turn totals consulted at i
+        self._room = (goal - np.arange(goal)).reshape((goal,) + (1,) * (self.dims - 1))
 
     def shape(self, side: int) -> tuple[int, ...]:
         n = cube.blocks(self.game.goal, side)
@@ -250,7 +252,8 @@ class ThresholdGenome(Genome):
         if self.seated:  # a turn start always rolls
             totals = np.arange(self.space.top + 1, dtype=np.int16)
             return self.space.forbid_passing((totals < h[..., None]) & self.space.legal())
-        out = S.threshold(h, self.game) & self.space.legal()  # never-consulted states: hold, as the solvers write
+        # never-consulted states (i + k >= goal) hold, as the solvers write: k < min(h, goal - i)
+        out = S.threshold(np.minimum(h, self._room.astype(h.dtype)), self.game)
         return self.space.forbid_passing(out) if force_roll_at_zero else out
 
     def mutated(self, genes, rng):

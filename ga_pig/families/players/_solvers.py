@@ -16,7 +16,7 @@ from ga_pig.families.players._records import Cycle, Orbit, _turn_rules, _turn_sc
 from ga_pig.families.players._turns import _fixed_turn, _orbit_values, _rotated, _turn
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _orbit_of(states, p0, start, identities, goal, n):
     """The orbit of identity p0 moving at ``start``: (p, idx) -> (p + 1, rot idx) until it comes
     back, into states[m] = (p, idx); returns its number of movers L."""
@@ -30,7 +30,7 @@ def _orbit_of(states, p0, start, identities, goal, n):
             return L
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _best_responses(rules, X, search, strategy, orbit, L, turn):
     """The orbit's values for the strategies as they stand (as `_fixed_orbit`), then rounds of
     best responses, one mover at a time, the orbit solved exactly again after each switch, until
@@ -56,7 +56,7 @@ def _best_responses(rules, X, search, strategy, orbit, L, turn):
     return False, search.max_rounds, x
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _fixed_orbit(rules, X, strategy, orbit, L, turn):
     """The orbit's values with every mover following its stationary strategy (A, Bv set)."""
     states, A, Bv, a_turn = orbit.states, orbit.A, orbit.Bv, turn.a_turn

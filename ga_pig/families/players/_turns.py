@@ -124,7 +124,7 @@ def _turn(rules, X, row, state, y, greedy, margin, turn):
     return switched
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _fixed_turn(rules, X, strategy, state, turn):
     """(A, B) of mover p's turn at idx, state = (p, idx), under its stationary `Strategy`
     (``policy``'s row, or with probability mix[p, idx] ``alternative``'s): A -> turn.a_turn;
