@@ -74,6 +74,11 @@ class _Sequential:
     #: that looks up to ~8 times passes an equal challenger well under 1% of the time; at 2 the
     #: many false promotions made the champion drift down)
     z: float = 3.0
+    #: champions, simulated: the test plays the challenger and a copy of the champion against the champion on the
+    #: same dice, game by game, and tests the difference of their leads (batches of games_per_match, looked at after
+    #: 8, 16, 32, ... batches; max_games a match): near-equal strategies then differ only in the games where they
+    #: play differently. false: the challenger plays the champion alone (batches doubling up to max_games)
+    paired: bool = False
 
 
 @dataclass
@@ -188,6 +193,9 @@ def check(cfg, game) -> None:
     if "margin" in fitness and not 0 <= fitness.margin < 1 - 1 / players:
         fail("fitness.margin", fitness.margin, f"a number in [0, {1 - 1 / players:g}) (win rate above the fair share "
              f"1/{players} a challenger needs against a champion)")
+    if fitness.get("paired") and fitness.max_games < 2 * cfg.games_per_match:
+        fail("fitness.max_games", fitness.max_games, f"at least 2 * games_per_match = {2 * cfg.games_per_match} with "
+             "fitness.paired (the paired test's t-test needs two batches)")
     if "aggregate" in fitness and fitness.aggregate not in ("mean", "min"):
         fail("fitness.aggregate", fitness.aggregate, "one of ('mean', 'min')")
     if fitness.get("restart") and not family_of(game).restarts:

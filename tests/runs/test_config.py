@@ -128,6 +128,8 @@ def test_cube_schedule_is_cut_or_extended():
     ("fitness=exact fitness.kind=simulated fitness.restart=0.5", "config key 'fitness.kind' = 'simulated': expected "
                                                                  "'exact' with fitness=exact"),
     ("fitness=simulated_champions fitness.z=0", "config key 'fitness.z' = 0.0: expected a positive number"),
+    ("fitness=simulated_champions fitness.paired=true games_per_match=2000 fitness.max_games=3000",
+     "config key 'fitness.max_games' = 3000: expected at least 2 * games_per_match = 4000 with fitness.paired"),
     ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
     ("operators=structured operators.block=0", "config key 'operators.block' = 0: expected an integer >= 1"),
     ("genome=bits", "config key 'genome' = 'bits': expected one of ('tensor', 'threshold')"),

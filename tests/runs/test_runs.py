@@ -254,12 +254,12 @@ PINNED = [
     (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
       "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
      "bdbc0665f9735900c3bdfdbd762d77f4372153a4c3fb651919f0fd04af5f888d",
-     "414027e5a7e87aafcab1c2111f42a2a1984d482c40b483df737d511465162148",
+     "64c059daae35af0e42b3ff4b7bf01bfc243f13b7786f45ef526d4dee55bd0722",
      "af4858eaf997308427ea12978ea35a01f2fdbcbe32e261e67e3577b2c7583fdc"),
     (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
       "eval_every=1", "seed=3"],
      "49808d93d7229f874745be9c347d331963a8cd726051994cb37d7abd53796566",
-     "518155e1ff37d3af1bdc5292c7bfaa39921f300e5698adda93dbc5004f52ca9f",
+     "8fcdd5826b92fa27ab0e1a3fb9d89958ddf400307d94146195680675e5e5c572",
      "f674c606f69411b43e43304c627ffb4ec709b86578140e8d939c5c6fe754970a"),
 ]
 #: Columns the generations table holds beside the core GA record: the run's own fitness and
@@ -268,7 +268,7 @@ PINNED = [
 #: what evolution does, apart from what is recorded beside it; ``table_sha`` pins the whole table.
 ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "genome", "crossover",
                  "mutation_operator", "memetic_every", "setting", "endgame", "players", "must_beat", "margin",
-                 "restart", "aggregate", "keep_champion"]
+                 "restart", "aggregate", "keep_champion", "paired"]
 
 
 @pytest.mark.parametrize("overrides, legacy_sha, table_sha, best_sha", PINNED)

@@ -25,6 +25,9 @@ from ga_pig.game import Game
 
 __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
 
+#: The paired test's two matches in its pool (challenger, champion, the champion's copy): each against the champion.
+_PAIRED = np.array([[0, 1], [2, 1]])
+
 
 class Ladder(FromTotals):
     """A ladder of champions (oracle-free co-evolution with memory).
@@ -151,7 +154,10 @@ class SimulatedLadder(Ladder):
     ``fitness.common`` every member meets the same dice against each champion (common random
     numbers), so members are ranked on the games where they play differently. With ``margin``
     the lead must exceed its z standard errors plus what a win rate of fair share + ``margin``
-    would give (``n margin`` a game)."""
+    would give (``n margin`` a game). With ``fitness.paired`` the test is paired instead: the challenger and a copy
+    of the champion each play the champion on the same dice, game by game, and the difference of their leads is
+    tested against its spread over batches; where two near-equal strategies decide alike the games are the same
+    and add no noise, so a small edge is resolved in far fewer games."""
 
     game: Game
     archive: int
@@ -165,13 +171,14 @@ class SimulatedLadder(Ladder):
     margin: float = 0.0
     aggregate: str = "mean"
     keep_champion: bool = False
+    paired: bool = False
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
                    float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
                    margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate),
-                   keep_champion=bool(cfg.fitness.keep_champion))
+                   keep_champion=bool(cfg.fitness.keep_champion), paired=bool(cfg.fitness.paired))
 
     def _versus(self, strategies, opponents):
         n = len(strategies)
@@ -187,6 +194,29 @@ class SimulatedLadder(Ladder):
         return per_opponent(wins, len(strategies), self.games_per_match)
 
     def _promotes(self, candidate, champion):
+        return self._paired(candidate, champion) if self.paired else self._head_to_head(candidate, champion)
+
+    def _paired(self, candidate, champion):
+        """The challenger's lead over the champion less a copy of the champion's, on the same dice game by game, in
+        batches of ``games_per_match``; after 8, 16, 32, ... batches (and the last), decided once the mean is beyond
+        ``z`` standard errors of the batches' spread (or the batches do not vary)."""
+        pool = np.stack([candidate, champion, champion])
+        others, per_game = self.game.players - 1, self.game.players * self.margin
+        batches = max(self.max_games // self.games_per_match, 2)
+        d, look = np.zeros(batches), 8
+        for b in range(batches):
+            wins = simulate.matches(pool, _PAIRED, self.game, self.games_per_match, seed=draw_seed(self.rng),
+                                    common=True)
+            lead = others * wins[:, 0] - wins[:, 1]
+            d[b] = lead[0] - lead[1] - per_game * self.games_per_match
+            if b + 1 in (look, batches) and b > 0:
+                look *= 2
+                mean, se = d[:b + 1].mean(), d[:b + 1].std(ddof=1) / np.sqrt(b + 1)
+                if abs(mean) > self.z * se or se == 0.0:
+                    break
+        return bool(mean > self.z * se or (se == 0.0 and mean > 0))
+
+    def _head_to_head(self, candidate, champion):
         pool = np.stack([candidate, champion])
         others, edge = self.game.players - 1, self.game.players * self.margin
         played, lead, batch = 0, 0, self.games_per_match
