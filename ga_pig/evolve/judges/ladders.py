@@ -182,7 +182,8 @@ class SimulatedLadder(Ladder):
 
     def _versus(self, strategies, opponents):
         n = len(strategies)
-        pool = np.concatenate([strategies, np.stack(opponents)])
+        # the champions copied once, not stacked first (a three-player strategy to 100 is 100 MB)
+        pool = np.concatenate([strategies, *(o[None] for o in opponents)])
         members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
         pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
         wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
