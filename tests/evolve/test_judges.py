@@ -341,4 +341,3 @@ def test_the_paired_test_resolves_an_edge_that_games_alone_leave_undecided():
             assert ladder._promotes(optimal, champion) == promoted, (paired, seed)
         ladder = SimulatedLadder(game, 1, 2000, 64000, 3.0, np.random.default_rng(seed), paired=True)
         assert not ladder._promotes(champion, optimal) and not ladder._promotes(champion.copy(), champion)
-
