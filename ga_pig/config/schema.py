@@ -73,7 +73,8 @@ class Config:
     fitness: FitnessConfig = field(default_factory=FitnessConfig)
     operators: OperatorsConfig = field(default_factory=OperatorsConfig)
     memetic: MemeticConfig = field(default_factory=MemeticConfig)
-    #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state) or threshold
+    #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state), threshold (one per score
+    #: tuple) or leader (one per mover's score and highest opposing score; three or more players)
     genome: str = "tensor"
     #: fraction of an offspring's genes flipped (each gene independently: binomial count)
     mutation: float = 0.01

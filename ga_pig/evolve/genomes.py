@@ -31,7 +31,7 @@ from ga_pig.evolve import cube
 from ga_pig.families import Space, space_of
 from ga_pig.game import Game
 
-__all__ = ["Genome", "TensorGenome", "ThresholdGenome", "GENOMES", "genome_of"]
+__all__ = ["Genome", "TensorGenome", "ThresholdGenome", "LeaderGenome", "GENOMES", "genome_of"]
 
 
 class Genome:
@@ -100,9 +100,10 @@ class Genome:
         """The nearest genomes of block side ``side`` to a stack of strategies."""
         raise NotImplementedError
 
-    def decode(self, genomes: np.ndarray, side: int, force_roll_at_zero: bool) -> np.ndarray:
+    def decode(self, genomes: np.ndarray, side: int, force_roll_at_zero: bool,
+               out: np.ndarray | None = None) -> np.ndarray:
         """The strategies a stack of genomes stands for (rolling at every turn start if the run
-        forbids passing)."""
+        forbids passing); written into ``out`` if given (a stack of their shape and the space's dtype)."""
         raise NotImplementedError
 
     def refine(self, genomes: np.ndarray, side: int, new_side: int) -> np.ndarray:
@@ -167,10 +168,12 @@ class TensorGenome(Genome):
             return self._unplanes(cube.refine(self._planes(genomes), side, new_side, self.game.goal, self.plane))
         return super().refine(genomes, side, new_side)
 
-    def decode(self, genomes, side, force_roll_at_zero):
+    def decode(self, genomes, side, force_roll_at_zero, out=None):
         if self.seated:
-            return np.ascontiguousarray(cube.expand(self._planes(genomes), side, self.game.goal, self.plane))
-        return cube.strategies(genomes, side, self.game, force_roll_at_zero)
+            strategies = np.ascontiguousarray(cube.expand(self._planes(genomes), side, self.game.goal, self.plane))
+        else:
+            strategies = cube.strategies(genomes, side, self.game, force_roll_at_zero)
+        return _into(strategies, out)
 
     def mutated(self, genes, rng):
         return self.space.mutated(genes, rng)
@@ -247,13 +250,18 @@ class ThresholdGenome(Genome):
         planes = cube.refine(self._planes(genomes), side, new_side, self.game.goal, self.plane)
         return self.settle(self._unplanes(planes))
 
-    def decode(self, genomes, side, force_roll_at_zero):
+    def decode(self, genomes, side, force_roll_at_zero, out=None):
         h = cube.expand(self._planes(genomes), side, self.game.goal, self.plane)
         if self.seated:  # a turn start always rolls
             totals = np.arange(self.space.top + 1, dtype=np.int16)
-            return self.space.forbid_passing((totals < h[..., None]) & self.space.legal())
+            out = np.less(totals, h[..., None], out=out)
+            out &= self.space.legal()
+            return self.space.forbid_passing(out)
         # never-consulted states (i + k >= goal) hold, as the solvers write: k < min(h, goal - i)
-        out = S.threshold(np.minimum(h, self._room.astype(h.dtype)), self.game)
+        return self._threshold(np.minimum(h, self._room.astype(h.dtype)), force_roll_at_zero, out)
+
+    def _threshold(self, h: np.ndarray, force_roll_at_zero: bool, out: np.ndarray | None) -> np.ndarray:
+        out = S.threshold(h, self.game, out=out)
         return self.space.forbid_passing(out) if force_roll_at_zero else out
 
     def mutated(self, genes, rng):
@@ -285,6 +293,56 @@ class ThresholdGenome(Genome):
         return self.decode(genomes, side, False), 1
 
 
+class LeaderGenome(ThresholdGenome):
+    """For three or more players, ``h[i, m]``: roll while the turn total is below ``h`` at the mover's score
+    ``i`` and the highest opposing score ``m``, whoever holds it and whatever the others have ([Neller &
+    Presser 2005, "Three or More Players"]: the two-player optimal policy played against the leader loses
+    0.0034 a seat to the equilibrium at goal 100). A square plane of 10^4 genes at goal 100, as two players'
+    thresholds, however many players: the full threshold genome has 10^6 at three."""
+
+    name = "leader"
+    needs = "leader_genome"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.dims = self.plane = 2
+        goal = game.goal
+        self._room = (goal - np.arange(goal))[:, None]
+        grids = np.indices((goal,) * (game.players - 1), sparse=True)
+        leader = grids[0]
+        for g in grids[1:]:
+            leader = np.maximum(leader, g)
+        #: the highest opposing score at each tuple of the others' scores (flat)
+        self._leader = np.broadcast_to(leader, (goal,) * (game.players - 1)).reshape(-1)
+
+    def _full(self, h: np.ndarray) -> np.ndarray:
+        """``h[..., i, m]`` read at every score tuple: ``(..., goal, goal ** (players - 1))``."""
+        return h[..., self._leader]
+
+    def decode(self, genomes, side, force_roll_at_zero, out=None):
+        h = cube.expand(genomes, side, self.game.goal, 2)
+        h = np.minimum(h, self._room.astype(h.dtype))
+        return self._threshold(self._full(h).reshape(h.shape[:-1] + self.space.shape[1:-1]), force_roll_at_zero, out)
+
+    def encode(self, strategies, side):
+        """The rounded mean threshold over the score tuples that share the leader's score."""
+        goal = self.game.goal
+        h = S.thresholds_of(strategies, self.game).astype(np.float64)
+        h = h.reshape(h.shape[: h.ndim - self.game.players + 1] + (-1,))
+        sums = np.zeros(h.shape[:-1] + (goal,))
+        np.add.at(np.moveaxis(sums, -1, 0), self._leader, np.moveaxis(h, -1, 0))
+        means = np.rint(sums / np.bincount(self._leader, minlength=goal))
+        return self.settle(cube.coarsen(means, side, 2).astype(np.int16))
+
+
+def _into(strategies: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    """``strategies``, or ``out`` holding them."""
+    if out is None:
+        return strategies
+    out[...] = strategies
+    return out
+
+
 def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
     """h[..., seat, i, j]: the first turn total k >= 1 at which a seat-indexed strategy (or stack)
     holds among the states it is consulted in; the seat's limit minus i where it never holds."""
@@ -297,7 +355,7 @@ def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
 
 
 #: name -> encoding class (config ``genome``)
-GENOMES: dict[str, type[Genome]] = {"tensor": TensorGenome, "threshold": ThresholdGenome}
+GENOMES: dict[str, type[Genome]] = {"tensor": TensorGenome, "threshold": ThresholdGenome, "leader": LeaderGenome}
 
 
 def genome_of(cfg, game: Game) -> Genome:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ga_pig import strategies as S
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 
@@ -50,9 +51,9 @@ class KeepChampion:
     def _genome(self, parents: list[Individual], strategies: np.ndarray, champion: np.ndarray,
                 side: int) -> np.ndarray | None:
         for parent, strategy in zip(parents, strategies, strict=True):
-            if np.array_equal(strategy, champion):
+            if S.equal(strategy, champion):
                 return parent
         written = self.genes.encode(champion[None], side)
-        if np.array_equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], champion):
+        if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], champion):
             return written[0]
         return None

@@ -47,8 +47,10 @@ def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
         return 0.0
     if strategies.dtype == np.bool_:  # members rolling per state, counted in bytes (n < 256) before masking
         counts = np.add.reduce(strategies.view(np.uint8), axis=0, dtype=np.uint8 if n < 256 else np.int64)
-        ones = counts[legal].astype(np.int64)
-        differing = (ones * (n - ones)).sum()
+        differing = 0
+        for row, consulted in zip(counts, legal, strict=True):  # a score at a time: small temporaries at 10^8 states
+            ones = row[consulted].astype(np.int64)
+            differing += int((ones * (n - ones)).sum())
     else:  # pairs that differ = all pairs - pairs that agree, gene by gene
         genes = strategies[:, legal]
         agreeing = sum(int(c) * (int(c) - 1) // 2 for v in np.unique(genes) for c in (genes == v).sum(axis=0))

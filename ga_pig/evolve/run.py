@@ -32,6 +32,7 @@ from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.recorder import Recorder
 from ga_pig.evolve.report import report, tell
 from ga_pig.evolve.resume import Resumed
+from ga_pig.evolve.scratch import Scratch
 from ga_pig.evolve.state import Boundary, Champion, Checkpointer, start
 from ga_pig.evolve.toolbox import build_toolbox
 from ga_pig.game import Game
@@ -57,8 +58,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
     ``out``; continue ``resumed`` (its checkpoint) if given. ``compiling`` clocks numba's
     compiling, left out of the timings. Returns the summary also written to ``summary.json``; on
     Ctrl-C or a stop signal, writes a checkpoint, prints the resume command and re-raises."""
-    began = time.monotonic()
-    genes = genome_of(cfg, game)
+    began, genes, scratch = time.monotonic(), genome_of(cfg, game), Scratch()
     total = sum(g for _, g in schedule)
     eval_every = cfg.eval_every or (1 if cfg.fitness.kind == "exact" else 10)
     rng = np.random.default_rng(int(cfg.seed))
@@ -93,7 +93,8 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                 wave, wave_side = _side_at(schedule, generation)
                 toolbox = toolboxes[wave == len(schedule) - 1]  # the last wave breeds with operators.fine_*
                 population, side = _resized(genes, population, side, wave_side)
-                strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side)
+                strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side,
+                                                                   scratch)
                 if generation % eval_every == 0:
                     recorder.record(generation, wave, side, strategies, fitness, champion)
                 children = memetic(toolbox.breed(population, survivors), champion.strategy, side, generation)
@@ -130,10 +131,12 @@ def _resized(genes, population: list[Individual], side: int, wave_side: int) -> 
     return [Individual(g) for g in genomes], wave_side
 
 
-def _judged(cfg: DictConfig, genes, toolbox, judge, population: list[Individual], side: int):
-    """One generation judged: its strategies, the survivors of selection (best first), every member's fitness
-    (also set on the individuals) and the run's champion, which an operator that watches play observes."""
-    strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero)
+def _judged(cfg: DictConfig, genes, toolbox, judge, population: list[Individual], side: int, scratch: Scratch):
+    """One generation judged: its strategies (decoded into ``scratch``'s memory: the next generation's overwrite
+    them), the survivors of selection (best first), every member's fitness (also set on the individuals) and the
+    run's champion, which an operator that watches play observes."""
+    into = scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
+    strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero, out=into)
     survivors, fitness = toolbox.select(strategies)
     for individual, value in zip(population, fitness, strict=True):
         individual.fitness.values = (float(value),)

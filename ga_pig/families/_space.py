@@ -30,6 +30,7 @@ CAPABILITIES = {
     "action_values": "roll/hold decisions between two players under the seeds' rule",
     "tensor_genome": "a gene per state (roll/hold decisions at one seat, or dice counts)",
     "threshold_genome": "roll/hold decisions (thresholds along the turn total)",
+    "leader_genome": "roll/hold decisions of three or more players (thresholds against the leading score)",
 }
 
 

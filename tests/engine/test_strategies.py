@@ -210,3 +210,16 @@ def test_builders_read_the_leaders_score():
     assert np.array_equal(S.hold_at(15, THREE) & space_of(THREE).legal(), NP.hold_at(15, 20, 3))
     h = np.random.default_rng(0).integers(0, 21 - np.arange(20)[:, None, None], size=(20, 20, 20))
     assert np.array_equal(S.thresholds_of(S.threshold(h, THREE), THREE), h)
+
+
+def test_equal_compares_decisions_word_by_word_and_falls_back_elsewhere():
+    rng = np.random.default_rng(3)
+    a = rng.random((4, 6, 8)) < 0.5
+    b = a.copy()
+    assert S.equal(a, b)
+    b[3, 5, 7] = ~b[3, 5, 7]  # the last byte of the last word
+    assert not S.equal(a, b)
+    assert not S.equal(a, a[:, :, :4]) and not S.equal(a, a.astype(np.int8))
+    odd = rng.random((3, 5)) < 0.5  # 15 bytes: not whole words
+    assert S.equal(odd, odd.copy()) and not S.equal(odd, ~odd)
+    assert S.equal(a[:, ::2], a[:, ::2].copy()) and not S.equal(a[:, ::2], a[:, 1::2])  # strided views

@@ -10,6 +10,7 @@ from ga_pig import strategies as S
 from ga_pig.config import compose
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
 from ga_pig.families import EndgameRollHold, space_of
+from ga_pig.families.players.space import against_leader
 from ga_pig.game import Game
 from ga_pig.runs import run
 
@@ -130,3 +131,35 @@ def test_the_space_and_its_threshold_genome():
     solution = exact.optimal(game)
     nearest = genes.decode(genes.encode(solution.policy[None], 1), 1, True)[0]
     assert exact.win_rate(nearest, solution.policy, game) > 0.4999
+
+
+def test_leader_genome_plays_the_two_player_thresholds_against_the_highest_opposing_score():
+    """h[i, m] decodes to the n-player strategy that reads a two-player threshold table at the leader's score
+    (against_leader), round-trips through encode, and is offered only with three or more players."""
+    for game in (Game.pig(12, sides=4, players=3), Game.pig(9, players=4)):
+        genes = _genes("leader", game)
+        rng = np.random.default_rng(game.players)
+        genomes = genes.random(rng, 4, 1, 0.5)
+        assert genomes.shape == (4, game.goal, game.goal)
+        strategies = genes.decode(genomes, 1, False)
+        room = game.goal - np.arange(game.goal)[:, None]
+        tables = np.arange(game.goal) < np.minimum(genomes, room)[..., None]
+        for table, strategy in zip(tables, strategies, strict=True):
+            np.testing.assert_array_equal(strategy, against_leader(table, game.players))
+        np.testing.assert_array_equal(genes.encode(strategies, 1), np.minimum(genomes, room))
+        coarse = genes.random(rng, 2, 3, 0.5)
+        np.testing.assert_array_equal(genes.decode(genes.refine(coarse, 3, 1), 1, True), genes.decode(coarse, 3, True))
+    with pytest.raises(ValueError, match="config key 'genome' = 'leader': expected one of \\('tensor', 'threshold'\\)"):
+        run(compose(["genome=leader"]), "/nonexistent/never-written")
+
+
+@pytest.mark.parametrize("name, game", [("tensor", G), ("threshold", G), ("tensor", Game.hog(10)),
+                                        ("threshold", Game.pig(12, endgame="last_round")),
+                                        ("leader", Game.pig(10, players=3))])
+def test_decoding_into_given_memory_gives_what_a_fresh_decode_gives(name, game):
+    genes = _genes(name, game)
+    genomes = genes.random(np.random.default_rng(2), 3, 2, 0.5)
+    fresh = genes.decode(genomes, 2, True)
+    out = np.ones((3,) + genes.space.shape, genes.space.dtype)
+    assert genes.decode(genomes, 2, True, out=out) is out
+    np.testing.assert_array_equal(out, fresh)

@@ -95,10 +95,12 @@ def test_integer_crossover_and_mutation():
 
 
 G = Game.pig(20)
+#: The game of each genome's operator tests: Pig to 20, for three players where the genome is for three or more.
+GAME_OF = {"leader": Game.pig(20, players=3)}
 
 
-def _genes(name: str, game: Game = G):
-    return GENOMES[name](game)
+def _genes(name: str, game: Game | None = None):
+    return GENOMES[name](GAME_OF.get(name, G) if game is None else game)
 
 
 def _threshold_tensor(rng, side=1):

@@ -132,7 +132,7 @@ def test_cube_schedule_is_cut_or_extended():
      "config key 'fitness.max_games' = 3000: expected at least 2 * games_per_match = 4000 with fitness.paired"),
     ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
     ("operators=structured operators.block=0", "config key 'operators.block' = 0: expected an integer >= 1"),
-    ("genome=bits", "config key 'genome' = 'bits': expected one of ('tensor', 'threshold')"),
+    ("genome=bits", "config key 'genome' = 'bits': expected one of ('tensor', 'threshold', 'leader')"),
     ("elite=5", "config key 'elite' = 5: expected an integer in [0, 4]"),
     ("memetic.every=-1", "config key 'memetic.every' = -1: expected an integer >= 0"),
     ("operators=structured operators.fine_block=0",

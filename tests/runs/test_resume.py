@@ -221,7 +221,8 @@ def _entries() -> list[tuple[str, list[str]]]:
                 for c in sorted(CROSSOVERS)]
     entries += [(f"mutation {m}", ["operators=structured", "operators.crossover=uniform", f"operators.mutation={m}",
                                    "mutation=0.2"]) for m in sorted(MUTATIONS)]
-    entries += [(f"genome {g}", [f"genome={g}"]) for g in sorted(GENOMES)]
+    entries += [(f"genome {g}", [f"genome={g}", *(["game.players=3"] if g == "leader" else [])])  # leader: n >= 3
+                for g in sorted(GENOMES)]
     entries += [("memetic best response", ["memetic.every=1"]), ("memetic on a ladder", [
         "memetic.every=2", "genome=threshold", "fitness=exact_champions"])]
     return entries

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig import simulate
+from ga_pig import strategies as S
 from ga_pig.evolve.judges.base import (
     FromTotals,
     draw_seed,
@@ -21,6 +22,7 @@ from ga_pig.evolve.judges.base import (
 )
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
+from ga_pig.evolve.scratch import Scratch
 from ga_pig.game import Game
 
 __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
@@ -90,7 +92,7 @@ class Ladder(FromTotals):
         beaten = min(self.must_beat, len(opponents))
         for m in np.argsort(-fitness, kind="stable"):
             if (rates[m, -beaten:] <= fair(self.game) + self.margin).any() or \
-                    np.array_equal(strategies[m], opponents[-1]):
+                    S.equal(strategies[m], opponents[-1]):
                 continue
             if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
                 self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
@@ -180,10 +182,12 @@ class SimulatedLadder(Ladder):
                    margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate),
                    keep_champion=bool(cfg.fitness.keep_champion), paired=bool(cfg.fitness.paired))
 
+    def __post_init__(self) -> None:
+        self._scratch = Scratch()
+
     def _versus(self, strategies, opponents):
         n = len(strategies)
-        # the champions copied once, not stacked first (a three-player strategy to 100 is 100 MB)
-        pool = np.concatenate([strategies, *(o[None] for o in opponents)])
+        pool = self._scratch.stack([*strategies, *opponents])
         members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
         pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
         wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
@@ -201,7 +205,7 @@ class SimulatedLadder(Ladder):
         """The challenger's lead over the champion less a copy of the champion's, on the same dice game by game, in
         batches of ``games_per_match``; after 8, 16, 32, ... batches (and the last), decided once the mean is beyond
         ``z`` standard errors of the batches' spread (or the batches do not vary)."""
-        pool = np.stack([candidate, champion, champion])
+        pool = self._scratch.stack([candidate, champion, champion])
         others, per_game = self.game.players - 1, self.game.players * self.margin
         batches = max(self.max_games // self.games_per_match, 2)
         d, look = np.zeros(batches), 8
@@ -218,7 +222,7 @@ class SimulatedLadder(Ladder):
         return bool(mean > self.z * se or (se == 0.0 and mean > 0))
 
     def _head_to_head(self, candidate, champion):
-        pool = np.stack([candidate, champion])
+        pool = self._scratch.stack([candidate, champion])
         others, edge = self.game.players - 1, self.game.players * self.margin
         played, lead, batch = 0, 0, self.games_per_match
         while played < self.max_games:

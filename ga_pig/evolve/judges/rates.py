@@ -57,11 +57,13 @@ class ExactRates:
         new = [n for n, key in enumerate(keys) if key not in self._known]
         known = {}
         if new:
+            # all new (every member of a recorded generation, mostly): no copy (100 MB a strategy at three players)
+            unknown = strategies if len(new) == len(strategies) else strategies[new]
             if self.starts is not None and self.shadow is not None:
-                fresh, at_start = exact.win_rates_from(strategies[new], opponent, self.game, self.starts)
+                fresh, at_start = exact.win_rates_from(unknown, opponent, self.game, self.starts)
                 self.shadow._learn([keys[n] for n in new], at_start)
             else:
-                fresh = exact.win_rates(strategies[new], opponent, self.game, starts=self.starts)
+                fresh = exact.win_rates(unknown, opponent, self.game, starts=self.starts)
             known = {keys[n]: float(rate) for n, rate in zip(new, fresh, strict=True)}
         out = np.array([known[key] if key in known else self._known[key] for key in keys])
         self._learn(keys, out)

@@ -24,7 +24,7 @@ class PlayersRollHold(_RollHoldGenes, Space):
 
     name = "players_roll_hold"
     noun = "roll/hold decisions for three or more players"
-    offers = frozenset({"roll_hold", "thresholds", "tensor_genome", "threshold_genome"})
+    offers = frozenset({"roll_hold", "thresholds", "tensor_genome", "threshold_genome", "leader_genome"})
     dtype = np.dtype(bool)
     gene_bytes = 1
 
