@@ -1,7 +1,7 @@
 """Discovery benchmark: how close evolution from random strategies gets to optimal play within a wall-clock budget.
 
     python benchmarks/discovery.py [--seeds 0 1 2] [--scale 1.0] [--experiments vs_optimal ...]
-                                   [--tensor] [--variants] [--only-variants] [--parallel]
+                                   [--tensor] [--variants] [--only-variants] [--parallel] [--set KEY=VALUE ...]
 
 Each named experiment runs from random for its own ``time_limit_s`` (scaled by ``--scale``) per
 seed, one run at a time on both cores (``--parallel``: two at a time, one core each). The figure
@@ -78,6 +78,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2,
                         help="players (three or more: Pig to --goal, rates against the equilibrium; no targets)")
     parser.add_argument("--goal", type=int, default=None, help="with --players: Pig's goal (default 100)")
+    parser.add_argument("--set", nargs="+", default=[], metavar="KEY=VALUE",
+                        help="overrides for every run (genome=leader), recorded in the JSON")
     args = parser.parse_args()
 
     base = "pig" if args.players == 2 else players_label(args.players, args.goal or 100)
@@ -89,7 +91,8 @@ def main() -> None:
                  if game != "pig"]
     one_run(["experiment=vs_optimal", "game.goal=20", "generations=2", "time_limit_s=null"], 2, RUNS / "compile")
     overrides = [[f"experiment={name}", f"seed={seed}", *_game_overrides(game),
-                  *(["genome=tensor"] if game == TENSOR else []), f"time_limit_s={TARGETS[name][1] * args.scale}"]
+                  *(["genome=tensor"] if game == TENSOR else []), f"time_limit_s={TARGETS[name][1] * args.scale}",
+                  *args.set]
                  for name, seed, game in jobs]
     started = time.perf_counter()
     places = [RUNS / name / game.replace(",", "").replace(" ", "_").replace("(", "").replace(")", "") / f"seed{seed}"
@@ -110,8 +113,8 @@ def main() -> None:
         table = _table(rows)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "machine": machine(), "scale": args.scale,
-                                       "parallel": args.parallel, "threads": threads, "done": len(rows),
-                                       "of": len(jobs), "results": table}, indent=2) + "\n")
+                                       "parallel": args.parallel, "threads": threads, "overrides": args.set,
+                                       "done": len(rows), "of": len(jobs), "results": table}, indent=2) + "\n")
         print(f"{name} {game} seed {seed}: champion best {s['champion_best_ever']:.4f} in {s['generations']} "
               f"generations, {s['wall_seconds']:.0f} s", flush=True)
 
