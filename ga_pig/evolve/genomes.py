@@ -28,7 +28,7 @@ import numpy as np
 
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
-from ga_pig.families import Space, space_of
+from ga_pig.families import Space, leaders, space_of
 from ga_pig.game import Game
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "LeaderGenome", "GENOMES", "genome_of"]
@@ -308,12 +308,8 @@ class LeaderGenome(ThresholdGenome):
         self.dims = self.plane = 2
         goal = game.goal
         self._room = (goal - np.arange(goal))[:, None]
-        grids = np.indices((goal,) * (game.players - 1), sparse=True)
-        leader = grids[0]
-        for g in grids[1:]:
-            leader = np.maximum(leader, g)
         #: the highest opposing score at each tuple of the others' scores (flat)
-        self._leader = np.broadcast_to(leader, (goal,) * (game.players - 1)).reshape(-1)
+        self._leader = leaders(goal, game.players).reshape(-1)
 
     def _full(self, h: np.ndarray) -> np.ndarray:
         """``h[..., i, m]`` read at every score tuple: ``(..., goal, goal ** (players - 1))``."""

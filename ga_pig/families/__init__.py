@@ -27,13 +27,13 @@ from ga_pig.families import endgame, players, solitaire, two_player
 from ga_pig.families._family import Family
 from ga_pig.families._space import Space, pack_bits, unpack_bits
 from ga_pig.families.endgame.space import EndgameDiceCounts, EndgameRollHold
-from ga_pig.families.players.space import PlayersRollHold, against_leader
+from ga_pig.families.players.space import PlayersRollHold, against_leader, leaders
 from ga_pig.families.two_player.space import DiceCounts, RollHold
 from ga_pig.game import Game, check_game
 
 __all__ = ["Family", "FAMILIES", "family_of", "space_of", "Space", "RollHold", "DiceCounts", "EndgameRollHold",
-           "EndgameDiceCounts", "PlayersRollHold", "against_leader", "pack_bits", "unpack_bits", "endgame", "players",
-           "solitaire", "two_player"]
+           "EndgameDiceCounts", "PlayersRollHold", "against_leader", "leaders", "pack_bits", "unpack_bits", "endgame",
+           "players", "solitaire", "two_player"]
 
 #: Every registered family. Exactly one covers each game.
 FAMILIES: tuple[Family, ...] = (two_player.FAMILY, endgame.FAMILY, players.FAMILY, solitaire.FAMILY)

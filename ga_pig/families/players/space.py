@@ -12,7 +12,7 @@ from ga_pig.families._space import Space, _RollHoldGenes
 if TYPE_CHECKING:
     from ga_pig.game import Game
 
-__all__ = ["PlayersRollHold", "against_leader", "supported", "space_of"]
+__all__ = ["PlayersRollHold", "against_leader", "leaders", "supported", "space_of"]
 
 
 class PlayersRollHold(_RollHoldGenes, Space):
@@ -55,11 +55,17 @@ def against_leader(table: np.ndarray, players: int) -> np.ndarray:
     two-player ``table[i, j, k]`` does with ``j`` the highest opposing score (the approximation of
     [Neller & Presser 2005, "Three or More Players"] when ``table`` is the two-player optimal policy)."""
     goal = table.shape[0]
-    grids = np.indices((goal,) * players, sparse=True)
-    leader = grids[1]
-    for g in grids[2:]:
+    return table[np.arange(goal).reshape((goal,) + (1,) * (players - 1)), leaders(goal, players)]
+
+
+def leaders(goal: int, players: int) -> np.ndarray:
+    """The highest opposing score at every tuple of the other players' scores (the next player's first):
+    shape ``(goal,) * (players - 1)``."""
+    grids = np.indices((goal,) * (players - 1), sparse=True)
+    leader = grids[0]
+    for g in grids[1:]:
         leader = np.maximum(leader, g)
-    return table[grids[0], leader]
+    return np.broadcast_to(leader, (goal,) * (players - 1))
 
 
 def supported(game: Game, players: int | None = None) -> None:
