@@ -1,6 +1,8 @@
-"""ga_pig.evolve.genomes: the tensor and threshold genome encodings."""
+"""ga_pig.evolve.genomes: the tensor, threshold and leader genome encodings."""
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
@@ -146,6 +148,8 @@ def test_leader_genome_plays_the_two_player_thresholds_against_the_highest_oppos
         tables = np.arange(game.goal) < np.minimum(genomes, room)[..., None]
         for table, strategy in zip(tables, strategies, strict=True):
             np.testing.assert_array_equal(strategy, against_leader(table, game.players))
+            for scores in itertools.product(range(game.goal), repeat=game.players):  # the leader, score by score
+                np.testing.assert_array_equal(strategy[scores], table[scores[0], max(scores[1:])])
         np.testing.assert_array_equal(genes.encode(strategies, 1), np.minimum(genomes, room))
         coarse = genes.random(rng, 2, 3, 0.5)
         np.testing.assert_array_equal(genes.decode(genes.refine(coarse, 3, 1), 1, True), genes.decode(coarse, 3, True))
