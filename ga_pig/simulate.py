@@ -23,8 +23,8 @@ import numpy as np
 
 from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
 from ga_pig._validate import check_int
-from ga_pig.families import family_of
-from ga_pig.game import Game
+from ga_pig.families import family_of, space_of
+from ga_pig.game import Game, check_game
 from ga_pig.strategies import check, check_population
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
@@ -141,6 +141,22 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     )
 
 
+def _pool(population: object, game: Game, name: str = "population") -> np.ndarray:
+    """``population`` checked: a stack of strategies or, where the game's family reads them (three or more
+    players), of per-state thresholds."""
+    check_game(game)
+    if not (isinstance(population, np.ndarray) and population.dtype.kind in "iu" and family_of(game).reads_thresholds):
+        return check_population(population, game, name)
+    plane = space_of(game).shape[:-1]
+    if population.shape[1:] != plane:
+        raise ValueError(f"{name} of thresholds must have shape (n, {', '.join(map(str, plane))}), got "
+                         f"{population.shape}")
+    if population.size and (population.min() < 0 or population.max() > game.goal):
+        raise ValueError(f"{name}'s thresholds must lie in 0..{game.goal} (the goal: never hold), got "
+                         f"{population.min()}..{population.max()}")
+    return population
+
+
 def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_match: int, seed=0,
             common: bool = False) -> np.ndarray:
     """Play one match per row of ``pairs``; return wins, shape (n_pairs, 2).
@@ -156,9 +172,11 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
 
     With three or more players, ``pairs[m, 1]`` plays every seat but one and ``pairs[m, 0]`` the
     remaining one, seat ``g % n`` in game g (seat 0 moves first); ``wins[m, 1]`` counts the games
-    any of its copies won.
+    any of its copies won. There ``population`` may also be a stack of per-state thresholds, integer, shape ``(n,
+    goal, ..., goal)``: each member rolls while the turn total is below its threshold, exactly as the strategy
+    [`threshold`][ga_pig.strategies.threshold] makes of it, with a hundredth of its memory.
     """
-    population = check_population(population, game)
+    population = _pool(population, game)
     games_per_match = check_int("games_per_match", games_per_match, 1, MAX_GAMES)
     pairs = np.asarray(pairs, dtype=np.int64)
     n = population.shape[0]
@@ -183,9 +201,10 @@ def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0,
 
     ``wins[p, q]`` is the number of games strategy p won against q (diagonal zero);
     ``common``: every pair meets the same dice (see [`matches`][ga_pig.simulate.matches]). With three or more players,
-    every ordered pair plays: ``wins[p, q]`` counts the games p won alone against copies of q.
+    every ordered pair plays: ``wins[p, q]`` counts the games p won alone against copies of q (``strategies`` may
+    be thresholds, as in [`matches`][ga_pig.simulate.matches]).
     """
-    population = check_population(strategies, game, "strategies")
+    population = _pool(strategies, game, "strategies")
     n = population.shape[0]
     if not family_of(game).symmetric:  # every ordered pair: p alone against copies of q
         p, q = np.nonzero(~np.eye(n, dtype=bool))

@@ -28,6 +28,7 @@ import numpy as np
 
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
+from ga_pig.evolve.scratch import Scratch
 from ga_pig.families import Space, leaders, space_of
 from ga_pig.game import Game
 
@@ -48,12 +49,30 @@ class Genome:
     #: The leading genome axes that are banked scores (the mover's, the next player's, ...): the
     #: plane (or cube, for three or more players) whose regions the structure-aware operators move.
     plane: int = 2
+    #: Whether [`thresholds`][ga_pig.evolve.genomes.Genome.thresholds] gives the strategies as thresholds.
+    compact: bool = False
 
     def __init__(self, game: Game) -> None:
         space_of(game).require(self.needs, f"genome {self.name!r}")
         self.game, self.space = game, space_of(game)
         self.plane = game.players
         self._visits: np.ndarray | None = None
+
+    def thresholds(self, genomes: np.ndarray, side: int, force_roll_at_zero: bool,
+                   out: np.ndarray | None = None) -> np.ndarray:
+        """The strategies ``decode`` gives, as per-state thresholds (roll while the turn total is below; shape
+        ``(members, *space.shape[:-1])``, int16): a hundredth of the decisions' memory at goal 100, for the loops
+        that read them ([`ga_pig.simulate.matches`][ga_pig.simulate.matches]). Only where ``compact``."""
+        raise NotImplementedError(f"genome {self.name!r} does not give thresholds")
+
+    def decisions(self, strategies: np.ndarray, scratch: Scratch | None = None) -> np.ndarray:
+        """``strategies`` (or a stack) as decisions: thresholds
+        ([`thresholds`][ga_pig.evolve.genomes.Genome.thresholds]) made the strategies they stand for (in ``scratch``'s
+        memory if given), decisions as they are."""
+        if not (self.compact and strategies.dtype != self.space.dtype):
+            return strategies
+        out = None if scratch is None else scratch.empty(strategies.shape + (self.game.goal,), self.space.dtype)
+        return S.threshold(strategies, self.game, out=out)
 
     @classmethod
     def fits(cls, space: Space) -> bool:
@@ -199,6 +218,7 @@ class ThresholdGenome(Genome):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.seated = self.space.seated
+        self.compact = not self.seated
         self.dims = 3 if self.seated else game.players
         goal = game.goal
         #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
@@ -257,12 +277,19 @@ class ThresholdGenome(Genome):
             out = np.less(totals, h[..., None], out=out)
             out &= self.space.legal()
             return self.space.forbid_passing(out)
-        # never-consulted states (i + k >= goal) hold, as the solvers write: k < min(h, goal - i)
-        return self._threshold(np.minimum(h, self._room.astype(h.dtype)), force_roll_at_zero, out)
+        return S.threshold(self._settled(h, force_roll_at_zero), self.game, out=out)
 
-    def _threshold(self, h: np.ndarray, force_roll_at_zero: bool, out: np.ndarray | None) -> np.ndarray:
-        out = S.threshold(h, self.game, out=out)
-        return self.space.forbid_passing(out) if force_roll_at_zero else out
+    def thresholds(self, genomes, side, force_roll_at_zero, out=None):
+        if self.seated:  # a threshold per seat: the strategy's decisions depend on the seat as well
+            return super().thresholds(genomes, side, force_roll_at_zero, out)
+        h = cube.expand(self._planes(genomes), side, self.game.goal, self.plane)
+        return _into(self._settled(h, force_roll_at_zero), out)
+
+    def _settled(self, h: np.ndarray, force_roll_at_zero: bool) -> np.ndarray:
+        """Expanded thresholds (in place) as the strategy reads them: never-consulted states (i + k >= goal) hold,
+        as the solvers write (k < min(h, goal - i)); with ``force_roll_at_zero`` a turn start rolls (h >= 1)."""
+        np.minimum(h, self._room.astype(h.dtype), out=h)
+        return np.maximum(h, 1, out=h) if force_roll_at_zero else h
 
     def mutated(self, genes, rng):
         """A shift by 1..goal/4 either way half the time (kept in 0..limit, away from the old
@@ -316,9 +343,15 @@ class LeaderGenome(ThresholdGenome):
         return h[..., self._leader]
 
     def decode(self, genomes, side, force_roll_at_zero, out=None):
-        h = cube.expand(genomes, side, self.game.goal, 2)
-        h = np.minimum(h, self._room.astype(h.dtype))
-        return self._threshold(self._full(h).reshape(h.shape[:-1] + self.space.shape[1:-1]), force_roll_at_zero, out)
+        return S.threshold(self.thresholds(genomes, side, force_roll_at_zero), self.game, out=out)
+
+    def thresholds(self, genomes, side, force_roll_at_zero, out=None):
+        h = self._settled(cube.expand(genomes, side, self.game.goal, 2), force_roll_at_zero)
+        shape = h.shape[:-1] + self.space.shape[1:-1]
+        if out is None:
+            return self._full(h).reshape(shape)
+        np.take(h, self._leader, axis=-1, out=out.reshape(h.shape[:-1] + self._leader.shape))  # out's memory
+        return out
 
     def encode(self, strategies, side):
         """The rounded mean threshold over the score tuples that share the leader's score."""

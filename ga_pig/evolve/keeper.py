@@ -27,7 +27,8 @@ class KeepChampion:
     ``champion`` (a strategy; None: none kept) in place of the child at ``slot``, unless a child
     already carries it.
 
-    The genome is the parent whose strategy (``strategies``, the parents decoded) is the champion:
+    The genome is the parent whose strategy (``strategies``, the parents decoded, or their thresholds with the
+    champion's) is the champion:
     a champion is promoted from the members judged, and once kept it stays among them, the cube's
     waves refining it with the rest. Only a champion no parent plays (a run resumed from a
     checkpoint written without this step) is written anew at ``side``, and left out if the genome
@@ -53,7 +54,8 @@ class KeepChampion:
         for parent, strategy in zip(parents, strategies, strict=True):
             if S.equal(strategy, champion):
                 return parent
-        written = self.genes.encode(champion[None], side)
-        if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], champion):
+        decisions = self.genes.decisions(champion)  # the champion may be held as thresholds
+        written = self.genes.encode(decisions[None], side)
+        if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], decisions):
             return written[0]
         return None

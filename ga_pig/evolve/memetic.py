@@ -37,5 +37,5 @@ class BestResponseStep:
                  generation: int) -> list[Individual]:
         if not self.every or (generation + 1) % self.every:
             return population
-        response = exact.best_response(champion, self.game).policy
+        response = exact.best_response(self.genes.decisions(champion), self.game).policy
         return [*population[:-1], Individual(self.genes.encode(response[None], side)[0])]

@@ -28,6 +28,7 @@ from ga_pig.evolve.outputs import (
     write_json,
     write_table,
 )
+from ga_pig.evolve.scratch import Scratch
 from ga_pig.evolve.state import Champion
 from ga_pig.families import space_of
 from ga_pig.game import Game
@@ -78,6 +79,7 @@ class Recorder:
         self.legal = space_of(game).legal()
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
+        self._scratch = Scratch()
 
     def flush(self) -> None:
         """Rewrite ``generations.parquet`` with every record so far."""
@@ -100,8 +102,17 @@ class Recorder:
             return float("nan")
         return float(rates[champion.index]) if champion.index is not None else self.rates.one(champion.strategy)
 
+    def _decided(self, champion: Champion) -> Champion:
+        if champion.strategy is None:
+            return champion
+        return Champion(self.genes.decisions(champion.strategy), champion.index)
+
     def record(self, generation: int, wave: int, side: int, strategies: np.ndarray, fitness: np.ndarray | None,
                champion: Champion) -> None:
+        """Add generation ``generation``'s row: ``strategies`` and ``champion`` as decisions or as the thresholds
+        of a judge that reads them ([`Genome.decisions`][ga_pig.evolve.genomes.Genome.decisions])."""
+        strategies = self.genes.decisions(strategies, self._scratch)
+        champion = self._decided(champion)
         rates = self._rates(strategies)
         fitness = np.full(len(strategies), np.nan) if fitness is None else np.asarray(fitness, dtype=float)
         self.records.append(
@@ -132,7 +143,8 @@ class Recorder:
         cfg, out = self.cfg, self.out
         strategies = self.genes.decode(genomes, side, cfg.force_roll_at_zero)
         # the champion's index, if any, is into the last selected generation, not this one
-        champion = Champion(np.array(strategies[0]) if champion.strategy is None else champion.strategy, None)
+        champion = Champion(np.array(strategies[0]), None) if champion.strategy is None else \
+            Champion(self._decided(champion).strategy, None)
         if not self.records or self.records[-1]["generation"] != generation:
             self.record(generation, wave, side, strategies, None, champion)
         self.flush()

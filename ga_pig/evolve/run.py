@@ -133,16 +133,21 @@ def _resized(genes, population: list[Individual], side: int, wave_side: int) -> 
 
 def _judged(cfg: DictConfig, genes, toolbox, judge, population: list[Individual], side: int, scratch: Scratch):
     """One generation judged: its strategies (decoded into ``scratch``'s memory: the next generation's overwrite
-    them), the survivors of selection (best first), every member's fitness (also set on the individuals) and the
-    run's champion, which an operator that watches play observes."""
-    into = scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
-    strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero, out=into)
+    them; as thresholds where the judge reads them, ``compact``), the survivors of selection (best first), every
+    member's fitness (also set on the individuals) and the run's champion, which an operator that watches play
+    observes."""
+    if getattr(judge, "compact", False):  # 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions
+        into = scratch.empty((len(population),) + genes.space.shape[:-1], np.int16)
+        strategies = genes.thresholds(np.stack(population), side, cfg.force_roll_at_zero, out=into)
+    else:
+        into = scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
+        strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero, out=into)
     survivors, fitness = toolbox.select(strategies)
     for individual, value in zip(population, fitness, strict=True):
         individual.fitness.values = (float(value),)
     champion = _champion(judge, strategies, survivors)
     if cfg.operators.mutation in OBSERVING:
-        genes.observe(champion.strategy)
+        genes.observe(genes.decisions(champion.strategy))
     return strategies, survivors, fitness, champion
 
 

@@ -28,6 +28,9 @@ class Family:
     #: Whether one match of a against b also scores b against a (two players: each wins the
     #: games the other loses), so a round robin plays each unordered pair once.
     symmetric: ClassVar[bool] = True
+    #: Whether [`play_blocks`][ga_pig.families._family.Family.play_blocks]'s loop also reads strategies as
+    #: per-state thresholds (roll while the turn total is below; [`ga_pig.simulate.matches`][ga_pig.simulate.matches]).
+    reads_thresholds: ClassVar[bool] = False
     #: Whether exact win rates may be taken from other score pairs than the start (``starts``).
     restarts: ClassVar[bool] = False
 
@@ -109,8 +112,8 @@ class Family:
     # ------------------------------------------------------------------ simulation
     def play_blocks(self, game: Game):
         """``(kernel, pop_view, extra)`` for [`ga_pig.simulate`][ga_pig.simulate]: the numba loop that plays
-        a chunk of blocks of games, the population as it reads it, and the arguments it takes
-        after the common ones."""
+        a chunk of blocks of games, the population as it reads it (strategies, or thresholds where
+        ``reads_thresholds``), and the arguments it takes after the common ones."""
         raise NotImplementedError
 
     def kernels(self) -> tuple:

@@ -298,3 +298,23 @@ def test_simulated_matches_agree_with_exact_rates():
     assert (np.abs(table[off] / 20_000 - W[off]) < 4 * np.sqrt(W[off] * (1 - W[off]) / 20_000)).all()
     with pytest.raises(ValueError, match="play is for two players"):
         simulate.play(members[0], members[1], THREE, 10)
+
+
+def test_three_player_thresholds_play_exactly_as_their_strategies():
+    """The players family's loop reads per-state thresholds as the strategies they stand for: the same games,
+    game by game, at a hundredth of the memory; thresholds out of shape or range are refused in one line."""
+    game = Game.pig(15, sides=4, players=3)
+    h = np.random.default_rng(3).integers(0, game.goal + 1, size=(4,) + (game.goal,) * 3).astype(np.int16)
+    pairs = np.array([[0, 1], [2, 3], [3, 0], [1, 2]])
+    for common in (False, True):
+        wins = simulate.matches(h, pairs, game, 2 * BLOCK + 5, seed=9, common=common)
+        np.testing.assert_array_equal(wins, simulate.matches(S.threshold(h, game), pairs, game, 2 * BLOCK + 5, seed=9,
+                                                             common=common))
+    np.testing.assert_array_equal(simulate.round_robin(h[:3], game, 300, seed=1),
+                                  simulate.round_robin(S.threshold(h[:3], game), game, 300, seed=1))
+    with pytest.raises(ValueError, match=r"of thresholds must have shape \(n, 15, 15, 15\), got \(4, 15, 15\)"):
+        simulate.matches(h[..., 0], pairs, game, 10)
+    with pytest.raises(ValueError, match=r"thresholds must lie in 0..15 \(the goal: never hold\), got -1..15"):
+        simulate.matches(np.where(h == 0, -1, h), pairs, game, 10)
+    with pytest.raises(ValueError, match="population must be"):  # two players: integer arrays are not strategies
+        simulate.matches(h[:, :, :, 0], pairs, Game.pig(15, sides=4), 10)

@@ -167,3 +167,32 @@ def test_decoding_into_given_memory_gives_what_a_fresh_decode_gives(name, game):
     out = np.ones((3,) + genes.space.shape, genes.space.dtype)
     assert genes.decode(genomes, 2, True, out=out) is out
     np.testing.assert_array_equal(out, fresh)
+
+
+@pytest.mark.parametrize("name, game", [("threshold", Game.pig(10, players=3)), ("leader", Game.pig(10, players=3)),
+                                        ("leader", Game.pig(7, sides=4, players=4)), ("threshold", G)])
+@pytest.mark.parametrize("force_roll_at_zero", [False, True])
+def test_thresholds_are_the_decoded_strategies_thresholds(name, game, force_roll_at_zero):
+    """``thresholds`` gives per state the turn total a decoded strategy first holds at (roll while below), so the
+    loops that read thresholds play exactly the decoded strategies; ``decisions`` turns them back into them."""
+    genes = _genes(name, game)
+    assert genes.compact
+    genomes = genes.random(np.random.default_rng(5), 3, 2, 0.5)
+    genomes[0] = 0  # always passes, unless a turn start must roll
+    decoded = genes.decode(genomes, 2, force_roll_at_zero)
+    h = genes.thresholds(genomes, 2, force_roll_at_zero)
+    assert (h[0] == force_roll_at_zero).all() and decoded[0, ..., 0].all() == force_roll_at_zero
+    assert h.shape == (3,) + genes.space.shape[:-1] and h.dtype == np.int16
+    np.testing.assert_array_equal(h, S.thresholds_of(decoded, game))
+    np.testing.assert_array_equal(genes.decisions(h), decoded)
+    assert genes.decisions(decoded) is decoded
+    out = np.full_like(h, -1)
+    assert genes.thresholds(genomes, 2, force_roll_at_zero, out=out) is out
+    np.testing.assert_array_equal(out, h)
+
+
+def test_seated_and_tensor_genomes_give_no_thresholds():
+    for genes in (_genes("tensor"), _genes("threshold", Game.pig(12, endgame="last_round"))):
+        assert not genes.compact
+        with pytest.raises(NotImplementedError, match="does not give thresholds"):
+            genes.thresholds(genes.random(np.random.default_rng(0), 1, 1, 0.5), 1, False)

@@ -341,3 +341,41 @@ def test_the_paired_test_resolves_an_edge_that_games_alone_leave_undecided():
             assert ladder._promotes(optimal, champion) == promoted, (paired, seed)
         ladder = SimulatedLadder(game, 1, 2000, 64000, 3.0, np.random.default_rng(seed), paired=True)
         assert not ladder._promotes(champion, optimal) and not ladder._promotes(champion.copy(), champion)
+
+
+@pytest.mark.parametrize("genome", ["threshold", "leader"])
+def test_a_three_player_ladder_holds_thresholds_and_plays_as_with_decisions(genome, tmp_path, monkeypatch):
+    """With three players and a threshold genome the simulated ladder holds its members and champions as per-state
+    thresholds: the run writes what it writes holding decisions, byte for byte; a checkpoint's champions held as
+    decisions are read back as thresholds."""
+    from ga_pig.evolve.judges import SimulatedLadder
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    cfg = [*PLAYERS, f"genome={genome}", "fitness=simulated_champions", "games_per_match=100", "generations=12",
+           "fitness.max_games=800", "fitness.paired=true", "fitness.keep_champion=true", "eval_every=3"]
+    compact = SimulatedLadder.for_run(make_game(compose(cfg)), compose(cfg), np.random.default_rng(0), None)
+    assert compact.compact
+    run(compose(cfg), tmp_path / "thresholds")
+    made = SimulatedLadder.for_run.__func__
+    monkeypatch.setattr(SimulatedLadder, "for_run", classmethod(lambda cls, *args: _decisions(made(cls, *args))))
+    run(compose(cfg), tmp_path / "decisions")
+    held = load_checkpoint(tmp_path / "thresholds" / "checkpoint.npz")["arrays"]["champion"]
+    assert held.shape == (16, 16, 16) and held.dtype == np.int16
+    for name in ("best.npy", "population.npz"):
+        assert (tmp_path / "thresholds" / name).read_bytes() == (tmp_path / "decisions" / name).read_bytes(), name
+    tables = [pd.read_parquet(tmp_path / d / "generations.parquet").drop(columns="seconds")
+              for d in ("thresholds", "decisions")]
+    pd.testing.assert_frame_equal(*tables)
+    champion = S.threshold(np.random.default_rng(1).integers(0, 17, (16, 16, 16)).astype(np.int16), THREE_16)
+    compact.restore({"champions": (champion,)})
+    legal = S.legal(THREE_16)  # the states a strategy is consulted in
+    assert compact.champion.dtype == np.int16
+    assert np.array_equal(S.threshold(compact.champion, THREE_16)[legal], champion[legal])
+
+
+THREE_16 = Game.pig(goal=16, players=3)
+
+
+def _decisions(ladder):
+    ladder.compact = False
+    return ladder

@@ -11,6 +11,7 @@ import numpy as np
 
 from ga_pig import simulate
 from ga_pig import strategies as S
+from ga_pig.evolve.genomes import GENOMES
 from ga_pig.evolve.judges.base import (
     FromTotals,
     draw_seed,
@@ -23,6 +24,7 @@ from ga_pig.evolve.judges.base import (
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
+from ga_pig.families import family_of
 from ga_pig.game import Game
 
 __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
@@ -159,7 +161,10 @@ class SimulatedLadder(Ladder):
     would give (``n margin`` a game). With ``fitness.paired`` the test is paired instead: the challenger and a copy
     of the champion each play the champion on the same dice, game by game, and the difference of their leads is
     tested against its spread over batches; where two near-equal strategies decide alike the games are the same
-    and add no noise, so a small edge is resolved in far fewer games."""
+    and add no noise, so a small edge is resolved in far fewer games. With ``compact`` (set where the game's loop reads
+    thresholds and the run's genome gives them: three or more players, threshold genomes) members and champions are
+    per-state thresholds ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), a hundredth of the
+    decisions' memory, played exactly as their strategies."""
 
     game: Game
     archive: int
@@ -174,13 +179,20 @@ class SimulatedLadder(Ladder):
     aggregate: str = "mean"
     keep_champion: bool = False
     paired: bool = False
+    compact: bool = False
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
+        compact = family_of(game).reads_thresholds and GENOMES[str(cfg.genome)](game).compact
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
                    float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
                    margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate),
-                   keep_champion=bool(cfg.fitness.keep_champion), paired=bool(cfg.fitness.paired))
+                   keep_champion=bool(cfg.fitness.keep_champion), paired=bool(cfg.fitness.paired), compact=compact)
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        super().restore(state)
+        if self.compact:  # champions a checkpoint holds as decisions
+            self.champions = [S.thresholds_of(c, self.game) if c.dtype == bool else c for c in self.champions]
 
     def __post_init__(self) -> None:
         self._scratch = Scratch()

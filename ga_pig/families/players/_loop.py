@@ -1,23 +1,38 @@
 """Private numba kernels: the simulation loops of games of three or more players — a block of games
 per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks`), and the games of
 [`ga_pig.families.players.simulate`][ga_pig.families.players.simulate] (mixed strategies). Strategies are
-flat [idx, k], idx the scores from the mover's on (`ga_pig.families.players._turns`); the roll table and
-the blocks come as the `Rolls` and `Blocks` records ([`_records`][ga_pig.families.players._records])."""
+flat [idx, k], idx the scores from the mover's on (`ga_pig.families.players._turns`), or thresholds [idx] (roll
+while the turn total is below; `_rolls`); the roll table and the blocks come as the `Rolls` and `Blocks` records
+([`_records`][ga_pig.families.players._records])."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.extending import overload
 
 from ga_pig._streams import BLOCK, _draw, _splitmix, _uniform
 from ga_pig.families.players._records import Blocks, Rolls
 from ga_pig.game import ADD, BANK
 
 
+def _rolls(pop, who, idx, k):
+    """Whether member ``who`` of ``pop`` rolls at score index ``idx`` and turn total ``k``: ``pop`` is flat
+    decisions [who, idx, k] or thresholds [who, idx], rolling while ``k`` is below (numba only: `_rolls_of`)."""
+    raise NotImplementedError("compiled by numba: see _rolls_of")
+
+
+@overload(_rolls, inline="always")
+def _rolls_of(pop, who, idx, k):
+    if pop.ndim == 3:
+        return lambda pop, who, idx, k: pop[who, idx, k]
+    return lambda pop, who, idx, k: k < pop[who, idx]
+
+
 @numba.njit(cache=True, inline="always")
 def _play_players_game(pop, a, b, seat_a, goal, rolls, scores, state):
     """One game of n = scores.shape[0] players, pop[a] in seat ``seat_a`` and pop[b] in every
-    other seat (flat strategies [idx, k], idx the scores from the mover's on,
+    other seat (flat strategies [idx, k] or thresholds [idx], idx the scores from the mover's on,
     [`ga_pig.families.players`][ga_pig.families.players]); seat 0 moves first. A stalemate: n turn
     starts passed in a row. Returns (winning seat or -1, state)."""
     cumulative, uniform, effects, amounts = rolls.cumulative, rolls.uniform, rolls.effects, rolls.amounts
@@ -33,7 +48,7 @@ def _play_players_game(pop, a, b, seat_a, goal, rolls, scores, state):
         i = scores[mover]
         k = 0
         while True:
-            if not pop[who, idx, k]:
+            if not _rolls(pop, who, idx, k):
                 if k == 0:
                     passes += 1
                     if passes == n:

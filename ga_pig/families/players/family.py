@@ -16,6 +16,8 @@ class Players(Family):
     name = "players"
     games = "three or more players, first to bank the goal wins"
     symmetric = False
+    # a three-player strategy to 100 is 10^8 decisions; its thresholds, 10^6
+    reads_thresholds = True
 
     def covers(self, game: Game) -> bool:
         return game.players >= 3 and not game.turns
@@ -76,6 +78,8 @@ class Players(Family):
         space = space_of(game)
 
         def pop_view(pop):
+            if pop.dtype.kind in "iu":  # thresholds, flat [member, idx]
+                return np.ascontiguousarray(pop, dtype=np.int16).reshape(len(pop), game.goal ** game.players)
             return space.kernel_view(pop).reshape(len(pop), game.goal ** game.players, game.goal)
 
         return _loop._play_blocks, pop_view, ()
