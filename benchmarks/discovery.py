@@ -11,8 +11,8 @@ best (chosen by the oracle, so not what an oracle-free run could output). ``--va
 oracle-free experiments once on every variant (``--games``: some of them), Hog's dice counts too (its
 experiments take Hog's own genome), and reports each optimum's own value (the optimal first mover's win
 probability); ``--tensor`` runs each experiment once more with the
-seed's tensor genome. ``--players 3 --goal 50`` runs the experiments for three players (rates
-against the equilibrium in the other seats: 1/3 at best; write them with ``--out``).
+seed's tensor genome. ``--players 3 --goal 100`` runs coevolve_players (or ``--experiments``) for three players
+(rates against the equilibrium in the other seats: 1/3 at best; write them with ``--out``).
 Keeps the runs in outputs/benchmarks/discovery/ (git-ignored: ``load_runs`` and
 ``ga_pig.analysis.discovery`` read them). Writes benchmarks/results/discovery.json after every
 finished run, so a benchmark cut short keeps what it measured.
@@ -51,8 +51,9 @@ def one_run(overrides: list[str], threads: int, out: Path) -> dict:
     return summary
 
 #: experiment -> (target: champion's best exact win rate vs optimal, budget in seconds); the
-#: solver-assisted experiment has no target and is reported apart
-TARGETS = {**DISCOVERY_TARGETS, "coevolve_assisted": (float("nan"), 900)}
+#: solver-assisted experiment has no target and is reported apart; coevolve_players' target is three
+#: players' (against two equilibrium players, averaged over the seats: 1/3 at best)
+TARGETS = {**DISCOVERY_TARGETS, "coevolve_assisted": (float("nan"), 900), "coevolve_players": (0.328, 1800)}
 #: the "game" label of runs with the seed's tensor genome (Pig)
 TENSOR = "pig (tensor genome)"
 VARIANTS = ["pig", "two_dice", "pig_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs", "piglet",
@@ -63,8 +64,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every budget (0.1: a quick look)")
-    parser.add_argument("--experiments", nargs="+", default=list(DISCOVERY_TARGETS),
-                        help=f"default: {' '.join(DISCOVERY_TARGETS)}; also coevolve_assisted (solver-assisted)")
+    parser.add_argument("--experiments", nargs="+", default=None,
+                        help=f"default: {' '.join(DISCOVERY_TARGETS)} (with --players: coevolve_players); also "
+                             "coevolve_assisted (solver-assisted)")
     parser.add_argument("--variants", action="store_true", help="oracle-free experiments on every variant, seed 0")
     parser.add_argument("--games", nargs="+", default=VARIANTS, choices=VARIANTS, metavar="GAME",
                         help="with --variants: only these games (default: every variant)")
@@ -76,12 +78,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"the JSON to write (default {RESULTS})")
     parser.add_argument("--threads", type=int, default=None, help="cores per run (default: 2, or 1 with --parallel)")
     parser.add_argument("--players", type=int, default=2,
-                        help="players (three or more: Pig to --goal, rates against the equilibrium; no targets)")
+                        help="players (three or more: Pig to --goal, rated against the equilibrium)")
     parser.add_argument("--goal", type=int, default=None, help="with --players: Pig's goal (default 100)")
     parser.add_argument("--set", nargs="+", default=[], metavar="KEY=VALUE",
                         help="overrides for every run (genome=leader), recorded in the JSON")
     args = parser.parse_args()
 
+    if args.experiments is None:
+        args.experiments = list(DISCOVERY_TARGETS) if args.players == 2 else ["coevolve_players"]
     base = "pig" if args.players == 2 else players_label(args.players, args.goal or 100)
     jobs = [] if args.only_variants else [(name, seed, base) for name in args.experiments for seed in args.seeds]
     if args.tensor:
@@ -164,11 +168,11 @@ def _optimum(game: str) -> float:
 
 
 def _table(rows: list[dict]) -> dict:
-    """experiment/game -> median of the champions' best, target (none for more players), runs."""
+    """experiment/game -> median of the champions' best, target (for more players only coevolve_players'), runs."""
     table = {}
     for name, game in dict.fromkeys((r["experiment"], r["game"]) for r in rows):
         group = [r for r in rows if r["experiment"] == name and r["game"] == game]
-        target = TARGETS[name][0] if _players_of(game) is None else float("nan")
+        target = TARGETS[name][0] if (_players_of(game) is None) != (name == "coevolve_players") else float("nan")
         table[f"{name}/{game}"] = {"median": statistics.median(r["champion_best_ever"] for r in group),
                                    "target": target, "runs": group}
     return table

@@ -51,6 +51,8 @@ RUNS = [
     ("last_round", ["experiment=knockout", "game.goal=50", "game.endgame=last_round", "genome=threshold",
                     "generations=20"]),
     ("three_players", ["experiment=knockout", "game.goal=50", "game.players=3", "generations=20"]),
+    ("coevolve_players", ["experiment=coevolve_players", "game.goal=50", "game.players=3", "generations=20",
+                          "eval_every=10", "time_limit_s=null"]),
 ]
 SUMMARY_TIMINGS = ("seconds", "output_dir", "compile_s")
 #: Files whose bytes no seed fixes: the run-directory lock holds its owner's host and PID.

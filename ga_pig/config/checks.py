@@ -142,9 +142,11 @@ def _check_memory(cfg: DictConfig, game) -> None:
 def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | None:
     """Give the run its game's genome where the experiment's does not fit the game (so every
     experiment runs on every game with ``game=`` alone: ``experiment=coevolve_exact game=hog`` evolves
-    Hog's dice counts). A genome named in ``overrides`` (the command line's ``key=value`` strings) is
-    left for [`validate`][ga_pig.config.validate] to refuse; with no ``overrides``, a genome other than
-    the experiment's own counts as named. Sets ``cfg.genome``; returns the line to log, or None."""
+    Hog's dice counts; on a two-player game the leader genome of ``coevolve_players`` gives way to the
+    threshold genome it is built on, the nearest that fits before any other). A genome named in
+    ``overrides`` (the command line's ``key=value`` strings) is left for
+    [`validate`][ga_pig.config.validate] to refuse; with no ``overrides``, a genome other than the
+    experiment's own counts as named. Sets ``cfg.genome``; returns the line to log, or None."""
     from ga_pig.evolve.genomes import GENOMES
     from ga_pig.game import GAMES
 
@@ -161,7 +163,10 @@ def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | Non
     else:
         own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"
         named = not own.is_file() or cfg.genome != compose([f"experiment={cfg.experiment}"]).genome
-    fits = [name for name, genome in GENOMES.items() if genome.fits(space)]
+    # the nearest encoding the experiment's is built on first (leader -> threshold), then the rest
+    fits = sorted((name for name, genome in GENOMES.items() if genome.fits(space)),
+                  key=lambda name: GENOMES[cfg.genome].__mro__.index(GENOMES[name])
+                  if GENOMES[name] in GENOMES[cfg.genome].__mro__ else len(GENOMES))
     if named or not fits:
         return None
     note = (f"genome: experiment {cfg.experiment}'s {cfg.genome!r} does not fit {cfg.game.name}, whose strategies "

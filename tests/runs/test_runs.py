@@ -101,7 +101,20 @@ def test_every_experiment_takes_every_game_with_game_alone(experiment, game):
     cfg = make_cfg(f"experiment={experiment}", f"game={game}")
     note = fit_genome(cfg, [f"experiment={experiment}", f"game={game}"])
     validate(cfg)
-    assert (note is not None) == (game == "hog" and make_cfg(f"experiment={experiment}").genome == "threshold")
+    own = make_cfg(f"experiment={experiment}").genome
+    # every game in conf/ has two players: the leader genome fits none, the threshold genome all but Hog
+    assert (note is not None) == (own == "leader" or (game == "hog" and own == "threshold"))
+    if own == "leader":
+        assert cfg.genome == ("tensor" if game == "hog" else "threshold")
+
+
+def test_the_three_player_experiment_keeps_its_leader_genome_with_three_players():
+    from ga_pig.config import fit_genome
+
+    cfg = make_cfg("experiment=coevolve_players", "game.players=3")
+    assert fit_genome(cfg, ["experiment=coevolve_players", "game.players=3"]) is None and cfg.genome == "leader"
+    two = make_cfg("experiment=coevolve_players")
+    assert "'leader' does not fit pig" in fit_genome(two, ["experiment=coevolve_players"]) and two.genome == "threshold"
 
 
 def test_an_experiments_genome_gives_way_to_the_games_but_a_named_one_is_refused(tmp_path, caplog):
