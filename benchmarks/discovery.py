@@ -54,6 +54,12 @@ def one_run(overrides: list[str], threads: int, out: Path) -> dict:
 #: solver-assisted experiment has no target and is reported apart; coevolve_players' target is three
 #: players' (against two equilibrium players, averaged over the seats: 1/3 at best)
 TARGETS = {**DISCOVERY_TARGETS, "coevolve_assisted": (float("nan"), 900), "coevolve_players": (0.328, 1800)}
+#: Discovery on every game (oracle-free, from random, one core): experiment -> ((seconds, target), ...), the
+#: champion's best exact rate against optimal play by that time on every seed, none short by more than
+#: SHORTFALL; one 900 s run gives its 300 s figure too (its generations up to 300 s less its setup)
+EVERY_GAME = {"coevolve_exact": ((300, 0.495), (900, 0.499)), "coevolve_simulated": ((900, 0.495),)}
+#: ... and on Pig, simulated judging reaches 0.497, its population's best at the end within DRIFT of its best ever
+PIG_SIMULATED, DRIFT, SHORTFALL = 0.497, 0.005, 0.003
 #: the "game" label of runs with the seed's tensor genome (Pig)
 TENSOR = "pig (tensor genome)"
 VARIANTS = ["pig", "two_dice", "pig_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs", "piglet",
@@ -67,7 +73,14 @@ def main() -> None:
     parser.add_argument("--experiments", nargs="+", default=None,
                         help=f"default: {' '.join(DISCOVERY_TARGETS)} (with --players: coevolve_players); also "
                              "coevolve_assisted (solver-assisted)")
-    parser.add_argument("--variants", action="store_true", help="oracle-free experiments on every variant, seed 0")
+    parser.add_argument("--variants", action="store_true",
+                        help="oracle-free experiments on every variant (--variant-seeds, default 0)")
+    parser.add_argument("--variant-seeds", type=int, nargs="+", default=[0], help="with --variants: these seeds")
+    parser.add_argument("--report", type=Path, nargs="+", default=None, metavar="JSON",
+                        help="run nothing: print the tables of these results (discovery on every game: "
+                             "discovery_pig.json discovery_variants.json)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start --out anew (default: keep its runs, replacing those run again)")
     parser.add_argument("--games", nargs="+", default=VARIANTS, choices=VARIANTS, metavar="GAME",
                         help="with --variants: only these games (default: every variant)")
     parser.add_argument("--tensor", action="store_true", help="also each experiment with the seed's tensor genome, "
@@ -84,6 +97,12 @@ def main() -> None:
                         help="overrides for every run (genome=leader), recorded in the JSON")
     args = parser.parse_args()
 
+    if args.report:
+        rows = [row for path in args.report for row in _rows(json.loads(path.read_text()))]
+        _print(rows, "as recorded")
+        _print_every_game(rows)
+        return
+    named = args.experiments
     if args.experiments is None:
         args.experiments = list(DISCOVERY_TARGETS) if args.players == 2 else ["coevolve_players"]
     base = "pig" if args.players == 2 else players_label(args.players, args.goal or 100)
@@ -91,8 +110,8 @@ def main() -> None:
     if args.tensor:
         jobs += [(name, args.seeds[0], TENSOR) for name in args.experiments]
     if args.variants:
-        jobs += [(name, 0, game) for name in ("coevolve_exact", "coevolve_simulated") for game in args.games
-                 if game != "pig"]
+        jobs += [(name, seed, game) for name in (named or ("coevolve_exact", "coevolve_simulated"))
+                 for game in args.games if game != "pig" for seed in args.variant_seeds]
     one_run(["experiment=vs_optimal", "game.goal=20", "generations=2", "time_limit_s=null"], 2, RUNS / "compile")
     overrides = [[f"experiment={name}", f"seed={seed}", *_game_overrides(game),
                   *(["genome=tensor"] if game == TENSOR else []), f"time_limit_s={TARGETS[name][1] * args.scale}",
@@ -107,23 +126,30 @@ def main() -> None:
             delayed(one_run)(o, threads, p) for o, p in zip(overrides, places, strict=True))
     else:
         summaries = (one_run(o, threads, p) for o, p in zip(overrides, places, strict=True))
-    rows = []
-    for (name, seed, game), s in zip(jobs, summaries, strict=True):  # the JSON grows with every finished run
+    rows = [] if args.fresh or not args.out.exists() else _rows(json.loads(args.out.read_text()))
+    for (name, seed, game), place, s in zip(jobs, places, summaries, strict=True):  # the JSON grows with every run
+        rows = [r for r in rows if (r["experiment"], r["game"], r["seed"]) != (name, game, seed)]
         rows.append({"experiment": name, "seed": seed, "game": game, "setting": s["setting"],
                      "champion_best_ever": s["champion_best_ever"], "champion_final": s["champion"],
-                     "population_best_ever": s["best_ever"], "optimal_first_mover": _optimum(game),
-                     "fair_share": 1 / args.players, "generations": s["generations"],
-                     "seconds": s["wall_seconds"]})
-        table = _table(rows)
+                     "champion_best_by": _best_by(place, name, s), "population_best_ever": s["best_ever"],
+                     "population_final": s["final_best"],
+                     "optimal_first_mover": _optimum(game), "fair_share": 1 / args.players,
+                     "generations": s["generations"], "seconds": s["wall_seconds"], "date": time.strftime("%Y-%m-%d"),
+                     "scale": args.scale, "overrides": args.set})
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "machine": machine(), "scale": args.scale,
-                                       "parallel": args.parallel, "threads": threads, "overrides": args.set,
-                                       "done": len(rows), "of": len(jobs), "results": table}, indent=2) + "\n")
+        args.out.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "machine": machine(),
+                                       "parallel": args.parallel, "threads": threads, "runs": len(rows),
+                                       "results": _table(rows)}, indent=2) + "\n")
         print(f"{name} {game} seed {seed}: champion best {s['champion_best_ever']:.4f} in {s['generations']} "
               f"generations, {s['wall_seconds']:.0f} s", flush=True)
 
-    print(f"\nbest exact win rate vs optimal of the run's own champion (budget x {args.scale}, "
-          f"{threads} core{'s' if threads > 1 else ''} per run{', two at a time' if args.parallel else ''})")
+    _print(rows, f"{threads} core{'s' if threads > 1 else ''} per run{', two at a time' if args.parallel else ''}")
+    _print_every_game(rows)
+    print(f"\n{time.perf_counter() - started:.0f} s wall; wrote {args.out}")
+
+
+def _print(rows: list[dict], cores: str) -> None:
+    print(f"\nbest exact win rate vs optimal of the run's own champion ({cores})")
     print(f"  {'experiment':<20} {'game':<20} {'seeds':<8} {'champion best':>28} {'median':>7} {'target':>7} "
           f"{'final':>7} {'pop. best':>9} {'optimum':>8}")
     for key, entry in _table(rows).items():
@@ -134,7 +160,64 @@ def main() -> None:
               f"{best:>28} {entry['median']:7.4f} "
               f"{entry['target']:7.4f} {statistics.median(r['champion_final'] for r in group):7.4f} "
               f"{max(r['population_best_ever'] for r in group):9.4f} {group[0]['optimal_first_mover']:8.4f}")
-    print(f"\n{time.perf_counter() - started:.0f} s wall; wrote {args.out}")
+
+
+def every_game(rows: list[dict]) -> list[dict]:
+    """Per game and experiment of ``EVERY_GAME`` (runs at full budget): the median and worst seed's figure at each
+    budget against its target (met if the median reaches it and no seed is short by more than ``SHORTFALL``; on
+    Pig, simulated judging's target is ``PIG_SIMULATED``), and the largest drift (the population's best ever less
+    its best at the end, at most ``DRIFT`` on Pig)."""
+    table = []
+    for name, budgets in EVERY_GAME.items():
+        for game in VARIANTS:
+            group = [r for r in rows if r["experiment"] == name and r["game"] == game and r.get("scale", 1.0) == 1.0]
+            if not group:
+                continue
+            entry = {"experiment": name, "game": game, "seeds": [r["seed"] for r in group], "figures": {}}
+            for budget, target in budgets:
+                if name == "coevolve_simulated" and game == "pig":
+                    target = PIG_SIMULATED
+                seeds = [r["champion_best_ever"] if budget == budgets[-1][0] else
+                         r.get("champion_best_by", {}).get(str(budget), float("nan")) for r in group]
+                median, worst = statistics.median(seeds), min(seeds)
+                entry["figures"][budget] = {"median": median, "worst": worst, "target": target,
+                                            "met": median >= target and worst >= target - SHORTFALL}
+            drift = [r["population_best_ever"] - r["population_final"] for r in group if "population_final" in r]
+            entry["drift"] = max(drift) if drift else float("nan")
+            table.append(entry)
+    return table
+
+
+def _print_every_game(rows: list[dict]) -> None:
+    table = every_game(rows)
+    if not table:
+        return
+    print(f"\ndiscovery on every game: the champion's best by each budget, median / worst seed (target: the median "
+          f"reaches it, no seed short by more than {SHORTFALL})")
+    for entry in table:
+        figures = "  ".join(f"{budget} s {f['median']:.4f}/{f['worst']:.4f} ({f['target']}"
+                            f"{'' if f['met'] else ' MISSED'})" for budget, f in entry["figures"].items())
+        print(f"  {entry['experiment']:<20} {entry['game']:<14} seeds {','.join(map(str, entry['seeds'])):<6} "
+              f"{figures}  drift {entry['drift']:.4f}")
+
+
+def _rows(stored: dict) -> list[dict]:
+    """The runs of a JSON this benchmark wrote (rows of older files take their date, scale and overrides from the
+    file's)."""
+    shared = {key: stored[key] for key in ("date", "scale", "overrides") if key in stored}
+    return [{**shared, **row} for entry in stored["results"].values() for row in entry["runs"]]
+
+
+def _best_by(place: Path, name: str, summary: dict) -> dict:
+    """seconds -> the champion's best exact rate against optimal play within that many seconds of wall time, for
+    every budget of ``EVERY_GAME[name]`` before its last, the run's own (the generations recorded until then, less
+    the run's setup)."""
+    import pandas as pd
+
+    setup = summary["wall_seconds"] - summary["seconds"]
+    table = pd.read_parquet(place / "generations.parquet", columns=["seconds", "champion"])
+    return {str(budget): float(table.loc[table["seconds"] <= budget - setup, "champion"].max())
+            for budget, _ in EVERY_GAME.get(name, ())[:-1] if budget < summary["wall_seconds"]}
 
 
 def players_label(players: int, goal: int) -> str:

@@ -20,8 +20,8 @@ from ga_pig.families import family_of
 from ga_pig.game import Game
 from ga_pig.strategies import check, check_population
 
-__all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "win_matrix", "pair_win_rates", "restarts",
-           "win_rates_from"]
+__all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "versus", "win_matrix", "pair_win_rates",
+           "restarts", "win_rates_from"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,30 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
         raise ValueError(f"seat must be 'both', 'first' or 'second', got {seat!r}")
     population = check_population(population, game)
     return family_of(game).win_rates(population, opponent, game, seat, starts)
+
+
+def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np.ndarray | None = None) -> np.ndarray:
+    """Exact seat-averaged win rate of every member of ``population`` against each of ``opponents`` (a population
+    against an archive), in parallel.
+
+    Where the family can (two players under the seeds' rule, every roll/hold game but Pig Dice), each strategy's
+    turns are made once for all its pairs and turns alike across strategies once for all: cheaper than a
+    [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same numbers.
+
+    Parameters
+    ----------
+    population : ndarray(bool, shape=(n, goal, goal, goal))
+    opponents : ndarray(bool, shape=(m, goal, goal, goal))
+    starts : optional
+        As for [`win_rates`][ga_pig.exact.evaluate.win_rates].
+
+    Returns
+    -------
+    ndarray(float64, shape=(n, m)): ``[p, q]`` is member p's rate against opponent q.
+    """
+    population = check_population(population, game)
+    opponents = check_population(opponents, game, "opponents")
+    return family_of(game).versus(population, opponents, game, starts)
 
 
 def win_rates_from(population: np.ndarray, opponent: np.ndarray, game: Game,

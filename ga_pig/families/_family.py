@@ -84,6 +84,11 @@ class Family:
         here: [`ga_pig.exact.win_rates`][ga_pig.exact.evaluate.win_rates])."""
         raise NotImplementedError
 
+    def versus(self, population: np.ndarray, opponents: np.ndarray, game: Game, starts) -> np.ndarray:
+        """(n, m) exact seat-averaged win rates of each member of a checked population against each of checked
+        ``opponents``; a family that can share what the pairs share (a strategy's turns) does it here."""
+        return np.stack([self.win_rates(population, o, game, "both", starts) for o in opponents], axis=1)
+
     def win_rates_from(self, population: np.ndarray, opponent, game: Game, starts) -> tuple[np.ndarray, np.ndarray]:
         """(win rates from weighted starts, from the game's start), from one evaluation."""
         self._refuse("win_rates_from", game)

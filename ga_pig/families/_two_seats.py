@@ -25,12 +25,12 @@ AT_START = np.zeros((0, 0))
 
 
 class TwoSeats(Family):
-    """A two-player family: subclasses give the outcome rows of a population against one opponent
+    """A two-player family: subclasses give the outcome rows of a population against opponents
     (``_versus``) and of one chunk of pairs within a population (``_pair_rows``); the pairs go to
     it [`CHUNK_PAIRS`][ga_pig.families._two_seats.CHUNK_PAIRS] at a time."""
 
-    def _versus(self, population: np.ndarray, opponent: np.ndarray, game: Game, starts: np.ndarray) -> np.ndarray:
-        """(n, 4) outcome rows of each member against ``opponent`` ((n, 8) with starts)."""
+    def _versus(self, population: np.ndarray, opponents: np.ndarray, game: Game, starts: np.ndarray) -> np.ndarray:
+        """(n, m, 4) outcome rows of each member against each of the m ``opponents`` ((n, m, 8) with starts)."""
         raise NotImplementedError
 
     def _pair_rows(self, members: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game, starts: np.ndarray,
@@ -69,16 +69,20 @@ class TwoSeats(Family):
 
     def win_rates(self, population, opponent, game, seat, starts):
         starts = self._starts(starts, game)
-        p = self._versus(population, self.space(game).check(opponent, "opponent"), game, starts)[:, -4:]
+        p = self._versus(population, self.space(game).check(opponent, "opponent")[None], game, starts)[:, 0, -4:]
         if seat == "first":
             return p[:, 0]
         if seat == "second":
             return p[:, 2]
         return 0.5 * (p[:, 0] + p[:, 2])
 
+    def versus(self, population, opponents, game, starts):
+        p = self._versus(population, opponents, game, self._starts(starts, game))[..., -4:]
+        return 0.5 * (p[..., 0] + p[..., 2])
+
     def win_rates_from(self, population, opponent, game, starts):
         starts = self._starts(starts, game)
-        p = self._versus(population, self.space(game).check(opponent, "opponent"), game, starts)
+        p = self._versus(population, self.space(game).check(opponent, "opponent")[None], game, starts)[:, 0]
         return 0.5 * (p[:, 4] + p[:, 6]), 0.5 * (p[:, 0] + p[:, 2])
 
     def pair_win_rates(self, population, pairs, game, starts):

@@ -204,6 +204,36 @@ def test_chunked_evaluation_equals_one_kernel_call(monkeypatch):
     assert np.array_equal(exact.win_rates(population, population[0], game), whole_rates)
 
 
+def _strategies(game: Game, rng: np.random.Generator, n: int) -> np.ndarray:
+    if game.max_dice:
+        return np.stack([S.random_dice(game, rng) for _ in range(n)])
+    if game.endgame != "first_to_goal":
+        return np.stack([S.random(game, rng) for _ in range(n)])
+    return np.stack([S.threshold(rng.integers(2, 9, (game.goal,) * game.players), game) for _ in range(n - 1)]
+                    + [S.random(game, rng)])
+
+
+@pytest.mark.parametrize("game", [Game.pig(goal=20), Game.two_dice(goal=20), Game.pig_dice(goal=20),
+                                  Game.hog(goal=12, max_dice=3), Game.pig(goal=20, endgame="last_round"),
+                                  Game.pig(goal=10, players=3)], ids=str)
+def test_a_population_against_an_archive_equals_one_opponent_at_a_time(game):
+    """exact.versus (each strategy's turns made once for all its pairs where the family can) equals win_rates
+    against each opponent alone, on every kind of game; from weighted starts too where the family has them."""
+    rng = np.random.default_rng(23)
+    population, opponents = _strategies(game, rng, 5), _strategies(game, rng, 3)
+    weightings = [None]
+    if game.players == 2 and game.endgame == "first_to_goal":
+        weightings.append(exact.restarts(game, 0.3))
+    for starts in weightings:
+        together = exact.versus(population, opponents, game, starts=starts)
+        assert together.shape == (5, 3)
+        for q, opponent in enumerate(opponents):
+            np.testing.assert_allclose(together[:, q], exact.win_rates(population, opponent, game, starts=starts),
+                                       rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match=r"opponents must be .*\(n, 20, 20, 20\)"):
+        exact.versus(S.random(Game.pig(goal=20), rng)[None], S.hold_at(5, Game.pig(goal=20)), Game.pig(goal=20))
+
+
 GAME = Game.pig(goal=12)
 HOLD = S.hold_at(5, GAME)
 

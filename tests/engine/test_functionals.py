@@ -124,3 +124,63 @@ def test_turn_functional_sums_to_one():
         total = F[..., _functionals.WON] + F[..., _functionals.D] + F[..., _functionals.RHO] + banked
         np.testing.assert_allclose(total, 1.0, rtol=0, atol=1e-13)
         np.testing.assert_allclose(F[..., _functionals.E], 1.0 - F[..., _functionals.D], rtol=0, atol=1e-13)
+
+
+def _turn_by_solve(row: np.ndarray, me: int, game: Game) -> np.ndarray:
+    """(won, d, rho, h[1], ..., h[top - 1]) of the turn from score ``me`` deciding by ``row``, by one linear solve
+    for the expected visits to every turn total (independent of the flow and its sharing)."""
+    rules, top = rules_of(game), game.goal - me
+    step = np.zeros((top, top))  # rolling total -> the total it goes on at
+    won, ends, banked = np.zeros(top), np.zeros(top), np.zeros((top, top))
+    for k in np.flatnonzero(row[:top]):
+        for p, amount in zip(rules.add_p, rules.add_amount, strict=True):
+            won[k] += p * (k + amount >= top)
+            step[k, min(k + amount, top - 1)] += p * (k + amount < top)
+        for p, amount in zip(rules.move_p, rules.move_amount, strict=True):
+            to = 2 * k if amount == 0 else max(k - amount, 0)
+            won[k] += p * (to >= top)
+            step[k, min(to, top - 1)] += p * (to < top)
+        for p, amount in zip(rules.bank_p, rules.bank_amount, strict=True):
+            if k + amount >= top:
+                won[k] += p
+            elif k + amount == 0:
+                ends[k] += p
+            else:
+                banked[k, k + amount] += p
+        ends[k] += rules.bust_p + (rules.reset_p if me == 0 else 0.0)
+    visits = np.linalg.solve((np.eye(top) - step).T, np.eye(top)[0])
+    rolls = row[:top].astype(bool)
+    h = np.where(rolls, 0.0, visits) + visits @ banked
+    d = visits @ ends + (0.0 if rolls[0] else visits[0])
+    rho = 0.0 if me == 0 else rules.reset_p * visits[rolls].sum()
+    return np.concatenate(([visits @ won, d, rho], h[1:]))
+
+
+@pytest.mark.parametrize("game", [g for g in _games(30) if not g.max_dice], ids=str)
+def test_shared_turns_are_each_strategys_own(game):
+    """Every turn of every strategy of a set, made together (`_functional_set`: a turn alike to one already made,
+    at every total it reaches, shares its numbers), equals that turn solved alone. The set holds threshold
+    strategies (whose rows share), one of them with decisions changed only at a total its turns never reach (may
+    share), one changed at a total they reach past their first hold (must not), and a random strategy."""
+    rng = np.random.default_rng(17)
+    rules, view = rules_of(game), space_of(game).kernel_view
+    low = S.threshold(np.full((game.goal, game.goal), 4), game)
+    high = S.threshold(rng.integers(3, 9, (game.goal, game.goal)), game)
+    unreached, reached = low.copy(), low.copy()
+    far = 4 + max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0))
+    if far < game.goal:  # Pass the Pigs' 60 reaches every total
+        unreached[..., far] = True
+    banks = _turn_by_solve(low[0, 0], 0, game)[3:]  # h[1], h[2], ...: where a turn from 0 holding at 4 ends
+    beyond = [t for t in range(5, game.goal) if banks[t - 1] > 0]
+    reached[..., beyond[0] if beyond else 4] = True  # the same first hold (4), unless no turn gets past it
+    strategies = view(np.stack([low, high, unreached, reached, _random(game, rng)]))
+    F, index, h = _functionals._functional_set(strategies, np.arange(3), strategies[3:], _turn_rules(rules))
+    for u in range(len(strategies)):
+        for me in range(game.goal):
+            for opp in range(game.goal):
+                at, lo, n = index[u, me, opp]
+                got = np.zeros(game.goal - me + 2)
+                got[:3] = F[u, me, opp, [_functionals.WON, _functionals.D, _functionals.RHO]]
+                got[2 + lo:2 + lo + n] = h[at:at + n]
+                want = _turn_by_solve(strategies[u, me, opp], me, game)
+                np.testing.assert_allclose(got, want, rtol=0, atol=TOLERANCE, err_msg=f"unit {u} at ({me}, {opp})")

@@ -106,6 +106,35 @@ def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
     assert len(calls) == 3 and 0 < calls[-1] <= 5
 
 
+def test_exact_rates_against_an_archive_evaluate_only_the_pairs_not_known(monkeypatch):
+    """ExactRates.versus: the members and opponents of the unknown pairs in one exact.versus call (the same
+    numbers as one opponent at a time); pairs known, from either method, are not evaluated again."""
+    from ga_pig.evolve import judges
+
+    rng = np.random.default_rng(4)
+    population = np.stack([S.random(G, rng) for _ in range(4)])
+    old, new = S.hold_at(6, G), S.hold_at(9, G)
+    calls = []
+    real = exact.versus
+
+    def counted(strategies, opponents, game, starts=None):
+        calls.append((len(strategies), len(opponents)))
+        return real(strategies, opponents, game, starts=starts)
+
+    monkeypatch.setattr(judges.rates.exact, "versus", counted)
+    rates = judges.ExactRates(G)
+    known = rates(population[:2], old)  # two members against the old champion, by __call__
+    together = rates.versus(population, [old, new])
+    np.testing.assert_array_equal(together[:2, 0], known)
+    np.testing.assert_array_equal(together, real(population, np.stack([old, new]), G))
+    assert calls == [(4, 2)]  # members 2, 3 against both; 0, 1 against the new one (their old pairs come along)
+    again = rates.versus(population[[3, 0]], [new, old])
+    np.testing.assert_array_equal(again, together[[3, 0]][:, ::-1])
+    assert calls == [(4, 2)]
+    rates.versus(np.concatenate([population[:1], S.hold_at(4, G)[None]]), [old, new])
+    assert calls[-1] == (1, 2)  # only the stranger
+
+
 @pytest.mark.parametrize("common", [True, False])
 def test_simulated_judges_with_common_dice_rank_members_on_the_same_luck(common):
     """fitness.common: members that play alike get the same fitness against the same champions

@@ -135,7 +135,7 @@ class ExactLadder(Ladder):
         self._rates = ExactRates(self.game, starts=self.starts)
 
     def _versus(self, strategies, opponents):
-        return np.stack([self._rates(strategies, o) for o in opponents], axis=1)
+        return self._rates.versus(strategies, opponents)
 
     def _round_robin(self, strategies):
         return per_opponent(exact_round_robin(strategies, self.game, self.starts), len(strategies))

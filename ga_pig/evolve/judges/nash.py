@@ -93,7 +93,7 @@ class ExactNash(FromTotals):
             self._admit(strategies[int(np.argmax(fitness))])
             return fitness
         plays = np.flatnonzero(self.weights > 1e-12)
-        rates = np.stack([self._rates(strategies, self.champions[c]) for c in plays], axis=1)
+        rates = self._rates.versus(strategies, [self.champions[c] for c in plays])
         fitness = rates @ self.weights[plays]
         best = int(np.argmax(fitness))
         if fitness[best] > fair(self.game) + self.margin:

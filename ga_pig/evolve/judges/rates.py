@@ -20,6 +20,9 @@ __all__ = ["ExactRates", "RatesVsOptimal"]
 #: play, which the family may hand over as a whole solution rather than a strategy.
 OPTIMAL = b"optimal"
 
+#: Opponents whose digests [`ExactRates`][ga_pig.evolve.judges.ExactRates] keeps by object: more than any archive.
+OPPONENTS_KEPT = 16
+
 
 def _key(strategy: np.ndarray) -> bytes:
     """A digest of a strategy's content (roll/hold bits packed eight to a byte first: 5x faster)."""
@@ -40,14 +43,17 @@ class ExactRates:
                  shadow: ExactRates | None = None) -> None:
         self.game, self.size, self.starts, self.shadow = game, size, starts, shadow
         self._known: OrderedDict[tuple[bytes, bytes], float] = OrderedDict()
-        self._last: tuple[object, bytes] | None = None
+        self._seen: list[tuple[object, bytes]] = []
 
     def _opponent_key(self, opponent: np.ndarray) -> bytes:
-        """The opponent's digest, kept for the object last seen (a champion is met again every
+        """The opponent's digest, kept for the objects last seen (the champions are met again every
         generation). An array changed in place would keep its old digest; the judges never do that."""
-        if self._last is None or self._last[0] is not opponent:
-            self._last = (opponent, _key(opponent))
-        return self._last[1]
+        for seen, key in self._seen:
+            if seen is opponent:
+                return key
+        key = _key(opponent)
+        self._seen = [(opponent, key), *self._seen][:OPPONENTS_KEPT]
+        return key
 
     def __call__(self, strategies: np.ndarray, opponent, against: bytes | None = None) -> np.ndarray:
         """Each member's rate against ``opponent``, a strategy, remembered under its content; or, named
@@ -68,6 +74,25 @@ class ExactRates:
         out = np.array([known[key] if key in known else self._known[key] for key in keys])
         self._learn(keys, out)
         return out
+
+    def versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
+        """(members, opponents) rates, remembered as [`__call__`][ga_pig.evolve.judges.ExactRates.__call__]'s are;
+        the members and opponents of the pairs not known are evaluated together in one call
+        ([`exact.versus`][ga_pig.exact.evaluate.versus]: each strategy's turns made once for all its pairs)."""
+        if self.shadow is not None:  # learns each member's rate from the start too: one opponent at a time
+            return np.stack([self(strategies, o) for o in opponents], axis=1)
+        against = [self._opponent_key(o) for o in opponents]
+        keys = [[(_key(s), a) for a in against] for s in strategies]
+        rows = [n for n, row in enumerate(keys) if any(key not in self._known for key in row)]
+        columns = [c for c in range(len(opponents)) if any(keys[n][c] not in self._known for n in rows)]
+        known = {}
+        if rows:
+            unknown = strategies if len(rows) == len(strategies) else strategies[rows]
+            fresh = exact.versus(unknown, np.stack([opponents[c] for c in columns]), self.game, starts=self.starts)
+            known = {keys[n][c]: float(fresh[r, q]) for r, n in enumerate(rows) for q, c in enumerate(columns)}
+        out = np.array([[known[key] if key in known else self._known[key] for key in row] for row in keys])
+        self._learn([key for row in keys for key in row], out.ravel())
+        return out.reshape(len(strategies), len(opponents))
 
     def _learn(self, keys: list, rates: np.ndarray) -> None:
         """Remember ``rates`` under ``keys`` as the most recent, forgetting beyond ``size``."""

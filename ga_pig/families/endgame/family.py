@@ -39,9 +39,10 @@ class Endgame(TwoSeats):
     def seats(self, a, b, game):
         return solve.seat_probabilities(a[None], [0], [0], game, b[None])[0]
 
-    def _versus(self, population, opponent, game, starts):
-        n = population.shape[0]
-        return solve.seat_probabilities(population, np.arange(n), np.zeros(n, np.int64), game, opponent[None])
+    def _versus(self, population, opponents, game, starts):
+        n, m = population.shape[0], opponents.shape[0]
+        first, second = np.repeat(np.arange(n), m), np.tile(np.arange(m), n)
+        return solve.seat_probabilities(population, first, second, game, opponents).reshape(n, m, -1)
 
     def _pair_rows(self, members, first, second, game, starts, out):
         out[:] = solve.seat_probabilities(members, first, second, game)

@@ -6,12 +6,14 @@ once, from high scores down: no iteration, no tolerance. RESET (2-dice Pig's sna
 Pigs' oinker) leads to the opponent's turn start at (j, 0), a pair of lower score sum: the whole
 table is then swept again, reading the previous sweep's values there, until it settles (Anderson
 extrapolation of those reset landings between sweeps, [`_anderson`][ga_pig.families.two_player._evaluation._anderson]).
-Re-running every chain on every sweep would cost each sweep a whole evaluation of Pig; so where resets
-send the table round ([`_by_functionals`][ga_pig.families.two_player._evaluation._by_functionals]) each
+Re-running every chain on every sweep would cost each sweep a whole evaluation of Pig; so in roll/hold games
+([`_by_functionals`][ga_pig.families.two_player._evaluation._by_functionals] says which evaluations) each
 strategy's turns are first made linear functionals of the values they can bank
-([`ga_pig.families.two_player._functionals`][ga_pig.families.two_player._functionals]), once per strategy, and a sweep
+([`ga_pig.families.two_player._functionals`][ga_pig.families.two_player._functionals]), and a sweep
 ([`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]) takes two short dot products per
-pair; one strategy against many makes the fixed one's functionals once. The chain sweep
+pair. The turns are made for every strategy of an evaluation at once: a strategy met in several pairs (a population
+against an archive, a round robin) is made once, and a turn alike to one already made (the same decisions at every
+total it reaches) is not made again, within one strategy or across them. The chain sweep
 [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] is one algorithm and stays one function.
 """
 
@@ -19,12 +21,11 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.typed import List
 
 from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS
 from ga_pig.families.two_player._chains import _chain_pass, _close, _turn_rules, _turn_start, chain_kind
-from ga_pig.families.two_player._functionals import D, E, _functionals, _value
+from ga_pig.families.two_player._functionals import D, E, _functional_set, _value
 
 
 @numba.njit(cache=True)
@@ -131,16 +132,18 @@ def _functional_tables(funA, funB, rules, S, T):
     return MAX_SWEEPS
 
 
-def _by_functionals(rules) -> bool:
+def _by_functionals(rules, lone: bool = False) -> bool:
     """True where evaluation goes through
-    [`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]: roll/hold games whose
-    banked scores can fall (RESET), where the table is swept until it settles. Games where they only grow keep
-    the one exact chain sweep of [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] (as fast);
-    Hog's one-row turns too; and games whose turn totals can fall (DOUBLE, SUBTRACT), whose chains are solved
-    exactly by elimination, where the flow from a turn start repeats passes. Asked in Python, by
-    [`_pair`][ga_pig.families.two_player._evaluation._pair] and its batch twins, so that a game compiles only the
-    kernels of its own path."""
-    return rules.dice.shape[0] == 0 and bool(rules.resets) and rules.move_p.shape[0] == 0
+    [`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]: every roll/hold game, where a
+    sweep is two short dot products per pair and each strategy's turns are made once
+    ([`_functional_set`][ga_pig.families.two_player._functionals._functional_set], turns alike once for all). Hog's
+    one-row turns keep the chain sweep of [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables]. So
+    does a ``lone`` pair in a game whose turn totals can fall (DOUBLE, SUBTRACT: Pig Dice), whose chains are solved
+    exactly by elimination while its flows repeat passes: there a turn costs about twice its chain, which only the
+    turns several strategies share repay (a population of threshold strategies against two champions: 15x faster
+    than chains at goal 100). Asked in Python, by [`_pair`][ga_pig.families.two_player._evaluation._pair] and its
+    batch twins, so that a game compiles only the kernels of its own path."""
+    return rules.dice.shape[0] == 0 and (not lone or rules.move_p.shape[0] == 0)
 
 
 @numba.njit(cache=True)
@@ -174,20 +177,40 @@ def _pair_chains(a, b, rules, starts, out, kind):
 
 
 @numba.njit(cache=True)
-def _between(funA, funB, rules, starts, out):
-    """[`_pair`][ga_pig.families.two_player._evaluation._pair] of the two strategies whose turns ``funA``,
-    ``funB`` hold."""
+def _between(F, index, h, u, v, rules, starts, out):
+    """[`_pair`][ga_pig.families.two_player._evaluation._pair] of units u and v of a
+    [`_functional_set`][ga_pig.families.two_player._functionals._functional_set] (F, index, h)."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
-    _functional_tables(funA, funB, rules, S, T)
+    _functional_tables((F[u], index[u], h), (F[v], index[v], h), rules, S, T)
     _results(S, T, starts, out)
 
 
-@numba.njit(cache=True)
-def _pair_functionals(a, b, rules, starts, out):
-    """[`_pair`][ga_pig.families.two_player._evaluation._pair] through the two strategies' functionals."""
-    tr = _turn_rules(rules)
-    _between(_functionals(a, tr), _functionals(b, tr), rules, starts, out)
+@numba.njit(cache=True, parallel=True)
+def _versus_functionals(population, which, opponents, rules, starts, out):
+    """[`_versus`][ga_pig.families.two_player._evaluation._versus] through functionals: population[which] and the
+    opponents made one set, each strategy's turns once for all its pairs."""
+    F, index, h = _functional_set(population, which, opponents, _turn_rules(rules))
+    n, m = which.shape[0], opponents.shape[0]
+    for q in numba.prange(n * m):
+        _between(F, index, h, q // m, n + q % m, rules, starts, out[q // m, q % m])
+
+
+@numba.njit(cache=True, parallel=True)
+def _versus_chains(population, opponents, rules, starts, out, kind):
+    """[`_versus`][ga_pig.families.two_player._evaluation._versus] by the chain sweep, one pair at a time."""
+    m = opponents.shape[0]
+    for q in numba.prange(population.shape[0] * m):
+        _pair_chains(population[q // m], opponents[q % m], rules, starts, out[q // m, q % m], kind)
+
+
+def _versus(population, opponents, rules, starts, out):
+    """out[n, m] = _pair(population[n], opponents[m]) for every member and opponent, in parallel; where evaluation
+    goes through functionals each strategy's turns are made once for all its pairs (and turns alike once for all)."""
+    if _by_functionals(rules):
+        _versus_functionals(population, np.arange(population.shape[0]), opponents, rules, starts, out)
+    else:
+        _versus_chains(population, opponents, rules, starts, out, chain_kind(rules))
 
 
 def _pair(a, b, rules, starts, out):
@@ -196,36 +219,16 @@ def _pair(a, b, rules, starts, out):
     ``starts`` (goal, goal), when not empty, weighs the turn-start score pairs the game begins
     from (mover's score first, the same pair for either mover): ``out`` then has 8 entries, the
     four from the game's start (0, 0) and the same four weighted by ``starts``."""
-    if _by_functionals(rules):
-        _pair_functionals(a, b, rules, starts, out)
+    if _by_functionals(rules, lone=True):
+        _versus_functionals(a[None], np.arange(1), b[None], rules, starts, out[None, None])
     else:
         _pair_chains(a, b, rules, starts, out, chain_kind(rules))
 
 
-@numba.njit(cache=True, parallel=True)
-def _population_vs_chains(population, opponent, rules, starts, out, kind):
-    """[`_population_vs`][ga_pig.families.two_player._evaluation._population_vs] by the chain sweep."""
-    for n in numba.prange(population.shape[0]):
-        _pair_chains(population[n], opponent, rules, starts, out[n], kind)
-
-
-@numba.njit(cache=True, parallel=True)
-def _population_vs_functionals(population, opponent, rules, starts, out):
-    """[`_population_vs`][ga_pig.families.two_player._evaluation._population_vs] through functionals, the
-    opponent's made once for all members."""
-    tr = _turn_rules(rules)
-    funB = _functionals(opponent, tr)
-    for n in numba.prange(population.shape[0]):
-        _between(_functionals(population[n], tr), funB, rules, starts, out[n])
-
-
 def _population_vs(population, opponent, rules, starts, out):
-    """out[n] = _pair(population[n], opponent) for every member, in parallel; the opponent's turns
-    are made functionals once for all members where evaluation goes through them."""
-    if _by_functionals(rules):
-        _population_vs_functionals(population, opponent, rules, starts, out)
-    else:
-        _population_vs_chains(population, opponent, rules, starts, out, chain_kind(rules))
+    """out[n] = _pair(population[n], opponent) for every member, in parallel: the opponent's turns are made once
+    for all members where evaluation goes through functionals."""
+    _versus(population, opponent[None], rules, starts, out[:, None])
 
 
 @numba.njit(cache=True, parallel=True)
@@ -239,15 +242,10 @@ def _all_pairs_chains(population, first, second, rules, starts, out, kind):
 def _all_pairs_functionals(population, first, second, rules, starts, out):
     """[`_all_pairs`][ga_pig.families.two_player._evaluation._all_pairs] through functionals, each member
     named made one once for all its pairs."""
-    tr = _turn_rules(rules)
     named = np.unique(np.concatenate((first, second)))
-    funs = List()
-    for _u in range(named.shape[0]):
-        funs.append((np.zeros((0, 0, 4)), np.zeros((0, 0, 3), dtype=np.int64), np.zeros(0)))
-    for u in numba.prange(named.shape[0]):
-        funs[u] = _functionals(population[named[u]], tr)
+    F, index, h = _functional_set(population, named, population[:0], _turn_rules(rules))
     for m in numba.prange(first.shape[0]):
-        _between(funs[np.searchsorted(named, first[m])], funs[np.searchsorted(named, second[m])], rules, starts,
+        _between(F, index, h, np.searchsorted(named, first[m]), np.searchsorted(named, second[m]), rules, starts,
                  out[m])
 
 

@@ -14,12 +14,20 @@ totals the strategy reaches.
 With DOUBLE or SUBTRACT rolls mass can return to lower totals: the flow repeats ascending passes,
 each pushing on what reached a lower total in the last, until what is left to push is below
 [`LEFT`][ga_pig.families.two_player._functionals.LEFT] (the rest of the mass is then placed, to that much).
+
+A turn reads only the decisions at the totals it reaches, and most turns of the strategies a GA breeds are
+alike: a threshold strategy's row from one score holds at the same total whatever the opponent's score, and the
+members of a population hold at the same few totals.
+[`_functional_set`][ga_pig.families.two_player._functionals._functional_set] makes the turns of a whole set of
+strategies at once, and a turn whose decisions agree, on every total it reaches, with one already made from the
+same score is not run again but shares that one's numbers.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.typed import List
 
 from ga_pig._kernels.rules import MAX_SWEEPS, _moved
 
@@ -33,51 +41,65 @@ WON, D, E, RHO = 0, 1, 2, 3
 
 
 @numba.njit(cache=True)
-def _turn_flow(s, me, opp, tr, flow, ends):
-    """ends[:4] = (won, d, e, rho) and ends[4 + t] = h[t] of the mover's turn from (me, opp, 0);
-    flow is a (goal,) scratch array."""
+def _turn_flow(row, me, tr, flow, ends):
+    """ends[:4] = (won, d, e, rho) of the mover's turn from score me, deciding by ``row`` (the strategy's
+    decisions at (me, opp, k) for every k), and ends[4 + t] = h[t] for lo <= t < hi; returns (lo, hi, reach): the
+    span of totals it banks (lo == hi: none) and the highest total it reaches, so that row[:reach + 1] are all
+    the decisions it read. ``flow`` (goal,) and ends[4:] must be all zero on
+    entry; flow is left so, ends[4 + lo: 4 + hi] is the caller's to read and clear. Only the totals the turn
+    reaches are touched (a hold at 20 visits about 25 of up to ``goal``)."""
     _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
     top = goal - me
-    for k in range(top):
-        flow[k] = 0.0
-    for k in range(4 + top):
-        ends[k] = 0.0
+    for c in range(4):
+        ends[c] = 0.0
+    lo = top
+    hi = 0
+    reach = 0  # the highest total that holds mass
     flow[0] = 1.0
     for _pass in range(MAX_SWEEPS):
         back = 0.0
-        for k in range(top):
+        k = 0
+        while k <= reach:
             m = flow[k]
+            k += 1
             if m == 0.0:
                 continue
-            flow[k] = 0.0
-            if not s[me, opp, k]:
-                if k > 0:
-                    ends[4 + k] += m
+            at = k - 1
+            flow[at] = 0.0
+            if not row[at]:
+                if at > 0:
+                    ends[4 + at] += m
+                    lo = min(lo, at)
+                    hi = max(hi, at + 1)
                 else:
                     ends[D] += m
                 continue
             for o in range(add_p.shape[0]):
-                nk = k + add_amount[o]
+                nk = at + add_amount[o]
                 if nk >= top:
                     ends[WON] += add_p[o] * m
                 else:
                     flow[nk] += add_p[o] * m
+                    reach = max(reach, nk)
             for o in range(move_p.shape[0]):
-                nk = _moved(k, move_amount[o])
+                nk = _moved(at, move_amount[o])
                 if nk >= top:
                     ends[WON] += move_p[o] * m
                 else:
                     flow[nk] += move_p[o] * m
-                    if nk <= k:
+                    reach = max(reach, nk)
+                    if nk <= at:
                         back += move_p[o] * m
             for o in range(bank_p.shape[0]):
-                nk = k + bank_amount[o]
+                nk = at + bank_amount[o]
                 if nk >= top:
                     ends[WON] += bank_p[o] * m
                 elif nk == 0:  # banking nothing at a turn start: the turn passes
                     ends[D] += bank_p[o] * m
                 else:
                     ends[4 + nk] += bank_p[o] * m
+                    lo = min(lo, nk)
+                    hi = max(hi, nk + 1)
             ends[D] += bust_p * m
             if me == 0:
                 ends[D] += reset_p * m
@@ -85,10 +107,115 @@ def _turn_flow(s, me, opp, tr, flow, ends):
                 ends[RHO] += reset_p * m
         if move_p.shape[0] == 0 or back <= LEFT:
             break
+    if move_p.shape[0] > 0:  # what is left to push (at most LEFT) is dropped
+        for k in range(reach + 1):
+            flow[k] = 0.0
     e = ends[WON] + ends[RHO]
-    for t in range(1, top):
+    for t in range(lo, hi):
         e += ends[4 + t]
     ends[E] = e
+    return lo, max(lo, hi), reach
+
+
+@numba.njit(cache=True, inline="always")
+def _same(row, other, reach):
+    """Whether two rows of decisions agree on totals 0..reach."""
+    for k in range(reach + 1):
+        if row[k] != other[k]:
+            return False
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _strategy(first, which, second, u):
+    """Unit u of a set: first[which[u]], or second[u - len(which)] past them."""
+    return first[which[u]] if u < which.shape[0] else second[u - which.shape[0]]
+
+
+@numba.njit(cache=True, inline="always")
+def _share(F, index, u, me, opp, v, other):
+    """The turn of unit u from (me, opp) is unit v's from (me, other)."""
+    for col in range(4):
+        F[u, me, opp, col] = F[v, me, other, col]
+    for col in range(3):
+        index[u, me, opp, col] = index[v, me, other, col]
+
+
+@numba.njit(cache=True)
+def _score_row(first, which, second, me, tr, F, index, flow, ends):
+    """Every unit's turns from score ``me`` into F[:, me] and index[:, me] (offsets into the returned h). A turn
+    whose decisions agree, on every total it reached, with the turn at opp - 1, or else with the turn last run
+    that first holds at the same total, shares that one's numbers. ``flow`` and ``ends`` as for
+    [`_turn_flow`][ga_pig.families.two_player._functionals._turn_flow]."""
+    goal = tr[1]
+    top = goal - me
+    kept_unit = np.full(top + 1, -1, dtype=np.int64)  # by first held total: the turn last run, its opponent score
+    kept_opp = np.zeros(top + 1, dtype=np.int64)
+    kept_reach = np.zeros(top + 1, dtype=np.int64)
+    h = np.empty(8 * goal)
+    used = 0
+    for u in range(which.shape[0] + second.shape[0]):
+        s = _strategy(first, which, second, u)
+        reach = -1  # what the turn at opp - 1 reached (its decisions up to there are all a turn alike reads)
+        for opp in range(goal):
+            row = s[me, opp]
+            if reach >= 0 and _same(s[me, opp - 1], row, reach):
+                _share(F, index, u, me, opp, u, opp - 1)
+                continue
+            held = 0
+            while held < top and row[held]:
+                held += 1
+            c = kept_unit[held]
+            if c >= 0 and _same(_strategy(first, which, second, c)[me, kept_opp[held]], row, kept_reach[held]):
+                _share(F, index, u, me, opp, c, kept_opp[held])
+                reach = kept_reach[held]
+                continue
+            lo, hi, reach = _turn_flow(row, me, tr, flow, ends)
+            kept_unit[held], kept_opp[held], kept_reach[held] = u, opp, reach
+            for col in range(4):
+                F[u, me, opp, col] = ends[col]
+            if used + hi - lo > h.shape[0]:
+                grown = np.empty(2 * h.shape[0] + hi - lo)
+                grown[:used] = h[:used]
+                h = grown
+            for t in range(lo, hi):
+                h[used + t - lo] = ends[4 + t]
+                ends[4 + t] = 0.0
+            index[u, me, opp, 0] = used
+            index[u, me, opp, 1] = lo
+            index[u, me, opp, 2] = hi - lo
+            used += hi - lo
+    return h[:used]
+
+
+@numba.njit(cache=True, parallel=True)
+def _functional_set(first, which, second, tr):
+    """The turns of strategies first[which] and then every one of second as functionals: (F, index, h), the turns
+    of unit u being (F[u], index[u], h) as [`_functionals`][ga_pig.families.two_player._functionals._functionals]
+    gives one strategy's. Scores are made in parallel, the lowest (longest turns) with the highest."""
+    goal = tr[1]
+    units = which.shape[0] + second.shape[0]
+    F = np.empty((units, goal, goal, 4))
+    index = np.empty((units, goal, goal, 3), dtype=np.int64)
+    rows = List()
+    for _me in range(goal):
+        rows.append(np.empty(0))
+    for q in numba.prange((goal + 1) // 2):
+        flow = np.zeros(goal)
+        ends = np.zeros(goal + 4)
+        rows[q] = _score_row(first, which, second, q, tr, F, index, flow, ends)
+        if goal - 1 - q != q:
+            rows[goal - 1 - q] = _score_row(first, which, second, goal - 1 - q, tr, F, index, flow, ends)
+    size = 0
+    for me in range(goal):
+        size += rows[me].shape[0]
+    h = np.empty(size)
+    base = 0
+    for me in range(goal):
+        h[base:base + rows[me].shape[0]] = rows[me]
+        index[:, me, :, 0] += base
+        base += rows[me].shape[0]
+    return F, index, h
 
 
 @numba.njit(cache=True)
@@ -98,36 +225,9 @@ def _functionals(s, tr):
     F[me, opp] = (won, d, e, rho); the hold vector of the turn from (me, opp) is
     h[index[me, opp, 0] + n] = its h[index[me, opp, 1] + n] for n < index[me, opp, 2] (the span of
     totals it can bank), zero elsewhere."""
-    goal = tr[1]
-    F = np.zeros((goal, goal, 4))
-    index = np.zeros((goal, goal, 3), dtype=np.int64)
-    h = np.empty(goal * goal * 4)
-    used = 0
-    flow = np.zeros(goal)
-    ends = np.zeros(goal + 4)
-    for me in range(goal):
-        top = goal - me
-        for opp in range(goal):
-            _turn_flow(s, me, opp, tr, flow, ends)
-            for c in range(4):
-                F[me, opp, c] = ends[c]
-            lo = 1
-            while lo < top and ends[4 + lo] == 0.0:
-                lo += 1
-            hi = top
-            while hi > lo and ends[3 + hi] == 0.0:
-                hi -= 1
-            if used + hi - lo > h.shape[0]:
-                grown = np.empty(2 * h.shape[0] + hi - lo)
-                grown[:used] = h[:used]
-                h = grown
-            for t in range(lo, hi):
-                h[used + t - lo] = ends[4 + t]
-            index[me, opp, 0] = used
-            index[me, opp, 1] = lo
-            index[me, opp, 2] = hi - lo
-            used += hi - lo
-    return F, index, h[:used].copy()
+    one = s.reshape((1,) + s.shape)
+    F, index, h = _functional_set(one, np.zeros(1, dtype=np.int64), one[:0], tr)
+    return F[0], index[0], h
 
 
 @numba.njit(cache=True, inline="always")

@@ -45,13 +45,14 @@ class TwoPlayer(TwoSeats):
         _evaluation._pair(space.kernel_view(a), space.kernel_view(b), rules_of(game), AT_START, out)
         return out
 
-    def _versus(self, population, opponent, game, starts):
+    def _versus(self, population, opponents, game, starts):
         space = space_of(game)
-        out = np.empty((population.shape[0], 8 if starts.size else 4))  # with starts: the start's four, then theirs
-        members, versus, rules = space.kernel_view(population), space.kernel_view(opponent), rules_of(game)
-        for low in range(0, len(out), _two_seats.CHUNK_PAIRS):
-            high = low + _two_seats.CHUNK_PAIRS
-            _evaluation._population_vs(members[low:high], versus, rules, starts, out[low:high])
+        n, m = population.shape[0], opponents.shape[0]
+        out = np.empty((n, m, 8 if starts.size else 4))  # with starts: the start's four, then theirs
+        members, versus, rules = space.kernel_view(population), space.kernel_view(opponents), rules_of(game)
+        rows = max(1, _two_seats.CHUNK_PAIRS // max(m, 1))
+        for low in range(0, n, rows):
+            _evaluation._versus(members[low:low + rows], versus, rules, starts, out[low:low + rows])
         return out
 
     def _pair_rows(self, members, first, second, game, starts, out):
@@ -74,7 +75,7 @@ class TwoPlayer(TwoSeats):
         return _blocks(_loop._play_blocks_moves if moves else _loop._play_blocks_plain), pop_view, ()
 
     def kernels(self):
-        return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._population_vs_chains
+        return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._versus_functionals
 
 
 def _blocks(kernel):
