@@ -266,8 +266,8 @@ def test_failed_job_is_reported_beside_the_others(tmp_path):
 PINNED = [
     (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
       "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
-     "bdbc0665f9735900c3bdfdbd762d77f4372153a4c3fb651919f0fd04af5f888d",
-     "64c059daae35af0e42b3ff4b7bf01bfc243f13b7786f45ef526d4dee55bd0722",
+     "90fed3cf22ca2131e94f2c814a53a346631e95f21aed0807351cd8a7f1ee931a",
+     "53691223c42557436c8d85ace658256eed4913e45ac46de1b2a6381d27e364a3",
      "af4858eaf997308427ea12978ea35a01f2fdbcbe32e261e67e3577b2c7583fdc"),
     (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
       "eval_every=1", "seed=3"],
