@@ -8,7 +8,8 @@ the stream is the match, in [`ga_pig.families.endgame`][ga_pig.families.endgame]
 [`ga_pig.families.players`][ga_pig.families.players] there is one). A game's dice then depend on the seed and
 the game's place alone, never on the thread count or how the games are chunked. Kernels advance a
 state with `_splitmix` and draw from it with `_draw` (a roll outcome) or `_uniform` (a float in
-[0, 1)); they hold no global state.
+[0, 1)); they hold no global state. With common random numbers a game's turns each draw from their own stream
+(`_turn_stream`), so two games that part at one decision go on with the same dice turn by turn.
 """
 
 from __future__ import annotations
@@ -61,6 +62,14 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return state, z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True, inline="always")
+def _turn_stream(game: np.uint64, turn) -> np.uint64:
+    """The starting state of turn ``turn``'s dice in the game whose stream starts at ``game`` (common random
+    numbers): turn t draws the same dice in every game keyed alike, whatever the turns before it drew."""
+    _, state = _splitmix(game ^ (np.uint64(turn + 1) * np.uint64(0xD1B54A32D192ED03)))
+    return state
 
 
 @numba.njit(cache=True, inline="always")

@@ -75,7 +75,7 @@ MAX_GAMES = 2**62
 # --------------------------------------------------------------------------- public API
 def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = False) -> np.ndarray:
     """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each
-    (``common``: every match replays the same dice, game by game): a's wins and b's wins in the
+    (``common``: every match replays the same dice, turn by turn): a's wins and b's wins in the
     games a started, then in those b started. With n >= 3 players (b in every seat but a's),
     (n_matches, 2 n): a's wins and the b's wins in the games a played from seat 0, 1, ...
 
@@ -164,11 +164,13 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
     ``wins[m, 0]`` counts the games ``population[pairs[m, 0]]`` won, ``wins[m, 1]`` those its
     opponent won; the rest of the ``games_per_match`` were stalemates.
 
-    ``common=True`` plays every match with the same dice, game by game (common random numbers):
-    game g of each match draws from a stream keyed by the seed and g alone, so members facing
+    ``common=True`` plays every match with the same dice, turn by turn (common random numbers):
+    turn t of game g of each match draws from a stream keyed by the seed, g and t alone, so members facing
     the same opponent meet the same luck, and two members that decide alike wherever play goes
     win exactly the same games. Comparisons between members then carry only the noise of the
-    games in which they play differently. Each match alone is as random as without it.
+    games in which they play differently, and two games that part at one decision go on with the same dice in
+    every later turn (a stream running through the game would be shifted by the changed turn for all of them).
+    Each match alone is as random as without it.
 
     With three or more players, ``pairs[m, 1]`` plays every seat but one and ``pairs[m, 0]`` the
     remaining one, seat ``g % n`` in game g (seat 0 moves first); ``wins[m, 1]`` counts the games

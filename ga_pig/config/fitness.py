@@ -29,7 +29,7 @@ class FitnessConfig:
 
 @dataclass
 class _Common:
-    #: simulated: every match of a generation replays the same dice, game by game (common random
+    #: simulated: every match of a generation replays the same dice, turn by turn (common random
     #: numbers: members are compared on the same luck; see ga_pig.simulate.matches)
     common: bool = False
 
@@ -75,7 +75,7 @@ class _Sequential:
     #: many false promotions made the champion drift down)
     z: float = 3.0
     #: champions, simulated: the test plays the challenger and a copy of the champion against the champion on the
-    #: same dice, game by game, and tests the difference of their leads (batches of games_per_match, looked at after
+    #: same dice, turn by turn, and tests the difference of their leads (batches of games_per_match, looked at after
     #: 8, 16, 32, ... batches; max_games a match): near-equal strategies then differ only in the games where they
     #: play differently. false: the challenger plays the champion alone (batches doubling up to max_games)
     paired: bool = False

@@ -159,7 +159,7 @@ class SimulatedLadder(Ladder):
     numbers), so members are ranked on the games where they play differently. With ``margin``
     the lead must exceed its z standard errors plus what a win rate of fair share + ``margin``
     would give (``n margin`` a game). With ``fitness.paired`` the test is paired instead: the challenger and a copy
-    of the champion each play the champion on the same dice, game by game, and the difference of their leads is
+    of the champion each play the champion on the same dice, turn by turn, and the difference of their leads is
     tested against its spread over batches; where two near-equal strategies decide alike the games are the same
     and add no noise, so a small edge is resolved in far fewer games. With ``compact`` (set where the game's loop reads
     thresholds and the run's genome gives them: three or more players, threshold genomes) members and champions are
@@ -214,7 +214,7 @@ class SimulatedLadder(Ladder):
         return self._paired(candidate, champion) if self.paired else self._head_to_head(candidate, champion)
 
     def _paired(self, candidate, champion):
-        """The challenger's lead over the champion less a copy of the champion's, on the same dice game by game, in
+        """The challenger's lead over the champion less a copy of the champion's, on the same dice turn by turn, in
         batches of ``games_per_match``; after 8, 16, 32, ... batches (and the last), decided once the mean is beyond
         ``z`` standard errors of the batches' spread (or the batches do not vary)."""
         pool = self._scratch.stack([candidate, champion, champion])

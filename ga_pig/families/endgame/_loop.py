@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._streams import BLOCK, _draw, _splitmix
+from ga_pig._streams import BLOCK, _draw, _splitmix, _turn_stream
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
@@ -36,14 +36,20 @@ def _after_endgame_turn(seat, who, players, banked, op, goal, decides, final):
 
 # positional: inlined per game, where the grouped roll table unpacked per game cost Pig's simulation 50% (measured)
 @numba.njit(cache=True, inline="always")
-def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform, effects, amounts, state):
+def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative, uniform, effects, amounts, common,
+                            state):
     """`_play_endgame_game` for Hog: pop[p, seat, i, j] dice rolled at once, the turn scoring
     their sum unless one busts; a final turn rolls best[n] dice, n the points it needs. Returns
     (winner, state, the first mover's final score, the second's)."""
     score0, score1 = 0, 0
+    key = state
+    turn = 0
     seat = 0
     final = False
     while True:
+        if common:
+            state = _turn_stream(key, turn)
+            turn += 1
         who = first if seat == 0 else second
         me, op = (score0, score1) if seat == 0 else (score1, score0)
         d = best[op - me + 1] if final else pop[who, seat, me, op]
@@ -79,7 +85,7 @@ def _sample(policies, games, ending, draws, keys, scores, winners):
         if g % BLOCK == 0:
             state = np.uint64(keys[g // BLOCK])
         winners[g], state, scores[g, 0], scores[g, 1] = _play_endgame_game(
-            policies, 0, 1, goal, top, decides, cumulative, uniform, effects, amounts, state)
+            policies, 0, 1, goal, top, decides, cumulative, uniform, effects, amounts, False, state)
 
 
 @numba.njit(cache=True)
@@ -95,7 +101,7 @@ def _sample_dice(policies, games, ending, draws, keys, scores, winners):
         if g % BLOCK == 0:
             state = np.uint64(keys[g // BLOCK])
         winners[g], state, scores[g, 0], scores[g, 1] = _play_endgame_dice_game(
-            policies, 0, 1, goal, decides, best, cumulative, uniform, effects, amounts, state)
+            policies, 0, 1, goal, decides, best, cumulative, uniform, effects, amounts, False, state)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -114,7 +120,7 @@ def _play_blocks_endgame_dice(pop, blocks, ending, draws, common, out):
                 _, state = _splitmix(key ^ np.uint64(game))
             first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
             winner, state, _, _ = _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative,
-                                                          uniform, effects, amounts, state)
+                                                          uniform, effects, amounts, common, state)
             if winner == a:
                 out[blk, offset] += 1
             else:
@@ -123,16 +129,22 @@ def _play_blocks_endgame_dice(pop, blocks, ending, draws, common, out):
 
 # positional: inlined per game, where the grouped roll table unpacked per game cost Pig's simulation 50% (measured)
 @numba.njit(cache=True, inline="always")
-def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects, amounts, state):
+def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform, effects, amounts, common, state):
     """One game under an endgame rule, ``first`` in seat 0; pop[p] is indexed [seat, i, j, k].
     A mover in seat s whose banked score reaches the goal hands the other a final turn when
     ``decides[s]`` (else wins); the final turn rolls until ahead (a tie goes to the player who
-    reached the score first); a turn start always rolls, so no game stalls. Returns (winner index into
-    pop, state, the first mover's final banked score, the second's)."""
+    reached the score first); a turn start always rolls, so no game stalls. ``common``: each turn draws from its
+    own stream, keyed by ``state`` and the turn's number (`ga_pig._streams`). Returns (winner index into pop, state,
+    the first mover's final banked score, the second's)."""
     score0, score1 = 0, 0
+    key = state
+    turn = 0
     seat = 0
     final = False
     while True:
+        if common:
+            state = _turn_stream(key, turn)
+            turn += 1
         who = first if seat == 0 else second
         me, op = (score0, score1) if seat == 0 else (score1, score0)
         k = 0
@@ -188,7 +200,7 @@ def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, c
                 _, state = _splitmix(key ^ np.uint64(game))
             first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
             winner, state, _, _ = _play_endgame_game(pop, first, second, goal, top, decides, cumulative, uniform,
-                                                     effects, amounts, state)
+                                                     effects, amounts, common, state)
             if winner == a:
                 out[blk, offset] += 1
             else:

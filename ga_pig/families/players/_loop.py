@@ -11,7 +11,7 @@ import numba
 import numpy as np
 from numba.extending import overload
 
-from ga_pig._streams import BLOCK, _draw, _splitmix, _uniform
+from ga_pig._streams import BLOCK, _draw, _splitmix, _turn_stream, _uniform
 from ga_pig.families.players._records import Blocks, Rolls
 from ga_pig.game import ADD, BANK
 
@@ -30,17 +30,23 @@ def _rolls_of(pop, who, idx, k):
 
 
 @numba.njit(cache=True, inline="always")
-def _play_players_game(pop, a, b, seat_a, goal, rolls, scores, state):
+def _play_players_game(pop, a, b, seat_a, goal, rolls, scores, common, state):
     """One game of n = scores.shape[0] players, pop[a] in seat ``seat_a`` and pop[b] in every
     other seat (flat strategies [idx, k] or thresholds [idx], idx the scores from the mover's on,
     [`ga_pig.families.players`][ga_pig.families.players]); seat 0 moves first. A stalemate: n turn
-    starts passed in a row. Returns (winning seat or -1, state)."""
+    starts passed in a row. ``common``: each turn draws from its own stream, keyed by ``state`` and the turn's
+    number (`ga_pig._streams`). Returns (winning seat or -1, state)."""
     cumulative, uniform, effects, amounts = rolls.cumulative, rolls.uniform, rolls.effects, rolls.amounts
     n = scores.shape[0]
     scores[:] = 0
+    key = state
+    turn = 0
     mover = 0
     passes = 0
     while True:
+        if common:
+            state = _turn_stream(key, turn)
+            turn += 1
         idx = 0
         for t in range(n):
             idx = idx * goal + scores[(mover + t) % n]
@@ -89,7 +95,7 @@ def _play_blocks_players(pop, blocks, goal, rolls, common, out):
             if common:
                 _, state = _splitmix(key ^ np.uint64(game))
             seat = game % n
-            winner, state = _play_players_game(pop, a, b, seat, goal, rolls, scores, state)
+            winner, state = _play_players_game(pop, a, b, seat, goal, rolls, scores, common, state)
             if winner == seat:
                 out[blk, 2 * seat] += 1
             elif winner >= 0:

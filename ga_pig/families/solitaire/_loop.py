@@ -7,17 +7,24 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._streams import _draw, _splitmix, _uniform
+from ga_pig._streams import _draw, _splitmix, _turn_stream, _uniform
 from ga_pig.game import ADD, BANK, RESET
+
+#: What b's streams are keyed apart from a's by, under common random numbers.
+_SECOND = np.uint64(0xA0761D6478BD642F)
 
 
 # --8<-- [start:alone]
 @numba.njit(cache=True, inline="always")
-def _alone(pop, a, rolls, state):
-    """pop[a] plays its solitaire; returns (whether it banked the goal in time, state)."""
+def _alone(pop, a, rolls, common, state):
+    """pop[a] plays its solitaire; returns (whether it banked the goal in time, state). ``common``: each turn draws
+    from its own stream, keyed by ``state`` and the turn's number (`ga_pig._streams`)."""
     goal, turns, cumulative, uniform, effects, amounts = rolls
+    key = state
     i = 0
     for j in range(turns - 1, -1, -1):
+        if common:
+            state = _turn_stream(key, turns - 1 - j)
         k = 0
         while pop[a, i, j, k]:
             o, state = _draw(state, cumulative, uniform)
@@ -44,7 +51,8 @@ def _play_blocks_solitaire(pop, blocks, rolls, common, out):
     """Game g of block ``blk`` plays block_a's solitaire, then block_b's, from one stream; a fair
     coin from the same stream decides when both or neither bank the goal. Nobody moves first, but
     the counts keep the two-player layout: a's and b's wins in the even games (out[blk, 0], out[blk, 1]),
-    then in the odd ones."""
+    then in the odd ones. ``common``: a's turns and b's each draw from streams keyed by the game alone (b's apart
+    from a's), so every match replays the same dice turn by turn."""
     block_a, block_b, block_games, block_seed = blocks
     for blk in numba.prange(block_a.shape[0]):
         key = np.uint64(block_seed[blk])
@@ -52,8 +60,9 @@ def _play_blocks_solitaire(pop, blocks, rolls, common, out):
         for game in range(block_games[blk]):
             if common:
                 _, state = _splitmix(key ^ np.uint64(game))
-            made_a, state = _alone(pop, block_a[blk], rolls, state)
-            made_b, state = _alone(pop, block_b[blk], rolls, state)
+            second = state ^ _SECOND
+            made_a, state = _alone(pop, block_a[blk], rolls, common, state)
+            made_b, state = _alone(pop, block_b[blk], rolls, common, second if common else state)
             if made_a == made_b:
                 u, state = _uniform(state)
                 made_a = u < 0.5

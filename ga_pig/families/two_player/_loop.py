@@ -6,25 +6,31 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._streams import _draw, _splitmix
+from ga_pig._streams import _draw, _splitmix, _turn_stream
 from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
 @numba.njit(cache=True, inline="always")
-def _play_game(pop, first, second, table, moves, state):
+def _play_game(pop, first, second, table, moves, common, state):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
 
     table: (goal, cumulative, uniform, effects, amounts), the goal and the roll table as `_draw` reads it.
     moves: the game has DOUBLE or SUBTRACT rolls. A constant once inlined (see
-    `_play_block`), so games without them run the plain loop.
+    `_play_block`), so games without them run the plain loop. common: each turn draws from its own
+    stream, keyed by ``state`` and the turn's number (`_turn_stream`).
     """
     goal, cumulative, uniform, effects, amounts = table
+    key = state
+    turn = 0
     mover = first
     other = second
     i = 0  # mover's banked score
     j = 0  # other's banked score
     passes = 0
     while True:
+        if common:
+            state = _turn_stream(key, turn)
+            turn += 1
         k = 0
         while True:
             if not pop[mover, i, j, k]:
@@ -67,15 +73,20 @@ def _play_game(pop, first, second, table, moves, state):
 
 
 @numba.njit(cache=True, inline="always")
-def _play_dice_game(pop, first, second, table, state):
+def _play_dice_game(pop, first, second, table, common, state):
     """`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
     the turn scores their sum unless one busts. No turn passes, so no stalemates."""
     goal, cumulative, uniform, effects, amounts = table
+    key = state
+    turn = 0
     mover = first
     other = second
     i = 0
     j = 0
     while True:
+        if common:
+            state = _turn_stream(key, turn)
+            turn += 1
         k = 0
         for _ in range(np.int64(pop[mover, i, j, 0])):
             o, state = _draw(state, cumulative, uniform)
@@ -95,10 +106,10 @@ def _play_block(pop, a, b, n_games, state, table, kind, out):
     """Play one block of games, a and b alternating the first move; out = (a wins a-first,
     b wins a-first, a wins b-first, b wins b-first). Inlined into each `_play_blocks_*`
     kernel with constant ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
-    of game gets its own loop with no branch for the others. ``common``: each game draws from
-    its own stream, keyed by the block's key and its place in the block (common random numbers:
-    another match with the same key replays the same dice game by game); else one stream runs
-    through the block. table as in `_play_game`; kind = (moves, dice, common)."""
+    of game gets its own loop with no branch for the others. ``common``: each game's turns draw from
+    their own streams, keyed by the block's key, the game's place in the block and the turn's number
+    (common random numbers: another match with the same key replays the same dice turn by turn); else
+    one stream runs through the block. table as in `_play_game`; kind = (moves, dice, common)."""
     moves, dice, common = kind
     key = state
     for game in range(n_games):
@@ -106,9 +117,9 @@ def _play_block(pop, a, b, n_games, state, table, kind, out):
             _, state = _splitmix(key ^ np.uint64(game))
         first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
         if dice:
-            winner, state = _play_dice_game(pop, first, second, table, state)
+            winner, state = _play_dice_game(pop, first, second, table, common, state)
         else:
-            winner, state = _play_game(pop, first, second, table, moves, state)
+            winner, state = _play_game(pop, first, second, table, moves, common, state)
         if winner == a:
             out[offset] += 1
         elif winner == b:
