@@ -293,3 +293,24 @@ def test_every_operator_runs(crossover, mutation, space, tmp_path):
     summary = run(cfg, tmp_path)
     check_outputs(tmp_path, summary)
     space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
+
+
+def test_coevolve_exact_changes_fewer_genes_per_child_at_the_finest_side():
+    """coevolve_exact's last wave (operators.fine_mutation) breeds children that differ from their parent in about a
+    fifth of the genes its earlier waves change: near the top most changes cost (docs/findings/discovery.md)."""
+    from ga_pig.evolve.toolbox import build_toolbox
+
+    cfg = compose(["experiment=coevolve_exact", "progress=false"])
+    game = make_game(cfg)
+    genes = GENOMES[str(cfg.genome)](game)
+    rng = np.random.default_rng(3)
+    changed = {}
+    for fine in (False, True):
+        toolbox = build_toolbox(cfg, game, rng, None, genes, fine=fine)
+        counts = []
+        for _ in range(300):
+            parent = genes.random(rng, 1, 1, 0.5)[0]
+            child = toolbox.mutate(Individual(parent.copy()))
+            counts.append(int((np.asarray(child) != parent).reshape(game.goal, game.goal, -1).any(axis=2).sum()))
+        changed[fine] = np.mean(counts)
+    assert 5 < changed[True] < 0.4 * changed[False], changed
