@@ -30,7 +30,7 @@ def test_the_report_of_seed_001s_cube_experiment():
         in text
     assert "seed 001 published 0.24 for this experiment" in text and "best member reached 0.3100" in text
     assert "python -m ga_pig experiment=vs_optimal reaches 0.4999 in 5 minutes" in text
-    assert "python -m ga_pig experiment=coevolve_exact reaches 0.4997 in 15 minutes" in text
+    assert "python -m ga_pig experiment=coevolve_exact reaches 0.4999 in 15 minutes" in text
     assert len(lines) <= 6
 
 
