@@ -168,6 +168,19 @@ def test_must_beat_asks_a_challenger_to_beat_the_last_champions(kind):
         assert np.array_equal(ladder.champion, challenger) == promoted, must_beat
 
 
+@pytest.mark.parametrize("experiment", ["coevolve_exact", "coevolve_simulated"])
+def test_the_oracle_free_ladders_promote_only_a_challenger_that_beats_the_last_two_champions(experiment):
+    """Both ladder experiments ask a challenger to beat the champion before the reigning one too: near the top
+    one that beats only the reigning champion often plays worse against the optimal."""
+    strong, weak, challenger = S.hold_at(6, G), S.hold_at(2, G), S.hold_at(3, G)
+    quick = ["fitness.max_games=3200"] if experiment == "coevolve_simulated" else []
+    cfg = compose([f"experiment={experiment}", "game.goal=20", *quick])
+    ladder = _ladder(experiment.removeprefix("coevolve_"), cfg)
+    ladder.champions = [strong, weak]
+    ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+    assert np.array_equal(ladder.champion, weak)
+
+
 @pytest.mark.parametrize("kind", ["exact", "simulated", "paired"])
 def test_margin_asks_a_challenger_to_win_by_more_than_it(kind):
     """fitness.margin: a challenger whose win rate against the champion is above 1/2 but within the
