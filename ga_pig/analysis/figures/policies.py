@@ -165,7 +165,7 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
         image = axes[2].imshow(shown.T, origin="lower", cmap="inferno_r", aspect="auto",
                                norm=matplotlib.colors.LogNorm(vmin=floor, vmax=positive.max()))
         fig.colorbar(image, ax=axes[2], label="win probability lost (moving first)")
-    axes[2].set_title(f"where {name} loses: {cost.sum():.5f} in all")
+    axes[2].set_title(f"where {name} loses:\n{cost.sum():.5f} in all")
     for ax in axes:
         ax.set_xlabel("player score i")
         ax.set_ylabel("opponent score j")
