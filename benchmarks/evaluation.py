@@ -40,6 +40,13 @@ RESULTS = Path(__file__).resolve().parent / "results" / "evaluation.json"
 GAMES = ("pig", "two_dice", "pig_dice")
 PAIRS = ("hold_at_20", "random_tensor", "random_thresholds")
 
+#: The cost, as a multiple of Pig's, that exact evaluation should stay within on each game
+TARGETS = {"pig": 1.0, "two_dice": 4.0, "pig_dice": 10.0}
+#: The batch the one-against-many target is for: a GA's generation against its archive (at most half the cost of
+#: as many single evaluations). The GA-like pairs against the optimal policy are unrelated random strategies, which
+#: share nothing but their opponent: their row is shown, not held to it.
+ARCHIVE_BATCH = "16 against an archive of 2"
+
 
 def _strategy(kind: str, game: Game, rng: np.random.Generator) -> np.ndarray:
     if kind == "hold_at_20":
@@ -117,7 +124,7 @@ def _one_vs_many(games: dict, optimal: dict, members: int, repeats: int, rng: np
         population = np.stack([_strategy(PAIRS[n % len(PAIRS)], game, rng) for n in range(members)])
         generation = np.stack([_blocks(game, rng) for _ in range(18)])
         for label, pop, opponents in (("against the optimal policy", population, optimal[name][None]),
-                                      ("16 against an archive of 2", generation[:16], generation[16:])):
+                                      (ARCHIVE_BATCH, generation[:16], generation[16:])):
             rows.append({"game": name, "batch": label, **_shared(game, view(pop), view(opponents), repeats)})
     return rows
 
@@ -161,10 +168,6 @@ def _shared(game: Game, pop: np.ndarray, opponents: np.ndarray, repeats: int) ->
             "ratio_to_chain_sweep": best["together"] / best["chain_sweep"]}
 
 
-#: The cost, as a multiple of Pig's, that exact evaluation should stay within on each game
-TARGETS = {"pig": 1.0, "two_dice": 4.0, "pig_dice": 10.0}
-
-
 def rows(result: dict) -> list[dict]:
     """The measures the docs' performance page shows: per game, the cost of a pair as a multiple of Pig's
     (mean over the pairs, before and now), and one against many as a share of the single evaluations."""
@@ -177,8 +180,9 @@ def rows(result: dict) -> list[dict]:
                         "target": f"<= {TARGETS[name]:g}" if method == "now" and name != "pig" else ""})
     for row in result["one_vs_many"]:
         for key, unit in (("ratio", "x singles now"), ("ratio_to_chain_sweep", "x chain sweep singles")):
+            target = "<= 0.5" if key == "ratio" and row["batch"] == ARCHIVE_BATCH else ""
             out.append({"measure": f"{row['game']}: {row['batch']}, as one evaluation", "value": row[key],
-                        "unit": unit, "target": "<= 0.5" if key == "ratio" else ""})
+                        "unit": unit, "target": target})
     return out
 
 

@@ -109,6 +109,29 @@ def test_one_against_many_equals_single_evaluations(game):
             np.testing.assert_allclose(rows[m], alone, rtol=0, atol=TOLERANCE)
 
 
+@pytest.mark.parametrize("game", [Game.two_dice(goal=40), Game.pass_the_pigs(goal=40, p_oinker=0.02),
+                                  Game.pig(goal=40), Game.pig_dice(goal=30)], ids=str)
+def test_members_in_lanes_give_the_lone_pairs_numbers_bit_for_bit(game):
+    """`_versus` sweeps four members against an opponent in lockstep (`_lanes`): every number is the one it gives
+    the pair alone (one member against one opponent: `_between`, which is `_pair` but on Pig Dice, whose lone pairs
+    solve chains) to the last bit, for two groups of four and one member left over, against two opponents, from the
+    start and from weighted starts — the lanes settle after different sweeps, and a settled lane keeps its tables."""
+    rng = np.random.default_rng(19)
+    view, rules = space_of(game).kernel_view, rules_of(game)
+    population = view(np.stack([S.threshold(rng.integers(8, 30, size=(game.goal, game.goal)), game)
+                                for _ in range(9)]))
+    opponents = view(np.stack([S.hold_at(20, game), exact.optimal(game).policy]))
+    starts = rng.random((game.goal, game.goal))
+    for weights in (AT_START, starts / starts.sum()):
+        together = np.empty((len(population), len(opponents), 8 if weights.size else 4))
+        _evaluation._versus(population, opponents, rules, weights, together)
+        for n in range(len(population)):
+            for m in range(len(opponents)):
+                alone = np.empty((1, 1, together.shape[2]))
+                _evaluation._versus(population[n:n + 1], opponents[m:m + 1], rules, weights, alone)
+                np.testing.assert_array_equal(together[n, m], alone[0, 0])
+
+
 def test_turn_functional_sums_to_one():
     """A turn ends one way or another: won + d + rho + sum(h) = 1, and e = 1 - d, on a game with every effect
     a chain reads but dice counts (Pig Dice moves, two-dice Pig resets)."""

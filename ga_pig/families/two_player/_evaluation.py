@@ -13,7 +13,9 @@ strategy's turns are first made linear functionals of the values they can bank
 ([`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]) takes two short dot products per
 pair. The turns are made for every strategy of an evaluation at once: a strategy met in several pairs (a population
 against an archive, a round robin) is made once, and a turn alike to one already made (the same decisions at every
-total it reaches) is not made again, within one strategy or across them. The chain sweep
+total it reaches) is not made again, within one strategy or across them; and the members of a population meet each
+opponent four at a time, swept in lockstep ([`ga_pig.families.two_player._lanes`][ga_pig.families.two_player._lanes],
+the same numbers as each pair alone). The chain sweep
 [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] is one algorithm and stays one function.
 """
 
@@ -26,6 +28,7 @@ from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS
 from ga_pig.families.two_player._chains import _chain_pass, _close, _turn_rules, _turn_start, chain_kind
 from ga_pig.families.two_player._functionals import D, E, _functional_set, _value
+from ga_pig.families.two_player._lanes import LANES, _lanes_against
 
 
 @numba.njit(cache=True)
@@ -189,11 +192,19 @@ def _between(F, index, h, u, v, rules, starts, out):
 @numba.njit(cache=True, parallel=True)
 def _versus_functionals(population, which, opponents, rules, starts, out):
     """[`_versus`][ga_pig.families.two_player._evaluation._versus] through functionals: population[which] and the
-    opponents made one set, each strategy's turns once for all its pairs."""
+    opponents made one set, each strategy's turns once for all its pairs; members meet each opponent four at a time
+    ([`_lanes_against`][ga_pig.families.two_player._lanes._lanes_against], the same numbers), the last few alone."""
     F, index, h = _functional_set(population, which, opponents, _turn_rules(rules))
     n, m = which.shape[0], opponents.shape[0]
-    for q in numba.prange(n * m):
-        _between(F, index, h, q // m, n + q % m, rules, starts, out[q // m, q % m])
+    grouped = n // LANES * LANES
+    together = grouped // LANES * m
+    for q in numba.prange(together + (n - grouped) * m):
+        if q < together:
+            first, o = q // m * LANES, q % m
+            _lanes_against(F, index, h, first, n + o, rules.resets, starts, out[first:first + LANES, o])
+        else:
+            u, o = grouped + (q - together) // m, (q - together) % m
+            _between(F, index, h, u, n + o, rules, starts, out[u, o])
 
 
 @numba.njit(cache=True, parallel=True)

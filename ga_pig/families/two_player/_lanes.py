@@ -1,0 +1,156 @@
+"""Private numba kernels: four members against one opponent, swept in lockstep.
+
+A population against an archive evaluates many pairs that share their opponent. One pair's sweep
+([`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]) is two short dot products per
+score pair, each a chain of dependent additions, so a core mostly waits on them. Here four members meet the same
+opponent in one sweep, their sums kept in vectors ([`ga_pig._kernels.simd`][ga_pig._kernels.simd]). The opponent's
+turn weighs the four members' tables with the same weights, and S[i, j, c, lane] holds the four lanes of both
+winners c side by side: its eight sums are one dot product of 4-wide vectors. Each member's turn has weights of its
+own; T[j, i, lane, c] holds a lane's two winners side by side, so each member's sums are one 2-wide vector, and the
+four members' loops run side by side as far as the shortest. One score pair of either table is one cache line.
+
+Every lane does the arithmetic of its lone pair in the same order — the same products, summed in the same order,
+the same division and clipping, the same Anderson extrapolation from its own history — so the numbers are those of
+[`_between`][ga_pig.families.two_player._evaluation._between] bit for bit; a lane that has settled is swept again
+from its settled landings, which gives back the same tables.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig._kernels.anderson import HISTORY, _extrapolate
+from ga_pig._kernels.rules import MAX_SWEEPS
+from ga_pig._kernels.simd import _dot8, _dots4x2
+from ga_pig.families.two_player._functionals import RHO, WON, D, E
+
+#: Members swept together against one opponent.
+LANES = 4
+
+
+@numba.njit(cache=True, inline="always")
+def _close_lane(FL, i, j, lane, own, opp, LT, eB, dB, S, T):
+    """Close lane ``lane``'s two chains at (i, j) as [`_functional_tables`][ga_pig.families.two_player._evaluation.
+    _functional_tables] closes a lone pair's: own and opp are the member's and the opponent's (P(a wins), P(b wins))
+    with the return route left out, the reset and in-turn win already added to opp."""
+    rho = FL[i, j, RHO, lane]
+    v0 = own[0] + rho * LT[j, 0, lane]
+    v1 = own[1] + rho * LT[j, 1, lane]
+    v0 += FL[i, j, WON, lane]
+    eA = FL[i, j, E, lane]
+    denom = eA + eB - eA * eB
+    if denom <= 0.0:  # both pass at turn total 0: a stalemate
+        S[i, j, 0, lane] = S[i, j, 1, lane] = T[j, i, lane, 0] = T[j, i, lane, 1] = 0.0
+        return
+    dA = FL[i, j, D, lane]
+    x0 = min((v0 + dA * opp[0]) / denom, 1.0)
+    x1 = min((v1 + dA * opp[1]) / denom, 1.0)
+    S[i, j, 0, lane] = x0
+    S[i, j, 1, lane] = x1
+    T[j, i, lane, 0] = min(opp[0] + dB * x0, 1.0)
+    T[j, i, lane, 1] = min(opp[1] + dB * x1, 1.0)
+
+
+@numba.njit(cache=True)
+def _lane_sweep(FL, IL, FB, IB, h, S, T, LS, LT):
+    """One sweep of every score pair, high scores first, for the four lanes: members FL, IL (F and index of the four,
+    lane last) against the opponent's FB, IB, reading the reset landings LS, LT (goal, 2, lane)."""
+    goal = S.shape[0]
+    S1 = S.reshape(-1)
+    T1 = T.reshape(-1)
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            sums = _dot8(h, IB[j, i, 0], IB[j, i, 2], S1, (i * goal + j + IB[j, i, 1]) * 8, 8)
+            p, q = sums[:4], sums[4:]
+            rho, won = FB[j, i, RHO], FB[j, i, WON]
+            ix = IL[i, j]
+            row = j * goal + i
+            own = _dots4x2(h, (ix[0, 0], ix[0, 1], ix[0, 2], ix[0, 3]), (ix[2, 0], ix[2, 1], ix[2, 2], ix[2, 3]), T1,
+                           ((row + ix[1, 0]) * 8, (row + ix[1, 1]) * 8 + 2, (row + ix[1, 2]) * 8 + 4,
+                            (row + ix[1, 3]) * 8 + 6), 8)
+            eB, dB = FB[j, i, E], FB[j, i, D]
+            for lane in range(LANES):
+                opp = (p[lane] + rho * LS[i, 0, lane], q[lane] + rho * LS[i, 1, lane] + won)
+                _close_lane(FL, i, j, lane, (own[lane], own[LANES + lane]), opp, LT, eB, dB, S, T)
+
+
+@numba.njit(cache=True)
+def _lane_extrapolate(S, T, LS, LT, sweep, histories, settled):
+    """After a sweep: for each lane not yet settled, whether the sweep returned its landings unchanged (then it is
+    settled and keeps them), else its next landings by [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] from
+    its own history — as a lone pair's sweep would. Returns True when every lane has settled."""
+    goal = S.shape[0]
+    dG, dR, g_prev, r_prev = histories
+    g = np.empty(4 * goal)
+    f = np.empty(4 * goal)
+    following = np.empty(4 * goal)
+    for lane in range(LANES):
+        if settled[lane]:
+            continue
+        for i in range(goal):
+            for c in range(2):
+                g[2 * i + c] = LS[i, c, lane]
+                g[2 * goal + 2 * i + c] = LT[i, c, lane]
+                f[2 * i + c] = S[i, 0, c, lane]
+                f[2 * goal + 2 * i + c] = T[i, 0, lane, c]
+        if _extrapolate(g, f, sweep, (dG[lane], dR[lane], g_prev[lane], r_prev[lane]), following):
+            settled[lane] = True
+            continue
+        for i in range(goal):
+            for c in range(2):
+                LS[i, c, lane] = following[2 * i + c]
+                LT[i, c, lane] = following[2 * goal + 2 * i + c]
+    return settled.all()
+
+
+@numba.njit(cache=True)
+def _lane_results(S, T, starts, out):
+    """out[lane] as [`_results`][ga_pig.families.two_player._evaluation._results] gives a lone pair's, for each of
+    the four lanes."""
+    for lane in range(LANES):
+        o = out[lane]
+        o[0] = S[0, 0, 0, lane]
+        o[1] = S[0, 0, 1, lane]
+        o[2] = T[0, 0, lane, 0]
+        o[3] = T[0, 0, lane, 1]
+        if starts.shape[0] == 0:
+            continue
+        o[4:] = 0.0
+        for i in range(S.shape[0]):
+            for j in range(S.shape[0]):
+                w = starts[i, j]
+                if w != 0.0:
+                    o[4] += w * S[i, j, 0, lane]
+                    o[5] += w * S[i, j, 1, lane]
+                    o[6] += w * T[i, j, lane, 0]
+                    o[7] += w * T[i, j, lane, 1]
+
+
+@numba.njit(cache=True)
+def _lanes_against(F, index, h, first, opponent, resets, starts, out):
+    """out[lane] = the evaluation of unit first + lane against unit ``opponent`` of a
+    [`_functional_set`][ga_pig.families.two_player._functionals._functional_set] (F, index, h), for the four lanes,
+    the same numbers as [`_between`][ga_pig.families.two_player._evaluation._between] gives each pair alone.
+    Returns the sweeps (the most any lane took)."""
+    goal = F.shape[1]
+    FL = np.empty((goal, goal, 4, LANES))
+    IL = np.empty((goal, goal, 3, LANES), dtype=np.int64)
+    for lane in range(LANES):
+        FL[:, :, :, lane] = F[first + lane]
+        IL[:, :, :, lane] = index[first + lane]
+    S = np.empty((goal, goal, 2, LANES))
+    T = np.empty((goal, goal, LANES, 2))
+    LS = np.zeros((goal, 2, LANES))
+    LT = np.zeros((goal, 2, LANES))
+    histories = (np.zeros((LANES, 4 * goal, HISTORY)), np.zeros((LANES, 4 * goal, HISTORY)),
+                 np.zeros((LANES, 4 * goal)), np.zeros((LANES, 4 * goal)))
+    settled = np.zeros(LANES, dtype=np.bool_)
+    sweeps = MAX_SWEEPS
+    for sweep in range(MAX_SWEEPS):
+        _lane_sweep(FL, IL, F[opponent], index[opponent], h, S, T, LS, LT)
+        if not resets or _lane_extrapolate(S, T, LS, LT, sweep, histories, settled):
+            sweeps = sweep + 1
+            break
+    _lane_results(S, T, starts, out)
+    return sweeps
