@@ -125,9 +125,11 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np
     """Exact seat-averaged win rate of every member of ``population`` against each of ``opponents`` (a population
     against an archive), in parallel.
 
-    Where the family can (two players under the seeds' rule, every roll/hold game but Pig Dice), each strategy's
-    turns are made once for all its pairs and turns alike across strategies once for all: cheaper than a
-    [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same numbers.
+    Where the family can (two players under the seeds' rule, every roll/hold game), each strategy's turns are made
+    once for all its pairs, turns alike across strategies once for all, and the members meet each opponent four at
+    a time in one sweep: cheaper than a [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same
+    numbers (a generation of 16 against two champions on two-dice Pig takes 0.37 of the time of its 32 pairs
+    evaluated one by one).
 
     Parameters
     ----------
