@@ -24,11 +24,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._kernels.anderson import _extrapolate, _history
+from ga_pig._kernels.anderson import HISTORY, _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS
 from ga_pig.families.two_player._chains import _chain_pass, _close, _turn_rules, _turn_start, chain_kind
 from ga_pig.families.two_player._functionals import D, E, _functional_set, _value
-from ga_pig.families.two_player._lanes import LANES, _lanes_against
+from ga_pig.families.two_player._lanes import LANES, _lane_extrapolate, _lane_sweep
 
 
 @numba.njit(cache=True)
@@ -189,11 +189,42 @@ def _between(F, index, h, u, v, rules, starts, out):
     _results(S, T, starts, out)
 
 
+@numba.njit(cache=True)
+def _lanes_against(F, index, h, first, opponent, rules, starts, out):
+    """out[lane] = [`_between`][ga_pig.families.two_player._evaluation._between] of units first + lane and
+    ``opponent`` for the four lanes, bit for bit, swept in lockstep
+    ([`ga_pig.families.two_player._lanes`][ga_pig.families.two_player._lanes]). Returns the sweeps (the most any
+    lane took)."""
+    goal = rules.goal
+    FL = np.empty((goal, goal, 4, LANES))
+    IL = np.empty((goal, goal, 3, LANES), dtype=np.int64)
+    for lane in range(LANES):
+        FL[:, :, :, lane] = F[first + lane]
+        IL[:, :, :, lane] = index[first + lane]
+    S = np.empty((goal, goal, 2, LANES))
+    T = np.empty((goal, goal, LANES, 2))
+    LS = np.zeros((goal, 2, LANES))
+    LT = np.zeros((goal, 2, LANES))
+    histories = (np.zeros((LANES, 4 * goal, HISTORY)), np.zeros((LANES, 4 * goal, HISTORY)),
+                 np.zeros((LANES, 4 * goal)), np.zeros((LANES, 4 * goal)))
+    settled = np.zeros(LANES, dtype=np.bool_)
+    sweeps = MAX_SWEEPS
+    for sweep in range(MAX_SWEEPS):
+        _lane_sweep(FL, IL, F[opponent], index[opponent], h, S, T, LS, LT)
+        if not rules.resets or _lane_extrapolate(S, T, LS, LT, sweep, histories, settled):
+            sweeps = sweep + 1
+            break
+    for lane in range(LANES):
+        _results(S[:, :, :, lane], T[:, :, lane, :], starts, out[lane])
+    return sweeps
+
+
 @numba.njit(cache=True, parallel=True)
 def _versus_functionals(population, which, opponents, rules, starts, out):
     """[`_versus`][ga_pig.families.two_player._evaluation._versus] through functionals: population[which] and the
     opponents made one set, each strategy's turns once for all its pairs; members meet each opponent four at a time
-    ([`_lanes_against`][ga_pig.families.two_player._lanes._lanes_against], the same numbers), the last few alone."""
+    ([`_lanes_against`][ga_pig.families.two_player._evaluation._lanes_against], the same numbers), the last few
+    alone."""
     F, index, h = _functional_set(population, which, opponents, _turn_rules(rules))
     n, m = which.shape[0], opponents.shape[0]
     grouped = n // LANES * LANES
@@ -201,7 +232,7 @@ def _versus_functionals(population, which, opponents, rules, starts, out):
     for q in numba.prange(together + (n - grouped) * m):
         if q < together:
             first, o = q // m * LANES, q % m
-            _lanes_against(F, index, h, first, n + o, rules.resets, starts, out[first:first + LANES, o])
+            _lanes_against(F, index, h, first, n + o, rules, starts, out[first:first + LANES, o])
         else:
             u, o = grouped + (q - together) // m, (q - together) % m
             _between(F, index, h, u, n + o, rules, starts, out[u, o])

@@ -20,8 +20,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._kernels.anderson import HISTORY, _extrapolate
-from ga_pig._kernels.rules import MAX_SWEEPS
+from ga_pig._kernels.anderson import _extrapolate
 from ga_pig._kernels.simd import _dot8, _dots4x2
 from ga_pig.families.two_player._functionals import RHO, WON, D, E
 
@@ -102,55 +101,3 @@ def _lane_extrapolate(S, T, LS, LT, sweep, histories, settled):
                 LS[i, c, lane] = following[2 * i + c]
                 LT[i, c, lane] = following[2 * goal + 2 * i + c]
     return settled.all()
-
-
-@numba.njit(cache=True)
-def _lane_results(S, T, starts, out):
-    """out[lane] as [`_results`][ga_pig.families.two_player._evaluation._results] gives a lone pair's, for each of
-    the four lanes."""
-    for lane in range(LANES):
-        o = out[lane]
-        o[0] = S[0, 0, 0, lane]
-        o[1] = S[0, 0, 1, lane]
-        o[2] = T[0, 0, lane, 0]
-        o[3] = T[0, 0, lane, 1]
-        if starts.shape[0] == 0:
-            continue
-        o[4:] = 0.0
-        for i in range(S.shape[0]):
-            for j in range(S.shape[0]):
-                w = starts[i, j]
-                if w != 0.0:
-                    o[4] += w * S[i, j, 0, lane]
-                    o[5] += w * S[i, j, 1, lane]
-                    o[6] += w * T[i, j, lane, 0]
-                    o[7] += w * T[i, j, lane, 1]
-
-
-@numba.njit(cache=True)
-def _lanes_against(F, index, h, first, opponent, resets, starts, out):
-    """out[lane] = the evaluation of unit first + lane against unit ``opponent`` of a
-    [`_functional_set`][ga_pig.families.two_player._functionals._functional_set] (F, index, h), for the four lanes,
-    the same numbers as [`_between`][ga_pig.families.two_player._evaluation._between] gives each pair alone.
-    Returns the sweeps (the most any lane took)."""
-    goal = F.shape[1]
-    FL = np.empty((goal, goal, 4, LANES))
-    IL = np.empty((goal, goal, 3, LANES), dtype=np.int64)
-    for lane in range(LANES):
-        FL[:, :, :, lane] = F[first + lane]
-        IL[:, :, :, lane] = index[first + lane]
-    S = np.empty((goal, goal, 2, LANES))
-    T = np.empty((goal, goal, LANES, 2))
-    LS = np.zeros((goal, 2, LANES))
-    LT = np.zeros((goal, 2, LANES))
-    histories = (np.zeros((LANES, 4 * goal, HISTORY)), np.zeros((LANES, 4 * goal, HISTORY)),
-                 np.zeros((LANES, 4 * goal)), np.zeros((LANES, 4 * goal)))
-    settled = np.zeros(LANES, dtype=np.bool_)
-    sweeps = MAX_SWEEPS
-    for sweep in range(MAX_SWEEPS):
-        _lane_sweep(FL, IL, F[opponent], index[opponent], h, S, T, LS, LT)
-        if not resets or _lane_extrapolate(S, T, LS, LT, sweep, histories, settled):
-            sweeps = sweep + 1
-            break
-    _lane_results(S, T, starts, out)
-    return sweeps
