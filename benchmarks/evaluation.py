@@ -3,18 +3,17 @@
     python benchmarks/evaluation.py            # goal 100, 3 repeats (a few minutes with compilation)
     python benchmarks/evaluation.py --quick    # goal 50, 1 repeat
 
-GA-like pairs, each against the game's optimal policy: hold-at-20, a random roll/hold tensor and
-random thresholds. Per game and pair it times, interleaved, the chain sweep
-(`ga_pig.families.two_player._evaluation._win_tables`, the algorithm every game used before the
-turn functionals: one pass per chain, whole-table re-sweeps with Anderson acceleration when resets
-send scores back, Gauss–Seidel passes per chain when DOUBLE or SUBTRACT send turn totals back: its
-``swept`` flag) and the evaluation as `ga_pig.exact` runs it now (`_pair`), best of the repeats, and checks that
-the two agree to 1e-12. Cost ratios are to Pig's evaluation of the same kind of pair in the same run. Then many
-pairs that share strategies in one `_versus` call (each strategy's turns made once, turns alike once for all),
-against as many single evaluations now and by the chain sweep: a population of the GA-like pairs' members
-against the optimal policy, and a GA's generation of threshold strategies against an archive of two champions.
-Times are CPU seconds of the process with numba on one thread, so that a shared machine's other work does not
-count. Prints a table; writes benchmarks/results/evaluation.json.
+GA-like pairs, each against the game's optimal policy: hold-at-20, a random roll/hold tensor and random thresholds.
+Per game and pair it times, interleaved, the chain sweep (`ga_pig.families.two_player._evaluation._win_tables`, the
+algorithm every game used before the turn functionals: one pass per chain, whole-table re-sweeps with Anderson
+acceleration when resets send scores back, Gauss–Seidel passes per chain when DOUBLE or SUBTRACT send turn totals
+back: its ``swept`` flag) and the evaluation as `ga_pig.exact` runs it now (`_pair`), best of the repeats, and
+checks that the two agree to 1e-12. Cost ratios are to Pig's evaluation of the same kind of pair in the same run.
+Then many pairs that share strategies in one `_versus` call (each strategy's turns made once, turns alike once for
+all, members swept four at a time against each opponent), against as many single evaluations now and by the chain
+sweep: a population of the GA-like pairs' members against the optimal policy, and a GA's generation of threshold
+strategies against an archive of two champions. Times are CPU seconds of the process with numba on one thread, so
+that a shared machine's other work does not count. Prints a table; writes benchmarks/results/evaluation.json.
 """
 
 from __future__ import annotations
