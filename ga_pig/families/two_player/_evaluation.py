@@ -24,11 +24,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._kernels.anderson import HISTORY, _extrapolate, _history
+from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS
 from ga_pig.families.two_player._chains import _chain_pass, _close, _turn_rules, _turn_start, chain_kind
 from ga_pig.families.two_player._functionals import D, E, _functional_set, _value
-from ga_pig.families.two_player._lanes import LANES, _lane_extrapolate, _lane_sweep
+from ga_pig.families.two_player._lanes import LANES, _lane_sweep
 
 
 @numba.njit(cache=True)
@@ -203,15 +203,21 @@ def _lanes_against(F, index, h, first, opponent, rules, starts, out):
         IL[:, :, :, lane] = index[first + lane]
     S = np.empty((goal, goal, 2, LANES))
     T = np.empty((goal, goal, LANES, 2))
-    LS = np.zeros((goal, 2, LANES))
-    LT = np.zeros((goal, 2, LANES))
-    histories = (np.zeros((LANES, 4 * goal, HISTORY)), np.zeros((LANES, 4 * goal, HISTORY)),
-                 np.zeros((LANES, 4 * goal)), np.zeros((LANES, 4 * goal)))
+    LS = np.zeros((LANES, goal, 2))
+    LT = np.zeros((LANES, goal, 2))
+    histories = [_history(4 * goal) for _ in range(LANES)]
     settled = np.zeros(LANES, dtype=np.bool_)
     sweeps = MAX_SWEEPS
     for sweep in range(MAX_SWEEPS):
         _lane_sweep(FL, IL, F[opponent], index[opponent], h, S, T, LS, LT)
-        if not rules.resets or _lane_extrapolate(S, T, LS, LT, sweep, histories, settled):
+        if not rules.resets:
+            sweeps = 1
+            break
+        for lane in range(LANES):  # as its pair alone would; a settled lane keeps its landings
+            if not settled[lane]:
+                S_lane, T_lane = S[:, :, :, lane], T[:, :, lane, :]
+                settled[lane] = _anderson(S_lane, T_lane, LS[lane], LT[lane], sweep, histories[lane])
+        if settled.all():
             sweeps = sweep + 1
             break
     for lane in range(LANES):

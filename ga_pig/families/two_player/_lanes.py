@@ -18,9 +18,7 @@ from its settled landings, which gives back the same tables.
 from __future__ import annotations
 
 import numba
-import numpy as np
 
-from ga_pig._kernels.anderson import _extrapolate
 from ga_pig._kernels.simd import _dot8, _dots4x2
 from ga_pig.families.two_player._functionals import RHO, WON, D, E
 
@@ -34,8 +32,8 @@ def _close_lane(FL, i, j, lane, own, opp, LT, eB, dB, S, T):
     _functional_tables] closes a lone pair's: own and opp are the member's and the opponent's (P(a wins), P(b wins))
     with the return route left out, the reset and in-turn win already added to opp."""
     rho = FL[i, j, RHO, lane]
-    v0 = own[0] + rho * LT[j, 0, lane]
-    v1 = own[1] + rho * LT[j, 1, lane]
+    v0 = own[0] + rho * LT[lane, j, 0]
+    v1 = own[1] + rho * LT[lane, j, 1]
     v0 += FL[i, j, WON, lane]
     eA = FL[i, j, E, lane]
     denom = eA + eB - eA * eB
@@ -54,7 +52,7 @@ def _close_lane(FL, i, j, lane, own, opp, LT, eB, dB, S, T):
 @numba.njit(cache=True)
 def _lane_sweep(FL, IL, FB, IB, h, S, T, LS, LT):
     """One sweep of every score pair, high scores first, for the four lanes: members FL, IL (F and index of the four,
-    lane last) against the opponent's FB, IB, reading the reset landings LS, LT (goal, 2, lane)."""
+    lane last) against the opponent's FB, IB, reading the reset landings LS, LT (lane, goal, 2)."""
     goal = S.shape[0]
     S1 = S.reshape(-1)
     T1 = T.reshape(-1)
@@ -70,34 +68,5 @@ def _lane_sweep(FL, IL, FB, IB, h, S, T, LS, LT):
                             (row + ix[1, 3]) * 8 + 6), 8)
             eB, dB = FB[j, i, E], FB[j, i, D]
             for lane in range(LANES):
-                opp = (p[lane] + rho * LS[i, 0, lane], q[lane] + rho * LS[i, 1, lane] + won)
+                opp = (p[lane] + rho * LS[lane, i, 0], q[lane] + rho * LS[lane, i, 1] + won)
                 _close_lane(FL, i, j, lane, (own[lane], own[LANES + lane]), opp, LT, eB, dB, S, T)
-
-
-@numba.njit(cache=True)
-def _lane_extrapolate(S, T, LS, LT, sweep, histories, settled):
-    """After a sweep: for each lane not yet settled, whether the sweep returned its landings unchanged (then it is
-    settled and keeps them), else its next landings by [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] from
-    its own history — as a lone pair's sweep would. Returns True when every lane has settled."""
-    goal = S.shape[0]
-    dG, dR, g_prev, r_prev = histories
-    g = np.empty(4 * goal)
-    f = np.empty(4 * goal)
-    following = np.empty(4 * goal)
-    for lane in range(LANES):
-        if settled[lane]:
-            continue
-        for i in range(goal):
-            for c in range(2):
-                g[2 * i + c] = LS[i, c, lane]
-                g[2 * goal + 2 * i + c] = LT[i, c, lane]
-                f[2 * i + c] = S[i, 0, c, lane]
-                f[2 * goal + 2 * i + c] = T[i, 0, lane, c]
-        if _extrapolate(g, f, sweep, (dG[lane], dR[lane], g_prev[lane], r_prev[lane]), following):
-            settled[lane] = True
-            continue
-        for i in range(goal):
-            for c in range(2):
-                LS[i, c, lane] = following[2 * i + c]
-                LT[i, c, lane] = following[2 * goal + 2 * i + c]
-    return settled.all()
