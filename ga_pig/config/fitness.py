@@ -79,6 +79,12 @@ class _Sequential:
     #: 8, 16, 32, ... batches; max_games a match): near-equal strategies then differ only in the games where they
     #: play differently. false: the challenger plays the champion alone (batches doubling up to max_games)
     paired: bool = False
+    #: champions, simulated: pairs of games begun at one score pair a generation's cell tests may play (0: none). A
+    #: member's row at a score pair the champion's games reach (its turn's decisions there, or its dice count) is
+    #: tested against the champion's by games begun there, both sides playing the champion after that turn
+    #: (sequential, up to max_games pairs a test, z standard errors); the rows that win are switched into the
+    #: champion (ga_pig.evolve.judges.cells). Two players under the seeds' rule
+    cell_tests: int = 0
 
 
 @dataclass
@@ -146,6 +152,7 @@ RULES = {
     "margin": Rule(Range(0, 0.5, high_open=True), "a number in [0, 0.5) (win rate above the fair share 1/2)"),
     "restart": Rule(Range(0, 1), "a number in [0, 1] (share of the win rate from every score pair)"),
     "max_games": Rule(Range(1), "an integer >= 1"),
+    "cell_tests": Rule(Range(0), "an integer >= 0 (pairs of games a generation's cell tests play; 0: none)"),
     "z": Rule(Range(0, low_open=True), "a positive number of standard errors"),
 }
 
@@ -196,6 +203,9 @@ def check(cfg, game) -> None:
     if fitness.get("paired") and fitness.max_games < 2 * cfg.games_per_match:
         fail("fitness.max_games", fitness.max_games, f"at least 2 * games_per_match = {2 * cfg.games_per_match} with "
              "fitness.paired (the paired test's t-test needs two batches)")
+    if fitness.get("cell_tests") and not family_of(game).offers("rollouts"):
+        fail("fitness.cell_tests", fitness.cell_tests, f"0 for {game} (cell tests begin games at a score pair: two "
+             "players under the seeds' rule)")
     if "aggregate" in fitness and fitness.aggregate not in ("mean", "min"):
         fail("fitness.aggregate", fitness.aggregate, "one of ('mean', 'min')")
     if fitness.get("restart") and not family_of(game).restarts:

@@ -57,7 +57,8 @@ RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, "winrate
 #: The judges' keys every table carries, each with its type and the value a judge without the key
 #: gets (so the tables of every judge share their columns).
 JUDGE_COLUMNS = {"archive": (int, 2), "must_beat": (int, 1), "margin": (float, 0.0), "restart": (float, 0.0),
-                 "aggregate": (str, "mean"), "keep_champion": (bool, False), "paired": (bool, False)}
+                 "aggregate": (str, "mean"), "keep_champion": (bool, False), "paired": (bool, False),
+                 "cell_tests": (int, 0)}
 
 
 def key_columns(cfg) -> dict:

@@ -93,6 +93,8 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                 wave, wave_side = _side_at(schedule, generation)
                 toolbox = toolboxes[wave == len(schedule) - 1]  # the last wave breeds with operators.fine_*
                 population, side = _resized(genes, population, side, wave_side)
+                if hasattr(judge, "last_wave"):  # cell tests change single score pairs: only the last wave's genomes
+                    judge.last_wave = wave == len(schedule) - 1  # can carry such a champion
                 strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side,
                                                                    scratch)
                 if generation % eval_every == 0:

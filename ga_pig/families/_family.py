@@ -121,6 +121,20 @@ class Family:
         ``reads_thresholds``), and the arguments it takes after the common ones."""
         raise NotImplementedError
 
+    def turn_starts(self, a: np.ndarray, b: np.ndarray, game: Game, games: int, seed) -> np.ndarray:
+        """(goal, goal) int: how many turns began at each score pair (the mover's banked score, the other's) in
+        at least ``games`` simulated games of a against b, the first move alternating (either player's turns)."""
+        self._refuse("turn_starts", game, "the simulated cell tests follow two players under the seeds' rule")
+
+    def rollouts(self, champion: np.ndarray, openings: np.ndarray, cells: np.ndarray, game: Game, n: int,
+                 seed) -> np.ndarray:
+        """(tests, 2) int: for each test t, ``n`` pairs of games begun at the turn start ``cells[t]`` = (i, j),
+        ``champion`` to move with i banked against a copy of itself with j; in one game of a pair its first turn
+        is played with the row ``openings[t]`` (a strategy's entry at (i, j): its decisions at each turn total, or
+        its dice count), in the other with its own; then both go on alike on the same dice turn by
+        turn. Each row: the first games' wins less the second's, and the pairs whose winners differ."""
+        self._refuse("rollouts", game, "the simulated cell tests follow two players under the seeds' rule")
+
     def kernels(self) -> tuple:
         """The numba kernels a run of this family calls first (to say when they compile)."""
         return ()

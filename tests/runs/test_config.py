@@ -77,7 +77,11 @@ def test_game_groups_match_the_registry():
         ("seed=1180591620717411303424", "config key 'seed' = 1180591620717411303424: expected an integer in "
                                         "\\[0, 2\\*\\*63 - 1"),
         ("seed=-1", "config key 'seed' = -1"),
-        ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
+        ("fitness=simulated_champions fitness.cell_tests=-1",
+     "config key 'fitness.cell_tests' = -1: expected an integer >= 0"),
+    ("fitness=simulated_champions fitness.cell_tests=4096 game.players=3", "config key 'fitness.cell_tests' = 4096: "
+     "expected 0 for pig\\(goal=100, sides=6, players=3\\) \\(cell tests begin games at a score pair"),
+    ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
         ("game.endgame=sudden", "config key 'game.endgame' = 'sudden': expected one of \\('first_to_goal', "),
         ("game=pig_dice game.players=3", "config key 'game.players' = 3: expected 2 for pig_dice .*not solved for "
                                          "3 players yet"),

@@ -21,6 +21,7 @@ from ga_pig.evolve.judges.base import (
     per_opponent,
     start_weights,
 )
+from ga_pig.evolve.judges.cells import CellTests
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
@@ -180,6 +181,8 @@ class SimulatedLadder(Ladder):
     keep_champion: bool = False
     paired: bool = False
     compact: bool = False
+    cell_tests: int = 0
+    last_wave: bool = True
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
@@ -187,15 +190,34 @@ class SimulatedLadder(Ladder):
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
                    float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
                    margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate),
-                   keep_champion=bool(cfg.fitness.keep_champion), paired=bool(cfg.fitness.paired), compact=compact)
+                   keep_champion=bool(cfg.fitness.keep_champion), paired=bool(cfg.fitness.paired), compact=compact,
+                   cell_tests=int(cfg.fitness.cell_tests))
+
+    def state(self) -> dict:
+        return {**super().state(), **(self._cells.state() if self._cells else {})}
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         super().restore(state)
         if self.compact:  # champions a checkpoint holds as decisions
             self.champions = [S.thresholds_of(c, self.game) if c.dtype == bool else c for c in self.champions]
+        if self._cells:
+            self._cells.restore(state)
 
     def __post_init__(self) -> None:
         self._scratch = Scratch()
+        self._cells = CellTests(self.game, self.cell_tests, self.max_games, self.z, self.rng) if self.cell_tests \
+            else None
+
+    def totals(self, strategies):
+        """The ladder's fitness and promotion; then, with ``cell_tests``, in the cube's last wave (``last_wave``, set
+        by the run: coarser genomes cannot carry a champion changed at single score pairs), the champion improved by
+        the rows of the members' score pairs that won their cell tests
+        ([`CellTests`][ga_pig.evolve.judges.cells.CellTests])."""
+        fitness = super().totals(strategies)
+        improved = self._cells.improve(strategies, self.champion) if self._cells and self.last_wave else None
+        if improved is not None:
+            self.champions = [*self.champions, improved][-self.archive:]
+        return fitness
 
     def _versus(self, strategies, opponents):
         n = len(strategies)

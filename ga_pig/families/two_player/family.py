@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ga_pig._kernels.rules import DOUBLE, SUBTRACT, rules_of
+from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
 from ga_pig.families import _two_seats
 from ga_pig.families._two_seats import AT_START, TwoSeats
-from ga_pig.families.two_player import _evaluation, _loop, _solvers, occupancy, solve
+from ga_pig.families.two_player import _evaluation, _loop, _rollouts, _solvers, occupancy, solve
 from ga_pig.families.two_player.space import space_of
 from ga_pig.game import Game
 
@@ -71,11 +72,37 @@ class TwoPlayer(TwoSeats):
         pop_view = space_of(game).kernel_view  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
         if game.max_dice:
             return _blocks(_loop._play_blocks_dice), pop_view, ()
-        moves = np.isin(game.tables()[1], (DOUBLE, SUBTRACT)).any()
+        moves = _loop_of(game)[1][0]
         return _blocks(_loop._play_blocks_moves if moves else _loop._play_blocks_plain), pop_view, ()
+
+    def turn_starts(self, a, b, game, games, seed):
+        blocks = -(-games // BLOCK)
+        seeds = stream_keys(seed_keys(seed), np.zeros(blocks, dtype=np.int64), np.arange(blocks))
+        visits = np.zeros((blocks, game.goal, game.goal), dtype=np.int64)
+        pop = space_of(game).kernel_view(np.stack([a, b]))
+        _rollouts._turn_starts(pop, seeds, BLOCK, *_loop_of(game), visits)
+        return visits.sum(axis=0)
+
+    def rollouts(self, champion, openings, cells, game, n, seed):
+        space = space_of(game)
+        pop = space.kernel_view(np.stack([champion, champion]))
+        cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        openings = np.ascontiguousarray(np.asarray(openings, dtype=space.dtype).reshape(len(cells), -1))
+        seeds = stream_keys(seed_keys(seed), np.arange(len(cells)), np.zeros(len(cells), dtype=np.int64))
+        out = np.zeros((len(cells), 2), dtype=np.int64)
+        _rollouts._rollouts(pop, cells, openings, seeds, n, *_loop_of(game), out)
+        return out
 
     def kernels(self):
         return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._versus_functionals
+
+
+def _loop_of(game: Game) -> tuple:
+    """(table, kind): the game's goal and roll table as the loop reads them, and (moves, dice), the loop it plays."""
+    probabilities, effects, amounts = game.tables()
+    cumulative, uniform = roll_table(probabilities)
+    moves = bool(np.isin(effects, (DOUBLE, SUBTRACT)).any())
+    return (game.goal, cumulative, uniform, effects, amounts), (moves, bool(game.max_dice))
 
 
 def _blocks(kernel):

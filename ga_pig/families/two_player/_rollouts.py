@@ -1,0 +1,54 @@
+"""Private numba kernels: games begun at a turn start, for the simulated cell tests
+([`CellTests`][ga_pig.evolve.judges.cells.CellTests]) — paired rollouts that part at one turn, and the turn
+starts a champion's games visit. Both play the loop of `ga_pig.families.two_player._loop`."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ga_pig._streams import _splitmix
+from ga_pig.families.two_player._loop import _play_dice_game, _play_game
+
+
+@numba.njit(cache=True, inline="always")
+def _game(pop, first, second, table, kind, state, start, visits):
+    """The winner (index into pop, -1 for a stalemate) of one game of the loop ``kind`` = (moves, dice) reads."""
+    moves, dice = kind
+    if dice:
+        winner, _ = _play_dice_game(pop, first, second, table, True, state, start, visits)
+    else:
+        winner, _ = _play_game(pop, first, second, table, moves, True, state, start, visits)
+    return winner
+
+
+@numba.njit(cache=True, parallel=True)
+def _rollouts(pop, cells, openings, seeds, n, table, kind, out):
+    """For each test t, ``n`` pairs of games begun at the turn start ``cells[t]`` = (i, j): pop[0] to move
+    with i banked against pop[1] with j. In one game of a pair pop[0] plays its first turn with the row
+    ``openings[t]`` (its decisions at each turn total, or its dice count), in the other with its own; both then
+    go on alike on the same dice, turn by turn (each pair keyed by ``seeds[t]`` and its number). out[t] =
+    (pop[0]'s wins in the first games less those in the second, the pairs whose winners differ). table as in
+    `_play_game`; kind = (moves, dice)."""
+    unused = np.zeros((1, 1), dtype=np.int64)
+    for t in numba.prange(cells.shape[0]):
+        i, j, lead, parted = cells[t, 0], cells[t, 1], 0, 0
+        for r in range(n):
+            _, key = _splitmix(np.uint64(seeds[t]) ^ np.uint64(r))
+            a = _game(pop, 0, 1, table, kind, key, (i, j, openings[t], True, False), unused) == 0
+            b = _game(pop, 0, 1, table, kind, key, (i, j, openings[t], False, False), unused) == 0
+            lead += np.int64(a) - np.int64(b)
+            parted += a != b
+        out[t, 0] = lead
+        out[t, 1] = parted
+
+
+@numba.njit(cache=True, parallel=True)
+def _turn_starts(pop, seeds, n, table, kind, visits):
+    """visits[b, i, j] += the turn starts at (i, j) (the mover's banked score, the other's) in ``n`` games of
+    pop[0] against pop[1] keyed by ``seeds[b]``, the first move alternating."""
+    for b in numba.prange(seeds.shape[0]):
+        for g in range(n):
+            _, key = _splitmix(np.uint64(seeds[b]) ^ np.uint64(g))
+            first, second = (np.int64(0), np.int64(1)) if g % 2 == 0 else (np.int64(1), np.int64(0))
+            _game(pop, first, second, table, kind, key, (0, 0, visits[b, 0], False, True), visits[b])
