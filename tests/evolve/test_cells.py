@@ -83,3 +83,16 @@ def test_the_tests_travel_in_a_checkpoint():
     fresh = _tests(PIG, 2)
     fresh.restore({})
     assert fresh.base is None and not fresh.tests
+
+
+def test_a_run_tests_cells_only_in_its_last_wave(tmp_path, monkeypatch):
+    """Before the last wave the genomes are blocks, which cannot carry a champion changed at one score pair."""
+    from ga_pig.config import compose
+    from ga_pig.runs import run
+
+    looks = []
+    monkeypatch.setattr(CellTests, "improve", lambda self, strategies, champion: looks.append(len(strategies)))
+    run(compose(["game.goal=20", "population_size=6", "genome=threshold", "selection=mu_plus_lambda", "selection.mu=2",
+                 "fitness=simulated_champions", "games_per_match=200", "fitness.max_games=3200",
+                 "fitness.cell_tests=1024", "cube=[[4,4],[1,3]]", "generations=7", "progress=false", "record=false"]), tmp_path)
+    assert looks == [6, 6, 6]
