@@ -94,5 +94,6 @@ def test_a_run_tests_cells_only_in_its_last_wave(tmp_path, monkeypatch):
     monkeypatch.setattr(CellTests, "improve", lambda self, strategies, champion: looks.append(len(strategies)))
     run(compose(["game.goal=20", "population_size=6", "genome=threshold", "selection=mu_plus_lambda", "selection.mu=2",
                  "fitness=simulated_champions", "games_per_match=200", "fitness.max_games=3200",
-                 "fitness.cell_tests=1024", "cube=[[4,4],[1,3]]", "generations=7", "progress=false", "record=false"]), tmp_path)
+                 "fitness.cell_tests=1024", "cube=[[4,4],[1,3]]", "generations=7", "progress=false",
+                 "record=false"]), tmp_path)
     assert looks == [6, 6, 6]
