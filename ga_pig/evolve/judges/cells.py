@@ -75,10 +75,7 @@ class CellTests:
         """The members' rows at the reached pairs where they differ from the champion's (on the turn totals a row
         can consult), most reached pairs first, up to `FRESH` first looks of the budget a generation; beyond
         `OPEN` budgets' first looks the open tests least worth a look (`_worth`) are dropped."""
-        differ = strategies != self.base
-        if self._legal is not None:
-            differ = (differ & self._legal).any(axis=3)
-        members, i, j = np.nonzero(differ & (self.visits > 0))
+        members, i, j = np.nonzero(self._differ(strategies) & (self.visits > 0))
         room = FRESH * self.budget // FIRST
         for n in np.argsort(-self.visits[i, j], kind="stable"):
             if room <= 0:
@@ -92,6 +89,12 @@ class CellTests:
         open_ = self._open()
         for n in np.argsort(self._worth(open_), kind="stable")[:len(open_) - OPEN * self.budget // FIRST]:
             self.tests[open_[n]][3] = -1
+
+    def _differ(self, strategies: np.ndarray) -> np.ndarray:
+        """Whether each strategy's row at each score pair differs from the champion's on the turn totals a row can
+        consult (the trailing axes of ``strategies``: one strategy or a stack)."""
+        differ = strategies != self.base
+        return (differ & self._legal).any(axis=-1) if self._legal is not None else differ
 
     def _open(self) -> list:
         return [key for key, t in self.tests.items() if t[3] == 0]
@@ -147,8 +150,7 @@ class CellTests:
         if self.base is not None and np.array_equal(champion, self.base):
             return
         if self.base is not None:
-            changed = champion != self.base
-            changed = changed.any(axis=2) if changed.ndim == 3 else changed
+            changed = self._differ(champion)
             for key in [k for k in self.tests if changed[k[0], k[1]]]:
                 del self.tests[key], self.rows[key]
         self.base = np.array(champion)
