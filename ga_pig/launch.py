@@ -28,7 +28,7 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
 from ga_pig._cli import refuse
-from ga_pig.config import fit_genome
+from ga_pig.config import fit_experiment
 from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.rundir import claim_named, claim_new, hold
@@ -75,8 +75,8 @@ class LaunchCallback(Callback):
             if restarted and not continue_restarted(config, config.hydra.run.dir):
                 hold(config.hydra.run.dir)  # the restarted job's own directory, started over
                 return
-            checked = copy.deepcopy(config)  # the run itself gives it its game's genome, and logs that
-            fit_genome(checked, task)
+            checked = copy.deepcopy(config)  # the run itself fits the experiment to its game, and logs that
+            fit_experiment(checked, task)
             resumed = prepare(checked, task)
             if resumed is not None:
                 hold(resumed.run_dir)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ga_pig import _schema
 from ga_pig._cli import refuse
-from ga_pig.config import CONF_DIR, Config, compose, fit_genome
+from ga_pig.config import CONF_DIR, Config, compose, fit_experiment
 from ga_pig.config.checks import check_part_overrides
 from ga_pig.config.schema import run_keys
 
@@ -166,7 +166,7 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
             pass
         refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
     try:
-        fit_genome(cfg, job)
+        fit_experiment(cfg, job)
         resumed = prepare(cfg, job)
         if resumed is not None:
             check_free(resumed.run_dir)

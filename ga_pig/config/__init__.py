@@ -17,7 +17,7 @@ against the registries themselves, imported when validating, not at import (only
 from __future__ import annotations
 
 from ga_pig.config.base import CONF_DIR, MAX_SEED, MODES, Range, Rule, fail
-from ga_pig.config.checks import BYTES_PER_MEMBER_STATE, fit_genome, validate
+from ga_pig.config.checks import BYTES_PER_MEMBER_STATE, fit_cell_tests, fit_experiment, fit_genome, validate
 from ga_pig.config.fitness import (
     ExactChampions,
     ExactFitness,
@@ -53,6 +53,8 @@ from ga_pig.config.selection import Knockout, MuCommaLambda, MuPlusLambda, Round
 
 __all__ = [
     "fit_genome",
+    "fit_cell_tests",
+    "fit_experiment",
     "GameConfig",
     "PopulationConfig",
     "SelectionConfig",

@@ -14,9 +14,10 @@ from ga_pig.config.base import MODES, check_rules, fail
 from ga_pig.config.parts import PARTS, check_keys, part, refuse_key
 from ga_pig.config.schema import CONF_DIR, RULES, compose, make_game
 from ga_pig.config.selection import survivors
-from ga_pig.families import space_of
+from ga_pig.families import family_of, space_of
 
-__all__ = ["validate", "fit_genome", "check_part_overrides", "BYTES_PER_MEMBER_STATE"]
+__all__ = ["validate", "fit_genome", "fit_cell_tests", "fit_experiment", "check_part_overrides",
+           "BYTES_PER_MEMBER_STATE"]
 
 #: Memory a GA run needs per state of the game for each member: its genome, its expanded
 #: strategy, its child and the evaluation's copies. Measured as the growth of the peak resident
@@ -158,11 +159,7 @@ def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | Non
         return None  # validate names what is wrong with the game
     if GENOMES[cfg.genome].fits(space):
         return None
-    if overrides is not None:
-        named = any(o.split("=", 1)[0].lstrip("+~") == "genome" for o in overrides)
-    else:
-        own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"
-        named = not own.is_file() or cfg.genome != compose([f"experiment={cfg.experiment}"]).genome
+    named = _named(cfg, "genome", overrides)
     # the nearest encoding the experiment's is built on first (leader -> threshold), then the rest
     fits = sorted((name for name, genome in GENOMES.items() if genome.fits(space)),
                   key=lambda name: GENOMES[cfg.genome].__mro__.index(GENOMES[name])
@@ -174,6 +171,41 @@ def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | Non
     cfg.genome = fits[0]
     return note
 
+
+def fit_cell_tests(cfg: DictConfig, overrides: list[str] | None = None) -> str | None:
+    """Turn the experiment's ``fitness.cell_tests`` off where the game's family cannot begin a game at a score
+    pair (three players, the endgame rules), so ``experiment=coevolve_simulated game.players=3`` runs without
+    them; a value named in ``overrides`` is left for [`validate`][ga_pig.config.validate] to refuse (as
+    [`fit_genome`][ga_pig.config.fit_genome] does). Returns the line to log, or None."""
+    if not cfg.get("fitness") or not cfg.fitness.get("cell_tests"):
+        return None
+    try:
+        game = make_game(cfg)
+    except ValueError:
+        return None
+    if family_of(game).offers("rollouts") or _named(cfg, "fitness.cell_tests", overrides):
+        return None
+    note = (f"fitness.cell_tests: experiment {cfg.experiment}'s cell tests ({cfg.fitness.cell_tests} pairs of games a "
+            f"generation) begin games at a score pair, which {game} does not offer: turned off")
+    cfg.fitness.cell_tests = 0
+    return note
+
+
+def fit_experiment(cfg: DictConfig, overrides: list[str] | None = None) -> list[str]:
+    """Fit what the experiment chose, and the user did not name, to the game
+    ([`fit_genome`][ga_pig.config.fit_genome], [`fit_cell_tests`][ga_pig.config.fit_cell_tests]);
+    returns the lines to log."""
+    return [note for note in (fit_genome(cfg, overrides), fit_cell_tests(cfg, overrides)) if note is not None]
+
+
+def _named(cfg: DictConfig, key: str, overrides: list[str] | None) -> bool:
+    """Whether the user chose ``key``: it is among ``overrides`` (the command line's ``key=value`` strings), or,
+    with none given, its value is not the experiment's own (with no experiment config every value counts as named)."""
+    if overrides is not None:
+        return any(o.split("=", 1)[0].lstrip("+~") == key for o in overrides)
+    own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"
+    return not own.is_file() or OmegaConf.select(cfg, key) != OmegaConf.select(
+        compose([f"experiment={cfg.experiment}"]), key)
 
 
 def check_part_overrides(overrides: list[str]) -> None:

@@ -91,10 +91,10 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                     stopped = "time_limit_s"
                     break
                 wave, wave_side = _side_at(schedule, generation)
-                toolbox = toolboxes[last := wave == len(schedule) - 1]  # the last wave breeds with operators.fine_*
+                toolbox = toolboxes[wave == len(schedule) - 1]  # the last wave breeds with operators.fine_*
                 population, side = _resized(genes, population, side, wave_side)
                 strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side,
-                                                                   scratch, last)
+                                                                   scratch)
                 if generation % eval_every == 0:
                     recorder.record(generation, wave, side, strategies, fitness, champion)
                 children = memetic(toolbox.breed(population, survivors), champion.strategy, side, generation)
@@ -131,15 +131,14 @@ def _resized(genes, population: list[Individual], side: int, wave_side: int) -> 
     return [Individual(g) for g in genomes], wave_side
 
 
-def _judged(cfg: DictConfig, genes, toolbox, judge, population: list[Individual], side: int, scratch: Scratch,
-            last: bool):
+def _judged(cfg: DictConfig, genes, toolbox, judge, population: list[Individual], side: int, scratch: Scratch):
     """One generation judged: its strategies (decoded into ``scratch``'s memory: the next generation's overwrite
     them; as thresholds where the judge reads them, ``compact``), the survivors of selection (best first), every
     member's fitness (also set on the individuals) and the run's champion, which an operator that watches play
-    observes. ``last``: the generation is in the cube's last wave, the only one whose genomes can carry a champion
-    changed at a single score pair (a judge with cell tests runs them only there)."""
-    if hasattr(judge, "last_wave"):
-        judge.last_wave = last
+    observes. A judge with cell tests runs them only where ``side`` is 1: coarser genomes cannot carry a champion
+    changed at a single score pair."""
+    if hasattr(judge, "single_cells"):
+        judge.single_cells = side == 1
     if getattr(judge, "compact", False):  # 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions
         into = scratch.empty((len(population),) + genes.space.shape[:-1], np.int16)
         strategies = genes.thresholds(np.stack(population), side, cfg.force_roll_at_zero, out=into)

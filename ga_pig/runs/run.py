@@ -16,7 +16,7 @@ from omegaconf import DictConfig
 
 from ga_pig._compile import announce as announce_compiling
 from ga_pig._compile import compile_timer
-from ga_pig.config import fail, fit_genome, make_game, validate, waves
+from ga_pig.config import fail, fit_experiment, make_game, validate, waves
 from ga_pig.evolve.outputs import RUN_FILES
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE
@@ -43,7 +43,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
     stop signals of [`ga_pig.signals`][ga_pig.signals], write a checkpoint, print the resume command and
     re-raise (KeyboardInterrupt, [`Stopped`][ga_pig.signals.Stopped]).
     """
-    adapted = fit_genome(cfg, overrides) if cfg.resume is None else None
+    adapted = fit_experiment(cfg, overrides) if cfg.resume is None else []
     validate(cfg)
     directory = Path(output_dir) if cfg.resume is None else _resume_directory(cfg)
     if cfg.resume is None:
@@ -56,8 +56,8 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
         else:
             cfg = resumed.cfg
             check_writable(directory)
-        if adapted is not None:
-            logging.getLogger("ga_pig.evolve.run").info(adapted)
+        for note in adapted:
+            logging.getLogger("ga_pig.evolve.run").info(note)
         announce_compiling(_run_kernels(cfg))
         if cfg.mode == "random_search":
             return random_search(cfg, make_game(cfg), directory)

@@ -85,8 +85,10 @@ def test_the_tests_travel_in_a_checkpoint():
     assert fresh.base is None and not fresh.tests
 
 
-def test_a_run_tests_cells_only_in_its_last_wave(tmp_path, monkeypatch):
-    """Before the last wave the genomes are blocks, which cannot carry a champion changed at one score pair."""
+@pytest.mark.parametrize(("generations", "tested"), [(7, 3), (3, 0)])
+def test_a_run_tests_cells_only_where_its_genomes_are_single_cells(tmp_path, monkeypatch, generations, tested):
+    """At a coarser side the genomes are blocks, which cannot carry a champion changed at one score pair: no cell
+    tests there, even in a last wave that a cut schedule leaves coarse."""
     from ga_pig.config import compose
     from ga_pig.runs import run
 
@@ -94,6 +96,6 @@ def test_a_run_tests_cells_only_in_its_last_wave(tmp_path, monkeypatch):
     monkeypatch.setattr(CellTests, "improve", lambda self, strategies, champion: looks.append(len(strategies)))
     run(compose(["game.goal=20", "population_size=6", "genome=threshold", "selection=mu_plus_lambda", "selection.mu=2",
                  "fitness=simulated_champions", "games_per_match=200", "fitness.max_games=3200",
-                 "fitness.cell_tests=1024", "cube=[[4,4],[1,3]]", "generations=7", "progress=false",
+                 "fitness.cell_tests=1024", "cube=[[4,4],[1,3]]", f"generations={generations}", "progress=false",
                  "record=false"]), tmp_path)
-    assert looks == [6, 6, 6]
+    assert looks == [6] * tested

@@ -95,16 +95,20 @@ def test_every_variant_evolves(game, experiment, tmp_path):
 @pytest.mark.parametrize("game", GAMES_IN_CONF)
 def test_every_experiment_takes_every_game_with_game_alone(experiment, game):
     """``experiment=X game=Y`` is a valid run for every pair: an experiment whose genome the game
-    lacks (the threshold genome of coevolve_exact on Hog) gets the game's own genome."""
-    from ga_pig.config import fit_genome, validate
+    lacks (the threshold genome of coevolve_exact on Hog) gets the game's own genome, and cell tests are turned
+    off on a game that cannot begin at a score pair (solitaire)."""
+    from ga_pig.config import fit_experiment, validate
 
     cfg = make_cfg(f"experiment={experiment}", f"game={game}")
-    note = fit_genome(cfg, [f"experiment={experiment}", f"game={game}"])
+    notes = fit_experiment(cfg, [f"experiment={experiment}", f"game={game}"])
     validate(cfg)
-    own = make_cfg(f"experiment={experiment}").genome
+    own = make_cfg(f"experiment={experiment}")
     # every game in conf/ has two players: the leader genome fits none, the threshold genome all but Hog
-    assert (note is not None) == (own == "leader" or (game == "hog" and own == "threshold"))
-    if own == "leader":
+    assert any(n.startswith("genome:") for n in notes) == (own.genome == "leader" or (
+        game == "hog" and own.genome == "threshold"))
+    assert any(n.startswith("fitness.cell_tests:") for n in notes) == bool(
+        own.fitness.get("cell_tests") and game == "solitaire")
+    if own.genome == "leader":
         assert cfg.genome == ("tensor" if game == "hog" else "threshold")
 
 
@@ -138,6 +142,32 @@ def test_an_experiments_genome_gives_way_to_the_games_but_a_named_one_is_refused
     assert refused.returncode == 2 and "config key 'genome' = 'threshold': expected one of ('tensor',)" in \
         refused.stderr
     assert not (tmp_path / "named").exists()
+
+
+@pytest.mark.parametrize("rules", [["game.players=3"], ["game.endgame=last_round", "genome=threshold"]])
+def test_an_experiments_cell_tests_give_way_where_the_game_cannot_begin_at_a_score_pair(rules):
+    """``fitness.cell_tests`` set by the experiment is turned off (and logged) for three players and the endgame
+    rules, whose games cannot begin at a score pair; on the seeds' two-player rule it stays; named by the user
+    there, it is refused."""
+    from ga_pig.config import fit_experiment, validate
+
+    given = ["experiment=coevolve_simulated", *rules]
+    cfg = make_cfg(*given)
+    assert cfg.fitness.cell_tests > 0  # the experiment's own
+    notes = fit_experiment(cfg, given)
+    assert cfg.fitness.cell_tests == 0 and any("cell tests" in note and "turned off" in note for note in notes)
+    validate(cfg)
+    assert make_cfg("experiment=coevolve_simulated").fitness.cell_tests > 0 and \
+        fit_experiment(kept := make_cfg("experiment=coevolve_simulated"), ["experiment=coevolve_simulated"]) == [] \
+        and kept.fitness.cell_tests > 0
+    named = [*given, "fitness.cell_tests=4096"]
+    refused = make_cfg(*named)
+    fit_experiment(refused, named)
+    with pytest.raises(ValueError, match="config key 'fitness.cell_tests' = 4096: expected 0 for"):
+        validate(refused)
+    assert fit_experiment(make_cfg(*named)) == []  # no overrides: a value other than the experiment's counts as named
+    inferred = make_cfg(*given)
+    assert fit_experiment(inferred) and inferred.fitness.cell_tests == 0
 
 
 def test_same_seed_same_outputs(tmp_path):

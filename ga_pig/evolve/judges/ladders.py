@@ -182,7 +182,7 @@ class SimulatedLadder(Ladder):
     paired: bool = False
     compact: bool = False
     cell_tests: int = 0
-    last_wave: bool = True
+    single_cells: bool = True
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
@@ -209,12 +209,12 @@ class SimulatedLadder(Ladder):
             else None
 
     def totals(self, strategies):
-        """The ladder's fitness and promotion; then, with ``cell_tests``, in the cube's last wave (``last_wave``, set
-        by the run: coarser genomes cannot carry a champion changed at single score pairs), the champion improved by
-        the rows of the members' score pairs that won their cell tests
+        """The ladder's fitness and promotion; then, with ``cell_tests``, where the genomes are at side 1
+        (``single_cells``, set by the run: coarser genomes cannot carry a champion changed at single score pairs), the
+        champion improved by the rows of the members' score pairs that won their cell tests
         ([`CellTests`][ga_pig.evolve.judges.cells.CellTests])."""
         fitness = super().totals(strategies)
-        improved = self._cells.improve(strategies, self.champion) if self._cells and self.last_wave else None
+        improved = self._cells.improve(strategies, self.champion) if self._cells and self.single_cells else None
         if improved is not None:
             self.champions = [*self.champions, improved][-self.archive:]
         return fitness
