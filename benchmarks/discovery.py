@@ -29,6 +29,7 @@ from pathlib import Path
 from _machine import machine
 from joblib import Parallel, delayed
 
+from ga_pig.analysis.discovery import SHORTFALL, target_met, targets
 from ga_pig.analysis.discovery import TARGETS as DISCOVERY_TARGETS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,12 +55,10 @@ def one_run(overrides: list[str], threads: int, out: Path) -> dict:
 #: solver-assisted experiment has no target and is reported apart; coevolve_players' target is three
 #: players' (against two equilibrium players, averaged over the seats: 1/3 at best)
 TARGETS = {**DISCOVERY_TARGETS, "coevolve_assisted": (float("nan"), 900), "coevolve_players": (0.328, 1800)}
-#: Discovery on every game (oracle-free, from random, one core): experiment -> ((seconds, target), ...), the
-#: champion's best exact rate against optimal play by that time on every seed, none short by more than
-#: SHORTFALL; one 900 s run gives its 300 s figure too (its generations up to 300 s less its setup)
-EVERY_GAME = {"coevolve_exact": ((300, 0.495), (900, 0.499)), "coevolve_simulated": ((900, 0.495),)}
-#: ... and on Pig, simulated judging reaches 0.497, its population's best at the end within DRIFT of its best ever
-PIG_SIMULATED, DRIFT, SHORTFALL = 0.497, 0.005, 0.003
+#: Discovery on every game (oracle-free, from random, one core): the experiments whose targets
+#: (``ga_pig.analysis.discovery.targets``) every game is held to; one 900 s run gives its 300 s figure too (its
+#: generations up to 300 s less its setup)
+EVERY_GAME = ("coevolve_exact", "coevolve_simulated")
 #: the "game" label of runs with the seed's tensor genome (Pig)
 TENSOR = "pig (tensor genome)"
 VARIANTS = ["pig", "two_dice", "pig_dice", "freys", "big_pig", "piggy", "piggy_sevens", "pass_the_pigs", "piglet",
@@ -164,24 +163,22 @@ def _print(rows: list[dict], cores: str) -> None:
 
 def every_game(rows: list[dict]) -> list[dict]:
     """Per game and experiment of ``EVERY_GAME`` (runs at full budget): the median and worst seed's figure at each
-    budget against its target (met if the median reaches it and no seed is short by more than ``SHORTFALL``; on
-    Pig, simulated judging's target is ``PIG_SIMULATED``), and the largest drift (the population's best ever less
-    its best at the end, at most ``DRIFT`` on Pig)."""
+    budget against its target (``ga_pig.analysis.discovery.targets`` and ``target_met``), and the largest drift
+    (the population's best ever less its best at the end, at most ``ga_pig.analysis.discovery.DRIFT`` on Pig)."""
     table = []
-    for name, budgets in EVERY_GAME.items():
+    for name in EVERY_GAME:
+        budgets = targets(name)
         for game in VARIANTS:
             group = [r for r in rows if r["experiment"] == name and r["game"] == game and r.get("scale", 1.0) == 1.0]
             if not group:
                 continue
             entry = {"experiment": name, "game": game, "seeds": [r["seed"] for r in group], "figures": {}}
-            for budget, target in budgets:
-                if name == "coevolve_simulated" and game == "pig":
-                    target = PIG_SIMULATED
+            for budget, target in targets(name, game):
                 seeds = [r["champion_best_ever"] if budget == budgets[-1][0] else
                          r.get("champion_best_by", {}).get(str(budget), float("nan")) for r in group]
                 median, worst = statistics.median(seeds), min(seeds)
                 entry["figures"][budget] = {"median": median, "worst": worst, "target": target,
-                                            "met": median >= target and worst >= target - SHORTFALL}
+                                            "met": target_met(seeds, target)}
             drift = [r["population_best_ever"] - r["population_final"] for r in group if "population_final" in r]
             entry["drift"] = max(drift) if drift else float("nan")
             table.append(entry)
@@ -210,14 +207,14 @@ def _rows(stored: dict) -> list[dict]:
 
 def _best_by(place: Path, name: str, summary: dict) -> dict:
     """seconds -> the champion's best exact rate against optimal play within that many seconds of wall time, for
-    every budget of ``EVERY_GAME[name]`` before its last, the run's own (the generations recorded until then, less
+    every budget of ``targets(name)`` before its last, the run's own (the generations recorded until then, less
     the run's setup)."""
     import pandas as pd
 
     setup = summary["wall_seconds"] - summary["seconds"]
     table = pd.read_parquet(place / "generations.parquet", columns=["seconds", "champion"])
     return {str(budget): float(table.loc[table["seconds"] <= budget - setup, "champion"].max())
-            for budget, _ in EVERY_GAME.get(name, ())[:-1] if budget < summary["wall_seconds"]}
+            for budget, _ in targets(name)[:-1] if budget < summary["wall_seconds"]}
 
 
 def players_label(players: int, goal: int) -> str:
@@ -255,7 +252,8 @@ def _table(rows: list[dict]) -> dict:
     table = {}
     for name, game in dict.fromkeys((r["experiment"], r["game"]) for r in rows):
         group = [r for r in rows if r["experiment"] == name and r["game"] == game]
-        target = TARGETS[name][0] if (_players_of(game) is None) != (name == "coevolve_players") else float("nan")
+        target = TARGETS[name][0] if name == "coevolve_players" and _players_of(game) is not None else \
+            (targets(name, game)[-1][1] if _players_of(game) is None and targets(name, game) else float("nan"))
         table[f"{name}/{game}"] = {"median": statistics.median(r["champion_best_ever"] for r in group),
                                    "target": target, "runs": group}
     return table

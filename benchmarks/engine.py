@@ -8,7 +8,8 @@ Targets on the 2-core development machine: >= 1.2M games/s on one core, >= 2M on
 pair <= 4 ms; 64 strategies vs the optimal <= 0.3 s; optimal solve <= 0.15 s. Then the
 optimal-solve and exact-pair times of every variant in [`GAMES`][ga_pig.GAMES] (no targets), and
 the open questions of [Neller & Presser 2005, "Future Challenges"]: the endgame rules' solves and the n-player solves,
-time and table memory (``--pigtail`` runs only those and writes benchmarks/results/engine_pigtail.json).
+time and table memory (``--pigtail`` runs only those and replaces their rows in benchmarks/results/engine.json, so
+each measurement is in one file once).
 """
 
 from __future__ import annotations
@@ -182,18 +183,25 @@ def players_rows(repeats: int, quick: bool) -> list[tuple]:
     return rows
 
 
-def report(rows: list[tuple], quick: bool, path: Path) -> None:
+def report(rows: list[tuple], quick: bool, path: Path, merge: bool = False) -> None:
+    """Print ``rows`` and write them to ``path``; with ``merge``, into the rows already there: a measure run again
+    replaces its row in place, a new one is added at the end."""
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  {'value':>12}  unit     target")
     for what, value, unit, target in rows:
         shown = f"{value:,.0f}" if unit == "games/s" and value == value else f"{value:.4g}"
         print(f"{what:<{width}}  {shown:>12}  {unit:<7}  {target}")
     path.parent.mkdir(parents=True, exist_ok=True)
+    new = [{"measure": w, "value": v if v == v else None, "unit": u, "target": t} for w, v, u, t in rows]
+    if merge and path.exists():
+        fresh = {row["measure"]: row for row in new}
+        kept = [fresh.pop(row["measure"], row) for row in json.loads(path.read_text())["rows"]]
+        new = kept + list(fresh.values())
     payload = {
         "machine": machine(),
         "quick": quick,
         "date": time.strftime("%Y-%m-%d"),
-        "rows": [{"measure": w, "value": v if v == v else None, "unit": u, "target": t} for w, v, u, t in rows],
+        "rows": new,
     }
     path.write_text(json.dumps(payload, indent=2) + "\n")
     print(f"\nwrote {path}")
@@ -208,8 +216,8 @@ def main() -> None:
     n_games = 200_000 if args.quick else 2_000_000
     repeats = 2 if args.quick else 5
     if args.pigtail:
-        report(endgame_rows(repeats) + players_rows(repeats, args.quick), args.quick,
-               args.out or RESULTS.with_name("engine_pigtail.json"))
+        report(endgame_rows(repeats) + players_rows(repeats, args.quick), args.quick, args.out or RESULTS,
+               merge=True)
         return
 
     game = Game.pig()

@@ -1,6 +1,5 @@
-"""How simple a near-optimal rule can be: simple rules, the rules from the literature, a fitted
-rule of five integers and the evolved champions, each with its exact win rate against the optimal
-policy.
+"""How simple a near-optimal rule can be: simple rules, the rules from the literature and a fitted
+rule of five integers, each with its exact win rate against the optimal policy.
 
     python benchmarks/simple_rules.py [--starts 4] [--seed 0] [--out benchmarks/results/simple_rules.json]
 
@@ -11,9 +10,9 @@ evaluation: roll on to the goal if the mover's score is at least ``own``, the op
 ``hold + round(slope / 32 * (j - i))`` (halves up, as [`keep_pace`][ga_pig.strategies.keep_pace]).
 The search is coordinate ascent over the integers (every move of one parameter by 1 to 4, the best
 taken, until none improves), from Neller & Presser's published parameters and from ``--starts``
-random starts (``--seed``). The evolved champions' figures are read from
-``benchmarks/results/discovery_pig.json`` (written by ``benchmarks/discovery.py``), not rerun.
-Prints the table and writes the JSON ``docs/findings/simple-rules.md`` shows.
+random starts (``--seed``). Prints the table and writes the JSON ``docs/findings/simple-rules.md``
+shows beside the evolved champions, which the page reads from ``benchmarks/results/discovery_pig.json``
+(written by ``benchmarks/discovery.py``) when the site is built.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ from ga_pig.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "simple_rules.json"
-DISCOVERY = ROOT / "benchmarks" / "results" / "discovery_pig.json"
 #: the fitted family's parameters, in order
 PARAMETERS = ("hold", "slope", "own", "opponent", "total")
 #: Neller & Presser's rule in the fitted family: hold at 21 + round((j - i) / 8), race from 71
@@ -43,10 +41,6 @@ START_RANGES = ((18, 25), (0, 9), (65, 85), (70, 90), (110, 150))
 MOVES = (-4, -3, -2, -1, 1, 2, 3, 4)
 #: strategies evaluated per call of exact.win_rates
 CHUNK = 50
-#: discovery_pig.json's experiments, as the table names them
-CHAMPIONS = {"vs_optimal/pig": "evolved champion, vs_optimal (oracle-judged, 300 s)",
-             "coevolve_exact/pig": "evolved champion, coevolve_exact (oracle-free, 900 s)",
-             "coevolve_simulated/pig": "evolved champion, coevolve_simulated (oracle-free, games only, 900 s)"}
 
 
 def end_race_keep_pace(parameters: tuple[int, ...], game: Game) -> np.ndarray:
@@ -138,12 +132,6 @@ def main() -> None:
     ]
     rows = [{"game": game, "rule": name, "win_rate": exact.win_rate(s, optimal, pig), "source": source}
             for game, name, s, source in rules]
-    champions = json.loads(DISCOVERY.read_text())["results"]
-    for key, name in CHAMPIONS.items():
-        runs = champions[key]["runs"]
-        rows.append({"game": "pig", "rule": f"{name}, median of seeds "
-                                            f"{', '.join(str(run['seed']) for run in runs)}",
-                     "win_rate": champions[key]["median"], "source": "`benchmarks/results/discovery_pig.json`"})
     rows.append({"game": "two_dice", "rule": "hold at 23 (`hold_at_23`)",
                  "win_rate": exact.win_rate(S.hold_at_23(two_dice), exact.optimal(two_dice).policy, two_dice),
                  "source": "[Zhu & Ma 2022]: about 0.4747"})

@@ -148,7 +148,7 @@ def test_headline_figure_is_what_reproduce_draws(tmp_path):
     assert (out / "cross_section_j30.png").read_bytes() == (DOCS / "figures" / "cross_section_j30.png").read_bytes()
 
 
-@pytest.mark.parametrize("name", ["engine", "engine_pigtail", "ga"])
+@pytest.mark.parametrize("name", ["engine", "ga"])
 def test_benchmark_tables_name_their_machine(name):
     hooks = _hooks()
     results = json.loads((ROOT / "benchmarks" / "results" / f"{name}.json").read_text())

@@ -142,13 +142,28 @@ def test_results_table_matches_its_sources():
     assert round(exact.best_response(hold20, game).win_probability, 4) == _number(row)
 
     results = ROOT / "benchmarks" / "results"
-    row = _table_row("seed 001's best GA")
+    row = _table_row("the Exeter GA (2016)'s best")
     assert "ga.json" in row and json.loads((results / "ga.json").read_text())["seed_001"]["cube"] == _number(row)
     discovery = json.loads((results / "discovery_pig.json").read_text())["results"]
     for experiment in ("vs_optimal", "coevolve_exact", "coevolve_simulated"):
         row = _table_row(f"`{experiment}`")
         assert "discovery_pig.json" in row
         assert round(discovery[f"{experiment}/pig"]["median"], 5) == _number(row), experiment
+
+
+def test_make_run_times_and_rates_match_their_sources():
+    """What the README says of ``make run`` (``experiment=cube mutation=0.005``, seed 0: ``benchmarks/ga.py``'s cube
+    rows) is what the benchmarks measured."""
+    results = ROOT / "benchmarks" / "results"
+    cube = json.loads((results / "ga.json").read_text())["quality"]["cube"]
+    engine = {row["measure"]: row["value"] for row in json.loads((results / "engine.json").read_text())["rows"]}
+    text = " ".join(README.read_text().split())
+    compile_s = round(engine["first call, compiling every kernel (fresh process)"])
+    seconds = [run["seconds"] for run in cube]
+    assert f"first run ({compile_s} s in a fresh process, once)" in text
+    assert f"evolves for {min(seconds):.0f}–{max(seconds):.0f} s" in text
+    seed0 = next(run for run in cube if run["seed"] == 0)
+    assert f"wins {seed0['best_ever']:.3f} against the optimal policy at its peak and {seed0['final_best']:.3f}" in text
 
 
 def _extending_blocks() -> list[str]:

@@ -1,0 +1,156 @@
+"""docs/: a measured number on a page is rendered from its results file when the site is built.
+
+``{{ expression | format }}`` in a page is filled in by docs/_hooks.py from ``benchmarks/results/*.json``; a
+number typed into a page instead would drift the day its benchmark is rerun, so the checker below fails on one.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ga_pig.analysis import discovery
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+RESULTS = ROOT / "benchmarks" / "results"
+
+#: What the checker reads as a measured number: a decimal with three places or more (a win rate, a drift), a
+#: duration, a ratio ("49×").
+MEASURED = re.compile(r"(?<![\w.\-/])(\d+\.\d{3,}|\d[\d,]*(?:\.\d+)?(?:–\d[\d,.]*)?"
+                      r"(?: (?:s|min|minutes|seconds)| ?ms| ?×(?! ?\d))(?![\w/]))")
+#: Numbers that are not measurements: the experiments' budgets (configuration) and the exact engine values the
+#: tests pin (tests/engine/test_solve.py: optimal play against itself and against hold at 20).
+ALLOWED = {"300 s", "900 s", "1800 s", "5 min", "15 min", "30 min", "5 minutes", "15 minutes", "30 minutes",
+           "60 s", "0.530593", "0.5306", "0.571498", "0.5874",
+           # published figures quoted beside ours: [Neller & Presser 2010]'s rule, [Zhu & Ma 2022]'s
+           "0.4953", "0.4747",
+           # exact values pinned by tests/evolve/test_genomes.py and tests/evolve/test_judges.py
+           "0.49999558", "0.0034"}
+#: Pages the checker does not read, and why.
+EXEMPT = {
+    "findings/archive.md": "dated records of past runs, each number as measured on the date it gives",
+    "findings/seeds.md": "exact values the engine computes (no machine changes them), checked by tests/engine",
+    "findings/pigtail.md": "exact values the engine computes (no machine changes them), checked by tests/engine",
+    "references.md": "the published numbers of the source documents, quoted",
+    "reference/configuration.md": "generated from the schema: defaults, not measurements",
+    "getting-started.md": "the reader's-reference pages: not yet rendered from the results",
+    "guarantees.md": "the reader's-reference pages: not yet rendered from the results",
+}
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "_hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def typed_numbers(markdown: str) -> list[str]:
+    """The measured-looking numbers of a page's own text: not inside ``{{ }}``, code, comments or link targets,
+    and not in ``ALLOWED``."""
+    text = re.sub(r"```.*?```|`[^`\n]*`|<!--.*?-->|\{\{.*?\}\}|\]\([^)]*\)", " ", markdown, flags=re.S)
+    return [number for number in MEASURED.findall(text) if number not in ALLOWED]
+
+
+def _pages() -> list[str]:
+    return sorted(str(page.relative_to(DOCS)) for page in DOCS.rglob("*.md"))
+
+
+@pytest.mark.parametrize("page", [p for p in _pages() if p not in EXEMPT])
+def test_page_types_no_measured_number(page):
+    typed = typed_numbers((DOCS / page).read_text())
+    assert not typed, f"docs/{page}: typed numbers {typed}; render them with {{{{ ... }}}} from their results file"
+
+
+def test_checker_finds_a_typed_number():
+    assert typed_numbers("games alone reach 0.49736 in 1,045 ms, 49–73× Pig's") == ["0.49736", "1,045 ms", "49–73×"]
+    assert typed_numbers("games alone reach {{ median('coevolve_simulated') | .5f }}; `mutation=0.005`") == []
+    assert all(page in _pages() for page in EXEMPT if page != "findings/archive.md")
+
+
+def test_every_page_renders():
+    """Every expression on every page evaluates against the results as committed."""
+    hooks = _hooks()
+    for page in _pages():
+        text = (DOCS / page).read_text()
+        rendered = hooks.render(text, where=page)
+        assert "{{ " not in rendered.replace("{{%", ""), page
+
+
+@pytest.fixture
+def results(tmp_path):
+    copy = tmp_path / "results"
+    shutil.copytree(RESULTS, copy)
+    return copy
+
+
+def _set(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def test_a_page_follows_its_results_file(results):
+    """Change one recorded run in a copy of the results: the discovery and simple-rules pages change with it."""
+    hooks = _hooks()
+    pages = {name: (DOCS / "findings" / name).read_text() for name in ("discovery.md", "simple-rules.md")}
+    before = {name: hooks.render(text, results) for name, text in pages.items()}
+    assert before == {name: hooks.render(text) for name, text in pages.items()}
+
+    def lower(data):
+        for run in data["results"]["coevolve_simulated/pig"]["runs"]:
+            run["champion_best_ever"] -= 0.0123
+    _set(results / "discovery_pig.json", lower)
+    after = {name: hooks.render(text, results) for name, text in pages.items()}
+    for name in pages:
+        assert after[name] != before[name], name
+    median = hooks.Numbers(results).median("coevolve_simulated")
+    assert f"{median:.5f}" in after["discovery.md"] and f"{median:.5f}" not in before["discovery.md"]
+
+
+def test_simple_rules_conclusion_follows_the_data(results):
+    hooks = _hooks()
+    page = (DOCS / "findings" / "simple-rules.md").read_text()
+    fitted = hooks.Numbers().rule("fitted")
+    now = hooks.render(page, results)
+    assert ("games alone does better" in now) == (hooks.Numbers().median("coevolve_simulated") > fitted)
+
+    def below(data):
+        for run in data["results"]["coevolve_simulated/pig"]["runs"]:
+            run["champion_best_ever"] = fitted - 0.001
+    _set(results / "discovery_pig.json", below)
+    assert "a rule a person can play does better" in hooks.render(page, results)
+
+
+def test_targets_have_one_source(monkeypatch):
+    """A target met on a page is computed from the runs beside ``ga_pig.analysis.discovery``'s targets."""
+    numbers = _hooks().Numbers()
+    assert numbers.target("coevolve_simulated") == discovery.GAME_TARGETS[("coevolve_simulated", "pig")]
+    assert numbers.target("coevolve_exact", seconds=300) == dict(discovery.MILESTONES["coevolve_exact"])[300]
+    stored = json.loads((RESULTS / "discovery_pig.json").read_text())["results"]
+    for key, entry in stored.items():
+        experiment, game = key.split("/")
+        assert entry["target"] == discovery.targets(experiment, game)[-1][1], key
+    assert numbers.met("vs_optimal") == "met"
+    monkeypatch.setitem(discovery.TARGETS, "vs_optimal", (0.49999, 300))
+    assert numbers.met("vs_optimal") == "not met"
+
+
+def test_a_median_needs_three_seeds():
+    numbers = _hooks().Numbers()
+    assert numbers.count("coevolve_simulated", "hog") == 2
+    with pytest.raises(ValueError, match="a median needs 3 or more"):
+        numbers.median("coevolve_simulated", "hog")
+    assert numbers.summary("coevolve_simulated", "hog").endswith("(two seeds)")
+    assert numbers.summary("coevolve_simulated", "freys").endswith("(one seed)")
+
+
+def test_a_bad_expression_names_its_page():
+    with pytest.raises(ValueError, match=r"findings/x.md: \{\{ median\('nothing'\) \}\} failed"):
+        _hooks().render("{{ median('nothing') }}", where="findings/x.md")
