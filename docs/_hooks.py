@@ -81,9 +81,9 @@ class Numbers:
     def namespace(self) -> dict:
         names = ("result", "runs", "seeds", "median", "summary", "span", "worst", "target", "met", "rule", "measure",
                  "evaluation", "ga", "best_by", "drift", "count", "pig_table", "every_game_table",
-                 "every_game_met", "max_drift", "shortfall", "drift_target", "hours", "between")
+                 "every_game_met", "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table")
         return {name: getattr(self, name) for name in names} | {"min": min, "max": max, "abs": abs, "len": len,
-                                                                  "round": round, "format": format}
+                                                                  "round": round, "format": format, "sum": sum}
 
     def result(self, name: str) -> dict:
         """The parsed ``benchmarks/results/<name>.json``."""
@@ -281,6 +281,15 @@ class Numbers:
         """The wall time of a discovery file's runs, ``cores`` at a time, in hours."""
         seconds = sum(run["seconds"] for entry in self.result(file)["results"].values() for run in entry["runs"])
         return f"{seconds / cores / 3600:.1f} hours"
+
+    def runs_table(self, file: str, experiment: str, game: str) -> str:
+        """One row per recorded seed of ``experiment`` on ``game`` in ``benchmarks/results/<file>.json``."""
+        lines = ["| seed | champion (best) | champion (end) | population's best | generations |",
+                 "| --- | --- | --- | --- | --- |"]
+        lines += [f"| {r['seed']} | {r['champion_best_ever']:.4f} | {r['champion_final']:.4f} | "
+                  f"{r['population_best_ever']:.4f} | {r['generations']:,} |"
+                  for r in self.runs(experiment, game, file)]
+        return "\n".join(lines)
 
     def between(self, values: list[float], digits: int = 1, scale: float = 1.0) -> str:
         """The smallest and largest of ``values`` (times ``scale``), "49–73" (one number if they agree)."""

@@ -32,6 +32,8 @@ ALLOWED = {"300 s", "900 s", "1800 s", "5 min", "15 min", "30 min", "5 minutes",
            "0.4953", "0.4747",
            # exact values pinned by tests/evolve/test_genomes.py and tests/evolve/test_judges.py
            "0.49999558", "0.0034"}
+#: Pages of the reader's reference, not yet rendered from the results.
+OTHERS = ("getting-started.md", "guarantees.md")
 #: Pages the checker does not read, and why.
 EXEMPT = {
     "findings/archive.md": "dated records of past runs, each number as measured on the date it gives",
@@ -66,6 +68,46 @@ def _pages() -> list[str]:
 def test_page_types_no_measured_number(page):
     typed = typed_numbers((DOCS / page).read_text())
     assert not typed, f"docs/{page}: typed numbers {typed}; render them with {{{{ ... }}}} from their results file"
+
+
+#: The results files of measurements (runs and timings, which a rerun changes); not simple_rules.json's exact rates.
+MEASUREMENTS = ("ga", "discovery*", "engine", "evaluation", "compare")
+
+
+#: Keys of those files that hold no measurement: the published figures, exact optima, targets, settings.
+NOT_MEASURED = {"seed_001", "optimal_first_mover", "fair_share", "target", "scale", "overrides", "machine"}
+
+
+def _recorded() -> set[str]:
+    """Every number of the measurement files as a page would print it, to 3, 4 and 5 decimals."""
+    def numbers(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key not in NOT_MEASURED:
+                    yield from numbers(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from numbers(item)
+        elif isinstance(value, float) and 0 < abs(value) < 1:
+            yield value
+    found = set()
+    for pattern in MEASUREMENTS:
+        for path in RESULTS.glob(f"{pattern}.json"):
+            found |= {f"{value:.{digits}f}" for value in numbers(json.loads(path.read_text())) for digits in (3, 4, 5)}
+    return found
+
+
+#: Exact values on those pages that happen to equal a recorded measurement at the digits shown: a tolerance of the
+#: Exeter GA (2016)'s appendix A (seeds.md), Pig Dice's and Hog's final-turn chances and the seeds' optimal policy
+#: under equal_turns (pigtail.md).
+COINCIDENCES = {"0.005", "0.020", "0.0064", "0.4913"}
+
+
+@pytest.mark.parametrize("page", [p for p in EXEMPT if p not in ("findings/archive.md", *OTHERS)])
+def test_exempt_page_copies_no_measurement(page):
+    """The pages of exact values and quotations type no number that a measurement file records."""
+    copied = sorted(set(typed_numbers((DOCS / page).read_text())) & _recorded() - COINCIDENCES)
+    assert not copied, f"docs/{page}: {copied} are recorded measurements; render them with {{{{ ... }}}}"
 
 
 def test_checker_finds_a_typed_number():
