@@ -1,0 +1,48 @@
+"""benchmarks/results/: one file per measurement, and the benchmarks that write them keep it so."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def _benchmark(name: str):
+    sys.path.insert(0, str(ROOT / "benchmarks"))  # the benchmarks import their _machine helper
+    try:
+        spec = importlib.util.spec_from_file_location(f"benchmark_{name}", ROOT / "benchmarks" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+
+def test_no_measure_is_in_two_engine_files():
+    """Every ``rows`` file names each measure once, and no two files of engine rows share one."""
+    seen: dict[str, str] = {}
+    for path in sorted(RESULTS.glob("engine*.json")):
+        measures = [row["measure"] for row in json.loads(path.read_text())["rows"]]
+        assert len(measures) == len(set(measures)), path.name
+        for measure in measures:
+            assert measure not in seen, f"{measure!r} is in {seen[measure]} and {path.name}"
+            seen[measure] = path.name
+
+
+def test_engine_pigtail_rows_replace_theirs(tmp_path):
+    """``engine.py --pigtail`` writes its rows into the engine file: a measure run again replaces its row in place,
+    a new one is added at the end, the others are kept."""
+    engine = _benchmark("engine")
+    path = tmp_path / "engine.json"
+    engine.report([("simulate", 2.0e6, "games/s", ">= 1.2M"), ("endgame pig: solve", 0.6, "s", "")], False, path)
+    engine.report([("endgame pig: solve", 0.5, "s", ""), ("four players: solve", 3.0, "s", "")], False, path,
+                  merge=True)
+    rows = json.loads(path.read_text())["rows"]
+    assert [(row["measure"], row["value"]) for row in rows] == [
+        ("simulate", 2.0e6), ("endgame pig: solve", 0.5), ("four players: solve", 3.0)]
+    engine.report([("endgame pig: solve", 0.4, "s", "")], False, path)
+    assert [row["measure"] for row in json.loads(path.read_text())["rows"]] == ["endgame pig: solve"]
