@@ -14,6 +14,7 @@ tables generated at build time, so the pages cannot drift from their sources:
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import sys
@@ -24,7 +25,9 @@ BENCHMARK = re.compile(r"<!-- ga_pig:benchmark (\w+) -->")
 #: ``{{ expression }}`` / ``{{ expression | format }}``; ``{{%`` (a survey platform's placeholders) is not one
 NUMBER = re.compile(r"\{\{(?!%)\s*(.+?)\s*\}\}")
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results"
+#: the results the pages are rendered from: ``benchmarks/results/``, or the folder ``GA_PIG_DOCS_RESULTS`` names (a
+#: fresh benchmark run's, to see the pages it would give)
+RESULTS = Path(os.environ.get("GA_PIG_DOCS_RESULTS") or ROOT / "benchmarks" / "results")
 
 
 def on_config(config, **kwargs):

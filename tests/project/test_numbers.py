@@ -165,6 +165,29 @@ def test_a_page_follows_its_results_file(results):
     assert f"{median:.5f}" in after["discovery.md"] and f"{median:.5f}" not in before["discovery.md"]
 
 
+@pytest.mark.slow
+def test_the_built_site_follows_its_results_file(results, tmp_path):
+    """``mkdocs build --strict`` against a copy of the results with one run changed: the built discovery page shows
+    the new median, the site built from the committed results does not."""
+    import os
+    import subprocess
+    import sys
+
+    def lower(data):
+        for run in data["results"]["coevolve_simulated/pig"]["runs"]:
+            run["champion_best_ever"] -= 0.0123
+    _set(results / "discovery_pig.json", lower)
+    median = f"{_hooks().Numbers(results).median('coevolve_simulated'):.5f}"
+    env = {**os.environ, "GA_PIG_DOCS_RESULTS": str(results), "NO_MKDOCS_2_WARNING": "1"}
+    site = tmp_path / "site"
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)], cwd=ROOT,
+                           env=env, capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-2000:]
+    assert median in (site / "findings" / "discovery" / "index.html").read_text()
+    assert median not in (DOCS / "findings" / "discovery.md").read_text()
+    assert median not in _hooks().render((DOCS / "findings" / "discovery.md").read_text())
+
+
 def test_simple_rules_conclusion_follows_the_data(results):
     hooks = _hooks()
     page = (DOCS / "findings" / "simple-rules.md").read_text()
