@@ -1,39 +1,123 @@
 """The study's web server: a Starlette application over a [`Study`][ga_pig.study.flow.Study].
 
 Pages are rendered on the server ([`ga_pig.study.pages`][ga_pig.study.pages]); the game page's script
-only shows states and events and sends "roll", "hold" or "next" with the state's token. Every
-participant URL carries their link key (``/p/<key>``), so a reload or a second tab opens where they
-are. A refused request gets a 4xx and one line, never a traceback; bodies over
-[`MAX_BODY`][ga_pig.study.app.MAX_BODY] bytes are refused before they are read whole. The study's
-calls to the database run in Starlette's thread pool, so a request waiting for the database never
-holds up the others. ``/admin``: [`ga_pig.study.admin`][ga_pig.study.admin]."""
+(a static file: the pages carry no inline script) only shows states and events and sends "roll",
+"hold" or "next" with the state's token as ``application/json``. A refused request gets a 4xx and one
+line, never a traceback; bodies over [`MAX_BODY`][ga_pig.study.app.MAX_BODY] bytes are refused before
+they are read whole. The study's calls to the database run in Starlette's thread pool, so a request
+waiting for the database never holds up the others; a database file gone or replaced under the
+server gets 503 ([`Unavailable`][ga_pig.study.store.Unavailable]). ``/admin``:
+[`ga_pig.study.admin`][ga_pig.study.admin].
+
+Who may act for a participant: the study's link (a GET) shows a Start button; only its POST makes a
+participant, and its answer sets the participant's link key in a cookie
+([`COOKIE`][ga_pig.study.app.COOKIE]: HttpOnly, SameSite=Strict, Secure behind TLS). Every
+participant URL (``/p/<key>``) must come with that cookie, so a reload or a second tab opens where the
+participant is, in the browser they began in, and nowhere else; their ID entered again from another
+browser is refused. Every POST must come from the study's own pages (``Sec-Fetch-Site`` and
+``Origin`` checked); only the configured hosts are answered; every answer carries the security
+headers of [`SecurityHeaders`][ga_pig.study.app.SecurityHeaders]."""
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
+from urllib.parse import quote, urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ga_pig.study import admin
-from ga_pig.study.config import CONSENT
-from ga_pig.study.flow import Refused, Study
+from ga_pig.study.config import CONSENT, trusted_hosts
+from ga_pig.study.flow import UNKNOWN_LINK, Refused, Study, check_id
 from ga_pig.study.pages import HERE, page, refused
+from ga_pig.study.store import Unavailable
 from ga_pig.study.text import example, question_forms, rules_page
 
-__all__ = ["make_app", "MAX_BODY"]
+__all__ = ["make_app", "MAX_BODY", "COOKIE", "CSP", "SecurityHeaders", "SameOrigin"]
 
 #: Seconds the completion page shows the code before it goes to the completion URL.
 REDIRECT_S = 5
 #: The largest request body read, in bytes (a move is about 60).
 MAX_BODY = 16 * 1024
 log = logging.getLogger("ga_pig.study")
+#: The cookie that binds a participant's link key to the browser that entered.
+COOKIE = "ga_pig_participant"
+#: Seconds the participant cookie lasts (a study may be left and taken up again within this time).
+COOKIE_S = 30 * 24 * 3600
+#: The pages' Content-Security-Policy: scripts, styles and requests from the study's own address only,
+#: no inline script, never inside another site's frame.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+#: HTTP methods that change nothing (the others must come from the study's own pages).
+SAFE = ("GET", "HEAD", "OPTIONS")
+
+
+class SecurityHeaders:
+    """Every answer's security headers: the CSP, no framing, no referrer (participant URLs hold their
+    link key), no MIME sniffing, ``no-store`` on all but ``/static``, and HSTS when ``tls`` (a proxy
+    in front terminates TLS)."""
+
+    def __init__(self, app, tls: bool = False) -> None:
+        self.app, self.tls = app, tls
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        dynamic = not scope["path"].startswith("/static/")
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["Content-Security-Policy"] = CSP
+                headers["X-Frame-Options"] = "DENY"
+                headers["Referrer-Policy"] = "no-referrer"
+                headers["X-Content-Type-Options"] = "nosniff"
+                headers["Cross-Origin-Opener-Policy"] = "same-origin"
+                if dynamic:
+                    headers["Cache-Control"] = "no-store"
+                if self.tls:
+                    headers["Strict-Transport-Security"] = "max-age=31536000"
+            await send(message)
+
+        return await self.app(scope, receive, with_headers)
+
+
+class SameOrigin:
+    """Refuse (403) a request that changes something (not GET, HEAD or OPTIONS) unless it comes from
+    the study's own pages: a browser's ``Sec-Fetch-Site`` must be ``same-origin`` (or ``none``, the
+    user's own action); a browser too old to send it must send an ``Origin`` that is the address the
+    request was sent to (or ``public``, the public_url). Under ``Referrer-Policy: no-referrer`` browsers
+    send ``Origin: null`` with every POST, so ``Sec-Fetch-Site`` is the check that counts. A request with
+    neither header is no browser's, and so carries no participant's cookie but its own sender's."""
+
+    def __init__(self, app, public: str | None = None) -> None:
+        self.app = app
+        self.public = None if public is None else public.rstrip("/").lower()
+
+    def _allowed(self, headers: Headers) -> bool:
+        site, origin = headers.get("sec-fetch-site"), headers.get("origin")
+        if site is not None:
+            return site in ("same-origin", "none")
+        if origin is None:
+            return True
+        origin = origin.rstrip("/").lower()
+        return origin == self.public or urlsplit(origin).netloc == headers.get("host", "").lower()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] not in SAFE and not self._allowed(Headers(scope=scope)):
+            response = refused(Request(scope), 403, "refused: this request did not come from the study's own pages")
+            return await response(scope, receive, send)
+        return await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -67,13 +151,22 @@ def _study(request: Request) -> Study:
     return request.app.state.study
 
 
-def _key(request: Request) -> str:
-    return request.path_params["key"]
+async def _key(request: Request) -> str:
+    """The link key of the URL, if this browser holds it (its cookie); else 404 for a link that is no
+    participant's, 403 for one that is another browser's."""
+    key = request.path_params["key"]
+    held = request.cookies.get(COOKIE)
+    if held is not None and hmac.compare_digest(held.encode(), key.encode()):
+        return key
+    if not await run_in_threadpool(_study(request).known, key):
+        raise Refused(404, UNKNOWN_LINK)
+    raise Refused(403, "this participant's pages are open only in the browser that entered the study: go on "
+                       "there")
 
 
-def _back(request: Request) -> Response:
+def _back(key: str) -> Response:
     """To the participant's page, which shows where they are now."""
-    return RedirectResponse(f"/p/{_key(request)}", status_code=303)
+    return RedirectResponse(f"/p/{key}", status_code=303)
 
 
 async def _form(request: Request) -> dict:
@@ -86,6 +179,9 @@ async def _form(request: Request) -> dict:
 
 
 async def _json(request: Request) -> dict:
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused(415, f"the request body's type is {kind[:40] or 'not given'!r}: expected application/json")
     try:
         values = json.loads(await request.body())
     except ClientDisconnect:
@@ -97,21 +193,45 @@ async def _json(request: Request) -> dict:
     return values
 
 
-async def entry(request: Request) -> Response:
-    """The study's link: ``?participant=ID`` or Prolific's ``?PROLIFIC_PID=ID&STUDY_ID=..&SESSION_ID=..``."""
-    query = request.query_params
-    pid, source = query.get("PROLIFIC_PID"), "prolific"
+def _entered(values) -> tuple[str | None, str, str | None, str | None]:
+    """(ID, source, STUDY_ID, SESSION_ID) of a link's query or the entry form."""
+    pid, source = values.get("PROLIFIC_PID"), "prolific"
     if pid is None:
-        pid, source = query.get("participant"), "participant"
+        pid, source = values.get("participant"), "participant"
+    return pid, source, values.get("STUDY_ID"), values.get("SESSION_ID")
+
+
+async def entry(request: Request) -> Response:
+    """The study's link: ``?participant=ID`` or Prolific's ``?PROLIFIC_PID=ID&STUDY_ID=..&SESSION_ID=..``
+    shows the ID and a Start button (a GET makes no participant); without an ID, a form asking for one."""
+    query = request.query_params
+    pid, source, study_id, session_id = _entered(query)
     if pid is None and not query:
-        return page(request, "entry.html")
-    key = await run_in_threadpool(_study(request).enter, pid, source, query.get("STUDY_ID"), query.get("SESSION_ID"))
-    return RedirectResponse(f"/p/{key}", status_code=303)
+        return page(request, "entry.html", fields=None)
+    check_id(pid)
+    fields = {"PROLIFIC_PID" if source == "prolific" else "participant": pid}
+    for name, value in (("STUDY_ID", study_id), ("SESSION_ID", session_id)):
+        if value is not None:
+            fields[name] = value
+    Study.check_other_ids(study_id, session_id)
+    return page(request, "entry.html", fields=fields, pid=pid)
+
+
+async def enter(request: Request) -> Response:
+    """The entry form's POST: the participant (new, or theirs if this browser holds their key) and
+    the cookie that binds their link key to this browser."""
+    pid, source, study_id, session_id = _entered(await _form(request))
+    key = await run_in_threadpool(_study(request).enter, pid, source, study_id, session_id,
+                                  request.cookies.get(COOKIE))
+    response = _back(key)
+    response.set_cookie(COOKIE, key, max_age=COOKIE_S, path="/", httponly=True, samesite="strict",
+                        secure=request.app.state.tls)
+    return response
 
 
 async def show(request: Request) -> Response:
     """The participant's page: the one their stage is at."""
-    study, key = _study(request), _key(request)
+    study, key = _study(request), await _key(request)
     cfg = study.plan.cfg
     p = await run_in_threadpool(study.view, key)
     stage = p["stage"]
@@ -125,7 +245,8 @@ async def show(request: Request) -> Response:
     if stage == "games":
         return page(request, "game.html", key=key, delay_ms=int(cfg.delay_ms), game=study.game_view(p),
                     goal=study.plan.game.goal)
-    url = None if cfg.completion_url is None else str(cfg.completion_url).replace("{code}", str(cfg.completion_code))
+    code = quote(str(cfg.completion_code), safe="")
+    url = None if cfg.completion_url is None else str(cfg.completion_url).replace("{code}", code)
     return page(request, "done.html", key=key, code=cfg.completion_code, url=url, redirect_s=REDIRECT_S)
 
 
@@ -133,54 +254,64 @@ async def consent(request: Request) -> Response:
     choice = (await _form(request)).get("choice")
     if choice not in ("agree", "decline"):
         raise Refused(400, f"choice {str(choice)[:20]!r}: expected agree or decline")
-    await run_in_threadpool(_study(request).consent, _key(request), choice == "agree")
+    key = await _key(request)
+    await run_in_threadpool(_study(request).consent, key, choice == "agree")
     if choice == "agree":
-        return _back(request)
+        return _back(key)
     return page(request, "message.html", heading="Thank you",
                 message="You declined to take part. Nothing about you is stored except that you declined. "
                         "You can close this page.")
 
 
 async def rules(request: Request) -> Response:
-    await run_in_threadpool(_study(request).rules_read, _key(request))
-    return _back(request)
+    key = await _key(request)
+    await run_in_threadpool(_study(request).rules_read, key)
+    return _back(key)
 
 
 async def questions(request: Request) -> Response:
-    await run_in_threadpool(_study(request).answer, _key(request), await _form(request))
-    return _back(request)
+    key = await _key(request)
+    await run_in_threadpool(_study(request).answer, key, await _form(request))
+    return _back(key)
 
 
 async def withdraw(request: Request) -> Response:
+    key = await _key(request)
     if (await _form(request)).get("confirm") != "yes":
         raise Refused(400, "withdrawing needs the confirmation box ticked")
-    await run_in_threadpool(_study(request).withdraw, _key(request))
+    await run_in_threadpool(_study(request).withdraw, key)
     return page(request, "message.html", heading="You have withdrawn",
                 message="Everything recorded about you in this study has been deleted. You can close this page.")
 
 
 async def move(request: Request) -> Response:
+    key = await _key(request)
     values = await _json(request)
-    answer = await run_in_threadpool(_study(request).move, _key(request), values.get("token"), values.get("action"))
+    answer = await run_in_threadpool(_study(request).move, key, values.get("token"), values.get("action"))
     return JSONResponse(answer)
 
 
 async def hint(request: Request) -> Response:
+    key = await _key(request)
     values = await _json(request)
-    return JSONResponse(await run_in_threadpool(_study(request).hint, _key(request), values.get("token")))
+    return JSONResponse(await run_in_threadpool(_study(request).hint, key, values.get("token")))
 
 
 async def game(request: Request) -> Response:
-    return JSONResponse(await run_in_threadpool(_study(request).game, _key(request)))
+    return JSONResponse(await run_in_threadpool(_study(request).game, await _key(request)))
 
 
 async def _on_refused(request: Request, error: Refused) -> Response:
     return refused(request, error.status, error.message)
 
 
+async def _on_unavailable(request: Request, error: Unavailable) -> Response:
+    return refused(request, 503, str(error))
+
+
 async def _on_http(request: Request, error: HTTPException) -> Response:
-    if error.status_code == 401:
-        return PlainTextResponse(f"{error.detail}\n", 401, headers=error.headers)
+    if error.status_code in (401, 429):  # with their WWW-Authenticate / Retry-After
+        return PlainTextResponse(f"{error.detail}\n", error.status_code, headers=error.headers)
     message = {404: "no such page", 405: "this page does not take that request"}.get(error.status_code,
                                                                                     str(error.detail))
     return refused(request, error.status_code, message)
@@ -193,6 +324,7 @@ async def _on_error(request: Request, error: Exception) -> Response:
 
 ROUTES = [
     Route("/", entry),
+    Route("/", enter, methods=["POST"]),
     Route("/p/{key}", show),
     Route("/p/{key}/consent", consent, methods=["POST"]),
     Route("/p/{key}/rules", rules, methods=["POST"]),
@@ -208,9 +340,17 @@ ROUTES = [
 
 
 def make_app(study: Study) -> Starlette:
-    """The server of ``study``."""
-    app = Starlette(routes=ROUTES, exception_handlers={Refused: _on_refused, HTTPException: _on_http,
-                                                       Exception: _on_error})
+    """The server of ``study``: Host headers other than its own refused (400), then security headers
+    on every answer, POSTs from other sites refused, bodies limited."""
+    cfg = study.plan.cfg
+    tls = cfg.public_url is not None
+    middleware = [Middleware(SecurityHeaders, tls=tls),
+                  Middleware(TrustedHostMiddleware, allowed_hosts=trusted_hosts(cfg), www_redirect=False),
+                  Middleware(SameOrigin, public=cfg.public_url), Middleware(BodyLimit)]
+    app = Starlette(routes=ROUTES, middleware=middleware,
+                    exception_handlers={Refused: _on_refused, Unavailable: _on_unavailable, HTTPException: _on_http,
+                                        Exception: _on_error})
     app.state.study = study
-    app.add_middleware(BodyLimit)
+    app.state.tls = tls
+    app.state.admin = admin.Gate()
     return app

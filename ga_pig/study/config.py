@@ -11,6 +11,7 @@ import itertools
 import os
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
@@ -24,7 +25,8 @@ from ga_pig.play.config import check_keys, playable_game
 from ga_pig.play.opponents import Opponent, parse
 
 __all__ = ["StudyConfig", "Plan", "Condition", "register", "compose", "check_command_line", "validate",
-           "database_url", "recorded", "DATABASE_ENV", "PASSWORD_ENV", "FIRST", "CONSENT"]
+           "database_url", "recorded", "admin_password", "loopback", "trusted_hosts", "public_base", "DATABASE_ENV",
+           "PASSWORD_ENV", "FIRST", "CONSENT", "MIN_PASSWORD"]
 
 #: The environment variable a database URL with a password is read from (never from the config).
 DATABASE_ENV = "GA_PIG_STUDY_DATABASE"
@@ -38,8 +40,13 @@ CONSENT = ("You are invited to play a few games of the dice game Pig against a c
            "you take for each, and your answers to three short questions; we record no name or contact "
            "details. Taking part is voluntary: you may stop at any time, and you may withdraw, which "
            "deletes everything recorded about you.")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_HASH = re.compile(r"^pbkdf2_sha256\$\d+\$[0-9a-f]+\$[0-9a-f]{64}$")
+#: The fewest characters an admin password may have (``python -m ga_pig.study.password`` asks the same).
+MIN_PASSWORD = 12
+#: The addresses that reach the server from its own machine only.
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# matched whole (fullmatch): ``$`` alone would let a trailing newline through
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_HASH = re.compile(r"pbkdf2_sha256\$\d+\$[0-9a-f]+\$[0-9a-f]{64}")
 
 
 @dataclass
@@ -69,8 +76,13 @@ class StudyConfig:
     completion_url: str | None = None
     #: the study's seed: each participant's dice are drawn from a seed derived from it (null: a fresh one)
     seed: int | None = None
-    #: the address the server listens on (0.0.0.0 exposes it to the network)
+    #: the address the server listens on; another than 127.0.0.1, localhost or ::1 (0.0.0.0 exposes it to
+    #: the network) needs public_url and an admin password of at least 12 characters, or none
     host: str = "127.0.0.1"
+    #: the https:// address participants open, where a reverse proxy in front terminates TLS (e.g.
+    #: https://pig.example.org): the one Host the server answers besides loopback, the printed links, and
+    #: Secure cookies with HSTS; null: the server is reached on loopback only, over plain HTTP
+    public_url: str | None = None
     #: the port the server listens on
     port: int = 8000
     #: a database URL without a password (null: SQLite, study.sqlite in the study's directory); a URL
@@ -134,7 +146,26 @@ def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) ->
 
 def check_command_line(argv: list[str]) -> None:
     """``python -m ga_pig.study``'s arguments composed as Hydra will, a refused one as one ValueError."""
+    _check_overrides_parse(argv)
     _check_command_line(argv, StudyConfig, "ga_pig.study", compose)
+
+
+def _check_overrides_parse(argv: list[str]) -> None:
+    """Each ``key=value`` that Hydra's override grammar cannot read, refused naming its key (Hydra's own
+    message names only the character it stopped at)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    parser = OverridesParser.create()
+    for argument in argv:
+        if argument.startswith("-") or "=" not in argument:
+            continue
+        try:
+            parser.parse_override(argument)
+        except HydraException as error:
+            key, _, value = argument.partition("=")
+            raise ValueError(f"config key '{key.lstrip('+~')}' = {value!r} cannot be read as a value "
+                             f"({str(error).splitlines()[0]}): quote it, e.g. '{key}=\"{value}\"'") from None
 
 
 def database_url(cfg: DictConfig, directory) -> str:
@@ -162,13 +193,16 @@ def validate(cfg: DictConfig) -> Plan:
     """Check every key of a study; return its [`Plan`][ga_pig.study.config.Plan]."""
     check_keys(cfg, StudyConfig, command="ga_pig.study")
     game = playable_game(cfg)
-    if not _NAME.match(str(cfg.name)):
+    if not _NAME.fullmatch(str(cfg.name)):
         fail("name", cfg.name, "a name of letters, digits, '_', '.' or '-' (at most 64)")
     if not cfg.opponents:
         fail("opponents", list(cfg.opponents), "at least one opponent")
     if any(str(o).strip() == "human" for o in cfg.opponents):
         fail("opponents", list(cfg.opponents), "computer opponents (a study's participants play the computer)")
-    opponents = {str(spec): parse(str(spec), game) for spec in cfg.opponents}
+    try:
+        opponents = {str(spec): parse(str(spec), game) for spec in cfg.opponents}
+    except ValueError as error:  # parse names the play command's key, 'opponent'
+        raise ValueError(str(error).replace("config key 'opponent' =", "config key 'opponents' has", 1)) from None
     if len(opponents) < len(cfg.opponents):
         fail("opponents", list(cfg.opponents), "each opponent once")
     if not cfg.hints or len(set(cfg.hints)) < len(cfg.hints):
@@ -189,12 +223,63 @@ def validate(cfg: DictConfig) -> Plan:
         fail("completion_code", cfg.completion_code, "a non-empty code")
     if cfg.completion_url is not None and not str(cfg.completion_url).startswith(("https://", "http://")):
         fail("completion_url", cfg.completion_url, "null or an http(s):// address")
-    if cfg.admin_password_hash is not None and not _HASH.match(str(cfg.admin_password_hash)):
+    if cfg.admin_password_hash is not None and not _HASH.fullmatch(str(cfg.admin_password_hash)):
         fail("admin_password_hash", "<hidden>", "a hash from `python -m ga_pig.study.password`")
+    _check_exposure(cfg)
     database_url(cfg, ".")
     conditions = tuple(Condition(o, bool(h), str(f))
                        for o, h, f in itertools.product(opponents, cfg.hints, cfg.first))
     return Plan(game, opponents, conditions, cfg)
+
+
+def loopback(host: str) -> bool:
+    """Whether ``host`` is reached from the server's own machine only."""
+    return str(host) in _LOOPBACK or str(host).startswith("127.")
+
+
+def admin_password(cfg: DictConfig) -> tuple[str | None, str | None]:
+    """``(hash, plain)``: the config's admin_password_hash and $GA_PIG_STUDY_ADMIN_PASSWORD (None when unset)."""
+    return cfg.admin_password_hash or None, os.environ.get(PASSWORD_ENV) or None
+
+
+def _check_exposure(cfg: DictConfig) -> None:
+    """public_url is an https:// origin; a host off loopback needs it (TLS in front) and no weak password."""
+    url = cfg.public_url
+    if url is not None:
+        parts = urlsplit(str(url))
+        if parts.scheme != "https" or not parts.hostname or parts.path not in ("", "/") or parts.query or \
+                parts.fragment or parts.username or parts.password:
+            fail("public_url", url, "null or the https:// address of the study, with no path (e.g. "
+                                    "https://pig.example.org): a reverse proxy in front terminates TLS")
+    if loopback(cfg.host):
+        return
+    if url is None:
+        fail("host", cfg.host, f"{', '.join(_LOOPBACK)}, or public_url set to the https:// address a reverse proxy "
+                               "serves the study at (the server speaks plain HTTP: participants' links and the "
+                               "admin password must travel over TLS)")
+    _, plain = admin_password(cfg)
+    if plain is not None and len(plain) < MIN_PASSWORD:
+        fail("host", cfg.host, f"an admin password of at least {MIN_PASSWORD} characters in ${PASSWORD_ENV} when the "
+                               f"server is reachable from the network (it has {len(plain)})")
+
+
+def trusted_hosts(cfg: DictConfig) -> list[str]:
+    """The Host headers the server answers: loopback's, the listening host's and public_url's."""
+    hosts = [*_LOOPBACK, "[::1]"]
+    if str(cfg.host) not in ("0.0.0.0", "::", ""):
+        hosts.append(str(cfg.host))
+    if cfg.public_url is not None:
+        hosts.append(urlsplit(str(cfg.public_url)).hostname)
+    return list(dict.fromkeys(hosts))
+
+
+def public_base(cfg: DictConfig) -> str:
+    """The address the printed links start with: public_url, or http://host:port with a wildcard host
+    (0.0.0.0, ::) replaced by 127.0.0.1."""
+    if cfg.public_url is not None:
+        return str(cfg.public_url).rstrip("/")
+    host = "127.0.0.1" if str(cfg.host) in ("0.0.0.0", "::", "") else str(cfg.host)
+    return f"http://{f'[{host}]' if ':' in host else host}:{cfg.port}"
 
 
 def recorded(cfg: DictConfig) -> dict:

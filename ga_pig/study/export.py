@@ -5,7 +5,8 @@
 writes ``decisions``, ``games``, ``participants`` and ``exits`` as CSV and parquet, and a
 ``session.json``, into ``<study>/export/`` (or ``--out``), without the server: the export is a play
 session directory that [`load_play`][ga_pig.analysis.load_play] reads like a terminal session's.
-The database is the study's SQLite file, or the URL in $GA_PIG_STUDY_DATABASE."""
+The database is the study's SQLite file (a study without one is refused: nothing is made), or the URL
+in $GA_PIG_STUDY_DATABASE. A refused command prints one line and exits with 2."""
 
 from __future__ import annotations
 
@@ -97,8 +98,26 @@ def export(store: Store, out: str | Path, session: dict) -> Path:
     return out
 
 
+def _out_directory(out: Path) -> Path:
+    """``out`` made if missing and checked writable, or ValueError naming it."""
+    import tempfile
+
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {str(out)!r}: expected a directory; it is a file")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".ga_pig-probe-")
+    except OSError as error:
+        raise ValueError(f"--out {str(out)!r}: cannot write there ({error.strerror}); expected a directory this "
+                         "user may write") from None
+    os.close(fd)
+    os.unlink(probe)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     from sqlalchemy import create_engine
+    from sqlalchemy.exc import SQLAlchemyError
 
     from ga_pig._cli import refuse
     from ga_pig.study.config import DATABASE_ENV
@@ -112,11 +131,31 @@ def main(argv: list[str] | None = None) -> int:
     if not described.is_file():
         refuse(f"{str(directory)!r} is not a study directory: expected one holding study.json "
                "(made by python -m ga_pig.study)")
-    url = os.environ.get(DATABASE_ENV) or f"sqlite:///{(directory / STUDY_DATABASE).resolve()}"
-    store = Store(create_engine(url))
-    info = json.loads(described.read_text())
-    out = export(store, args.out or directory / "export", {**info, "session": info.get("name"), "exported":
-                                                               time.strftime("%Y-%m-%dT%H:%M:%S")})
+    url = os.environ.get(DATABASE_ENV)
+    if not url:
+        database = (directory / STUDY_DATABASE).resolve()
+        if not database.is_file():
+            refuse(f"{str(directory)!r} has no database {STUDY_DATABASE}: expected the study's SQLite file there, or "
+                   f"its database URL in ${DATABASE_ENV}")
+        url = f"sqlite:///{database}"
+    try:
+        info = json.loads(described.read_text())
+    except ValueError:
+        refuse(f"{str(described)!r} is not JSON: expected the study.json python -m ga_pig.study writes")
+    try:
+        out = _out_directory(Path(args.out or directory / "export"))
+        store = Store(create_engine(url))
+        try:
+            out = export(store, out, {**info, "session": info.get("name"),
+                                      "exported": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        finally:
+            store.dispose()
+    except ValueError as error:
+        refuse(error)
+    except SQLAlchemyError as error:
+        cause = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        refuse(f"the study's database could not be read ({cause}): expected the database python -m ga_pig.study "
+               "made for it")
     print(f"exported the study's tables to {out}")
     return 0
 

@@ -13,6 +13,7 @@ moves are played at once after the participant's and returned as events for the 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import secrets
@@ -32,14 +33,17 @@ from ga_pig.study.config import Plan
 from ga_pig.study.store import Store, decisions, exits, games, pages, participants
 from ga_pig.study.store import study as settings
 
-__all__ = ["Study", "Refused", "STAGES", "check_id", "SOURCES"]
+__all__ = ["Study", "Refused", "STAGES", "check_id", "SOURCES", "UNKNOWN_LINK"]
 
 #: The pages of a participant's path, in order.
 STAGES = ("consent", "rules", "questions", "games", "done")
 #: Where an ID came from: ``?participant=`` or Prolific's ``?PROLIFIC_PID=``.
 SOURCES = ("participant", "prolific")
-_ID = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
-_OTHER_ID = re.compile(r"^[A-Za-z0-9_.-]{0,64}$")
+# matched whole (fullmatch): ``$`` alone would let a trailing newline through
+_ID = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+_OTHER_ID = re.compile(r"[A-Za-z0-9_.-]{0,64}")
+#: What a link that is no participant's is answered.
+UNKNOWN_LINK = "unknown participant link: open the study's link again (with your participant ID)"
 
 
 class Refused(Exception):
@@ -54,7 +58,7 @@ def check_id(value: str | None, what: str = "participant ID") -> str:
     """A participant ID as given, or Refused(400) naming what is wrong with it."""
     if value is None or not value.strip():
         raise Refused(400, f"the link has no {what}: expected ?participant=ID or ?PROLIFIC_PID=ID")
-    if not _ID.match(value):
+    if not isinstance(value, str) or not _ID.fullmatch(value):
         raise Refused(400, f"{what} {value[:80]!r} is not valid: expected 1 to 64 letters, digits, '_', '.', '@' "
                            "or '-'")
     return value
@@ -79,20 +83,18 @@ class Study:
 
     # ------------------------------------------------------------------ entering and pages
     def enter(self, pid: str, source: str = "participant", study_id: str | None = None,
-              session_id: str | None = None) -> str:
-        """The link key of participant ``pid``: theirs if they have started, else a new participant
-        assigned to the condition with the fewest participants so far."""
+              session_id: str | None = None, held: str | None = None) -> str:
+        """The link key of participant ``pid``: a new participant assigned to the condition with the
+        fewest participants so far, or, if ``pid`` has started, theirs only when ``held`` (the key the
+        entering browser holds) is it: a known ID alone never hands over a participant's link."""
         check_id(pid)
-        for name, value in (("STUDY_ID", study_id), ("SESSION_ID", session_id)):
-            if value is not None and not _OTHER_ID.match(value):
-                raise Refused(400, f"{name} {value[:80]!r} is not valid: expected at most 64 letters, digits, "
-                                   "'_', '.' or '-'")
+        self.check_other_ids(study_id, session_id)
         try:
-            return self._enter(pid, source, study_id, session_id)
+            return self._enter(pid, source, study_id, session_id, held)
         except IntegrityError:  # the same ID entered twice at once on a database without BEGIN IMMEDIATE
-            return self._enter(pid, source, study_id, session_id)
+            return self._enter(pid, source, study_id, session_id, held)
 
-    def _enter(self, pid, source, study_id, session_id) -> str:
+    def _enter(self, pid, source, study_id, session_id, held) -> str:
         with self.store.begin() as c:
             # one entry at a time, so the counts that balance the conditions are current: SQLite's
             # BEGIN IMMEDIATE does this already; PostgreSQL takes this row lock
@@ -102,6 +104,9 @@ class Study:
                 raise Refused(403, f"participant {pid} has {left} this study, so it cannot be started again")
             key = c.execute(select(participants.c.key).where(participants.c.pid == pid)).scalar()
             if key is not None:
+                if held is None or not hmac.compare_digest(held.encode(), key.encode()):
+                    raise Refused(403, f"participant {pid} has started this study in another browser: go on in "
+                                       "that browser (a participant's pages open only where they began)")
                 return key
             counts = dict(c.execute(select(participants.c.arm, func.count()).group_by(participants.c.arm)).all())
             arm = min(range(len(self.plan.conditions)), key=lambda a: (counts.get(a, 0), a))
@@ -114,6 +119,18 @@ class Study:
                 game_id=0, hinted=False, started=_now(), seen=time.time()))
             return key
 
+    @staticmethod
+    def check_other_ids(study_id: str | None, session_id: str | None) -> None:
+        """Refuse (400) a STUDY_ID or SESSION_ID that is not at most 64 letters, digits, '_', '.' or '-'."""
+        for name, value in (("STUDY_ID", study_id), ("SESSION_ID", session_id)):
+            if value is not None and not (isinstance(value, str) and _OTHER_ID.fullmatch(value)):
+                raise Refused(400, f"{name} {str(value)[:80]!r} is not valid: expected at most 64 letters, digits, "
+                                   "'_', '.' or '-'")
+
+    def known(self, key: str) -> bool:
+        """Whether ``key`` is a participant's link key."""
+        return bool(self.store.read(select(participants.c.id).where(participants.c.key == key)))
+
     def _seed_of(self, pid: str) -> int:
         """A participant's dice seed: from the study's seed and their ID alone, so it does not depend on
         who arrived first."""
@@ -123,7 +140,7 @@ class Study:
     def _participant(self, c, key: str) -> dict:
         row = c.execute(select(participants).where(participants.c.key == key)).first()
         if row is None:
-            raise Refused(404, "unknown participant link: open the study's link again (with your participant ID)")
+            raise Refused(404, UNKNOWN_LINK)
         c.execute(update(participants).where(participants.c.id == row.id).values(seen=time.time()))
         return dict(row._mapping)
 
@@ -188,9 +205,16 @@ class Study:
             self._advance(c, p, "games")
 
     def withdraw(self, key: str) -> str:
-        """Delete everything recorded of the participant; keep only that they withdrew. Returns their ID."""
+        """Delete everything recorded of the participant; keep only that they withdrew. Returns their ID.
+        Refused before consent (declining is the way out there) and after completion."""
         with self.store.begin() as c:
             p = self._participant(c, key)
+            if p["stage"] == "consent":
+                raise Refused(409, "you have not agreed to take part: choose 'I do not agree' on the consent page "
+                                   "instead")
+            if p["stage"] == "done":
+                raise Refused(409, "you have finished the study, so it cannot be withdrawn from here: ask the "
+                                   "researcher to delete your data")
             self._forget(c, p, "withdrawn")
             return p["pid"]
 

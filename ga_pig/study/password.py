@@ -7,9 +7,10 @@ import getpass
 import sys
 
 from ga_pig.study.admin import hash_password
+from ga_pig.study.config import MIN_PASSWORD
 
 if __name__ == "__main__":
     first = getpass.getpass("admin password: ") if sys.stdin.isatty() else sys.stdin.readline().rstrip("\n")
-    if len(first) < 8:
-        sys.exit("ga_pig: the admin password must have at least 8 characters")
+    if len(first) < MIN_PASSWORD:
+        sys.exit(f"ga_pig: the admin password must have at least {MIN_PASSWORD} characters (it has {len(first)})")
     print(f"admin_password_hash: '{hash_password(first)}'")

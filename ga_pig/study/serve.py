@@ -1,5 +1,11 @@
 """A study started from its config: its directory (one server at a time), database, exact advice
-and web server. Starting again on the same directory reopens the study where it was."""
+and web server. Starting again on the same directory reopens the study where it was, and so does
+starting again a study stopped at any moment of its start (its directory then holds only what a start
+writes, [`START_FILES`][ga_pig.study.serve.START_FILES], and perhaps no ``study.json`` yet).
+
+The server is uvicorn with its h11 protocol, given a deadline for a request's headers
+([`HEADER_TIMEOUT_S`][ga_pig.study.serve.HEADER_TIMEOUT_S]): a connection that opens and never sends
+whole headers is closed, as uvicorn's keep-alive timeout closes an idle one."""
 
 from __future__ import annotations
 
@@ -9,16 +15,58 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import h11
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from ga_pig.analysis.play import STUDY_FILE
+from ga_pig.analysis.play import STUDY_DATABASE, STUDY_FILE
 from ga_pig.files import read_json, write_json
-from ga_pig.study.config import Plan, database_url, recorded, validate
+from ga_pig.rundir import LOCK_FILE
+from ga_pig.study.config import Plan, database_url, public_base, recorded, validate
 
-__all__ = ["open_study", "serve", "StudyCallback", "STUDY_FILE"]
+__all__ = ["open_study", "serve", "StudyCallback", "STUDY_FILE", "START_FILES", "HEADER_TIMEOUT_S", "Protocol"]
 
 log = logging.getLogger("ga_pig.study")
+#: What a study's start writes into its directory before study.json: the lock, Hydra's config and log,
+#: the SQLite database.
+START_FILES = frozenset({LOCK_FILE, ".hydra", "study.log", STUDY_DATABASE, f"{STUDY_DATABASE}-wal",
+                         f"{STUDY_DATABASE}-shm", f"{STUDY_DATABASE}-journal"})
+#: Seconds a connection has to send a request's whole headers, from its opening or its last answer.
+HEADER_TIMEOUT_S = 10.0
+
+
+class Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request's headers (uvicorn has none: a client
+    that sends part of its headers and waits would hold its connection for ever)."""
+
+    header_timeout_s = HEADER_TIMEOUT_S
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._await_headers()
+
+    def _await_headers(self) -> None:
+        self._headers_due = self.loop.call_later(self.header_timeout_s, self._headers_late)
+
+    def _headers_late(self) -> None:
+        if self.conn.their_state is h11.IDLE:  # no whole request line and headers since the deadline was set
+            self.timeout_keep_alive_handler()  # uvicorn's close of an idle connection
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._headers_due.cancel()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._headers_due.cancel()
+            self._await_headers()
+
+    def connection_lost(self, exc) -> None:
+        self._headers_due.cancel()
+        super().connection_lost(exc)
 
 
 def _masked(url: str) -> str:
@@ -70,7 +118,8 @@ def _claim(cfg: DictConfig, directory: Path) -> Path:
 
     if directory.exists() and not directory.is_dir():
         raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a directory; it is a file")
-    if directory.is_dir() and any(directory.iterdir()) and not (directory / STUDY_FILE).is_file():
+    if directory.is_dir() and not (directory / STUDY_FILE).is_file() and \
+            any(entry.name not in START_FILES for entry in directory.iterdir()):
         raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a new directory or a study's; it holds "
                          "other files")
     url = database_url(cfg, directory)
@@ -101,12 +150,13 @@ def serve(cfg: DictConfig, directory: str | Path) -> None:
     print(f"ga_pig study {cfg.name}: {plan.game}, {len(plan.conditions)} conditions; solving optimal play ...",
           flush=True)
     study = open_study(cfg, directory, plan)
-    base = f"http://{cfg.host}:{cfg.port}"
+    base = public_base(cfg)
     print(f"database: {_masked(database_url(cfg, directory))}\n"
           f"participant link: {base}/?participant=ID   (Prolific: {base}/?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}"
           f"&STUDY_ID={{{{%STUDY_ID%}}}}&SESSION_ID={{{{%SESSION_ID%}}}})\n"
           f"admin: {base}/admin   export: python -m ga_pig.study.export {directory}", flush=True)
-    uvicorn.run(make_app(study), host=str(cfg.host), port=int(cfg.port), log_level="warning", access_log=False)
+    uvicorn.run(make_app(study), host=str(cfg.host), port=int(cfg.port), http=Protocol, log_level="warning",
+                access_log=False)
 
 
 class StudyCallback(Callback):

@@ -7,12 +7,21 @@ the game state, the move token and the stage), ``decisions`` and ``games`` (the 
 terminal's records, [`ga_pig.analysis.play`][ga_pig.analysis.play], plus the participant they belong to),
 ``pages`` (when each page was entered and left) and ``exits`` (declines and withdrawals: the ID and
 when, nothing more). Every request runs in one transaction, so what a response acknowledges is stored
-and what a refused request tried leaves nothing."""
+and what a refused request tried leaves nothing.
+
+A SQLite database is checked before and after every transaction (``begin``): its file and its WAL must
+still be the ones the server opened (same device and inode). A file deleted or replaced under a running
+server would otherwise take every later write with it, acknowledged but gone; instead the transaction
+is rolled back and [`Unavailable`][ga_pig.study.store.Unavailable] raised (the server answers 503), with
+one log line."""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 from contextlib import contextmanager
+from pathlib import Path
 
 from sqlalchemy import (
     BigInteger,
@@ -36,7 +45,9 @@ from sqlalchemy.engine import Connection, Engine
 from ga_pig.analysis.play import DECISION_COLUMNS, GAME_COLUMNS
 
 __all__ = ["metadata", "participants", "decisions", "games", "pages", "exits", "study", "open_store", "Store",
-           "DECISION_COLUMNS", "GAME_COLUMNS"]
+           "Unavailable", "DECISION_COLUMNS", "GAME_COLUMNS"]
+
+log = logging.getLogger("ga_pig.study")
 
 metadata = MetaData()
 
@@ -104,16 +115,52 @@ exits = Table(
 )
 
 
+class Unavailable(Exception):
+    """The database cannot be written safely (its file is gone or replaced): nothing was stored."""
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """``(device, inode)`` of ``path``, or None if there is no such file."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 class Store:
     """The study's database: ``begin()`` is one write transaction."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        database = engine.url.database if engine.dialect.name == "sqlite" else None
+        #: the SQLite file and its identity when opened (None: not a file, nothing to check)
+        self.path = Path(database) if database and database != ":memory:" else None
+        self.identity = _identity(self.path) if self.path else None
+        self._reported = False
+
+    def _check(self, connection: Connection) -> None:
+        """Raise Unavailable if the database file, or this connection's WAL, is not the one opened."""
+        if self.path is None:
+            return
+        info = connection.connection.info
+        wal = info.get("wal")
+        if wal is not None and wal[1] is None:  # a new database's WAL appears with its first write: adopt it
+            info["wal"] = wal = (wal[0], _identity(wal[0]))
+        if _identity(self.path) == self.identity and (wal is None or _identity(wal[0]) == wal[1]):
+            return
+        if not self._reported:
+            self._reported = True
+            log.error("the study's database %s is gone or was replaced while the server ran: every request is "
+                      "refused (503) until the server is restarted; nothing more is stored", self.path)
+        raise Unavailable("the study's database is unavailable, so nothing was recorded: please try again later")
 
     @contextmanager
     def begin(self):
         with self.engine.begin() as connection:
+            self._check(connection)
             yield connection
+            self._check(connection)  # before the commit: a write to a file gone is never acknowledged
 
     def read(self, statement) -> list[dict]:
         with self.engine.connect() as connection:
@@ -132,12 +179,19 @@ def _sqlite(engine: Engine) -> None:
     Python driver's own transaction handling is turned off so SQLAlchemy's begin is the only one)."""
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_connection, _record) -> None:
+    def _connect(dbapi_connection, record) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         for pragma in ("journal_mode=WAL", "synchronous=FULL", "busy_timeout=30000", "foreign_keys=ON"):
             cursor.execute(f"PRAGMA {pragma}")
+        mode = cursor.execute("PRAGMA journal_mode").fetchone()[0]
         cursor.close()
+        database = engine.url.database
+        if mode == "wal" and database and database != ":memory:":
+            # while this connection is open SQLite keeps the WAL file it opened: it must stay that file
+            # (a database in WAL mode has one from its first connection on; a new database, from its first write)
+            wal = Path(f"{database}-wal")
+            record.info["wal"] = (wal, _identity(wal))
 
     @event.listens_for(engine, "begin")
     def _begin(connection) -> None:

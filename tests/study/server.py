@@ -102,7 +102,9 @@ class Participant:
         self.game: dict | None = None
 
     def enter(self) -> None:
-        response = self.client.get("/", params={"participant": self.pid}, follow_redirects=False)
+        """Open the study's link, then press Start (a POST; its answer sets the participant's cookie)."""
+        assert self.client.get("/", params={"participant": self.pid}).status_code == 200
+        response = self.client.post("/", data={"participant": self.pid}, follow_redirects=False)
         assert response.status_code == 303, response.text
         self.key = response.headers["location"].rsplit("/", 1)[1]
 

@@ -1,8 +1,11 @@
 """ga_pig.study.app in-process (Starlette's test client): the pages of a participant's path, what is
-escaped, what bad requests get, and the admin pages behind their password."""
+escaped, what bad requests get, and the admin pages behind their password. What may act for a
+participant (the cookie, the same-origin check, JSON only), the security headers, the hosts answered
+and the database checked on every write: tests/study/test_guard.py."""
 
 import base64
 import io
+from urllib.parse import parse_qsl
 
 import pandas as pd
 import pytest
@@ -13,13 +16,20 @@ from ga_pig.study.app import MAX_BODY, make_app
 from ga_pig.study.config import PASSWORD_ENV
 from ga_pig.study.export import tables
 
+#: The address the in-process client sends requests to (a loopback Host the server answers).
+BASE = "http://127.0.0.1:8000"
 
-def client(study) -> TestClient:
-    return TestClient(make_app(study), raise_server_exceptions=False)
+
+def client(study, address: str = "testclient") -> TestClient:
+    """A browser of its own (its own cookies), at client ``address``."""
+    return TestClient(make_app(study), base_url=BASE, raise_server_exceptions=False, client=(address, 50000))
 
 
 def enter(web: TestClient, query: str) -> str:
-    response = web.get(f"/?{query}", follow_redirects=False)
+    """Open the study's link ``/?query`` (a page with a Start button), then press Start: the participant's URL."""
+    shown = web.get(f"/?{query}")
+    assert shown.status_code == 200 and 'id="start"' in shown.text, shown.text
+    response = web.post("/", data=dict(parse_qsl(query)), follow_redirects=False)
     assert response.status_code == 303, response.text
     return response.headers["location"]
 
@@ -78,6 +88,7 @@ def test_bad_requests_get_one_line_and_a_4xx(make_study):
         (web.post(f"{page}/move", content=b"{not json", headers={"Content-Type": "application/json"}), 400),
         (web.post(f"{page}/move", json=["roll"]), 400),
         (web.post(f"{page}/move", json={"token": "x" * 40, "action": "roll"}), 409),
+        (web.post(f"{page}/move", content=b'{"token": "x", "action": "roll"}'), 415),
         (web.post(f"{page}/move", content=b"x" * (MAX_BODY + 1)), 413),
         (web.get(f"{page}/move"), 405),
         (web.post("/p/unknown-key/move", json={"token": "t", "action": "roll"}), 404),
@@ -98,7 +109,7 @@ def test_declining_and_withdrawing_from_the_pages(make_study):
     page = enter(web, "participant=lee")
     assert "You declined" in web.post(f"{page}/consent", data={"choice": "decline"}).text
     assert tables(study.store)["participants"].empty
-    assert web.get("/?participant=lee").status_code == 403
+    assert web.post("/", data={"participant": "lee"}).status_code == 403
     page = enter(web, "participant=max")
     web.post(f"{page}/consent", data={"choice": "agree"})
     assert web.post(f"{page}/withdraw", data={}).status_code == 400

@@ -16,6 +16,7 @@ import io
 import os
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx2
 import pandas as pd
@@ -201,8 +202,12 @@ def test_participant_plays_in_chromium(browser, shots, tmp_path):
         capture(driver, shots, "entry")
 
         driver.get(f"{server.url}/?participant={PID}")
-        assert re.fullmatch(rf"{re.escape(server.url)}/p/[A-Za-z0-9_-]+", driver.current_url), driver.current_url
+        assert _text(driver, "pid") == PID
+        capture(driver, shots, "start")
+        _click(driver, "start")
         _find(driver, "agree")
+        assert re.fullmatch(rf"{re.escape(server.url)}/p/[A-Za-z0-9_-]+", driver.current_url), driver.current_url
+        page = driver.current_url
         capture(driver, shots, "consent")
         _click(driver, "agree")
 
@@ -222,6 +227,10 @@ def test_participant_plays_in_chromium(browser, shots, tmp_path):
         _click(driver, "next")
         assert _text(driver, "code") == "PIG-COMPLETE"
         capture(driver, shots, "done")
+
+        # the participant's link in another browser (no cookie: a fresh profile's request) is refused
+        with httpx2.Client(base_url=server.url, timeout=60) as other:
+            assert other.get(urlsplit(page).path).status_code == 403
 
         # an unknown link: a page with one line, not a traceback
         driver.get(f"{server.url}/p/nonexistent")

@@ -30,12 +30,11 @@ def count(study, table) -> int:
 def test_conditions_are_assigned_in_balance_and_recorded(make_study):
     study = make_study("opponents=[optimal,hold_at:20]", "hints=[false,true]", "first=[participant,opponent]")
     assert len(study.plan.conditions) == 8
-    for n in range(20):
-        study.enter(f"p{n}")
+    keys = [study.enter(f"p{n}") for n in range(20)]
     people = tables(study.store)["participants"]
     per_arm = people.groupby(["opponent", "hints", "first"]).size()
     assert len(per_arm) == 8 and per_arm.max() - per_arm.min() <= 1
-    assert study.enter("p3") == study.enter("p3")  # a second visit resumes; no new assignment
+    assert study.enter("p3", held=keys[3]) == keys[3]  # a second visit resumes; no new assignment
     assert len(tables(study.store)["participants"]) == 20
 
 
@@ -127,7 +126,7 @@ def test_declining_keeps_only_the_decline_and_withdrawing_deletes_everything(mak
         study.enter("dee")
     assert again.value.status == 403
     key = start(study, "eve")
-    play_out(study, key)
+    study.move(key, study.game(key)["token"], "roll")  # mid-game: withdrawing is open until completion
     assert count(study, decisions) > 0
     study.withdraw(key)
     for table in (participants, decisions, games, pages):
@@ -141,7 +140,7 @@ def test_a_finished_participant_cannot_start_again(make_study):
     key = start(study, "fay")
     play_out(study, key)
     made = count(study, decisions)
-    assert study.enter("fay") == key and study.view(key)["stage"] == "done"
+    assert study.enter("fay", held=key) == key and study.view(key)["stage"] == "done"
     with pytest.raises(Refused):
         study.consent(key, True)
     with pytest.raises(Refused, match="no move is due"):
@@ -175,7 +174,7 @@ def test_a_study_reopened_with_other_rules_is_refused_and_keeps_its_seed(make_st
     key = start(first, "ida")
     first.store.dispose()
     again = make_study("games=2", directory=tmp_path / "s")
-    assert again.seed == first.seed and again.enter("ida") == key
+    assert again.seed == first.seed and again.enter("ida", held=key) == key
     again.store.dispose()
     with pytest.raises(ValueError, match="config key 'games' = 3: expected 2"):
         make_study("games=3", directory=tmp_path / "s")
@@ -197,3 +196,44 @@ def test_the_state_in_the_database_is_the_game_itself(make_study):
     assert State.from_dict(stored).rolls >= 1
     assert play_out(reopened, key) >= 0 and reopened.view(key)["stage"] == "done"
     assert np.isfinite(tables(reopened.store)["decisions"]["p_roll"]).all()
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("pid", "abc\n"), ("pid", "a" * 64 + "\n"), ("pid", "victim8\n"), ("pid", "abc\r\n"), ("pid", "\nabc"),
+    ("study_id", "st9\n"), ("session_id", "se3\n"), ("study_id", "a" * 64 + "\n")])
+def test_an_id_with_a_line_break_is_refused(make_study, field, value):
+    study = make_study()
+    given = {"pid": "ok-1", "study_id": "st9", "session_id": "se3", field: value}
+    with pytest.raises(Refused, match="is not valid") as refused:
+        study.enter(given["pid"], "prolific", given["study_id"], given["session_id"])
+    assert refused.value.status == 400
+    assert count(study, participants) == 0
+
+
+def test_a_known_id_does_not_hand_over_the_participant(make_study):
+    study = make_study("games=1")
+    key = start(study, "kai")
+    for held in (None, "another-browsers-key", key[:-1]):
+        with pytest.raises(Refused, match="in another browser") as refused:
+            study.enter("kai", held=held)
+        assert refused.value.status == 403
+    assert study.enter("kai", held=key) == key
+    assert count(study, participants) == 1
+
+
+def test_withdrawing_is_refused_before_consent_and_after_completion(make_study):
+    study = make_study("games=1")
+    key = study.enter("lou")
+    with pytest.raises(Refused, match="I do not agree") as refused:
+        study.withdraw(key)
+    assert refused.value.status == 409 and count(study, exits) == 0
+    study.consent(key, False)
+    with study.store.begin() as c:
+        assert c.execute(select(exits.c.pid, exits.c.what)).all() == [("lou", "declined")]
+    done = start(study, "mia")
+    play_out(study, done)
+    made = count(study, decisions)
+    with pytest.raises(Refused, match="you have finished the study") as refused:
+        study.withdraw(done)
+    assert refused.value.status == 409
+    assert count(study, decisions) == made and study.view(done)["stage"] == "done"

@@ -259,7 +259,8 @@ def test_withdrawal_deletes_and_a_finished_participant_cannot_restart(database):
     study = _study(database)
     try:
         done = _play(study, "dora", {"stated_risk": "n"})
-        assert study.enter("dora") == done and study.view(done)["stage"] == "done"  # the same link, still done
+        # the same browser's link, still done
+        assert study.enter("dora", held=done) == done and study.view(done)["stage"] == "done"
         key = study.enter("erin")
         study.consent(key, True)
         study.rules_read(key)
@@ -293,7 +294,7 @@ def test_a_reopened_store_keeps_its_seed_and_refuses_another_study(database):
     study.store.dispose()
     again = _study(database, "seed=null")  # a restart: the seed recorded, the participant where she was
     try:
-        assert again.seed == study.seed and again.enter("gina") == key
+        assert again.seed == study.seed and again.enter("gina", held=key) == key
     finally:
         again.store.dispose()
     with pytest.raises(ValueError, match="config key 'games'"):

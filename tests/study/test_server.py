@@ -32,6 +32,7 @@ from sqlalchemy import create_engine, func, select
 
 from ga_pig.play.dice import face_at
 from ga_pig.play.state import State, step
+from ga_pig.study.app import COOKIE
 from ga_pig.study.config import compose, validate
 from ga_pig.study.export import tables
 from ga_pig.study.store import Store, decisions, exits, games, pages, participants
@@ -43,6 +44,7 @@ OVERRIDES = (f"games={GAMES}", f"seed={SEED}", "delay_ms=0")
 LOAD = 50
 #: Seconds a client waits for an answer (50 participants queue on one SQLite file and 2 shared cores).
 TIMEOUT = 120
+JSON = {"Content-Type": "application/json"}
 
 
 @cache
@@ -226,9 +228,10 @@ def test_double_click_is_taken_once(server, store):
     """Several participants click twice at once (two tabs, one token): rounds of rolls and holds, the
     same action twice or two different ones, then a double "next" at a game's end."""
     players = [player(server, f"click-{n}") for n in range(6)]
-    tabs = {p.pid: client(server) for p in players}
+    tabs = {p.pid: client(server) for p in players}  # a second tab: another connection, the same browser
     for p in players:
         p.start()
+        tabs[p.pid].cookies.set(COOKIE, p.key)
 
     def double(actions) -> None:
         """Every player still playing sends its token twice at once (``actions(p)``: its two clicks)."""
@@ -277,22 +280,23 @@ def test_double_click_is_taken_once(server, store):
     check_finished(store, players)
 
 
-def test_the_same_link_opened_at_once_is_one_participant(server, store):
-    """Eight tabs open one participant's link at the same moment: one participant, one link key."""
-    tabs = [client(server) for _ in range(8)]
-    barrier = threading.Barrier(len(tabs), timeout=TIMEOUT)
+def test_the_same_id_entered_at_once_is_one_participant(server, store):
+    """Eight browsers press Start with one participant ID at the same moment: one participant, its link
+    key given to one browser; the other seven are refused."""
+    browsers = [client(server) for _ in range(8)]
+    barrier = threading.Barrier(len(browsers), timeout=TIMEOUT)
 
-    def open_link(tab: httpx2.Client) -> httpx2.Response:
+    def start(browser: httpx2.Client) -> httpx2.Response:
         barrier.wait()
-        return tab.get("/", params={"participant": "twin-tabs"})
+        return browser.post("/", data={"participant": "twin-tabs"})
 
-    answers = run_all(open_link, tabs)
-    for tab in tabs:
-        tab.close()
-    assert {answer.status_code for answer in answers} == {303}
-    assert len({answer.headers["location"] for answer in answers}) == 1
+    answers = run_all(start, browsers)
+    for browser in browsers:
+        browser.close()
+    assert sorted(answer.status_code for answer in answers) == [303] + [403] * 7
     (row,) = store.read(select(participants.c.key).where(participants.c.pid == "twin-tabs"))
-    assert answers[0].headers["location"] == f"/p/{row['key']}"
+    (taken,) = [answer for answer in answers if answer.status_code == 303]
+    assert taken.headers["location"] == f"/p/{row['key']}"
 
 
 def test_refused_moves_change_nothing(server, store):
@@ -363,13 +367,17 @@ def test_bad_input_gets_one_line(server, store):
     key, move = p.key, f"/p/{p.key}/move"
     before = snapshot(store, p.pid)
     cases = {
-        "malformed JSON": (lambda: web.post(move, content=b'{"token": "x", "action": '), 400),
-        "a JSON array": (lambda: web.post(move, content=b'["roll", "hold"]'), 400),
-        "a JSON string": (lambda: web.post(move, content=b'"roll"'), 400),
-        "an empty body": (lambda: web.post(move, content=b""), 400),
-        "not UTF-8": (lambda: web.post(move, content=b"\xff\xfe\x00{"), 400),
-        "a body over 16 KiB": (lambda: web.post(move, json={"token": "x" * (16 * 1024), "action": "roll"}), 413),
-        "a streamed body over 16 KiB": (lambda: web.post(move, content=iter([b" " * 10_000] * 3)), 413),
+        "malformed JSON": (lambda: p.client.post(move, content=b'{"token": "x", "action": ', headers=JSON), 400),
+        "a JSON array": (lambda: p.client.post(move, content=b'["roll", "hold"]', headers=JSON), 400),
+        "a JSON string": (lambda: p.client.post(move, content=b'"roll"', headers=JSON), 400),
+        "an empty body": (lambda: p.client.post(move, content=b"", headers=JSON), 400),
+        "not UTF-8": (lambda: p.client.post(move, content=b"\xff\xfe\x00{", headers=JSON), 400),
+        "JSON sent as text/plain": (lambda: p.client.post(move, content=b'{"token": "x", "action": "roll"}',
+                                                          headers={"Content-Type": "text/plain"}), 415),
+        "a body over 16 KiB": (lambda: p.client.post(move, json={"token": "x" * (16 * 1024), "action": "roll"}),
+                               413),
+        "a streamed body over 16 KiB": (lambda: p.client.post(move, content=iter([b" " * 10_000] * 3),
+                                                              headers=JSON), 413),
         "a form over 16 KiB": (lambda: web.post(f"/p/{key}/consent", data={"choice": "agree" * 4000}), 413),
         "an unknown link": (lambda: web.get("/p/no-such-key"), 404),
         "a move on an unknown link": (lambda: web.post("/p/no-such-key/move", json={"token": "x",
@@ -384,10 +392,19 @@ def test_bad_input_gets_one_line(server, store):
                                                                   "STUDY_ID": "<script>x</script>"}), 400),
         "an empty ID": (lambda: web.get("/", params={"participant": ""}), 400),
         "a link with no ID": (lambda: web.get("/", params={"other": "1"}), 400),
+        "an ID with a line break": (lambda: web.get("/", params={"participant": "bad-input\n"}), 400),
+        "Start with an ID with a line break": (lambda: web.post("/", data={"participant": "x\n"}), 400),
+        "another browser's ID": (lambda: web.post("/", data={"participant": "bad-input"}), 403),
+        "another browser's link": (lambda: web.get(f"/p/{key}"), 403),
+        "a move from another browser": (lambda: web.post(move, json={"token": p.game["token"], "action": "roll"}),
+                                        403),
+        "a move from another site": (lambda: p.client.post(move, json={"token": p.game["token"], "action": "roll"},
+                                                           headers={"Origin": "http://evil.example"}), 403),
+        "a foreign Host": (lambda: web.get("/static", headers={"Host": "evil.example"}), 400),
         "a bad action": (lambda: p.send(p.game["token"], "fold"), 400),
-        "no action": (lambda: web.post(move, json={"token": p.game["token"]}), 400),
+        "no action": (lambda: p.client.post(move, json={"token": p.game["token"]}), 400),
         "an action of another type": (lambda: p.send(p.game["token"], ["roll"]), 400),
-        "a bad consent choice": (lambda: web.post(f"/p/{key}/consent", data={"choice": "<script>"}), 400),
+        "a bad consent choice": (lambda: p.client.post(f"/p/{key}/consent", data={"choice": "<script>"}), 400),
         "GET a move": (lambda: web.get(move), 405),
         "PUT a move": (lambda: web.put(move, json={"token": "x", "action": "roll"}), 405),
         "POST the game view": (lambda: web.post(f"/p/{key}/game", json={}), 405),
@@ -413,8 +430,7 @@ def test_deeply_nested_json_gets_one_line(server):
     p = player(server, "nested-json")
     p.start()
     for body in (b"[" * 8000 + b"]" * 8000, b'{"a":' * 2500 + b"1" + b"}" * 2500):
-        with client(server) as web:
-            refusal(web.post(f"/p/{p.key}/move", content=body), 400)
+        refusal(p.client.post(f"/p/{p.key}/move", content=body, headers=JSON), 400)
     assert not tracebacks(server, since)
 
 
@@ -424,7 +440,7 @@ def test_a_move_cut_off_leaves_no_traceback(server):
     p.start()
     with socket.create_connection(("127.0.0.1", server.port)) as cut:
         cut.sendall(f"POST /p/{p.key}/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    "Content-Length: 60\r\n\r\n{\"token\": \"".encode())
+                    f"Cookie: {COOKIE}={p.key}\r\nContent-Length: 60\r\n\r\n{{\"token\": \"".encode())
         time.sleep(0.3)  # the server has the headers and waits for the rest of the body
     p.reload()  # the server has seen the connection go by the time this is answered
     time.sleep(0.2)
@@ -539,3 +555,70 @@ def test_kill_and_restart_mid_study(tmp_path):
     store.dispose()
     assert not tracebacks(server)
     print(f"moves whose answer the kills lost: {len(lost)}, of them stored: {sum(entry[3] for entry in lost)}")
+
+
+# ---------------------------------------------------------------------------------------------- slow clients
+@pytest.mark.slow  # a real server waiting out a header deadline: the `make check` tier
+def test_headers_that_never_finish_are_timed_out(tmp_path):
+    """A connection that sends part of its headers and waits is closed at the header deadline, on a
+    fresh connection and after an answer on a kept-alive one; a participant meanwhile is answered."""
+    import asyncio
+
+    import uvicorn
+
+    from ga_pig.study.app import make_app
+    from ga_pig.study.serve import Protocol
+    from tests.study.conftest import _advisor
+
+    class Quick(Protocol):
+        header_timeout_s = 1.0
+
+    cfg = compose(list(OVERRIDES))
+    plan = validate(cfg)
+    from ga_pig.study.config import database_url, recorded
+    from ga_pig.study.flow import Study
+    from ga_pig.study.store import open_store
+
+    opened, seed = open_store(database_url(cfg, tmp_path), recorded(cfg), cfg.seed)
+    port = free_port()
+    config = uvicorn.Config(make_app(Study(plan, opened, seed, _advisor(plan.game))), host="127.0.0.1", port=port,
+                            http=Quick, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(running.serve()), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not running.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+        def closed_after(connection: socket.socket) -> float:
+            """Seconds until the server closes ``connection`` (reading until it does)."""
+            started = time.monotonic()
+            connection.settimeout(10)
+            while connection.recv(4096):
+                pass
+            return time.monotonic() - started
+
+        with socket.create_connection(("127.0.0.1", port)) as slow:
+            slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            with httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as web:
+                assert web.get("/").status_code == 200
+            assert 0.5 < closed_after(slow) < 3
+        with socket.create_connection(("127.0.0.1", port)) as kept:
+            kept.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            time.sleep(0.3)
+            started = time.monotonic()
+            kept.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # the next request's headers, unfinished
+            try:
+                for _ in range(20):  # a byte now and then does not keep it open
+                    time.sleep(0.2)
+                    kept.sendall(b"X")
+            except OSError:  # closed by the server
+                pass
+            closed_after(kept)
+            assert time.monotonic() - started < 3
+    finally:
+        running.should_exit = True
+        thread.join(10)
+        opened.dispose()

@@ -2,8 +2,8 @@
 // server's to check (the state's token goes with each move).
 (function () {
   "use strict";
-  const key = window.STUDY.key, delay = window.STUDY.delay;
   const $ = (id) => document.getElementById(id);
+  const {key, delay} = JSON.parse($("study").textContent);
   const FACES = {"1": "\u2680", "2": "\u2681", "3": "\u2682", "4": "\u2683", "5": "\u2684", "6": "\u2685"};
   let game = JSON.parse($("initial").textContent);
   let busy = false;
