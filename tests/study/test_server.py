@@ -484,7 +484,8 @@ def test_kill_and_restart_mid_study(tmp_path):
                 assert up.wait(TIMEOUT), "the server was not restarted"
                 p.stalled = False
                 p.client.close()
-                p.client = client(server)  # a reload, in a new connection
+                p.client = client(server)  # a reload, in a new connection of the same browser
+                p.client.cookies.set(COOKIE, p.key)
                 view, action = p.pending
                 p.pending = None
                 p.reload()
