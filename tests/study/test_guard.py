@@ -36,6 +36,17 @@ def to_game(web, page: str) -> dict:
     return web.get(f"{page}/game").json()
 
 
+def play_to_the_end(web, page: str) -> None:
+    """Through consent, rules and questions, then every game, holding at 15: to the completion page."""
+    view = to_game(web, page)
+    while True:
+        action = "next" if view["over"] else ("roll" if view["k"] < 15 else "hold")
+        answer = web.post(f"{page}/move", json={"token": view["token"], "action": action}).json()
+        if answer.get("done"):
+            return
+        view = answer["game"]
+
+
 def rows(study, table) -> list[dict]:
     return study.store.read(select(table))
 
@@ -158,13 +169,7 @@ def test_withdrawing_needs_the_confirmation_and_is_refused_at_consent_and_after_
     web.post(f"{page}/consent", data={"choice": "decline"})
     assert tables(study.store)["exits"][["pid", "what"]].values.tolist() == [["wd-1", "declined"]]
     page = enter(web, "participant=wd-2")
-    view = to_game(web, page)
-    while True:
-        action = "next" if view["over"] else ("roll" if view["k"] < 15 else "hold")
-        answer = web.post(f"{page}/move", json={"token": view["token"], "action": action}).json()
-        if answer.get("done"):
-            break
-        view = answer["game"]
+    play_to_the_end(web, page)
     refused = web.post(f"{page}/withdraw", data={"confirm": "yes"})
     assert refused.status_code == 409 and "finished" in refused.text
     assert tables(study.store)["participants"]["stage"].tolist() == ["done"]
@@ -236,13 +241,7 @@ def test_the_completion_code_is_url_encoded_in_the_completion_url(make_study):
                        "completion_url='https://example.org/done?cc={code}&z=1'")
     web = client(study)
     page = enter(web, "participant=code-1")
-    view = to_game(web, page)
-    while True:
-        action = "next" if view["over"] else ("roll" if view["k"] < 15 else "hold")
-        answer = web.post(f"{page}/move", json={"token": view["token"], "action": action}).json()
-        if answer.get("done"):
-            break
-        view = answer["game"]
+    play_to_the_end(web, page)
     done = web.get(page).text
     assert 'href="https://example.org/done?cc=A%26B%20%231%2Fx&amp;z=1"' in done, done
     assert "A&amp;B #1/x" in done  # shown as it is
