@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -623,3 +624,29 @@ def test_headers_that_never_finish_are_timed_out(tmp_path):
         running.should_exit = True
         thread.join(10)
         opened.dispose()
+
+
+# ---------------------------------------------------------------------------------------------- a start stopped
+@pytest.mark.slow  # a study started, killed during its start, started again: the `make check` tier
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_a_study_killed_during_its_start_starts_again(tmp_path, how):
+    """The command is killed once its directory is claimed and before study.json is written; the same
+    command then serves the study."""
+    from ga_pig.rundir import LOCK_FILE
+
+    where = tmp_path / "study"
+    command = [sys.executable, "-m", "ga_pig.study", f"hydra.run.dir={where}", f"port={free_port()}", *OVERRIDES]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (where / LOCK_FILE).exists():
+            assert process.poll() is None and time.monotonic() < deadline, "the start did not claim its directory"
+            time.sleep(0.001)
+        process.send_signal(how)
+        process.wait(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert not (where / "study.json").exists(), "killed too late: study.json was written"
+    with Server(where, *OVERRIDES) as again:
+        assert (where / "study.json").is_file() and again.process.poll() is None
