@@ -274,11 +274,11 @@ def trusted_hosts(cfg: DictConfig) -> list[str]:
 
 
 def public_base(cfg: DictConfig) -> str:
-    """The address the printed links start with: public_url, or http://host:port with a wildcard host
-    (0.0.0.0, ::) replaced by 127.0.0.1."""
+    """The address the printed links start with: public_url, or (a loopback host, as validate requires
+    without one) http://host:port."""
     if cfg.public_url is not None:
         return str(cfg.public_url).rstrip("/")
-    host = "127.0.0.1" if str(cfg.host) in ("0.0.0.0", "::", "") else str(cfg.host)
+    host = str(cfg.host)
     return f"http://{f'[{host}]' if ':' in host else host}:{cfg.port}"
 
 
