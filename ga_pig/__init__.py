@@ -4,7 +4,14 @@ Importing the package compiles nothing: numba kernels compile (or load from cach
 cached in a folder named by their sources (`ga_pig._cache`).
 """
 
-from ga_pig._cache import use_kernel_cache
+import sys
+
+if sys.argv[:1] == ["-m"]:  # a `python -m ga_pig...` command is starting: Ctrl-C now prints one line
+    from ga_pig._cli import quiet_interrupts
+
+    quiet_interrupts()
+
+from ga_pig._cache import use_kernel_cache  # noqa: E402
 
 use_kernel_cache()
 

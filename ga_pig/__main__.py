@@ -4,7 +4,9 @@
 [`preflight`][ga_pig.preflight.preflight] refuses a bad command line in one line before anything runs;
 [`LaunchCallback`][ga_pig.launch.LaunchCallback] claims the run's directory before Hydra's job starts.
 Ctrl-C leaves a checkpoint and exits with status 130, SIGTERM with 143; the scheduler's
-preemption signal leaves one and lets submitit requeue the job, which then continues from it.
+preemption signal leaves one and lets submitit requeue the job, which then continues from it. A
+stop during a run's setup, before there is anything to checkpoint, exits the same way and prints
+the command that goes on ([`tell_stop`][ga_pig.launch.tell_stop]).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def objective(summary: dict) -> float:
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> float:
     from ga_pig.evolve.outputs import record_failure
-    from ga_pig.launch import continue_restarted
+    from ga_pig.launch import continue_restarted, tell_stop
     from ga_pig.runs import run
     from ga_pig.signals import Stopped
 
@@ -55,7 +57,9 @@ def main(cfg: DictConfig) -> float:
     continue_restarted(cfg, output_dir)
     try:
         summary = run(cfg, output_dir, list(hydra_cfg.overrides.task))
-    except Stopped as stopped:  # the checkpoint is written: exit, or let submitit requeue the job
+    except Stopped as stopped:  # any checkpoint is written: exit, or let submitit requeue the job
+        given = [o for o in hydra_cfg.overrides.hydra if not o.startswith("hydra.mode=")]  # Hydra adds the mode
+        tell_stop(stopped, [*hydra_cfg.overrides.task, *given])
         stopped.finish()
     except Exception as error:  # leave the reason beside the job's .hydra/ for load_runs to report
         record_failure(output_dir, error, list(hydra_cfg.overrides.task))
@@ -65,10 +69,17 @@ def main(cfg: DictConfig) -> float:
 
 
 if __name__ == "__main__":
+    from ga_pig.launch import tell_stop
     from ga_pig.preflight import preflight
+    from ga_pig.signals import Stopped, stopping_on
 
     preflight(sys.argv[1:])
     try:
-        main()
-    except KeyboardInterrupt:
+        with stopping_on():  # from before the run claims its directory
+            main()
+    except KeyboardInterrupt as interrupt:
+        tell_stop(interrupt, sys.argv[1:])
         sys.exit(130)
+    except Stopped as stopped:  # before the job began
+        tell_stop(stopped, sys.argv[1:])
+        stopped.finish()

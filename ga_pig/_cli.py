@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import typing
 
-__all__ = ["refuse", "command"]
+__all__ = ["refuse", "command", "quiet_interrupts"]
 
 
 def refuse(error: Exception | str) -> typing.NoReturn:
@@ -26,3 +26,17 @@ def command(check: typing.Callable[[list[str]], None], main: typing.Callable[[],
         main()
     except KeyboardInterrupt:
         sys.exit(interrupted)
+
+
+def quiet_interrupts() -> None:
+    """Make Ctrl-C that no command has caught yet (while it imports its modules and checks its command line)
+    end it with one line instead of a traceback; Python still exits as killed by SIGINT (status 130)."""
+    shown = sys.excepthook
+
+    def hook(kind, error, trace) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            print("ga_pig: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
+        else:
+            shown(kind, error, trace)
+
+    sys.excepthook = hook

@@ -9,7 +9,13 @@ before Hydra makes any directory:
   time-stamped name that is taken (two runs started in the same second) gets ``_1``, ``_2`` ...;
   a directory named with ``hydra.run.dir`` must be new or empty and free;
 * ``resume=<dir>`` runs in ``<dir>`` itself, without a new ``.hydra/``, once no other process
-  holds it; so does a job that SLURM has requeued ([`continue_restarted`][ga_pig.launch.continue_restarted]).
+  holds it; so does a job that SLURM has requeued ([`continue_restarted`][ga_pig.launch.continue_restarted]);
+* a named directory that holds a run stopped before its first checkpoint
+  ([`stopped_before_checkpoint`][ga_pig.runs.resume.stopped_before_checkpoint]) is emptied and the run starts again
+  there, saying so.
+
+[`tell_stop`][ga_pig.launch.tell_stop] says, when a stop ends a run before the run itself could (during its setup),
+what is left in its directory and which command goes on from there.
 
 [`quiet_sacct`][ga_pig.launch.quiet_sacct] drops submitit's warning, repeated on every poll, that ``sacct`` is
 unavailable on a cluster whose accounting is off.
@@ -20,7 +26,10 @@ from __future__ import annotations
 import copy
 import logging
 import os
+import shlex
+import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +42,63 @@ from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.rundir import claim_named, claim_new, hold
 from ga_pig.runs import prepare
+from ga_pig.runs.resume import stopped_before_checkpoint
+from ga_pig.signals import Stopped
 
-__all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted"]
+__all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted", "tell_stop"]
+
+#: What [`tell_stop`][ga_pig.launch.tell_stop] reads: the run directory this process claimed for its single run
+#: with its checkpoint's identity then (None: none yet), or the directory of the sweep it started (whose jobs
+#: each speak for themselves).
+_claimed: list[tuple[Path, tuple | None]] = []
+_sweep: list[Path] = []
+
+
+def _identity(path: Path) -> tuple | None:
+    """What tells one version of a file from another (every file is replaced whole, by a rename), or None."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns, found.st_size
+
+
+def _note_claim(directory: str | Path) -> None:
+    directory = Path(directory).expanduser().resolve()
+    _claimed[:] = [(directory, _identity(directory / CHECKPOINT))]
+
+
+def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str]) -> None:
+    """Say on stderr, in one line, where Ctrl-C or a stop signal left a run of this process that had not
+    written a checkpoint since it began (one that had has said how to continue): nothing written yet; a
+    resume that had not begun again, its checkpoint as it was; a run stopped before its first checkpoint,
+    the same command (``argv``, with ``hydra.run.dir`` naming its directory), which starts it again in place."""
+    signum = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum
+    what = "interrupted (Ctrl-C)" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    if _sweep:
+        return
+    if not _claimed:
+        _say(f"{what} before the run claimed a directory: nothing was written")
+        return
+    directory, before = _claimed[0]
+    now = _identity(directory / CHECKPOINT)
+    if now is None:
+        _say(f"{what} before the run's first checkpoint: {directory} holds nothing to continue; start it again "
+             f"in place with: {_same_command(argv, directory)}")
+    elif now == before:
+        _say(f"{what} before the resumed run began: {directory} keeps its checkpoint as it was; continue with: "
+             f"python -m ga_pig resume={shlex.quote(str(directory))}")
+
+
+def _say(line: str) -> None:
+    print(f"ga_pig: {line}", file=sys.stderr, flush=True)
+
+
+def _same_command(argv: list[str], directory: Path) -> str:
+    """``argv`` as a command, with ``hydra.run.dir`` naming ``directory`` (a time-stamped default is not
+    chosen again)."""
+    named = any(a.split("=", 1)[0].lstrip("+~") == "hydra.run.dir" for a in argv)
+    return shlex.join(["python", "-m", "ga_pig", *argv, *([] if named else [f"hydra.run.dir={directory}"])])
 
 
 def _given(config: DictConfig, key: str) -> bool:
@@ -74,19 +138,28 @@ class LaunchCallback(Callback):
             restarted = explicit and slurm_restarted() and Path(config.hydra.run.dir).is_dir()
             if restarted and not continue_restarted(config, config.hydra.run.dir):
                 hold(config.hydra.run.dir)  # the restarted job's own directory, started over
+                _note_claim(config.hydra.run.dir)
                 return
             checked = copy.deepcopy(config)  # the run itself fits the experiment to its game, and logs that
             fit_experiment(checked, task)
             resumed = prepare(checked, task)
             if resumed is not None:
                 hold(resumed.run_dir)
+                _note_claim(resumed.run_dir)
                 with open_dict(config):
                     config.hydra.run.dir = str(resumed.run_dir.expanduser().resolve())
                     config.hydra.output_subdir = None
                 return
-            run_dir = claim_named(config.hydra.run.dir) if explicit else claim_new(config.hydra.run.dir)
+            if explicit:
+                again = stopped_before_checkpoint(config.hydra.run.dir)
+                run_dir = claim_named(config.hydra.run.dir, stopped_before_checkpoint)
+                if again:
+                    _say(f"{run_dir} holds a run stopped before its first checkpoint: starting it again in place")
+            else:
+                run_dir = claim_new(config.hydra.run.dir)
         except ValueError as error:
             refuse(error)
+        _note_claim(run_dir)
         with open_dict(config):
             config.hydra.run.dir = str(run_dir)
 
@@ -100,6 +173,7 @@ class LaunchCallback(Callback):
                 sweep_dir = claim_new(config.hydra.sweep.dir)
         except ValueError as error:
             refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir")))
+        _sweep[:] = [sweep_dir]
         with open_dict(config):
             config.hydra.sweep.dir = str(sweep_dir)
             # every job's config is composed again from these overrides: pin the claimed directory

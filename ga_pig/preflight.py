@@ -10,7 +10,8 @@ status 2 that names the key and the value, leaving no directory behind:
 * its value must have the key's type (``record=2`` is not a bool) and, once the job's config is
   composed, pass [`validate`][ga_pig.config.validate]; with ``resume=``, the run it names must be
   resumable ([`prepare`][ga_pig.runs.resume.prepare]), writable and not held by a live process;
-* ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free;
+* ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free (or, for
+  ``hydra.run.dir``, hold only a run stopped before its first checkpoint, which starts again there);
 * ``hydra/launcher=slurm`` needs a SLURM cluster that answers.
 
 Hydra composes the config again when the run starts; the checks here only decide whether it may.
@@ -182,6 +183,7 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
 
 def _check_directory(key: str, value: str | None) -> None:
     from ga_pig.rundir import LOCK_FILE, DirectoryInUse, check_free
+    from ga_pig.runs.resume import stopped_before_checkpoint
 
     if value is None:
         return
@@ -193,7 +195,8 @@ def _check_directory(key: str, value: str | None) -> None:
             check_free(path)
         except DirectoryInUse as error:
             refuse(error)
-        if any(entry.name != LOCK_FILE for entry in path.iterdir()):
+        restartable = key == "hydra.run.dir" and stopped_before_checkpoint(path)  # started again in place
+        if not restartable and any(entry.name != LOCK_FILE for entry in path.iterdir()):
             refuse(f"{key} = {value!r}: expected a new or empty directory; it already holds files (continue that run "
                    f"with resume={value}, or pick another directory)")
 

@@ -19,9 +19,11 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import shutil
 import socket
 import tempfile
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 __all__ = ["LOCK_FILE", "DirectoryInUse", "claim_new", "claim_named", "owned", "hold", "holder", "check_free",
@@ -70,8 +72,12 @@ def hold(directory: str | Path) -> bool:
         if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
             raise _refuse(Path(directory)) from None
         raise
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{socket.gethostname()} {os.getpid()}\n".encode(), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{socket.gethostname()} {os.getpid()}\n".encode(), 0)
+    except OSError:
+        os.close(fd)  # a full file system: the lock is dropped with the descriptor
+        raise
     _held[key] = fd
     return True
 
@@ -118,22 +124,60 @@ def _only_lock(directory: Path) -> bool:
     return all(entry.name == LOCK_FILE for entry in directory.iterdir())
 
 
-def claim_named(path: str | Path) -> Path:
+def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = None) -> Path:
     """Claim a directory the user named (``hydra.run.dir=...``): created if missing, locked, and
-    used only if it holds nothing yet. Refused (ValueError, nothing written or left locked) if
-    another process owns it or it already holds files."""
-    path = Path(path)
+    used only if it holds nothing yet, or if ``restartable`` says that what it holds may be
+    cleared (a run stopped before its first checkpoint, started again in place): then everything
+    but the lock file is removed, under the lock. Refused (ValueError naming the path, nothing
+    written or left locked) if another process owns it, it holds anything else, or it cannot be
+    made (a file on the way, a read-only or full file system). ``a/../c`` is ``c``: no ``a`` is made."""
+    path = _plain(Path(path))
     if path.exists() and not path.is_dir():
         raise ValueError(f"hydra.run.dir = {str(path)!r}: expected a directory; it is a file")
-    if path.is_dir() and not _only_lock(path):
+    reusable = restartable or (lambda _: False)
+    if path.is_dir() and not _only_lock(path) and not reusable(path):
         check_free(path)
         raise _holds_files(path)
-    path.mkdir(parents=True, exist_ok=True)
-    hold(path)
-    if not _only_lock(path):  # another run claimed it, wrote and ended between the two looks
-        release(path)
-        raise _holds_files(path)
+    with _making(path) as made:
+        path.mkdir(parents=True, exist_ok=True)
+        hold(path)
+        made.clear()  # held: from here on, the directory is the run's
+    if not _only_lock(path):
+        if not reusable(path):  # another run claimed it, wrote and ended between the two looks
+            release(path)
+            raise _holds_files(path)
+        for entry in path.iterdir():
+            if entry.name != LOCK_FILE:
+                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
     return path
+
+
+def _plain(path: Path) -> Path:
+    """``path`` with ``..`` resolved (through any symbolic links), so that making it makes no directory it
+    passes through; other paths as given."""
+    return path.expanduser().resolve() if ".." in path.parts else path
+
+
+@contextmanager
+def _making(path: Path):
+    """Make ``path`` and its missing parents in the block; if the block fails with an OSError (a file where a
+    directory must be, a read-only or full file system), remove what it made and raise ValueError naming
+    ``path`` and the reason. The block clears the yielded list once the directory is kept."""
+    missing, parent = [], path
+    while not os.path.lexists(parent) and parent != parent.parent:
+        missing.append(parent)
+        parent = parent.parent
+    made = [path / LOCK_FILE, *missing]
+    try:
+        yield made
+    except OSError as error:
+        for step in made:
+            with suppress(OSError):
+                step.rmdir() if step.is_dir() and not step.is_symlink() else step.unlink()
+        reason = error.strerror or str(error)
+        where = f"; {str(parent)!r} is a file" if parent.exists() and not parent.is_dir() else ""
+        raise ValueError(f"hydra.run.dir = {str(path)!r}: cannot make the run directory and its lock file "
+                         f"({reason}{where}); pick a directory on a writable file system with free space") from None
 
 
 def _holds_files(path: Path) -> ValueError:
@@ -143,19 +187,24 @@ def _holds_files(path: Path) -> ValueError:
 
 def claim_new(path: str | Path) -> Path:
     """Claim a fresh directory at ``path``, or at ``path_1``, ``path_2`` ... when taken (``mkdir``
-    is atomic, so two processes never get the same one), and lock it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    is atomic, so two processes never get the same one), and lock it. A path that cannot be made is
+    refused as by [`claim_named`][ga_pig.rundir.claim_named], leaving nothing made."""
+    path = _plain(Path(path))
     candidate, suffix = path, 0
-    while True:
-        try:
-            candidate.mkdir()
-        except FileExistsError:
-            suffix += 1
-            candidate = path.with_name(f"{path.name}_{suffix}")
-            continue
-        hold(candidate)
-        return candidate
+    with _making(path) as made:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            try:
+                candidate.mkdir()
+            except FileExistsError:
+                suffix += 1
+                candidate = path.with_name(f"{path.name}_{suffix}")
+                continue
+            if candidate != path:  # the numbered directory is the one to remove should the lock fail
+                made[:0] = [candidate / LOCK_FILE, candidate]
+            hold(candidate)
+            made.clear()
+            return candidate
 
 
 def check_writable(directory: str | Path) -> None:

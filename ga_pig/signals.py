@@ -44,22 +44,30 @@ def stop_signals() -> tuple[int, ...]:
     return tuple(dict.fromkeys((signal.SIGTERM, preempt)))
 
 
+class _Raise:
+    """A stop signal's handler within [`stopping_on`][ga_pig.signals.stopping_on]: raises
+    [`Stopped`][ga_pig.signals.Stopped] naming the handler it displaced."""
+
+    def __init__(self, displaced) -> None:
+        self.displaced = displaced
+
+    def __call__(self, signum, frame):
+        raise Stopped(signum, self.displaced)
+
+
 @contextmanager
 def stopping_on(signums: tuple[int, ...] | None = None):
     """Within the block, the ``signums`` (default [`stop_signals`][ga_pig.signals.stop_signals]) raise
-    [`Stopped`][ga_pig.signals.Stopped]. Outside the main thread, where Python cannot handle signals, the block runs
-    unchanged."""
+    [`Stopped`][ga_pig.signals.Stopped]. Blocks nest: an inner block's Stopped names the handler the outermost
+    one displaced, so [`Stopped.finish`][ga_pig.signals.Stopped.finish] hands over to it whichever block caught
+    the signal. Outside the main thread, where Python cannot handle signals, the block runs unchanged."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     signums = stop_signals() if signums is None else signums
     previous = {s: signal.getsignal(s) for s in signums}
-
-    def handler(signum, frame):
-        raise Stopped(signum, previous[signum])
-
-    for s in signums:
-        signal.signal(s, handler)
+    for s, old in previous.items():
+        signal.signal(s, _Raise(old.displaced if isinstance(old, _Raise) else old))
     try:
         yield
     finally:

@@ -1,7 +1,10 @@
 """A play session's files, in ``outputs/play/<session>/`` beside Hydra's ``.hydra/``:
 
 * ``session.json`` — game, opponent, seed, dice, hints, the people and their stated answers;
-  ``ended`` and the games played once the session is over.
+  ``ended``, ``stopped`` and the games played once the session is over. ``ended`` stays null
+  while the session is played, and after a kill that no process can catch (``kill -9``, a lost
+  machine): [`session_status`][ga_pig.play.record.session_status] tells the two apart by whether a
+  live process still holds the directory ([`ga_pig.rundir`][ga_pig.rundir]).
 * ``decisions.jsonl`` — one line per decision (columns: [`ga_pig.analysis.play`][ga_pig.analysis.play]), appended and
   flushed to disk as it is made, so a killed terminal loses nothing; ``decisions.parquet`` — the
   same rows as a table, rewritten atomically after every game and when the session ends.
@@ -18,9 +21,10 @@ import json
 import os
 from pathlib import Path
 
-from ga_pig.files import write_json, write_table
+from ga_pig.files import read_json, write_json, write_table
+from ga_pig.rundir import DirectoryInUse, check_free
 
-__all__ = ["Journal", "SESSION", "DECISIONS", "GAMES"]
+__all__ = ["Journal", "SESSION", "DECISIONS", "GAMES", "session_status"]
 
 SESSION = "session.json"
 DECISIONS = "decisions"
@@ -75,3 +79,17 @@ class Journal:
         self.update(**ended)
         for handle in self._lines.values():
             handle.close()
+
+
+def session_status(directory: str | Path) -> str:
+    """How the session recorded in ``directory`` stands: ``"ended"`` (session.json has its end, and
+    ``stopped`` says how), ``"playing"`` (not ended, and its process still holds the directory) or
+    ``"cut off"`` (not ended, and no process holds it: killed without a chance to record its end; the
+    last game's rows stop where it was cut)."""
+    if read_json(Path(directory) / SESSION).get("ended") is not None:
+        return "ended"
+    try:
+        check_free(directory)
+    except DirectoryInUse:
+        return "playing"
+    return "cut off"

@@ -2,10 +2,12 @@
 of [Exeter optimal §2.4.1]), the opponent, the dice, then ``games`` games with seats alternating, every decision
 recorded.
 
-A session ends played out, or stopped early: by ``q``, by the end of its input, or by Ctrl-C.
+A session ends played out, or stopped early: by ``q``, by the end of its input, by Ctrl-C or by SIGTERM.
 Everything played is kept either way; session.json's ``stopped`` says which, and
 [`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS] gives ``python -m ga_pig.play`` its exit status, so a script can tell a
-session played out (0) from one whose input ran out (1) or that was interrupted (130).
+session played out (0) from one whose input ran out (1), that was interrupted (130) or terminated (143). A session
+killed outright (``kill -9``) keeps ``ended`` null: [`session_status`][ga_pig.play.record.session_status] tells it
+from one still being played.
 
 [`PlayCallback`][ga_pig.play.session.PlayCallback] checks the config and claims the session's directory before Hydra
 makes it, so a refused config prints one line and leaves nothing behind."""
@@ -13,6 +15,7 @@ makes it, so a refused config prints one line and leaves nothing behind."""
 from __future__ import annotations
 
 import secrets
+import signal
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,12 +26,13 @@ from omegaconf import DictConfig, OmegaConf, open_dict
 from ga_pig.play.rulebook import rules
 from ga_pig.play.screen import QUIT, EndOfInput, Quit, Screen
 from ga_pig.play.table import ANSWERS, Seat, Table
+from ga_pig.signals import Stopped, stopping_on
 
 __all__ = ["QUESTIONS", "EXIT_STATUS", "run_session", "ask_questions", "PlayCallback"]
 
 #: session.json's ``stopped`` (None: played out) -> the exit status of ``python -m ga_pig.play``.
 #: ``q`` is a person's answer, so it ends the session as cleanly as playing it out.
-EXIT_STATUS = {None: 0, "quit": 0, "end of input": 1, "interrupted": 130}
+EXIT_STATUS = {None: 0, "quit": 0, "end of input": 1, "interrupted": 130, "terminated": 128 + signal.SIGTERM}
 
 #: The tracker form of [Exeter optimal §2.4.1, Fig. 5]: (column, question, {key: answer}). Question 3 as
 #: the seed prints it (£1 million sure, or a 50/50 gamble on £2 million): both options of each
@@ -55,7 +59,7 @@ def ask_questions(screen: Screen, name: str) -> dict:
 
 def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = None) -> dict:
     """Play the session ``cfg`` describes, recording into ``directory``; returns session.json's
-    content. Quitting (``q``, end of input, Ctrl-C) ends it with everything played kept, and
+    content. Quitting (``q``, end of input, Ctrl-C, SIGTERM) ends it with everything played kept, and
     ``stopped`` saying why ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS])."""
     from ga_pig.play.advice import Advisor
     from ga_pig.play.config import validate
@@ -76,28 +80,31 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
     journal = Journal(directory, _session(cfg, game, opponent, seed, directory, seats))
     played, stopped = 0, None
     try:
-        if cfg.questions:
-            for seat in seats:
-                if seat.kind == "human":
-                    seat.answers = ask_questions(screen, seat.name)
-        journal.update(players=[{"name": s.name, "kind": s.kind, **{a: s.answers.get(a) for a in ANSWERS}}
-                                for s in seats])
-        dice = ManualDice(game, screen.ask, screen.tell) if cfg.dice == "manual" else ProgramDice(game, seed)
-        table = Table(game, dice, advisor, journal, screen, directory.name, bool(cfg.hints), float(cfg.delay))
-        first = 0 if cfg.first == "player" else 1
-        for game_id in range(1, int(cfg.games) + 1):
-            order = (seats[first], seats[1 - first]) if game_id % 2 else (seats[1 - first], seats[first])
-            table.play(game_id, order)
-            played += 1
-            journal.tables()
-            if game_id < cfg.games and screen.ask("Enter for the next game (q quits) > ").strip().lower() in QUIT:
-                raise Quit
+        with stopping_on((signal.SIGTERM,)):
+            if cfg.questions:
+                for seat in seats:
+                    if seat.kind == "human":
+                        seat.answers = ask_questions(screen, seat.name)
+            journal.update(players=[{"name": s.name, "kind": s.kind, **{a: s.answers.get(a) for a in ANSWERS}}
+                                    for s in seats])
+            dice = ManualDice(game, screen.ask, screen.tell) if cfg.dice == "manual" else ProgramDice(game, seed)
+            table = Table(game, dice, advisor, journal, screen, directory.name, bool(cfg.hints), float(cfg.delay))
+            first = 0 if cfg.first == "player" else 1
+            for game_id in range(1, int(cfg.games) + 1):
+                order = (seats[first], seats[1 - first]) if game_id % 2 else (seats[1 - first], seats[first])
+                table.play(game_id, order)
+                played += 1
+                journal.tables()
+                if game_id < cfg.games and screen.ask("Enter for the next game (q quits) > ").strip().lower() in QUIT:
+                    raise Quit
     except EndOfInput:
         stopped = "end of input"
     except Quit:
         stopped = "quit"
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except Stopped:
+        stopped = "terminated"
     if stopped is not None:
         reason = "" if stopped == "quit" else f" ({stopped})"
         screen.tell(f"\nstopped{reason}; everything played so far is kept.")

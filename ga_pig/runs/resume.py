@@ -9,15 +9,49 @@ anything is written. What a checkpoint holds and when it is written: [`ga_pig.ev
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
 from ga_pig.config import compose, fail, over_schema, validate
-from ga_pig.evolve.outputs import CHECKPOINT, load_checkpoint
+from ga_pig.evolve.outputs import CHECKPOINT, FAILED, RUN_FILES, SUMMARY, load_checkpoint
 from ga_pig.evolve.resume import CHANGEABLE, CONFIG_FILE, Resumed, fingerprint
+from ga_pig.rundir import LOCK_FILE
 
-__all__ = ["prepare", "override_keys"]
+__all__ = ["prepare", "override_keys", "stopped_before_checkpoint", "restart_command"]
+
+#: What a run writes before its first checkpoint (besides the temporary files of a write cut short):
+#: its lock, Hydra's record of the job and its log, its config, the outputs of generations recorded
+#: since, and the note of a failure.
+SETUP_FILES = frozenset({LOCK_FILE, ".hydra", "ga_pig.log", CONFIG_FILE, FAILED, *RUN_FILES})
+
+
+def stopped_before_checkpoint(directory: str | Path) -> bool:
+    """Whether ``directory`` holds a run that was stopped (or failed) before its first checkpoint and
+    did not finish: it holds something, only what a run writes, and neither ``checkpoint.npz`` nor
+    ``summary.json``. Nothing in it can be continued, so the run may start again there."""
+    directory = Path(directory)
+    try:
+        names = {entry.name for entry in directory.iterdir()}
+    except OSError:
+        return False
+    temporary = {n for n in names if n.startswith(".") and (n.endswith(".tmp") or n.startswith(".ga_pig-probe-"))}
+    rest = names - temporary
+    return (bool(names - {LOCK_FILE}) and rest <= SETUP_FILES and CHECKPOINT not in rest
+            and SUMMARY not in rest)
+
+
+def restart_command(directory: str | Path) -> str:
+    """The command that starts the run of ``directory`` again in place: its own command-line overrides (as
+    Hydra recorded them in ``.hydra/overrides.yaml``) and ``hydra.run.dir``."""
+    directory = Path(directory)
+    try:
+        overrides = [str(o) for o in OmegaConf.load(directory / ".hydra" / "overrides.yaml")]
+    except Exception:  # a run started from Python, or a record cut short: the overrides are not known
+        return f"python -m ga_pig <its overrides> hydra.run.dir={shlex.quote(str(directory))}"
+    overrides = [o for o in overrides if not o.split("=", 1)[0].lstrip("+~") == "hydra.run.dir"]
+    return shlex.join(["python", "-m", "ga_pig", *overrides, f"hydra.run.dir={directory}"])
 
 
 def override_keys(overrides: list[str]) -> list[str]:
@@ -40,8 +74,17 @@ def _inferred_keys(cfg: DictConfig) -> list[str]:
 def _saved_config(run_dir: Path) -> DictConfig:
     saved = run_dir / CONFIG_FILE
     try:
+        written = OmegaConf.load(saved)
+    except Exception as error:
+        raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
+                         f"({type(error).__name__}: {error})") from None
+    if not OmegaConf.is_dict(written) or not written:
+        raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is empty, or not a mapping of keys; a run "
+                         "writes its whole config there, so this run cannot be continued (restore the file, or start "
+                         "a new run)")
+    try:
         # keys the saved config lacks get their defaults; a part's keys of other options are cut
-        return over_schema(OmegaConf.to_container(OmegaConf.load(saved)))
+        return over_schema(OmegaConf.to_container(written))
     except Exception as error:
         raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
                          f"({type(error).__name__}: {error})") from None
@@ -49,11 +92,13 @@ def _saved_config(run_dir: Path) -> DictConfig:
 
 def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
     run_dir = Path(str(cfg.resume)).expanduser()
+    if stopped_before_checkpoint(run_dir):
+        fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; this run stopped before its first "
+             f"checkpoint, so there is nothing to continue: start it again in place with: {restart_command(run_dir)}")
     if not (run_dir / CONFIG_FILE).is_file():
         fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
     if not (run_dir / CHECKPOINT).is_file():
-        fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT} (this run stopped before its first "
-              "checkpoint: start it again)")
+        _refuse_finished(cfg, run_dir)
     saved = _saved_config(run_dir)
     keys = override_keys(overrides) if overrides is not None else _inferred_keys(cfg)
     changes = {}
@@ -83,6 +128,19 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
         fail("generations", int(saved.generations), f"at least {state['generation']}, the generations "
               f"{run_dir} has already run")
     return Resumed(saved, run_dir, state, changes)
+
+
+def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
+    """A resume of a directory without a checkpoint that is not a stopped start: a finished random search
+    (which keeps none), or a run whose checkpoint was removed."""
+    if not (run_dir / SUMMARY).is_file():
+        fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; {run_dir} holds a run's outputs but no "
+             "checkpoint to continue from")
+    if _saved_config(run_dir).mode == "random_search":
+        fail("resume", cfg.resume, f"a GA run to continue; {run_dir} holds a random search, which is finished "
+             f"({SUMMARY}) and keeps no checkpoint: start a new one (with more draws=) instead")
+    fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; {run_dir} holds a finished run ({SUMMARY}) "
+         "whose checkpoint was removed: it cannot be extended")
 
 
 def _check_genomes(state: dict, cfg: DictConfig, path: Path) -> None:

@@ -19,6 +19,7 @@ from ga_pig import strategies as S
 from ga_pig.analysis import load_play
 from ga_pig.analysis import play as P
 from ga_pig.play.dice import ProgramDice
+from ga_pig.play.record import session_status
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = r"([^\r\n|]+?) (\d+) \| ([^\r\n|]+?) (\d+) \| turn total (\d+) \| r roll, h hold, (\? hint, )?q quit > "
@@ -145,8 +146,11 @@ def test_killed_session_keeps_every_decision(tmp_path):
         child.sendline("r" if int(child.match.group(5)) < 15 else "h")
         answered += 1
     child.expect(PROMPT)  # the 12th decision is made and recorded before the next prompt
+    assert session_status(out) == "playing"
     child.kill(signal.SIGKILL)
     child.close()
+    session = json.loads((out / "session.json").read_text())
+    assert session["ended"] is None and session_status(out) == "cut off"  # not ended cleanly, and no longer played
     decisions, games = load_play(out)
     assert (decisions["kind"] == "human").sum() == answered
     assert len(games) == 1 and not games["finished"].iloc[0]
@@ -156,11 +160,11 @@ def test_killed_session_keeps_every_decision(tmp_path):
 
 
 @pytest.mark.parametrize("how, status, stopped", [("q", 0, "quit"), ("ctrl-d", 1, "end of input"),
-                                                ("ctrl-c", 130, "interrupted")])
+                                                ("ctrl-c", 130, "interrupted"), ("sigterm", 143, "terminated")])
 def test_quitting_keeps_what_was_played(tmp_path, how, status, stopped):
-    """q, the end of input and Ctrl-C each stop a session with everything kept; only q, a
-    person's answer, exits 0, so a script can tell a session whose input ran out. The rules are
-    shown at the start and on i, which is no decision."""
+    """q, the end of input, Ctrl-C and SIGTERM each stop a session with everything kept and its end
+    recorded; only q, a person's answer, exits 0, so a script can tell a session whose input ran out.
+    The rules are shown at the start and on i, which is no decision."""
     out = tmp_path / "s"
     child = spawn("opponent=optimal", "seed=1", "questions=false", "games=3", f"hydra.run.dir={out}")
     child.expect(r"Rules of pig\(goal=100, sides=6\):\r\n.*    bust  1\r\n.*Keys: r roll, h hold, \? hint")
@@ -171,7 +175,8 @@ def test_quitting_keeps_what_was_played(tmp_path, how, status, stopped):
         child.expect(PROMPT)
         child.sendline("r")
     child.expect(PROMPT)
-    {"q": lambda: child.sendline("q"), "ctrl-d": child.sendeof, "ctrl-c": child.sendintr}[how]()
+    {"q": lambda: child.sendline("q"), "ctrl-d": child.sendeof, "ctrl-c": child.sendintr,
+     "sigterm": lambda: child.kill(signal.SIGTERM)}[how]()
     child.expect("stopped[^;]*; everything played so far is kept")
     child.expect(pexpect.EOF)
     child.close()
@@ -182,6 +187,7 @@ def test_quitting_keeps_what_was_played(tmp_path, how, status, stopped):
     assert games["quit"].tolist() == [True]
     session = json.loads((out / "session.json").read_text())
     assert session["quit"] and session["stopped"] == stopped and session["games_played"] == 0 and session["ended"]
+    assert session_status(out) == "ended"
     assert (out / "decisions.parquet").is_file()
 
 

@@ -338,3 +338,22 @@ def test_a_three_player_run_records_exact_rates_against_the_equilibrium_and_resu
     best = np.load(tmp_path / "straight" / "best.npy")
     assert summary["champion"] == pytest.approx(exact.win_rate(best, solution.policy, game) if not solution.mixed
                                                 else exact.win_rates(best[None], solution, game)[0], abs=1e-12)
+
+
+def test_resume_names_an_empty_config_and_a_finished_random_search(finished_run, tmp_path):
+    """What is really wrong: an empty config.yaml is named as empty (not blamed on a key it lacks), and a
+    random search, which keeps no checkpoint, is finished rather than stopped before one."""
+    import shutil
+
+    emptied = tmp_path / "emptied"
+    shutil.copytree(finished_run, emptied)
+    (emptied / "config.yaml").write_text("")
+    with pytest.raises(ValueError, match=f"^config key 'resume' = '{emptied}': {emptied / 'config.yaml'} is empty"):
+        run(make_cfg(f"resume={emptied}"), emptied)
+    search = tmp_path / "search"
+    run(make_cfg("mode=random_search", "draws=2", "population_size=4", "game.goal=20", "progress=false"), search)
+    before = _snapshot(search)
+    with pytest.raises(ValueError, match="holds a random search, which is finished .summary.json. and keeps no "
+                                         "checkpoint: start a new one"):
+        run(make_cfg(f"resume={search}"), search)
+    assert _snapshot(search) == before

@@ -18,7 +18,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from ga_pig.config import compose
-from ga_pig.rundir import DirectoryInUse, check_free, claim_named, hold, owned, release
+from ga_pig.rundir import DirectoryInUse, check_free, claim_named, claim_new, hold, owned, release
 from ga_pig.runs import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,3 +188,76 @@ def test_claim_directory_never_shares(tmp_path):
         claim_named(base)
     assert claim_named(tmp_path / "runs" / "stamp_1").name == "stamp_1"  # empty: used as given
     release(tmp_path / "runs" / "stamp_1")
+
+
+def _left_by_a_stopped_start(directory: Path, *extra: str) -> Path:
+    """What a run stopped during its setup leaves: its lock, Hydra's record and log, its config, a
+    temporary file a kill cut short; and any ``extra`` files."""
+    (directory / ".hydra").mkdir(parents=True)
+    (directory / ".hydra" / "overrides.yaml").write_text("- seed=3\n- game.goal=30\n")
+    for name in (".ga_pig.lock", "ga_pig.log", "config.yaml", ".config.yaml.k2j4.tmp", *extra):
+        (directory / name).write_text("x")
+    return directory
+
+
+def test_a_directory_left_by_a_stopped_start_is_claimed_again_emptied(tmp_path):
+    from ga_pig.runs.resume import restart_command, stopped_before_checkpoint
+
+    stopped = _left_by_a_stopped_start(tmp_path / "stopped", "generations.parquet")
+    assert stopped_before_checkpoint(stopped)
+    assert restart_command(stopped) == f"python -m ga_pig seed=3 game.goal=30 hydra.run.dir={stopped}"
+    with pytest.raises(ValueError, match="already holds files"):
+        claim_named(stopped)  # only a caller that says what may be cleared starts it again
+    assert claim_named(stopped, stopped_before_checkpoint) == stopped
+    assert [p.name for p in stopped.iterdir()] == [".ga_pig.lock"]
+    release(stopped)
+    for name, extra in [("checkpointed", "checkpoint.npz"), ("finished", "summary.json"), ("foreign", "notes.txt")]:
+        kept = _left_by_a_stopped_start(tmp_path / name, extra)
+        before = sorted(p.name for p in kept.iterdir())
+        assert not stopped_before_checkpoint(kept)
+        with pytest.raises(ValueError, match=f"hydra.run.dir = '{kept}': expected a new or empty directory"):
+            claim_named(kept, stopped_before_checkpoint)
+        assert sorted(p.name for p in kept.iterdir()) == before, name
+    assert not stopped_before_checkpoint(tmp_path / "missing")
+
+
+def test_a_directory_that_cannot_be_made_is_refused_leaving_nothing(tmp_path, monkeypatch):
+    """A file on the way, a full or a read-only file system: one ValueError naming the path and the reason,
+    and no directory, lock file or lock left; ``a/../c`` makes no ``a``."""
+    import errno
+
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match=f"^hydra.run.dir = '{tmp_path}/file/run': cannot make the run directory and "
+                                         f"its lock file .Not a directory; '{tmp_path}/file' is a file."):
+        claim_named(tmp_path / "file" / "run")
+    assert claim_named(tmp_path / "a" / ".." / "c") == tmp_path / "c"
+    assert not (tmp_path / "a").exists()
+    release(tmp_path / "c")
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with monkeypatch.context() as patched:
+        patched.setattr("ga_pig.rundir.os.pwrite", full)
+        for claim in (claim_named, claim_new):
+            with pytest.raises(ValueError, match=r"/new/run': cannot make .*\(No space left on device\)"):
+                claim(tmp_path / "new" / "run")
+            assert not (tmp_path / "new").exists()
+        check_free(tmp_path)
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(os, "mkdir", read_only)
+    with pytest.raises(ValueError, match=r"cannot make .*\(Read-only file system\)"):
+        claim_new(tmp_path / "outputs" / "runs" / "stamp")
+
+
+def test_cli_refuses_a_run_directory_under_a_file_in_one_line(tmp_path):
+    (tmp_path / "file").write_text("x")
+    done = subprocess.run([sys.executable, "-m", "ga_pig", *TINY, f"hydra.run.dir={tmp_path}/file/run"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"ga_pig: hydra.run.dir = '{tmp_path}/file/run': cannot make the run directory "
+                                        f"and its lock file (Not a directory; '{tmp_path}/file' is a file); pick a "
+                                        "directory on a writable file system with free space"]

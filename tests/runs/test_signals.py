@@ -2,7 +2,9 @@
 
 Stop signals ([`ga_pig.signals`][ga_pig.signals]): SIGTERM saves the run's state at once and exits 143; the
 scheduler's preemption signal saves it and hands over to submitit, whose requeued job continues
-from it ([`continue_restarted`][ga_pig.launch.continue_restarted]); a write is never cut in half."""
+from it ([`continue_restarted`][ga_pig.launch.continue_restarted]); a write is never cut in half. A stop
+before the first checkpoint leaves a directory the same command starts again in place, and says so;
+Ctrl-C while a command starts prints one line, not a traceback."""
 
 from __future__ import annotations
 
@@ -26,6 +28,13 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Generations of a few hundred ms each at goal 100, so a signal lands mid-generation.
 OVERRIDES = ["experiment=knockout", "generations=40", "checkpoint_every=1000", "eval_every=5", "games_per_match=60",
              "progress=false", "seed=9"]
+#: A run whose setup goes on for seconds after it has written config.yaml (it solves optimal play at
+#: goal 300 to record its members against), so a signal sent once that file appears lands before
+#: the first checkpoint.
+SLOW_SETUP = ["experiment=knockout", "game.goal=300", "generations=50", "population_size=6", "games_per_match=10",
+              "progress=false"]
+TINY = ["experiment=knockout", "game.goal=30", "generations=3", "population_size=6", "games_per_match=10",
+        "progress=false"]
 
 
 def _wait_for(path: Path, process, seconds=180) -> None:
@@ -110,3 +119,80 @@ def test_a_restarted_job_continues_from_its_checkpoint(tmp_path, monkeypatch):
     cfg = compose(tiny)
     assert not continue_restarted(cfg, fresh) and not (fresh / "config.yaml").exists()
     assert run(cfg, fresh)["generations"] == 6
+
+
+def _signal_once_written(path: Path, process, signum: int, seconds=180) -> tuple[str, str]:
+    """Send ``signum`` to ``process`` as soon as ``path`` is written anew; its stdout and stderr."""
+    before = path.stat().st_mtime_ns if path.exists() else None
+    deadline = time.time() + seconds
+    while not path.exists() or path.stat().st_mtime_ns == before:
+        assert process.poll() is None, process.communicate()
+        assert time.time() < deadline, f"{path} never written"
+        time.sleep(0.002)
+    process.send_signal(signum)
+    return process.communicate(timeout=120)
+
+
+def test_a_stop_during_setup_says_so_and_the_same_command_starts_again_in_place(tmp_path):
+    target = tmp_path / "run"
+    command = [sys.executable, "-m", "ga_pig", *SLOW_SETUP, f"hydra.run.dir={target}"]
+    first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, err = _signal_once_written(target / "config.yaml", first, signal.SIGTERM)
+    assert first.returncode == 128 + signal.SIGTERM, err
+    same = f"python -m ga_pig {' '.join(SLOW_SETUP)} hydra.run.dir={target}"
+    assert err.splitlines() == [f"ga_pig: stopped by SIGTERM before the run's first checkpoint: {target} holds nothing "
+                                f"to continue; start it again in place with: {same}"]
+    assert sorted(p.name for p in target.iterdir()) == [".ga_pig.lock", ".hydra", "config.yaml", "ga_pig.log"]
+
+    resumed = subprocess.run([sys.executable, "-m", "ga_pig", f"resume={target}"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=120)
+    assert resumed.returncode == 2 and resumed.stderr.splitlines() == [
+        f"ga_pig: config key 'resume' = '{target}': expected a run directory holding checkpoint.npz; this run stopped "
+        f"before its first checkpoint, so there is nothing to continue: start it again in place with: {same}"]
+
+    second = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, err = _signal_once_written(target / "config.yaml", second, signal.SIGINT)
+    assert second.returncode == 130, err
+    again = f"ga_pig: {target} holds a run stopped before its first checkpoint: starting it again in place"
+    assert err.splitlines() == [again, f"ga_pig: interrupted (Ctrl-C) before the run's first checkpoint: {target} "
+                                       f"holds nothing to continue; start it again in place with: {same}"]
+
+
+def test_a_run_killed_before_its_first_checkpoint_is_run_again_by_the_same_command(tmp_path):
+    target = tmp_path / "run"
+    command = [sys.executable, "-m", "ga_pig", *TINY, f"hydra.run.dir={target}"]
+    first = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _signal_once_written(target / "config.yaml", first, signal.SIGKILL)
+    assert not (target / "checkpoint.npz").exists()
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert f"ga_pig: {target} holds a run stopped before its first checkpoint: starting it again in place\n" \
+        in again.stderr
+    assert load_checkpoint(target / "checkpoint.npz")["generation"] == 3
+
+
+@pytest.mark.parametrize("module", ["ga_pig", "ga_pig.play"])
+@pytest.mark.parametrize("after", [0.3, 1.0])
+def test_ctrl_c_while_a_command_starts_is_one_line_not_a_traceback(module, after, tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", module, f"hydra.run.dir={tmp_path / 'out'}"], cwd=ROOT,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode in (130, -signal.SIGINT) and "Traceback" not in err, err
+    assert len(err.splitlines()) <= 1 and all(line.startswith("ga_pig: interrupted (Ctrl-C)") for line in
+                                              err.splitlines()), err
+
+
+def test_nested_stop_blocks_hand_over_to_the_handler_the_outermost_displaced():
+    seen = []
+    previous = signal.signal(signal.SIGUSR2, lambda signum, frame: seen.append(signum))
+    try:
+        with pytest.raises(Stopped) as caught, stopping_on((signal.SIGUSR2,)), stopping_on((signal.SIGUSR2,)):
+            os.kill(os.getpid(), signal.SIGUSR2)
+            time.sleep(1)
+        with pytest.raises(SystemExit):
+            caught.value.finish()
+        assert seen == [signal.SIGUSR2]  # handed to the original handler, not to the outer block's
+    finally:
+        signal.signal(signal.SIGUSR2, previous)
