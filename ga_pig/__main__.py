@@ -78,8 +78,8 @@ if __name__ == "__main__":
         with stopping_on():  # from before the run claims its directory
             main()
     except KeyboardInterrupt as interrupt:
-        tell_stop(interrupt, sys.argv[1:])
+        tell_stop(interrupt, sys.argv[1:], entry=True)
         sys.exit(130)
     except Stopped as stopped:  # before the job began
-        tell_stop(stopped, sys.argv[1:])
+        tell_stop(stopped, sys.argv[1:], entry=True)
         stopped.finish()

@@ -68,14 +68,16 @@ def _note_claim(directory: str | Path) -> None:
     _claimed[:] = [(directory, _identity(directory / CHECKPOINT))]
 
 
-def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str]) -> None:
-    """Say on stderr, in one line, where Ctrl-C or a stop signal left a run of this process that had not
-    written a checkpoint since it began (one that had has said how to continue): nothing written yet; a
-    resume that had not begun again, its checkpoint as it was; a run stopped before its first checkpoint,
-    the same command (``argv``, with ``hydra.run.dir`` naming its directory), which starts it again in place."""
+def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = False) -> None:
+    """Say on stderr, in one line, where Ctrl-C or a stop signal left the single run this process
+    started, if it had not written a checkpoint since it began (one that had has said how to continue):
+    a resume that had not begun again, its checkpoint as it was; a run stopped before its first
+    checkpoint, the same command (``argv``, with ``hydra.run.dir`` naming its directory), which starts
+    it again in place. ``entry``: called from ``python -m ga_pig`` itself, where no claimed directory
+    means that nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
     signum = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum
     what = "interrupted (Ctrl-C)" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
-    if _sweep:
+    if _sweep or not (_claimed or entry):
         return
     if not _claimed:
         _say(f"{what} before the run claimed a directory: nothing was written")
