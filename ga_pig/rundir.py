@@ -148,8 +148,16 @@ def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = N
             raise _holds_files(path)
         for entry in path.iterdir():
             if entry.name != LOCK_FILE:
-                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+                _remove(entry, shutil.rmtree)
     return path
+
+
+def _remove(path: Path, remove_directory) -> None:
+    """Remove the file or link ``path``, or the directory with ``remove_directory``."""
+    if path.is_dir() and not path.is_symlink():
+        remove_directory(path)
+    else:
+        path.unlink()
 
 
 def _plain(path: Path) -> Path:
@@ -173,7 +181,7 @@ def _making(path: Path):
     except OSError as error:
         for step in made:
             with suppress(OSError):
-                step.rmdir() if step.is_dir() and not step.is_symlink() else step.unlink()
+                _remove(step, os.rmdir)
         reason = error.strerror or str(error)
         where = f"; {str(parent)!r} is a file" if parent.exists() and not parent.is_dir() else ""
         raise ValueError(f"hydra.run.dir = {str(path)!r}: cannot make the run directory and its lock file "
