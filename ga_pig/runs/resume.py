@@ -50,7 +50,7 @@ def restart_command(directory: str | Path) -> str:
         overrides = [str(o) for o in OmegaConf.load(directory / ".hydra" / "overrides.yaml")]
     except Exception:  # a run started from Python, or a record cut short: the overrides are not known
         return f"python -m ga_pig <its overrides> hydra.run.dir={shlex.quote(str(directory))}"
-    overrides = [o for o in overrides if not o.split("=", 1)[0].lstrip("+~") == "hydra.run.dir"]
+    overrides = [o for o in overrides if o.split("=", 1)[0].lstrip("+~") != "hydra.run.dir"]
     return shlex.join(["python", "-m", "ga_pig", *overrides, f"hydra.run.dir={directory}"])
 
 
