@@ -30,6 +30,9 @@ __all__ = ["LOCK_FILE", "DirectoryInUse", "claim_new", "claim_named", "owned", "
            "check_writable", "release"]
 
 LOCK_FILE = ".ga_pig.lock"
+#: The least free space a new directory is claimed on: Hydra's record, the config and the log take a few
+#: KiB, a run's checkpoint some MiB; a file system with less is full for a run.
+MIN_FREE_BYTES = 1 << 20
 
 #: Directories this process holds, by resolved path: the open lock file's descriptor.
 _held: dict[Path, int] = {}
@@ -140,6 +143,7 @@ def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = N
         raise _holds_files(path)
     with _making(path) as made:
         path.mkdir(parents=True, exist_ok=True)
+        _check_space(path)
         hold(path)
         made.clear()  # held: from here on, the directory is the run's
     if not _only_lock(path):
@@ -150,6 +154,16 @@ def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = N
             if entry.name != LOCK_FILE:
                 _remove(entry, shutil.rmtree)
     return path
+
+
+def _check_space(directory: Path) -> None:
+    """Raise OSError (ENOSPC) if the file system of ``directory`` has less than `MIN_FREE_BYTES` free
+    (one that reports no size at all is taken as it is)."""
+    found = os.statvfs(directory)
+    free = found.f_bavail * found.f_frsize
+    if found.f_blocks and free < MIN_FREE_BYTES:
+        raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)}: {free // 1024} KiB free, a run needs "
+                                    f"{MIN_FREE_BYTES >> 20} MiB at least")
 
 
 def _remove(path: Path, remove_directory) -> None:
@@ -210,6 +224,7 @@ def claim_new(path: str | Path) -> Path:
                 continue
             if candidate != path:  # the numbered directory is the one to remove should the lock fail
                 made[:0] = [candidate / LOCK_FILE, candidate]
+            _check_space(candidate)
             hold(candidate)
             made.clear()
             return candidate

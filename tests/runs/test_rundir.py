@@ -244,6 +244,12 @@ def test_a_directory_that_cannot_be_made_is_refused_leaving_nothing(tmp_path, mo
                 claim(tmp_path / "new" / "run")
             assert not (tmp_path / "new").exists()
         check_free(tmp_path)
+    with monkeypatch.context() as patched:  # room for the lock file, not for a run
+        patched.setattr("ga_pig.rundir.os.statvfs", lambda path: os.statvfs_result((4096,) * 3 + (1,) * 7))
+        for claim in (claim_named, claim_new):
+            with pytest.raises(ValueError, match=r"\(No space left on device: 4 KiB free, a run needs 1 MiB at"):
+                claim(tmp_path / "new" / "run")
+            assert not (tmp_path / "new").exists()
 
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
