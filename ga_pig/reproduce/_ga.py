@@ -3,6 +3,7 @@ from random strategies."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,9 @@ import pandas as pd
 from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.analysis import discovery, figures, stats
+from ga_pig.config import compose, waves
+from ga_pig.evolve import cube
+from ga_pig.evolve.report import SEED_001
 
 
 # ---------------------------------------------------------------------------- GA experiments ([Exeter GA 2016 §4])
@@ -34,25 +38,116 @@ def ga_results(ctx):
     return pd.DataFrame(rows), "best exact win rate vs optimal reached, mean over seeds with a 95% t-interval"
 
 
+#: The GA experiments random search is set against, as the figure names them, with what [Exeter GA 2016 §4]
+#: published for each.
+_SET_AGAINST = {"knockout_random": ("knockout GA", "knockout"), "round_robin_random": ("round-robin GA", "round_robin"),
+                "cube_0.005": ("cube-system GA\n(mutation 0.005)", "cube")}
+
+
 def random_search(ctx):
     draws, summaries = ctx.draws, ctx.runs[2]
     quantiles = stats.normal_quantiles(draws["mean"])
-    best_by_label = summaries.groupby("label")["best_ever"].max()
-    peaks = {label: float(best_by_label[label])
-             for label in ("knockout_random", "round_robin_random", "cube_0.005") if label in best_by_label}
-    return figures.random_search_density(draws["mean"], peaks), (
+    bests = summaries.groupby("label")["best_ever"]
+    peaks = {_SET_AGAINST[label][0]: sorted(bests.get_group(label)) for label in _SET_AGAINST
+             if label in bests.groups}
+    published = {_SET_AGAINST[label][0]: SEED_001[_SET_AGAINST[label][1]] for label in _SET_AGAINST}
+    return figures.random_search_density(draws["mean"], peaks, published=published), (
         f"{len(draws)} draws; normal quantiles 95/99/99.9%: " + ", ".join(f"{v:.4f}" for v in quantiles.values())
-        + "; GA peaks: " + ", ".join(f"{k} {v:.3f}" for k, v in peaks.items()))
+        + "; GA peaks (best seed): " + ", ".join(f"{k.splitlines()[0]} {max(v):.3f}" for k, v in peaks.items()))
 
 
 def cube_vs_optimal(ctx):
-    cube_runs = ctx.runs[2][ctx.runs[2]["label"] == "cube_0.005"]
+    cube_runs = ctx.runs[2][ctx.runs[2]["label"] == "cube_0.005"].sort_values("seed")
     if cube_runs.empty:
         return None
-    evolved = np.load(Path(cube_runs.iloc[0]["run_dir"]) / "best.npy")
-    return (figures.boundary_heatmaps({"cube system (champion)": evolved, "optimal": ctx.solution.policy},
+    first = cube_runs.iloc[0]
+    evolved = np.load(Path(first["run_dir"]) / "best.npy")
+    rate = exact.win_rate(evolved, ctx.solution.policy, ctx.game)
+    name = f"cube-system champion (seed {first['seed']}):\nwins {rate:.3f} against the optimal"
+    return (figures.boundary_heatmaps({name: evolved, "optimal policy": ctx.solution.policy},
                                       "roll/hold boundary: an evolved cube-system strategy and the optimal policy"),
-            "hold thresholds of an evolved cube strategy beside the optimal policy")
+            f"hold thresholds of the cube-system champion of seed {first['seed']} (exact win rate {rate:.4f} "
+            f"against the optimal) beside the optimal policy")
+
+
+def cube_system(ctx):
+    """A threshold strategy through cube.yaml's waves: random genes at side 20, then each wave refines the genome
+    (the strategy unchanged) and mutates a few of its genes."""
+    rng = np.random.default_rng(0)
+    goal = ctx.game.goal
+    drawn = []
+    genome, side = None, None
+    for new_side, _ in waves(compose(["experiment=cube"])):
+        if genome is None:
+            genome = rng.integers(10, 36, size=(cube.blocks(goal, new_side),) * 2)
+            changed = None
+        else:
+            genome = cube.refine(genome, side, new_side, goal, dims=2)
+            changed = rng.random(genome.shape) < 6 / genome.size
+            genome = np.where(changed, rng.integers(10, 36, size=genome.shape), genome)
+        side = new_side
+        drawn.append((side, np.minimum(cube.expand(genome, side, goal, dims=2), goal - np.arange(goal)[:, None]),
+                      changed))
+    schedules = {name: _first(waves(compose([f"experiment={name}"])), _SHOWN_GENERATIONS)
+                 for name in ("cube", "cube_exact", "vs_optimal", "coevolve_exact", "coevolve_simulated")}
+    return (figures.cube_waves(drawn, schedules),
+            "a threshold strategy through cube.yaml's waves (20 → 10 → 5), each refined then mutated; the waves of "
+            f"five experiments over their first {_SHOWN_GENERATIONS} generations")
+
+
+#: How many generations the cube figure's schedules show (the time-limited experiments run on at side 1).
+_SHOWN_GENERATIONS = 1500
+
+
+def _first(schedule: list[tuple[int, int]], generations: int) -> list[tuple[int, int]]:
+    """The waves of ``schedule`` cut at ``generations``."""
+    out, done = [], 0
+    for side, length in schedule:
+        if done >= generations:
+            break
+        out.append((side, min(length, generations - done)))
+        done += out[-1][1]
+    return out
+
+
+#: Where the benchmarks record the discovery runs (a checkout's ``benchmarks/results``), and the files of runs with
+#: each experiment's own settings (``discovery_cells.json`` and the players' files hold runs with other settings).
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+DISCOVERY_FILES = ("discovery_pig.json", "discovery_variants.json")
+
+
+def recorded_discovery(results: Path = RESULTS) -> pd.DataFrame:
+    """One row per discovery run of ``DISCOVERY_FILES`` and time it recorded: experiment, game, seed, minutes,
+    champion (the best exact win rate against the optimal its own champion had reached by then). A run records its
+    best at the end (its wall-clock time, to the minute) and, where ``benchmarks/discovery.py`` kept one, at an
+    earlier budget (``champion_best_by``, in seconds); runs with overrides are left out."""
+    rows = []
+    for name in DISCOVERY_FILES:
+        path = results / name
+        if not path.is_file():
+            continue
+        for entry in json.loads(path.read_text())["results"].values():
+            for run in entry["runs"]:
+                if run.get("overrides"):
+                    continue
+                key = {"experiment": run["experiment"], "game": run["game"], "seed": run["seed"]}
+                for budget, value in run.get("champion_best_by", {}).items():
+                    rows.append({**key, "minutes": round(float(budget) / 60), "champion": value})
+                rows.append({**key, "minutes": round(float(run["seconds"]) / 60),
+                             "champion": run["champion_best_ever"]})
+    return pd.DataFrame(rows, columns=["experiment", "game", "seed", "minutes", "champion"])
+
+
+def discovery_recorded(ctx):
+    frame = recorded_discovery()
+    if frame.empty:
+        return None
+    frame["game"] = frame["game"].map(figures.game_title)
+    finals = frame.sort_values("minutes").groupby(["experiment", "game", "seed"]).last()
+    worst = finals.groupby("experiment")["champion"].min()
+    return (figures.discovery_over_time(frame),
+            f"{len(finals)} recorded runs ({', '.join(DISCOVERY_FILES)}); lowest champion best by experiment: "
+            + ", ".join(f"{name} {value:.4f}" for name, value in worst.items()))
 
 
 # ---------------------------------------------------------------------------- discovery (near-optimal play from random)

@@ -93,11 +93,18 @@ def winning_margins(ctx):
             "exact, forward from the start; mean margin " + ", ".join(f"{r} {m:.2f}" for r, m in means.items()))
 
 
+def _titled(label: str) -> str:
+    """A game label of ``endgame_answers`` (``pass_the_pigs(p_oinker=0.01)``) as a figure names it."""
+    name, _, rest = label.partition("(")
+    parameters = dict(item.split("=") for item in rest.rstrip(")").split(", ")) if rest else {}
+    return figures.game_title(name, {key: float(value) for key, value in parameters.items()})
+
+
 def variant_margins(ctx):
     _, solutions = ctx.endgame
-    margins = {name: solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
+    margins = {_titled(name): solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
                if rule == "last_round" and "roll_hold" in space_of(solution.game).offers}
-    return (figures.endgame_margins(margins, ctx.game.goal),
+    return (figures.endgame_margins(margins, ctx.game.goal, rule="last_round", shared_scale=False),
             "last_round, first mover: " + ", ".join(f"{name} up to {int(m.max())}" for name, m in margins.items()))
 
 

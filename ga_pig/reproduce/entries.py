@@ -80,6 +80,7 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("ga_results", "seed 001 §4 (knockout 0.133, round robin 0.139, cube 0.24)", _ga.ga_results),
         Entry("random_search_density", "seed 001 Fig. 10", _ga.random_search),
         Entry("cube_vs_optimal", "seed 001 Fig. 11", _ga.cube_vs_optimal),
+        Entry("cube_system", "seed 001 §3.4.4 (the cube system: one gene per block, in waves)", _ga.cube_system),
     ),
     "pigtail": (
         Entry("endgame_answers", "seed 003 Future Challenges (endgame variations)", _variants.endgame_answers),
@@ -99,6 +100,8 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("discovery_curves",
               "near-optimal play evolved from random, against seed 001 §4 (0.133, 0.139, 0.24) and hold at 25",
               _ga.discovery_curves),
+        Entry("discovery_recorded", "the discovery runs benchmarks/discovery.py recorded, every game",
+              _ga.discovery_recorded),
         Entry("discovery_results", "the discovery targets (near-optimal play from random within a time limit)",
               _ga.discovery_results),
         Entry("discovery_costs", "where evolved champions lose (occupancy-weighted disagreement)", _ga.discovery_costs),

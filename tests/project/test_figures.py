@@ -250,3 +250,34 @@ def test_winrate_png_of_no_generations():
     assert figure_problems(fig) == []
     assert "no generations recorded" in fig.axes[0].texts[0].get_text()
     plt.close(fig)
+
+
+# ---------------------------------------------------------------------------- the figures the docs pages show
+def _reference_figures():
+    """The figures these pages redrew, on small data: (name, figure)."""
+    from ga_pig import Game, exact
+    from ga_pig.analysis import figures
+
+    rng = np.random.default_rng(0)
+    margins = {"Pig": np.triu(np.ones((20, 20))) * 3, "Pass the Pigs, oinker 1%": np.triu(np.ones((20, 20))) * 9}
+    discovery = pd.DataFrame([{"experiment": name, "game": game, "seed": seed, "minutes": minutes,
+                               "champion": 0.5 - rng.uniform(1e-5, 3e-3)}
+                              for name in ("vs_optimal", "coevolve_exact", "coevolve_simulated")
+                              for game in ("Pig", "Hog") for seed in range(3) for minutes in (5, 15)])
+    thresholds = np.tile(np.arange(20.0), (20, 1))
+    return [
+        ("random_search_density", figures.random_search_density(
+            rng.normal(0.116, 0.002, 300), {"knockout GA": [0.15, 0.16, 0.158], "cube-system GA": [0.36, 0.41]},
+            published={"knockout GA": 0.133, "cube-system GA": 0.24})),
+        ("endgame_margins_variants", figures.endgame_margins(margins, 20, rule="last_round", shared_scale=False)),
+        ("variant_hog", figures.dice_policy(exact.optimal(Game.hog(goal=20)).policy, "Hog: dice to roll, optimal")),
+        ("discovery_recorded", figures.discovery_over_time(discovery)),
+        ("cube_system", figures.cube_waves([(10, thresholds, None), (5, thresholds, np.eye(4, dtype=bool))],
+                                           {"cube": [(10, 20), (5, 80)], "vs_optimal": [(10, 50), (1, 50)]})),
+    ]
+
+
+def test_the_redrawn_reference_figures_explain_themselves():
+    for name, fig in _reference_figures():
+        assert figure_problems(fig) == [], name
+        plt.close(fig)

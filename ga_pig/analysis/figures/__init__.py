@@ -11,12 +11,14 @@ import matplotlib
 
 matplotlib.use("Agg")  # before pyplot is imported: figures are drawn off screen
 
+from ga_pig.analysis.figures._common import game_title  # noqa: E402
 from ga_pig.analysis.figures.games import game_scores, risk_scores, turn_probabilities, winning_margins  # noqa: E402
 from ga_pig.analysis.figures.policies import (  # noqa: E402
     boundary_heatmaps,
     boundary_surface,
     convergence,
     cross_section,
+    cube_waves,
     decision_costs,
     dice_policy,
     endgame_margins,
@@ -26,6 +28,7 @@ from ga_pig.analysis.figures.policies import (  # noqa: E402
 )
 from ga_pig.analysis.figures.runs import (  # noqa: E402
     discovery_curves,
+    discovery_over_time,
     fair_test_spread,
     random_search_density,
     versus_all,
@@ -49,7 +52,10 @@ __all__ = [
     "risk_scores",
     "game_scores",
     "discovery_curves",
+    "discovery_over_time",
     "decision_costs",
     "endgame_margins",
+    "cube_waves",
+    "game_title",
     "winning_margins",
 ]

@@ -21,3 +21,18 @@ def check_strategy(strategy, name: str = "strategy") -> np.ndarray:
         raise ValueError(f"{name} must be a numpy bool array of shape (goal, goal, goal), got "
                          f"{type(strategy).__name__} with shape {shape} and dtype {getattr(strategy, 'dtype', None)}")
     return strategy
+
+
+#: How figures name the games of ``GAMES`` (their registry names are code: ``pass_the_pigs``).
+GAME_TITLES = {"pig": "Pig", "two_dice": "two-dice Pig", "pig_dice": "Pig Dice", "freys": "Frey's",
+               "big_pig": "Big Pig", "piggy": "Piggy", "piggy_sevens": "Piggy Sevens", "pass_the_pigs": "Pass the Pigs",
+               "piglet": "Piglet", "hog": "Hog"}
+
+
+def game_title(name: str, parameters: dict | None = None) -> str:
+    """A game's name for a figure: its title (the registry name where it has none), then any parameters changed
+    from the builder's defaults in words (``p_oinker=0.01`` reads "oinker 1%")."""
+    title = GAME_TITLES.get(name, name)
+    words = [f"oinker {value:.0%}" if key == "p_oinker" else f"{key.replace('_', ' ')} {value:g}"
+             for key, value in (parameters or {}).items()]
+    return f"{title}, {', '.join(words)}" if words else title

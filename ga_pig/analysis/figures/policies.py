@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from ga_pig.analysis.figures._common import check_strategy, empty
 
 __all__ = ["hold_threshold", "boundary_surface", "boundary_heatmaps", "cross_section", "dice_policy", "win_contours",
-           "convergence", "expected_turn_scores", "decision_costs", "endgame_margins"]
+           "convergence", "expected_turn_scores", "decision_costs", "endgame_margins", "cube_waves"]
 
 
 def hold_threshold(strategy: np.ndarray) -> np.ndarray:
@@ -84,11 +84,24 @@ def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray
 
 
 def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
-    """Hog: the number of dice over (i, j) as a 3-D surface ([Neller & Presser 2005 Fig. 9])."""
+    """Hog: the number of dice over (i, j) as a heat map, one colour per count ([Neller & Presser 2005 Fig. 9] draws
+    it as a surface, which hides its own far side)."""
     if not isinstance(policy, np.ndarray) or policy.ndim != 2 or policy.dtype.kind not in "iu":
         raise ValueError(f"policy must be a numpy integer array of shape (goal, goal) (Hog's dice counts), got "
                          f"{type(policy).__name__} with shape {getattr(policy, 'shape', None)}")
-    return _surface(policy.astype(float), "dice", title)
+    goal = policy.shape[0]
+    low, high = int(policy.min()), int(policy.max())
+    counts = high - low + 1
+    colours = matplotlib.colormaps["viridis"].resampled(counts)
+    fig, ax = plt.subplots(figsize=(6.6, 5.4), layout="constrained")
+    image = ax.imshow(policy.T, origin="lower", cmap=colours, vmin=low - 0.5, vmax=high + 0.5, aspect="equal",
+                      extent=(-0.5, goal - 0.5, -0.5, goal - 0.5), interpolation="nearest")
+    bar = fig.colorbar(image, ax=ax, label="dice to roll")
+    bar.set_ticks(np.unique(np.linspace(low, high, min(counts, 8)).round().astype(int)))
+    ax.set_xlabel("player score i")
+    ax.set_ylabel("opponent score j")
+    ax.set_title(title)
+    return fig
 
 
 def win_contours(value: np.ndarray, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)) -> Figure:
@@ -173,27 +186,91 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
     return fig
 
 
-def endgame_margins(margins: dict[str, np.ndarray], goal: int) -> Figure:
+def endgame_margins(margins: dict[str, np.ndarray], goal: int, rule: str | None = None,
+                    shared_scale: bool = True) -> Figure:
     """How many points past the goal an optimal player banks, over (own score i, opponent's
     score j), one heat map per endgame rule (or per game): ``margins[label]`` is
     [`margin`][ga_pig.families.endgame.EndgameSolution.margin] for the first mover, shape (goal, goal).
-    Four maps a row."""
+    Four maps a row. ``rule`` (one ending rule for every map) goes into the title; with ``shared_scale`` false each
+    map has its own colour bar, so a game that banks little past the goal is not drawn flat beside one that banks
+    much."""
     n = max(1, len(margins))
     columns = min(n, 4)
     rows = -(-n // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(max(4.8 * columns, 6.4), 4.2 * rows), squeeze=False,
+    width = 4.8 if shared_scale else 5.4
+    fig, axes = plt.subplots(rows, columns, figsize=(max(width * columns, 6.4), 4.2 * rows), squeeze=False,
                              layout="constrained")
     if not margins:
         return empty(fig, axes[0, 0], "no endgame solutions")
     for ax in axes.flat[len(margins):]:
         ax.set_visible(False)
     top = max(1, max(int(np.max(m)) for m in margins.values()))
-    for ax, (rule, margin) in zip(axes.flat, margins.items(), strict=False):
-        image = ax.imshow(np.asarray(margin).T, origin="lower", cmap="viridis", vmin=0, vmax=top, aspect="auto",
+    for ax, (label, margin) in zip(axes.flat, margins.items(), strict=False):
+        high = top if shared_scale else max(1, int(np.max(margin)))
+        image = ax.imshow(np.asarray(margin).T, origin="lower", cmap="viridis", vmin=0, vmax=high, aspect="auto",
                           extent=(-0.5, goal - 0.5, -0.5, goal - 0.5))
-        ax.set_title(rule)
+        ax.set_title(label if shared_scale else f"{label} (up to {int(np.max(margin))})")
         ax.set_xlabel("mover's banked score i")
         ax.set_ylabel("opponent's score j")
-    fig.colorbar(image, ax=axes.ravel().tolist(), label="points past the goal")
-    fig.suptitle("how far past the goal the first mover banks (optimal play)")
+        if not shared_scale:
+            fig.colorbar(image, ax=ax, label="points past the goal")
+    if shared_scale:
+        fig.colorbar(image, ax=axes.ravel().tolist(), label="points past the goal")
+    ending = "" if rule is None else f", ending rule {rule}"
+    scale = "" if shared_scale else "; each map on its own colour scale"
+    fig.suptitle(f"how far past the goal the first mover banks (optimal play{ending}){scale}")
+    return fig
+
+
+def cube_waves(waves: list[tuple[int, np.ndarray, np.ndarray | None]], schedules: dict[str, list[tuple[int, int]]],
+               title: str = "the cube system: one gene per block, blocks halved wave by wave") -> Figure:
+    """The cube system ([Exeter GA 2016 §3.4.4]) on the (i, j) plane: one heat map per wave of a threshold strategy
+    (``waves``: (side, hold thresholds of shape (goal, goal), the genes changed in that wave as a bool mask over the
+    blocks, or None where the wave's genes are drawn at random)), its blocks outlined and the changed ones marked;
+    below them each experiment's schedule of waves (``schedules``: name -> [(side, generations), ...])."""
+    if not waves:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        return empty(fig, ax, "no waves")
+    names = [f"wave{n}" for n in range(len(waves))]
+    fig, axes = plt.subplot_mosaic([names, ["timeline"] * len(waves)], figsize=(4.3 * len(waves) + 1.5, 7.6),
+                                   height_ratios=[1, 0.5], layout="constrained")
+    top = max(float(np.max(h)) for _, h, _ in waves)
+    for number, (name, (side, thresholds, changed)) in enumerate(zip(names, waves, strict=True), start=1):
+        ax = axes[name]
+        goal = thresholds.shape[0]
+        image = ax.imshow(np.asarray(thresholds).T, origin="lower", cmap="viridis", vmin=0, vmax=top,
+                          extent=(-0.5, goal - 0.5, -0.5, goal - 0.5), interpolation="nearest")
+        edges = np.arange(0, goal + side, side) - 0.5
+        ax.set_xticks(edges, minor=True)
+        ax.set_yticks(edges, minor=True)
+        ax.tick_params(which="minor", length=0)
+        ax.grid(which="minor", color="white", linewidth=0.6)
+        n = -(-goal // side)
+        if changed is None:
+            what = "every gene drawn at random"
+        else:
+            for block_i, block_j in zip(*np.nonzero(changed), strict=True):
+                ax.add_patch(matplotlib.patches.Rectangle((block_i * side - 0.5, block_j * side - 0.5), side, side,
+                                                          fill=False, edgecolor="tab:red", linewidth=2))
+            what = f"refined, then {int(np.count_nonzero(changed))} genes mutated (red)"
+        ax.set_title(f"wave {number}: side {side}, {n} × {n} genes\n{what}", fontsize=10)
+        ax.set_xlabel("player score i")
+        ax.set_ylabel("opponent score j")
+    fig.colorbar(image, ax=[axes[name] for name in names], label="hold at turn total h[i, j]", shrink=0.9)
+    timeline = axes["timeline"]
+    sides = sorted({side for schedule in schedules.values() for side, _ in schedule}, reverse=True)
+    colour_of = dict(zip(sides, plt.cm.Greys(np.linspace(0.25, 0.85, max(1, len(sides)))), strict=False))
+    for row, schedule in enumerate(schedules.values()):
+        start = 0
+        for side, generations in schedule:
+            timeline.barh(row, generations, left=start, color=colour_of[side], edgecolor="white")
+            start += generations
+    timeline.set_yticks(range(len(schedules)), list(schedules))
+    timeline.set_ylim(len(schedules) - 0.5, -0.5)
+    timeline.legend(handles=[matplotlib.patches.Patch(color=colour_of[side], label=f"side {side}") for side in sides],
+                    fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    timeline.set_xlabel("generation")
+    timeline.set_ylabel("experiment")
+    timeline.set_title("each experiment's waves: the side in force, generation by generation", fontsize=10)
+    fig.suptitle(title)
     return fig

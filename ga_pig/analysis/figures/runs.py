@@ -12,7 +12,8 @@ from scipy import stats
 
 from ga_pig.analysis.figures._common import empty
 
-__all__ = ["winrate_curves", "fair_test_spread", "random_search_density", "versus_all", "discovery_curves"]
+__all__ = ["winrate_curves", "fair_test_spread", "random_search_density", "versus_all", "discovery_curves",
+           "discovery_over_time"]
 
 
 #: What each win-rate column of a run's table measures, for axis labels.
@@ -71,12 +72,15 @@ def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float 
     return fig
 
 
-def random_search_density(means, peaks: dict[str, float] | None = None,
-                          levels=(0.95, 0.99, 0.999)) -> Figure:
+def random_search_density(means, peaks: dict[str, float | list[float]] | None = None,
+                          levels=(0.95, 0.99, 0.999), published: dict[str, float] | None = None) -> Figure:
     """Density of random-search draw means with the fitted normal and its quantiles (left, zoomed
-    on the draws) and the GA peaks on the full scale (right) ([Exeter GA 2016 Fig. 10])."""
+    on the draws), and on the full scale of win rates (right) where the draws lie beside what each GA reached
+    ([Exeter GA 2016 Fig. 10]): ``peaks`` maps a GA's name to its best exact win rate against the optimal, one
+    value or one per seed; ``published`` (same names) the figures the paper gave, drawn as open diamonds."""
     means = np.asarray(means, dtype=float)
-    fig, (zoom, full) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [1, 1.3]})
+    fig, (zoom, full) = plt.subplots(1, 2, figsize=(12, 4.8), gridspec_kw={"width_ratios": [1, 1.25]},
+                                     layout="constrained")
     if means.size < 2:
         full.set_axis_off()
         return empty(fig, zoom, "fewer than two random-search draws")
@@ -92,20 +96,43 @@ def random_search_density(means, peaks: dict[str, float] | None = None,
     zoom.set_ylabel("density")
     zoom.set_title("random search: the draws and their normal fit")
     zoom.legend(fontsize=8)
-    values = [means.max(), *(peaks or {}).values()]
-    wide = np.linspace(0, max(values) * 1.1 + 0.01, 600)
-    full.plot(wide, kde(wide), color="black", label="random search (kernel density)")
-    full.fill_between(wide, 0, kde(wide), where=wide >= quantiles[levels[0]], color="tab:red", alpha=0.3,
-                      label=f"beyond its {levels[0]:.0%} quantile")
-    for (name, value), colour in zip((peaks or {}).items(), ("tab:green", "tab:blue", "tab:purple", "tab:orange"),
-                                     strict=False):
-        full.axvline(value, color=colour, linewidth=2, label=f"{name}: {value:.3f}")
-    full.set_xlabel("exact win rate vs optimal")
-    full.set_ylabel("density")
-    full.set_title("GA best against the random search")
-    full.legend(fontsize=8)
-    fig.tight_layout()
+    _strips(full, means, quantiles[levels[-1]], levels[-1], peaks or {}, published or {})
     return fig
+
+
+def _strips(ax, means: np.ndarray, quantile: float, level: float, peaks: dict, published: dict) -> None:
+    """One row per source on the whole win-rate scale: the random draws, then each GA's best per seed (dots),
+    with the published figure as an open diamond and the random search's ``level`` quantile as a dotted line."""
+    rows = [("random search\n(one dot a draw)", means, "0.3")]
+    rows += [(name, np.atleast_1d(np.asarray(value, dtype=float)), colour)
+             for (name, value), colour in zip(peaks.items(), ("tab:green", "tab:blue", "tab:purple", "tab:orange"),
+                                              strict=False)]
+    jitter = np.random.default_rng(0)
+    for row, (name, values, colour) in enumerate(rows):
+        spread = 0.12 if values.size > 10 else 0.0
+        ax.plot(values, row + jitter.uniform(-spread, spread, values.size), linestyle="none", marker="o",
+                markersize=3 if values.size > 10 else 7, color=colour, alpha=0.5 if values.size > 10 else 0.9)
+        if name in published:
+            ax.plot([published[name]], [row], linestyle="none", marker="D", markersize=9, color=colour,
+                    markerfacecolor="none", markeredgewidth=1.5)
+    ax.axvline(quantile, color="tab:red", linestyle=":", linewidth=1)
+    ax.axvline(0.5, color="black", linestyle="--", linewidth=1)
+    ax.plot([], [], linestyle="none", marker="o", markersize=7, color="0.4",
+            label="a GA's best against the optimal (one dot a seed)")
+    if published:
+        ax.plot([], [], linestyle="none", marker="D", markersize=9, color="0.4", markerfacecolor="none",
+                markeredgewidth=1.5, label="the same GA as published")
+    ax.plot([], [], color="tab:red", linestyle=":", linewidth=1,
+            label=f"random search's {level:.1%} quantile ({quantile:.3f})")
+    ax.plot([], [], color="black", linestyle="--", linewidth=1, label="optimal play (0.5)")
+    ax.set_yticks(range(len(rows)), [name for name, _, _ in rows])
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(0, 0.52)
+    ax.set_xlabel("exact win rate vs optimal")
+    ax.set_ylabel("where it comes from")
+    ax.set_title("the GAs' best against the random search, on the whole scale")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
 
 
 def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
@@ -159,4 +186,59 @@ def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = 
     fig.legend(*by_generation.get_legend_handles_labels(), loc="outside right upper", fontsize=8,
                title="colour: experiment (one line a run)\ngrey: references", title_fontsize=8)
     fig.suptitle("discovery: how close each setting gets to optimal play")
+    return fig
+
+
+#: How each discovery experiment is judged, for panel titles (the settings of ``benchmarks/discovery.py``).
+_JUDGING = {"vs_optimal": "judged by the optimal policy", "coevolve_exact": "oracle-free: exact win rates",
+            "coevolve_simulated": "oracle-free: games alone"}
+
+
+def discovery_over_time(frame: pd.DataFrame, floor: float = 3e-6) -> Figure:
+    """The best exact win rate against the optimal that a discovery run's own champion reached by each recorded
+    time, one panel per experiment (how it is judged), one colour per game (nudged sideways so games at one time
+    stay apart): a dot per seed, a line and a large marker through the median over seeds. The y axis is the
+    distance from 0.5 on a log scale, labelled in win rates, so that 0.499 and 0.4999 read apart; a rate within
+    ``floor`` of 0.5 is drawn at the floor. ``frame`` has columns experiment, game, seed, minutes, champion (one row
+    per run and recorded time)."""
+    need = {"experiment", "game", "seed", "minutes", "champion"}
+    if frame is None or frame.empty or not need <= set(frame.columns):
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        return empty(fig, ax, "no recorded discovery runs")
+    experiments = [name for name in _JUDGING if name in set(frame["experiment"])]
+    experiments += sorted(set(frame["experiment"]) - set(experiments))
+    games = list(dict.fromkeys(frame["game"]))
+    colour_of = dict(zip(games, plt.cm.tab10.colors, strict=False))
+    nudge = {game: 0.12 * (n - (len(games) - 1) / 2) for n, game in enumerate(games)}
+    gap = lambda rate: np.maximum(0.5 - np.asarray(rate, dtype=float), floor)  # noqa: E731
+    fig, axes = plt.subplots(1, len(experiments), figsize=(4.4 * len(experiments) + 2.2, 5.0), sharey=True,
+                             squeeze=False, layout="constrained")
+    for ax, name in zip(axes[0], experiments, strict=True):
+        rows = frame[frame["experiment"] == name]
+        for game, group in rows.groupby("game", sort=False):
+            colour = colour_of[game]
+            ax.plot(group["minutes"] + nudge[game], gap(group["champion"]), linestyle="none", marker=".",
+                    markersize=5, color=colour, alpha=0.6)
+            median = group.groupby("minutes")["champion"].median()
+            ax.plot(median.index + nudge[game], gap(median.values), linestyle="-", marker="o", markersize=6,
+                    linewidth=1.5, color=colour)
+        ax.set_yscale("log")
+        ax.set_xlim(0, max(5.0, float(frame["minutes"].max()) + 3))
+        ax.set_title(f"{name}\n{_JUDGING.get(name, '')}".strip())
+        ax.set_xlabel("minutes (one core a run)")
+        ax.grid(alpha=0.3, which="major")
+    axes[0, 0].invert_yaxis()
+    ticks = [10.0 ** e for e in range(int(np.floor(np.log10(floor))), 0)]
+    axes[0, 0].set_yticks(ticks, [f"{0.5 - t:.{round(-np.log10(t))}f}" for t in ticks])
+    axes[0, 0].yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    axes[0, 0].set_ylim(max(0.5 - float(frame["champion"].min()), floor) * 2, floor / 1.5)
+    axes[0, 0].set_ylabel("champion's best exact win rate vs optimal\n(log scale of its distance from 0.5)")
+    handles = [matplotlib.lines.Line2D([], [], color=colour_of[g], linestyle="-", marker="o", linewidth=1.5,
+                                       label=g) for g in games]
+    handles += [matplotlib.lines.Line2D([], [], color="0.4", linestyle="none", marker=".", markersize=5,
+                                        label="one seed"),
+                matplotlib.lines.Line2D([], [], color="0.4", linestyle="-", marker="o", linewidth=1.5,
+                                        label="median over seeds")]
+    fig.legend(handles=handles, loc="outside right center", fontsize=8)
+    fig.suptitle("near-optimal play from random strategies: the champion's best by each recorded time")
     return fig
