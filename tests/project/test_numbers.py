@@ -1,7 +1,8 @@
 """docs/: a measured number on a page is rendered from its results file when the site is built.
 
-``{{ expression | format }}`` in a page is filled in by docs/_hooks.py from ``benchmarks/results/*.json``; a
-number typed into a page instead would drift the day its benchmark is rerun, so the checker below fails on one.
+``{{ macro(...) | fmt("spec") }}`` in a page is rendered by mkdocs-macros with the macros of docs/_macros.py from
+``benchmarks/results/*.json``; a number typed into a page instead would drift the day its benchmark is rerun, so the
+checker below fails on one. Pages are rendered here through the macros plugin as mkdocs.yml configures it.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ ALLOWED = {"300 s", "900 s", "1800 s", "5 min", "15 min", "30 min", "5 minutes",
            # exact values pinned by tests/evolve/test_genomes.py and tests/evolve/test_judges.py
            "0.49999558", "0.0034",
            # last-round Pig's seats, exact (tests/engine/test_endgame.py)
-           "0.527952", "0.472047"}
+           "0.527952", "0.472047",
+           # the study server's header read deadline, a setting (ga_pig.study.serve.HEADER_TIMEOUT_S)
+           "10 s"}
 #: Pages of the reader's reference, not yet rendered from the results.
 OTHERS = ("getting-started.md", "guarantees.md")
 #: Pages the checker does not read, and why.
@@ -48,8 +51,8 @@ EXEMPT = {
 }
 
 
-def _hooks():
-    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "_hooks.py")
+def _macros():
+    spec = importlib.util.spec_from_file_location("docs_macros", DOCS / "_macros.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -120,18 +123,20 @@ def test_exempt_page_copies_no_measurement(page):
 
 def test_checker_finds_a_typed_number():
     assert typed_numbers("games alone reach 0.49736 in 1,045 ms, 49–73× Pig's") == ["0.49736", "1,045 ms", "49–73×"]
-    assert typed_numbers("games alone reach {{ median('coevolve_simulated') | .5f }}; `mutation=0.005`") == []
+    assert typed_numbers("games alone reach {{ median('coevolve_simulated') | fmt('.5f') }}; `mutation=0.005`") == []
     assert typed_numbers("```bash\npython -m ga_pig  # 0.4974 in 15 minutes\n```") == ["0.4974"]
     assert all(page in _pages() for page in EXEMPT if page != "findings/archive.md")
 
 
 def test_every_page_renders():
-    """Every expression on every page evaluates against the results as committed."""
-    hooks = _hooks()
+    """Every macro on every page renders against the results as committed; text kept literal by ``{% raw %}``
+    (a survey platform's placeholders) survives."""
+    macros = _macros()
     for page in _pages():
-        text = (DOCS / page).read_text()
-        rendered = hooks.render(text, where=page)
-        assert "{{ " not in rendered.replace("{{%", ""), page
+        rendered = macros.render_page((DOCS / page).read_text(), page=page)
+        assert "{{ " not in rendered.replace("{{%", "") and "{%" not in rendered.replace("{{%", ""), page
+        if page == "how-to/run-a-study.md":
+            assert "PROLIFIC_PID={{%PROLIFIC_PID%}}" in rendered
 
 
 @pytest.fixture
@@ -149,19 +154,19 @@ def _set(path: Path, change) -> None:
 
 def test_a_page_follows_its_results_file(results):
     """Change one recorded run in a copy of the results: the discovery and simple-rules pages change with it."""
-    hooks = _hooks()
+    macros = _macros()
     pages = {name: (DOCS / "findings" / name).read_text() for name in ("discovery.md", "simple-rules.md")}
-    before = {name: hooks.render(text, results) for name, text in pages.items()}
-    assert before == {name: hooks.render(text) for name, text in pages.items()}
+    before = {name: macros.render_page(text, results) for name, text in pages.items()}
+    assert before == {name: macros.render_page(text) for name, text in pages.items()}
 
     def lower(data):
         for run in data["results"]["coevolve_simulated/pig"]["runs"]:
             run["champion_best_ever"] -= 0.0123
     _set(results / "discovery_pig.json", lower)
-    after = {name: hooks.render(text, results) for name, text in pages.items()}
+    after = {name: macros.render_page(text, results) for name, text in pages.items()}
     for name in pages:
         assert after[name] != before[name], name
-    median = hooks.Numbers(results).median("coevolve_simulated")
+    median = macros.Numbers(results).median("coevolve_simulated")
     assert f"{median:.5f}" in after["discovery.md"] and f"{median:.5f}" not in before["discovery.md"]
 
 
@@ -177,7 +182,7 @@ def test_the_built_site_follows_its_results_file(results, tmp_path):
         for run in data["results"]["coevolve_simulated/pig"]["runs"]:
             run["champion_best_ever"] -= 0.0123
     _set(results / "discovery_pig.json", lower)
-    median = f"{_hooks().Numbers(results).median('coevolve_simulated'):.5f}"
+    median = f"{_macros().Numbers(results).median('coevolve_simulated'):.5f}"
     env = {**os.environ, "GA_PIG_DOCS_RESULTS": str(results), "NO_MKDOCS_2_WARNING": "1"}
     site = tmp_path / "site"
     built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(site)], cwd=ROOT,
@@ -185,26 +190,26 @@ def test_the_built_site_follows_its_results_file(results, tmp_path):
     assert built.returncode == 0, built.stderr[-2000:]
     assert median in (site / "findings" / "discovery" / "index.html").read_text()
     assert median not in (DOCS / "findings" / "discovery.md").read_text()
-    assert median not in _hooks().render((DOCS / "findings" / "discovery.md").read_text())
+    assert median not in _macros().render_page((DOCS / "findings" / "discovery.md").read_text())
 
 
 def test_simple_rules_conclusion_follows_the_data(results):
-    hooks = _hooks()
+    macros = _macros()
     page = (DOCS / "findings" / "simple-rules.md").read_text()
-    fitted = hooks.Numbers().rule("fitted")
-    now = hooks.render(page, results)
-    assert ("games alone does better" in now) == (hooks.Numbers().median("coevolve_simulated") > fitted)
+    fitted = macros.Numbers().rule("fitted")
+    now = macros.render_page(page, results)
+    assert ("games alone does better" in now) == (macros.Numbers().median("coevolve_simulated") > fitted)
 
     def below(data):
         for run in data["results"]["coevolve_simulated/pig"]["runs"]:
             run["champion_best_ever"] = fitted - 0.001
     _set(results / "discovery_pig.json", below)
-    assert "a rule a person can play does better" in hooks.render(page, results)
+    assert "a rule a person can play does better" in macros.render_page(page, results)
 
 
 def test_targets_have_one_source(monkeypatch):
     """A target met on a page is computed from the runs beside ``ga_pig.analysis.discovery``'s targets."""
-    numbers = _hooks().Numbers()
+    numbers = _macros().Numbers()
     assert numbers.target("coevolve_simulated") == discovery.GAME_TARGETS[("coevolve_simulated", "pig")]
     assert numbers.target("coevolve_exact", seconds=300) == dict(discovery.MILESTONES["coevolve_exact"])[300]
     stored = json.loads((RESULTS / "discovery_pig.json").read_text())["results"]
@@ -217,7 +222,7 @@ def test_targets_have_one_source(monkeypatch):
 
 
 def test_a_median_needs_three_seeds():
-    numbers = _hooks().Numbers()
+    numbers = _macros().Numbers()
     assert numbers.count("coevolve_simulated", "hog") == 2
     with pytest.raises(ValueError, match="a median needs 3 or more"):
         numbers.median("coevolve_simulated", "hog")
@@ -225,6 +230,14 @@ def test_a_median_needs_three_seeds():
     assert numbers.summary("coevolve_simulated", "freys").endswith("(one seed)")
 
 
-def test_a_bad_expression_names_its_page():
-    with pytest.raises(ValueError, match=r"findings/x.md: \{\{ median\('nothing'\) \}\} failed"):
-        _hooks().render("{{ median('nothing') }}", where="findings/x.md")
+@pytest.mark.parametrize("markdown, error", [
+    ("{{ median('nothing') }}", "ValueError_: discovery_pig.json has no runs of nothing/pig"),
+    ("{{ medain('vs_optimal') }}", "UndefinedError_: 'medain' is undefined"),
+    ("{{ median('vs_optimal') | .5f }}", "Macro Syntax Error"),
+])
+def test_a_bad_macro_stops_the_build_naming_its_page(markdown, error, caplog):
+    """``on_error_fail``: a macro that fails, an unknown name or a malformed expression stops ``mkdocs build`` with
+    the page and the error in its log, not a page showing the error."""
+    with pytest.raises(SystemExit):
+        _macros().render_page(markdown, page="findings/x.md")
+    assert "findings/x.md" in caplog.text and error in caplog.text

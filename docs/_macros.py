@@ -1,0 +1,397 @@
+"""The docs' macros (mkdocs-macros, ``module_name`` in mkdocs.yml): every measured number on a page is rendered
+from ``benchmarks/results/*.json`` when the site is built, so the pages cannot drift from the data.
+
+A page writes ``{{ median("coevolve_simulated") | fmt(".5f") }}``: a macro (a function of :class:`Numbers`) and
+the ``fmt`` filter (a Python format spec); ``{{ benchmark("engine") }}`` is a benchmark's whole table with the
+machine that measured it. A number typed into a page instead fails ``tests/project/test_numbers.py``. The results
+are read from ``benchmarks/results/``, or from the folder ``GA_PIG_DOCS_RESULTS`` names (a fresh benchmark run's,
+to see the pages it would give).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import statistics
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def results_folder() -> Path:
+    """``GA_PIG_DOCS_RESULTS``, else the committed ``benchmarks/results/``."""
+    return Path(os.environ.get("GA_PIG_DOCS_RESULTS") or ROOT / "benchmarks" / "results")
+
+
+def fmt(value, spec: str = "") -> str:
+    """The ``fmt`` filter: ``value`` in the Python format ``spec`` (``".5f"``, ``","``)."""
+    return format(value, spec)
+
+
+def gap(value: float, reference: float) -> float:
+    """The ``gap`` filter: how far ``value`` lies from ``reference`` (``| map("gap", 1 / 3) | max``)."""
+    return abs(value - reference)
+
+
+def define_env(env) -> None:
+    """Register every public function of :class:`Numbers` as a macro, ``benchmark`` and the filters."""
+    numbers = Numbers(results_folder())
+    for name in Numbers.MACROS:
+        env.macro(getattr(numbers, name), name)
+    env.macro(lambda name: benchmark_table(name, numbers.results), "benchmark")
+    env.filter(fmt, "fmt")
+    env.filter(gap, "gap")
+
+
+class Numbers:
+    """The macros a page's ``{{ ... }}`` may call, over the results files in one directory.
+
+    Discovery runs are named by experiment and game (``"coevolve_exact", "pig_dice"``): Pig's are in
+    ``discovery_pig.json``, every other game's in ``discovery_variants.json``. A run's figure (``field``) is one of
+    its recorded keys: ``champion_best_ever`` (default), ``champion_final``, ``population_best_ever``,
+    ``population_final``, ``generations``, ``seconds``.
+    """
+
+    #: the methods a page may call as macros
+    MACROS = ("result", "runs", "seeds", "median", "summary", "span", "worst", "target", "met", "rule", "measure",
+              "evaluation", "ga", "best_by", "drift", "count", "pig_table", "every_game_table", "every_game_met",
+              "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table")
+
+    def __init__(self, results: Path | None = None):
+        self.results = Path(results or results_folder())
+        self._loaded: dict[str, dict] = {}
+
+    def result(self, name: str) -> dict:
+        """The parsed ``benchmarks/results/<name>.json``."""
+        if name not in self._loaded:
+            path = self.results / f"{name}.json"
+            if not path.is_file():
+                raise ValueError(f"no results file {path}; expected one of "
+                                 f"{sorted(p.stem for p in self.results.glob('*.json'))}")
+            self._loaded[name] = json.loads(path.read_text())
+        return self._loaded[name]
+
+    def runs(self, experiment: str, game: str = "pig", file: str | None = None) -> list[dict]:
+        """The recorded runs of ``experiment`` on ``game``, in seed order."""
+        file = file or ("discovery_pig" if game == "pig" else "discovery_variants")
+        entry = self.result(file)["results"].get(f"{experiment}/{game}")
+        if entry is None:
+            known = sorted(self.result(file)["results"])
+            raise ValueError(f"{file}.json has no runs of {experiment}/{game}; it has {known}")
+        return sorted(entry["runs"], key=lambda run: run["seed"])
+
+    def _figures(self, experiment, game, field, file=None) -> list[float]:
+        return [run[field] for run in self.runs(experiment, game, file)]
+
+    def seeds(self, experiment: str, game: str = "pig", field: str = "champion_best_ever", digits: int = 4,
+              file: str | None = None) -> str:
+        """Each seed's figure, in seed order: ``0.4963, 0.4956, 0.4957``."""
+        return ", ".join(_number(value, digits) for value in self._figures(experiment, game, field, file))
+
+    def median(self, experiment: str, game: str = "pig", field: str = "champion_best_ever",
+               file: str | None = None) -> float:
+        """The median over the seeds; refused under three seeds (say "one seed" and show it instead)."""
+        figures = self._figures(experiment, game, field, file)
+        if len(figures) < 3:
+            raise ValueError(f"{experiment}/{game} has {len(figures)} seed(s); a median needs 3 or more "
+                             f"(use summary() or seeds())")
+        return float(statistics.median(figures))
+
+    def worst(self, experiment: str, game: str = "pig", field: str = "champion_best_ever",
+              file: str | None = None) -> float:
+        return float(min(self._figures(experiment, game, field, file)))
+
+    def count(self, experiment: str, game: str = "pig", file: str | None = None) -> int:
+        """How many seeds were run."""
+        return len(self.runs(experiment, game, file))
+
+    def summary(self, experiment: str, game: str = "pig", field: str = "champion_best_ever", digits: int = 4,
+                file: str | None = None) -> str:
+        """The figure in words that say how many seeds it is over: "median 0.4982 of 3 seeds (0.4979–0.4990)",
+        "0.4954 and 0.4949 (two seeds)" or "0.4971 (one seed)"."""
+        figures = self._figures(experiment, game, field, file)
+        if len(figures) == 1:
+            return f"{_number(figures[0], digits)} (one seed)"
+        if len(figures) == 2:
+            return f"{_number(figures[0], digits)} and {_number(figures[1], digits)} (two seeds)"
+        return (f"median {_number(statistics.median(figures), digits)} of {len(figures)} seeds "
+                f"({_number(min(figures), digits)}–{_number(max(figures), digits)})")
+
+    def span(self, experiment: str, game: str = "pig", field: str = "generations", file: str | None = None) -> str:
+        """The smallest and largest figure over the seeds, "2,447–2,821" (one number if they agree)."""
+        figures = self._figures(experiment, game, field, file)
+        low, high = min(figures), max(figures)
+        return _number(low, 0) if low == high else f"{_number(low, 0)}–{_number(high, 0)}"
+
+    def best_by(self, experiment: str, game: str = "pig", seconds: int = 300, digits: int = 4,
+                file: str | None = None) -> str:
+        """Each seed's champion's best within ``seconds`` of its run."""
+        return ", ".join(_number(run["champion_best_by"][str(seconds)], digits)
+                         for run in self.runs(experiment, game, file))
+
+    def drift(self, experiment: str, game: str = "pig", file: str | None = None) -> float:
+        """The largest fall of a seed's population best from its best ever to the end."""
+        return max(run["population_best_ever"] - run["population_final"] for run in self.runs(experiment, game, file))
+
+    def target(self, experiment: str, game: str = "pig", seconds: int | None = None) -> float:
+        """The target of ``experiment`` on ``game`` by ``seconds`` (default: its whole budget), from
+        ``ga_pig.analysis.discovery``, the one place targets are set."""
+        from ga_pig.analysis.discovery import targets
+
+        budgets = dict(targets(experiment, game))
+        if not budgets:
+            raise ValueError(f"{experiment} has no target")
+        return budgets[seconds if seconds is not None else max(budgets)]
+
+    def met(self, experiment: str, game: str = "pig", seconds: int | None = None, file: str | None = None) -> str:
+        """"met" or "not met": the recorded runs against the target (median reaches it, no seed short by more than
+        ``SHORTFALL``)."""
+        from ga_pig.analysis.discovery import target_met, targets
+
+        budgets = dict(targets(experiment, game))
+        seconds = seconds if seconds is not None else max(budgets)
+        runs = self.runs(experiment, game, file)
+        figures = [run["champion_best_ever"] if seconds == max(budgets) else run["champion_best_by"][str(seconds)]
+                   for run in runs]
+        return "met" if target_met(figures, budgets[seconds]) else "not met"
+
+    def rule(self, words: str, field: str = "win_rate") -> float:
+        """The simple-rules benchmark's row whose rule contains ``words``."""
+        rows = [row for row in self.result("simple_rules")["rules"] if words in row["rule"]]
+        if len(rows) != 1:
+            raise ValueError(f"simple_rules.json has {len(rows)} rules containing {words!r}; expected one")
+        return rows[0][field]
+
+    def measure(self, file: str, words: str, field: str = "value") -> float:
+        """The row of a benchmark's ``rows`` whose measure is ``words``, else the one that contains them."""
+        rows = [row for row in self.result(file)["rows"] if words == row["measure"]] or \
+            [row for row in self.result(file)["rows"] if words in row["measure"]]
+        if len(rows) != 1:
+            raise ValueError(f"{file}.json has {len(rows)} measures containing {words!r}; expected one")
+        return rows[0][field]
+
+    def evaluation(self, game: str, field: str, part: str = "pairs") -> list[float]:
+        """One field of ``evaluation.json``'s pairs (or ``one_vs_many``) on ``game``, over its rows."""
+        return [row[field] for row in self.result("evaluation")[part] if row["game"] == game]
+
+    def _cell(self, experiment: str, game: str, field: str = "champion_best_ever", seconds: int | None = None,
+              digits: int = 4) -> str:
+        """Each seed's figure, with their median when there are three or more."""
+        runs = self.runs(experiment, game)
+        figures = [run["champion_best_by"][str(seconds)] if seconds else run[field] for run in runs]
+        shown = ", ".join(_number(value, digits) for value in figures)
+        median = _number(statistics.median(figures), digits)
+        return f"{shown} (median **{median}**)" if len(figures) >= 3 else shown
+
+    def _met(self, experiment: str, game: str) -> str:
+        from ga_pig.analysis.discovery import targets
+
+        return "; ".join(f"{target:g} by {seconds // 60} min: {self.met(experiment, game, seconds)}"
+                         for seconds, target in targets(experiment, game))
+
+    def pig_table(self) -> str:
+        """Pig's discovery runs: one row per experiment of ``discovery_pig.json``, its target and whether it is met."""
+        lines = ["| experiment (setting) | seeds | champion's best | at the end | generations | target: met? |",
+                 "| --- | --- | --- | --- | --- | --- |"]
+        for key in self.result("discovery_pig")["results"]:
+            experiment = key.split("/")[0]
+            runs = self.runs(experiment)
+            setting = runs[0]["setting"] + (", games only" if experiment == "coevolve_simulated" else "")
+            lines.append(f"| `{experiment}` ({setting}) | {', '.join(str(r['seed']) for r in runs)} | "
+                         f"{self._cell(experiment, 'pig', digits=5)} | "
+                         f"{self.seeds(experiment, 'pig', 'champion_final', 5)} | "
+                         f"{self.span(experiment)} in {_number(max(r['seconds'] for r in runs) / 60, 0)} min | "
+                         f"{self._met(experiment, 'pig')} |")
+        return "\n".join(lines)
+
+    def every_game_table(self) -> str:
+        """Discovery on every game: exact and games-only judging, each seed's champion's best, the optimum's own
+        value, and whether the targets are met."""
+        from ga_pig.analysis.discovery import targets
+
+        early = targets("coevolve_exact")[0][0]
+        lines = [f"| game | `coevolve_exact`: by {early // 60} min | by 15 min | generations | target | "
+                 "`coevolve_simulated`: 15 min | generations | target | optimal first mover wins |",
+                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        games = dict.fromkeys(key.split("/")[1] for name in ("discovery_pig", "discovery_variants")
+                              for key in self.result(name)["results"])
+        for game in games:
+            exact, simulated = self.runs("coevolve_exact", game), self.runs("coevolve_simulated", game)
+            lines.append(
+                f"| `{game}` | {self._cell('coevolve_exact', game, seconds=early)} | "
+                f"{self._cell('coevolve_exact', game)} | {self.span('coevolve_exact', game)} | "
+                f"{self._met('coevolve_exact', game)} | {self._cell('coevolve_simulated', game)} | "
+                f"{self.span('coevolve_simulated', game)} | {self._met('coevolve_simulated', game)} | "
+                f"{exact[0]['optimal_first_mover']:.6f} |")
+            assert simulated
+        return "\n".join(lines)
+
+    def _games(self) -> list[str]:
+        return list(dict.fromkeys(key.split("/")[1] for name in ("discovery_pig", "discovery_variants")
+                                  for key in self.result(name)["results"]))
+
+    def every_game_met(self) -> str:
+        """"every game meets them", or the targets not met, from the recorded runs of every game."""
+        from ga_pig.analysis.discovery import targets
+
+        missed = [f"{experiment} on {game} by {seconds // 60} min" for game in self._games()
+                  for experiment in ("coevolve_exact", "coevolve_simulated")
+                  for seconds, _ in targets(experiment, game) if self.met(experiment, game, seconds) != "met"]
+        return "every game meets them" if not missed else "not met: " + ", ".join(missed)
+
+    def max_drift(self) -> float:
+        """The largest fall of a games-judged population's best from its best ever to the end, over every game."""
+        return max(self.drift("coevolve_simulated", game) for game in self._games())
+
+    def shortfall(self) -> float:
+        from ga_pig.analysis.discovery import SHORTFALL
+
+        return SHORTFALL
+
+    def drift_target(self) -> float:
+        from ga_pig.analysis.discovery import DRIFT
+
+        return DRIFT
+
+    def hours(self, file: str = "discovery_pig", cores: int = 2) -> str:
+        """The wall time of a discovery file's runs, ``cores`` at a time, in hours."""
+        seconds = sum(run["seconds"] for entry in self.result(file)["results"].values() for run in entry["runs"])
+        return f"{seconds / cores / 3600:.1f} hours"
+
+    def runs_table(self, file: str, experiment: str, game: str) -> str:
+        """One row per recorded seed of ``experiment`` on ``game`` in ``benchmarks/results/<file>.json``."""
+        lines = ["| seed | champion (best) | champion (end) | population's best | generations |",
+                 "| --- | --- | --- | --- | --- |"]
+        lines += [f"| {r['seed']} | {r['champion_best_ever']:.4f} | {r['champion_final']:.4f} | "
+                  f"{r['population_best_ever']:.4f} | {r['generations']:,} |"
+                  for r in self.runs(experiment, game, file)]
+        return "\n".join(lines)
+
+    def between(self, values: list[float], digits: int = 1, scale: float = 1.0) -> str:
+        """The smallest and largest of ``values`` (times ``scale``), "49–73" (one number if they agree)."""
+        low, high = f"{min(values) * scale:,.{digits}f}", f"{max(values) * scale:,.{digits}f}"
+        return low if low == high else f"{low}–{high}"
+
+    def ga(self, scheme: str, field: str = "best_ever") -> list[float]:
+        """One field of the GA benchmark's seeds for ``scheme`` (``knockout``, ``round_robin``, ``cube``,
+        ``cube_exact``)."""
+        return [run[field] for run in self.result("ga")["quality"][scheme]]
+
+
+def _number(value: float, digits: int) -> str:
+    return f"{value:,.{digits}f}"
+
+
+def _value(value, unit: str) -> str:
+    if value is None:
+        return "—"
+    if unit == "games/s":
+        return f"{value / 1e6:.2f} M games/s" if value >= 1e5 else f"{value / 1e3:.1f} k games/s"
+    if unit == "ms":
+        return f"{value:.3g} ms"
+    if unit == "s":
+        return f"{value:.3g} s"
+    if unit == "MiB":
+        return f"{value:,.0f} MiB" if value >= 10 else f"{value:.2g} MiB"
+    return f"{value:.3g} {unit}"
+
+
+def machine(results: dict) -> str:
+    """Where a benchmark ran, in words."""
+    m = results["machine"]
+    return (f"{m['cpu']}, {m['cores']} cores, Python {m['python']}, numpy {m['numpy']}, numba {m['numba']} "
+            f"({results['date']})")
+
+
+def benchmark_table(name: str, directory: Path) -> str:
+    """The rows of ``benchmarks/results/<name>.json``: ``rows`` of measures, or the GA benchmark's
+    seconds per generation."""
+    results = json.loads((directory / f"{name}.json").read_text())
+    if "rules" in results:
+        return rules_table(name, results, directory)
+    if "base" in results:
+        return compare_table(name, results)
+    lines = [f"*Measured on {machine(results)}; `benchmarks/results/{name}.json`.*", ""]
+    if "rows" in results:
+        lines += ["| measure | value | target |", "| --- | --- | --- |"]
+        for row in results["rows"]:
+            target = str(row.get("target") or "").replace("|", r"\|")
+            lines.append(f"| {row['measure']} | {_value(row['value'], row['unit'])} | {target} |")
+    else:
+        generations = results["generations"]
+        lines += [f"| GA | seconds per generation | {generations} generations |", "| --- | --- | --- |"]
+        for scheme, seconds in results["seconds_per_generation"].items():
+            total = seconds * generations
+            lines.append(f"| {scheme} | {seconds:.3f} | {total / 60:.0f} min |" if total >= 600 else
+                         f"| {scheme} | {seconds:.3f} | {total:.0f} s |")
+    return "\n".join(lines) + "\n"
+
+
+def compare_table(name: str, results: dict) -> str:
+    """``benchmarks/compare.py``'s rows: each measure at the base revision and now, and their cost ratio."""
+    lines = [f"*Measured on {machine(results)}, best of {results['rounds']} interleaved rounds against "
+             f"`{results['base']}`; `benchmarks/results/{name}.json`.*", "",
+             "| measure | before | after | cost after / before |", "| --- | --- | --- | --- |"]
+    for row in results["rows"]:
+        lines.append(f"| {row['measure']} | {_value(row['before'], row['unit'])} | {_value(row['after'], row['unit'])} "
+                     f"| {row['cost_ratio']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+#: discovery_pig.json's experiments, as the simple-rules table names them beside the rules
+CHAMPIONS = {"vs_optimal": "evolved champion, vs_optimal (oracle-judged, 300 s)",
+             "coevolve_exact": "evolved champion, coevolve_exact (oracle-free, 900 s)",
+             "coevolve_simulated": "evolved champion, coevolve_simulated (oracle-free, games only, 900 s)"}
+
+
+def rules_table(name: str, results: dict, directory: Path) -> str:
+    """The exact win rates against the optimal policy of ``benchmarks/results/<name>.json``'s rules, with Pig's
+    evolved champions (the median of their seeds in ``discovery_pig.json``) after Pig's rules."""
+    numbers = Numbers(directory)
+    rows = list(results["rules"])
+    at = max(n for n, row in enumerate(rows) if row["game"] == "pig") + 1
+    for experiment, words in CHAMPIONS.items():
+        runs = numbers.runs(experiment)
+        rate = numbers.median(experiment)
+        rows.insert(at, {"game": "pig", "rule": f"{words}, median of seeds {', '.join(str(r['seed']) for r in runs)}",
+                         "win_rate": rate, "distance": 0.5 - rate, "source": "`benchmarks/results/discovery_pig.json`"})
+        at += 1
+    lines = [f"*Computed by `python benchmarks/{name}.py`; `benchmarks/results/{name}.json`; the evolved champions "
+             f"from `benchmarks/results/discovery_pig.json`.*", "",
+             "| game | rule | win rate against optimal | distance from 0.5 | source |",
+             "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        lines.append(f"| {row['game']} | {row['rule']} | {row['win_rate']:.6f} | {row['distance']:.6f} | "
+                     f"{row['source']} |")
+    return "\n".join(lines) + "\n"
+
+
+def render_page(markdown: str, results: Path | None = None, page: str = "page.md") -> str:
+    """``markdown`` rendered as ``mkdocs build`` renders page ``page``: through the macros plugin configured in
+    mkdocs.yml, over the results in ``results`` (default: :func:`results_folder`). For the tests, and to preview a
+    page against a fresh benchmark run's results without building the site."""
+    from mkdocs.structure.files import File
+    from mkdocs.structure.pages import Page
+
+    config = _site_config()
+    macros = config.plugins["macros"]
+    before = os.environ.get("GA_PIG_DOCS_RESULTS")
+    os.environ["GA_PIG_DOCS_RESULTS"] = str(results or results_folder())
+    try:
+        macros.on_config(config)
+    finally:
+        if before is None:
+            del os.environ["GA_PIG_DOCS_RESULTS"]
+        else:
+            os.environ["GA_PIG_DOCS_RESULTS"] = before
+    source = File(page, config.docs_dir, config.site_dir, config.use_directory_urls)
+    return macros.on_page_markdown(markdown, page=Page(page, source, config), config=config)
+
+
+@functools.cache
+def _site_config():
+    """mkdocs.yml, loaded once: the macros plugin reads the results folder again at each ``on_config``."""
+    from mkdocs.config import load_config
+
+    return load_config(str(ROOT / "mkdocs.yml"))
