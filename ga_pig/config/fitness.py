@@ -178,18 +178,14 @@ def _check_judge(kind: str, opponent: str) -> None:
              if judged_by else f"one of {tuple(dict.fromkeys(o for _, o in JUDGES))}")
 
 
-def _two_players_only(kind: str, opponent: str) -> bool:
-    from ga_pig.evolve.judges import JUDGES
-
-    return bool(getattr(JUDGES[(kind, opponent)], "two_players_only", False))
-
-
 def check(cfg, game) -> None:
     """Refuse a judge no one registered, one the game's players rule out, keys the judge lacks, and
     values out of range."""
+    from ga_pig.evolve.judges import JUDGES
+
     fitness, players = cfg.fitness, int(cfg.game.players)
     _check_judge(fitness.kind, fitness.opponent)
-    if players != 2 and _two_players_only(fitness.kind, fitness.opponent):
+    if players != 2 and JUDGES[(fitness.kind, fitness.opponent)].two_players_only:
         fail("fitness.opponent", fitness.opponent, f"a judge for any number of players with "
              f"game.players={players} ({fitness.opponent!r} solves a zero-sum game between two)")
     FITNESS.check_fit(fitness)

@@ -100,7 +100,7 @@ class Recorder:
     def _champion_rate(self, champion: Champion, rates: np.ndarray) -> float:
         if not self.cfg.record or champion.strategy is None:
             return float("nan")
-        return float(rates[champion.index]) if champion.index is not None else self.rates.one(champion.strategy)
+        return float(rates[champion.index] if champion.index is not None else self.rates(champion.strategy[None])[0])
 
     def _decided(self, champion: Champion) -> Champion:
         if champion.strategy is None:

@@ -23,7 +23,8 @@ from omegaconf import DictConfig
 from ga_pig._compile import CompileClock
 from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.judges import RatesVsOptimal, make_judge
+from ga_pig.evolve.judges import Judge, RatesVsOptimal, Verdict, make_judge
+from ga_pig.evolve.judges.cells import CellTests
 from ga_pig.evolve.keeper import KeepChampion
 from ga_pig.evolve.memetic import BestResponseStep
 from ga_pig.evolve.operators import OBSERVING
@@ -65,9 +66,14 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
     rates = RatesVsOptimal(game)
     judge = make_judge(cfg, game, rng, rates)
     toolboxes = [build_toolbox(cfg, game, rng, judge, genes, fine) for fine in (False, True)]
+    # the champion improvers the config asks for: cell tests, the solver's best response, the champion kept
+    fit = cfg.fitness
+    cells = CellTests(game, fit.cell_tests, fit.max_games, float(fit.z), rng) if fit.get("cell_tests") else None
     memetic = BestResponseStep(game, genes, int(cfg.memetic.every))
-    keep = KeepChampion(genes, bool(cfg.force_roll_at_zero), slot=-2 if memetic.every else -1)
-    begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], judge)
+    keep = KeepChampion(genes, bool(cfg.force_roll_at_zero), slot=-2 if memetic.every else -1) \
+        if fit.get("keep_champion") else None
+    stateful = (judge, cells) if cells else (judge,)
+    begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], stateful)
     population, side, champion = begin.population, begin.side, begin.champion
     limit = _limit(cfg, rates, began, compiling)
     progress = Progress(cfg, total, begin.generation, compiling, limit=limit)
@@ -76,7 +82,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
 
     def boundary(generation: int) -> Boundary:
         return Boundary.of(generation, population, side, rng, len(recorder.records), recorder.elapsed(), champion,
-                           judge)
+                           stateful)
 
     at, stopped, generation = boundary(begin.generation), None, begin.generation
     try:
@@ -93,12 +99,14 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                 wave, wave_side = _side_at(schedule, generation)
                 toolbox = toolboxes[wave == len(schedule) - 1]  # the last wave breeds with operators.fine_*
                 population, side = _resized(genes, population, side, wave_side)
-                strategies, survivors, fitness, champion = _judged(cfg, genes, toolbox, judge, population, side,
-                                                                   scratch)
+                # coarser genomes than side 1 cannot carry a champion changed at a single score pair
+                improvers = (cells,) if cells and side == 1 else ()
+                strategies, verdict, champion = _judged(cfg, genes, toolbox, judge, improvers, population, side,
+                                                        scratch)
                 if generation % eval_every == 0:
-                    recorder.record(generation, wave, side, strategies, fitness, champion)
-                children = memetic(toolbox.breed(population, survivors), champion.strategy, side, generation)
-                population = keep(children, population, strategies, getattr(judge, "kept", None), side)
+                    recorder.record(generation, wave, side, strategies, verdict.fitness, champion)
+                children = memetic(toolbox.breed(population, verdict.survivors), champion.strategy, side, generation)
+                population = keep(children, population, strategies, verdict.champion, side) if keep else children
                 progress.advance(generation + 1, recorder.records[-1] if recorder.records else None)
                 limit.generation_done()
         summary = recorder.finish(generation, _side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),
@@ -131,27 +139,26 @@ def _resized(genes, population: list[Individual], side: int, wave_side: int) -> 
     return [Individual(g) for g in genomes], wave_side
 
 
-def _judged(cfg: DictConfig, genes, toolbox, judge, population: list[Individual], side: int, scratch: Scratch):
+def _judged(cfg: DictConfig, genes, toolbox, judge: Judge, improvers: tuple, population: list[Individual], side: int,
+            scratch: Scratch) -> tuple[np.ndarray, Verdict, Champion]:
     """One generation judged: its strategies (decoded into ``scratch``'s memory: the next generation's overwrite
-    them; as thresholds where the judge reads them, ``compact``), the survivors of selection (best first), every
-    member's fitness (also set on the individuals) and the run's champion, which an operator that watches play
-    observes. A judge with cell tests runs them only where ``side`` is 1: coarser genomes cannot carry a champion
-    changed at a single score pair."""
-    if hasattr(judge, "single_cells"):
-        judge.single_cells = side == 1
-    if getattr(judge, "compact", False):  # 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions
+    them; as thresholds where the judge reads them, ``compact``), the judge's verdict (every member's fitness, also
+    set on the individuals) with the champion ``improvers`` applied, and the run's champion, which an operator that
+    watches play observes."""
+    if judge.compact:  # 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions
         into = scratch.empty((len(population),) + genes.space.shape[:-1], np.int16)
         strategies = genes.thresholds(np.stack(population), side, cfg.force_roll_at_zero, out=into)
     else:
         into = scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
         strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero, out=into)
-    survivors, fitness = toolbox.select(strategies)
-    for individual, value in zip(population, fitness, strict=True):
+    verdict = judge.verdict(strategies, toolbox.select, improvers)
+    for individual, value in zip(population, verdict.fitness, strict=True):
         individual.fitness.values = (float(value),)
-    champion = _champion(judge, strategies, survivors)
+    best = int(verdict.survivors[0])  # the run's own best: the judge's champion, else selection's first survivor
+    champion = Champion(np.array(strategies[best]), best) if verdict.champion is None else Champion(verdict.champion)
     if cfg.operators.mutation in OBSERVING:
         genes.observe(genes.decisions(champion.strategy))
-    return strategies, survivors, fitness, champion
+    return strategies, verdict, champion
 
 
 def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkpointer, at: Boundary, out: Path,
@@ -171,16 +178,6 @@ def _reported(cfg: DictConfig, game: Game, out: Path, summary: dict) -> dict:
     write_json(out / SUMMARY, summary)
     tell(lines, bool(cfg.progress))
     return summary
-
-
-def _champion(judge, strategies: np.ndarray, survivors: np.ndarray) -> Champion:
-    """The run's own best, by its own fitness: the judge's reigning champion if it keeps one,
-    else the first survivor of this generation's selection."""
-    kept = getattr(judge, "champion", None)
-    if kept is not None:
-        return Champion(kept, None)
-    best = int(survivors[0])
-    return Champion(np.array(strategies[best]), best)
 
 
 def _stopped(out: Path, generation: int, total: int, why: str) -> str:

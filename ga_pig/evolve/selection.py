@@ -12,7 +12,7 @@ carried over unchanged.
   (with replacement); each winner is a parent (the same member may win several).
 
 A scheme takes the ``selection.*`` values its signature names (``mu``, ``tournament_size``) as
-keywords. A scheme that carries all its survivors over says so with ``keeps_survivors = True``.
+keywords. A scheme that carries all its survivors over is named in ``KEEPS_SURVIVORS``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["round_robin", "knockout", "mu_plus_lambda", "mu_comma_lambda", "tournament", "SCHEMES"]
+__all__ = ["round_robin", "knockout", "mu_plus_lambda", "mu_comma_lambda", "tournament", "SCHEMES", "KEEPS_SURVIVORS"]
 
 
 def round_robin(strategies: np.ndarray, judge, rng: np.random.Generator):
@@ -58,9 +58,6 @@ def mu_plus_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: 
     return _best(totals, rng)[:mu], totals
 
 
-mu_plus_lambda.keeps_survivors = True
-
-
 def mu_comma_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: int):
     """(μ,λ): the ``mu`` best by total are the parents."""
     totals = judge.totals(strategies)
@@ -82,3 +79,5 @@ def tournament(strategies: np.ndarray, judge, rng: np.random.Generator, tourname
 #: name -> scheme(strategies, judge, rng, **selection) -> (survivors best first, fitness per member)
 SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout, "mu_plus_lambda": mu_plus_lambda,
                                 "mu_comma_lambda": mu_comma_lambda, "tournament": tournament}
+#: the schemes that carry every survivor over (the toolbox's elite is then ``mu``)
+KEEPS_SURVIVORS = {"mu_plus_lambda"}

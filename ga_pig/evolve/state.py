@@ -36,7 +36,8 @@ class Champion:
 class Boundary:
     """The state at the start of a generation: what a checkpoint holds. Genomes are never
     changed in place (children are new arrays), so the members are shared, not copied; their
-    fitness values, which the next selection overwrites, are copied; so is the judge's state."""
+    fitness values, which the next selection overwrites, are copied; so is the state of the judge and of the
+    champion improvers that keep one (``stateful``), under one set of names."""
 
     generation: int
     population: list
@@ -50,9 +51,9 @@ class Boundary:
 
     @classmethod
     def of(cls, generation: int, population: list, side: int, rng: np.random.Generator, n_records: int,
-           elapsed: float, champion: Champion, judge) -> Boundary:
+           elapsed: float, champion: Champion, stateful: tuple) -> Boundary:
         fitness = np.array([ind.fitness.values[0] if ind.fitness.valid else np.nan for ind in population])
-        judge_state = judge.state() if hasattr(judge, "state") else {}
+        judge_state = {name: a for part in stateful for name, a in part.state().items()}
         return cls(generation, list(population), fitness, side, rng.bit_generator.state, n_records, elapsed,
                    champion, judge_state)
 
@@ -71,9 +72,9 @@ class Start:
 
 
 def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, genes: Genome, rng: np.random.Generator,
-          first_side: int, judge) -> Start:
+          first_side: int, stateful: tuple) -> Start:
     """A new run (its directory and config written, its first population drawn) or a resumed one
-    (its RNG, population, fitness, records, champion and judge restored from the checkpoint)."""
+    (its RNG, population, fitness, records, champion, and the judge and improvers of ``stateful`` restored)."""
     if resumed is None:
         out.mkdir(parents=True, exist_ok=True)
         atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
@@ -96,8 +97,9 @@ def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, genes
     log.info("resumed %s at generation %d of %d%s", out, begin, int(cfg.generations),
              f" with {resumed.changes}" if resumed.changes else "")
     arrays = state["arrays"]
-    if hasattr(judge, "restore"):
-        judge.restore({name[len("judge_"):]: a for name, a in arrays.items() if name.startswith("judge_")})
+    for part in stateful:
+        part.restore({name[len("judge_"):]: a for name, a in arrays.items() if name.startswith("judge_")})
+
     return Start(population, state["side"], begin, records, state["elapsed"], resumes,
                  Champion(arrays.get("champion")))
 

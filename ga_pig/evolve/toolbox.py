@@ -12,7 +12,7 @@ from ga_pig.evolve import operators
 from ga_pig.evolve.breeding import breed
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.selection import SCHEMES
+from ga_pig.evolve.selection import KEEPS_SURVIVORS, SCHEMES
 from ga_pig.game import Game
 
 __all__ = ["build_toolbox"]
@@ -74,7 +74,8 @@ def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genom
                      mutation=partial(mutation, **_options(mutation, knobs)))
     choice = selection_values(cfg)
     toolbox.register("select", scheme, judge=judge, rng=rng, **_options(scheme, choice))
-    elite = choice["mu"] if getattr(scheme, "keeps_survivors", False) else int(cfg.elite)
+    elite = choice["mu"] if cfg.selection.scheme in KEEPS_SURVIVORS else int(cfg.elite)
+
     toolbox.register("clone", Individual)
     toolbox.register("breed", breed, toolbox=toolbox, rng=rng, elite=elite, size=int(cfg.population_size))
     return toolbox

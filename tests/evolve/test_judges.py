@@ -339,7 +339,7 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
     kind, opponent = fitness
     option = part("fitness").option_for({"kind": kind, "opponent": opponent})
     cfg = compose([*SPACE_GAMES[space], f"selection={scheme}", f"fitness={option}", *SMALL])
-    if getattr(JUDGES[fitness], "two_players_only", False) and space == "players_roll_hold":
+    if JUDGES[fitness].two_players_only and space == "players_roll_hold":
         with pytest.raises(ValueError, match=f"config key 'fitness.opponent' = '{opponent}': expected a judge for any"):
             run(cfg, tmp_path)
         return
@@ -422,3 +422,59 @@ THREE_16 = Game.pig(goal=16, players=3)
 def _decisions(ladder):
     ladder.compact = False
     return ladder
+
+
+def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, monkeypatch):
+    """A new Judge that keeps a champion is registered and runs: its verdicts say when the champion changed, the
+    run saves that champion as best.npy (here the member with the worst exact rate against hold-at-10 yet seen, so
+    it is not selection's best) and carries it in the checkpoint. A class that is not a Judge is refused."""
+    from dataclasses import dataclass
+
+    from ga_pig.evolve.judges import Judge, judge
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    made = []
+
+    @dataclass
+    class WorstSeen(Judge):
+        game: Game
+        worst: np.ndarray | None = None
+        rate: float = 2.0
+
+        @classmethod
+        def for_run(cls, game, cfg, rng, rates):
+            made.append(cls(game))
+            return made[-1]
+
+        def totals(self, strategies):
+            rates = exact.win_rates(strategies, S.hold_at(10, self.game), self.game)
+            if rates.min() < self.rate:
+                self.worst, self.rate = np.array(strategies[int(np.argmin(rates))]), float(rates.min())
+            return rates
+
+        @property
+        def champion(self):
+            return self.worst
+
+        def state(self):
+            return {} if self.worst is None else {"worst": self.worst}
+
+    monkeypatch.setitem(JUDGES, ("exact", "worst_seen"), None)  # taken out again after the test
+    judge("exact", "worst_seen")(WorstSeen)
+    seen = WorstSeen(G)
+    by_total = lambda strategies: (np.argsort(-seen.totals(strategies)), seen.totals(strategies))  # noqa: E731
+    first = seen.verdict(np.stack([S.hold_at(1, G), S.hold_at(8, G)]), by_total)
+    assert first.changed and np.array_equal(first.champion, S.hold_at(1, G)) and list(first.survivors) == [1, 0]
+    again = seen.verdict(np.stack([S.hold_at(8, G), S.hold_at(9, G)]), by_total)
+    assert not again.changed and again.champion is first.champion
+    summary = run(compose(["fitness.kind=exact", "fitness.opponent=worst_seen", "record=true", *SMALL]), tmp_path)
+    check_outputs(tmp_path, summary)
+    assert np.array_equal(np.load(tmp_path / "best.npy"), made[-1].worst)
+    held = load_checkpoint(tmp_path / "checkpoint.npz")["arrays"]
+    assert np.array_equal(held["judge_worst"], made[-1].worst)
+    with pytest.raises(TypeError, match="NotAJudge is not a subclass of ga_pig.evolve.judges.Judge"):
+        @judge("exact", "refused")
+        class NotAJudge:
+            def totals(self, strategies):
+                return np.zeros(len(strategies))
+    assert ("exact", "refused") not in JUDGES

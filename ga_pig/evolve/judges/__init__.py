@@ -1,8 +1,7 @@
 """Where fitness comes from: simulated matches or exact win rates (the ``fitness`` config group).
 
-A judge answers the two questions selection asks:
-``totals(strategies)`` — each member's round-robin total ([Exeter GA 2016 §3.4.1]), and
-``duels(strategies, pairs)`` — both members' scores in each knockout match ([Exeter GA 2016 §3.4.2]).
+Every judge is a [`Judge`][ga_pig.evolve.judges.Judge] (the protocol selection, the loop and checkpoints use) and
+judges a generation into a [`Verdict`][ga_pig.evolve.judges.Verdict].
 
 Which judges see the answer key:
 
@@ -15,9 +14,6 @@ Exact judges read ``fitness.restart``: the share of a win rate taken from games 
 turn-start score pair instead of the game's start ([`restarts`][ga_pig.exact.restarts]). The recorded
 rates (and the headline numbers) are always from the game's start.
 
-A judge that keeps a champion exposes it as ``champion`` (the run saves it as ``best.npy``) and
-its state for checkpoints as ``state()`` / ``restore(state)`` (arrays by name).
-
 [`JUDGES`][ga_pig.evolve.judges.JUDGES] is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``,
 filled by the [`judge`][ga_pig.evolve.judges.judge] decorator; each class builds itself for a run with
 ``for_run(game, cfg, rng, rates)``. Config validation and the contract tests read it.
@@ -25,7 +21,7 @@ filled by the [`judge`][ga_pig.evolve.judges.judge] decorator; each class builds
 
 # The judges register in the order imported here, the order messages and the configuration reference list them.
 # isort: off
-from ga_pig.evolve.judges.base import JUDGES, judge, make_judge
+from ga_pig.evolve.judges.base import JUDGES, Judge, Verdict, judge, make_judge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.judges.population import ExactJudge, SimulatedJudge
 from ga_pig.evolve.judges.optimal import OptimalJudge
@@ -33,5 +29,5 @@ from ga_pig.evolve.judges.ladders import ExactLadder, Ladder, SimulatedLadder
 from ga_pig.evolve.judges.nash import ExactNash, _meta_nash  # noqa: F401
 # isort: on
 
-__all__ = ["ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder", "ExactLadder",
-           "SimulatedLadder", "ExactNash", "JUDGES", "judge", "make_judge"]
+__all__ = ["Judge", "Verdict", "ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder",
+           "ExactLadder", "SimulatedLadder", "ExactNash", "JUDGES", "judge", "make_judge"]

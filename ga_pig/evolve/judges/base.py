@@ -1,34 +1,93 @@
-"""What every judge shares: the registry [`JUDGES`][ga_pig.evolve.judges.JUDGES] and its
+"""What every judge shares: the protocol [`Judge`][ga_pig.evolve.judges.Judge] and its
+[`Verdict`][ga_pig.evolve.judges.Verdict], the registry [`JUDGES`][ga_pig.evolve.judges.JUDGES] and its
 [`judge`][ga_pig.evolve.judges.judge] decorator, [`make_judge`][ga_pig.evolve.judges.make_judge], and the round
 robin the first generation of an archive and the population judges play."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from ga_pig import exact
 from ga_pig.game import Game
 
-__all__ = ["JUDGES", "judge", "make_judge", "FromTotals", "exact_round_robin", "per_opponent", "fair", "start_weights",
-           "draw_seed"]
+__all__ = ["JUDGES", "Judge", "Verdict", "judge", "make_judge", "exact_round_robin", "per_opponent", "fair",
+           "start_weights", "draw_seed"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One generation judged: every member's ``fitness``, the ``survivors`` of selection (best first), the judge's
+    ``champion`` after it (None: the judge keeps none) and whether this generation ``changed`` it."""
+
+    fitness: np.ndarray
+    survivors: np.ndarray
+    champion: np.ndarray | None
+    changed: bool
+
+
+class Judge:
+    """The protocol of every judge. ``totals(strategies)``: each member's round-robin total ([Exeter GA 2016
+    §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each knockout match ([Exeter GA 2016 §3.4.2]; by
+    default read from the totals). A judge that keeps a champion (the run saves it as ``best.npy``) returns it as
+    ``champion`` and carries it across checkpoints as ``state()`` / ``restore(state)`` (arrays by name); it applies
+    the champion improvers of a ``verdict`` (``improve(strategies, champion)``: a better champion or None) once its
+    totals are made. ``for_run(game, cfg, rng, rates)`` builds it for a run; ``two_players_only``: config validation
+    refuses it for more players; ``compact``: it reads members as per-state thresholds."""
+
+    two_players_only: bool = False
+    compact: bool = False
+    _improvers: tuple = ()
+
+    @classmethod
+    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates) -> Judge:
+        raise NotImplementedError
+
+    def totals(self, strategies: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        return self.totals(strategies)[np.asarray(pairs)]
+
+    @property
+    def champion(self) -> np.ndarray | None:
+        return None
+
+    def state(self) -> dict:
+        return {}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        """A judge that keeps no champion carries no state."""
+
+    def verdict(self, strategies: np.ndarray, select: Callable, improvers: tuple = ()) -> Verdict:
+        """The generation ``strategies`` judged by ``select`` (a scheme bound to this judge: ``select(strategies)
+        -> (survivors, fitness)``), the ``improvers`` applied to the champion as the totals are made."""
+        before, self._improvers = self.champion, tuple(improvers)
+        survivors, fitness = select(strategies)
+        self._improvers = ()
+        return Verdict(fitness, survivors, self.champion, self.champion is not before)
+
 
 #: (fitness kind, opponent) -> judge class, each with ``for_run(game, cfg, rng, rates)``.
-JUDGES: dict[tuple[str, str], type] = {}
+JUDGES: dict[tuple[str, str], type[Judge]] = {}
 
 
 def judge(kind: str, opponent: str) -> Callable[[type], type]:
-    """Class decorator: register a judge for ``fitness.kind=kind fitness.opponent=opponent``."""
+    """Class decorator: register a [`Judge`][ga_pig.evolve.judges.Judge] for ``fitness.kind=kind
+    fitness.opponent=opponent``."""
 
     def register(cls: type) -> type:
+        if not issubclass(cls, Judge):
+            raise TypeError(f"judge {kind}/{opponent}: {cls.__name__} is not a subclass of ga_pig.evolve.judges.Judge")
         JUDGES[(kind, opponent)] = cls
         return cls
 
     return register
 
 
-def make_judge(cfg, game: Game, rng: np.random.Generator, rates):
+def make_judge(cfg, game: Game, rng: np.random.Generator, rates) -> Judge:
     """The judge ``cfg.fitness`` names, built for this run (ValueError if none is registered);
     ``rates``: the run's [`RatesVsOptimal`][ga_pig.evolve.judges.RatesVsOptimal]."""
     key = (str(cfg.fitness.kind), str(cfg.fitness.opponent))
@@ -36,17 +95,6 @@ def make_judge(cfg, game: Game, rng: np.random.Generator, rates):
         raise ValueError(f"no judge for fitness.kind={key[0]!r} with fitness.opponent={key[1]!r}; registered: "
                          + ", ".join(f"{kind}/{opponent}" for kind, opponent in JUDGES))
     return JUDGES[key].for_run(game, cfg, rng, rates)
-
-
-class FromTotals:
-    """A judge whose duels read each member's fitness from ``totals``: a knockout match scores both
-    members as the whole generation scores them."""
-
-    def totals(self, strategies: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-        return self.totals(strategies)[np.asarray(pairs)]
 
 
 def exact_round_robin(strategies: np.ndarray, game: Game, starts: np.ndarray | None) -> np.ndarray:

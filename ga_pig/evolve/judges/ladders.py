@@ -12,16 +12,7 @@ import numpy as np
 from ga_pig import simulate
 from ga_pig import strategies as S
 from ga_pig.evolve.genomes import GENOMES
-from ga_pig.evolve.judges.base import (
-    FromTotals,
-    draw_seed,
-    exact_round_robin,
-    fair,
-    judge,
-    per_opponent,
-    start_weights,
-)
-from ga_pig.evolve.judges.cells import CellTests
+from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
@@ -34,7 +25,7 @@ __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
 _PAIRED = np.array([[0, 1], [2, 1]])
 
 
-class Ladder(FromTotals):
+class Ladder(Judge):
     """A ladder of champions (oracle-free co-evolution with memory).
 
     The first generation plays a round robin; its best member is the first champion. From then
@@ -50,9 +41,8 @@ class Ladder(FromTotals):
     the fair share plus ``margin`` (a challenger that only edges out the champion — often by
     exploiting it, while playing no better against the rest — stays a challenger). With
     ``aggregate="min"`` a member's fitness is its worst rate against the archive, not the mean.
-    With ``keep_champion`` the run keeps the reigning champion in its population (``kept``;
-    [`KeepChampion`][ga_pig.evolve.keeper.KeepChampion]); a member that is the champion is never
-    tested against itself.
+    A member that is the champion is never tested against itself. The champion improvers of a
+    [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion.
     """
 
     game: Game
@@ -61,16 +51,10 @@ class Ladder(FromTotals):
     champions: list
     margin: float
     aggregate: str
-    keep_champion: bool
 
     @property
     def champion(self) -> np.ndarray | None:
         return self.champions[-1] if self.champions else None
-
-    @property
-    def kept(self) -> np.ndarray | None:
-        """The strategy the run keeps in its population: the champion, with ``keep_champion``."""
-        return self.champion if self.keep_champion else None
 
     def _versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
         """(members, opponents) win rates of each member against each opponent."""
@@ -88,19 +72,24 @@ class Ladder(FromTotals):
         if not self.champions:
             fitness = self._round_robin(strategies)
             self.champions.append(np.array(strategies[int(np.argmax(fitness))]))
-            return fitness
-        opponents = self.champions[-self.archive:]
-        rates = self._versus(strategies, opponents)
-        fitness = rates.min(axis=1) if self.aggregate == "min" else rates.mean(axis=1)
-        beaten = min(self.must_beat, len(opponents))
-        for m in np.argsort(-fitness, kind="stable"):
-            if (rates[m, -beaten:] <= fair(self.game) + self.margin).any() or \
-                    S.equal(strategies[m], opponents[-1]):
-                continue
-            if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
-                self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
-            break
+        else:
+            opponents = self.champions[-self.archive:]
+            rates = self._versus(strategies, opponents)
+            fitness = rates.min(axis=1) if self.aggregate == "min" else rates.mean(axis=1)
+            beaten = min(self.must_beat, len(opponents))
+            for m in np.argsort(-fitness, kind="stable"):
+                if (rates[m, -beaten:] <= fair(self.game) + self.margin).any() or \
+                        S.equal(strategies[m], opponents[-1]):
+                    continue
+                if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
+                    self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
+                break
+        for improver in self._improvers:
+            improved = improver.improve(strategies, self.champion)
+            if improved is not None:
+                self.champions = [*self.champions, improved][-self.archive:]
         return fitness
+
 
     def state(self) -> dict:
         """The champions as they stand (the list is replaced, never changed in place, so this is a
@@ -124,13 +113,11 @@ class ExactLadder(Ladder):
     margin: float = 0.0
     starts: np.ndarray | None = None
     aggregate: str = "mean"
-    keep_champion: bool = False
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
         return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat), margin=float(cfg.fitness.margin),
-                   starts=start_weights(game, cfg), aggregate=str(cfg.fitness.aggregate),
-                   keep_champion=bool(cfg.fitness.keep_champion))
+                   starts=start_weights(game, cfg), aggregate=str(cfg.fitness.aggregate))
 
     def __post_init__(self) -> None:
         self._rates = ExactRates(self.game, starts=self.starts)
@@ -178,11 +165,8 @@ class SimulatedLadder(Ladder):
     champions: list = field(default_factory=list)
     margin: float = 0.0
     aggregate: str = "mean"
-    keep_champion: bool = False
     paired: bool = False
     compact: bool = False
-    cell_tests: int = 0
-    single_cells: bool = True
 
     @classmethod
     def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
@@ -190,34 +174,15 @@ class SimulatedLadder(Ladder):
         return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
                    float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
                    margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate),
-                   keep_champion=bool(cfg.fitness.keep_champion), paired=bool(cfg.fitness.paired), compact=compact,
-                   cell_tests=int(cfg.fitness.cell_tests))
-
-    def state(self) -> dict:
-        return {**super().state(), **(self._cells.state() if self._cells else {})}
+                   paired=bool(cfg.fitness.paired), compact=compact)
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         super().restore(state)
         if self.compact:  # champions a checkpoint holds as decisions
             self.champions = [S.thresholds_of(c, self.game) if c.dtype == bool else c for c in self.champions]
-        if self._cells:
-            self._cells.restore(state)
 
     def __post_init__(self) -> None:
         self._scratch = Scratch()
-        self._cells = CellTests(self.game, self.cell_tests, self.max_games, self.z, self.rng) if self.cell_tests \
-            else None
-
-    def totals(self, strategies):
-        """The ladder's fitness and promotion; then, with ``cell_tests``, where the genomes are at side 1
-        (``single_cells``, set by the run: coarser genomes cannot carry a champion changed at single score pairs), the
-        champion improved by the rows of the members' score pairs that won their cell tests
-        ([`CellTests`][ga_pig.evolve.judges.cells.CellTests])."""
-        fitness = super().totals(strategies)
-        improved = self._cells.improve(strategies, self.champion) if self._cells and self.single_cells else None
-        if improved is not None:
-            self.champions = [*self.champions, improved][-self.archive:]
-        return fitness
 
     def _versus(self, strategies, opponents):
         n = len(strategies)

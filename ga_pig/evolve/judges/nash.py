@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig import exact
-from ga_pig.evolve.judges.base import FromTotals, exact_round_robin, fair, judge, per_opponent, start_weights
+from ga_pig.evolve.judges.base import Judge, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.game import Game
 
@@ -41,7 +41,7 @@ def _meta_nash(payoff: np.ndarray) -> np.ndarray:
 
 @judge("exact", "nash")
 @dataclass
-class ExactNash(FromTotals):
+class ExactNash(Judge):
     """Double oracle over the run's own champions (oracle-free; PSRO's meta-Nash with a GA as
     the best-response oracle). The archive holds up to ``archive`` past champions and their exact
     win rates against each other (``payoff``); its maximin mixture (`_meta_nash`) is

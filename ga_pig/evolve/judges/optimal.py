@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig.evolve.judges.base import FromTotals, judge, start_weights
+from ga_pig.evolve.judges.base import Judge, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.game import Game
 
@@ -16,7 +16,7 @@ __all__ = ["OptimalJudge"]
 
 @judge("exact", "optimal")
 @dataclass
-class OptimalJudge(FromTotals):
+class OptimalJudge(Judge):
     """Each member's exact win rate against the Neller-optimal policy decides (the rates the
     recorder computed for this generation are reused; with ``fitness.restart`` the judge's own,
     from its start weights)."""

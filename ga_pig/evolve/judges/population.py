@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig import exact, simulate
-from ga_pig.evolve.judges.base import draw_seed, exact_round_robin, judge, start_weights
+from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.families import family_of
 from ga_pig.game import Game
@@ -19,7 +19,7 @@ __all__ = ["SimulatedJudge", "ExactJudge"]
 
 @judge("simulated", "population")
 @dataclass
-class SimulatedJudge:
+class SimulatedJudge(Judge):
     """Games decide: totals are wins over all pairings, duels are wins in one match."""
 
     game: Game
@@ -51,7 +51,7 @@ class SimulatedJudge:
 
 @judge("exact", "population")
 @dataclass
-class ExactJudge:
+class ExactJudge(Judge):
     """Exact seat-averaged win rates between members decide."""
 
     game: Game

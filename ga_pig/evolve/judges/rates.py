@@ -130,10 +130,6 @@ class RatesVsOptimal:
     def __call__(self, strategies: np.ndarray) -> np.ndarray:
         return self._rates(strategies, self.optimal, OPTIMAL)
 
-    def one(self, strategy: np.ndarray) -> float:
-        """The rate of one strategy."""
-        return float(self(strategy[None])[0])
-
     def from_starts(self, starts: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         """Rates against the optimal policy from games begun at the weighted ``starts``
         (remembered); each evaluation also teaches this object the members' rates from the
