@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-# The main job: seed 001's cube-system experiment, outputs/runs/cube/<time>/ (about 80 s on 2 shared
-# cores; the first run on a machine compiles numba's kernels first, about a minute)
+# The main job: the Exeter GA (2016)'s cube-system experiment, seed 0, into outputs/runs/cube/<time>/.
+# It evolves for 21–24 s on 2 shared cores; the first run on a machine compiles numba's kernels first
+# (49 s in a fresh process, once). From benchmarks/results/ga.json and engine.json (test_readme checks).
 run: $(STAMP)
 	$(BIN)/python -m ga_pig experiment=cube mutation=0.005
 

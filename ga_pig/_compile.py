@@ -1,5 +1,6 @@
 """Whether numba's on-disk cache already holds the kernels a job needs, so a first run can say
-why it sits still: kernels compile once (about 30 s here), then load from ``__pycache__``."""
+why it sits still: kernels compile once (``benchmarks/results/engine.json`` records how long), then load from
+``__pycache__``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from contextlib import contextmanager
 
 __all__ = ["cold", "announce", "CompileClock", "compile_timer"]
 
-MESSAGE = "compiling numba kernels (first run only, ~30 s)"
+MESSAGE = "compiling numba kernels (first run only; later runs load them from the cache)"
 
 
 def cold(dispatchers) -> bool:

@@ -152,21 +152,46 @@ def test_results_table_matches_its_sources():
 
 
 def test_make_run_times_and_rates_match_their_sources():
-    """What the README says of ``make run`` (``experiment=cube mutation=0.005``, seed 0: ``benchmarks/ga.py``'s cube
-    rows) and of ``experiment=cube_exact`` is what the benchmarks measured."""
+    """What the README and the Makefile's comment say of ``make run`` (``experiment=cube mutation=0.005``, seed 0:
+    ``benchmarks/ga.py``'s cube rows) and the README of ``experiment=cube_exact`` is what the benchmarks measured."""
     results = ROOT / "benchmarks" / "results"
     cube = json.loads((results / "ga.json").read_text())["quality"]["cube"]
     engine = {row["measure"]: row["value"] for row in json.loads((results / "engine.json").read_text())["rows"]}
     text = " ".join(README.read_text().split())
+    comment = (ROOT / "Makefile").read_text().split("\nrun:")[0].split("\n\n")[-1]  # the lines above `run:`
+    makefile = " ".join(line.lstrip("# ") for line in comment.splitlines())
     compile_s = round(engine["first call, compiling every kernel (fresh process)"])
     seconds = [run["seconds"] for run in cube]
     assert f"first run ({compile_s} s in a fresh process, once)" in text
     assert f"evolves for {min(seconds):.0f}–{max(seconds):.0f} s" in text
+    assert f"({compile_s} s in a fresh process, once)" in makefile, makefile
+    assert f"evolves for {min(seconds):.0f}–{max(seconds):.0f} s" in makefile, makefile
     exact = json.loads((results / "ga.json").read_text())["quality"]["cube_exact"]
     minutes = round(sum(run["seconds"] for run in exact) / len(exact) / 60)
     assert f"ranked exactly: {min(run['best_ever'] for run in exact):.3f} in {minutes} min" in text
     seed0 = next(run for run in cube if run["seed"] == 0)
     assert f"wins {seed0['best_ever']:.3f} against the optimal policy at its peak and {seed0['final_best']:.3f}" in text
+
+
+#: Times a command's comment may state: the budgets experiments set, and cube_exact's time, which
+#: test_make_run_times_and_rates_match_their_sources checks against ga.json.
+CUBE_EXACT = json.loads((ROOT / "benchmarks" / "results" / "ga.json").read_text())["quality"]["cube_exact"]
+STATED_TIMES = {"5 min", "15 min", "30 min",
+                f"{round(sum(run['seconds'] for run in CUBE_EXACT) / len(CUBE_EXACT) / 60)} min"}
+
+
+def command_times(readme: str) -> list[str]:
+    """The durations said in the comments of a README's bash blocks."""
+    return [time for block in re.findall(r"```bash\n(.*?)```", readme, flags=re.S)
+            for line in block.splitlines()
+            for time in re.findall(r"\b\d+(?:\.\d+)? ?(?:s|min|minutes|seconds)\b", line.partition(" #")[2])]
+
+
+def test_command_comments_state_only_measured_times():
+    """A command's comment states no time that no results file backs (a budget, or one checked above)."""
+    assert command_times("```bash\nx  # quick: the figure (6 s)\ny  # ranked: 0.494 in 2 min\n```") == ["6 s", "2 min"]
+    times = command_times(README.read_text())
+    assert set(times) <= STATED_TIMES, sorted(set(times) - STATED_TIMES)
 
 
 def _extending_blocks() -> list[str]:
