@@ -3,9 +3,11 @@ from ``benchmarks/results/*.json`` when the site is built, so the pages cannot d
 
 A page writes ``{{ median("coevolve_simulated") | fmt(".5f") }}``: a macro (a function of :class:`Numbers`) and
 the ``fmt`` filter (a Python format spec); ``{{ benchmark("engine") }}`` is a benchmark's whole table with the
-machine that measured it. A number typed into a page instead fails ``tests/project/test_numbers.py``. The results
-are read from ``benchmarks/results/``, or from the folder ``GA_PIG_DOCS_RESULTS`` names (a fresh benchmark run's,
-to see the pages it would give).
+machine that measured it. Lists go through Jinja's own filters (``{{ ga("cube") | map("fmt", ".3f") | join(", ") }}``,
+``| sum``, ``| max``, ``| selectattr(...)``); a filter binds tighter than arithmetic, so a computed number is
+bracketed before it is formatted: ``{{ (0.5 - median("vs_optimal")) | fmt(".5f") }}``. A number typed into a page
+instead fails ``tests/project/test_numbers.py``. The results are read from ``benchmarks/results/``, or from the
+folder ``GA_PIG_DOCS_RESULTS`` names (a fresh benchmark run's, to see the pages it would give).
 """
 
 from __future__ import annotations
@@ -35,11 +37,16 @@ def gap(value: float, reference: float) -> float:
 
 
 def define_env(env) -> None:
-    """Register every public function of :class:`Numbers` as a macro, ``benchmark`` and the filters."""
+    """mkdocs-macros' entry point: the methods :attr:`Numbers.MACROS` as macros, ``benchmark`` and the filters."""
     numbers = Numbers(results_folder())
     for name in Numbers.MACROS:
         env.macro(getattr(numbers, name), name)
-    env.macro(lambda name: benchmark_table(name, numbers.results), "benchmark")
+
+    def benchmark(name: str) -> str:
+        """The table of ``benchmarks/results/<name>.json`` with the machine that measured it."""
+        return benchmark_table(name, numbers.results)
+
+    env.macro(benchmark)
     env.filter(fmt, "fmt")
     env.filter(gap, "gap")
 
