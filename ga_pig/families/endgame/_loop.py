@@ -15,8 +15,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig._kernels.rules import _turn_after
 from ga_pig._streams import BLOCK, _draw, _splitmix, _turn_stream
-from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
 @numba.njit(cache=True, inline="always")
@@ -56,10 +56,9 @@ def _play_endgame_dice_game(pop, first, second, goal, decides, best, cumulative,
         t = 0
         for _ in range(d):
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] != ADD:
-                t = 0
+            _, t, goes_on = _turn_after(0, t, o, effects, amounts, False)
+            if not goes_on:  # a bust scores nothing
                 break
-            t += amounts[o]
         banked = me + t
         if seat == 0:
             score0 = banked
@@ -158,20 +157,9 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
             elif k > 0 and not pop[who, seat, me, op, k]:
                 break
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] == ADD:
-                k += amounts[o]
-            elif effects[o] == BANK:
-                k += amounts[o]
-                break
-            elif effects[o] == RESET:
-                k = -me  # the banked score falls to 0
-                break
-            elif effects[o] == DOUBLE:
-                k *= 2
-            elif effects[o] == SUBTRACT:
-                k = k - amounts[o] if k > amounts[o] else 0
-            else:  # BUST
-                k = 0
+            banked, k, goes_on = _turn_after(me, k, o, effects, amounts)
+            if not goes_on:
+                k = banked - me  # what the turn banked: the total, nothing, or -me when a reset takes me to 0
                 break
         banked = me + k
         if seat == 0:

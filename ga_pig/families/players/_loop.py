@@ -11,9 +11,9 @@ import numba
 import numpy as np
 from numba.extending import overload
 
+from ga_pig._kernels.rules import _turn_after
 from ga_pig._streams import BLOCK, _draw, _splitmix, _turn_stream, _uniform
 from ga_pig.families.players._records import Blocks, Rolls
-from ga_pig.game import ADD, BANK
 
 
 def _rolls(pop, who, idx, k):
@@ -64,17 +64,11 @@ def _play_players_game(pop, a, b, seat_a, goal, rolls, scores, common, state):
                     passes = 0
                 break
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] == ADD:
-                k += amounts[o]
-                if i + k >= goal:
-                    return mover, state
-            elif effects[o] == BANK:
-                scores[mover] = i + k + amounts[o]
-                if scores[mover] >= goal:
-                    return mover, state
-                passes = 0
-                break
-            else:  # BUST
+            i, k, goes_on = _turn_after(i, k, o, effects, amounts, False)
+            if i + k >= goal:
+                return mover, state
+            if not goes_on:
+                scores[mover] = i
                 passes = 0
                 break
         mover = (mover + 1) % n
@@ -143,17 +137,12 @@ def _play(strategy, goal, rolls, games, keys, winners):
                     row = alternative[mover, idx]
             while row[k]:
                 o, state = _draw(state, cumulative, uniform)
-                if effects[o] == ADD:
-                    k += amounts[o]
-                    if me + k >= goal:
-                        banked = me + k
-                        break
-                elif effects[o] == BANK:
-                    banked = me + k + amounts[o]
+                banked, k, goes_on = _turn_after(me, k, o, effects, amounts, False)
+                if not goes_on:
                     k = -1
                     break
-                else:
-                    k = -1
+                if me + k >= goal:
+                    banked = me + k
                     break
             if k > 0 and me + k < goal:
                 banked = me + k

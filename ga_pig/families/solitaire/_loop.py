@@ -7,8 +7,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig._kernels.rules import _turn_after
 from ga_pig._streams import _draw, _splitmix, _turn_stream, _uniform
-from ga_pig.game import ADD, BANK, RESET
 
 #: What b's streams are keyed apart from a's by, under common random numbers.
 _SECOND = np.uint64(0xA0761D6478BD642F)
@@ -28,19 +28,11 @@ def _alone(pop, a, rolls, common, state):
         k = 0
         while pop[a, i, j, k]:
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] == ADD:
-                k += amounts[o]
-                if i + k >= goal:
-                    return True, state
-                continue
-            if effects[o] == BANK:
-                i += k + amounts[o]
-                if i >= goal:
-                    return True, state
-            elif effects[o] == RESET:
-                i = 0
-            k = 0  # the turn ended without holding: nothing more to bank
-            break
+            i, k, goes_on = _turn_after(i, k, o, effects, amounts, False)
+            if i + k >= goal:
+                return True, state
+            if not goes_on:  # k = 0: nothing more to bank
+                break
         i += k
     return False, state
 # --8<-- [end:alone]

@@ -11,23 +11,23 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._kernels.rules import ROUNDING_FLOOR
-from ga_pig.game import ADD, BANK, RESET
+from ga_pig._kernels.rules import BANKS, GOES_ON, RESETS, ROUNDING_FLOOR, _roll
 
 
 @numba.njit(cache=True, inline="always")
-def _roll(rules, i, k, after, column):
+def _roll_value(rules, i, k, after, column):
     """Success probability of rolling at banked i and turn total k: ``column`` holds this turn's
     values at larger turn totals, ``after`` the next turn's starts."""
     goal = rules.goal
     p = 0.0
     for o in range(rules.probabilities.shape[0]):
-        q, effect, amount = rules.probabilities[o], rules.effects[o], rules.amounts[o]
-        if effect == ADD:
-            p += q if i + k + amount >= goal else q * column[k + amount]
-        elif effect == BANK:
-            p += q if i + k + amount >= goal else q * after[i + k + amount]
-        elif effect == RESET:
+        q = rules.probabilities[o]
+        nk, end = _roll(k, o, rules.effects, rules.amounts)
+        if end == GOES_ON:
+            p += q if i + nk >= goal else q * column[nk]
+        elif end == BANKS:
+            p += q if i + nk >= goal else q * after[i + nk]
+        elif end == RESETS:
             p += q * after[0]
         else:  # BUST: the next turn starts from i
             p += q * after[i]
@@ -42,7 +42,7 @@ def _column(decide, rules, i, after, greedy, column):
     Returns the largest change of a value."""
     change = 0.0
     for k in range(rules.goal - 1 - i, -1, -1):
-        roll = _roll(rules, i, k, after, column)
+        roll = _roll_value(rules, i, k, after, column)
         hold = after[i + k]  # k = 0: a pass, the next turn starts from i
         if greedy:
             decide[k] = roll > hold
@@ -78,7 +78,7 @@ def _improve(policy, rules, turns, value):
     for j in range(turns):
         for i in range(goal):
             for k in range(goal - i):
-                roll = _roll(rules, i, k, after, value[i, j])
+                roll = _roll_value(rules, i, k, after, value[i, j])
                 hold = after[i + k]
                 if (roll > hold + ROUNDING_FLOOR and not policy[i, j, k]) or \
                         (hold > roll + ROUNDING_FLOOR and policy[i, j, k]):
@@ -105,17 +105,18 @@ def _visits(policy, rules, turns, mass):
                         mass[i + k, j - 1, 0] += m
                     continue
                 for o in range(rules.probabilities.shape[0]):
-                    q, effect, amount = m * rules.probabilities[o], rules.effects[o], rules.amounts[o]
-                    if effect == ADD:
-                        if i + k + amount < goal:
-                            mass[i, j, k + amount] += q
+                    q = m * rules.probabilities[o]
+                    nk, end = _roll(k, o, rules.effects, rules.amounts)
+                    if end == GOES_ON:
+                        if i + nk < goal:
+                            mass[i, j, nk] += q
                     elif j == 0:
                         continue  # the last turn ends without the goal
-                    elif effect == BANK:
-                        if i + k + amount < goal:
-                            mass[i + k + amount, j - 1, 0] += q
+                    elif end == BANKS:
+                        if i + nk < goal:
+                            mass[i + nk, j - 1, 0] += q
                     else:
-                        mass[0 if effect == RESET else i, j - 1, 0] += q
+                        mass[0 if end == RESETS else i, j - 1, 0] += q
     return mass
 
 

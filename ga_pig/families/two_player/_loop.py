@@ -6,8 +6,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ga_pig._kernels.rules import BANKS, GOES_ON, RESETS, _roll
 from ga_pig._streams import _draw, _splitmix, _turn_stream
-from ga_pig.game import ADD, BANK, DOUBLE, RESET, SUBTRACT
 
 
 @numba.njit(cache=True, inline="always")
@@ -15,7 +15,7 @@ def _play_game(pop, first, second, table, moves, common, state, start, visits):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
 
     table: (goal, cumulative, uniform, effects, amounts), the goal and the roll table as `_draw` reads it.
-    moves: the game has DOUBLE or SUBTRACT rolls. A constant once inlined (see
+    moves: the game has DOUBLE or SUBTRACT rolls (`_roll`'s ``moves``). A constant once inlined (see
     `_play_block`), so games without them run the plain loop. common: each turn draws from its own
     stream, keyed by ``state`` and the turn's number (`_turn_stream`). start: (i, j, row, opens, count): the
     banked scores of ``first`` and ``second`` when the game begins; whether ``first`` plays its first turn with
@@ -48,28 +48,18 @@ def _play_game(pop, first, second, table, moves, common, state, start, visits):
                     passes = 0
                 break
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] == ADD:
-                k += amounts[o]
+            k, end = _roll(k, o, effects, amounts, moves)
+            if end == GOES_ON:
                 if i + k >= goal:
                     return mover, state
-            elif effects[o] == BANK:  # add, bank and end the turn
-                i += k + amounts[o]
+            elif end == BANKS:
+                i += k
                 if i >= goal:
                     return mover, state
                 passes = 0
                 break
             else:
-                if moves:  # DOUBLE or SUBTRACT: the turn total moves and the turn goes on
-                    if effects[o] == DOUBLE:
-                        k *= 2
-                        if i + k >= goal:
-                            return mover, state
-                        continue
-                    if effects[o] == SUBTRACT:
-                        k = k - amounts[o] if k > amounts[o] else 0
-                        continue
-                # BUST or RESET: the turn ends without banking
-                if effects[o] == RESET:
+                if end == RESETS:
                     i = 0
                 passes = 0
                 break
@@ -97,10 +87,9 @@ def _play_dice_game(pop, first, second, table, common, state, start, visits):
         k = 0
         for _ in range(np.int64(row[0] if opens else pop[mover, i, j, 0])):
             o, state = _draw(state, cumulative, uniform)
-            if effects[o] != ADD:
-                k = 0
+            k, end = _roll(k, o, effects, amounts)
+            if end != GOES_ON:  # a bust scores nothing
                 break
-            k += amounts[o]
         i += k
         if i >= goal:
             return mover, state

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._kernels.rules import BANK, BUST, MAX_SWEEPS, ROUNDING_FLOOR, _rolls_dice, _step
+from ga_pig._kernels.rules import BANKS, BUSTS, GOES_ON, MAX_SWEEPS, ROUNDING_FLOOR, _roll, _rolls_dice
 from ga_pig.families.two_player._chains import _turn, _turn_rules
 
 
@@ -101,8 +101,8 @@ def _flow(s, me, opp, rules, start, work, ext, mover_is_b):
             if m == 0.0 or not s[me, opp, k]:
                 continue
             for o in range(probabilities.shape[0]):
-                nk = _step(k, effects[o], amounts[o])
-                if 0 <= nk < top:
+                nk, end = _roll(k, o, effects, amounts)
+                if end == GOES_ON and nk < top:
                     target[nk] += probabilities[o] * m
         if not moves:
             break
@@ -158,7 +158,7 @@ def _reachable(s, rules, opponent_totals, R):
     can_bust = False
     for o in range(rules.probabilities.shape[0]):
         if rules.probabilities[o] > 0.0:
-            can_bust |= rules.effects[o] == BUST
+            can_bust |= _roll(0, o, rules.effects, rules.amounts)[1] == BUSTS
     start = np.zeros((goal, goal), dtype=np.bool_)
     done = np.zeros((goal, goal), dtype=np.bool_)
     start[0, 0] = True
@@ -203,8 +203,8 @@ def _expand(s, i, j, rules, opponent, start, reached, R):
             for o in range(probabilities.shape[0]):
                 if probabilities[o] == 0.0:
                     continue
-                nk = _step(k, effects[o], amounts[o])
-                if 0 <= nk < top and not reached[nk]:
+                nk, end = _roll(k, o, effects, amounts)
+                if end == GOES_ON and nk < top and not reached[nk]:
                     reached[nk] = True
                     grew = True
     for k in range(top):
@@ -217,7 +217,8 @@ def _expand(s, i, j, rules, opponent, start, reached, R):
             if can_reset:
                 _after_opponent(start, 0, j, goal, opponent_totals, can_reset)
             for o in range(probabilities.shape[0]):
-                if probabilities[o] > 0.0 and effects[o] == BANK and k + amounts[o] < top:
-                    _after_opponent(start, i + k + amounts[o], j, goal, opponent_totals, can_reset)
+                nk, end = _roll(k, o, effects, amounts)
+                if probabilities[o] > 0.0 and end == BANKS and nk < top:
+                    _after_opponent(start, i + nk, j, goal, opponent_totals, can_reset)
         else:
             _after_opponent(start, i + k, j, goal, opponent_totals, can_reset)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ga_pig._kernels.rules import BANK, RESET, ROUNDING_FLOOR, _step
+from ga_pig._kernels.rules import BANKS, GOES_ON, RESETS, ROUNDING_FLOOR, _roll
 from ga_pig.families.two_player._chains import _chain_pass, _close, _dice_row, _turn, _turn_rules
 
 
@@ -27,17 +27,15 @@ def _roll_value(P, i, j, k, table, bust_value, reset_value, bank_row):
     v = 0.0
     for o in range(probabilities.shape[0]):
         p = probabilities[o]
-        e = effects[o]
-        nk = _step(k, e, amounts[o])
-        if nk >= 0:
+        nk, end = _roll(k, o, effects, amounts)
+        if end == GOES_ON:
             v += p if i + nk >= goal else p * P[i, j, nk]
-        elif e == BANK:
-            nk = k + amounts[o]
+        elif end == BANKS:
             if i + nk >= goal:
                 v += p
             else:
                 v += p * (bust_value if nk == 0 else bank_row[nk])
-        elif e == RESET:
+        elif end == RESETS:
             v += p * reset_value
         else:
             v += p * bust_value
@@ -174,6 +172,17 @@ def _switch(policy, i, j, k, roll, hold, margin):
         policy[i, j, k] = True
         return True
     return False
+
+
+@numba.njit(cache=True)
+def _roll_values(P, rules, roll):
+    """roll[i, j, k]: the win probability of rolling at each state with i + k < goal of the zero-sum values P."""
+    goal, table, row = rules.goal, _table(rules), np.zeros(rules.goal)
+    for i in range(goal):
+        for j in range(goal):
+            _zero_sum_bank_row(P, i, j, goal, row)
+            for k in range(goal - i):
+                roll[i, j, k] = _roll_value(P, i, j, k, table, 1.0 - P[j, i, 0], 1.0 - P[j, 0, 0], row)
 
 
 @numba.njit(cache=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig._kernels.rules import DOUBLE, SUBTRACT, rules_of
+from ga_pig._kernels.rules import rules_of
 from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
 from ga_pig.families import _two_seats
 from ga_pig.families._two_seats import AT_START, TwoSeats
@@ -101,7 +101,7 @@ def _loop_of(game: Game) -> tuple:
     """(table, kind): the game's goal and roll table as the loop reads them, and (moves, dice), the loop it plays."""
     probabilities, effects, amounts = game.tables()
     cumulative, uniform = roll_table(probabilities)
-    moves = bool(np.isin(effects, (DOUBLE, SUBTRACT)).any())
+    moves = rules_of(game).move_p.shape[0] > 0
     return (game.goal, cumulative, uniform, effects, amounts), (moves, bool(game.max_dice))
 
 

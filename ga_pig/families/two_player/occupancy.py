@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig._kernels.rules import _step, rules_of
+from ga_pig._kernels.rules import BANKS, GOES_ON, _roll, rules_of
 from ga_pig.families.two_player import _occupancy
 from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import DiceCounts, RollHold, space_of
-from ga_pig.game import Effect, Game
+from ga_pig.game import Game
 
 __all__ = ["reachable", "visits", "turn_totals"]
 
@@ -17,21 +17,22 @@ __all__ = ["reachable", "visits", "turn_totals"]
 def _roll_hold_totals(game: Game) -> np.ndarray:
     """The turn totals rolling can reach (adding, doubling or subtracting), plus a BANK amount on
     top of any of them."""
-    moves = [(int(o.effect), o.amount) for o in game.outcomes if o.probability > 0]
+    probabilities, effects, amounts = game.tables()
+    outcomes = np.flatnonzero(probabilities > 0)
     possible = np.zeros(game.goal, dtype=bool)
     possible[0] = True
     frontier = [0]
     while frontier:
         k = frontier.pop()
-        for effect, amount in moves:
-            nk = _step.py_func(k, effect, amount)
-            if 0 <= nk < game.goal and not possible[nk]:
+        for o in outcomes:
+            nk, end = _roll.py_func(k, o, effects, amounts)
+            if end == GOES_ON and nk < game.goal and not possible[nk]:
                 possible[nk] = True
                 frontier.append(nk)
     totals = possible.copy()
-    for effect, amount in moves:
-        if effect == Effect.BANK:
-            totals[amount:] |= possible[: game.goal - amount]
+    for o in outcomes:
+        if _roll.py_func(0, o, effects, amounts)[1] == BANKS:
+            totals[amounts[o]:] |= possible[: game.goal - amounts[o]]
     return np.flatnonzero(totals)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig._kernels.rules import ADD, BANK, DOUBLE, MAX_SWEEPS, RESET, ROUNDING_FLOOR, SUBTRACT, rules_of
+from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, rules_of
 from ga_pig.families.two_player import _solvers
 from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
@@ -180,24 +180,7 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     banked = np.minimum(i + k, goal - 1)
     hold_banked = 1.0 - start[j, banked]  # 1 - P[j, i + k, 0]: bank the turn total k > 0
     roll = np.zeros(space_of(game).shape)
-    reset = 1.0 - start[:, 0][None, :, None]  # 1 - P[j, 0, 0]
-    for probability, effect, amount in zip(*game.tables(), strict=True):
-        if effect == DOUBLE:
-            nk = 2 * k
-        elif effect == SUBTRACT:
-            nk = np.maximum(k - amount, 0)
-        else:
-            nk = k + amount
-        won = i + nk >= goal
-        if effect in (ADD, DOUBLE, SUBTRACT):
-            roll += probability * np.where(won, 1.0, P[i, j, np.minimum(nk, goal - 1)])
-        elif effect == RESET:
-            roll += probability * reset
-        elif effect == BANK:
-            after = bust if amount == 0 else 1.0 - start[j, np.minimum(i + nk, goal - 1)]
-            roll += probability * np.where(won, 1.0, np.where(nk > 0, after, bust))
-        else:
-            roll += probability * bust
+    _solvers._roll_values(np.ascontiguousarray(P, dtype=np.float64), rules_of(game), roll)
     hold = np.where(k > 0, hold_banked, bust)
     mask = space_of(game).legal()
     roll[~mask] = np.nan
