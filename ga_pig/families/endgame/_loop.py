@@ -176,7 +176,7 @@ def _play_endgame_game(pop, first, second, goal, top, decides, cumulative, unifo
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                          common, out, decides):
-    """`_play_blocks_plain` for seat-indexed strategies under an endgame rule (``decides[s]``:
+    """`_play_blocks` of the two-player loop for seat-indexed strategies under an endgame rule (``decides[s]``:
     reaching the goal from seat s is answered by a final turn); the cap is pop's last axis."""
     top = pop.shape[4] - 1
     for blk in numba.prange(block_a.shape[0]):

@@ -76,7 +76,7 @@ def _play_players_game(pop, a, b, seat_a, goal, rolls, scores, common, state):
 
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_players(pop, blocks, goal, rolls, common, out):
-    """`_play_blocks_plain` for n = out.shape[1] // 2 players: game g of a block puts a in
+    """`_play_blocks` of the two-player loop for n = out.shape[1] // 2 players: game g of a block puts a in
     seat g % n and b in the others; out[blk, 2 s] counts a's wins from seat s, out[blk, 2 s + 1]
     the b's wins in those games."""
     n = out.shape[1] // 2

@@ -11,19 +11,22 @@ from ga_pig._streams import _draw, _splitmix, _turn_stream
 
 
 @numba.njit(cache=True, inline="always")
-def _play_game(pop, first, second, table, moves, common, state, start, visits):
+def _play_game(pop, first, second, table, kind, common, state, start, visits):
     """One game, ``first`` to move; returns (winner index into pop or -1 for a stalemate, state).
 
     table: (goal, cumulative, uniform, effects, amounts), the goal and the roll table as `_draw` reads it.
-    moves: the game has DOUBLE or SUBTRACT rolls (`_roll`'s ``moves``). A constant once inlined (see
-    `_play_block`), so games without them run the plain loop. common: each turn draws from its own
-    stream, keyed by ``state`` and the turn's number (`_turn_stream`). start: (i, j, row, opens, count): the
-    banked scores of ``first`` and ``second`` when the game begins; whether ``first`` plays its first turn with
-    ``row`` (its decisions at each turn total) rather than its own; whether to add one to ``visits[i, j]`` at
-    every turn start. A whole game starts at (0, 0, any row, False, False): ``opens`` and ``count`` are
-    constants once inlined, so its loop reads pop alone (a view of pop per turn would cost a reference count).
+    kind: (moves, dice): the game has DOUBLE or SUBTRACT rolls (`_roll`'s ``moves``); the mover rolls
+    pop[mover, i, j, 0] dice at once (Hog: the turn scores their sum unless one busts; no turn passes, so no
+    stalemates). Constants once inlined (see `_play_block`), so each kind of game runs its own loop. common: each
+    turn draws from its own stream, keyed by ``state`` and the turn's number (`_turn_stream`). start: (i, j, row,
+    opens, count): the banked scores of ``first`` and ``second`` when the game begins; whether ``first`` plays its
+    first turn with ``row`` (its decisions at each turn total, or its dice count) rather than its own; whether to
+    add one to ``visits[i, j]`` at every turn start. A whole game starts at (0, 0, any row, False, False):
+    ``opens`` and ``count`` are constants once inlined, so its loop reads pop alone (a view of pop per turn would
+    cost a reference count).
     """
     goal, cumulative, uniform, effects, amounts = table
+    moves, dice = kind
     i, j, row, opens, count = start  # i: the mover's banked score, j: the other's
     key = state
     turn = 0
@@ -37,62 +40,42 @@ def _play_game(pop, first, second, table, moves, common, state, start, visits):
         if count:
             visits[i, j] += 1
         k = 0
-        while True:
-            if not (row[k] if opens else pop[mover, i, j, k]):
-                if k == 0:
-                    passes += 1
-                    if passes == 2:
-                        return -1, state
-                else:
+        if dice:
+            for _ in range(np.int64(row[0] if opens else pop[mover, i, j, 0])):
+                o, state = _draw(state, cumulative, uniform)
+                k, end = _roll(k, o, effects, amounts, False)
+                if end != GOES_ON:  # a bust scores nothing
+                    break
+            i += k
+            if i >= goal:
+                return mover, state
+        else:
+            while True:
+                if not (row[k] if opens else pop[mover, i, j, k]):
+                    if k == 0:
+                        passes += 1
+                        if passes == 2:
+                            return -1, state
+                    else:
+                        i += k
+                        passes = 0
+                    break
+                o, state = _draw(state, cumulative, uniform)
+                k, end = _roll(k, o, effects, amounts, moves)
+                if end == GOES_ON:
+                    if i + k >= goal:
+                        return mover, state
+                elif end == BANKS:
                     i += k
+                    if i >= goal:
+                        return mover, state
                     passes = 0
-                break
-            o, state = _draw(state, cumulative, uniform)
-            k, end = _roll(k, o, effects, amounts, moves)
-            if end == GOES_ON:
-                if i + k >= goal:
-                    return mover, state
-            elif end == BANKS:
-                i += k
-                if i >= goal:
-                    return mover, state
-                passes = 0
-                break
-            else:
-                if end == RESETS:
-                    i = 0
-                passes = 0
-                break
-        mover, other = other, mover
-        i, j = j, i
-        opens = False
-
-
-@numba.njit(cache=True, inline="always")
-def _play_dice_game(pop, first, second, table, common, state, start, visits):
-    """`_play_game` for games that roll pop[mover, i, j, 0] dice at once per turn (Hog):
-    the turn scores their sum unless one busts. No turn passes, so no stalemates."""
-    goal, cumulative, uniform, effects, amounts = table
-    i, j, row, opens, count = start
-    key = state
-    turn = 0
-    mover = first
-    other = second
-    while True:
-        if common:
-            state = _turn_stream(key, turn)
-            turn += 1
-        if count:
-            visits[i, j] += 1
-        k = 0
-        for _ in range(np.int64(row[0] if opens else pop[mover, i, j, 0])):
-            o, state = _draw(state, cumulative, uniform)
-            k, end = _roll(k, o, effects, amounts)
-            if end != GOES_ON:  # a bust scores nothing
-                break
-        i += k
-        if i >= goal:
-            return mover, state
+                    break
+                else:
+                    if end == RESETS:
+                        i = 0
+                    passes = 0
+                    break
         mover, other = other, mover
         i, j = j, i
         opens = False
@@ -101,8 +84,8 @@ def _play_dice_game(pop, first, second, table, common, state, start, visits):
 @numba.njit(cache=True, inline="always")
 def _play_block(pop, a, b, n_games, state, table, kind, out, unused):
     """Play one block of games, a and b alternating the first move; out = (a wins a-first,
-    b wins a-first, a wins b-first, b wins b-first). Inlined into each `_play_blocks_*`
-    kernel with constant ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
+    b wins a-first, a wins b-first, b wins b-first). Inlined into `_play_blocks`,
+    whose ``loop`` makes ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
     of game gets its own loop with no branch for the others. ``common``: each game's turns draw from
     their own streams, keyed by the block's key, the game's place in the block and the turn's number
     (common random numbers: another match with the same key replays the same dice turn by turn); else
@@ -115,42 +98,25 @@ def _play_block(pop, a, b, n_games, state, table, kind, out, unused):
             _, state = _splitmix(key ^ np.uint64(game))
         first, second, offset = (a, b, 0) if game % 2 == 0 else (b, a, 2)
         start = (0, 0, unused[0], False, False)
-        if dice:
-            winner, state = _play_dice_game(pop, first, second, table, common, state, start, unused)
-        else:
-            winner, state = _play_game(pop, first, second, table, moves, common, state, start, unused)
+        winner, state = _play_game(pop, first, second, table, (moves, dice), common, state, start, unused)
         if winner == a:
             out[offset] += 1
         elif winner == b:
             out[offset + 1] += 1
 
 
+#: The kinds of loop, as markers numba types apart (tuples of different lengths), so that `_play_blocks` compiles
+#: each kind's loop alone: PLAIN, rolls that add, bust, reset or bank; MOVES, DOUBLE or SUBTRACT rolls too (Pig Dice);
+#: DICE, pop[n, i, j, 0] dice rolled at once (Hog).
+PLAIN, MOVES, DICE = (0,), (0, 0), (0, 0, 0)
+
+
 @numba.njit(cache=True, parallel=True)
-def _play_blocks_plain(pop, blocks, table, common, out):
-    """Every block of a game whose rolls only add, bust, reset or bank; out[blk] as in `_play_block`.
+def _play_blocks(pop, blocks, table, loop, common, out):
+    """Every block of a game by the loop ``loop`` (`PLAIN`, `MOVES` or `DICE`); out[blk] as in `_play_block`.
     blocks = (block_a, block_b, block_games, block_seed), one entry per block; table as in `_play_game`."""
     block_a, block_b, block_games, block_seed = blocks
     unused = np.zeros((1, 1), dtype=np.int64)
     for blk in numba.prange(block_a.shape[0]):
         _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), table,
-                    (False, False, common), out[blk], unused)
-
-
-@numba.njit(cache=True, parallel=True)
-def _play_blocks_moves(pop, blocks, table, common, out):
-    """`_play_blocks_plain` for games with DOUBLE or SUBTRACT rolls (Pig Dice)."""
-    block_a, block_b, block_games, block_seed = blocks
-    unused = np.zeros((1, 1), dtype=np.int64)
-    for blk in numba.prange(block_a.shape[0]):
-        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), table,
-                    (True, False, common), out[blk], unused)
-
-
-@numba.njit(cache=True, parallel=True)
-def _play_blocks_dice(pop, blocks, table, common, out):
-    """`_play_blocks_plain` for games that roll pop[n, i, j, 0] dice at once (Hog)."""
-    block_a, block_b, block_games, block_seed = blocks
-    unused = np.zeros((1, 1), dtype=np.int64)
-    for blk in numba.prange(block_a.shape[0]):
-        _play_block(pop, block_a[blk], block_b[blk], block_games[blk], np.uint64(block_seed[blk]), table,
-                    (False, True, common), out[blk], unused)
+                    (len(loop) == 2, len(loop) == 3, common), out[blk], unused)

@@ -8,18 +8,13 @@ import numba
 import numpy as np
 
 from ga_pig._streams import _splitmix
-from ga_pig.families.two_player._loop import _play_dice_game, _play_game
+from ga_pig.families.two_player._loop import _play_game
 
 
 @numba.njit(cache=True, inline="always")
 def _game(pop, first, second, table, kind, state, start, visits):
     """The winner (index into pop, -1 for a stalemate) of one game of the loop ``kind`` = (moves, dice) reads."""
-    moves, dice = kind
-    if dice:
-        winner, _ = _play_dice_game(pop, first, second, table, True, state, start, visits)
-    else:
-        winner, _ = _play_game(pop, first, second, table, moves, True, state, start, visits)
-    return winner
+    return _play_game(pop, first, second, table, kind, True, state, start, visits)[0]
 
 
 @numba.njit(cache=True, parallel=True)

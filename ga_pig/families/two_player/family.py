@@ -70,10 +70,8 @@ class TwoPlayer(TwoSeats):
 
     def play_blocks(self, game):
         pop_view = space_of(game).kernel_view  # Hog's dice counts where the kernel reads pop[n, i, j, 0]
-        if game.max_dice:
-            return _blocks(_loop._play_blocks_dice), pop_view, ()
-        moves = _loop_of(game)[1][0]
-        return _blocks(_loop._play_blocks_moves if moves else _loop._play_blocks_plain), pop_view, ()
+        moves, dice = _loop_of(game)[1]
+        return _blocks(_loop.DICE if dice else _loop.MOVES if moves else _loop.PLAIN), pop_view, ()
 
     def turn_starts(self, a, b, game, games, seed):
         blocks = -(-games // BLOCK)
@@ -94,7 +92,7 @@ class TwoPlayer(TwoSeats):
         return out
 
     def kernels(self):
-        return _loop._play_blocks_plain, _solvers._policy_iteration, _evaluation._versus_functionals
+        return _loop._play_blocks, _solvers._policy_iteration, _evaluation._versus_functionals
 
 
 def _loop_of(game: Game) -> tuple:
@@ -105,13 +103,13 @@ def _loop_of(game: Game) -> tuple:
     return (game.goal, cumulative, uniform, effects, amounts), (moves, bool(game.max_dice))
 
 
-def _blocks(kernel):
-    """``kernel`` (a `_play_blocks_*` of `ga_pig.families.two_player._loop`) called as
+def _blocks(loop):
+    """`_play_blocks` of `ga_pig.families.two_player._loop` by the loop ``loop``, called as
     [`ga_pig.simulate`][ga_pig.simulate] calls every family's loop: the blocks and the roll table as
     separate arguments, grouped here into the tuples the kernel takes."""
 
     def play(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common, out):
-        kernel(pop, (block_a, block_b, block_games, block_seed), (goal, cumulative, uniform, effects, amounts), common,
-               out)
+        _loop._play_blocks(pop, (block_a, block_b, block_games, block_seed), (goal, cumulative, uniform, effects,
+                                                                              amounts), loop, common, out)
 
     return play
