@@ -198,7 +198,7 @@ def endgame_margins(margins: dict[str, np.ndarray], goal: int, rule: str | None 
     columns = min(n, 4)
     rows = -(-n // columns)
     width = 4.8 if shared_scale else 5.4
-    fig, axes = plt.subplots(rows, columns, figsize=(max(width * columns, 6.4), 4.2 * rows), squeeze=False,
+    fig, axes = plt.subplots(rows, columns, figsize=(max(width * columns, 7.2), 4.4 * rows), squeeze=False,
                              layout="constrained")
     if not margins:
         return empty(fig, axes[0, 0], "no endgame solutions")
@@ -218,7 +218,7 @@ def endgame_margins(margins: dict[str, np.ndarray], goal: int, rule: str | None 
         fig.colorbar(image, ax=axes.ravel().tolist(), label="points past the goal")
     ending = "" if rule is None else f", ending rule {rule}"
     scale = "" if shared_scale else "; each map on its own colour scale"
-    fig.suptitle(f"how far past the goal the first mover banks (optimal play{ending}){scale}")
+    fig.suptitle(f"how far past the goal the first mover banks\n(optimal play{ending}{scale})")
     return fig
 
 
