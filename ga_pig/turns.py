@@ -19,12 +19,12 @@ import numba
 import numpy as np
 import pandas as pd
 
+from ga_pig._kernels.rules import BANKS, GOES_ON, RESETS, _roll
 from ga_pig._validate import check_int
 from ga_pig.families import space_of
-from ga_pig.game import ADD, BANK, RESET, Effect, Game
+from ga_pig.game import Effect, Game
 
 __all__ = ["turn_tables"]
-
 
 
 @numba.njit(cache=True)
@@ -42,16 +42,13 @@ def _turn_tables(goal, turns, probabilities, effects, amounts, R, stop, threshol
                 roll = 0.0
                 for o in range(probabilities.shape[0]):
                     p = probabilities[o]
-                    if effects[o] == ADD:
-                        nk = k + amounts[o]
+                    nk, end = _roll(k, o, effects, amounts, False)
+                    if end == GOES_ON:
                         roll += p if nk >= top else p * W[nk]
-                    elif effects[o] == BANK:
-                        nk = k + amounts[o]
+                    elif end == BANKS:
                         roll += p if nk >= top else p * R[n - 1, i + nk]
-                    elif effects[o] == RESET:
-                        roll += p * R[n - 1, 0]
                     else:
-                        roll += p * R[n - 1, i]
+                        roll += p * R[n - 1, 0 if end == RESETS else i]
                 hold = R[n - 1, i + k] if k > 0 else R[n - 1, i]
                 hold_best[k] = k > 0 and hold > roll
                 W[k] = hold if hold > roll else roll
