@@ -339,15 +339,22 @@ ROUTES = [
 ]
 
 
+class _Guarded(Starlette):
+    """Starlette with [`SecurityHeaders`][ga_pig.study.app.SecurityHeaders] outside its whole stack: the 500
+    that its outermost layer (ServerErrorMiddleware) sends for a failed request carries them too."""
+
+    def build_middleware_stack(self):
+        return SecurityHeaders(super().build_middleware_stack(), tls=self.state.tls)
+
+
 def make_app(study: Study) -> Starlette:
-    """The server of ``study``: Host headers other than its own refused (400), then security headers
-    on every answer, POSTs from other sites refused, bodies limited."""
+    """The server of ``study``: security headers on every answer, errors included; Host headers other
+    than its own refused (400), POSTs from other sites refused, bodies limited."""
     cfg = study.plan.cfg
     tls = cfg.public_url is not None
-    middleware = [Middleware(SecurityHeaders, tls=tls),
-                  Middleware(TrustedHostMiddleware, allowed_hosts=trusted_hosts(cfg), www_redirect=False),
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=trusted_hosts(cfg), www_redirect=False),
                   Middleware(SameOrigin, public=cfg.public_url), Middleware(BodyLimit)]
-    app = Starlette(routes=ROUTES, middleware=middleware,
+    app = _Guarded(routes=ROUTES, middleware=middleware,
                     exception_handlers={Refused: _on_refused, Unavailable: _on_unavailable, HTTPException: _on_http,
                                         Exception: _on_error})
     app.state.study = study

@@ -198,6 +198,26 @@ def test_every_answer_carries_the_security_headers(make_study):
     assert "'unsafe-inline'" not in CSP and "frame-ancestors 'none'" in CSP and "script-src 'self'" in CSP
 
 
+def test_an_answer_to_a_failure_carries_the_security_headers_too(make_study, monkeypatch, caplog):
+    """A request that fails on the server gets its 500 (from Starlette's outermost error handler) with the
+    same headers as every other answer."""
+    study = make_study()
+    web = client(study)
+    page = enter(web, "participant=hdr-500")
+
+    def broken(key):
+        raise RuntimeError("a failure the server did not foresee")
+
+    monkeypatch.setattr(study, "game", broken)
+    with caplog.at_level(logging.ERROR, logger="ga_pig.study"):
+        response = web.get(f"{page}/game")
+    assert response.status_code == 500 and "your last move was not recorded" in response.json()["error"]
+    for header, value in HEADERS.items():
+        assert response.headers.get(header) == value, (header, response.headers)
+    assert response.headers.get("cache-control") == "no-store"
+    assert "a failure the server did not foresee" in caplog.text
+
+
 def test_the_pages_hold_no_inline_script(make_study):
     """Every script of every page is a file of /static or data (application/json); no on* handler."""
     study = make_study("games=1", "hints=[true]", "completion_url='https://example.org/done?cc={code}'")
