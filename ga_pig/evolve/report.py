@@ -65,7 +65,7 @@ def report(cfg: DictConfig, game: Game, summary: dict, champion: np.ndarray) -> 
     published = _published(cfg, game)
     if published is not None:
         reached = "not recorded" if summary.get("best_ever") is None else f"{summary['best_ever']:.4f}"
-        lines.append(f"  seed 001 published {published} for this experiment (its GA's best member); "
+        lines.append(f"  Exeter GA (2016) published {published} for this experiment (its GA's best member); "
                      f"this run's best member reached {reached}")
     lines += _near_optimal(game)
     return lines

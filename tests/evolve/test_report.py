@@ -19,7 +19,7 @@ from ga_pig.runs import run
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_report_of_seed_001s_cube_experiment():
+def test_the_report_of_the_exeter_ga_cube_experiment():
     cfg = compose(["experiment=cube", "mutation=0.005"])
     game = make_game(cfg)
     champion = S.hold_at(25, game)
@@ -28,25 +28,25 @@ def test_the_report_of_seed_001s_cube_experiment():
     against_hold_at = exact.win_rate(champion, S.hold_at(HOLD_AT, game), game)
     assert f"0.4789 against the optimal policy (optimal play itself: 0.5), {against_hold_at:.4f} against hold at 20" \
         in text
-    assert "seed 001 published 0.24 for this experiment" in text and "best member reached 0.3100" in text
+    assert "Exeter GA (2016) published 0.24 for this experiment" in text and "best member reached 0.3100" in text
     assert "python -m ga_pig experiment=vs_optimal reaches 0.49990 in 5 minutes" in text
     assert "python -m ga_pig experiment=coevolve_exact reaches 0.49996 in 15 minutes" in text
     assert len(lines) <= 6
 
 
 @pytest.mark.parametrize("overrides, says, not_says", [
-    (["experiment=knockout", "population=hold_at"], "against hold at 20", "seed 001 published"),
-    (["experiment=round_robin"], "seed 001 published 0.139", "game=pig"),
+    (["experiment=knockout", "population=hold_at"], "against hold at 20", "Exeter GA (2016) published"),
+    (["experiment=round_robin"], "Exeter GA (2016) published 0.139", "game=pig"),
     (["experiment=coevolve_exact", "record=false"], "not measured against the optimal policy (record=false",
-     "seed 001 published"),
+     "Exeter GA (2016) published"),
     (["experiment=cube_exact", "game=hog"], "not measured against hold at 20 (only in two-player roll/hold games",
-     "seed 001 published"),
-    (["experiment=cube", "game.endgame=last_round"], "not measured against hold at 20", "seed 001 published"),
+     "Exeter GA (2016) published"),
+    (["experiment=cube", "game.endgame=last_round"], "not measured against hold at 20", "Exeter GA (2016) published"),
     (["experiment=coevolve_exact", "game.players=3", "game.goal=30"],
-     "against the equilibrium in the other seats (an equal share: 0.3333)", "seed 001 published"),
+     "against the equilibrium in the other seats (an equal share: 0.3333)", "Exeter GA (2016) published"),
 ])
 def test_the_report_says_what_applies(overrides, says, not_says):
-    """Seed 001's figure only where it published one; hold at 20 only where it is one quick exact
+    """Exeter GA (2016)'s figure only where it published one; hold at 20 only where it is one quick exact
     evaluation, else the line says why not; other games are pointed at the discovery commands
     for their own game."""
     cfg = compose(overrides)
@@ -73,7 +73,7 @@ def test_the_report_is_in_the_summary_and_the_log_and_the_same_for_a_seed(tmp_pa
 
 
 def test_the_reports_figures_are_the_measured_ones():
-    """Seed 001's figures are those the analysis draws as references; the near-optimal rates and
+    """The figures of Exeter GA (2016) are those the analysis draws as references; the near-optimal rates and
     minutes are the benchmark's medians and the experiments' time limits."""
     assert {f"seed 001 {name.replace('_', ' ')}": value for name, value in SEED_001.items()} == SEED_001_PEAKS
     measured = json.loads((ROOT / "benchmarks" / "results" / "discovery_pig.json").read_text())["results"]
