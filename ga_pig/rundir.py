@@ -26,8 +26,8 @@ from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-__all__ = ["LOCK_FILE", "DirectoryInUse", "claim_new", "claim_named", "owned", "hold", "holder", "check_free",
-           "check_writable", "release"]
+__all__ = ["LOCK_FILE", "DirectoryInUse", "claim_new", "claim_named", "owned", "hold", "held", "holder",
+           "check_free", "check_writable", "release"]
 
 LOCK_FILE = ".ga_pig.lock"
 #: The least free space a new directory is claimed on: Hydra's record, the config and the log take a few
@@ -83,6 +83,11 @@ def hold(directory: str | Path) -> bool:
         raise
     _held[key] = fd
     return True
+
+
+def held(directory: str | Path) -> bool:
+    """Whether this process holds ``directory``."""
+    return _key(directory) in _held
 
 
 def release(directory: str | Path) -> None:

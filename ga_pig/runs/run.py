@@ -17,13 +17,13 @@ from omegaconf import DictConfig
 from ga_pig._compile import announce as announce_compiling
 from ga_pig._compile import compile_timer
 from ga_pig.config import fail, fit_experiment, make_game, validate, waves
-from ga_pig.evolve.outputs import RUN_FILES
+from ga_pig.evolve.outputs import FAILED, RUN_FILES
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.evolve.run import evolve
 from ga_pig.families import family_of
-from ga_pig.rundir import check_writable, owned
-from ga_pig.runs.resume import prepare
+from ga_pig.rundir import check_writable, held, owned
+from ga_pig.runs.resume import prepare, stopped_before_checkpoint
 
 __all__ = ["run", "run_overrides"]
 
@@ -72,10 +72,20 @@ def _resume_directory(cfg: DictConfig) -> Path:
 
 
 def _check_unused(directory: Path) -> None:
-    found = [name for name in (CONFIG_FILE, *RUN_FILES) if (directory / name).exists()]
-    if found:
+    """Refuse a directory that holds a run, unless the run stopped before its first checkpoint (nothing in it
+    to continue): once this process holds the directory, that run's files are removed and the run starts
+    again there, as ``python -m ga_pig`` starts it again in place."""
+    found = [name for name in (CONFIG_FILE, FAILED, *RUN_FILES) if (directory / name).exists()]
+    if not found:
+        return
+    if not stopped_before_checkpoint(directory):
         raise ValueError(f"output directory {str(directory)!r} already holds a run ({found[0]}): continue it with "
                          f"resume={directory}, or pick another directory")
+    if held(directory):
+        logging.getLogger("ga_pig.evolve.run").info(
+            "%s holds a run stopped before its first checkpoint: starting it again in place", directory)
+        for name in found:
+            (directory / name).unlink()
 
 
 def _run_kernels(cfg: DictConfig) -> tuple:
