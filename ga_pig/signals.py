@@ -1,7 +1,8 @@
 """Signals that stop a run with its state saved.
 
-``timeout``, ``scancel`` and a shutdown send SIGTERM; SLURM, through submitit, sends its
-preemption signal (``SUBMITIT_PREEMPT_SIGNAL``, USR2 by default) before a job's time limit. Inside
+``timeout``, ``scancel`` and a shutdown send SIGTERM; a terminal closed under a run sends SIGHUP; SLURM, through
+submitit, sends its preemption signal (``SUBMITIT_PREEMPT_SIGNAL``, USR2 by default) before a job's time limit. A
+signal the process was started to ignore (``nohup`` ignores SIGHUP) stays ignored. Inside
 [`stopping_on`][ga_pig.signals.stopping_on], each of them raises [`Stopped`][ga_pig.signals.Stopped] in the main thread
 at the next Python instruction, as Ctrl-C raises KeyboardInterrupt, so the run can save the state it holds at once
 rather than at the next generation boundary, which can be minutes away.
@@ -37,11 +38,11 @@ class Stopped(BaseException):
 
 
 def stop_signals() -> tuple[int, ...]:
-    """SIGTERM and the scheduler's preemption signal (submitit's, USR2 unless
+    """SIGTERM, SIGHUP (the terminal closed) and the scheduler's preemption signal (submitit's, USR2 unless
     ``SUBMITIT_PREEMPT_SIGNAL`` names another)."""
     name = os.environ.get("SUBMITIT_PREEMPT_SIGNAL", "USR2").upper().removeprefix("SIG")
     preempt = getattr(signal, f"SIG{name}", signal.SIGUSR2)
-    return tuple(dict.fromkeys((signal.SIGTERM, preempt)))
+    return tuple(dict.fromkeys((signal.SIGTERM, signal.SIGHUP, preempt)))
 
 
 class _Raise:
@@ -60,12 +61,14 @@ def stopping_on(signums: tuple[int, ...] | None = None):
     """Within the block, the ``signums`` (default [`stop_signals`][ga_pig.signals.stop_signals]) raise
     [`Stopped`][ga_pig.signals.Stopped]. Blocks nest: an inner block's Stopped names the handler the outermost
     one displaced, so [`Stopped.finish`][ga_pig.signals.Stopped.finish] hands over to it whichever block caught
-    the signal. Outside the main thread, where Python cannot handle signals, the block runs unchanged."""
+    the signal. A signal that is ignored (``nohup``'s SIGHUP) stays ignored. Outside the main thread, where Python
+    cannot handle signals, the block runs unchanged."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     signums = stop_signals() if signums is None else signums
     previous = {s: signal.getsignal(s) for s in signums}
+    previous = {s: old for s, old in previous.items() if old is not signal.SIG_IGN}
     for s, old in previous.items():
         signal.signal(s, _Raise(old.displaced if isinstance(old, _Raise) else old))
     try:
