@@ -63,7 +63,7 @@ class Numbers:
     #: the methods a page may call as macros
     MACROS = ("result", "runs", "seeds", "median", "summary", "span", "worst", "target", "met", "rule", "measure",
               "evaluation", "ga", "best_by", "drift", "count", "pig_table", "every_game_table", "every_game_met",
-              "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table")
+              "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table", "minutes")
 
     def __init__(self, results: Path | None = None):
         self.results = Path(results or results_folder())
@@ -279,6 +279,14 @@ class Numbers:
         """The smallest and largest of ``values`` (times ``scale``), "49–73" (one number if they agree)."""
         low, high = f"{min(values) * scale:,.{digits}f}", f"{max(values) * scale:,.{digits}f}"
         return low if low == high else f"{low}–{high}"
+
+    def minutes(self, command: str) -> str:
+        """How long ``command`` took on the project's machine (``suite.json``, by ``benchmarks/suite.py``): "9–12
+        minutes", or that it is not timed yet."""
+        entry = self.result("suite")["commands"].get(command)
+        if entry is None:
+            return f'not timed yet (`python benchmarks/suite.py "{command}"` times it)'
+        return f"{self.between(entry['seconds'], 0, 1 / 60)} minutes"
 
     def ga(self, scheme: str, field: str = "best_ever") -> list[float]:
         """One field of the GA benchmark's seeds for ``scheme`` (``knockout``, ``round_robin``, ``cube``,

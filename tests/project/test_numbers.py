@@ -37,8 +37,6 @@ ALLOWED = {"300 s", "900 s", "1800 s", "5 min", "15 min", "30 min", "5 minutes",
            "0.527952", "0.472047",
            # the study server's header read deadline, a setting (ga_pig.study.serve.HEADER_TIMEOUT_S)
            "10 s"}
-#: Pages of the reader's reference, not yet rendered from the results.
-OTHERS = ("getting-started.md", "guarantees.md")
 #: Pages the checker does not read, and why.
 EXEMPT = {
     "findings/archive.md": "dated records of past runs, each number as measured on the date it gives",
@@ -46,8 +44,6 @@ EXEMPT = {
     "findings/pigtail.md": "exact values the engine computes (no machine changes them), checked by tests/engine",
     "references.md": "the published numbers of the source documents, quoted",
     "reference/configuration.md": "generated from the schema: defaults, not measurements",
-    "getting-started.md": "the reader's-reference pages: not yet rendered from the results",
-    "guarantees.md": "the reader's-reference pages: not yet rendered from the results",
 }
 
 
@@ -114,7 +110,7 @@ def _recorded() -> set[str]:
 COINCIDENCES = {"0.005", "0.020", "0.0064", "0.4913"}
 
 
-@pytest.mark.parametrize("page", [p for p in EXEMPT if p not in ("findings/archive.md", *OTHERS)])
+@pytest.mark.parametrize("page", [p for p in EXEMPT if p != "findings/archive.md"])
 def test_exempt_page_copies_no_measurement(page):
     """The pages of exact values and quotations type no number that a measurement file records."""
     copied = sorted(set(typed_numbers((DOCS / page).read_text())) & _recorded() - COINCIDENCES)
@@ -191,6 +187,22 @@ def test_the_built_site_follows_its_results_file(results, tmp_path):
     assert median in (site / "findings" / "discovery" / "index.html").read_text()
     assert median not in (DOCS / "findings" / "discovery.md").read_text()
     assert median not in _macros().render_page((DOCS / "findings" / "discovery.md").read_text())
+
+
+def test_the_test_commands_durations_follow_their_results_file(results):
+    """getting-started.md's times of make test and make check come from suite.json: a command timed anew shows its
+    minutes, one not timed says so."""
+    macros = _macros()
+    page = (DOCS / "getting-started.md").read_text()
+    before = macros.render_page(page, results)
+
+    def timed(data):
+        data["commands"]["make test"]["seconds"] = [1262.0]
+        data["commands"]["make check"] = {"seconds": [2405.0]}
+    _set(results / "suite.json", timed)
+    after = macros.render_page(page, results)
+    assert "21 minutes" in after and "40 minutes" in after and "21 minutes" not in before
+    assert "not timed yet" in before and "not timed yet" not in after
 
 
 def test_simple_rules_conclusion_follows_the_data(results):

@@ -46,3 +46,16 @@ def test_engine_pigtail_rows_replace_theirs(tmp_path):
         ("simulate", 2.0e6), ("endgame pig: solve", 0.5), ("four players: solve", 3.0)]
     engine.report([("endgame pig: solve", 0.4, "s", "")], False, path)
     assert [row["measure"] for row in json.loads(path.read_text())["rows"]] == ["endgame pig: solve"]
+
+
+def test_suite_times_merge_by_command(tmp_path):
+    """``suite.py`` records each command it times under its name: a command timed again replaces its entry, the
+    others are kept."""
+    suite = _benchmark("suite")
+    path = tmp_path / "suite.json"
+    suite.record({"make test": (600.04, 0), "make check": (1200.0, 2)}, True, path)
+    suite.record({"make test": (540.0, 0)}, False, path)
+    commands = json.loads(path.read_text())["commands"]
+    assert {name: (entry["seconds"], entry["status"], entry["fresh_clone"]) for name, entry in commands.items()} == {
+        "make test": ([540.0], 0, False), "make check": ([1200.0], 2, True)}
+    assert suite.timed("exit 3")[1] == 3
