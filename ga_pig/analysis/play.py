@@ -42,8 +42,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["load_play", "play_dirs", "DECISION_COLUMNS", "GAME_COLUMNS", "STUDY_FILE", "STUDY_DATABASE", "turns",
-           "players", "hold_model", "HoldModel", "risk_gradients",
+from ga_pig.files import read_json
+from ga_pig.rundir import DirectoryInUse, check_free
+
+__all__ = ["load_play", "play_dirs", "session_status", "DECISION_COLUMNS", "GAME_COLUMNS", "STUDY_FILE",
+           "STUDY_DATABASE", "turns", "players", "hold_model", "HoldModel", "risk_gradients",
            "behaviour_risk", "late_game_test", "read_tracker", "TRACKER_COLUMNS", "NEUTRAL_THRESHOLD"]
 
 #: The columns of a decision row, in their order (described above).
@@ -162,15 +165,31 @@ def _rows(directory: Path, name: str) -> pd.DataFrame:
     return pd.read_parquet(table) if table.is_file() else pd.DataFrame()
 
 
+def session_status(directory: str | Path) -> str:
+    """How the terminal session recorded in ``directory`` stands: ``"ended"`` (session.json has its end, and
+    ``stopped`` says how), ``"playing"`` (not ended, and its process still holds the directory) or
+    ``"cut off"`` (not ended, and no process holds it: killed without a chance to record its end; the
+    last game's rows stop where it was cut)."""
+    if read_json(Path(directory) / "session.json").get("ended") is not None:
+        return "ended"
+    try:
+        check_free(directory)
+    except DirectoryInUse:
+        return "playing"
+    return "cut off"
+
+
 def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(decisions, games)`` of one session directory or every session under ``path``, a killed
-    session's decisions included (its game in progress has ``finished`` False). A directory
-    recorded into more than once is read as its last recording, with a warning."""
+    session's decisions included (its game in progress has ``finished`` False), with a warning naming
+    each session cut off or still being played ([`session_status`][ga_pig.analysis.play.session_status]). A
+    directory recorded into more than once is read as its last recording, with a warning."""
     dirs = play_dirs(path)
     if not dirs:
         raise ValueError(f"no play sessions (directories with session.json) under {Path(path).expanduser()}")
     decisions, games = [], []
     for directory in dirs:
+        _warn_unless_ended(directory)
         decisions.append(_rows(directory, "decisions"))
         played = _rows(directory, "games")
         if not played.empty:
@@ -178,6 +197,17 @@ def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataF
     decisions = pd.concat(decisions, ignore_index=True) if any(len(d) for d in decisions) else pd.DataFrame()
     games = pd.concat(games, ignore_index=True) if games else pd.DataFrame()
     return decisions, games
+
+
+def _warn_unless_ended(directory: Path) -> None:
+    if not (directory / "session.json").is_file():
+        return  # a study's directory: its participants' stages are in its database
+    status = session_status(directory)
+    if status == "cut off":
+        warnings.warn(f"{directory}: the session was cut off (killed before it could record its end); its last "
+                      "game stops where it was cut", stacklevel=3)
+    elif status == "playing":
+        warnings.warn(f"{directory}: the session is still being played; read as far as it has got", stacklevel=3)
 
 
 def turns(decisions: pd.DataFrame) -> pd.DataFrame:

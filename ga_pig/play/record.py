@@ -3,7 +3,7 @@
 * ``session.json`` — game, opponent, seed, dice, hints, the people and their stated answers;
   ``ended``, ``stopped`` and the games played once the session is over. ``ended`` stays null
   while the session is played, and after a kill that no process can catch (``kill -9``, a lost
-  machine): [`session_status`][ga_pig.play.record.session_status] tells the two apart by whether a
+  machine): [`session_status`][ga_pig.analysis.play.session_status] tells the two apart by whether a
   live process still holds the directory ([`ga_pig.rundir`][ga_pig.rundir]).
 * ``decisions.jsonl`` — one line per decision (columns: [`ga_pig.analysis.play`][ga_pig.analysis.play]), appended and
   flushed to disk as it is made, so a killed terminal loses nothing; ``decisions.parquet`` — the
@@ -12,7 +12,9 @@
   ends (the last row of a game is its state).
 
 [`load_play`][ga_pig.analysis.load_play] reads them, preferring the line files (a killed session's
-parquet misses the game in progress).
+parquet misses the game in progress). A session stopped before it began (during its setup, before
+``session.json``) leaves only its lock, Hydra's ``.hydra/`` and ``play.log``:
+[`stopped_before_start`][ga_pig.play.record.stopped_before_start] lets the same command start it again there.
 """
 
 from __future__ import annotations
@@ -21,14 +23,17 @@ import json
 import os
 from pathlib import Path
 
-from ga_pig.files import read_json, write_json, write_table
-from ga_pig.rundir import DirectoryInUse, check_free
+from ga_pig.files import write_json, write_table
+from ga_pig.rundir import LOCK_FILE
 
-__all__ = ["Journal", "SESSION", "DECISIONS", "GAMES", "session_status"]
+__all__ = ["Journal", "SESSION", "DECISIONS", "GAMES", "stopped_before_start"]
 
 SESSION = "session.json"
 DECISIONS = "decisions"
 GAMES = "games"
+#: What a session writes before ``session.json``: its lock, Hydra's record of the job and its log (the job's name
+#: in conf/play.yaml).
+SETUP_FILES = frozenset({LOCK_FILE, ".hydra", "play.log"})
 
 
 class Journal:
@@ -81,15 +86,11 @@ class Journal:
             handle.close()
 
 
-def session_status(directory: str | Path) -> str:
-    """How the session recorded in ``directory`` stands: ``"ended"`` (session.json has its end, and
-    ``stopped`` says how), ``"playing"`` (not ended, and its process still holds the directory) or
-    ``"cut off"`` (not ended, and no process holds it: killed without a chance to record its end; the
-    last game's rows stop where it was cut)."""
-    if read_json(Path(directory) / SESSION).get("ended") is not None:
-        return "ended"
+def stopped_before_start(directory: str | Path) -> bool:
+    """Whether ``directory`` holds a session stopped before it began: something, and only what a session writes
+    before ``session.json`` (nothing played, so the session may start again there)."""
     try:
-        check_free(directory)
-    except DirectoryInUse:
-        return "playing"
-    return "cut off"
+        names = {entry.name for entry in Path(directory).iterdir()}
+    except OSError:
+        return False
+    return bool(names - {LOCK_FILE}) and names <= SETUP_FILES

@@ -2,20 +2,24 @@
 of [Exeter optimal §2.4.1]), the opponent, the dice, then ``games`` games with seats alternating, every decision
 recorded.
 
-A session ends played out, or stopped early: by ``q``, by the end of its input, by Ctrl-C or by SIGTERM.
-Everything played is kept either way; session.json's ``stopped`` says which, and
+A session ends played out, or stopped early: by ``q``, by the end of its input, by Ctrl-C, by SIGTERM or by SIGHUP
+(its terminal closed). Everything played is kept either way; session.json's ``stopped`` says which, and
 [`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS] gives ``python -m ga_pig.play`` its exit status, so a script can tell a
-session played out (0) from one whose input ran out (1), that was interrupted (130) or terminated (143). A session
-killed outright (``kill -9``) keeps ``ended`` null: [`session_status`][ga_pig.play.record.session_status] tells it
-from one still being played.
+session played out (0) from one whose input ran out (1), that was interrupted (130), terminated (143) or hung up
+(129). A session killed outright (``kill -9``) keeps ``ended`` null:
+[`session_status`][ga_pig.analysis.play.session_status] tells it from one still being played.
 
 [`PlayCallback`][ga_pig.play.session.PlayCallback] checks the config and claims the session's directory before Hydra
-makes it, so a refused config prints one line and leaves nothing behind."""
+makes it, so a refused config prints one line and leaves nothing behind; a directory left by a session stopped
+before it began ([`stopped_before_start`][ga_pig.play.record.stopped_before_start]) is emptied and the session starts
+again there, saying so."""
 
 from __future__ import annotations
 
 import secrets
 import signal
+import sys
+from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,7 +36,8 @@ __all__ = ["QUESTIONS", "EXIT_STATUS", "run_session", "ask_questions", "PlayCall
 
 #: session.json's ``stopped`` (None: played out) -> the exit status of ``python -m ga_pig.play``.
 #: ``q`` is a person's answer, so it ends the session as cleanly as playing it out.
-EXIT_STATUS = {None: 0, "quit": 0, "end of input": 1, "interrupted": 130, "terminated": 128 + signal.SIGTERM}
+EXIT_STATUS = {None: 0, "quit": 0, "end of input": 1, "interrupted": 130, "terminated": 128 + signal.SIGTERM,
+               "hung up": 128 + signal.SIGHUP}
 
 #: The tracker form of [Exeter optimal §2.4.1, Fig. 5]: (column, question, {key: answer}). Question 3 as
 #: the seed prints it (£1 million sure, or a 50/50 gamble on £2 million): both options of each
@@ -59,7 +64,7 @@ def ask_questions(screen: Screen, name: str) -> dict:
 
 def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = None) -> dict:
     """Play the session ``cfg`` describes, recording into ``directory``; returns session.json's
-    content. Quitting (``q``, end of input, Ctrl-C, SIGTERM) ends it with everything played kept, and
+    content. Quitting (``q``, end of input, Ctrl-C, SIGTERM, SIGHUP) ends it with everything played kept, and
     ``stopped`` saying why ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS])."""
     from ga_pig.play.advice import Advisor
     from ga_pig.play.config import validate
@@ -80,7 +85,7 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
     journal = Journal(directory, _session(cfg, game, opponent, seed, directory, seats))
     played, stopped = 0, None
     try:
-        with stopping_on((signal.SIGTERM,)):
+        with stopping_on((signal.SIGTERM, signal.SIGHUP)):
             if cfg.questions:
                 for seat in seats:
                     if seat.kind == "human":
@@ -103,14 +108,15 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
         stopped = "quit"
     except KeyboardInterrupt:
         stopped = "interrupted"
-    except Stopped:
-        stopped = "terminated"
-    if stopped is not None:
-        reason = "" if stopped == "quit" else f" ({stopped})"
-        screen.tell(f"\nstopped{reason}; everything played so far is kept.")
+    except Stopped as stop:
+        stopped = "hung up" if stop.signum == signal.SIGHUP else "terminated"
     journal.close(ended=datetime.now().isoformat(timespec="seconds"), games_played=played,
                   quit=stopped is not None, stopped=stopped)
-    screen.tell(f"decisions and games: {directory}  (replay these dice with seed={seed})")
+    with suppress(OSError):  # a closed terminal (SIGHUP) takes no more lines; the record is kept already
+        if stopped is not None:
+            reason = "" if stopped == "quit" else f" ({stopped})"
+            screen.tell(f"\nstopped{reason}; everything played so far is kept.")
+        screen.tell(f"decisions and games: {directory}  (replay these dice with seed={seed})")
     return journal.session
 
 
@@ -138,12 +144,20 @@ class PlayCallback(Callback):
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
         from ga_pig._cli import refuse
         from ga_pig.play.config import validate
+        from ga_pig.play.record import stopped_before_start
         from ga_pig.rundir import claim_named, claim_new
 
         named = any(o.split("=", 1)[0].lstrip("+~") == "hydra.run.dir" for o in config.hydra.overrides.hydra)
         try:
             validate(config)
-            directory = (claim_named if named else claim_new)(str(config.hydra.run.dir))
+            if named:
+                again = stopped_before_start(config.hydra.run.dir)
+                directory = claim_named(str(config.hydra.run.dir), stopped_before_start)
+                if again:
+                    print(f"ga_pig: {directory} holds a session stopped before it began: starting it again in place",
+                          file=sys.stderr, flush=True)
+            else:
+                directory = claim_new(str(config.hydra.run.dir))
         except ValueError as error:
             refuse(error)
         with open_dict(config):

@@ -7,6 +7,8 @@ import json
 import signal
 import subprocess
 import sys
+import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +20,8 @@ from ga_pig import Game, exact
 from ga_pig import strategies as S
 from ga_pig.analysis import load_play
 from ga_pig.analysis import play as P
+from ga_pig.analysis.play import session_status
 from ga_pig.play.dice import ProgramDice
-from ga_pig.play.record import session_status
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = r"([^\r\n|]+?) (\d+) \| ([^\r\n|]+?) (\d+) \| turn total (\d+) \| r roll, h hold, (\? hint, )?q quit > "
@@ -151,7 +153,8 @@ def test_killed_session_keeps_every_decision(tmp_path):
     child.close()
     session = json.loads((out / "session.json").read_text())
     assert session["ended"] is None and session_status(out) == "cut off"  # not ended cleanly, and no longer played
-    decisions, games = load_play(out)
+    with pytest.warns(UserWarning, match=f"{out}: the session was cut off"):
+        decisions, games = load_play(out)
     assert (decisions["kind"] == "human").sum() == answered
     assert len(games) == 1 and not games["finished"].iloc[0]
     hold25 = S.hold_at(25, Game.pig())
@@ -160,10 +163,11 @@ def test_killed_session_keeps_every_decision(tmp_path):
 
 
 @pytest.mark.parametrize("how, status, stopped", [("q", 0, "quit"), ("ctrl-d", 1, "end of input"),
-                                                ("ctrl-c", 130, "interrupted"), ("sigterm", 143, "terminated")])
+                                                ("ctrl-c", 130, "interrupted"), ("sigterm", 143, "terminated"),
+                                                ("sighup", 129, "hung up")])
 def test_quitting_keeps_what_was_played(tmp_path, how, status, stopped):
-    """q, the end of input, Ctrl-C and SIGTERM each stop a session with everything kept and its end
-    recorded; only q, a person's answer, exits 0, so a script can tell a session whose input ran out.
+    """q, the end of input, Ctrl-C, SIGTERM and SIGHUP (the terminal closed) each stop a session with everything
+    kept and its end recorded; only q, a person's answer, exits 0, so a script can tell a session whose input ran out.
     The rules are shown at the start and on i, which is no decision."""
     out = tmp_path / "s"
     child = spawn("opponent=optimal", "seed=1", "questions=false", "games=3", f"hydra.run.dir={out}")
@@ -176,12 +180,14 @@ def test_quitting_keeps_what_was_played(tmp_path, how, status, stopped):
         child.sendline("r")
     child.expect(PROMPT)
     {"q": lambda: child.sendline("q"), "ctrl-d": child.sendeof, "ctrl-c": child.sendintr,
-     "sigterm": lambda: child.kill(signal.SIGTERM)}[how]()
+     "sigterm": lambda: child.kill(signal.SIGTERM), "sighup": lambda: child.kill(signal.SIGHUP)}[how]()
     child.expect("stopped[^;]*; everything played so far is kept")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == status
-    decisions, games = load_play(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an ended session is read without a warning
+        decisions, games = load_play(out)
     assert (decisions["kind"] == "human").sum() == 3 and set(decisions.loc[decisions["kind"] == "human", "action"]) \
         == {"roll"}
     assert games["quit"].tolist() == [True]
@@ -237,3 +243,27 @@ def test_manual_dice_refuse_a_face_the_game_lacks(tmp_path):
     decisions, _ = load_play(out)
     assert decisions["die"].iloc[0] == "5" and pd.isna(decisions["die"].iloc[1])
     assert decisions.iloc[2][["player", "k", "die", "k_after"]].tolist() == ["hold_at:4", 0, "3", 3]
+
+
+def test_a_session_stopped_before_it_began_is_started_again_by_the_same_command(tmp_path):
+    """SIGTERM while a session sets up (its directory claimed, nothing played): the same command starts it again
+    in place, saying so; a directory that holds a session is still refused."""
+    out = tmp_path / "s"
+    command = [sys.executable, "-m", "ga_pig.play", "opponent=hold_at:4", "seed=2", "delay=0", "questions=false",
+               "rules=false", f"hydra.run.dir={out}"]
+    first = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    deadline = time.time() + 120
+    while not (out / ".hydra").is_dir():
+        assert first.poll() is None and time.time() < deadline, first.communicate()
+        time.sleep(0.005)
+    first.send_signal(signal.SIGTERM)
+    first.communicate(timeout=60)
+    assert sorted(p.name for p in out.iterdir()) == [".ga_pig.lock", ".hydra", "play.log"]
+    again = subprocess.run(command, input="r\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert again.returncode == 1, again.stderr
+    assert again.stderr.splitlines()[0] == (f"ga_pig: {out} holds a session stopped before it began: starting it "
+                                            "again in place")
+    assert json.loads((out / "session.json").read_text())["stopped"] == "end of input"
+    refused = subprocess.run(command, input="", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert refused.returncode == 2 and "already holds files" in refused.stderr
