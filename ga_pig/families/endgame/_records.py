@@ -2,15 +2,13 @@
 
 NamedTuples, which numba passes as one struct each: [`Final`][ga_pig.families.endgame._records.Final], what the
 final turn the rule grants asks of the mover who reaches the goal;
-[`Choice`][ga_pig.families.endgame._records.Choice], how a solve chooses its actions; and
-[`Turn`][ga_pig.families.endgame._records.Turn], what a roll/hold turn reads during a solve.
+[`Choice`][ga_pig.families.endgame._records.Choice], and how a solve chooses its actions.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 
@@ -44,31 +42,3 @@ class Choice(NamedTuple):
     tol: float
     margin: float
     max_rounds: int
-
-
-class Turn(NamedTuple):
-    """What a roll/hold turn reads during a solve: the goal, the cap ``top`` (a mover whose banked score
-    plus turn total reaches it banks), the [`Final`][ga_pig.families.endgame._records.Final] record's
-    ``decides`` and ``W``, the outcomes of the [`Rules`][ga_pig._kernels.rules.Rules] record, and
-    ``start_rolls`` (every turn start rolls whatever the tables say). Built by `_turn_of`."""
-
-    goal: int
-    top: int
-    decides: np.ndarray
-    W: np.ndarray
-    add_p: np.ndarray
-    add_amount: np.ndarray
-    bust_p: float
-    reset_p: float
-    bank_p: np.ndarray
-    bank_amount: np.ndarray
-    move_p: np.ndarray
-    move_amount: np.ndarray
-    start_rolls: bool
-
-
-@numba.njit(cache=True, inline="always")
-def _turn_of(rules, top, final, start_rolls):
-    """The [`Turn`][ga_pig.families.endgame._records.Turn] record of ``rules`` at cap ``top``."""
-    return Turn(rules.goal, top, final.decides, final.W, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p,
-                rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount, start_rolls)

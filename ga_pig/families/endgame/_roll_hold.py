@@ -8,7 +8,7 @@ Every roll-and-hold game is handled here: ADD, BUST, RESET and BANK outcomes, an
 (DOUBLE, SUBTRACT: Pig Dice) that let the turn total double or fall. `_solve` takes the pairs of
 scores from the highest sum down, each pair's two seats together, one seat's turn at a time
 (`_side` of `ga_pig.families.endgame._side`); with RESET the sweeps over the pairs repeat (`_settle`).
-The kernels take the game as a [`Turn`][ga_pig.families.endgame._records.Turn] record; the final turn's
+The kernels take the game as a [`Rules`][ga_pig._kernels.rules.Rules] record; the final turn's
 kernels are in `ga_pig.families.endgame._final`, the forward passes from the start in
 `ga_pig.families.endgame._forward`.
 """
@@ -21,29 +21,29 @@ import numpy as np
 from ga_pig._kernels.anderson import _extrapolate, _history
 from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR
 from ga_pig.families.endgame._reach import _reach
-from ga_pig.families.endgame._records import Choice, _turn_of
+from ga_pig.families.endgame._records import Choice
 from ga_pig.families.endgame._side import _side
 
 
 # one body: its rounds as a kernel of their own cost 5x, and inline they would take the rules' arrays
 @numba.njit(cache=True)
-def _solve(turn, choice, P, policies, rounds):
+def _solve(rules, top, final, start_rolls, choice, P, policies, rounds):
     """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
-    first (every hold below the goal lands on a pair already solved), the game as ``turn`` (a
-    [`Turn`][ga_pig.families.endgame._records.Turn] record) says. Only the seats s with
-    ``choice.improve[s]`` choose their actions (both: optimal play; one: a best response to the other
-    seat's table; none: the tables evaluated). With ``choice.exact_pairs`` (policy iteration) each
-    round chooses the improving sides' actions against the current start values, then solves the
-    pair's two linear equations for that policy exactly, until no action switches; otherwise
-    (value iteration) it repeats greedy sweeps until the start values move by no more than
-    ``choice.tol``. ``policies`` are the seats' tables [i, j, k] (``turn.start_rolls``: every turn start
-    rolls whatever they say). Writes P (only its turn starts, k = 0, when its last axis has length 1),
-    the choosing seats' tables and rounds[i, j]; returns False if a pair did not settle within
-    ``choice.max_rounds``."""
+    first (every hold below the goal lands on a pair already solved), the game, cap and final turn
+    as in `_settle`. Only the seats s with ``choice.improve[s]`` choose their actions (both: optimal
+    play; one: a best response to the other seat's table; none: the tables evaluated). With
+    ``choice.exact_pairs`` (policy iteration) each round chooses the improving sides' actions
+    against the current start values, then solves the pair's two linear equations for that policy
+    exactly, until no action switches; otherwise (value iteration) it repeats greedy sweeps until the
+    start values move by no more than ``choice.tol``. ``policies`` are the seats' tables [i, j, k]
+    (with ``start_rolls`` every turn start rolls whatever they say). Writes P (only its turn starts,
+    k = 0, when its last axis has length 1), the choosing seats' tables and rounds[i, j]; returns
+    False if a pair did not settle within ``choice.max_rounds``."""
     policy0, policy1 = policies
     exact_pairs, improve, tol, margin, max_rounds = choice
-    (goal, top, decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount,
-     start_rolls) = turn
+    goal, decides, W = rules.goal, final.decides, final.W
+    add_p, add_amount, bust_p, reset_p = rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p
+    bank_p, bank_amount, move_p, move_amount = rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount
     size, bounds = top + 1, (goal, top, start_rolls)
     full = P.shape[3] > 1
     chooses = improve[0] or improve[1]
@@ -120,10 +120,9 @@ def _settle(rules, top, final, choice, P, policies, start_rolls, rounds):
     repeat until it returns them unchanged (to within ``choice.tol`` or the rounding floor), each
     next guess extrapolated from the last few (`_extrapolate` of `ga_pig._kernels.anderson`).
     Returns the sweeps, or 0 if a pair did not settle or the sweeps did not."""
-    turn = _turn_of(rules, top, final, start_rolls)
-    if turn.reset_p == 0.0:
-        return 1 if _solve(turn, choice, P, policies, rounds) else 0
-    goal = turn.goal
+    if rules.reset_p == 0.0:
+        return 1 if _solve(rules, top, final, start_rolls, choice, P, policies, rounds) else 0
+    goal = rules.goal
     n = 2 * goal
     guess, swept, following = np.full(n, 0.5), np.zeros(n), np.zeros(n)
     history = _history(n)
@@ -132,7 +131,7 @@ def _settle(rules, top, final, choice, P, policies, start_rolls, rounds):
         for s in range(2):
             for i in range(goal):
                 P[s, i, 0, 0] = guess[s * goal + i]
-        if not _solve(turn, choice, P, policies, rounds):
+        if not _solve(rules, top, final, start_rolls, choice, P, policies, rounds):
             return 0
         for s in range(2):
             for i in range(goal):
