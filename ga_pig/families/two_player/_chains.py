@@ -50,66 +50,68 @@ def _turn_rules(rules):
             rules.bank_p.copy(), rules.bank_amount.copy(), rules.move_p.copy(), rules.move_amount.copy())
 
 
-# one algorithm kept whole (75 lines): the row split out into its own inlined step measured 5% slower on every game
+@numba.njit(cache=True, inline="always")
+def _onto(row, p, nk, top, C):
+    """A rolling row's sums (a wins, b wins, d, e, won in the turn) after a roll of chance p that goes on to turn
+    total nk: won at the top or past it, else p times the chain's row nk."""
+    acc0, acc1, acc2, acc3, won = row
+    if nk >= top:
+        return acc0, acc1, acc2, acc3, won + p
+    return acc0 + p * C[nk, 0], acc1 + p * C[nk, 1], acc2 + p * C[nk, 2], acc3 + p * C[nk, 3], won
+
+
+@numba.njit(cache=True, inline="always")
+def _ended(row, k, me, winner, hold, reset, tr):
+    """A rolling row's (a wins, b wins, d, e) from its sums ``row`` over the rolls that go on (as
+    [`_onto`][ga_pig.families.two_player._chains._onto] leaves them) and the rolls that end the turn at k: a BANK (a
+    win at the top, the hold row below it, a pass when it banks nothing at a turn start), a RESET, the turn's wins
+    credited to the mover's column ``winner``."""
+    _dice, goal, _add_p, _add_amount, _bust_p, reset_p, bank_p, bank_amount, _move_p, _move_amount = tr
+    acc0, acc1, acc2, acc3, won = row
+    top = goal - me
+    for o in range(bank_p.shape[0]):
+        p = bank_p[o]
+        nk = k + bank_amount[o]
+        if nk >= top:
+            won += p
+        elif nk == 0:
+            acc2 += p
+        else:
+            acc0 += p * hold[nk, 0]
+            acc1 += p * hold[nk, 1]
+            acc3 += p
+    if reset_p > 0.0:
+        if me == 0:
+            acc2 += reset_p
+        else:
+            acc0 += reset_p * reset[0]
+            acc1 += reset_p * reset[1]
+            acc3 += reset_p
+    if winner == 0:
+        acc0 += won
+    else:
+        acc1 += won
+    return acc0, acc1, acc2, acc3 + won
+
+
+# one algorithm kept whole (40 lines): the row split out into its own inlined step measured 5% slower on every game
 @numba.njit(cache=True, inline="always")
 def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
     """One top-down pass over the chain's rows; returns the largest change of a row (tracked
     only with DOUBLE or SUBTRACT rolls: rows read below k come from the previous pass). Arguments as
     [`_turn`][ga_pig.families.two_player._chains._turn]."""
-    _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
+    _dice, goal, add_p, add_amount, bust_p, _reset_p, _bank_p, _bank_amount, move_p, move_amount = tr
     moves = move_p.shape[0] > 0
     top = goal - me
     change = 0.0
     for k in range(top - 1, -1, -1):
         if s[me, opp, k]:
-            acc0 = 0.0
-            acc1 = 0.0
-            acc2 = bust_p
-            acc3 = 0.0
-            won = 0.0
+            row = (0.0, 0.0, bust_p, 0.0, 0.0)
             for o in range(add_p.shape[0]):
-                p = add_p[o]
-                nk = k + add_amount[o]
-                if nk >= top:
-                    won += p
-                else:
-                    acc0 += p * C[nk, 0]
-                    acc1 += p * C[nk, 1]
-                    acc2 += p * C[nk, 2]
-                    acc3 += p * C[nk, 3]
+                row = _onto(row, add_p[o], k + add_amount[o], top, C)
             for o in range(move_p.shape[0]):
-                p = move_p[o]
-                nk = _moved(k, move_amount[o])
-                if nk >= top:
-                    won += p
-                else:
-                    acc0 += p * C[nk, 0]
-                    acc1 += p * C[nk, 1]
-                    acc2 += p * C[nk, 2]
-                    acc3 += p * C[nk, 3]
-            for o in range(bank_p.shape[0]):
-                p = bank_p[o]
-                nk = k + bank_amount[o]
-                if nk >= top:
-                    won += p
-                elif nk == 0:  # banking nothing at a turn start: the turn passes
-                    acc2 += p
-                else:
-                    acc0 += p * hold[nk, 0]
-                    acc1 += p * hold[nk, 1]
-                    acc3 += p
-            if reset_p > 0.0:
-                if me == 0:
-                    acc2 += reset_p
-                else:
-                    acc0 += reset_p * reset[0]
-                    acc1 += reset_p * reset[1]
-                    acc3 += reset_p
-            if winner == 0:
-                acc0 += won
-            else:
-                acc1 += won
-            acc3 += won
+                row = _onto(row, move_p[o], _moved(k, move_amount[o]), top, C)
+            acc0, acc1, acc2, acc3 = _ended(row, k, me, winner, hold, reset, tr)
         elif k > 0:
             acc0 = hold[k, 0]
             acc1 = hold[k, 1]
@@ -189,7 +191,7 @@ def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
     fixed point this is). Every weight is a probability or a sum of them, so nothing cancels; e = 1 - d is still
     accumulated on its own.
     """
-    _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
+    _dice, goal, add_p, add_amount, bust_p, _reset_p, _bank_p, _bank_amount, move_p, move_amount = tr
     top = goal - me
     V = np.empty((top, BELOW))
     w = np.zeros(top)  # the row being solved: its weight on each row it reads
@@ -201,8 +203,7 @@ def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
             C[k, 2] = 0.0 if k > 0 else 1.0
             C[k, 3] = 1.0 if k > 0 else 0.0
             continue
-        acc2 = bust_p
-        acc0 = acc1 = acc3 = won = 0.0
+        won = 0.0
         band = k  # the highest row an ADD reaches; above it only DOUBLE's 2k and what it leaves below
         for o in range(add_p.shape[0]):
             nk = k + add_amount[o]
@@ -219,26 +220,7 @@ def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
             else:
                 w[nk] += move_p[o]
                 hi = max(hi, nk)
-        for o in range(bank_p.shape[0]):
-            nk = k + bank_amount[o]
-            if nk >= top:
-                won += bank_p[o]
-            elif nk == 0:  # banking nothing at a turn start: the turn passes
-                acc2 += bank_p[o]
-            else:
-                acc0 += bank_p[o] * hold[nk, 0]
-                acc1 += bank_p[o] * hold[nk, 1]
-                acc3 += bank_p[o]
-        if reset_p > 0.0:
-            if me == 0:
-                acc2 += reset_p
-            else:
-                acc0 += reset_p * reset[0]
-                acc1 += reset_p * reset[1]
-                acc3 += reset_p
-        acc0 += won if winner == 0 else 0.0
-        acc1 += won if winner == 1 else 0.0
-        acc3 += won
+        acc0, acc1, acc2, acc3 = _ended((0.0, 0.0, bust_p, 0.0, won), k, me, winner, hold, reset, tr)
         c = w[hi]  # the weight on row j, complete once every row above j is replaced
         w[hi] = 0.0
         t1 = t2 = t3 = t4 = t5 = 0.0  # what the replaced rows leave on rows j - 1 .. j - 5
