@@ -200,8 +200,11 @@ def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataF
 
 
 def _warn_unless_ended(directory: Path) -> None:
-    if not (directory / "session.json").is_file():
-        return  # a study's directory: its participants' stages are in its database
+    """Warn of a terminal session that has not recorded its end (a terminal session's session.json holds
+    ``ended`` null until then; a simulated one is written whole, a study's stages are in its database)."""
+    session = read_json(directory / "session.json") if (directory / "session.json").is_file() else {}
+    if "ended" not in session or session["ended"] is not None:
+        return
     status = session_status(directory)
     if status == "cut off":
         warnings.warn(f"{directory}: the session was cut off (killed before it could record its end); its last "
