@@ -120,11 +120,14 @@ def test_time_limit_ends_the_run_cleanly_and_resume_extends(tmp_path):
     assert json.loads((out / "summary.json").read_text()) == stopped
     assert all((out / name).is_file() for name in ("best.npy", "population.npz", "winrate.png"))
     assert table(out)["generation"].max() == stopped["generations"]
-    # shorten what is left, then extend the finished run twice (once through the inferred path)
+    # extend the finished run twice (once through the inferred path); the first extension lifts the 0.3 s limit,
+    # which a loaded machine would otherwise reach within the five generations (it counts from each start)
     done = stopped["generations"]
-    run(make_cfg(f"resume={out}", f"generations={done + 5}"), out, [f"resume={out}", f"generations={done + 5}"])
+    longer = [f"resume={out}", f"generations={done + 5}", "time_limit_s=3600"]
+    run(make_cfg(*longer), out, longer)
     first = json.loads((out / "summary.json").read_text())
     assert first["generations"] == done + 5 and first["stopped"] is None
+    assert first["resumes"][0]["changes"] == {"generations": done + 5, "time_limit_s": 3600}
     run(make_cfg(f"resume={out}", f"generations={done + 9}"), out)
     extended = json.loads((out / "summary.json").read_text())
     assert [r["generation"] for r in extended["resumes"]] == [done, done + 5]
