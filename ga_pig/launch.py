@@ -37,7 +37,6 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
 from ga_pig._cli import refuse
-from ga_pig.config import fit_experiment
 from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.rundir import claim_named, claim_new, hold
@@ -143,8 +142,7 @@ class LaunchCallback(Callback):
                 _note_claim(config.hydra.run.dir)
                 return
             checked = copy.deepcopy(config)  # the run itself fits the experiment to its game, and logs that
-            fit_experiment(checked, task)
-            resumed = prepare(checked, task)
+            resumed = prepare(checked, task).resumed
             if resumed is not None:
                 hold(resumed.run_dir)
                 _note_claim(resumed.run_dir)

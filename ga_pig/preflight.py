@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ga_pig import _schema
 from ga_pig._cli import refuse
-from ga_pig.config import CONF_DIR, Config, compose, fit_experiment
+from ga_pig.config import CONF_DIR, Config, compose
 from ga_pig.config.checks import check_part_overrides
 from ga_pig.config.schema import run_keys
 
@@ -167,8 +167,7 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
             pass
         refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
     try:
-        fit_experiment(cfg, job)
-        resumed = prepare(cfg, job)
+        resumed = prepare(cfg, job).resumed
         if resumed is not None:
             check_free(resumed.run_dir)
             check_writable(resumed.run_dir)

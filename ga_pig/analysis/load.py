@@ -144,9 +144,9 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     the optimal policy: ``(strategies, win_rate)``; strategies have shape (n, *space_of(game).shape), bool
     roll/hold tensors (Hog: int dice counts). ``population.npz`` stores the genomes as cube
     blocks, bit-packed for roll/hold games; this expands them back."""
-    from ga_pig.config import make_game
     from ga_pig.evolve import cube
     from ga_pig.evolve.outputs import POPULATION, load_population_file
+    from ga_pig.evolve.spec import make_game
 
     run_dir = Path(run_dir).expanduser()
     stored = run_dir / POPULATION

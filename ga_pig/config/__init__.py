@@ -1,11 +1,13 @@
-"""Typed Hydra schema of a ga_pig run, registered in Hydra's ConfigStore as ``schema``.
+"""Typed Hydra schema of a ga_pig run, registered in Hydra's ConfigStore as ``schema``: the run spec's
+dataclasses ([`ga_pig.evolve.spec`][ga_pig.evolve.spec], [`ga_pig.evolve.parts`][ga_pig.evolve.parts]), which a
+composed, validated config becomes once per job ([`to_spec`][ga_pig.config.to_spec]).
 
 The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition. Each
 option of the groups ``population``, ``selection``, ``fitness`` and ``operators`` has its own
 dataclass (registered as ``schema/<group>/<option>``, which its ``conf/<group>/<option>.yaml``
 extends), holding the keys that starting population, scheme, judge or operator set reads: a key of
 another option is refused at composition too. [`validate`][ga_pig.config.validate] then checks ranges and cross-key
-rules before any work is done, each part where its dataclasses are defined, raising one
+rules before any work is done, each part in its own module here, raising one
 ``ValueError`` that names the key, the value and what was expected.
 
 Modules, top to bottom: ``checks`` (validation) > ``schema`` (the run's dataclass, the ConfigStore)
@@ -17,26 +19,15 @@ against the registries themselves, imported when validating, not at import (only
 from __future__ import annotations
 
 from ga_pig.config.base import CONF_DIR, MAX_SEED, MODES, Range, Rule, fail
-from ga_pig.config.checks import BYTES_PER_MEMBER_STATE, fit_cell_tests, fit_experiment, fit_genome, validate
-from ga_pig.config.fitness import (
-    ExactChampions,
-    ExactFitness,
-    ExactNash,
-    FitnessConfig,
-    OptimalFitness,
-    SimulatedChampions,
-    SimulatedFitness,
+from ga_pig.config.checks import (
+    BYTES_PER_MEMBER_STATE,
+    check_game,
+    fit_cell_tests,
+    fit_experiment,
+    fit_genome,
+    validate,
 )
-from ga_pig.config.operators import DefaultOperators, OperatorsConfig, StructuredOperators
 from ga_pig.config.parts import PARTS, part, upgrade
-from ga_pig.config.population import (
-    HoldAtPopulation,
-    MixedPopulation,
-    OptimalPopulation,
-    PopulationConfig,
-    RandomPopulation,
-    ScorePopulation,
-)
 from ga_pig.config.schema import (
     RANGES,
     Config,
@@ -47,27 +38,25 @@ from ga_pig.config.schema import (
     over_schema,
     register,
     registry_names,
+    to_spec,
     waves,
 )
-from ga_pig.config.selection import Knockout, MuCommaLambda, MuPlusLambda, RoundRobin, SelectionConfig, Tournament
 
 __all__ = [
     "fit_genome",
     "fit_cell_tests",
     "fit_experiment",
     "GameConfig",
-    "PopulationConfig",
-    "SelectionConfig",
-    "FitnessConfig",
-    "OperatorsConfig",
     "MemeticConfig",
     "Config",
     "register",
     "compose",
     "validate",
+    "check_game",
     "fail",
     "waves",
     "make_game",
+    "to_spec",
     "registry_names",
     "MODES",
     "RANGES",
@@ -80,22 +69,4 @@ __all__ = [
     "part",
     "upgrade",
     "over_schema",
-    "SimulatedFitness",
-    "SimulatedChampions",
-    "ExactFitness",
-    "OptimalFitness",
-    "ExactChampions",
-    "ExactNash",
-    "Knockout",
-    "RoundRobin",
-    "MuPlusLambda",
-    "MuCommaLambda",
-    "Tournament",
-    "RandomPopulation",
-    "HoldAtPopulation",
-    "ScorePopulation",
-    "OptimalPopulation",
-    "MixedPopulation",
-    "DefaultOperators",
-    "StructuredOperators",
 ]

@@ -15,8 +15,9 @@ from ga_pig.config.parts import PARTS, check_keys, part, refuse_key
 from ga_pig.config.schema import CONF_DIR, RULES, compose, make_game
 from ga_pig.config.selection import survivors
 from ga_pig.families import family_of, space_of
+from ga_pig.game import Game
 
-__all__ = ["validate", "fit_genome", "fit_cell_tests", "fit_experiment", "check_part_overrides",
+__all__ = ["validate", "check_game", "fit_genome", "fit_cell_tests", "fit_experiment", "check_part_overrides",
            "BYTES_PER_MEMBER_STATE"]
 
 #: Memory a GA run needs per state of the game for each member: its genome, its expanded
@@ -26,11 +27,12 @@ __all__ = ["validate", "fit_genome", "fit_cell_tests", "fit_experiment", "check_
 BYTES_PER_MEMBER_STATE = 8
 
 
-def validate(cfg: DictConfig) -> None:
-    """Check ranges and cross-key rules; raise ValueError naming the first bad key."""
+def validate(cfg: DictConfig, game: Game | None = None) -> Game:
+    """Check ranges and cross-key rules; raise ValueError naming the first bad key. Returns the run's game
+    (``game``: the one [`check_game`][ga_pig.config.checks.check_game] already built from ``cfg``)."""
     if cfg.mode not in MODES:
         fail("mode", cfg.mode, f"one of {MODES}")
-    game = _check_game(cfg)
+    game = check_game(cfg) if game is None else game
     check_rules(cfg, {k: r for k, r in RULES.items() if "." not in k})
     check_rules(cfg.memetic, {"every": RULES["memetic.every"]}, "memetic.")
     check_keys(cfg)
@@ -49,10 +51,12 @@ def validate(cfg: DictConfig) -> None:
     if cfg.resume is not None and not isinstance(cfg.resume, str):
         fail("resume", cfg.resume, "a run directory path")
     _check_memory(cfg, game)
+    return game
 
 
-def _check_game(cfg: DictConfig):
-    """Refuse a game no one registered, parameters it does not take, and a rule its family lacks; return it."""
+def check_game(cfg: DictConfig) -> Game:
+    """Refuse a game no one registered, parameters it does not take, and a rule its family lacks; return it,
+    built (the one build of a job's game)."""
     from ga_pig.game import ENDGAMES, GAMES
 
     if cfg.game.name not in GAMES:
@@ -140,23 +144,21 @@ def _check_memory(cfg: DictConfig, game) -> None:
                  f"a population of strategies for {cfg.game.name} to {cfg.game.goal}")
 
 
-def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | None:
+def fit_genome(cfg: DictConfig, overrides: list[str] | None = None, game: Game | None = None) -> str | None:
     """Give the run its game's genome where the experiment's does not fit the game (so every
     experiment runs on every game with ``game=`` alone: ``experiment=coevolve_exact game=hog`` evolves
     Hog's dice counts; on a two-player game the leader genome of ``coevolve_players`` gives way to the
     threshold genome it is built on, the nearest that fits before any other). A genome named in
     ``overrides`` (the command line's ``key=value`` strings) is left for
     [`validate`][ga_pig.config.validate] to refuse; with no ``overrides``, a genome other than the
-    experiment's own counts as named. Sets ``cfg.genome``; returns the line to log, or None."""
+    experiment's own counts as named. ``game``: the game of ``cfg``, built (None: built here). Sets
+    ``cfg.genome``; returns the line to log, or None."""
     from ga_pig.evolve.genomes import GENOMES
-    from ga_pig.game import GAMES
 
-    if cfg.genome not in GENOMES or cfg.game.name not in GAMES:
+    game = _game_of(cfg) if game is None else game
+    if cfg.genome not in GENOMES or game is None:
         return None
-    try:
-        space = space_of(make_game(cfg))
-    except ValueError:
-        return None  # validate names what is wrong with the game
+    space = space_of(game)
     if GENOMES[cfg.genome].fits(space):
         return None
     named = _named(cfg, "genome", overrides)
@@ -172,18 +174,15 @@ def fit_genome(cfg: DictConfig, overrides: list[str] | None = None) -> str | Non
     return note
 
 
-def fit_cell_tests(cfg: DictConfig, overrides: list[str] | None = None) -> str | None:
+def fit_cell_tests(cfg: DictConfig, overrides: list[str] | None = None, game: Game | None = None) -> str | None:
     """Turn the experiment's ``fitness.cell_tests`` off where the game's family cannot begin a game at a score
     pair (three players, the endgame rules), so ``experiment=coevolve_simulated game.players=3`` runs without
     them; a value named in ``overrides`` is left for [`validate`][ga_pig.config.validate] to refuse (as
     [`fit_genome`][ga_pig.config.fit_genome] does). Returns the line to log, or None."""
     if not cfg.get("fitness") or not cfg.fitness.get("cell_tests"):
         return None
-    try:
-        game = make_game(cfg)
-    except ValueError:
-        return None
-    if family_of(game).offers("rollouts") or _named(cfg, "fitness.cell_tests", overrides):
+    game = _game_of(cfg) if game is None else game
+    if game is None or family_of(game).offers("rollouts") or _named(cfg, "fitness.cell_tests", overrides):
         return None
     note = (f"fitness.cell_tests: experiment {cfg.experiment}'s cell tests ({cfg.fitness.cell_tests} pairs of games a "
             f"generation) begin games at a score pair, which {game} does not offer: turned off")
@@ -191,11 +190,27 @@ def fit_cell_tests(cfg: DictConfig, overrides: list[str] | None = None) -> str |
     return note
 
 
-def fit_experiment(cfg: DictConfig, overrides: list[str] | None = None) -> list[str]:
+def fit_experiment(cfg: DictConfig, overrides: list[str] | None = None, game: Game | None = None) -> list[str]:
     """Fit what the experiment chose, and the user did not name, to the game
     ([`fit_genome`][ga_pig.config.fit_genome], [`fit_cell_tests`][ga_pig.config.fit_cell_tests]);
-    returns the lines to log."""
-    return [note for note in (fit_genome(cfg, overrides), fit_cell_tests(cfg, overrides)) if note is not None]
+    returns the lines to log. ``game``: the game of ``cfg``, built (None: built here, once)."""
+    game = _game_of(cfg) if game is None else game
+    notes = (fit_genome(cfg, overrides, game), fit_cell_tests(cfg, overrides, game))
+    return [note for note in notes if note is not None]
+
+
+def _game_of(cfg: DictConfig) -> Game | None:
+    """The game ``cfg`` names, or None where it names none its family can play (validation says what is wrong)."""
+    from ga_pig.game import GAMES
+
+    if cfg.game.name not in GAMES:
+        return None
+    try:
+        game = make_game(cfg)
+        _ = space_of(game)
+    except ValueError:
+        return None
+    return game
 
 
 def _named(cfg: DictConfig, key: str, overrides: list[str] | None) -> bool:

@@ -1,149 +1,23 @@
-"""The judges' configs (group ``fitness``, ``conf/fitness/*.yaml``): one dataclass per judge of
-[`JUDGES`][ga_pig.evolve.judges.JUDGES], holding the keys that judge reads, and their checks."""
+"""The judges' options (group ``fitness``, ``conf/fitness/*.yaml``): each option's parameter dataclass
+([`ga_pig.evolve.parts`][ga_pig.evolve.parts]), for a judge of [`JUDGES`][ga_pig.evolve.judges.JUDGES], and their
+checks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
+from ga_pig.evolve import parts as P
 from ga_pig.families import family_of
 
-__all__ = ["FitnessConfig", "SimulatedFitness", "SimulatedChampions", "ExactFitness", "OptimalFitness",
-           "ExactChampions", "ExactNash", "FITNESS"]
-
-
-@dataclass
-class FitnessConfig:
-    """``simulated``: games decide matches. ``exact``: exact win rates do, between members
-    (opponent ``population``), against a ladder of the run's own champions (``champions``),
-    against the Nash mixture of an archive of them (``nash``: double oracle) or against the
-    Neller-optimal policy (``optimal``). Each judge has its own keys: ``fitness=<option>`` picks
-    the judge with them, and a key of another judge is refused."""
-
-    #: what decides a match: simulated games or exact win rates
-    kind: str = "simulated"
-    #: whom members are judged against: each other, a ladder of champions, the Nash mixture of an
-    #: archive of them, or the optimal policy
-    opponent: str = "population"
-
-
-@dataclass
-class _Common:
-    #: simulated: every match of a generation replays the same dice, turn by turn (common random
-    #: numbers: members are compared on the same luck; see ga_pig.simulate.matches)
-    common: bool = False
-
-
-@dataclass
-class _Restart:
-    #: exact: the share of each win rate taken from games begun at every turn-start score pair,
-    #: evenly, instead of at the game's start (ga_pig.exact.restarts; 0: the start only). Against a
-    #: fixed opponent the best responses are the same; play far from the start then counts too
-    restart: float = 0.0
-
-
-@dataclass
-class _Archive:
-    #: champions: how many of the latest champions each member plays (the reigning one included);
-    #: nash: how many past champions the archive keeps (the mixture plays some of them)
-    archive: int = 2
-    #: champions: how far above its fair share (1/2; 1/n with n players) a challenger's win rate
-    #: against each champion it must beat has to be (0: any lead; exact rates, or the sequential
-    #: test's estimate with simulated games); nash: how far above 1/2 a member's rate against the
-    #: archive's mixture must be for it to join the archive
-    margin: float = 0.0
-
-
-@dataclass
-class _Ladder(_Archive):
-    #: champions: how many of the latest champions a challenger must beat to be promoted (1..archive)
-    must_beat: int = 1
-    #: champions: how a member's win rates against the archived champions make its fitness —
-    #: ``mean``, or ``min`` (its worst: it cannot rank high by crushing an old champion alone)
-    aggregate: str = "mean"
-    #: champions: the reigning champion's genome stays in the population (it replaces a bred child
-    #: when no member carries it), so the population cannot drift away from the run's best
-    keep_champion: bool = False
-
-
-@dataclass
-class _Sequential:
-    #: champions, simulated: most games of the sequential test that promotes a champion
-    max_games: int = 100_000
-    #: champions, simulated: standard errors of lead a challenger needs to be promoted (3: a test
-    #: that looks up to ~8 times passes an equal challenger well under 1% of the time; at 2 the
-    #: many false promotions made the champion drift down)
-    z: float = 3.0
-    #: champions, simulated: the test plays the challenger and a copy of the champion against the champion on the
-    #: same dice, turn by turn, and tests the difference of their leads (batches of games_per_match, looked at after
-    #: 8, 16, 32, ... batches; max_games a match): near-equal strategies then differ only in the games where they
-    #: play differently. false: the challenger plays the champion alone (batches doubling up to max_games)
-    paired: bool = False
-    #: champions, simulated: pairs of games begun at one score pair a generation's cell tests may play (0: none). A
-    #: member's row at a score pair the champion's games reach (its turn's decisions there, or its dice count) is
-    #: tested against the champion's by games begun there, both sides playing the champion after that turn
-    #: (sequential, up to max_games pairs a test, z standard errors); the rows that win are switched into the
-    #: champion (ga_pig.evolve.judges.cells). Two players under the seeds' rule
-    cell_tests: int = 0
-
-
-@dataclass
-class SimulatedFitness(_Common, FitnessConfig):
-    """Games between members decide (``games_per_match`` a match)."""
-
-    kind: str = "simulated"
-    opponent: str = "population"
-
-
-@dataclass
-class SimulatedChampions(_Sequential, _Ladder, _Common, FitnessConfig):
-    """A ladder of the run's champions, judged by games and promoted by a sequential test."""
-
-    kind: str = "simulated"
-    opponent: str = "champions"
-
-
-@dataclass
-class ExactFitness(_Restart, FitnessConfig):
-    """Exact win rates between members."""
-
-    kind: str = "exact"
-    opponent: str = "population"
-
-
-@dataclass
-class OptimalFitness(_Restart, FitnessConfig):
-    """Each member's exact win rate against the Neller-optimal policy."""
-
-    kind: str = "exact"
-    opponent: str = "optimal"
-
-
-@dataclass
-class ExactChampions(_Ladder, _Restart, FitnessConfig):
-    """Exact win rates against a ladder of the run's last ``archive`` champions."""
-
-    kind: str = "exact"
-    opponent: str = "champions"
-
-
-@dataclass
-class ExactNash(_Archive, _Restart, FitnessConfig):
-    """Double oracle: exact win rates against the Nash mixture of an archive of past champions."""
-
-    kind: str = "exact"
-    opponent: str = "nash"
-    archive: int = 64
-
+__all__ = ["FITNESS"]
 
 #: option (``conf/fitness/<option>.yaml``) -> the dataclass of its judge
 OPTIONS: dict[str, type] = {
-    "simulated": SimulatedFitness,
-    "simulated_champions": SimulatedChampions,
-    "exact": ExactFitness,
-    "optimal": OptimalFitness,
-    "exact_champions": ExactChampions,
-    "exact_nash": ExactNash,
+    "simulated": P.SimulatedFitness,
+    "simulated_champions": P.SimulatedChampions,
+    "exact": P.ExactFitness,
+    "optimal": P.OptimalFitness,
+    "exact_champions": P.ExactChampions,
+    "exact_nash": P.ExactNash,
 }
 
 RULES = {
@@ -209,4 +83,4 @@ def check(cfg, game) -> None:
              "(restarts are for two players under the seeds' rule)")
 
 
-FITNESS = Part("fitness", FitnessConfig, OPTIONS, ("kind", "opponent"), _option_for, check, RULES)
+FITNESS = Part("fitness", P.FitnessConfig, OPTIONS, ("kind", "opponent"), _option_for, check, RULES)

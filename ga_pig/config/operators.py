@@ -5,59 +5,18 @@ set, holding the keys its operators ([`CROSSOVERS`][ga_pig.evolve.operators.CROS
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
+from ga_pig.evolve import parts as P
 from ga_pig.families import family_of
 
-__all__ = ["OperatorsConfig", "DefaultOperators", "StructuredOperators", "OPERATORS"]
+__all__ = ["OPERATORS"]
 
 #: The keys of the structure-aware operators: an operator whose signature names one needs ``operators=structured``.
 KNOBS = ("block", "shift", "copy_share")
 
-
-@dataclass
-class OperatorsConfig:
-    """The variation operators, by name (see [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and
-    [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]); ``mutation`` (top level) stays the rate.
-    ``operators=<option>`` picks a set with its keys: ``default`` (gene by gene) or ``structured``
-    (regions of the (i, j) plane)."""
-
-    #: the crossover operator
-    crossover: str = "uniform"
-    #: the mutation operator (its rate is the top-level ``mutation``)
-    mutation: str = "per_gene"
-    #: from the cube's last wave on, replaces the top-level ``mutation`` rate (null: unchanged)
-    fine_mutation: float | None = None
-
-
-@dataclass
-class DefaultOperators(OperatorsConfig):
-    """Uniform crossover and per-gene mutation: no keys of their own."""
-
-
-@dataclass
-class StructuredOperators(OperatorsConfig):
-    """Operators on square regions of the (i, j) plane, and their sizes."""
-
-    crossover: str = "block"
-    mutation: str = "shift_copy"
-    #: block crossover and boundary shift: region side, in genes of the (i, j) plane
-    block: int = 4
-    #: boundary shift: the largest step, in genes along the turn total
-    shift: int = 2
-    #: shift_copy: the share of regions that copy a displaced region instead of shifting
-    copy_share: float = 0.5
-    #: from the cube's last wave on, replaces ``block`` (null: unchanged; ``fine_shift`` and
-    #: ``fine_mutation`` likewise). The early waves need long steps; near the end small moves of
-    #: large regions gain more per child (docs/findings/discovery.md)
-    fine_block: int | None = None
-    #: from the cube's last wave on, replaces ``shift`` (null: unchanged)
-    fine_shift: int | None = None
-
-
 #: option (``conf/operators/<option>.yaml``) -> the dataclass of its set
-OPTIONS: dict[str, type] = {"default": DefaultOperators, "structured": StructuredOperators}
+OPTIONS: dict[str, type] = {"default": P.DefaultOperators, "structured": P.StructuredOperators}
 
 RULES = {
     "block": Rule(Range(1), "an integer >= 1 (genes per region side)"),
@@ -97,4 +56,4 @@ def check(cfg, game) -> None:
     check_rules(ops, RULES, "operators.")
 
 
-OPERATORS = Part("operators", OperatorsConfig, OPTIONS, ("crossover", "mutation"), _option_for, check, RULES)
+OPERATORS = Part("operators", P.OperatorsConfig, OPTIONS, ("crossover", "mutation"), _option_for, check, RULES)

@@ -11,7 +11,7 @@ from ga_pig.config.operators import OPERATORS
 from ga_pig.config.population import POPULATION
 from ga_pig.config.selection import SELECTION
 
-__all__ = ["PARTS", "part", "keys", "upgrade", "refuse_key", "check_keys"]
+__all__ = ["PARTS", "part", "upgrade", "refuse_key", "check_keys"]
 
 PARTS: tuple[Part, ...] = (POPULATION, SELECTION, FITNESS, OPERATORS)
 
@@ -19,11 +19,6 @@ PARTS: tuple[Part, ...] = (POPULATION, SELECTION, FITNESS, OPERATORS)
 def part(group: str) -> Part | None:
     """The part of config group ``group`` (None: not a part)."""
     return next((p for p in PARTS if p.group == group), None)
-
-
-def keys() -> dict[str, object]:
-    """Every key of every part's options, dotted (``fitness.archive``), with its type."""
-    return {f"{p.group}.{key}": kind for p in PARTS for key, kind in p.keys().items()}
 
 
 def upgrade(config: dict) -> dict:

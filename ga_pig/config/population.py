@@ -4,74 +4,15 @@ their checks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
+from ga_pig.evolve import parts as P
 from ga_pig.families import space_of
 
-__all__ = ["PopulationConfig", "RandomPopulation", "HoldAtPopulation", "ScorePopulation", "OptimalPopulation",
-           "MixedPopulation", "POPULATION"]
-
-
-@dataclass
-class PopulationConfig:
-    """The starting population (see [`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS]);
-    ``population=<option>`` picks it with its own keys."""
-
-    #: how the first generation is built
-    kind: str = "random"
-
-
-@dataclass
-class _Thresholds:
-    #: hold_at / score / mixed populations: the thresholds their members are built from
-    thresholds: list[int] = field(default_factory=lambda: [10, 15, 20, 25, 30])
-
-
-@dataclass
-class _Random:
-    #: random members: the probability that a state rolls
-    p_roll: float = 0.5
-
-
-@dataclass
-class RandomPopulation(_Random, PopulationConfig):
-    """Every member random."""
-
-    kind: str = "random"
-
-
-@dataclass
-class HoldAtPopulation(_Thresholds, PopulationConfig):
-    """Hold-at strategies, the thresholds in turn."""
-
-    kind: str = "hold_at"
-
-
-@dataclass
-class ScorePopulation(_Thresholds, PopulationConfig):
-    """Score strategies, the thresholds in turn."""
-
-    kind: str = "score"
-
-
-@dataclass
-class OptimalPopulation(PopulationConfig):
-    """Copies of the Neller-optimal policy."""
-
-    kind: str = "optimal"
-
-
-@dataclass
-class MixedPopulation(_Random, _Thresholds, PopulationConfig):
-    """Random, hold-at, score and optimal members in turn."""
-
-    kind: str = "mixed"
-
+__all__ = ["POPULATION"]
 
 #: option (``conf/population/<option>.yaml``) -> the dataclass of its kind
-OPTIONS: dict[str, type] = {"random": RandomPopulation, "hold_at": HoldAtPopulation, "score": ScorePopulation,
-                            "optimal": OptimalPopulation, "mixed": MixedPopulation}
+OPTIONS: dict[str, type] = {"random": P.RandomPopulation, "hold_at": P.HoldAtPopulation, "score": P.ScorePopulation,
+                            "optimal": P.OptimalPopulation, "mixed": P.MixedPopulation}
 
 RULES = {"p_roll": Rule(Range(0, 1), "a probability in [0, 1]")}
 
@@ -99,4 +40,4 @@ def check(cfg, game) -> None:
              "with mode=random_search (its draws are random members, drawn with population.p_roll)")
 
 
-POPULATION = Part("population", PopulationConfig, OPTIONS, ("kind",), _option_for, check, RULES)
+POPULATION = Part("population", P.PopulationConfig, OPTIONS, ("kind",), _option_for, check, RULES)

@@ -1,114 +1,23 @@
-"""The run schema: the top-level keys, the game and the memetic step, with the parts
-(``population``, ``selection``, ``fitness``, ``operators``) whose every option has its own dataclass
-(``ga_pig.config.parts``); all registered in Hydra's ConfigStore, and the helpers that read a
-composed config (``compose``, ``make_game``, ``waves``)."""
+"""The run schema: the run spec's dataclasses ([`ga_pig.evolve.spec`][ga_pig.evolve.spec], with the
+parameter dataclasses of [`ga_pig.evolve.parts`][ga_pig.evolve.parts]) registered in Hydra's ConfigStore, the
+ranges of their keys, and the helpers that read a composed config (``compose``, ``make_game``) and turn it
+into the run's spec once (``to_spec``)."""
 
 from __future__ import annotations
 
 import typing
-from dataclasses import dataclass, field
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from ga_pig.config.base import CONF_DIR, MAX_SEED, Range, Rule
-from ga_pig.config.fitness import FitnessConfig
-from ga_pig.config.operators import OperatorsConfig
 from ga_pig.config.parts import PARTS, part, upgrade
-from ga_pig.config.population import PopulationConfig
-from ga_pig.config.selection import SelectionConfig
+from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, freeze, make_game, waves
 from ga_pig.game import MAX_SIDES
 
 __all__ = ["GameConfig", "MemeticConfig", "Config", "RULES", "RANGES", "register", "registry_names", "compose",
-           "make_game", "waves", "run_keys", "over_schema"]
-
-
-@dataclass
-class GameConfig:
-    """Which game: a name from [`GAMES`][ga_pig.game.GAMES], its goal, and the variant's own
-    parameters (``sides``: pig; ``p_oinker``: pass_the_pigs; ``max_dice``: hog; ``turns``: solitaire), null unless a
-    ``conf/game/<name>.yaml`` sets them — a variant's file names only its own."""
-
-    #: the game's name in the registry; pick a game with ``game=<name>``, which also sets its parameters
-    name: str = "pig"
-    #: the score that wins
-    goal: int = 100
-    #: pig: faces of the die
-    sides: int | None = None
-    #: pass_the_pigs: probability that a throw is an oinker (the pigs touching), which resets the banked score
-    p_oinker: float | None = None
-    #: hog: the most dice a turn may roll
-    max_dice: int | None = None
-    #: solitaire: the turns each player has to bank the goal (at most the goal)
-    turns: int | None = None
-    #: how the game ends ([`ENDGAMES`][ga_pig.game.ENDGAMES]); under the others the GA evolves
-    #: seat-indexed genomes: thresholds (``genome=threshold``), or Hog's dice counts (``genome=tensor``)
-    endgame: str = "first_to_goal"
-    #: players taking turns; with three or more a member plays alone against copies of another
-    #: (``ga_pig.families.players``), and its win rates are measured against the equilibrium
-    players: int = 2
-
-
-@dataclass
-class MemeticConfig:
-    """The solver-assisted memetic step (``ga_pig.evolve.memetic``): every ``every``
-    generations the last child becomes the exact best response to the run's champion (0: never;
-    such runs are reported apart from oracle-free and oracle-judged ones)."""
-
-    #: generations between best-response steps (0: never)
-    every: int = 0
-
-
-@dataclass
-class Config:
-    #: the experiment's name, which names its output directory; ``experiment=<name>`` loads
-    #: ``conf/experiment/<name>.yaml``, which sets it and everything the experiment needs
-    experiment: str = "default"
-    #: evolve (the GA) or random_search (draws of random populations, [Exeter GA 2016 §4.3.1])
-    mode: str = "evolve"
-    game: GameConfig = field(default_factory=GameConfig)
-    population: PopulationConfig = field(default_factory=PopulationConfig)
-    selection: SelectionConfig = field(default_factory=SelectionConfig)
-    fitness: FitnessConfig = field(default_factory=FitnessConfig)
-    operators: OperatorsConfig = field(default_factory=OperatorsConfig)
-    memetic: MemeticConfig = field(default_factory=MemeticConfig)
-    #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state), threshold (one per score
-    #: tuple) or leader (one per mover's score and highest opposing score; three or more players)
-    genome: str = "tensor"
-    #: fraction of an offspring's genes flipped (each gene independently: binomial count)
-    mutation: float = 0.01
-    #: generations in all (with ``resume=``: extend or shorten the run)
-    generations: int = 1000
-    #: members per generation (even for knockout selection)
-    population_size: int = 20
-    #: simulated games per match (simulated fitness)
-    games_per_match: int = 100
-    #: cube-system waves [[side, generations], ...]; null = side 1 throughout. The run lasts
-    #: `generations` in all: the schedule is cut there, or its last wave extended to it.
-    cube: list[list[int]] | None = None
-    #: survivors copied unchanged into the next generation
-    elite: int = 0
-    #: record the population's exact win rate vs optimal (false: the game is never solved unless
-    #: the fitness is against the optimal)
-    record: bool = True
-    #: record every this many generations (null: 10 with simulated fitness, 1 with exact)
-    eval_every: int | None = None
-    #: write a checkpoint every this many generations (also on Ctrl-C, SIGTERM and at the end)
-    checkpoint_every: int = 25
-    #: the seed of every random draw: the same seed gives the same outputs
-    seed: int = 0
-    #: a run directory to continue (see ga_pig.runs.resume)
-    resume: str | None = None
-    #: end the run after the generation that crosses this many seconds, with every output
-    #: written and a checkpoint to resume from (null: no limit)
-    time_limit_s: float | None = None
-    #: strategies always roll at a turn start (no passing)
-    force_roll_at_zero: bool = True
-    #: random search: number of draws of `population_size` random strategies
-    draws: int = 300
-    #: show a progress bar on a terminal (the progress lines in the log are written either way)
-    progress: bool = True
+           "make_game", "waves", "run_keys", "over_schema", "to_spec"]
 
 
 #: The top-level and game keys' fixed ranges, with what a refusal says was expected.
@@ -214,44 +123,8 @@ def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
         return hydra_compose("config", overrides=list(overrides))
 
 
-def make_game(cfg: DictConfig | Config):
-    """The [`Game`][ga_pig.game.Game] a config names: ``goal`` and every non-null optional
-    parameter go to [`Game.named`][ga_pig.game.Game.named], which refuses foreign ones."""
-    from ga_pig.game import Game
-
-    params: dict[str, object] = {"goal": int(cfg.game.goal)}
-    if cfg.game.sides is not None:
-        params["sides"] = int(cfg.game.sides)
-    if cfg.game.p_oinker is not None:
-        params["p_oinker"] = float(cfg.game.p_oinker)
-    if cfg.game.max_dice is not None:
-        params["max_dice"] = int(cfg.game.max_dice)
-    if cfg.game.turns is not None:
-        params["turns"] = int(cfg.game.turns)
-    if cfg.game.endgame != "first_to_goal":
-        params["endgame"] = str(cfg.game.endgame)
-    if cfg.game.players != 2:
-        params["players"] = int(cfg.game.players)
-    return Game.named(cfg.game.name, **params)
-
-
-def waves(cfg: DictConfig | Config) -> list[tuple[int, int]]:
-    """The run's cube waves as (side, generations), summing to ``cfg.generations``: the
-    schedule cut at that total, or its last wave extended to it. Without the cube system,
-    one wave of side 1."""
-    total = int(cfg.generations)
-    if cfg.cube is None:
-        return [(1, total)]
-    schedule = []
-    done = 0
-    for side, gens in cfg.cube:
-        gens = min(int(gens), total - done)
-        if gens <= 0:
-            break
-        schedule.append((int(side), gens))
-        done += gens
-    if done < total:
-        side, gens = schedule[-1]
-        schedule[-1] = (side, gens + total - done)
-    return schedule
-
+def to_spec(cfg: DictConfig) -> Config:
+    """The run spec of a composed, validated run config: its dataclasses (each part's option's own), frozen. Made
+    once per job; everything below the front ends receives it, not the Hydra config."""
+    plain = OmegaConf.masked_copy(cfg, [key for key in cfg if key != "hydra"]) if "hydra" in cfg else cfg
+    return freeze(OmegaConf.to_object(plain))

@@ -3,68 +3,14 @@ per scheme of [`SCHEMES`][ga_pig.evolve.selection.SCHEMES], holding the keys tha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ga_pig.config.base import Part, Range, Rule, fail
+from ga_pig.evolve import parts as P
 
-__all__ = ["SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda", "MuCommaLambda", "Tournament", "SELECTION"]
-
-
-@dataclass
-class SelectionConfig:
-    """The scheme (see [`SCHEMES`][ga_pig.evolve.selection.SCHEMES]); ``selection=<option>`` picks
-    it with its own keys."""
-
-    #: the selection scheme
-    scheme: str = "knockout"
-
-
-@dataclass
-class _Mu:
-    #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
-    mu: int | None = None
-
-
-@dataclass
-class Knockout(SelectionConfig):
-    """Pairs play; the winners survive (an even ``population_size``)."""
-
-    scheme: str = "knockout"
-
-
-@dataclass
-class RoundRobin(SelectionConfig):
-    """Every member plays every other; the better half by total survives."""
-
-    scheme: str = "round_robin"
-
-
-@dataclass
-class MuPlusLambda(_Mu, SelectionConfig):
-    """(mu+lambda): the best ``mu`` survive and are carried over beside their children."""
-
-    scheme: str = "mu_plus_lambda"
-
-
-@dataclass
-class MuCommaLambda(_Mu, SelectionConfig):
-    """(mu,lambda): the best ``mu`` of the population are the parents."""
-
-    scheme: str = "mu_comma_lambda"
-
-
-@dataclass
-class Tournament(SelectionConfig):
-    """One tournament of ``tournament_size`` members (drawn with replacement) per parent."""
-
-    scheme: str = "tournament"
-    #: members drawn into each tournament (scheme tournament)
-    tournament_size: int = 2
-
+__all__ = ["SELECTION", "survivors"]
 
 #: option (``conf/selection/<option>.yaml``) -> the dataclass of its scheme
-OPTIONS: dict[str, type] = {"knockout": Knockout, "round_robin": RoundRobin, "mu_plus_lambda": MuPlusLambda,
-                            "mu_comma_lambda": MuCommaLambda, "tournament": Tournament}
+OPTIONS: dict[str, type] = {"knockout": P.Knockout, "round_robin": P.RoundRobin, "mu_plus_lambda": P.MuPlusLambda,
+                            "mu_comma_lambda": P.MuCommaLambda, "tournament": P.Tournament}
 
 RULES = {"mu": Rule(Range(1), "an integer >= 1 or null"), "tournament_size": Rule(Range(1), "an integer >= 1")}
 
@@ -97,4 +43,4 @@ def check(cfg, game) -> None:
         fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
 
 
-SELECTION = Part("selection", SelectionConfig, OPTIONS, ("scheme",), _option_for, check, RULES)
+SELECTION = Part("selection", P.SelectionConfig, OPTIONS, ("scheme",), _option_for, check, RULES)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from omegaconf import OmegaConf
 
+from ga_pig.evolve.spec import Config
 from ga_pig.families import Space, pack_bits, unpack_bits
 from ga_pig.files import atomic_write, read_json, save_npy, save_npz, write_json, write_table
 
@@ -61,42 +61,41 @@ JUDGE_COLUMNS = {"archive": (int, 2), "must_beat": (int, 1), "margin": (float, 0
                  "cell_tests": (int, 0)}
 
 
-def key_columns(cfg) -> dict:
-    """The config values every row of a run's tables carries."""
+def key_columns(spec: Config) -> dict:
+    """The values of a run's spec ([`Config`][ga_pig.evolve.spec.Config]) every row of its tables carries."""
     return {
-        "experiment": str(cfg.experiment),
-        "mode": str(cfg.mode),
-        "game": str(cfg.game.name),
-        "goal": int(cfg.game.goal),
-        "endgame": str(cfg.game.endgame),
-        "players": int(cfg.game.players),
-        "population": str(cfg.population.kind),
-        "selection": str(cfg.selection.scheme),
-        "mu": -1 if cfg.selection.get("mu") is None else int(cfg.selection.mu),
-        "fitness": str(cfg.fitness.kind),
-        "opponent": str(cfg.fitness.opponent),
-        **{key: kind(cfg.fitness.get(key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
-        "genome": str(cfg.genome),
-        "crossover": str(cfg.operators.crossover),
-        "mutation_operator": str(cfg.operators.mutation),
-        "mutation": float(cfg.mutation),
-        "population_size": int(cfg.population_size),
-        "games_per_match": int(cfg.games_per_match),
-        "elite": int(cfg.elite),
-        "cube": json.dumps(None if cfg.cube is None else OmegaConf.to_container(cfg.cube)
-                           if OmegaConf.is_config(cfg.cube) else cfg.cube),
-        "seed": int(cfg.seed),
-        "memetic_every": int(cfg.memetic.every),
-        "setting": setting(cfg),
+        "experiment": str(spec.experiment),
+        "mode": str(spec.mode),
+        "game": str(spec.game.name),
+        "goal": int(spec.game.goal),
+        "endgame": str(spec.game.endgame),
+        "players": int(spec.game.players),
+        "population": str(spec.population.kind),
+        "selection": str(spec.selection.scheme),
+        "mu": -1 if getattr(spec.selection, "mu", None) is None else int(spec.selection.mu),
+        "fitness": str(spec.fitness.kind),
+        "opponent": str(spec.fitness.opponent),
+        **{key: kind(getattr(spec.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
+        "genome": str(spec.genome),
+        "crossover": str(spec.operators.crossover),
+        "mutation_operator": str(spec.operators.mutation),
+        "mutation": float(spec.mutation),
+        "population_size": int(spec.population_size),
+        "games_per_match": int(spec.games_per_match),
+        "elite": int(spec.elite),
+        "cube": json.dumps(spec.cube),
+        "seed": int(spec.seed),
+        "memetic_every": int(spec.memetic.every),
+        "setting": setting(spec),
     }
 
 
-def setting(cfg) -> str:
+def setting(spec: Config) -> str:
     """Which setting a run belongs to: ``oracle-judged`` (fitness against the
     optimal policy), ``solver-assisted`` (a memetic best-response step) or ``oracle-free``."""
-    if str(cfg.fitness.opponent) == "optimal":
+    if str(spec.fitness.opponent) == "optimal":
         return "oracle-judged"
-    return "solver-assisted" if int(cfg.memetic.every) else "oracle-free"
+    return "solver-assisted" if int(spec.memetic.every) else "oracle-free"
 
 
 def record_failure(run_dir: str | Path, error: BaseException, overrides: list[str]) -> None:

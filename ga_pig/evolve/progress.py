@@ -18,8 +18,9 @@ import logging
 import sys
 import time
 
-from omegaconf import DictConfig
 from tqdm.auto import tqdm
+
+from ga_pig.evolve.spec import Config
 
 __all__ = ["Progress", "Limit", "LOG_EVERY_S", "PROGRESS_LOGGER"]
 
@@ -55,13 +56,13 @@ class Progress:
     """A run's progress from generation ``initial`` to ``total``: a context manager around the
     generation loop, told of each generation by [`advance`][ga_pig.evolve.progress.Progress.advance]."""
 
-    def __init__(self, cfg: DictConfig, total: int, initial: int, compiling, stream=None, limit=None) -> None:
+    def __init__(self, spec: Config, total: int, initial: int, compiling, stream=None, limit=None) -> None:
         self.total, self.initial, self.compiling = total, initial, compiling
         self.limit = Limit(None, 0.0) if limit is None else limit
         self.stream = sys.stderr if stream is None else stream
-        self.show_bar = bool(cfg.progress) and self.stream.isatty()
+        self.show_bar = spec.progress and self.stream.isatty()
         self.bar = None
-        self.label = str(cfg.experiment)
+        self.label = spec.experiment
         self._filter = _WhileBarShown()
 
     def __enter__(self) -> Progress:

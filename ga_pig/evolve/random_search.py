@@ -7,31 +7,29 @@ import time
 from pathlib import Path
 
 import numpy as np
-from omegaconf import DictConfig, OmegaConf
 from tqdm.auto import tqdm
 
 from ga_pig import exact
 from ga_pig.evolve.outputs import DRAWS, SUMMARY, key_columns
-from ga_pig.evolve.resume import CONFIG_FILE
+from ga_pig.evolve.spec import Config
 from ga_pig.families import space_of
-from ga_pig.files import atomic_write, write_json, write_table
+from ga_pig.files import write_json, write_table
 from ga_pig.game import Game
 
 __all__ = ["random_search"]
 
 
-def random_search(cfg: DictConfig, game: Game, out: Path) -> dict:
+def random_search(spec: Config, game: Game, out: Path) -> dict:
     """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies for ``game``, each
     set's mean exact win rate against the optimal policy, written into ``out``."""
-    atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
     optimal = exact.optimal(game).policy
-    columns = key_columns(cfg)
-    rng = np.random.default_rng(int(cfg.seed))
+    columns = key_columns(spec)
+    rng = np.random.default_rng(int(spec.seed))
     rows = []
     began = time.perf_counter()
-    for draw in tqdm(range(int(cfg.draws)), desc="random search", disable=not cfg.progress, unit="draw"):
-        strategies = space_of(game).random(rng, (int(cfg.population_size),), p_roll=float(cfg.population.p_roll))
-        if cfg.force_roll_at_zero:
+    for draw in tqdm(range(int(spec.draws)), desc="random search", disable=not spec.progress, unit="draw"):
+        strategies = space_of(game).random(rng, (int(spec.population_size),), p_roll=float(spec.population.p_roll))
+        if spec.force_roll_at_zero:
             space_of(game).forbid_passing(strategies)
         rates = exact.win_rates(strategies, optimal, game)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
@@ -41,7 +39,7 @@ def random_search(cfg: DictConfig, game: Game, out: Path) -> dict:
     mu, sigma = float(means.mean()), float(means.std(ddof=1)) if len(means) > 1 else 0.0
     summary = {
         **columns,
-        "draws": int(cfg.draws),
+        "draws": int(spec.draws),
         "mean": mu,
         "std": sigma,
         "best_draw_mean": float(means.max()),

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from omegaconf import DictConfig
 
 from ga_pig._compile import CompileClock
 from ga_pig.evolve.genomes import Genome
@@ -29,6 +28,7 @@ from ga_pig.evolve.outputs import (
     write_table,
 )
 from ga_pig.evolve.scratch import Scratch
+from ga_pig.evolve.spec import Config
 from ga_pig.evolve.state import Champion
 from ga_pig.families import space_of
 from ga_pig.game import Game
@@ -71,11 +71,11 @@ class Recorder:
     ``min``, ``std``) and of the run's champion (``champion``: the strategy it would output,
     chosen by its own fitness). With ``record`` off those are NaN and the game is not solved."""
 
-    def __init__(self, cfg: DictConfig, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
+    def __init__(self, spec: Config, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock) -> None:
-        self.cfg, self.out, self.game, self.genes, self.rates, self.records = cfg, out, game, genes, rates, records
+        self.spec, self.out, self.game, self.genes, self.rates, self.records = spec, out, game, genes, rates, records
         self.compiling, self.compiled = compiling, compiling.seconds
-        self.columns = key_columns(cfg)
+        self.columns = key_columns(spec)
         self.legal = space_of(game).legal()
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
@@ -95,10 +95,10 @@ class Recorder:
         return self.compiling.seconds - self.compiled
 
     def _rates(self, strategies: np.ndarray) -> np.ndarray:
-        return self.rates(strategies) if self.cfg.record else np.full(len(strategies), np.nan)
+        return self.rates(strategies) if self.spec.record else np.full(len(strategies), np.nan)
 
     def _champion_rate(self, champion: Champion, rates: np.ndarray) -> float:
-        if not self.cfg.record or champion.strategy is None:
+        if not self.spec.record or champion.strategy is None:
             return float("nan")
         return float(rates[champion.index] if champion.index is not None else self.rates(champion.strategy[None])[0])
 
@@ -140,8 +140,8 @@ class Recorder:
         """Record the final population of ``genomes`` (block side ``side``; unless already) and
         write best.npy (the champion), population.npz, summary.json and winrate.png; returns the
         summary. ``stopped``: why the run ended before its last generation, or None."""
-        cfg, out = self.cfg, self.out
-        strategies = self.genes.decode(genomes, side, cfg.force_roll_at_zero)
+        spec, out = self.spec, self.out
+        strategies = self.genes.decode(genomes, side, spec.force_roll_at_zero)
         # the champion's index, if any, is into the last selected generation, not this one
         champion = Champion(np.array(strategies[0]), None) if champion.strategy is None else \
             Champion(self._decided(champion).strategy, None)
@@ -170,7 +170,7 @@ class Recorder:
         write_json(out / SUMMARY, summary)
         (out / FAILED).unlink(missing_ok=True)  # the run finished: an earlier attempt's failure note is stale
         plot_winrate(self.records, out / "winrate.png",
-                     f"{cfg.experiment}: {cfg.selection.scheme}, mutation {cfg.mutation}")
+                     f"{spec.experiment}: {spec.selection.scheme}, mutation {spec.mutation}")
         return summary
 
 

@@ -19,10 +19,10 @@ import logging
 import sys
 
 import numpy as np
-from omegaconf import DictConfig
 
 from ga_pig import exact
 from ga_pig import strategies as S
+from ga_pig.evolve.spec import Config
 from ga_pig.families import space_of
 from ga_pig.game import Game
 
@@ -48,8 +48,8 @@ HOLD_AT = 20
 log = logging.getLogger(REPORT_LOGGER)
 
 
-def report(cfg: DictConfig, game: Game, summary: dict, champion: np.ndarray) -> list[str]:
-    """The report's lines for a finished run of ``cfg`` on ``game``: ``summary`` is what the run
+def report(spec: Config, game: Game, summary: dict, champion: np.ndarray) -> list[str]:
+    """The report's lines for a finished run of ``spec`` on ``game``: ``summary`` is what the run
     wrote to ``summary.json`` (its ``champion`` and ``best_ever`` rates: None where not
     recorded), ``champion`` the strategy in ``best.npy``."""
     if game.players == 2:
@@ -62,7 +62,7 @@ def report(cfg: DictConfig, game: Game, summary: dict, champion: np.ndarray) -> 
         optimal = f"{summary['champion']:.4f} against {against} ({par})"
     lines = ["champion (exact win rates, who starts decided by a coin):",
              f"  {optimal}, {_against_hold_at(game, champion)}"]
-    published = _published(cfg, game)
+    published = _published(spec, game)
     if published is not None:
         reached = "not recorded" if summary.get("best_ever") is None else f"{summary['best_ever']:.4f}"
         lines.append(f"  Exeter GA (2016) published {published} for this experiment (its GA's best member); "
@@ -84,11 +84,11 @@ def _plain_pig(game: Game) -> bool:
     return game.name == "pig" and game.goal == 100 and game.players == 2 and game.endgame == "first_to_goal"
 
 
-def _published(cfg: DictConfig, game: Game) -> float | None:
+def _published(spec: Config, game: Game) -> float | None:
     """The figure of [Exeter GA 2016 §4.3] for this experiment, where it published one."""
-    if not _plain_pig(game) or str(cfg.population.kind) != "random":
+    if not _plain_pig(game) or spec.population.kind != "random":
         return None
-    return SEED_001.get(str(cfg.experiment))
+    return SEED_001.get(spec.experiment)
 
 
 def _near_optimal(game: Game) -> list[str]:

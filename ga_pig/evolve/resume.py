@@ -16,8 +16,6 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from omegaconf import DictConfig, OmegaConf
-
 __all__ = ["CHANGEABLE", "CONFIG_FILE", "Resumed", "fingerprint"]
 
 CONFIG_FILE = "config.yaml"
@@ -28,20 +26,19 @@ CHANGEABLE = ("generations", "time_limit_s", "progress", "checkpoint_every")
 
 @dataclass
 class Resumed:
-    """A run to continue: its saved config with the allowed changes applied, its directory, its
-    checkpoint (as [`load_checkpoint`][ga_pig.evolve.outputs.load_checkpoint] returns it) and the changes."""
+    """A run to continue, as the loop receives it: its directory, its checkpoint (as
+    [`load_checkpoint`][ga_pig.evolve.outputs.load_checkpoint] returns it) and the changes the resume made."""
 
-    cfg: DictConfig
     run_dir: Path
     state: dict
     changes: dict = field(default_factory=dict)
 
 
-def fingerprint(cfg: DictConfig) -> str:
-    """A digest of everything in ``cfg`` that decides what a run computes (all but
-    [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE], ``resume`` and Hydra's node): a checkpoint stores it, so one copied
-    from another run is recognized."""
-    plain = OmegaConf.to_container(cfg, resolve=True)
+def fingerprint(config: dict) -> str:
+    """A digest of everything in a run's ``config`` (plain data: the spec's, or a saved ``config.yaml``'s) that
+    decides what a run computes (all but [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE], ``resume`` and Hydra's
+    node): a checkpoint stores it, so one copied from another run is recognized."""
+    plain = dict(config)
     for key in (*CHANGEABLE, "resume", "hydra"):
         plain.pop(key, None)
     return hashlib.sha256(json.dumps(plain, sort_keys=True).encode()).hexdigest()

@@ -1,10 +1,10 @@
 """The generation loop: select, breed, record, checkpoint ([Exeter GA 2016 §3.4]).
 
 [`evolve`][ga_pig.evolve.run.evolve] runs it in a directory [`ga_pig.runs.run`][ga_pig.runs.run] has checked and
-claimed, given the game and the cube schedule. Every random draw comes from one ``numpy.random.Generator``
-seeded by ``cfg.seed`` (simulation seeds are drawn from it too), so the same seed gives the same outputs,
-and a run resumed from a checkpoint ([`ga_pig.evolve.resume`][ga_pig.evolve.resume]) continues exactly as if
-never stopped: the checkpoint holds the state at the start of a generation — genomes, fitness,
+claimed, given the run's spec ([`Config`][ga_pig.evolve.spec.Config]) and its game. Every random draw comes from
+one ``numpy.random.Generator`` seeded by ``spec.seed`` (simulation seeds are drawn from it too), so the same seed
+gives the same outputs, and a run resumed from a checkpoint ([`ga_pig.evolve.resume`][ga_pig.evolve.resume])
+continues exactly as if never stopped: the checkpoint holds the state at the start of a generation — genomes, fitness,
 cube side, RNG state, records — and is written every ``checkpoint_every`` generations, on
 Ctrl-C, SIGTERM or the scheduler's preemption signal ([`ga_pig.signals`][ga_pig.signals]), and at the end.
 ``time_limit_s`` ends a run after the generation that crosses it ([`Limit`][ga_pig.evolve.progress.Limit]),
@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from omegaconf import DictConfig
 
 from ga_pig._compile import CompileClock
 from ga_pig.evolve.genomes import genome_of
@@ -34,6 +33,7 @@ from ga_pig.evolve.recorder import Recorder
 from ga_pig.evolve.report import report, tell
 from ga_pig.evolve.resume import Resumed
 from ga_pig.evolve.scratch import Scratch
+from ga_pig.evolve.spec import Config, waves
 from ga_pig.evolve.state import Boundary, Champion, Checkpointer, start
 from ga_pig.evolve.toolbox import build_toolbox
 from ga_pig.game import Game
@@ -52,33 +52,32 @@ def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int
     return len(schedule) - 1, schedule[-1][0]
 
 
-def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Path, resumed: Resumed | None,
-           compiling: CompileClock) -> dict:
-    """Evolve ``cfg``'s population of strategies for ``game`` through the cube ``schedule``
-    ((side, generations) waves, as [`waves`][ga_pig.config.waves] gives them), writing every output into
-    ``out``; continue ``resumed`` (its checkpoint) if given. ``compiling`` clocks numba's
+def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compiling: CompileClock) -> dict:
+    """Evolve ``spec``'s population of strategies for ``game`` through its cube waves
+    ([`waves`][ga_pig.evolve.spec.waves]), writing every output into ``out`` (its ``config.yaml`` written by
+    the front end); continue ``resumed`` (its checkpoint) if given. ``compiling`` clocks numba's
     compiling, left out of the timings. Returns the summary also written to ``summary.json``; on
     Ctrl-C or a stop signal, writes a checkpoint, prints the resume command and re-raises."""
-    began, genes, scratch = time.monotonic(), genome_of(cfg, game), Scratch()
+    began, genes, scratch = time.monotonic(), genome_of(spec, game), Scratch()
+    schedule = waves(spec)
     total = sum(g for _, g in schedule)
-    eval_every = cfg.eval_every or (1 if cfg.fitness.kind == "exact" else 10)
-    rng = np.random.default_rng(int(cfg.seed))
+    rng = np.random.default_rng(spec.seed)
     rates = RatesVsOptimal(game)
-    judge = make_judge(cfg, game, rng, rates)
-    toolboxes = [build_toolbox(cfg, game, rng, judge, genes, fine) for fine in (False, True)]
-    # the champion improvers the config asks for: cell tests, the solver's best response, the champion kept
-    fit = cfg.fitness
-    cells = CellTests(game, fit.cell_tests, fit.max_games, float(fit.z), rng) if fit.get("cell_tests") else None
-    memetic = BestResponseStep(game, genes, int(cfg.memetic.every))
-    keep = KeepChampion(genes, bool(cfg.force_roll_at_zero), slot=-2 if memetic.every else -1) \
-        if fit.get("keep_champion") else None
+    judge = make_judge(spec, game, rng, rates)
+    toolboxes = [build_toolbox(spec, game, rng, judge, genes, fine) for fine in (False, True)]
+    # the champion improvers the spec asks for: cell tests, the solver's best response, the champion kept
+    fit = spec.fitness
+    cells = CellTests(game, fit.cell_tests, fit.max_games, fit.z, rng) if getattr(fit, "cell_tests", 0) else None
+    memetic = BestResponseStep(game, genes, spec.memetic.every)
+    keep = KeepChampion(genes, spec.force_roll_at_zero, slot=-2 if memetic.every else -1) \
+        if getattr(fit, "keep_champion", False) else None
     stateful = (judge, cells) if cells else (judge,)
-    begin = start(cfg, out, resumed, game, genes, rng, schedule[0][0], stateful)
+    begin = start(spec, resumed, game, genes, rng, schedule[0][0], stateful)
     population, side, champion = begin.population, begin.side, begin.champion
-    limit = _limit(cfg, rates, began, compiling)
-    progress = Progress(cfg, total, begin.generation, compiling, limit=limit)
-    recorder = Recorder(cfg, out, game, genes, rates, begin.records, begin.elapsed, compiling)
-    checkpointer = Checkpointer(cfg, out, recorder.records, begin.resumes)
+    limit = _limit(spec, rates, began, compiling)
+    progress = Progress(spec, total, begin.generation, compiling, limit=limit)
+    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling)
+    checkpointer = Checkpointer(spec, out, recorder.records, begin.resumes)
 
     def boundary(generation: int) -> Boundary:
         return Boundary.of(generation, population, side, rng, len(recorder.records), recorder.elapsed(), champion,
@@ -91,7 +90,7 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                 at = boundary(generation)
                 if generation == total:
                     break
-                if generation > begin.generation and generation % cfg.checkpoint_every == 0:
+                if generation > begin.generation and generation % spec.checkpoint_every == 0:
                     checkpointer.save(at)
                 if generation > begin.generation and limit.reached():
                     stopped = "time_limit_s"
@@ -101,9 +100,9 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
                 population, side = _resized(genes, population, side, wave_side)
                 # coarser genomes than side 1 cannot carry a champion changed at a single score pair
                 improvers = (cells,) if cells and side == 1 else ()
-                strategies, verdict, champion = _judged(cfg, genes, toolbox, judge, improvers, population, side,
+                strategies, verdict, champion = _judged(spec, genes, toolbox, judge, improvers, population, side,
                                                         scratch)
-                if generation % eval_every == 0:
+                if generation % spec.recorded_every == 0:
                     recorder.record(generation, wave, side, strategies, verdict.fitness, champion)
                 children = memetic(toolbox.breed(population, verdict.survivors), champion.strategy, side, generation)
                 population = keep(children, population, strategies, verdict.champion, side) if keep else children
@@ -115,19 +114,19 @@ def evolve(cfg: DictConfig, game: Game, schedule: list[tuple[int, int]], out: Pa
     except (KeyboardInterrupt, Stopped) as error:
         _save_stopped(error, recorder, checkpointer, at, out, total)
         raise
-    summary = _reported(cfg, game, out, summary)
+    summary = _reported(spec, game, out, summary)
     if stopped:
         print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return summary
 
 
-def _limit(cfg: DictConfig, rates: RatesVsOptimal, began: float, compiling: CompileClock) -> Limit:
+def _limit(spec: Config, rates: RatesVsOptimal, began: float, compiling: CompileClock) -> Limit:
     """The run's time limit, its setup done: the optimal play a recording run compares with is solved now, not
     inside the first generation, so the limit can name the cost."""
-    limit = Limit(cfg.time_limit_s, began)
-    if cfg.record:
+    limit = Limit(spec.time_limit_s, began)
+    if spec.record:
         _ = rates.optimal
-    limit.setup_done(compiling.seconds, bool(cfg.record))
+    limit.setup_done(compiling.seconds, spec.record)
     return limit
 
 
@@ -139,7 +138,7 @@ def _resized(genes, population: list[Individual], side: int, wave_side: int) -> 
     return [Individual(g) for g in genomes], wave_side
 
 
-def _judged(cfg: DictConfig, genes, toolbox, judge: Judge, improvers: tuple, population: list[Individual], side: int,
+def _judged(spec: Config, genes, toolbox, judge: Judge, improvers: tuple, population: list[Individual], side: int,
             scratch: Scratch) -> tuple[np.ndarray, Verdict, Champion]:
     """One generation judged: its strategies (decoded into ``scratch``'s memory: the next generation's overwrite
     them; as thresholds where the judge reads them, ``compact``), the judge's verdict (every member's fitness, also
@@ -147,16 +146,16 @@ def _judged(cfg: DictConfig, genes, toolbox, judge: Judge, improvers: tuple, pop
     watches play observes."""
     if judge.compact:  # 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions
         into = scratch.empty((len(population),) + genes.space.shape[:-1], np.int16)
-        strategies = genes.thresholds(np.stack(population), side, cfg.force_roll_at_zero, out=into)
+        strategies = genes.thresholds(np.stack(population), side, spec.force_roll_at_zero, out=into)
     else:
         into = scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
-        strategies = genes.decode(np.stack(population), side, cfg.force_roll_at_zero, out=into)
+        strategies = genes.decode(np.stack(population), side, spec.force_roll_at_zero, out=into)
     verdict = judge.verdict(strategies, toolbox.select, improvers)
     for individual, value in zip(population, verdict.fitness, strict=True):
         individual.fitness.values = (float(value),)
     best = int(verdict.survivors[0])  # the run's own best: the judge's champion, else selection's first survivor
     champion = Champion(np.array(strategies[best]), best) if verdict.champion is None else Champion(verdict.champion)
-    if cfg.operators.mutation in OBSERVING:
+    if spec.operators.mutation in OBSERVING:
         genes.observe(genes.decisions(champion.strategy))
     return strategies, verdict, champion
 
@@ -170,13 +169,13 @@ def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkp
     print(_stopped(out, at.generation, total, why), file=sys.stderr, flush=True)
 
 
-def _reported(cfg: DictConfig, game: Game, out: Path, summary: dict) -> dict:
+def _reported(spec: Config, game: Game, out: Path, summary: dict) -> dict:
     """The summary with the end-of-run report ([`ga_pig.evolve.report`][ga_pig.evolve.report]) under ``report``,
     written to ``summary.json`` again; the report printed and logged."""
-    lines = report(cfg, game, summary, np.load(out / BEST))
+    lines = report(spec, game, summary, np.load(out / BEST))
     summary = {**summary, "report": lines}
     write_json(out / SUMMARY, summary)
-    tell(lines, bool(cfg.progress))
+    tell(lines, spec.progress)
     return summary
 
 

@@ -3,19 +3,19 @@ resumed one continues ([`ga_pig.evolve.resume`][ga_pig.evolve.resume] has checke
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from omegaconf import DictConfig, OmegaConf
 
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.outputs import CHECKPOINT, save_checkpoint
 from ga_pig.evolve.populations import initial_genomes
-from ga_pig.evolve.resume import CONFIG_FILE, Resumed, fingerprint
-from ga_pig.files import atomic_write
+from ga_pig.evolve.resume import Resumed, fingerprint
+from ga_pig.evolve.spec import Config
 from ga_pig.game import Game
 
 __all__ = ["Boundary", "Champion", "Start", "start", "Checkpointer"]
@@ -71,22 +71,16 @@ class Start:
     champion: Champion
 
 
-def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, genes: Genome, rng: np.random.Generator,
+def start(spec: Config, resumed: Resumed | None, game: Game, genes: Genome, rng: np.random.Generator,
           first_side: int, stateful: tuple) -> Start:
-    """A new run (its directory and config written, its first population drawn) or a resumed one
-    (its RNG, population, fitness, records, champion, and the judge and improvers of ``stateful`` restored)."""
+    """A new run (its first population drawn) or a resumed one (its RNG, population, fitness, records, champion,
+    and the judge and improvers of ``stateful`` restored)."""
     if resumed is None:
-        out.mkdir(parents=True, exist_ok=True)
-        atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(cfg, tmp))
-        genomes = initial_genomes(cfg.population.kind, int(cfg.population_size), game, genes, cfg.population, rng,
+        genomes = initial_genomes(spec.population.kind, spec.population_size, game, genes, spec.population, rng,
                                   first_side)
         return Start([Individual(g) for g in genomes], first_side, 0, [], 0.0, [], Champion(None))
     state = resumed.state
     begin = state["generation"]
-    if resumed.changes:
-        saved = cfg.copy()
-        saved.resume = None
-        atomic_write(out / CONFIG_FILE, lambda tmp: OmegaConf.save(saved, tmp))
     rng.bit_generator.state = state["rng_state"]
     population = [Individual(g) for g in state["genomes"]]
     for individual, value in zip(population, state["fitness"], strict=True):
@@ -94,7 +88,7 @@ def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, genes
             individual.fitness.values = (float(value),)
     records = [r for r in state["records"] if r["generation"] < begin]  # re-recorded from here on
     resumes = [*state["resumes"], {"generation": begin, "changes": resumed.changes}]
-    log.info("resumed %s at generation %d of %d%s", out, begin, int(cfg.generations),
+    log.info("resumed %s at generation %d of %d%s", resumed.run_dir, begin, spec.generations,
              f" with {resumed.changes}" if resumed.changes else "")
     arrays = state["arrays"]
     for part in stateful:
@@ -106,11 +100,11 @@ def start(cfg: DictConfig, out: Path, resumed: Resumed | None, game: Game, genes
 
 class Checkpointer:
     """Writes ``checkpoint.npz`` from a [`Boundary`][ga_pig.evolve.state.Boundary]: the records up to it, the resumes so
-    far, the champion, the judge's state and the fingerprint of the run's config."""
+    far, the champion, the judge's state and the fingerprint of the run's spec."""
 
-    def __init__(self, cfg: DictConfig, out: Path, records: list, resumes: list) -> None:
+    def __init__(self, spec: Config, out: Path, records: list, resumes: list) -> None:
         self.path = out / CHECKPOINT
-        self.fingerprint = fingerprint(cfg)
+        self.fingerprint = fingerprint(dataclasses.asdict(spec))
         self.records, self.resumes = records, resumes
 
     def save(self, at: Boundary) -> None:

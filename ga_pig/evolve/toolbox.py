@@ -1,7 +1,8 @@
-"""The one place that builds the DEAP toolbox from a run's config."""
+"""The one place that builds the DEAP toolbox from a run's spec."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from functools import partial
 
@@ -12,7 +13,9 @@ from ga_pig.evolve import operators
 from ga_pig.evolve.breeding import breed
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
+from ga_pig.evolve.parts import StructuredOperators
 from ga_pig.evolve.selection import KEEPS_SURVIVORS, SCHEMES
+from ga_pig.evolve.spec import Config
 from ga_pig.game import Game
 
 __all__ = ["build_toolbox"]
@@ -35,47 +38,40 @@ def _options(function, values: dict) -> dict:
     return {key: value for key, value in values.items() if key in names}
 
 
-def selection_values(cfg) -> dict:
-    """The ``selection.*`` values of the scheme's own keys, defaults resolved (``mu`` null: half)."""
-    values = {key: cfg.selection[key] for key in cfg.selection if key != "scheme"}
-    if "mu" in values:
-        values["mu"] = int(cfg.population_size) // 2 if values["mu"] is None else int(values["mu"])
-    return values
-
-
 def _fine(value, fine: bool, coarse):
     return coarse if not fine or value is None else value
 
 
-def build_toolbox(cfg, game: Game, rng: np.random.Generator, judge, genes: Genome, fine: bool = False) -> base.Toolbox:
-    """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run described by ``cfg``.
+def build_toolbox(spec: Config, game: Game, rng: np.random.Generator, judge, genes: Genome,
+                  fine: bool = False) -> base.Toolbox:
+    """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run ``spec`` describes.
 
-    ``mate`` and ``mutate`` are the operators ``cfg.operators`` names
+    ``mate`` and ``mutate`` are the operators ``spec.operators`` names
     ([`ga_pig.evolve.operators`][ga_pig.evolve.operators]), on genomes of the encoding ``genes``; each gets the
     ``operators.*`` values it names (the operator set holds those its operators read).
     With ``fine`` (the cube's last wave) ``operators.fine_*`` replace the block, shift
     and rate they name.
 
     ``select(strategies)`` returns (survivor indices best first, fitness per member), the scheme
-    ``cfg.selection`` names asking ``judge`` ([`ga_pig.evolve.judges`][ga_pig.evolve.judges]);
+    ``spec.selection`` names asking ``judge`` ([`ga_pig.evolve.judges`][ga_pig.evolve.judges]);
     ``breed(population, survivors)`` the next generation ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]).
     """
     toolbox = base.Toolbox()
-    ops = cfg.operators
+    ops = spec.operators
     knobs = {}  # the region sizes: keys of the structured operator set only
-    if "block" in ops:
-        knobs = {"block": int(_fine(ops.fine_block, fine, ops.block)),
-                 "shift": int(_fine(ops.fine_shift, fine, ops.shift)), "copy_share": float(ops.copy_share)}
-    crossover = operators.CROSSOVERS[cfg.operators.crossover]
-    mutation = operators.MUTATIONS[cfg.operators.mutation]
-    scheme = SCHEMES[cfg.selection.scheme]
+    if isinstance(ops, StructuredOperators):
+        knobs = {"block": _fine(ops.fine_block, fine, ops.block), "shift": _fine(ops.fine_shift, fine, ops.shift),
+                 "copy_share": ops.copy_share}
+    crossover = operators.CROSSOVERS[ops.crossover]
+    mutation = operators.MUTATIONS[ops.mutation]
+    scheme = SCHEMES[spec.selection.scheme]
     toolbox.register("mate", _mate, rng=rng, crossover=partial(crossover, **_options(crossover, knobs)))
-    toolbox.register("mutate", _mutate, rate=float(_fine(ops.fine_mutation, fine, cfg.mutation)), rng=rng, genes=genes,
+    toolbox.register("mutate", _mutate, rate=_fine(ops.fine_mutation, fine, spec.mutation), rng=rng, genes=genes,
                      mutation=partial(mutation, **_options(mutation, knobs)))
-    choice = selection_values(cfg)
+    choice = {**dataclasses.asdict(spec.selection), "mu": spec.survivors}  # the scheme's keys, mu resolved
     toolbox.register("select", scheme, judge=judge, rng=rng, **_options(scheme, choice))
-    elite = choice["mu"] if cfg.selection.scheme in KEEPS_SURVIVORS else int(cfg.elite)
+    elite = spec.survivors if spec.selection.scheme in KEEPS_SURVIVORS else spec.elite
 
     toolbox.register("clone", Individual)
-    toolbox.register("breed", breed, toolbox=toolbox, rng=rng, elite=elite, size=int(cfg.population_size))
+    toolbox.register("breed", breed, toolbox=toolbox, rng=rng, elite=elite, size=spec.population_size)
     return toolbox

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import NamedTuple
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from ga_pig.config import compose, fail, over_schema, validate
+from ga_pig.config import check_game, compose, fail, fit_experiment, over_schema, validate
+from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.outputs import CHECKPOINT, FAILED, RUN_FILES, SUMMARY, load_checkpoint
 from ga_pig.evolve.resume import CHANGEABLE, CONFIG_FILE, Resumed, fingerprint
+from ga_pig.game import Game
 from ga_pig.rundir import LOCK_FILE
 
-__all__ = ["prepare", "override_keys", "stopped_before_checkpoint", "restart_command"]
+__all__ = ["Job", "prepare", "override_keys", "stopped_before_checkpoint", "restart_command"]
 
 #: What a run writes before its first checkpoint (besides the temporary files of a write cut short):
 #: its lock, Hydra's record of the job and its log, its config, the outputs of generations recorded
@@ -90,7 +93,18 @@ def _saved_config(run_dir: Path) -> DictConfig:
                          f"({type(error).__name__}: {error})") from None
 
 
-def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
+class Job(NamedTuple):
+    """One job, checked: the config it runs (``cfg`` as given and fitted to its game, or, resuming, the run's
+    saved config with the allowed changes), its game (built once), the run it continues (None: a new run)
+    and the lines to log about what was fitted."""
+
+    cfg: DictConfig
+    game: Game
+    resumed: Resumed | None
+    notes: list[str]
+
+
+def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
     run_dir = Path(str(cfg.resume)).expanduser()
     if stopped_before_checkpoint(run_dir):
         fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; this run stopped before its first "
@@ -115,19 +129,19 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Resumed:
         changes[key] = new
     with open_dict(saved):
         saved.resume = str(run_dir)
-    validate(saved)
+    game = validate(saved)
     state = load_checkpoint(run_dir / CHECKPOINT)
     # the checkpoint's config: the file as written (a run written under an older schema lacks the
     # newer keys in both), or as merged over the current schema (such a run once resumed)
     written = OmegaConf.load(run_dir / CONFIG_FILE)
-    if state["fingerprint"] not in (fingerprint(saved), fingerprint(written)):
+    if state["fingerprint"] not in (fingerprint(OmegaConf.to_container(c, resolve=True)) for c in (saved, written)):
         raise ValueError(f"checkpoint {run_dir / CHECKPOINT} was written by another run than the one in "
                          f"{run_dir / CONFIG_FILE} (their configs differ); nothing was changed")
-    _check_genomes(state, saved, run_dir / CHECKPOINT)
+    _check_genomes(state, saved, game, run_dir / CHECKPOINT)
     if state["generation"] > saved.generations:
         fail("generations", int(saved.generations), f"at least {state['generation']}, the generations "
               f"{run_dir} has already run")
-    return Resumed(saved, run_dir, state, changes)
+    return Job(saved, game, Resumed(run_dir, state, changes), [])
 
 
 def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
@@ -143,11 +157,8 @@ def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
          "whose checkpoint was removed: it cannot be extended")
 
 
-def _check_genomes(state: dict, cfg: DictConfig, path: Path) -> None:
-    from ga_pig.config import make_game
-    from ga_pig.evolve.genomes import genome_of
-
-    genes = genome_of(cfg, make_game(cfg))
+def _check_genomes(state: dict, cfg: DictConfig, game: Game, path: Path) -> None:
+    genes = genome_of(cfg, game)
     expected = (int(cfg.population_size),) + genes.shape(state["side"])
     genomes = state["genomes"]
     if genomes.shape != expected or genomes.dtype != genes.dtype:
@@ -155,11 +166,15 @@ def _check_genomes(state: dict, cfg: DictConfig, path: Path) -> None:
                          f"{list(expected)} for this run; nothing was changed")
 
 
-def prepare(cfg: DictConfig, overrides: list[str] | None = None) -> Resumed | None:
-    """Validate ``cfg`` before any work; for ``resume=``, also the run it names, its checkpoint
-    and the ``overrides`` given with it (command-line ``key=value`` strings; ``None``: infer them
-    by comparing ``cfg`` with a bare ``resume=`` config). Raises ValueError naming the key or file."""
-    validate(cfg)
-    if cfg.resume is None:
-        return None
-    return _resume(cfg, overrides)
+def prepare(cfg: DictConfig, overrides: list[str] | None = None) -> Job:
+    """Check ``cfg`` before any work and return its job: a new run's config fitted to its game
+    ([`fit_experiment`][ga_pig.config.fit_experiment]: what the experiment chose and ``overrides`` do not name)
+    and validated; for ``resume=``, also the run it names, its checkpoint and the ``overrides`` given with it
+    (command-line ``key=value`` strings; ``None``: infer them by comparing ``cfg`` with a bare ``resume=``
+    config). Raises ValueError naming the key or file."""
+    if cfg.resume is not None:
+        validate(cfg)
+        return _resume(cfg, overrides)
+    game = check_game(cfg)
+    notes = fit_experiment(cfg, overrides, game)
+    return Job(cfg, validate(cfg, game), None, notes)

@@ -1,10 +1,11 @@
-"""Running one experiment: check its config (and the run it resumes), claim its directory, and call
-the generation loop ([`evolve`][ga_pig.evolve.run.evolve]) with the game and the cube schedule the
-config names, or, for ``mode=random_search``, the random search
-([`ga_pig.evolve.random_search`][ga_pig.evolve.random_search]) with the game.
+"""Running one experiment: check its config (and the run it resumes), claim its directory, write its
+``config.yaml``, turn the config into the run's spec once ([`to_spec`][ga_pig.config.to_spec]) and call the
+generation loop ([`evolve`][ga_pig.evolve.run.evolve]) with the spec and the game, or, for ``mode=random_search``,
+the random search ([`ga_pig.evolve.random_search`][ga_pig.evolve.random_search]).
 
 ``run(cfg, output_dir)`` is an ordinary function; ``python -m ga_pig`` only composes the config
-and calls it.
+and calls it. A job composes its config once (``python -m ga_pig``: Hydra; ``run_overrides``: itself) and
+builds its game once ([`prepare`][ga_pig.runs.resume.prepare]); nothing below this layer sees the Hydra config.
 """
 
 from __future__ import annotations
@@ -12,18 +13,19 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from ga_pig._compile import announce as announce_compiling
 from ga_pig._compile import compile_timer
-from ga_pig.config import fail, fit_experiment, make_game, validate, waves
+from ga_pig.config import fail, to_spec
 from ga_pig.evolve.outputs import FAILED, RUN_FILES
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.evolve.run import evolve
 from ga_pig.families import family_of
+from ga_pig.files import atomic_write
 from ga_pig.rundir import check_writable, held, owned
-from ga_pig.runs.resume import prepare, stopped_before_checkpoint
+from ga_pig.runs.resume import Job, prepare, stopped_before_checkpoint
 
 __all__ = ["run", "run_overrides"]
 
@@ -43,25 +45,36 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
     stop signals of [`ga_pig.signals`][ga_pig.signals], write a checkpoint, print the resume command and
     re-raise (KeyboardInterrupt, [`Stopped`][ga_pig.signals.Stopped]).
     """
-    adapted = fit_experiment(cfg, overrides) if cfg.resume is None else []
-    validate(cfg)
+    job = prepare(cfg, overrides) if cfg.resume is None else None  # a refused new run touches nothing
     directory = Path(output_dir) if cfg.resume is None else _resume_directory(cfg)
-    if cfg.resume is None:
-        _check_unused(directory)  # before taking the lock: a refused run touches nothing
+    if job is not None:
+        _check_unused(directory)  # before taking the lock
     directory.mkdir(parents=True, exist_ok=True)
     with owned(directory), compile_timer() as compiling:
-        resumed = prepare(cfg, overrides)
-        if resumed is None:
-            _check_unused(directory)
-        else:
-            cfg = resumed.cfg
+        if job is None:
+            job = prepare(cfg, overrides)
             check_writable(directory)
-        for note in adapted:
+        else:
+            _check_unused(directory)
+        for note in job.notes:
             logging.getLogger("ga_pig.evolve.run").info(note)
-        announce_compiling(_run_kernels(cfg))
-        if cfg.mode == "random_search":
-            return random_search(cfg, make_game(cfg), directory)
-        return evolve(cfg, make_game(cfg), waves(cfg), directory, resumed, compiling)
+        spec = to_spec(job.cfg)
+        announce_compiling(family_of(job.game).kernels())
+        _write_config(job, directory)
+        if spec.mode == "random_search":
+            return random_search(spec, job.game, directory)
+        return evolve(spec, job.game, directory, job.resumed, compiling)
+
+
+def _write_config(job: Job, directory: Path) -> None:
+    """The run's ``config.yaml``: a new run's config, or a resumed run's with the changes made (``resume`` left
+    out: it names where the run continued, not what it computes)."""
+    if job.resumed is not None and not job.resumed.changes:
+        return
+    saved = job.cfg.copy()
+    if job.resumed is not None:
+        saved.resume = None
+    atomic_write(directory / CONFIG_FILE, lambda tmp: OmegaConf.save(saved, tmp))
 
 
 def _resume_directory(cfg: DictConfig) -> Path:
@@ -86,12 +99,6 @@ def _check_unused(directory: Path) -> None:
             "%s holds a run stopped before its first checkpoint: starting it again in place", directory)
         for name in found:
             (directory / name).unlink()
-
-
-def _run_kernels(cfg: DictConfig) -> tuple:
-    """The numba kernels a run of ``cfg`` calls first (for the first-run compile message): its
-    game's family's."""
-    return family_of(make_game(cfg)).kernels()
 
 
 def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | None = None) -> dict:

@@ -8,7 +8,7 @@ import pytest
 
 from ga_pig import Game
 from ga_pig import strategies as S
-from ga_pig.config import compose, make_game
+from ga_pig.config import compose, make_game, to_spec
 from ga_pig.evolve import operators
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
 from ga_pig.evolve.individual import Individual
@@ -236,7 +236,7 @@ def test_mutation_leaves_threshold_genomes_capped():
                    "mutation=0.5", "population_size=4", "progress=false"])
     genes = _genes("threshold")
     rng = np.random.default_rng(0)
-    toolbox = build_toolbox(cfg, G, rng, None, genes)
+    toolbox = build_toolbox(to_spec(cfg), G, rng, None, genes)
     child = toolbox.mutate(Individual(genes.random(rng, 1, 1, 0.5)[0]))
     assert (child <= G.goal - np.arange(G.goal)[:, None]).all()
 
@@ -306,7 +306,7 @@ def test_coevolve_exact_changes_fewer_genes_per_child_at_the_finest_side():
     rng = np.random.default_rng(3)
     changed = {}
     for fine in (False, True):
-        toolbox = build_toolbox(cfg, game, rng, None, genes, fine=fine)
+        toolbox = build_toolbox(to_spec(cfg), game, rng, None, genes, fine=fine)
         counts = []
         for _ in range(300):
             parent = genes.random(rng, 1, 1, 0.5)[0]

@@ -5,9 +5,10 @@ import pytest
 
 from ga_pig import Game, exact
 from ga_pig import strategies as S
-from ga_pig.config import RandomPopulation, part
+from ga_pig.config import part
 from ga_pig.evolve import cube
 from ga_pig.evolve.genomes import TensorGenome
+from ga_pig.evolve.parts import RandomPopulation
 from ga_pig.evolve.populations import POPULATIONS, initial_genomes
 
 G = Game.pig(goal=30)

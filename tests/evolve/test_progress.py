@@ -16,10 +16,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from omegaconf import OmegaConf
 
 from ga_pig.config import compose
 from ga_pig.evolve.progress import PROGRESS_LOGGER, Limit, Progress
+from ga_pig.evolve.spec import Config
 from ga_pig.runs import run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,11 +88,11 @@ def test_a_generation_slower_than_the_limit_is_named_once(caplog):
 def test_the_time_left_is_the_time_limits_when_the_limit_comes_first(caplog):
     """A run that stops on ``time_limit_s`` long before its last generation says the limit's time left, not the
     generations' (a 15-minute run of 100,000 generations would say hours)."""
-    cfg = OmegaConf.create({"progress": False, "experiment": "t"})
+    spec = Config(progress=False, experiment="t")
     caplog.set_level(logging.INFO, logger=PROGRESS_LOGGER)
     lines = {}
     for seconds in (60, 10**6, None):
-        with Progress(cfg, 100_000, 0, SimpleNamespace(seconds=0.0), limit=Limit(seconds, time.monotonic())) as p:
+        with Progress(spec, 100_000, 0, SimpleNamespace(seconds=0.0), limit=Limit(seconds, time.monotonic())) as p:
             time.sleep(0.05)  # at most 20 generations a second: the last generation is over an hour away
             p.advance(1, None)
         lines[seconds] = caplog.records[-1].getMessage()

@@ -1,0 +1,309 @@
+"""The parameters of each registered component a run picks, one dataclass per option of the parts of the
+run spec ([`Config`][ga_pig.evolve.spec.Config]): the starting population
+([`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS]), the selection scheme
+([`SCHEMES`][ga_pig.evolve.selection.SCHEMES]), the operator set ([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS],
+[`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) and the judge ([`JUDGES`][ga_pig.evolve.judges.JUDGES]).
+
+Each holds the keys its component reads; ``ga_pig.config`` registers them in Hydra's ConfigStore (as
+``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends) and checks their values. The ``#:``
+comment above a field is its line in ``--help`` and the configuration reference."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+__all__ = ["Frozen", "PopulationConfig", "RandomPopulation", "HoldAtPopulation", "ScorePopulation",
+           "OptimalPopulation", "MixedPopulation", "SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda",
+           "MuCommaLambda", "Tournament", "OperatorsConfig", "DefaultOperators", "StructuredOperators",
+           "FitnessConfig", "SimulatedFitness", "SimulatedChampions", "ExactFitness", "OptimalFitness",
+           "ExactChampions", "ExactNash"]
+
+
+class Frozen:
+    """A dataclass of the run spec: Hydra fills it while composing; once the spec is made
+    ([`freeze`][ga_pig.evolve.spec.freeze]) its fields cannot change."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if self.__dict__.get("_frozen"):
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}: a run's spec is made once")
+        object.__setattr__(self, name, value)
+
+
+@dataclass
+class PopulationConfig(Frozen):
+    """The starting population (see [`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS]);
+    ``population=<option>`` picks it with its own keys."""
+
+    #: how the first generation is built
+    kind: str = "random"
+
+
+@dataclass
+class _Thresholds:
+    #: hold_at / score / mixed populations: the thresholds their members are built from
+    thresholds: list[int] = field(default_factory=lambda: [10, 15, 20, 25, 30])
+
+
+@dataclass
+class _Random:
+    #: random members: the probability that a state rolls
+    p_roll: float = 0.5
+
+
+@dataclass
+class RandomPopulation(_Random, PopulationConfig):
+    """Every member random."""
+
+    kind: str = "random"
+
+
+@dataclass
+class HoldAtPopulation(_Thresholds, PopulationConfig):
+    """Hold-at strategies, the thresholds in turn."""
+
+    kind: str = "hold_at"
+
+
+@dataclass
+class ScorePopulation(_Thresholds, PopulationConfig):
+    """Score strategies, the thresholds in turn."""
+
+    kind: str = "score"
+
+
+@dataclass
+class OptimalPopulation(PopulationConfig):
+    """Copies of the Neller-optimal policy."""
+
+    kind: str = "optimal"
+
+
+@dataclass
+class MixedPopulation(_Random, _Thresholds, PopulationConfig):
+    """Random, hold-at, score and optimal members in turn."""
+
+    kind: str = "mixed"
+
+
+
+@dataclass
+class SelectionConfig(Frozen):
+    """The scheme (see [`SCHEMES`][ga_pig.evolve.selection.SCHEMES]); ``selection=<option>`` picks
+    it with its own keys."""
+
+    #: the selection scheme
+    scheme: str = "knockout"
+
+
+@dataclass
+class _Mu:
+    #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
+    mu: int | None = None
+
+
+@dataclass
+class Knockout(SelectionConfig):
+    """Pairs play; the winners survive (an even ``population_size``)."""
+
+    scheme: str = "knockout"
+
+
+@dataclass
+class RoundRobin(SelectionConfig):
+    """Every member plays every other; the better half by total survives."""
+
+    scheme: str = "round_robin"
+
+
+@dataclass
+class MuPlusLambda(_Mu, SelectionConfig):
+    """(mu+lambda): the best ``mu`` survive and are carried over beside their children."""
+
+    scheme: str = "mu_plus_lambda"
+
+
+@dataclass
+class MuCommaLambda(_Mu, SelectionConfig):
+    """(mu,lambda): the best ``mu`` of the population are the parents."""
+
+    scheme: str = "mu_comma_lambda"
+
+
+@dataclass
+class Tournament(SelectionConfig):
+    """One tournament of ``tournament_size`` members (drawn with replacement) per parent."""
+
+    scheme: str = "tournament"
+    #: members drawn into each tournament (scheme tournament)
+    tournament_size: int = 2
+
+
+
+@dataclass
+class OperatorsConfig(Frozen):
+    """The variation operators, by name (see [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and
+    [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]); ``mutation`` (top level) stays the rate.
+    ``operators=<option>`` picks a set with its keys: ``default`` (gene by gene) or ``structured``
+    (regions of the (i, j) plane)."""
+
+    #: the crossover operator
+    crossover: str = "uniform"
+    #: the mutation operator (its rate is the top-level ``mutation``)
+    mutation: str = "per_gene"
+    #: from the cube's last wave on, replaces the top-level ``mutation`` rate (null: unchanged)
+    fine_mutation: float | None = None
+
+
+@dataclass
+class DefaultOperators(OperatorsConfig):
+    """Uniform crossover and per-gene mutation: no keys of their own."""
+
+
+@dataclass
+class StructuredOperators(OperatorsConfig):
+    """Operators on square regions of the (i, j) plane, and their sizes."""
+
+    crossover: str = "block"
+    mutation: str = "shift_copy"
+    #: block crossover and boundary shift: region side, in genes of the (i, j) plane
+    block: int = 4
+    #: boundary shift: the largest step, in genes along the turn total
+    shift: int = 2
+    #: shift_copy: the share of regions that copy a displaced region instead of shifting
+    copy_share: float = 0.5
+    #: from the cube's last wave on, replaces ``block`` (null: unchanged; ``fine_shift`` and
+    #: ``fine_mutation`` likewise). The early waves need long steps; near the end small moves of
+    #: large regions gain more per child (docs/findings/discovery.md)
+    fine_block: int | None = None
+    #: from the cube's last wave on, replaces ``shift`` (null: unchanged)
+    fine_shift: int | None = None
+
+
+
+@dataclass
+class FitnessConfig(Frozen):
+    """``simulated``: games decide matches. ``exact``: exact win rates do, between members
+    (opponent ``population``), against a ladder of the run's own champions (``champions``),
+    against the Nash mixture of an archive of them (``nash``: double oracle) or against the
+    Neller-optimal policy (``optimal``). Each judge has its own keys: ``fitness=<option>`` picks
+    the judge with them, and a key of another judge is refused."""
+
+    #: what decides a match: simulated games or exact win rates
+    kind: str = "simulated"
+    #: whom members are judged against: each other, a ladder of champions, the Nash mixture of an
+    #: archive of them, or the optimal policy
+    opponent: str = "population"
+
+
+@dataclass
+class _Common:
+    #: simulated: every match of a generation replays the same dice, turn by turn (common random
+    #: numbers: members are compared on the same luck; see ga_pig.simulate.matches)
+    common: bool = False
+
+
+@dataclass
+class _Restart:
+    #: exact: the share of each win rate taken from games begun at every turn-start score pair,
+    #: evenly, instead of at the game's start (ga_pig.exact.restarts; 0: the start only). Against a
+    #: fixed opponent the best responses are the same; play far from the start then counts too. Try it
+    #: where a run's champion leaves rarely reached decisions untuned (0.5 on vs_optimal: no gain measured)
+    restart: float = 0.0
+
+
+@dataclass
+class _Archive:
+    #: champions: how many of the latest champions each member plays (the reigning one included);
+    #: nash: how many past champions the archive keeps (the mixture plays some of them)
+    archive: int = 2
+    #: champions: how far above its fair share (1/2; 1/n with n players) a challenger's win rate
+    #: against each champion it must beat has to be (0: any lead; exact rates, or the sequential
+    #: test's estimate with simulated games); nash: how far above 1/2 a member's rate against the
+    #: archive's mixture must be for it to join the archive. Raise it (0.002-0.005) where champions that only
+    #: exploit the reigning one are promoted, so the ladder cycles (it froze coevolve_exact's champion early)
+    margin: float = 0.0
+
+
+@dataclass
+class _Ladder(_Archive):
+    #: champions: how many of the latest champions a challenger must beat to be promoted (1..archive)
+    must_beat: int = 1
+    #: champions: how a member's win rates against the archived champions make its fitness —
+    #: ``mean``, or ``min`` (its worst: it cannot rank high by crushing an old champion alone), for a
+    #: population that beats the newest champions by forgetting the old (min did worse on every game measured)
+    aggregate: str = "mean"
+    #: champions: the reigning champion's genome stays in the population (it replaces a bred child
+    #: when no member carries it), so the population cannot drift away from the run's best
+    keep_champion: bool = False
+
+
+@dataclass
+class _Sequential:
+    #: champions, simulated: most games of the sequential test that promotes a champion
+    max_games: int = 100_000
+    #: champions, simulated: standard errors of lead a challenger needs to be promoted (3: a test
+    #: that looks up to ~8 times passes an equal challenger well under 1% of the time; at 2 the
+    #: many false promotions made the champion drift down)
+    z: float = 3.0
+    #: champions, simulated: the test plays the challenger and a copy of the champion against the champion on the
+    #: same dice, turn by turn, and tests the difference of their leads (batches of games_per_match, looked at after
+    #: 8, 16, 32, ... batches; max_games a match): near-equal strategies then differ only in the games where they
+    #: play differently. false: the challenger plays the champion alone (batches doubling up to max_games)
+    paired: bool = False
+    #: champions, simulated: pairs of games begun at one score pair a generation's cell tests may play (0: none). A
+    #: member's row at a score pair the champion's games reach (its turn's decisions there, or its dice count) is
+    #: tested against the champion's by games begun there, both sides playing the champion after that turn
+    #: (sequential, up to max_games pairs a test, z standard errors); the rows that win are switched into the
+    #: champion (ga_pig.evolve.judges.cells). Two players under the seeds' rule
+    cell_tests: int = 0
+
+
+@dataclass
+class SimulatedFitness(_Common, FitnessConfig):
+    """Games between members decide (``games_per_match`` a match)."""
+
+    kind: str = "simulated"
+    opponent: str = "population"
+
+
+@dataclass
+class SimulatedChampions(_Sequential, _Ladder, _Common, FitnessConfig):
+    """A ladder of the run's champions, judged by games and promoted by a sequential test."""
+
+    kind: str = "simulated"
+    opponent: str = "champions"
+
+
+@dataclass
+class ExactFitness(_Restart, FitnessConfig):
+    """Exact win rates between members."""
+
+    kind: str = "exact"
+    opponent: str = "population"
+
+
+@dataclass
+class OptimalFitness(_Restart, FitnessConfig):
+    """Each member's exact win rate against the Neller-optimal policy."""
+
+    kind: str = "exact"
+    opponent: str = "optimal"
+
+
+@dataclass
+class ExactChampions(_Ladder, _Restart, FitnessConfig):
+    """Exact win rates against a ladder of the run's last ``archive`` champions."""
+
+    kind: str = "exact"
+    opponent: str = "champions"
+
+
+@dataclass
+class ExactNash(_Archive, _Restart, FitnessConfig):
+    """Double oracle: exact win rates against the Nash mixture of an archive of past champions."""
+
+    kind: str = "exact"
+    opponent: str = "nash"
+    archive: int = 64
+

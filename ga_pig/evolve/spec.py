@@ -1,0 +1,175 @@
+"""The run spec: the typed, frozen description of one run that the generation loop, the judges, the
+recorder and the random search receive ([`Config`][ga_pig.evolve.spec.Config], its game and memetic step, and
+the parameter dataclasses of the components it picks, [`ga_pig.evolve.parts`][ga_pig.evolve.parts]). The
+front ends (``ga_pig.config``) compose it with Hydra and validate it; nothing here reads a Hydra config."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from ga_pig.evolve.parts import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
+from ga_pig.game import Game
+
+__all__ = ["GameConfig", "MemeticConfig", "Config", "freeze", "make_game", "waves"]
+
+
+@dataclass
+class GameConfig(Frozen):
+    """Which game: a name from [`GAMES`][ga_pig.game.GAMES], its goal, and the variant's own
+    parameters (``sides``: pig; ``p_oinker``: pass_the_pigs; ``max_dice``: hog; ``turns``: solitaire), null unless a
+    ``conf/game/<name>.yaml`` sets them — a variant's file names only its own."""
+
+    #: the game's name in the registry; pick a game with ``game=<name>``, which also sets its parameters
+    name: str = "pig"
+    #: the score that wins
+    goal: int = 100
+    #: pig: faces of the die
+    sides: int | None = None
+    #: pass_the_pigs: probability that a throw is an oinker (the pigs touching), which resets the banked score
+    p_oinker: float | None = None
+    #: hog: the most dice a turn may roll
+    max_dice: int | None = None
+    #: solitaire: the turns each player has to bank the goal (at most the goal)
+    turns: int | None = None
+    #: how the game ends ([`ENDGAMES`][ga_pig.game.ENDGAMES]); under the others the GA evolves
+    #: seat-indexed genomes: thresholds (``genome=threshold``), or Hog's dice counts (``genome=tensor``)
+    endgame: str = "first_to_goal"
+    #: players taking turns; with three or more a member plays alone against copies of another
+    #: (``ga_pig.families.players``), and its win rates are measured against the equilibrium
+    players: int = 2
+
+
+@dataclass
+class MemeticConfig(Frozen):
+    """The solver-assisted memetic step (``ga_pig.evolve.memetic``): every ``every``
+    generations the last child becomes the exact best response to the run's champion (0: never;
+    such runs are reported apart from oracle-free and oracle-judged ones)."""
+
+    #: generations between best-response steps (0: never)
+    every: int = 0
+
+
+@dataclass
+class Config(Frozen):
+    """The run spec: what one run computes and how it is watched. ``ga_pig.config`` composes and validates
+    it from ``conf/`` and the command line, and [`to_spec`][ga_pig.config.to_spec] makes it once per job,
+    frozen; everything below the front ends reads this and nothing else. Null-means-something keys are
+    resolved here: [`recorded_every`][ga_pig.evolve.spec.Config.recorded_every] (``eval_every``),
+    [`survivors`][ga_pig.evolve.spec.Config.survivors] (``selection.mu``) and [`waves`][ga_pig.evolve.spec.waves]
+    (``cube``)."""
+
+    #: the experiment's name, which names its output directory; ``experiment=<name>`` loads
+    #: ``conf/experiment/<name>.yaml``, which sets it and everything the experiment needs
+    experiment: str = "default"
+    #: evolve (the GA) or random_search (draws of random populations, [Exeter GA 2016 §4.3.1])
+    mode: str = "evolve"
+    game: GameConfig = field(default_factory=GameConfig)
+    population: PopulationConfig = field(default_factory=PopulationConfig)
+    selection: SelectionConfig = field(default_factory=SelectionConfig)
+    fitness: FitnessConfig = field(default_factory=FitnessConfig)
+    operators: OperatorsConfig = field(default_factory=OperatorsConfig)
+    memetic: MemeticConfig = field(default_factory=MemeticConfig)
+    #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state), threshold (one per score
+    #: tuple) or leader (one per mover's score and highest opposing score; three or more players)
+    genome: str = "tensor"
+    #: fraction of an offspring's genes flipped (each gene independently: binomial count)
+    mutation: float = 0.01
+    #: generations in all (with ``resume=``: extend or shorten the run)
+    generations: int = 1000
+    #: members per generation (even for knockout selection)
+    population_size: int = 20
+    #: simulated games per match (simulated fitness)
+    games_per_match: int = 100
+    #: cube-system waves [[side, generations], ...]; null = side 1 throughout. The run lasts
+    #: `generations` in all: the schedule is cut there, or its last wave extended to it.
+    cube: list[list[int]] | None = None
+    #: survivors copied unchanged into the next generation
+    elite: int = 0
+    #: record the population's exact win rate vs optimal (false: the game is never solved unless
+    #: the fitness is against the optimal)
+    record: bool = True
+    #: record every this many generations (null: 10 with simulated fitness, 1 with exact; see
+    #: ``Config.recorded_every``)
+    eval_every: int | None = None
+    #: write a checkpoint every this many generations (also on Ctrl-C, SIGTERM and at the end)
+    checkpoint_every: int = 25
+    #: the seed of every random draw: the same seed gives the same outputs
+    seed: int = 0
+    #: a run directory to continue (see ga_pig.runs.resume)
+    resume: str | None = None
+    #: end the run after the generation that crosses this many seconds, with every output
+    #: written and a checkpoint to resume from (null: no limit)
+    time_limit_s: float | None = None
+    #: strategies always roll at a turn start (no passing), as [Exeter GA 2016 §3.3] rules; false lets
+    #: evolution find out that passing does not pay (two passes in a row end the game in a stalemate)
+    force_roll_at_zero: bool = True
+    #: random search: number of draws of `population_size` random strategies
+    draws: int = 300
+    #: show a progress bar on a terminal (the progress lines in the log are written either way)
+    progress: bool = True
+
+
+    @property
+    def recorded_every(self) -> int:
+        """``eval_every`` resolved: generations between recorded rows (null: 10 with simulated fitness, where a
+        row's exact rates cost more than the generation, 1 with exact)."""
+        return self.eval_every or (1 if self.fitness.kind == "exact" else 10)
+
+    @property
+    def survivors(self) -> int:
+        """``selection.mu`` resolved: how many members survive selection (null, or a scheme without ``mu``: half
+        the population)."""
+        mu = getattr(self.selection, "mu", None)
+        return self.population_size // 2 if mu is None else mu
+
+
+def freeze(spec: Frozen) -> Frozen:
+    """``spec`` with its fields, and those of every dataclass it holds, fixed from now on; returns it."""
+    for item in dataclasses.fields(spec):
+        value = getattr(spec, item.name)
+        if isinstance(value, Frozen):
+            freeze(value)
+    object.__setattr__(spec, "_frozen", True)
+    return spec
+
+
+def waves(spec) -> list[tuple[int, int]]:
+    """The run's cube waves as (side, generations), summing to ``spec.generations``: the
+    schedule cut at that total, or its last wave extended to it. Without the cube system
+    (``cube`` null), one wave of side 1."""
+    total = int(spec.generations)
+    if spec.cube is None:
+        return [(1, total)]
+    schedule = []
+    done = 0
+    for side, gens in spec.cube:
+        gens = min(int(gens), total - done)
+        if gens <= 0:
+            break
+        schedule.append((int(side), gens))
+        done += gens
+    if done < total:
+        side, gens = schedule[-1]
+        schedule[-1] = (side, gens + total - done)
+    return schedule
+
+
+def make_game(cfg) -> Game:
+    """The [`Game`][ga_pig.game.Game] a config names: ``goal`` and every non-null optional
+    parameter go to [`Game.named`][ga_pig.game.Game.named], which refuses foreign ones. ``cfg``: the run's spec,
+    or a composed config (the front ends check the game before the spec is made)."""
+    params: dict[str, object] = {"goal": int(cfg.game.goal)}
+    if cfg.game.sides is not None:
+        params["sides"] = int(cfg.game.sides)
+    if cfg.game.p_oinker is not None:
+        params["p_oinker"] = float(cfg.game.p_oinker)
+    if cfg.game.max_dice is not None:
+        params["max_dice"] = int(cfg.game.max_dice)
+    if cfg.game.turns is not None:
+        params["turns"] = int(cfg.game.turns)
+    if cfg.game.endgame != "first_to_goal":
+        params["endgame"] = str(cfg.game.endgame)
+    if cfg.game.players != 2:
+        params["players"] = int(cfg.game.players)
+    return Game.named(cfg.game.name, **params)

@@ -1,0 +1,81 @@
+"""One job, assembled once: its config composed once, its game built once, and turned once into a frozen, typed
+run spec that everything below the front ends receives, with null-means-something keys resolved in it."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+
+import hydra
+import pytest
+
+from ga_pig.config import compose, to_spec
+from ga_pig.evolve.parts import SimulatedChampions
+from ga_pig.evolve.spec import Config
+from ga_pig.game import Game
+from ga_pig.runs import run_overrides
+
+TINY = ["game.goal=20", "generations=2", "population_size=4", "games_per_match=4", "record=false"]
+
+
+def _counted(monkeypatch) -> dict[str, int]:
+    """Counters of Hydra compositions and game builds, from now on."""
+    counts = {"compose": 0, "game": 0}
+    compose_, named = hydra.compose, Game.named.__func__
+
+    def counted_compose(*args, **kwargs):
+        counts["compose"] += 1
+        return compose_(*args, **kwargs)
+
+    def counted_named(cls, *args, **kwargs):
+        counts["game"] += 1
+        return named(cls, *args, **kwargs)
+
+    monkeypatch.setattr(hydra, "compose", counted_compose)
+    monkeypatch.setattr(Game, "named", classmethod(counted_named))
+    return counts
+
+
+@pytest.mark.parametrize("mode", ["evolve", "random_search"])
+def test_a_job_composes_its_config_once_and_builds_its_game_once(monkeypatch, tmp_path, mode):
+    counts = _counted(monkeypatch)
+    run_overrides([*TINY, f"mode={mode}", "draws=2"], tmp_path / "run")
+    assert counts == {"compose": 1, "game": 1}
+
+
+def test_the_loop_receives_a_frozen_spec_not_the_hydra_config(monkeypatch, tmp_path):
+    runs = importlib.import_module("ga_pig.runs.run")  # the module: ga_pig.runs.run is also the function's name
+    received = {}
+    monkeypatch.setattr(runs, "evolve", lambda spec, game, *rest: received.update(spec=spec, game=game) or {})
+    run_overrides(["experiment=coevolve_simulated", *TINY, "population_size=8"], tmp_path / "run")
+    spec = received["spec"]
+    assert type(spec) is Config and type(spec.fitness) is SimulatedChampions
+    assert spec.game.goal == received["game"].goal == 20
+    with pytest.raises(dataclasses.FrozenInstanceError, match="made once"):
+        spec.generations = 5
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.fitness.archive = 3
+
+
+def test_null_means_something_keys_are_resolved_in_the_spec():
+    assert to_spec(compose(["fitness=simulated"])).recorded_every == 10
+    assert to_spec(compose(["fitness=exact"])).recorded_every == 1
+    assert to_spec(compose(["fitness=exact", "eval_every=7"])).recorded_every == 7
+    assert to_spec(compose(["selection=mu_plus_lambda", "population_size=12"])).survivors == 6
+    assert to_spec(compose(["selection=mu_plus_lambda", "selection.mu=3"])).survivors == 3
+    assert to_spec(compose(["selection=knockout", "population_size=12"])).survivors == 6
+
+
+def test_every_setting_no_experiment_sets_has_an_example_that_runs():
+    """The configuration reference shows each setting no experiment changes on a command line, and each of
+    those command lines composes and passes validation."""
+    from pathlib import Path
+
+    from ga_pig.config import validate
+
+    text = (Path(__file__).parents[2] / "docs" / "reference" / "configuration.md").read_text()
+    commands = [line.split("#")[0].split()[3:] for line in text.splitlines() if line.startswith("python -m ga_pig ")]
+    for key in ("force_roll_at_zero", "fitness.restart", "fitness.margin", "fitness.aggregate"):
+        assert any(o.startswith(f"{key}=") for command in commands for o in command), key
+    for command in commands:
+        validate(compose(command))
