@@ -1,9 +1,9 @@
-"""Reproduce every seed figure and table with one command.
+"""Reproduce every figure and table of the source documents with one command.
 
     python -m ga_pig.reproduce [--quick] [--out outputs/reproduce] [--only NAME ...]
 
-Writes PNG figures, CSV and Markdown tables and an ``index.md`` that lists each against its seed
-figure or table with the numbers side by side. Every file is rebuilt whole from its sources
+Writes PNG figures, CSV and Markdown tables and an ``index.md`` that lists each against its source
+document's figure or table with the numbers side by side. Every file is rebuilt whole from its sources
 (atomically, [`ga_pig.files`][ga_pig.files]), so running it again gives the same tables; finished GA
 runs are kept and read again, unfinished ones run again from the start. What is written is a table
 of entries (`ENTRIES`, grouped in `SECTIONS`, both in `ga_pig.reproduce.entries`): ``--only`` takes
@@ -61,7 +61,8 @@ def _name(name: str) -> str:
 def main(argv=None, on_figure: typing.Callable[[str, object], None] | None = None) -> Path:
     """Run the command line ``argv`` (default: ``sys.argv``); ``on_figure(name, figure)`` sees each
     matplotlib figure before it is written to ``name.png``. Returns the directory written."""
-    parser = _Parser(prog="python -m ga_pig.reproduce", description="Reproduce every seed figure and table.")
+    parser = _Parser(prog="python -m ga_pig.reproduce",
+                     description="Reproduce every figure and table of the source documents.")
     parser.add_argument("--quick", action="store_true", help="small budgets (about two minutes)")
     parser.add_argument("--out", type=Path, default=Path("outputs/reproduce"))
     parser.add_argument("--only", type=_name, action="append", metavar="NAME",

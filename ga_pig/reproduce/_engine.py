@@ -13,22 +13,24 @@ from ga_pig.analysis import data, figures, stats, tables
 def appendix_a(ctx):
     appendix = tables.appendix_a(ctx.game)
     worst = appendix.loc[appendix["difference"].abs().idxmax()]
-    return appendix, (f"exact P(first wins) beside the seed's; largest gap {worst['difference']:+.4f} "
+    return appendix, (f"exact P(first wins) beside Exeter GA (2016)'s; largest gap {worst['difference']:+.4f} "
                       f"({worst['first']} first vs {worst['second']}); optimal vs optimal "
-                      f"{ctx.solution.win_probability:.4f} (seed 0.5301)")
+                      f"{ctx.solution.win_probability:.4f} (Exeter GA (2016): 0.5301)")
 
 
 def fig17(ctx):
     fig17 = tables.fig17(ctx.game, fair_tests=ctx.budget.fig17_tests)
     return fig17, (f"exact vs {fig17['games'].iloc[0]:,} simulated games per pair; largest deviation "
-                   f"{fig17['deviation'].max():.4f} (seed's largest {fig17['seed_deviation'].max():.4f})")
+                   f"{fig17['deviation'].max():.4f} (Exeter optimal (2017)'s largest "
+                   f"{fig17['seed_deviation'].max():.4f})")
 
 
 def tournament(ctx):
     tournament, _, facts = ctx.tournament
     span = ctx.budget.tournament
     return tournament, (f"exact round robin of hold-at {span.start}..{span.stop - 1}: winner hold at "
-                        f"{facts['winner']} (seed: 25); beats every other: {facts['winner_beats_all']}; 'beats' is "
+                        f"{facts['winner']} (Exeter optimal (2017): 25); beats every other: "
+                        f"{facts['winner_beats_all']}; 'beats' is "
                         f"transitive: {facts['transitive']} ({facts['three_cycles']} 3-cycles); head-to-head "
                         f"results disagreeing with the ranking by total: {facts['upsets_against_ranking']}")
 
@@ -39,7 +41,8 @@ def hold25_vs_all(ctx):
         return None
     W = ctx.tournament[1]
     row = thresholds.index(25)
-    note = (f"hold at 25 vs every hold-at, exact; vs hold at 30: {W[row, thresholds.index(30)]:.6f} (seed 0.546416)"
+    note = (f"hold at 25 vs every hold-at, exact; vs hold at 30: {W[row, thresholds.index(30)]:.6f} "
+            "(Exeter optimal (2017): 0.546416)"
             if 30 in thresholds else "hold at 25 vs every hold-at, exact")
     return figures.versus_all(thresholds, W[row]), note
 
@@ -63,14 +66,15 @@ def hold20(ctx):
 def games_needed(ctx):
     needed = pd.DataFrame([{"half_width": h, "confidence": c, "games": stats.games_needed(h, c)}
                            for h in (0.05, 0.025, 0.01) for c in (0.9, 0.95, 0.99)])
-    return needed, f"games for a win-rate interval of ±0.025 at 95%: {stats.games_needed(0.025, 0.95)} (seed 1537)"
+    return needed, (f"games for a win-rate interval of ±0.025 at 95%: {stats.games_needed(0.025, 0.95)} "
+                    "(Exeter optimal (2017): 1537)")
 
 
 def decisions(ctx):
     decisions = pd.DataFrame([{"wins": w, "games": 3000, "clopper_pearson_95": stats.win_interval(w, 3000),
                                "decision": stats.decide(w, 3000)} for w in (1450, 1500, 1550, 1575, 1600)])
-    return decisions, ("better / worse / inseparable from ½ by exact Clopper–Pearson intervals (seed: 1575 of 3000 "
-                       "is 'better')")
+    return decisions, ("better / worse / inseparable from ½ by exact Clopper–Pearson intervals "
+                       "(Exeter optimal (2017): 1575 of 3000 is 'better')")
 
 
 # ---------------------------------------------------------------------------- engine figures

@@ -1,5 +1,5 @@
-"""Builders of the GA's entries: the seeds' experiments ([Exeter GA 2016 §4]) and near-optimal play discovered
-from random strategies."""
+"""Builders of the GA's entries: the experiments of [Exeter GA 2016 §4] and near-optimal play discovered from random
+strategies."""
 
 from __future__ import annotations
 
@@ -153,7 +153,8 @@ def discovery_recorded(ctx):
 # ---------------------------------------------------------------------------- discovery (near-optimal play from random)
 def _references(ctx) -> dict[str, float]:
     hold25 = exact.win_rate(S.hold_at(25, ctx.game), ctx.solution.policy, ctx.game)
-    return {**discovery.SEED_001_PEAKS, "hold at 25": hold25}
+    return {**{f"Exeter GA (2016) {name.replace('_', ' ')}": rate for name, rate in SEED_001.items()},
+            "hold at 25": hold25}
 
 
 def _medians(summaries: pd.DataFrame) -> str:

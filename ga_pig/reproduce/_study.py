@@ -13,7 +13,7 @@ def risk_scores(ctx):
     gradients = play.risk_gradients(turn_table).set_index("stated_risk")["gradient"]
     shown = ", ".join(f"{cls} {gradients[cls]:.2f}" for cls in gradients.index)
     return figures.risk_scores(turn_table), (f"30 synthetic people, 15 games; trend gradients by stated class: {shown} "
-                                             "(seed's people: neutral 4.75, loving 4.85, averse 4.76)")
+                                             "(Exeter optimal (2017)'s people: neutral 4.75, loving 4.85, averse 4.76)")
 
 
 def study_game(ctx):
@@ -41,7 +41,7 @@ def study_power(ctx):
              stats.games_to_detect(p, power=0.9)} for p in (0.40, 0.45, 0.47, 0.48, 0.49)]
     table = pd.DataFrame(rows)
     return table, (f"games a study needs to tell a player's win rate from 0.5 (5% two-sided): 0.45 needs "
-                   f"{rows[1]['games (power 0.8)']}; the seed's 15 games detect only win rates below "
+                   f"{rows[1]['games (power 0.8)']}; Exeter optimal (2017)'s 15 games detect only win rates below "
                    f"{_detectable(15):.2f} (or above {1 - _detectable(15):.2f})")
 
 

@@ -19,7 +19,7 @@ def turn_probability(name: str):
             f"{name}: % within 1 / 2 turns from 99: {100 * probability.loc[99, 1]:.1f} / "
             f"{100 * probability.loc[99, 2]:.1f}; from 0: {100 * probability.loc[0, 1]:.1f} / "
             f"{100 * probability.loc[0, 2]:.1f}"
-            + (" (seed 002: 69.4 / 88.8; 0.9 / 1.9)" if name == "two_dice" else ""))
+            + (" (Durango Bill: 69.4 / 88.8; 0.9 / 1.9)" if name == "two_dice" else ""))
 
     return build
 
@@ -29,7 +29,7 @@ def turn_stop(name: str):
         _, probability, stop = ctx.turns(name)
         return stop.reset_index(), (f"{name}: from 76 with 3 turns stop at {stop.loc[76, 3]}, success "
                                     f"{100 * probability.loc[76, 3]:.1f}%"
-                                    + (" (seed 002: 15, 62.0%)" if name == "two_dice" else ""))
+                                    + (" (Durango Bill: 15, 62.0%)" if name == "two_dice" else ""))
 
     return build
 
@@ -54,9 +54,10 @@ def variant(name: str):
 
 def variants_table(ctx):
     rows = [{"game": name, "first player wins": best.win_probability, "at the start": start_move,
-             "seed 003": SEED_003_CLAIMS.get(name, ""), "solve seconds": round(seconds, 3)}
+             "Neller & Presser (2005)": SEED_003_CLAIMS.get(name, ""), "solve seconds": round(seconds, 3)}
             for name, (best, seconds, start_move, _) in ctx.variants.items()]
-    return pd.DataFrame(rows), "every variant's optimal policy, solved by the one engine; the seed's claims alongside"
+    return pd.DataFrame(rows), ("every variant's optimal policy, solved by the one engine; Neller & Presser (2005)'s "
+                                "claims alongside")
 
 
 def turn_scores(ctx):

@@ -140,6 +140,15 @@ def _figures_module():
     return module
 
 
+def test_the_reproduce_page_lists_every_entry_in_its_section():
+    """docs/how-to/reproduce.md's table: one row per section of ``ga_pig.reproduce``, naming its entries in order."""
+    from ga_pig.reproduce import SECTIONS
+
+    rows = re.findall(r"^\| `(\w+)` \| ((?:`\w+`(?:, )?)+) \|", (DOCS / "how-to" / "reproduce.md").read_text(), re.M)
+    assert {section: re.findall(r"`(\w+)`", names) for section, names in rows} == {
+        section: [entry.name for entry in entries] for section, entries in SECTIONS.items()}
+
+
 def test_headline_figure_is_what_reproduce_draws(tmp_path):
     """The README's figure is reproduce's, byte for byte (``make docs-figures`` refreshes it)."""
     from ga_pig.reproduce import main

@@ -34,13 +34,14 @@ def test_reproduce_quick(tmp_path):
                  "endgame_margins_variants.png", "winning_margins_variants.png"):
         assert (out / name).is_file(), name
         assert name.split(".")[0] in index
-    assert "seed 001 appendix A" in index and "(seed 1537)" in index
+    assert "Exeter GA (2016) appendix A" in index and "(Exeter optimal (2017): 1537)" in index
     variants = pd.read_csv(out / "variants.csv").set_index("game")
     assert variants.loc["pig_dice", "at the start"] == "hold at 46"
     assert variants.loc["freys", "at the start"] == "hold at 28"
     assert variants.loc["hog", "at the start"] == "6 dice"
     assert round(variants.loc["pass_the_pigs", "first player wins"], 4) == 0.5310
-    assert "seed 003 Fig. 9" in index and "seed 003 Fig. 10" in index
+    assert "Neller & Presser (2005) Fig. 9" in index and "Neller & Presser (2005) Fig. 10" in index
+    assert "seed 00" not in index and "seed's" not in index  # a source document by its author and year, not a file
     results = pd.read_csv(out / "discovery_results.csv").set_index("experiment")
     assert results.loc["coevolve_exact", "setting"] == "oracle-free"
     assert results.loc["vs_optimal", "setting"] == "oracle-judged"
@@ -58,10 +59,10 @@ def test_reproduce_one_section(tmp_path):
     written = sorted(p.name for p in out.iterdir())
     assert written == ["facts.json", "fair_test_decisions.csv", "fair_test_decisions.md", "games_needed.csv",
                        "games_needed.md", "index.md"]
-    assert "(seed 1537)" in (out / "index.md").read_text()
+    assert "(Exeter optimal (2017): 1537)" in (out / "index.md").read_text()
     alone = reproduce.main(["--quick", "--out", str(tmp_path / "entry"), "--only", "hold25_vs_all"])
     assert sorted(p.name for p in alone.iterdir()) == ["facts.json", "hold25_vs_all.png", "index.md"]
-    assert "seed 000 Fig. 18" in (alone / "index.md").read_text()
+    assert "Exeter optimal (2017) Fig. 18" in (alone / "index.md").read_text()
     assert len(reproduce.ENTRIES) == sum(len(s) for s in reproduce.SECTIONS.values())  # names unique
 
 
