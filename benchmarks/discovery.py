@@ -206,14 +206,18 @@ def _rows(stored: dict) -> list[dict]:
 
 def _best_by(place: Path, name: str, summary: dict) -> dict:
     """seconds -> the champion's best exact rate against optimal play within that many seconds of wall time, for
-    every budget of ``targets(name)`` before its last, the run's own (the generations recorded until then, less
-    the run's setup)."""
+    every whole minute of the run and every budget of ``targets(name)`` before its last, the run's own (the
+    generations recorded until then, less the run's setup): the curve the discovery figure draws."""
     import pandas as pd
 
     setup = summary["wall_seconds"] - summary["seconds"]
     table = pd.read_parquet(place / "generations.parquet", columns=["seconds", "champion"])
-    return {str(budget): float(table.loc[table["seconds"] <= budget - setup, "champion"].max())
-            for budget, _ in targets(name)[:-1] if budget < summary["wall_seconds"]}
+    best = {}
+    for budget in sorted({*range(60, int(summary["wall_seconds"]), 60), *(budget for budget, _ in targets(name)[:-1])}):
+        reached = table.loc[table["seconds"] <= budget - setup, "champion"].dropna()
+        if budget < summary["wall_seconds"] and len(reached):
+            best[str(budget)] = float(reached.max())
+    return best
 
 
 def players_label(players: int, goal: int) -> str:

@@ -281,3 +281,18 @@ def test_the_redrawn_reference_figures_explain_themselves():
     for name, fig in _reference_figures():
         assert figure_problems(fig) == [], name
         plt.close(fig)
+
+
+def test_the_discovery_figure_says_when_it_draws_no_curve():
+    """Two recorded times a run (a first budget and the end) are said to be no curve; a run recorded each minute is
+    drawn without that note."""
+    from ga_pig.analysis import figures
+
+    def frame(times):
+        return pd.DataFrame([{"experiment": "coevolve_exact", "game": "Pig", "seed": seed, "minutes": minutes,
+                              "champion": 0.499 + minutes * 1e-5} for seed in range(3) for minutes in times])
+    for times, said in (((5, 15), True), (tuple(range(1, 16)), False)):
+        fig = figures.discovery_over_time(frame(times))
+        assert ("progress between them is not recorded" in " ".join(fig.get_suptitle().split())) == said, times
+        assert figure_problems(fig) == [], times
+        plt.close(fig)

@@ -59,3 +59,15 @@ def test_suite_times_merge_by_command(tmp_path):
     assert {name: (entry["seconds"], entry["status"], entry["fresh_clone"]) for name, entry in commands.items()} == {
         "make test": ([540.0], 0, False), "make check": ([1200.0], 2, True)}
     assert suite.timed("exit 3")[1] == 3
+
+
+def test_discovery_records_the_champions_best_every_minute(tmp_path):
+    """``discovery.py`` keeps a run's best by every whole minute and by each earlier target budget (the discovery
+    figure's curve), from the run's generations less its setup; none before its first recorded generation."""
+    import pandas as pd
+
+    discovery = _benchmark("discovery")
+    pd.DataFrame({"seconds": [50.0, 100.0, 170.0, 290.0, 330.0], "champion": [0.40, 0.45, None, 0.48, 0.49]}
+                 ).to_parquet(tmp_path / "generations.parquet")
+    best = discovery._best_by(tmp_path, "coevolve_exact", {"wall_seconds": 340.0, "seconds": 330.0})
+    assert best == {"60": 0.40, "120": 0.45, "180": 0.45, "240": 0.45, "300": 0.48}

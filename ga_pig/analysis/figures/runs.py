@@ -3,6 +3,8 @@ random search, how noisy a measured win rate is, and one strategy against every 
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
@@ -200,7 +202,8 @@ def discovery_over_time(frame: pd.DataFrame, floor: float = 3e-6) -> Figure:
     stay apart): a dot per seed, a line and a large marker through the median over seeds. The y axis is the
     distance from 0.5 on a log scale, labelled in win rates, so that 0.499 and 0.4999 read apart; a rate within
     ``floor`` of 0.5 is drawn at the floor. ``frame`` has columns experiment, game, seed, minutes, champion (one row
-    per run and recorded time)."""
+    per run and recorded time). The title says so where no run has more than two times recorded, so that a line
+    between them is not read as a curve."""
     need = {"experiment", "game", "seed", "minutes", "champion"}
     if frame is None or frame.empty or not need <= set(frame.columns):
         fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -240,5 +243,9 @@ def discovery_over_time(frame: pd.DataFrame, floor: float = 3e-6) -> Figure:
                 matplotlib.lines.Line2D([], [], color="0.4", linestyle="-", marker="o", linewidth=1.5,
                                         label="median over seeds")]
     fig.legend(handles=handles, loc="outside right center", fontsize=8)
-    fig.suptitle("near-optimal play from random strategies: the champion's best by each recorded time")
+    title = ["near-optimal play from random strategies: the champion's best by each recorded time"]
+    if frame.groupby(["experiment", "game", "seed"]).size().max() <= 2:
+        title.append("no run recorded more than two times (a first budget, the end): a line joins two medians; "
+                     "the progress between them is not recorded")
+    fig.suptitle("\n".join(textwrap.fill(line, int(9 * fig.get_figwidth())) for line in title))
     return fig
