@@ -109,7 +109,6 @@ class Config(Frozen):
     #: show a progress bar on a terminal (the progress lines in the log are written either way)
     progress: bool = True
 
-
     @property
     def recorded_every(self) -> int:
         """``eval_every`` resolved: generations between recorded rows (null: 10 with simulated fitness, where a

@@ -127,7 +127,7 @@ def test_a_run_written_with_every_option_s_keys_resumes(overrides, tmp_path):
     OmegaConf.save(config, old / CONFIG_FILE)
     with np.load(old / CHECKPOINT) as data:
         arrays = dict(data)
-    arrays["fingerprint"] = np.array(fingerprint(config))
+    arrays["fingerprint"] = np.array(fingerprint(OmegaConf.to_container(config, resolve=True)))
     np.savez(old / CHECKPOINT, **arrays)
     run(compose([f"resume={old}", "generations=4"]), old, [f"resume={old}", "generations=4"])
     run(compose([*overrides, "generations=4"]), tmp_path / "straight")

@@ -205,7 +205,8 @@ def test_run_from_before_a_key_existed_resumes(finished_run, tmp_path):
     del written["draws"]
     OmegaConf.save(written, out / "config.yaml")
     state = load_checkpoint(out / "checkpoint.npz")
-    state["fingerprint"] = fingerprint(written)  # what a checkpoint written under an older schema holds
+    # what a checkpoint written under an older schema holds
+    state["fingerprint"] = fingerprint(OmegaConf.to_container(written))
     save_checkpoint(out / "checkpoint.npz", **state)
     run(make_cfg(f"resume={out}", "generations=8"), out, [f"resume={out}", "generations=8"])
     run(make_cfg(f"resume={out}", "generations=9"), out, [f"resume={out}", "generations=9"])
