@@ -23,9 +23,9 @@ import numpy as np
 
 from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
 from ga_pig._validate import check_int
-from ga_pig.families import family_of, space_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game, check_game
-from ga_pig.strategies import check, check_population
+from ga_pig.strategies import check
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
 
@@ -89,7 +89,7 @@ def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = Fa
     probabilities, effects, amounts = game.tables()
     cumulative, uniform = roll_table(probabilities)
     width = 2 * game.players
-    kernel, pop_view, extra = family_of(game).play_blocks(game)
+    kernel, pop_view, extra = engine_of(game).play_blocks()
     pop = pop_view(pop)
     pair_a = np.asarray(pair_a, dtype=np.int64)
     pair_b = np.asarray(pair_b, dtype=np.int64)
@@ -145,9 +145,10 @@ def _pool(population: object, game: Game, name: str = "population") -> np.ndarra
     """``population`` checked: a stack of strategies or, where the game's family reads them (three or more
     players), of per-state thresholds."""
     check_game(game)
-    if not (isinstance(population, np.ndarray) and population.dtype.kind in "iu" and family_of(game).reads_thresholds):
-        return check_population(population, game, name)
-    plane = space_of(game).shape[:-1]
+    engine = engine_of(game)
+    if not (isinstance(population, np.ndarray) and population.dtype.kind in "iu" and engine.reads_thresholds):
+        return engine.space.check_population(population, name)
+    plane = engine.space.shape[:-1]
     if population.shape[1:] != plane:
         raise ValueError(f"{name} of thresholds must have shape (n, {', '.join(map(str, plane))}), got "
                          f"{population.shape}")
@@ -208,7 +209,7 @@ def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0,
     """
     population = _pool(strategies, game, "strategies")
     n = population.shape[0]
-    if not family_of(game).symmetric:  # every ordered pair: p alone against copies of q
+    if not engine_of(game).symmetric:  # every ordered pair: p alone against copies of q
         p, q = np.nonzero(~np.eye(n, dtype=bool))
         wins = np.zeros((n, n), dtype=np.int64)
         if len(p):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.strategies import check, check_population
 
@@ -51,7 +51,7 @@ def seats(a: np.ndarray, b: np.ndarray, game: Game) -> Seats:
     """All four exact outcome probabilities of a against b (one solve gives both seats). Two players."""
     check(a, game, "a")
     check(b, game, "b")
-    return Seats(*map(float, family_of(game).seats(a, b, game)))
+    return Seats(*map(float, engine_of(game).seats(a, b)))
 
 
 def win_probability(a: np.ndarray, b: np.ndarray, game: Game) -> float:
@@ -73,7 +73,7 @@ def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
     that formula would not. With three or more players, a alone against copies of b, averaged over a's seats.
     """
     check(a, game, "a")
-    return float(family_of(game).win_rate(a, b, game))
+    return float(engine_of(game).win_rate(a, b))
 
 
 def restarts(game: Game, share: float) -> np.ndarray:
@@ -118,7 +118,7 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
     if seat not in ("both", "first", "second"):
         raise ValueError(f"seat must be 'both', 'first' or 'second', got {seat!r}")
     population = check_population(population, game)
-    return family_of(game).win_rates(population, opponent, game, seat, starts)
+    return engine_of(game).win_rates(population, opponent, seat, starts)
 
 
 def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np.ndarray | None = None) -> np.ndarray:
@@ -144,7 +144,7 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np
     """
     population = check_population(population, game)
     opponents = check_population(opponents, game, "opponents")
-    return family_of(game).versus(population, opponents, game, starts)
+    return engine_of(game).versus(population, opponents, starts)
 
 
 def win_rates_from(population: np.ndarray, opponent: np.ndarray, game: Game,
@@ -155,7 +155,7 @@ def win_rates_from(population: np.ndarray, opponent: np.ndarray, game: Game,
     if starts is None:
         raise ValueError("win_rates_from needs starts (weights of the score pairs games begin from)")
     population = check_population(population, game)
-    return family_of(game).win_rates_from(population, opponent, game, starts)
+    return engine_of(game).win_rates_from(population, opponent, starts)
 
 
 def pair_win_rates(strategies: np.ndarray, pairs, game: Game, starts: np.ndarray | None = None) -> np.ndarray:
@@ -182,7 +182,7 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game, starts: np.ndarray
     n = population.shape[0]
     if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
         raise ValueError(f"pairs must index the strategies (0..{n - 1}), got values {pairs.min()}..{pairs.max()}")
-    return family_of(game).pair_win_rates(population, pairs, game, starts)
+    return engine_of(game).pair_win_rates(population, pairs, starts)
 
 
 def win_matrix(strategies: np.ndarray, game: Game, starts: np.ndarray | None = None) -> np.ndarray:
@@ -194,4 +194,4 @@ def win_matrix(strategies: np.ndarray, game: Game, starts: np.ndarray | None = N
     the stalemates, on the diagonal). ``starts``: as for [`win_rates`][ga_pig.exact.evaluate.win_rates].
     """
     population = check_population(strategies, game, "strategies")
-    return family_of(game).win_matrix(population, game, starts)
+    return engine_of(game).win_matrix(population, starts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.strategies import check
 
@@ -15,7 +15,7 @@ __all__ = ["reachable", "visits", "turn_totals"]
 
 def turn_totals(game: Game) -> np.ndarray:
     """Banked-score gains one turn can make, 0 (bust or pass) included, below the goal."""
-    return family_of(game).turn_totals(game)
+    return engine_of(game).turn_totals()
 
 
 def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
@@ -26,7 +26,7 @@ def reachable(policy: np.ndarray, game: Game) -> np.ndarray:
     total (or nothing). Returns ndarray(bool, shape=(goal, goal, goal)).
     """
     check(policy, game, "policy")
-    return family_of(game).reachable(policy, game)
+    return engine_of(game).reachable(policy)
 
 
 def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
@@ -39,4 +39,4 @@ def visits(a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
     """
     check(a, game, "a")
     check(b, game, "b")
-    return family_of(game).visits(a, b, game)
+    return engine_of(game).visits(a, b)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ga_pig._kernels.rules import METHODS
 from ga_pig._validate import check_int
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.families.two_player.solve import Solution, action_values, dice_values
 from ga_pig.game import Game
 from ga_pig.strategies import check
@@ -28,7 +28,7 @@ def memory(game: Game) -> float:
     """Bytes [`optimal`][ga_pig.exact.solve.optimal] needs for ``game`` (the estimate its solver checks before
     allocating): the 2-player solvers' tables, the endgame solver's seat-indexed ones, or the n-player
     solver's policy and start values."""
-    return family_of(game).memory(game)
+    return engine_of(game).memory()
 
 
 def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 100_000):
@@ -56,7 +56,7 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
     if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < 1:
         raise ValueError(f"tol must be a number in (0, 1), got {tol!r}")
     check_int("max_iterations", max_iterations, 1)
-    return family_of(game).optimal(game, method, tol, max_iterations)
+    return engine_of(game).optimal(method, tol, max_iterations)
 
 
 def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000):
@@ -67,4 +67,4 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000):
     ending rule with a final turn: [`best_response`][ga_pig.families.endgame.best_response] (seat-indexed tables).
     """
     check(b, game, "b")
-    return family_of(game).best_response(b, game, max_iterations)
+    return engine_of(game).best_response(b, max_iterations)

@@ -1,10 +1,10 @@
-"""Rule families: every game belongs to exactly one, and the family owns its engine.
+"""Rule families: every game belongs to exactly one, and the family's class is its engine.
 
 A family ([`Family`][ga_pig.families._family.Family]) is one folder here: its strategy space, its
-game loop (the simulation kernels), its exact evaluation, optimal play and best response. The
-rest of ga_pig asks [`family_of`][ga_pig.families.family_of] for a game's family and
-[`space_of`][ga_pig.families.space_of] for its strategy space; it never tests which kind of game
-it has.
+game loop (the simulation kernels), its exact evaluation, optimal play and best response. Its
+instance for one game is that game's engine, made once by [`engine_of`][ga_pig.families.engine_of]
+and reused by everything that plays or judges the game; [`space_of`][ga_pig.families.space_of] is
+the engine's strategy space. The rest of ga_pig never tests which kind of game it has.
 
 The axes of a game compose as a dice family (a roll table of roll-and-hold outcomes, or Hog's
 dice counts) × an ending rule × a number of players; the families cover:
@@ -31,15 +31,15 @@ from ga_pig.families.players.space import PlayersRollHold, against_leader, leade
 from ga_pig.families.two_player.space import DiceCounts, RollHold
 from ga_pig.game import Game, check_game
 
-__all__ = ["Family", "FAMILIES", "family_of", "space_of", "Space", "RollHold", "DiceCounts", "EndgameRollHold",
-           "EndgameDiceCounts", "PlayersRollHold", "against_leader", "leaders", "pack_bits", "unpack_bits", "endgame",
-           "players", "solitaire", "two_player"]
+__all__ = ["Family", "FAMILIES", "family_of", "engine_of", "space_of", "Space", "RollHold", "DiceCounts",
+           "EndgameRollHold", "EndgameDiceCounts", "PlayersRollHold", "against_leader", "leaders", "pack_bits",
+           "unpack_bits", "endgame", "players", "solitaire", "two_player"]
 
 #: Every registered family. Exactly one covers each game.
-FAMILIES: tuple[Family, ...] = (two_player.FAMILY, endgame.FAMILY, players.FAMILY, solitaire.FAMILY)
+FAMILIES: tuple[type[Family], ...] = (two_player.FAMILY, endgame.FAMILY, players.FAMILY, solitaire.FAMILY)
 
 
-def family_of(game: Game) -> Family:
+def family_of(game: Game) -> type[Family]:
     """The family that owns ``game`` (TypeError if it is not a game)."""
     check_game(game)
     for family in FAMILIES:
@@ -49,7 +49,12 @@ def family_of(game: Game) -> Family:
 
 
 @functools.lru_cache(maxsize=256)
+def engine_of(game: Game) -> Family:
+    """The engine of ``game``: its family bound to it, holding its space and rules (refused in one
+    line where the family cannot handle its rules); made once, the same object for the same game."""
+    return family_of(game)(game)
+
+
 def space_of(game: Game) -> Space:
-    """The strategy space of ``game``, from its family (refused in one line where the family cannot
-    handle its rules); the same object for the same game."""
-    return family_of(game).space(game)
+    """The strategy space of ``game`` (its engine's); the same object for the same game."""
+    return engine_of(game).space

@@ -1,25 +1,33 @@
-"""What a rule family is: the operations every part of ga_pig asks of a game's engine.
+"""What a rule family is, and its engine: the operations every part of ga_pig asks of a game.
 
-A family owns the games one engine handles (two players under the seeds' rule; an ending rule
-with a final turn; three or more players): their strategy space, the loop that plays them, their
-exact evaluation, optimal play and best response. Code outside a family asks the family of its
-game ([`family_of`][ga_pig.families.family_of]) and never tests which kind of game it has; an
-operation a family does not offer is refused in one line naming the game and what to use.
+A family is a class: it says which games it covers (two players under the seeds' rule; an ending
+rule with a final turn; three or more players; a turn limit). Its instance for one game is that
+game's engine ([`engine_of`][ga_pig.families.engine_of], made once per game and cached): it holds the
+game, its strategy space and its rules record, and offers the game's exact evaluation, optimal
+play, best response and simulation loop as methods, so a call from the GA loop to a kernel reads
+judge → engine method → kernel. Code outside a family asks for the engine of its game and never
+tests which kind of game it has; an operation a family does not offer is refused in one line naming
+the game and what to use.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
+from ga_pig._kernels.rules import rules_of
+
 if TYPE_CHECKING:
+    from ga_pig._kernels.rules import Rules
     from ga_pig.families._space import Space
     from ga_pig.game import Game
 
 
 class Family:
-    """One rule family. Subclasses say which games they cover and implement what they offer."""
+    """One rule family; an instance is the engine of one of its games. Subclasses say which games
+    they cover and implement what they offer."""
 
     #: Short name, for messages and the docs.
     name: ClassVar[str] = ""
@@ -34,124 +42,141 @@ class Family:
     #: Whether exact win rates may be taken from other score pairs than the start (``starts``).
     restarts: ClassVar[bool] = False
 
+    def __init__(self, game: Game):
+        #: The game this engine plays.
+        self.game = game
+        #: Its strategy space (refused here, naming why, if the family cannot handle its rules).
+        self.space: Space = self.space_of(game)
+
+    @functools.cached_property
+    def rules(self) -> Rules:
+        """The game's [`Rules`][ga_pig._kernels.rules.Rules] record, as the kernels read it."""
+        return rules_of(self.game)
+
     # ------------------------------------------------------------------ the games it owns
-    def covers(self, game: Game) -> bool:
+    @classmethod
+    def covers(cls, game: Game) -> bool:
         """Whether ``game`` belongs to this family (exactly one family covers each game)."""
         raise NotImplementedError
 
-    def examples(self) -> tuple[Game, ...]:
+    @classmethod
+    def examples(cls) -> tuple[Game, ...]:
         """Small games of the family (goal at most 20) that every dice kind it covers is among: the
         family contract tests run every operation on them."""
         raise NotImplementedError
 
-    def space(self, game: Game) -> Space:
+    @staticmethod
+    def space_of(game: Game) -> Space:
         """The strategy space of ``game`` (refused, naming why, if the family cannot handle its rules)."""
         raise NotImplementedError
 
-    def memory(self, game: Game) -> float:
-        """Bytes the optimal solver needs for ``game`` (checked before it allocates)."""
+    def memory(self) -> float:
+        """Bytes the optimal solver needs for the game (checked before it allocates)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ exact play
-    def optimal(self, game: Game, method: str, tol: float, max_iterations: int):
-        """Optimal play of ``game`` (arguments checked by [`ga_pig.exact.optimal`][ga_pig.exact.solve.optimal])."""
+    def optimal(self, method: str, tol: float, max_iterations: int):
+        """Optimal play of the game (arguments checked by [`ga_pig.exact.optimal`][ga_pig.exact.solve.optimal])."""
         raise NotImplementedError
 
-    def best_response(self, b: np.ndarray, game: Game, max_iterations: int):
+    def best_response(self, b: np.ndarray, max_iterations: int):
         """The solution that maximizes its win probability against the fixed strategy ``b``."""
-        self._refuse("best_response", game)
+        self._refuse("best_response")
 
     def opponent(self, solution):
         """What plays the other seats when a member is judged against optimal play: the solution's
         policy (a family whose equilibrium mixes hands the solution itself to its evaluation)."""
         return solution.policy
 
-    def respond(self, b: np.ndarray, game: Game) -> np.ndarray:
+    @classmethod
+    def respond(cls, b: np.ndarray, game: Game) -> np.ndarray:
         """A best response to ``b``, as a strategy of the game's space (the contract tests' view of
         [`best_response`][ga_pig.families._family.Family.best_response])."""
-        return self.best_response(b, game, 10_000).policy
+        return cls(game).best_response(b, 10_000).policy
 
-    def seats(self, a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
+    def seats(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Exact (a wins a-first, b wins a-first, a wins b-first, b wins b-first) of checked a and b."""
-        self._refuse("seats", game)
+        self._refuse("seats")
 
-    def win_rate(self, a: np.ndarray, b, game: Game) -> float:
+    def win_rate(self, a: np.ndarray, b) -> float:
         """Exact seat-averaged win rate of a checked a against b."""
         raise NotImplementedError
 
-    def win_rates(self, population: np.ndarray, opponent, game: Game, seat: str, starts) -> np.ndarray:
+    def win_rates(self, population: np.ndarray, opponent, seat: str = "both", starts=None) -> np.ndarray:
         """Exact win rate of each member of a checked population against ``opponent`` (checked
         here: [`ga_pig.exact.win_rates`][ga_pig.exact.evaluate.win_rates])."""
         raise NotImplementedError
 
-    def versus(self, population: np.ndarray, opponents: np.ndarray, game: Game, starts) -> np.ndarray:
+    def versus(self, population: np.ndarray, opponents: np.ndarray, starts=None) -> np.ndarray:
         """(n, m) exact seat-averaged win rates of each member of a checked population against each of checked
         ``opponents``; a family that can share what the pairs share (a strategy's turns) does it here."""
-        return np.stack([self.win_rates(population, o, game, "both", starts) for o in opponents], axis=1)
+        return np.stack([self.win_rates(population, o, "both", starts) for o in opponents], axis=1)
 
-    def win_rates_from(self, population: np.ndarray, opponent, game: Game, starts) -> tuple[np.ndarray, np.ndarray]:
+    def win_rates_from(self, population: np.ndarray, opponent, starts) -> tuple[np.ndarray, np.ndarray]:
         """(win rates from weighted starts, from the game's start), from one evaluation."""
-        self._refuse("win_rates_from", game)
+        self._refuse("win_rates_from")
 
-    def pair_win_rates(self, population: np.ndarray, pairs: np.ndarray, game: Game, starts) -> np.ndarray:
+    def pair_win_rates(self, population: np.ndarray, pairs: np.ndarray, starts=None) -> np.ndarray:
         """Exact win rates of both members of each pair of a checked population."""
         raise NotImplementedError
 
-    def win_matrix(self, population: np.ndarray, game: Game, starts) -> np.ndarray:
+    def win_matrix(self, population: np.ndarray, starts=None) -> np.ndarray:
         """Exact win rate of every member of a checked population against every other."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ occupancy
-    def turn_totals(self, game: Game) -> np.ndarray:
+    def turn_totals(self) -> np.ndarray:
         """Banked-score gains one turn can make ([`ga_pig.exact.turn_totals`][ga_pig.exact.occupancy.turn_totals])."""
-        self._refuse("turn_totals", game)
+        self._refuse("turn_totals")
 
-    def reachable(self, policy: np.ndarray, game: Game) -> np.ndarray:
+    def reachable(self, policy: np.ndarray) -> np.ndarray:
         """The states a checked ``policy`` can reach ([`ga_pig.exact.reachable`][ga_pig.exact.occupancy.reachable])."""
-        self._refuse("exact.reachable", game)
+        self._refuse("exact.reachable")
 
-    def visits(self, a: np.ndarray, b: np.ndarray, game: Game) -> np.ndarray:
+    def visits(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Expected visits to a's states against b ([`ga_pig.exact.visits`][ga_pig.exact.occupancy.visits])."""
-        self._refuse("exact.visits", game, "it follows two players under the seeds' rule")
+        self._refuse("exact.visits", "it follows two players under the seeds' rule")
 
     # ------------------------------------------------------------------ simulation
-    def play_blocks(self, game: Game):
+    def play_blocks(self):
         """``(kernel, pop_view, extra)`` for [`ga_pig.simulate`][ga_pig.simulate]: the numba loop that plays
         a chunk of blocks of games, the population as it reads it (strategies, or thresholds where
         ``reads_thresholds``), and the arguments it takes after the common ones."""
         raise NotImplementedError
 
-    def turn_starts(self, a: np.ndarray, b: np.ndarray, game: Game, games: int, seed) -> np.ndarray:
+    def turn_starts(self, a: np.ndarray, b: np.ndarray, games: int, seed) -> np.ndarray:
         """(goal, goal) int: how many turns began at each score pair (the mover's banked score, the other's) in
         at least ``games`` simulated games of a against b, the first move alternating (either player's turns)."""
-        self._refuse("turn_starts", game, "the simulated cell tests follow two players under the seeds' rule")
+        self._refuse("turn_starts", "the simulated cell tests follow two players under the seeds' rule")
 
-    def rollouts(self, champion: np.ndarray, openings: np.ndarray, cells: np.ndarray, game: Game, n: int,
-                 seed) -> np.ndarray:
+    def rollouts(self, champion: np.ndarray, openings: np.ndarray, cells: np.ndarray, n: int, seed) -> np.ndarray:
         """(tests, 2) int: for each test t, ``n`` pairs of games begun at the turn start ``cells[t]`` = (i, j),
         ``champion`` to move with i banked against a copy of itself with j; in one game of a pair its first turn
         is played with the row ``openings[t]`` (a strategy's entry at (i, j): its decisions at each turn total, or
         its dice count), in the other with its own; then both go on alike on the same dice turn by
         turn. Each row: the first games' wins less the second's, and the pairs whose winners differ."""
-        self._refuse("rollouts", game, "the simulated cell tests follow two players under the seeds' rule")
+        self._refuse("rollouts", "the simulated cell tests follow two players under the seeds' rule")
 
-    def kernels(self) -> tuple:
+    @classmethod
+    def kernels(cls) -> tuple:
         """The numba kernels a run of this family calls first (to say when they compile)."""
         return ()
 
     # ------------------------------------------------------------------ helpers
-    def offers(self, operation: str) -> bool:
+    @classmethod
+    def offers(cls, operation: str) -> bool:
         """Whether the family implements ``operation`` (a method name such as ``visits``) rather than
         refusing it, so a config can be refused before any work."""
-        return getattr(type(self), operation) is not getattr(Family, operation)
+        return getattr(cls, operation) is not getattr(Family, operation)
 
-    def _refuse(self, what: str, game: Game, hint: str = ""):
-        raise ValueError(f"{what} is not offered for {game} ({self.games})" + (f": {hint}" if hint else ""))
+    def _refuse(self, what: str, hint: str = ""):
+        raise ValueError(f"{what} is not offered for {self.game} ({self.games})" + (f": {hint}" if hint else ""))
 
-    def _no_starts(self, starts, game: Game) -> None:
+    def _no_starts(self, starts) -> None:
         if starts is not None:
             raise ValueError(f"starts (win rates from other score pairs than the start) are for two players under "
-                             f"the seeds' rule; {game} has players={game.players}, endgame={game.endgame!r}")
+                             f"the seeds' rule; {self.game} has players={self.game.players}, "
+                             f"endgame={self.game.endgame!r}")
 
     def __repr__(self) -> str:
-        return f"<family {self.name}: {self.games}>"
+        return f"<{self.name} engine of {self.game}: {self.games}>"

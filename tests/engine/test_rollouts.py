@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ga_pig import exact
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.game import ADD, Game
 
 GAMES = {"pig": Game.pig(goal=12, sides=4), "hog": Game.hog(goal=12, max_dice=3)}
@@ -84,7 +84,7 @@ def test_rollouts_measure_a_rows_advantage_as_the_turn_start_chain_gives_it(name
     cells = np.array([[0, 0], [5, 7], [9, 10], [10, 3]])
     rows = np.stack([np.atleast_1d(_other_row(policy[i, j], game, i)) for i, j in cells])
     n = 200_000
-    out = family_of(game).rollouts(policy, rows, cells, game, n, seed=7)
+    out = engine_of(game).rollouts(policy, rows, cells, n, seed=7)
     for (i, j), row, (lead, parted) in zip(cells, rows, out, strict=True):
         mean = lead / n
         se = np.sqrt((parted / n - mean**2) / n)
@@ -99,7 +99,7 @@ def test_a_rollout_with_the_champions_own_row_never_parts(name):
     policy = np.array(exact.optimal(game).policy)
     cells = np.array([[0, 0], [4, 9], [11, 11]])
     rows = np.stack([np.atleast_1d(policy[i, j]) for i, j in cells])
-    assert not family_of(game).rollouts(policy, rows, cells, game, 5000, seed=1).any()
+    assert not engine_of(game).rollouts(policy, rows, cells, 5000, seed=1).any()
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -120,7 +120,7 @@ def test_turn_starts_count_what_the_turn_start_chain_expects(name):
                     step[j, i + d] += mass[i, j] * p
         mass = step
     games = 1 << 18
-    counted = family_of(game).turn_starts(policy, policy, game, games, seed=3)
+    counted = engine_of(game).turn_starts(policy, policy, games, seed=3)
     assert counted.sum() > games
     assert (np.abs(counted - games * expected) <= 5 * np.sqrt(games * expected) + 1).all()
     assert (counted[expected == 0] == 0).all()
@@ -129,4 +129,4 @@ def test_turn_starts_count_what_the_turn_start_chain_expects(name):
 def test_other_families_refuse_them_in_one_line():
     game = Game.pig(goal=12, players=3)
     with pytest.raises(ValueError, match="rollouts is not offered"):
-        family_of(game).rollouts(None, None, np.zeros((1, 2)), game, 1, 0)
+        engine_of(game).rollouts(None, None, np.zeros((1, 2)), 1, 0)

@@ -8,7 +8,7 @@ import pytest
 
 from ga_pig import exact
 from ga_pig.evolve.judges.cells import CellTests
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 HOG = Game.hog(goal=20, max_dice=4)
@@ -18,7 +18,7 @@ PIG = Game.pig(goal=50)
 def _broken(game: Game, seed: int):
     """The optimal policy, and a copy with a worse row at ten score pairs optimal play reaches."""
     optimal = np.array(exact.optimal(game).policy)
-    cells = np.argwhere(family_of(game).turn_starts(optimal, optimal, game, 1 << 16, 0) > 1 << 10)
+    cells = np.argwhere(engine_of(game).turn_starts(optimal, optimal, 1 << 16, 0) > 1 << 10)
     cells = cells[np.random.default_rng(seed).choice(len(cells), 10, replace=False)]
     broken = optimal.copy()
     for i, j in cells:

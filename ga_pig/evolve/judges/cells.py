@@ -8,7 +8,7 @@ A cell test asks each pair directly. For a member whose row at the turn start (i
 turn played there, or its dice count — differs from the champion's, pairs of games begin at (i, j), the
 champion to move against a copy of itself: in one game of a pair the first turn is played with the member's
 row, in the other with the champion's, and both go on alike on the same dice turn by turn
-([`Family.rollouts`][ga_pig.families._family.Family.rollouts]). Their mean difference is the row's advantage at
+([`rollouts`][ga_pig.families._family.Family.rollouts]). Their mean difference is the row's advantage at
 (i, j) against the champion (policy improvement by rollouts, [Exeter optimal §3.1.1] with games as the judge).
 Each test is sequential, as the ladder's own: looks after `FIRST`, 2 `FIRST`, 4 `FIRST`, ... pairs up to
 ``max_games``, won when the mean difference is ``z`` standard errors above zero, dropped when as far below,
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig.evolve.judges.base import draw_seed
-from ga_pig.families import family_of, space_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 __all__ = ["CellTests", "FIRST", "VISIT_GAMES"]
@@ -60,8 +60,8 @@ class CellTests:
     visits: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        self._family = family_of(self.game)
-        space = space_of(self.game)
+        self._engine = engine_of(self.game)
+        space = self._engine.space
         self._legal = space.legal() if space.dims == 3 else None
 
     def improve(self, strategies: np.ndarray, champion: np.ndarray) -> np.ndarray | None:
@@ -116,8 +116,8 @@ class CellTests:
             chosen.setdefault(pairs, []).append(key)
             spent += pairs
         for pairs, keys in chosen.items():
-            out = self._family.rollouts(self.base, np.stack([self.rows[k] for k in keys]),
-                                        np.array([k[:2] for k in keys]), self.game, pairs, draw_seed(self.rng))
+            out = self._engine.rollouts(self.base, np.stack([self.rows[k] for k in keys]),
+                                        np.array([k[:2] for k in keys]), pairs, draw_seed(self.rng))
             for key, (lead, parted) in zip(keys, out, strict=True):
                 self._look(self.tests[key], int(lead), int(parted), pairs)
 
@@ -154,7 +154,7 @@ class CellTests:
             for key in [k for k in self.tests if changed[k[0], k[1]]]:
                 del self.tests[key], self.rows[key]
         self.base = np.array(champion)
-        self.visits = self._family.turn_starts(self.base, self.base, self.game, VISIT_GAMES, draw_seed(self.rng))
+        self.visits = self._engine.turn_starts(self.base, self.base, VISIT_GAMES, draw_seed(self.rng))
 
     # ------------------------------------------------------------------ checkpoints
     def state(self) -> dict:

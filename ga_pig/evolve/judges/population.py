@@ -11,7 +11,7 @@ import numpy as np
 from ga_pig import exact, simulate
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 __all__ = ["SimulatedJudge", "ExactJudge"]
@@ -40,7 +40,7 @@ class SimulatedJudge(Judge):
         """Wins of both members; with three or more players each plays alone against the
         other's copies (two matches)."""
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-        if family_of(self.game).symmetric:  # one match scores both members
+        if engine_of(self.game).symmetric:  # one match scores both members
             return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
                                     common=self.common).astype(float)
         both = np.concatenate([pairs, pairs[:, ::-1]])

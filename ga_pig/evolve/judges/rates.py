@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ga_pig import exact
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 __all__ = ["ExactRates", "RatesVsOptimal"]
@@ -124,7 +124,7 @@ class RatesVsOptimal:
         mixes), which the rates put in every seat but the member's."""
         if self._optimal is None:
             solution = exact.optimal(self.game)
-            self._optimal = family_of(self.game).opponent(solution)
+            self._optimal = engine_of(self.game).opponent(solution)
         return self._optimal
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:

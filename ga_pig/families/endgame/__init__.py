@@ -18,8 +18,8 @@ from ga_pig.families.endgame.solve import (
     simulate,
 )
 
-#: The family object the registry lists.
-FAMILY = Endgame()
+#: The family the registry lists (its instance for a game is the game's engine).
+FAMILY = Endgame
 
 __all__ = ["FAMILY", "Endgame", "EndgameSolution", "optimal", "best_response", "seat_probabilities", "margins",
            "simulate", "cap", "final_turn", "final_dice", "dice_size", "DECIDES", "BYTES_PER_STATE"]

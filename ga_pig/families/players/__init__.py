@@ -17,8 +17,8 @@ from ga_pig.families.players.solve import (
 )
 from ga_pig.families.players.space import supported
 
-#: The family object the registry lists.
-FAMILY = Players()
+#: The family the registry lists (its instance for a game is the game's engine).
+FAMILY = Players
 
 __all__ = ["FAMILY", "Players", "PlayersSolution", "supported", "memory", "optimal", "evaluate", "one_against",
            "best_response", "exploitability", "approximation", "hold_at", "simulate", "BYTES_PER_STATE"]

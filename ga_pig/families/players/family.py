@@ -18,71 +18,73 @@ class Players(Family):
     symmetric = False
     # a three-player strategy to 100 is 10^8 decisions; its thresholds, 10^6
     reads_thresholds = True
+    space_of = staticmethod(space_of)
 
-    def covers(self, game: Game) -> bool:
+    @classmethod
+    def covers(cls, game: Game) -> bool:
         return game.players >= 3 and not game.turns
 
-    def examples(self):
+    @classmethod
+    def examples(cls):
         return Game.pig(goal=10, sides=4, players=3), Game.piglet(goal=8, players=4)
 
-    def space(self, game):
-        return space_of(game)
+    def memory(self):
+        return solve.memory(self.game)
 
-    def memory(self, game):
-        return solve.memory(game)
-
-    def optimal(self, game, method, tol, max_iterations):
-        return solve.optimal(game)
+    def optimal(self, method, tol, max_iterations):
+        return solve.optimal(self.game)
 
     def opponent(self, solution):
         return solution  # the equilibrium mixes where it mixes: evaluation takes the PlayersSolution
 
-    def best_response(self, b, game, max_iterations):
-        self._refuse("best_response", game, "ga_pig.families.players.best_response(policies, game, seat) answers "
-                     "one seat's strategies")
+    def best_response(self, b, max_iterations):
+        self._refuse("best_response", "ga_pig.families.players.best_response(policies, game, seat) answers one "
+                     "seat's strategies")
 
-    def respond(self, b, game):
+    @classmethod
+    def respond(cls, b, game):
         return solve.best_response([b] * game.players, game, 0)[0]
 
-    def seats(self, a, b, game):
-        self._refuse("seats", game, "use ga_pig.families.players.one_against (one strategy against copies of "
-                     "another) or ga_pig.families.players.evaluate")
+    def seats(self, a, b):
+        self._refuse("seats", "use ga_pig.families.players.one_against (one strategy against copies of another) "
+                     "or ga_pig.families.players.evaluate")
 
-    def _one_against(self, population, opponent, game):
+    def _one_against(self, population, opponent):
         n = population.shape[0]
-        opponents = opponent if isinstance(opponent, solve.PlayersSolution) else space_of(game).check(
+        opponents = opponent if isinstance(opponent, solve.PlayersSolution) else self.space.check(
             opponent, "opponent")[None]
-        return solve.one_against(population, opponents, np.arange(n), np.zeros(n, np.int64), game)
+        return solve.one_against(population, opponents, np.arange(n), np.zeros(n, np.int64), self.game)
 
-    def win_rate(self, a, b, game):
-        return self._one_against(a[None], b, game).mean(axis=1)[0]
+    def win_rate(self, a, b):
+        return self._one_against(a[None], b).mean(axis=1)[0]
 
-    def win_rates(self, population, opponent, game, seat, starts):
-        self._no_starts(starts, game)
-        p = self._one_against(population, opponent, game)
+    def win_rates(self, population, opponent, seat="both", starts=None):
+        self._no_starts(starts)
+        p = self._one_against(population, opponent)
         return p.mean(axis=1) if seat == "both" else p[:, 0 if seat == "first" else 1]
 
-    def pair_win_rates(self, population, pairs, game, starts):
-        self._no_starts(starts, game)
+    def pair_win_rates(self, population, pairs, starts=None):
+        self._no_starts(starts)
         both = np.concatenate([pairs, pairs[:, ::-1]])  # each member alone against the other's copies
-        rates = solve.one_against(population, population, both[:, 0], both[:, 1], game).mean(axis=1)
+        rates = solve.one_against(population, population, both[:, 0], both[:, 1], self.game).mean(axis=1)
         return np.stack([rates[: len(pairs)], rates[len(pairs):]], axis=1)
 
-    def win_matrix(self, population, game, starts):
-        self._no_starts(starts, game)
+    def win_matrix(self, population, starts=None):
+        self._no_starts(starts)
         n = population.shape[0]
         p, q = np.indices((n, n)).reshape(2, -1)  # one strategy alone against copies of the other
-        return solve.one_against(population, population, p, q, game).mean(axis=1).reshape(n, n)
+        return solve.one_against(population, population, p, q, self.game).mean(axis=1).reshape(n, n)
 
-    def play_blocks(self, game):
-        space = space_of(game)
+    def play_blocks(self):
+        space, goal, players = self.space, self.game.goal, self.game.players
 
         def pop_view(pop):
             if pop.dtype.kind in "iu":  # thresholds, flat [member, idx]
-                return np.ascontiguousarray(pop, dtype=np.int16).reshape(len(pop), game.goal ** game.players)
-            return space.kernel_view(pop).reshape(len(pop), game.goal ** game.players, game.goal)
+                return np.ascontiguousarray(pop, dtype=np.int16).reshape(len(pop), goal ** players)
+            return space.kernel_view(pop).reshape(len(pop), goal ** players, goal)
 
         return _loop._play_blocks, pop_view, ()
 
-    def kernels(self):
+    @classmethod
+    def kernels(cls):
         return (_loop._play_blocks_players,)

@@ -16,8 +16,8 @@ from ga_pig.families.solitaire.solve import (
 )
 from ga_pig.families.solitaire.space import SolitaireRollHold, supported
 
-#: The family object the registry lists.
-FAMILY = Solitaire()
+#: The family the registry lists (its instance for a game is the game's engine).
+FAMILY = Solitaire
 
 __all__ = ["FAMILY", "Solitaire", "SolitaireSolution", "SolitaireRollHold", "with_turns", "supported", "memory",
            "optimal", "successes", "beats", "visits", "BYTES_PER_STATE"]

@@ -16,57 +16,58 @@ from ga_pig.game import Game
 class Solitaire(Family):
     name = "solitaire"
     games = "two players, each alone with a turn limit to bank the goal"
+    space_of = staticmethod(space_of)
 
-    def covers(self, game: Game) -> bool:
+    @classmethod
+    def covers(cls, game: Game) -> bool:
         return game.turns > 0
 
-    def examples(self):
+    @classmethod
+    def examples(cls):
         return Game.solitaire(goal=20, turns=4), with_turns(Game.two_dice(goal=16), 3), \
             with_turns(Game.freys(goal=20), 2)
 
-    def space(self, game):
-        return space_of(game)
+    def memory(self):
+        return solve.memory(self.game)
 
-    def memory(self, game):
-        return solve.memory(game)
+    def optimal(self, method, tol, max_iterations):
+        return solve.optimal(self.game, method, tol, max_iterations)
 
-    def optimal(self, game, method, tol, max_iterations):
-        return solve.optimal(game, method, tol, max_iterations)
+    def best_response(self, b, max_iterations):
+        return self.optimal("policy_iteration", 1e-15, max_iterations)  # b's success is not a's to change
 
-    def best_response(self, b, game, max_iterations):
-        return solve.optimal(game, "policy_iteration", 1e-15, max_iterations)  # b's success is not a's to change
-
-    def seats(self, a, b, game):
-        s_a, s_b = solve.successes(np.stack([a, b]), game)
+    def seats(self, a, b):
+        s_a, s_b = solve.successes(np.stack([a, b]), self.game)
         w = float(solve.beats(s_a, s_b))
         return np.array([w, 1 - w, w, 1 - w])  # no first mover: both seats alike, no draws
 
-    def win_rate(self, a, b, game):
-        return self.seats(a, space_of(game).check(b, "b"), game)[0]
+    def win_rate(self, a, b):
+        return self.seats(a, self.space.check(b, "b"))[0]
 
-    def win_rates(self, population, opponent, game, seat, starts):
-        self._no_starts(starts, game)
-        s = solve.successes(np.concatenate([population, space_of(game).check(opponent, "opponent")[None]]), game)
+    def win_rates(self, population, opponent, seat="both", starts=None):
+        self._no_starts(starts)
+        s = solve.successes(np.concatenate([population, self.space.check(opponent, "opponent")[None]]), self.game)
         return solve.beats(s[:-1], s[-1])
 
-    def pair_win_rates(self, population, pairs, game, starts):
-        self._no_starts(starts, game)
-        s = solve.successes(population, game)
+    def pair_win_rates(self, population, pairs, starts=None):
+        self._no_starts(starts)
+        s = solve.successes(population, self.game)
         w = solve.beats(s[pairs[:, 0]], s[pairs[:, 1]])
         return np.stack([w, 1 - w], axis=1)
 
-    def win_matrix(self, population, game, starts):
-        self._no_starts(starts, game)
-        s = solve.successes(population, game)
+    def win_matrix(self, population, starts=None):
+        self._no_starts(starts)
+        s = solve.successes(population, self.game)
         return solve.beats(s[:, None], s[None, :])
 
-    def visits(self, a, b, game):
-        return solve.visits(a, game)  # b plays its own solitaire: a's play is a's alone
+    def visits(self, a, b):
+        return solve.visits(a, self.game)  # b plays its own solitaire: a's play is a's alone
 
-    def play_blocks(self, game):
-        return _loop.play_blocks, space_of(game).kernel_view, (game.turns,)
+    def play_blocks(self):
+        return _loop.play_blocks, self.space.kernel_view, (self.game.turns,)
 
-    def kernels(self):
+    @classmethod
+    def kernels(cls):
         return _loop._play_blocks_solitaire, _values._successes
 # --8<-- [end:family]
 

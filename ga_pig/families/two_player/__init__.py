@@ -6,7 +6,7 @@ the public entry points are [`ga_pig.exact`][ga_pig.exact] and [`ga_pig.simulate
 
 from ga_pig.families.two_player.family import TwoPlayer
 
-#: The family object the registry lists.
-FAMILY = TwoPlayer()
+#: The family the registry lists (its instance for a game is the game's engine).
+FAMILY = TwoPlayer
 
 __all__ = ["FAMILY", "TwoPlayer"]
