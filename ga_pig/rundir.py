@@ -132,20 +132,21 @@ def _only_lock(directory: Path) -> bool:
     return all(entry.name == LOCK_FILE for entry in directory.iterdir())
 
 
-def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = None) -> Path:
+def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = None, resumable: bool = True) -> Path:
     """Claim a directory the user named (``hydra.run.dir=...``): created if missing, locked, and
     used only if it holds nothing yet, or if ``restartable`` says that what it holds may be
     cleared (a run stopped before its first checkpoint, started again in place): then everything
     but the lock file is removed, under the lock. Refused (ValueError naming the path, nothing
     written or left locked) if another process owns it, it holds anything else, or it cannot be
-    made (a file on the way, a read-only or full file system). ``a/../c`` is ``c``: no ``a`` is made."""
+    made (a file on the way, a read-only or full file system). ``a/../c`` is ``c``: no ``a`` is made. The refusal of
+    a directory that holds files names ``resume=`` only if ``resumable`` (a run's; a play session's is not)."""
     path = _plain(Path(path))
     if path.exists() and not path.is_dir():
         raise ValueError(f"hydra.run.dir = {str(path)!r}: expected a directory; it is a file")
     reusable = restartable or (lambda _: False)
     if path.is_dir() and not _only_lock(path) and not reusable(path):
         check_free(path)
-        raise _holds_files(path)
+        raise _holds_files(path, resumable)
     with _making(path) as made:
         path.mkdir(parents=True, exist_ok=True)
         _check_space(path)
@@ -154,7 +155,7 @@ def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = N
     if not _only_lock(path):
         if not reusable(path):  # another run claimed it, wrote and ended between the two looks
             release(path)
-            raise _holds_files(path)
+            raise _holds_files(path, resumable)
         for entry in path.iterdir():
             if entry.name != LOCK_FILE:
                 _remove(entry, shutil.rmtree)
@@ -207,9 +208,10 @@ def _making(path: Path):
                          f"({reason}{where}); pick a directory on a writable file system with free space") from None
 
 
-def _holds_files(path: Path) -> ValueError:
+def _holds_files(path: Path, resumable: bool) -> ValueError:
+    advice = f"continue that run with resume={path}, or pick another directory" if resumable else "pick another one"
     return ValueError(f"hydra.run.dir = {str(path)!r}: expected a new or empty directory; it already holds "
-                      f"files (continue that run with resume={path}, or pick another directory)")
+                      f"files ({advice})")
 
 
 def claim_new(path: str | Path) -> Path:

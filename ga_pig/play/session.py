@@ -152,7 +152,7 @@ class PlayCallback(Callback):
             validate(config)
             if named:
                 again = stopped_before_start(config.hydra.run.dir)
-                directory = claim_named(str(config.hydra.run.dir), stopped_before_start)
+                directory = claim_named(str(config.hydra.run.dir), stopped_before_start, resumable=False)
                 if again:
                     print(f"ga_pig: {directory} holds a session stopped before it began: starting it again in place",
                           file=sys.stderr, flush=True)

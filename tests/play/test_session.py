@@ -266,4 +266,5 @@ def test_a_session_stopped_before_it_began_is_started_again_by_the_same_command(
                                             "again in place")
     assert json.loads((out / "session.json").read_text())["stopped"] == "end of input"
     refused = subprocess.run(command, input="", capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert refused.returncode == 2 and "already holds files" in refused.stderr
+    assert refused.returncode == 2 and refused.stderr == (f"ga_pig: hydra.run.dir = '{out}': expected a new or empty "
+                                                          "directory; it already holds files (pick another one)\n")
