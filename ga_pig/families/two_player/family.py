@@ -11,10 +11,12 @@ import functools
 
 import numpy as np
 
+from ga_pig._kernels.rules import BANKS, GOES_ON, _roll
 from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
 from ga_pig.families import _two_seats
 from ga_pig.families._two_seats import AT_START, TwoSeats
-from ga_pig.families.two_player import _evaluation, _loop, _rollouts, _solvers, occupancy, solve
+from ga_pig.families.two_player import _evaluation, _loop, _occupancy, _rollouts, _solvers, solve
+from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
 from ga_pig.game import Game
 
@@ -34,7 +36,7 @@ class TwoPlayer(TwoSeats):
         return Game.pig(goal=12, sides=4), Game.two_dice(goal=14), Game.pig_dice(goal=14), Game.hog(goal=12, max_dice=3)
 
     def memory(self):
-        return solve.memory(self.game)
+        return solve.BYTES_PER_STATE * self.space.states
 
     def optimal(self, method, tol, max_iterations):
         return solve.optimal(self.game, method, tol, max_iterations)
@@ -60,13 +62,22 @@ class TwoPlayer(TwoSeats):
         _evaluation._all_pairs(members, first, second, self.rules, starts, out)
 
     def turn_totals(self):
-        return occupancy.turn_totals(self.game)
+        totals = _dice_totals(self.game) if self.game.max_dice else _roll_hold_totals(self.game)
+        return totals[totals < self.game.goal].astype(np.int64)
 
     def reachable(self, policy):
-        return occupancy.reachable(policy, self.game)
+        # breadth-first in score order ([STOR609 replication §4.1.1]): after a bust, a pass or a hold the
+        # opponent may bank any gain one turn can make
+        R = np.zeros(self.space.kernel_shape, dtype=bool)
+        _occupancy._reachable(self.space.kernel_view(policy), self.rules, self.turn_totals(), R)
+        return self.space.from_kernel(R)
 
     def visits(self, a, b):
-        return occupancy.visits(a, b, self.game)
+        # a stalemate ends the game at the second consecutive pass, as in the simulator
+        V = np.zeros(self.space.kernel_shape)
+        view = self.space.kernel_view
+        _occupancy._visits(chain_kind(self.rules), view(a), view(b), self.rules, V)
+        return self.space.from_kernel(V)
 
     def play_blocks(self):
         # Hog's dice counts where the kernel reads pop[n, i, j, 0]
@@ -118,3 +129,30 @@ def _blocks(loop):
                                                                               amounts), loop, common, out)
 
     return play
+
+
+def _roll_hold_totals(game: Game) -> np.ndarray:
+    """The turn totals rolling can reach (adding, doubling or subtracting), plus a BANK amount on
+    top of any of them."""
+    probabilities, effects, amounts = game.tables()
+    outcomes = np.flatnonzero(probabilities > 0)
+    possible = np.zeros(game.goal, dtype=bool)
+    possible[0] = True
+    frontier = [0]
+    while frontier:
+        k = frontier.pop()
+        for o in outcomes:
+            nk, end = _roll.py_func(k, o, effects, amounts)
+            if end == GOES_ON and nk < game.goal and not possible[nk]:
+                possible[nk] = True
+                frontier.append(nk)
+    totals = possible.copy()
+    for o in outcomes:
+        if _roll.py_func(0, o, effects, amounts)[1] == BANKS:
+            totals[amounts[o]:] |= possible[: game.goal - amounts[o]]
+    return np.flatnonzero(totals)
+
+
+def _dice_totals(game: Game) -> np.ndarray:
+    """Any score some number of dice can make."""
+    return np.flatnonzero((game.dice_table()[1:] > 0).any(axis=0))

@@ -21,7 +21,7 @@ from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
 from ga_pig.game import Game
 
-__all__ = ["Solution", "optimal", "best_response", "action_values", "dice_values", "memory"]
+__all__ = ["Solution", "optimal", "best_response", "action_values", "dice_values"]
 
 
 #: Policy iteration changes an action only when the other is better by more than this, so
@@ -93,12 +93,6 @@ def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
     space = space_of(game)
     space.check_fits(BYTES_PER_STATE, what)
     return np.zeros(space.kernel_shape), space.starting_policy()
-
-
-def memory(game: Game) -> float:
-    """Bytes [`optimal`][ga_pig.families.two_player.solve.optimal] needs for ``game`` (the estimate its solver
-    checks before allocating)."""
-    return BYTES_PER_STATE * space_of(game).states
 
 
 def optimal(game: Game, method: str, tol: float, max_iterations: int) -> Solution:
