@@ -1,13 +1,9 @@
 """What a rule family is, and its engine: the operations every part of ga_pig asks of a game.
 
-A family is a class: it says which games it covers (two players under the seeds' rule; an ending
-rule with a final turn; three or more players; a turn limit). Its instance for one game is that
-game's engine ([`engine_of`][ga_pig.families.engine_of], made once per game and cached): it holds the
-game, its strategy space and its rules record, and offers the game's exact evaluation, optimal
-play, best response and simulation loop as methods, so a call from the GA loop to a kernel reads
-judge → engine method → kernel. Code outside a family asks for the engine of its game and never
-tests which kind of game it has; an operation a family does not offer is refused in one line naming
-the game and what to use.
+A family is a class saying which games it covers; its instance for one game is that game's engine
+([`engine_of`][ga_pig.families.engine_of], made once per game), holding the game, its strategy space and
+its rules record, with the game's exact evaluation, optimal play, best response and simulation loop as
+methods. What a family does not offer its engine refuses in one line naming the game and what to use.
 """
 
 from __future__ import annotations
@@ -43,10 +39,8 @@ class Family:
     restarts: ClassVar[bool] = False
 
     def __init__(self, game: Game):
-        #: The game this engine plays.
         self.game = game
-        #: Its strategy space (refused here, naming why, if the family cannot handle its rules).
-        self.space: Space = self.space_of(game)
+        self.space: Space = self.space_of(game)  # refused here where the family cannot handle the rules
 
     @functools.cached_property
     def rules(self) -> Rules:
