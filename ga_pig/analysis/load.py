@@ -88,10 +88,10 @@ def _load(path, name: str) -> pd.DataFrame:
 def load_runs(path: str | Path = "outputs") -> pd.DataFrame:
     """One long table of every GA run under ``path``: one row per run × recorded generation.
 
-    Columns: the recorded statistics (generation, cube_side, mean, max, min, std, diversity,
-    seconds), the run's config values (experiment, population, selection, fitness, opponent,
-    mutation, population_size, games_per_match, elite, cube, seed ...), ``run_dir`` and
-    ``finished`` (False for a run that was stopped and not yet resumed to its end).
+    Columns: the recorded statistics (generation, cube_side, mean, max, min, std, the diversity columns
+    diversity, diversity_reached, distinct and fixed, seconds), the run's config values (experiment, population,
+    selection, fitness, opponent, mutation, population_size, games_per_match, elite, cube, seed ...), ``run_dir``
+    and ``finished`` (False for a run that was stopped and not yet resumed to its end).
     """
     return _load(path, GENERATIONS)
 

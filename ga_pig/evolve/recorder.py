@@ -6,12 +6,14 @@ champion against the optimal policy, and its diversity), then ``best.npy`` (the 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ga_pig._compile import CompileClock
+from ga_pig.evolve.diversity import Diversity
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import (
@@ -33,30 +35,12 @@ from ga_pig.evolve.state import Champion
 from ga_pig.families import space_of
 from ga_pig.game import Game
 
-__all__ = ["Recorder", "diversity", "WRITE_EVERY_S"]
+__all__ = ["Recorder", "WRITE_EVERY_S"]
 
 #: ``generations.parquet`` is rewritten after a recorded generation at most this often (and
 #: always at the end and on Ctrl-C): at a few generations a second, rewriting it every time
 #: cost more than some generations' work. The checkpoint keeps every record regardless.
 WRITE_EVERY_S = 1.0
-
-
-def diversity(strategies: np.ndarray, legal: np.ndarray) -> float:
-    """Mean pairwise Hamming distance over legal states, as a fraction of them (0 = clones)."""
-    n = len(strategies)
-    if n < 2:
-        return 0.0
-    if strategies.dtype == np.bool_:  # members rolling per state, counted in bytes (n < 256) before masking
-        counts = np.add.reduce(strategies.view(np.uint8), axis=0, dtype=np.uint8 if n < 256 else np.int64)
-        differing = 0
-        for row, consulted in zip(counts, legal, strict=True):  # a score at a time: small temporaries at 10^8 states
-            ones = row[consulted].astype(np.int64)
-            differing += int((ones * (n - ones)).sum())
-    else:  # pairs that differ = all pairs - pairs that agree, gene by gene
-        genes = strategies[:, legal]
-        agreeing = sum(int(c) * (int(c) - 1) // 2 for v in np.unique(genes) for c in (genes == v).sum(axis=0))
-        differing = genes.shape[1] * n * (n - 1) // 2 - agreeing
-    return float(differing / (n * (n - 1) / 2) / legal.sum())
 
 
 class Recorder:
@@ -69,14 +53,19 @@ class Recorder:
     A row holds the run's own fitness (``fitness_mean``, ``fitness_best``) and, with ``record``
     on, the exact win rates against the optimal policy of the population (``mean``, ``max``,
     ``min``, ``std``) and of the run's champion (``champion``: the strategy it would output,
-    chosen by its own fitness). With ``record`` off those are NaN and the game is not solved."""
+    chosen by its own fitness), and its diversity ([`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]). With
+    ``record`` off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row
+    added (the live trackers of [`ga_pig.track`][ga_pig.track])."""
 
     def __init__(self, spec: Config, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
-                 records: list[dict], elapsed: float, compiling: CompileClock) -> None:
+                 records: list[dict], elapsed: float, compiling: CompileClock,
+                 on_row: Callable[[dict], None] | None = None) -> None:
         self.spec, self.out, self.game, self.genes, self.rates, self.records = spec, out, game, genes, rates, records
+        self.on_row = on_row
         self.compiling, self.compiled = compiling, compiling.seconds
         self.columns = key_columns(spec)
         self.legal = space_of(game).legal()
+        self.diversity = Diversity(game, self.legal, (lambda: rates.optimal) if spec.record else None)
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
         self._scratch = Scratch()
@@ -127,11 +116,13 @@ class Recorder:
                 "champion": self._champion_rate(champion, rates),
                 "fitness_mean": float(fitness.mean()),
                 "fitness_best": float(fitness.max()),
-                "diversity": diversity(strategies, self.legal),
+                **self.diversity(strategies),
                 "seconds": self.elapsed(),
                 **self.columns,
             }
         )
+        if self.on_row is not None:
+            self.on_row(self.records[-1])
         if time.perf_counter() - self._written >= WRITE_EVERY_S:
             self.flush()
 

@@ -1,0 +1,58 @@
+"""The population's diversity columns, against brute force over pairs and states."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from ga_pig import strategies as S
+from ga_pig.evolve.diversity import DIVERSITY_COLUMNS, Diversity, diversity, diversity_columns
+from ga_pig.exact import reachable
+from ga_pig.families import family_of
+from ga_pig.game import Game
+
+
+def _brute(population: np.ndarray, mask: np.ndarray) -> float:
+    return float(np.mean([(a != b)[mask].mean() for a, b in itertools.combinations(population, 2)]))
+
+
+@pytest.mark.parametrize("game", [Game.pig(12), Game.hog(8), Game.pig(6, players=3)])
+def test_diversity_columns_match_brute_force(game):
+    rng = np.random.default_rng(game.goal)
+    legal = S.legal(game)
+    a, b, c = (S.random(game, rng) for _ in range(3))
+    b[0], c[0] = a[0], a[0]  # all alike at the mover's score 0
+    a_elsewhere = a.copy()  # a, changed only where no decision is ever read: the same strategy
+    a_elsewhere[~legal] = b[~legal]  # (Hog reads every state)
+    assert (a_elsewhere != a).any() or legal.all()
+    population = S.check_population(np.stack([a, b, a, c, a_elsewhere]), game)
+    offered = family_of(game).offers("reachable")
+    reached = reachable(c, game) if offered else None
+    columns = diversity_columns(population, legal, reached)
+    assert Diversity(game, legal, lambda: c)(population) == pytest.approx(columns, nan_ok=True)
+    assert tuple(columns) == DIVERSITY_COLUMNS
+    assert columns["diversity"] == pytest.approx(_brute(population, legal), rel=1e-12)
+    assert diversity(population, legal) == columns["diversity"]
+    if offered:
+        reached &= legal
+        assert 0 < reached.sum() < legal.sum()
+        assert columns["diversity_reached"] == pytest.approx(_brute(population, reached), rel=1e-12)
+        assert columns["diversity_reached"] != pytest.approx(columns["diversity"], rel=1e-6)
+    else:
+        assert np.isnan(columns["diversity_reached"])
+    assert columns["distinct"] == 3
+    agree = (population == population[0]).all(axis=0)
+    assert columns["fixed"] == pytest.approx(agree[legal].mean(), rel=1e-12)
+    assert 0 < columns["fixed"] < 1
+
+
+def test_clones_have_no_diversity():
+    game = Game.pig(10)
+    legal = S.legal(game)
+    clones = S.check_population(np.stack([S.random(game, np.random.default_rng(1))] * 4), game)
+    assert diversity_columns(clones, legal, reachable(clones[0], game)) == {
+        "diversity": 0.0, "diversity_reached": 0.0, "distinct": 1, "fixed": 1.0}
+    assert np.isnan(diversity_columns(clones, legal, None)["diversity_reached"])
+    assert np.isnan(Diversity(game, legal, None)(clones)["diversity_reached"])  # record=false: nothing solved
