@@ -12,7 +12,9 @@ status 2 that names the key and the value, leaving no directory behind:
   resumable ([`prepare`][ga_pig.runs.resume.prepare]), writable and not held by a live process;
 * ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free (or, for
   ``hydra.run.dir``, hold only a run stopped before its first checkpoint, which starts again there);
-* ``hydra/launcher=slurm`` needs a SLURM cluster that answers.
+* ``hydra/launcher=slurm`` needs a SLURM cluster that answers;
+* ``logger=mlflow`` needs a tracking store that answers, ``logger=tensorboard`` a log directory that can be
+  written ([`ga_pig.track.check`][ga_pig.track.check]).
 
 Hydra composes the config again when the run starts; the checks here only decide whether it may.
 """
@@ -94,10 +96,11 @@ def check_overrides(overrides: list[str], multirun: bool) -> list[list[str]]:
                    "needs --multirun")
         prefix = "+" * (override.type.name == "ADD") + "++" * (override.type.name == "FORCE_ADD")
         if key in groups and "." not in key:
-            for value, text in values:
-                if value is not None and text not in groups[key]:
-                    refuse(f"config key '{key}' = {text!r}: expected one of {', '.join(groups[key])}"
-                           f"{_nearest(text, groups[key])}")
+            for value, text in values:  # one option, or several merged (logger=[tensorboard,mlflow])
+                for name in [str(v) for v in value] if isinstance(value, list) else [text] * (value is not None):
+                    if name not in groups[key]:
+                        refuse(f"config key '{key}' = {text!r}: expected one of {', '.join(groups[key])}"
+                               f"{_nearest(name, groups[key])}")
             axes.append([f"{prefix}{key}={text}" for _, text in values])
             continue
         if key not in keys:
@@ -155,6 +158,7 @@ def _hydra_value(overrides: list[str], key: str) -> str | None:
 def _check_job(job: list[str], run_dir: str | None) -> None:
     from ga_pig.rundir import DirectoryInUse, check_free, check_writable
     from ga_pig.runs import prepare
+    from ga_pig.track import check as check_trackers
 
     try:
         cfg = compose(job)
@@ -167,7 +171,9 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
             pass
         refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
     try:
-        resumed = prepare(cfg, job).resumed
+        prepared = prepare(cfg, job)
+        resumed = prepared.resumed
+        check_trackers(prepared.cfg)
         if resumed is not None:
             check_free(resumed.run_dir)
             check_writable(resumed.run_dir)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -52,12 +53,14 @@ def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int
     return len(schedule) - 1, schedule[-1][0]
 
 
-def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compiling: CompileClock) -> dict:
+def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compiling: CompileClock,
+           on_row: Callable[[dict], None] | None = None) -> dict:
     """Evolve ``spec``'s population of strategies for ``game`` through its cube waves
     ([`waves`][ga_pig.evolve.spec.waves]), writing every output into ``out`` (its ``config.yaml`` written by
     the front end); continue ``resumed`` (its checkpoint) if given. ``compiling`` clocks numba's
-    compiling, left out of the timings. Returns the summary also written to ``summary.json``; on
-    Ctrl-C or a stop signal, writes a checkpoint, prints the resume command and re-raises."""
+    compiling, left out of the timings; ``on_row`` is called with each recorded row. Returns the summary also
+    written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint, prints the resume command and
+    re-raises."""
     began, genes, scratch = time.monotonic(), genome_of(spec, game), Scratch()
     schedule = waves(spec)
     total = sum(g for _, g in schedule)
@@ -76,7 +79,7 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
     population, side, champion = begin.population, begin.side, begin.champion
     limit = _limit(spec, rates, began, compiling)
     progress = Progress(spec, total, begin.generation, compiling, limit=limit)
-    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling)
+    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling, on_row)
     checkpointer = Checkpointer(spec, out, recorder.records, begin.resumes)
 
     def boundary(generation: int) -> Boundary:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ga_pig.evolve.parts import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
 from ga_pig.game import Game
 
-__all__ = ["GameConfig", "MemeticConfig", "Config", "freeze", "make_game", "waves"]
+__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "Config", "freeze", "make_game", "waves"]
 
 
 @dataclass
@@ -51,6 +51,25 @@ class MemeticConfig(Frozen):
 
 
 @dataclass
+class LoggerConfig(Frozen):
+    """Live views of a run ([`ga_pig.track`][ga_pig.track]): ``logger=mlflow``, ``logger=tensorboard`` or both
+    (``logger=[tensorboard,mlflow]``); the run directory's own files are written either way and stay the record.
+    Credentials for a tracking server come from MLflow's own environment variables
+    (``MLFLOW_TRACKING_USERNAME``/``_PASSWORD``/``_TOKEN``), never from here."""
+
+    #: send each recorded generation, the config and the outputs to MLflow
+    mlflow: bool = False
+    #: write each recorded generation and the config as TensorBoard events
+    tensorboard: bool = False
+    #: MLflow's tracking store: a server (``http://host:5000``) or a database (null: sqlite:///outputs/mlflow.db)
+    tracking_uri: str | None = None
+    #: the MLflow experiment (null: the run's experiment; a sweep's jobs: one experiment named after the sweep)
+    experiment: str | None = None
+    #: TensorBoard's log directory, a subfolder per run (null: outputs/tensorboard)
+    logdir: str | None = None
+
+
+@dataclass
 class Config(Frozen):
     """The run spec: what one run computes and how it is watched. ``ga_pig.config`` composes and validates
     it from ``conf/`` and the command line, and [`to_spec`][ga_pig.config.to_spec] makes it once per job,
@@ -70,6 +89,7 @@ class Config(Frozen):
     fitness: FitnessConfig = field(default_factory=FitnessConfig)
     operators: OperatorsConfig = field(default_factory=OperatorsConfig)
     memetic: MemeticConfig = field(default_factory=MemeticConfig)
+    logger: LoggerConfig = field(default_factory=LoggerConfig)
     #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state), threshold (one per score
     #: tuple) or leader (one per mover's score and highest opposing score; three or more players)
     genome: str = "tensor"

@@ -122,7 +122,7 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
             new, old = OmegaConf.to_container(new), OmegaConf.to_container(old) if OmegaConf.is_config(old) else old
         if new == old:
             continue
-        if key not in CHANGEABLE:
+        if key.split(".")[0] not in CHANGEABLE:
             fail(key, new, f"{old!r}, the value of the run being resumed: only {', '.join(CHANGEABLE)} may "
                   "change when resuming (start a new run to change anything else)")
         OmegaConf.update(saved, key, new)

@@ -26,6 +26,7 @@ from ga_pig.families import family_of
 from ga_pig.files import atomic_write
 from ga_pig.rundir import check_writable, held, owned
 from ga_pig.runs.resume import Job, prepare, stopped_before_checkpoint
+from ga_pig.track import Tracking
 
 __all__ = ["run", "run_overrides"]
 
@@ -59,11 +60,18 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
         for note in job.notes:
             logging.getLogger("ga_pig.evolve.run").info(note)
         spec = to_spec(job.cfg)
+        tracking = Tracking(spec, directory)  # a store that cannot be used is refused before any work
         announce_compiling(family_of(job.game).kernels())
         _write_config(job, directory)
-        if spec.mode == "random_search":
-            return random_search(spec, job.game, directory)
-        return evolve(spec, job.game, directory, job.resumed, compiling)
+        try:
+            if spec.mode == "random_search":
+                summary = random_search(spec, job.game, directory)
+            else:
+                summary = evolve(spec, job.game, directory, job.resumed, compiling, tracking.row if tracking else None)
+            tracking.finish(summary)
+        finally:
+            tracking.close()
+        return summary
 
 
 def _write_config(job: Job, directory: Path) -> None:

@@ -1,0 +1,111 @@
+"""Watching and comparing runs where researchers already look: MLflow and TensorBoard (``logger=mlflow``,
+``logger=tensorboard``, or both), live, and afterwards with ``python -m ga_pig.track RUN_DIR...``.
+
+The run directory's files are written either way and stay the record; a tracker only shows them. Live and
+afterwards send the same records ([`ga_pig.track.records`][ga_pig.track.records]): each recorded generation's
+row (the generation as the step), the config as parameters (HParams in TensorBoard), tags, and at the end
+``summary.json``, the report, ``best.npy``, ``winrate.png`` and ``config.yaml``. A tracker holds what it was
+sent; only later generations of each metric are sent to it, so a resumed run, or a second send, continues its
+run instead of repeating one.
+
+A store that cannot be used is refused before any work ([`check`][ga_pig.track.check]); one lost in the middle
+of a run costs one warning line, and the run goes on, its files whole.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from ga_pig.evolve.outputs import BEST, SUMMARY, key_columns
+from ga_pig.evolve.resume import CONFIG_FILE
+from ga_pig.evolve.spec import Config
+from ga_pig.track.records import metrics, params, run_name
+
+__all__ = ["Tracking", "check", "ARTIFACTS"]
+
+log = logging.getLogger("ga_pig.track")
+
+#: A finished run's files sent as artifacts (those it has: a random search writes no best.npy).
+ARTIFACTS = (SUMMARY, BEST, "winrate.png", CONFIG_FILE)
+
+
+def check(spec: Config) -> None:
+    """Refuse, in one ValueError, a logger that ``spec`` (the run spec, or a composed config) names and that
+    cannot be used: MLflow's store does not answer (or its database's directory cannot be written), the
+    TensorBoard directory cannot be written, a library is missing, or the tracking URI holds credentials."""
+    from ga_pig.track.mlflow_run import probe, store_uri
+    from ga_pig.track.tensorboard_run import check_logdir
+
+    if spec.logger.mlflow:
+        probe(store_uri(spec))
+    if spec.logger.tensorboard:
+        check_logdir(spec)
+
+
+class Tracking:
+    """The trackers ``spec.logger`` names for the run in ``run_dir``, opened (a store that cannot be used is
+    refused with ValueError, before any work). [`row`][ga_pig.track.Tracking.row] sends a recorded generation,
+    [`finish`][ga_pig.track.Tracking.finish] the outputs, [`close`][ga_pig.track.Tracking.close] ends them."""
+
+    def __init__(self, spec: Config, run_dir: str | Path) -> None:
+        from ga_pig.track.mlflow_run import MLflowRun, store_uri
+        from ga_pig.track.tensorboard_run import TensorBoardRun
+
+        check(spec)
+        self.spec, self.run_dir = spec, Path(run_dir)
+        self.name = run_name(spec, self.run_dir)
+        self.constant = set(key_columns(spec))
+        self.trackers: dict[str, object] = {}
+        self.finished = False
+        if spec.logger.mlflow:
+            self.trackers["mlflow"] = MLflowRun(spec, self.name, store_uri(spec))
+        if spec.logger.tensorboard:
+            self.trackers["tensorboard"] = TensorBoardRun(spec, self.name)
+
+    def __bool__(self) -> bool:
+        return bool(self.trackers)
+
+    def rows(self, rows: list[dict]) -> None:
+        """Send the recorded generations each tracker does not hold yet."""
+        for kind, tracker in list(self.trackers.items()):
+            values = [(int(row["generation"]), key, value) for row in rows
+                      for key, value in metrics(row, self.constant).items()
+                      if row["generation"] > tracker.sent.get(key, -1)]
+            if values:
+                self._try(kind, lambda t=tracker, v=values: t.send(v), f"generation {values[0][0]}")
+
+    def row(self, row: dict) -> None:
+        """Send one recorded generation (the recorder calls this with each row it adds)."""
+        self.rows([row])
+
+    def finish(self, summary: dict) -> None:
+        """Send the finished run's outputs and say how to open each tracker."""
+        report = summary.get("report")
+        files = [name for name in ARTIFACTS if (self.run_dir / name).is_file()]
+        for kind, tracker in list(self.trackers.items()):
+            if kind == "mlflow":
+                self._try(kind, lambda t=tracker: t.finish(self.run_dir, files, report), "the outputs")
+            else:
+                self._try(kind, lambda t=tracker: t.finish(params(self.spec), summary, report), "the outputs")
+        self.finished = True
+        for tracker in self.trackers.values():
+            print(tracker.how_to_open(), flush=True)
+
+    def close(self) -> None:
+        """End every tracker (an MLflow run not finished is marked killed: ``resume=`` continues it)."""
+        for kind, tracker in list(self.trackers.items()):
+            if kind == "mlflow" and not self.finished:
+                self._try(kind, tracker.stop, "the run's stop")
+            if kind == "tensorboard":
+                tracker.close()
+
+    def _try(self, kind: str, send, what: str) -> None:
+        """Send ``what``; on failure warn once, in one line, and send no more to that tracker this run."""
+        try:
+            send()
+        except Exception as error:
+            self.trackers.pop(kind)
+            message = " ".join(f"{type(error).__name__}: {error}".split())[:300]
+            log.warning("%s stopped taking records at %s (%s); the run goes on and its files are whole; send the "
+                        "rest afterwards with: python -m ga_pig.track %s", kind, what, message, self.run_dir)

@@ -1,0 +1,146 @@
+"""A run as one MLflow run, through MLflow's own client: found again by its directory (tag ``ga_pig.run_dir``)
+so that a resumed run, or a second send, continues it instead of starting another."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from ga_pig.evolve.spec import Config
+from ga_pig.track.records import RunName, check_uri, params, tags
+
+__all__ = ["MLflowRun", "store_uri", "probe", "DEFAULT_STORE"]
+
+#: MLflow's store when ``logger.tracking_uri`` is null: a SQLite database under ``outputs/``, opened by
+#: ``mlflow ui --backend-store-uri sqlite:///outputs/mlflow.db`` from the same directory.
+DEFAULT_STORE = "sqlite:///outputs/mlflow.db"
+
+#: A lost server costs a run a few seconds, not MLflow's default minutes of retries (the environment may say otherwise).
+HTTP_DEFAULTS = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1", "MLFLOW_HTTP_REQUEST_TIMEOUT": "10"}
+#: The most metrics, and parameters, MLflow takes in one batch.
+MAX_METRICS, MAX_PARAMS = 1000, 100
+
+
+def store_uri(spec: Config) -> str:
+    """The tracking store ``spec`` names, a SQLite path made absolute (``sqlite:///outputs/mlflow.db`` is relative
+    to the directory the run started in)."""
+    uri = str(spec.logger.tracking_uri or DEFAULT_STORE)
+    check_uri(uri)
+    if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
+        return "sqlite:///" + str(Path(uri[len("sqlite:///"):]).resolve())
+    return uri
+
+
+def _sqlite_path(uri: str) -> Path | None:
+    return Path(uri[len("sqlite:///"):]) if uri.startswith("sqlite:///") else None
+
+
+@cache
+def probe(uri: str) -> None:
+    """Refuse a store that cannot be used, before any work: a server that does not answer, a database whose
+    directory cannot be written, or MLflow not installed. Raises ValueError in one line."""
+    try:
+        from mlflow.tracking import MlflowClient
+    except ImportError:
+        raise ValueError("logger=mlflow: expected MLflow to be installed: pip install 'ga_pig[tracking]'") from None
+    path = _sqlite_path(uri)
+    if path is not None:
+        existing = next(p for p in (path.parent, *path.parents) if p.exists())
+        if not os.access(existing, os.W_OK):
+            raise ValueError(f"config key 'logger.tracking_uri' = {uri!r}: expected a database in a directory "
+                             f"that can be written; {existing} cannot")
+        return
+    if urlsplit(uri).scheme in ("http", "https"):
+        for key, value in HTTP_DEFAULTS.items():
+            os.environ.setdefault(key, value)
+        try:
+            MlflowClient(tracking_uri=uri).search_experiments(max_results=1)
+        except Exception as error:
+            raise ValueError(f"config key 'logger.tracking_uri' = {uri!r}: expected an MLflow tracking server that "
+                             f"answers; {type(error).__name__}: {_first_line(error)}") from None
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [""])[0][:300]
+
+
+class MLflowRun:
+    """The run ``name`` in the MLflow store ``uri`` (created, with ``spec`` as parameters, if the store lacks it);
+    ``sent``: the last generation the store holds of each metric."""
+
+    def __init__(self, spec: Config, name: RunName, uri: str) -> None:
+        from mlflow.tracking import MlflowClient
+
+        probe(uri)
+        self.uri, self.name = uri, name
+        self.client = MlflowClient(tracking_uri=uri)
+        self.experiment_id = self._experiment(name.experiment)
+        found = self.client.search_runs([self.experiment_id], max_results=1,
+                                        filter_string=f"tags.`ga_pig.run_dir` = '{name.directory}'")
+        if found:
+            self.run = found[0]
+            self.client.update_run(self.run.info.run_id, status="RUNNING")
+        else:
+            self.run = self.client.create_run(self.experiment_id, run_name=name.name, tags=tags(spec, name))
+        self.run_id = self.run.info.run_id
+        self._params(params(spec))
+        self.sent = {key: max(m.step for m in self.client.get_metric_history(self.run_id, key))
+                     for key in self.client.get_run(self.run_id).data.metrics}
+
+    def _experiment(self, experiment: str) -> str:
+        found = self.client.get_experiment_by_name(experiment)
+        if found is not None:
+            return found.experiment_id
+        path = _sqlite_path(self.uri)
+        location = None if path is None else \
+            (path.parent / "mlartifacts" / re.sub(r"[^\w.-]+", "_", experiment)).as_uri()
+        try:
+            return self.client.create_experiment(experiment, artifact_location=location)
+        except Exception:  # another job of the sweep created it first
+            found = self.client.get_experiment_by_name(experiment)
+            if found is None:
+                raise
+            return found.experiment_id
+
+    def _params(self, values: dict[str, str]) -> None:
+        """Log the parameters the run lacks (MLflow keeps a parameter's first value: a resume's changes are in
+        ``summary.json``'s ``resumes``)."""
+        from mlflow.entities import Param
+
+        have = self.client.get_run(self.run_id).data.params
+        new = [Param(key, value) for key, value in values.items() if key not in have]
+        for start in range(0, len(new), MAX_PARAMS):
+            self.client.log_batch(self.run_id, params=new[start:start + MAX_PARAMS])
+
+    def send(self, values: list[tuple[int, str, float]]) -> None:
+        """Log each (generation, name, value) as a metric at that step."""
+        from mlflow.entities import Metric
+
+        now = int(time.time() * 1000)
+        batch = [Metric(key, value, now, step) for step, key, value in values]
+        for start in range(0, len(batch), MAX_METRICS):
+            self.client.log_batch(self.run_id, metrics=batch[start:start + MAX_METRICS])
+        for step, key, _ in values:
+            self.sent[key] = max(self.sent.get(key, -1), step)
+
+    def finish(self, run_dir: Path, files: list[str], report: list[str] | None) -> None:
+        """The run's outputs as artifacts (once: a second send finds them), then the run marked finished."""
+        if self.client.get_run(self.run_id).data.tags.get("ga_pig.finished") != "true":
+            for name in files:
+                self.client.log_artifact(self.run_id, str(run_dir / name))
+            if report:
+                self.client.log_text(self.run_id, "\n".join(report) + "\n", "report.txt")
+            self.client.set_tag(self.run_id, "ga_pig.finished", "true")
+        self.client.set_terminated(self.run_id, "FINISHED")
+
+    def stop(self) -> None:
+        """A run that stops before its end (it can be resumed)."""
+        self.client.set_terminated(self.run_id, "KILLED")
+
+    def how_to_open(self) -> str:
+        where = f"mlflow ui --backend-store-uri {self.uri}" if _sqlite_path(self.uri) else f"open {self.uri}"
+        return f"mlflow: {where}  (experiment {self.name.experiment!r}, run {self.run_id})"

@@ -1,0 +1,125 @@
+"""What a run sends to a tracker, read from its spec and its directory alike (live and afterwards send the
+same records): its name, the sweep it belongs to, its parameters, tags and per-generation metrics."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import socket
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from omegaconf import OmegaConf
+
+from ga_pig.evolve.outputs import key_columns
+from ga_pig.evolve.spec import Config
+
+__all__ = ["RunName", "run_name", "params", "tags", "metrics", "check_uri", "NOT_PARAMS"]
+
+#: Spec keys that are not hyperparameters: how visibly a run goes on, and where it is sent.
+NOT_PARAMS = ("hydra", "resume", "progress", "logger")
+
+
+@dataclass(frozen=True)
+class RunName:
+    """How a run is known to the trackers: its directory (the key a second send finds it by), its MLflow
+    experiment, its name there and its TensorBoard subfolder."""
+
+    directory: str
+    experiment: str
+    name: str
+    subfolder: str
+
+
+def run_name(spec: Config, run_dir: Path) -> RunName:
+    """A single run is one run of the MLflow experiment ``experiment`` and the TensorBoard subfolder
+    ``<experiment>/<run dir>``; a job of a Hydra sweep is one run of the sweep's experiment
+    (``<experiment> sweep <sweep dir>``) and the subfolder ``<sweep dir>/<job dir>``, so a sweep's runs sit
+    together in both (``logger.experiment`` names the MLflow experiment instead)."""
+    run_dir = Path(run_dir).resolve()
+    sweep = _sweep_dir(run_dir)
+    experiment = spec.experiment if sweep is None else f"{spec.experiment} sweep {sweep.name}"
+    group = spec.experiment if sweep is None else sweep.name
+    return RunName(str(run_dir), spec.logger.experiment or experiment, run_dir.name, f"{group}/{run_dir.name}")
+
+
+def _sweep_dir(run_dir: Path) -> Path | None:
+    """The sweep directory of a Hydra multirun job (as its ``.hydra/hydra.yaml`` says), or None."""
+    try:
+        hydra = OmegaConf.load(run_dir / ".hydra" / "hydra.yaml").hydra
+        multirun = str(hydra.mode) == "MULTIRUN"
+    except Exception:  # a run started from Python, or with no record of Hydra's: a single run
+        return None
+    return run_dir.parent if multirun else None
+
+
+def params(spec: Config) -> dict[str, str]:
+    """The run's spec as flat parameters (``selection.scheme``), every value as text."""
+    flat: dict[str, str] = {}
+
+    def walk(prefix: str, node: dict) -> None:
+        for key, value in node.items():
+            if isinstance(value, dict):
+                walk(f"{prefix}{key}.", value)
+            else:
+                flat[f"{prefix}{key}"] = "null" if value is None else str(value)
+
+    walk("", {key: value for key, value in dataclasses.asdict(spec).items() if key not in NOT_PARAMS})
+    return flat
+
+
+def tags(spec: Config, name: RunName) -> dict[str, str]:
+    """What a run is, as tags: experiment, game, seed, judge, the code's commit, the host and its directory."""
+    commit = _commit()
+    found = {
+        "ga_pig.run_dir": name.directory,
+        "experiment": spec.experiment,
+        "game": spec.game.name,
+        "seed": str(spec.seed),
+        "judge": f"{spec.fitness.kind} vs {spec.fitness.opponent}",
+        "setting": key_columns(spec)["setting"],
+        "host": socket.gethostname(),
+        "mlflow.runName": name.name,
+    }
+    if commit:
+        found["mlflow.source.git.commit"] = commit
+    return found
+
+
+def _commit() -> str | None:
+    """The commit of ga_pig's own checkout, or None outside one."""
+    try:
+        answer = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                                text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return answer.stdout.strip() if answer.returncode == 0 else None
+
+
+def metrics(row: dict, constant: set[str]) -> dict[str, float]:
+    """A generations-table row's numbers as metrics (its ``generation`` is their step): every column but the
+    config values every row repeats (``constant``), NaN left out (not recorded)."""
+    found = {}
+    for key, value in row.items():
+        if key == "generation" or key in constant or isinstance(value, str | bool) or value is None:
+            continue
+        value = float(value)
+        if not math.isnan(value):
+            found[key] = value
+    return found
+
+
+def check_uri(uri: str) -> None:
+    """Refuse a tracking URI that holds credentials: they come from MLflow's environment variables, and
+    a URI is saved in the run's config."""
+    if urlsplit(uri).password is not None or (urlsplit(uri).username and urlsplit(uri).scheme.startswith("http")):
+        raise ValueError(f"config key 'logger.tracking_uri' = {_hidden(uri)!r}: expected a URI without credentials; "
+                         "give them in MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD (or "
+                         "MLFLOW_TRACKING_TOKEN), which are never written to the run directory")
+
+
+def _hidden(uri: str) -> str:
+    parts = urlsplit(uri)
+    return parts._replace(netloc=f"***@{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}").geturl()

@@ -1,0 +1,94 @@
+"""A run as one TensorBoard run: scalars written by tensorboardX's ``SummaryWriter`` into ``<logdir>/<subfolder>``
+(the generation as the step), the config in the HParams view; what the folder already holds is read back with
+TensorBoard's own event reader, so a resumed run, or a second send, goes on from its last step."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ga_pig.evolve.spec import Config
+from ga_pig.track.records import RunName
+
+__all__ = ["TensorBoardRun", "logdir_of", "check_logdir", "DEFAULT_LOGDIR"]
+
+#: TensorBoard's log directory when ``logger.logdir`` is null.
+DEFAULT_LOGDIR = "outputs/tensorboard"
+
+#: The subfolder of a run's folder holding its hyperparameters and final numbers (HParams view).
+HPARAMS = "hparams"
+#: Summary numbers shown beside the hyperparameters.
+FINAL = ("champion_best_ever", "best_ever", "final_best", "final_mean")
+
+
+def logdir_of(spec: Config) -> Path:
+    return Path(str(spec.logger.logdir or DEFAULT_LOGDIR)).expanduser().resolve()
+
+
+def check_logdir(spec: Config) -> None:
+    """Refuse, before any work, a log directory that cannot be written, or tensorboardX not installed."""
+    try:
+        import tensorboardX  # noqa: F401
+    except ImportError:
+        raise ValueError("logger=tensorboard: expected tensorboardX to be installed: pip install 'ga_pig[tracking]'") \
+            from None
+    path = logdir_of(spec)
+    existing = next(p for p in (path, *path.parents) if p.exists())
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise ValueError(f"config key 'logger.logdir' = {str(spec.logger.logdir)!r}: expected a directory that can be "
+                         f"written; {existing} cannot")
+
+
+def last_steps(folder: Path) -> dict[str, int]:
+    """The last step of each scalar in ``folder``'s event files, by TensorBoard's event reader."""
+    if not folder.is_dir():
+        return {}
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(folder), size_guidance={"scalars": 0})
+    events.Reload()
+    return {tag: max(event.step for event in events.Scalars(tag)) for tag in events.Tags()["scalars"]}
+
+
+class TensorBoardRun:
+    """The run ``name``'s folder under ``spec``'s log directory; ``sent``: the last step it holds of each scalar."""
+
+    def __init__(self, spec: Config, name: RunName) -> None:
+        check_logdir(spec)
+        self.root = logdir_of(spec)
+        self.folder = self.root / name.subfolder
+        self.group = self.folder.parent
+        self.sent = last_steps(self.folder)
+        self._writer = None
+
+    def writer(self):
+        if self._writer is None:
+            from tensorboardX import SummaryWriter
+
+            self._writer = SummaryWriter(str(self.folder), flush_secs=5)
+        return self._writer
+
+    def send(self, values: list[tuple[int, str, float]]) -> None:
+        """Write each (generation, name, value) as a scalar at that step."""
+        for step, key, value in values:
+            self.writer().add_scalar(key, value, global_step=step)
+            self.sent[key] = max(self.sent.get(key, -1), step)
+        self.writer().flush()
+
+    def finish(self, hparams: dict[str, str], summary: dict, report: list[str] | None) -> None:
+        """The config as hyperparameters beside the final numbers, and the report (once: a second send finds them)."""
+        if (self.folder / HPARAMS).is_dir():
+            return
+        final = {f"final/{key}": float(summary[key]) for key in FINAL if summary.get(key) is not None}
+        self.writer().add_hparams(hparams, final, name=HPARAMS)
+        if report:
+            self.writer().add_text("report", "    " + "\n    ".join(report))
+        self.writer().flush()
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    def how_to_open(self) -> str:
+        return f"tensorboard: tensorboard --logdir {self.group}"

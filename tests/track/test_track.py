@@ -1,0 +1,220 @@
+"""ga_pig.track: a run's records read back with MLflow's client and TensorBoard's event reader, against the run
+directory's own files; sending twice, a store lost mid-run, a store down at the start, resumes and sweeps."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from omegaconf import OmegaConf
+
+pytest.importorskip("mlflow")
+pytest.importorskip("tensorboardX")
+
+from mlflow.tracking import MlflowClient  # noqa: E402
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
+
+from ga_pig.config import compose, over_schema, to_spec  # noqa: E402
+from ga_pig.evolve.outputs import key_columns  # noqa: E402
+from ga_pig.runs import run  # noqa: E402
+from ga_pig.track import check  # noqa: E402
+from ga_pig.track import mlflow_run as mlflow_run_module  # noqa: E402
+from ga_pig.track.__main__ import main as track_main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ["experiment=cube", "game.goal=20", "population_size=6", "games_per_match=10", "eval_every=1",
+         "checkpoint_every=2", "progress=false"]
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory) -> tuple[str, Path]:
+    """One MLflow database and one TensorBoard directory for the module (creating a database takes seconds)."""
+    where = tmp_path_factory.mktemp("stores")
+    return f"sqlite:///{where / 'mlflow.db'}", where / "tensorboard"
+
+
+def tracked(stores, *overrides: str) -> list[str]:
+    uri, logdir = stores
+    return [*SMALL, "logger=[tensorboard,mlflow]", f"logger.tracking_uri={uri}", f"logger.logdir={logdir}",
+            *overrides]
+
+
+def mlflow_runs(uri: str, run_dir: Path):
+    client = MlflowClient(tracking_uri=uri)
+    experiments = [e.experiment_id for e in client.search_experiments()]
+    return client, client.search_runs(experiments, filter_string=f"tags.`ga_pig.run_dir` = '{run_dir.resolve()}'")
+
+
+def metric_columns(run_dir: Path) -> pd.DataFrame:
+    frame = pd.read_parquet(run_dir / "generations.parquet")
+    constant = set(key_columns(to_spec(over_schema(OmegaConf.to_container(OmegaConf.load(run_dir / "config.yaml"))))))
+    return frame[[c for c in frame.columns if c not in constant and frame[c].dtype.kind in "fiu"]]
+
+
+def flat_config(run_dir: Path) -> dict[str, str]:
+    plain = OmegaConf.to_container(OmegaConf.load(run_dir / "config.yaml"))
+    found = {}
+    stack = [("", plain)]
+    while stack:
+        prefix, node = stack.pop()
+        for key, value in node.items():
+            if prefix == "" and key in ("resume", "progress", "logger"):
+                continue
+            if isinstance(value, dict):
+                stack.append((f"{prefix}{key}.", value))
+            else:
+                found[f"{prefix}{key}"] = "null" if value is None else str(value)
+    return found
+
+
+def assert_mlflow_holds(client: MlflowClient, run_id: str, run_dir: Path) -> None:
+    table = metric_columns(run_dir)
+    for column in table.columns.drop("generation"):
+        history = sorted((m.step, m.value) for m in client.get_metric_history(run_id, column))
+        expected = [(int(g), float(v)) for g, v in zip(table["generation"], table[column], strict=True)
+                    if not np.isnan(v)]
+        assert [s for s, _ in history] == [s for s, _ in expected], column
+        if column != "seconds":  # a resumed run re-records its last generations with their new times
+            assert [v for _, v in history] == pytest.approx([v for _, v in expected], rel=1e-12), column
+
+
+def tensorboard_scalars(folder: Path) -> EventAccumulator:
+    events = EventAccumulator(str(folder), size_guidance={"scalars": 0})
+    events.Reload()
+    return events
+
+
+@pytest.fixture(scope="module")
+def finished(stores, tmp_path_factory) -> Path:
+    run_dir = tmp_path_factory.mktemp("runs") / "one"
+    run(compose(tracked(stores, "generations=6")), run_dir)
+    return run_dir
+
+
+def test_mlflow_holds_every_generation_the_config_and_the_outputs(stores, finished):
+    client, runs = mlflow_runs(stores[0], finished)
+    assert len(runs) == 1
+    found = runs[0]
+    assert found.info.status == "FINISHED"
+    assert_mlflow_holds(client, found.info.run_id, finished)
+    assert found.data.params == flat_config(finished)
+    assert {found.data.tags[k] for k in ("experiment", "game", "seed")} == {"cube", "pig", "0"}
+    assert found.data.tags["judge"] == "simulated vs population"
+    artifacts = {a.path for a in client.list_artifacts(found.info.run_id)}
+    assert artifacts == {"summary.json", "best.npy", "winrate.png", "config.yaml", "report.txt"}
+
+
+def test_tensorboard_holds_every_generation_and_the_config(stores, finished):
+    folder = stores[1] / "cube" / finished.name
+    events = tensorboard_scalars(folder)
+    table = metric_columns(finished)
+    for column in table.columns.drop("generation"):
+        expected = [(int(g), float(v)) for g, v in zip(table["generation"], table[column], strict=True)
+                    if not np.isnan(v)]
+        scalars = events.Scalars(column)
+        assert [e.step for e in scalars] == [s for s, _ in expected], column
+        assert [e.value for e in scalars] == pytest.approx([v for _, v in expected], rel=1e-6), column  # float32
+    hparams = EventAccumulator(str(folder / "hparams"))
+    hparams.Reload()
+    assert hparams.PluginTagToContent("hparams")
+
+
+def test_a_second_send_repeats_nothing(stores, finished):
+    client, runs = mlflow_runs(stores[0], finished)
+    before = {c: len(client.get_metric_history(runs[0].info.run_id, c)) for c in ("seconds", "diversity")}
+    event_files = sorted((stores[1] / "cube" / finished.name).rglob("events.*"))
+    track_main([str(finished)])
+    client, again = mlflow_runs(stores[0], finished)
+    assert [r.info.run_id for r in again] == [runs[0].info.run_id]
+    assert {c: len(client.get_metric_history(runs[0].info.run_id, c)) for c in before} == before
+    assert len(client.list_artifacts(runs[0].info.run_id)) == 5
+    assert sorted((stores[1] / "cube" / finished.name).rglob("events.*")) == event_files
+
+
+def test_a_store_lost_mid_run_costs_one_warning_and_the_rest_is_sent_afterwards(stores, tmp_path, monkeypatch,
+                                                                                   caplog):
+    run_dir = tmp_path / "lost"
+    send = mlflow_run_module.MLflowRun.send
+
+    def lost_after_two(self, steps):
+        if steps[0][0] >= 2:
+            raise ConnectionError("the tracking server went away")
+        send(self, steps)
+
+    monkeypatch.setattr(mlflow_run_module.MLflowRun, "send", lost_after_two)
+    with caplog.at_level(logging.WARNING, logger="ga_pig.track"):
+        summary = run(compose(tracked(stores, "generations=6", "logger=mlflow")), run_dir)
+    assert summary["generations"] == 6 and (run_dir / "best.npy").is_file()
+    warnings = [r for r in caplog.records if r.name == "ga_pig.track"]
+    assert len(warnings) == 1 and "\n" not in warnings[0].getMessage()
+    assert "generation 2" in warnings[0].getMessage() and "python -m ga_pig.track" in warnings[0].getMessage()
+    client, runs = mlflow_runs(stores[0], run_dir)
+    assert [m.step for m in client.get_metric_history(runs[0].info.run_id, "seconds")] == [0, 1]
+    assert runs[0].info.status == "RUNNING"  # the store never heard the end
+    monkeypatch.setattr(mlflow_run_module.MLflowRun, "send", send)
+    track_main([str(run_dir)])
+    client, runs = mlflow_runs(stores[0], run_dir)
+    assert len(runs) == 1 and runs[0].info.status == "FINISHED"
+    assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
+
+
+def test_a_resumed_run_continues_its_mlflow_run_and_tensorboard_steps(stores, tmp_path):
+    run_dir = tmp_path / "resumed"
+    run(compose(tracked(stores, "generations=3")), run_dir)
+    run(compose([f"resume={run_dir}", "generations=6", "progress=false"]), run_dir,
+        [f"resume={run_dir}", "generations=6", "progress=false"])
+    client, runs = mlflow_runs(stores[0], run_dir)
+    assert len(runs) == 1
+    assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
+    steps = [e.step for e in tensorboard_scalars(stores[1] / "cube" / run_dir.name).Scalars("diversity")]
+    assert steps == list(range(7))
+
+
+def test_a_sweeps_jobs_are_one_experiment_and_one_tensorboard_folder(stores, tmp_path):
+    sweep = tmp_path / "2026-01-01_00-00-00"
+    for job, mutation in enumerate((0.01, 0.05)):
+        run_dir = sweep / f"{job}_cube"
+        (run_dir / ".hydra").mkdir(parents=True)
+        OmegaConf.save({"hydra": {"mode": "MULTIRUN"}}, run_dir / ".hydra" / "hydra.yaml")  # as Hydra writes it
+        run(compose(tracked(stores, "generations=1", f"mutation={mutation}")), run_dir)
+    client = MlflowClient(tracking_uri=stores[0])
+    experiment = client.get_experiment_by_name(f"cube sweep {sweep.name}")
+    runs = client.search_runs([experiment.experiment_id])
+    assert sorted(r.data.params["mutation"] for r in runs) == ["0.01", "0.05"]
+    assert sorted(p.name for p in (stores[1] / sweep.name).iterdir()) == ["0_cube", "1_cube"]
+
+
+def test_a_store_that_does_not_answer_is_refused_before_any_work(tmp_path):
+    with socket.socket() as free:  # a port nothing listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    answer = subprocess.run([sys.executable, "-m", "ga_pig", "logger=mlflow", f"logger.tracking_uri=http://127.0.0.1:{port}",
+                             "experiment=cube", "generations=1", "progress=false"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=300)
+    assert answer.returncode == 2
+    assert answer.stderr.strip().splitlines() == [answer.stderr.strip()]
+    assert f"logger.tracking_uri' = 'http://127.0.0.1:{port}': expected an MLflow tracking server that answers" \
+        in answer.stderr
+    assert not (tmp_path / "outputs").exists()
+
+
+def test_credentials_in_the_tracking_uri_are_refused_without_being_shown():
+    cfg = compose(["logger=mlflow", "logger.tracking_uri=http://alice:s3cret@mlflow.example.org"])
+    with pytest.raises(ValueError, match="MLFLOW_TRACKING_PASSWORD") as refused:
+        check(cfg)
+    assert "s3cret" not in str(refused.value) and "alice" not in str(refused.value)
+
+
+def test_the_command_line_takes_several_loggers_and_refuses_a_misspelt_one(capsys):
+    from ga_pig.preflight import check_overrides
+
+    assert check_overrides(["logger=[tensorboard,mlflow]"], False) == [["logger=[tensorboard,mlflow]"]]
+    with pytest.raises(SystemExit) as refused:
+        check_overrides(["logger=[tensorboard,mlfow]"], False)
+    assert refused.value.code == 2 and "(did you mean 'mlflow'?)" in capsys.readouterr().err
