@@ -27,7 +27,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from ga_pig.families import family_of
+from ga_pig.families import engine_of, family_of
 from ga_pig.game import Game
 
 __all__ = ["diversity", "diversity_columns", "Diversity", "DIVERSITY_COLUMNS"]
@@ -100,7 +100,7 @@ class Diversity:
 
     def __call__(self, strategies: np.ndarray) -> dict:
         if self.reached is None and self.optimal is not None:
-            self.reached = family_of(self.game).reachable(self.optimal(), self.game)
+            self.reached = engine_of(self.game).reachable(self.optimal())
         return diversity_columns(strategies, self.legal, self.reached)
 
 
