@@ -65,7 +65,10 @@ class TensorBoardRun:
         if self._writer is None:
             from tensorboardX import SummaryWriter
 
-            self._writer = SummaryWriter(str(self.folder), flush_secs=5)
+            # tensorboardX names a file by the second and the host only: a resume within the same second
+            # would overwrite the earlier file, so each writer's file is numbered after those already there
+            earlier = len(list(self.folder.glob("events.out.tfevents.*")))
+            self._writer = SummaryWriter(str(self.folder), flush_secs=5, filename_suffix=f".{earlier}")
         return self._writer
 
     def send(self, values: list[tuple[int, str, float]]) -> None:
