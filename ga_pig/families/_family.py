@@ -44,7 +44,7 @@ class Family:
 
     @functools.cached_property
     def rules(self) -> Rules:
-        """The game's [`Rules`][ga_pig._kernels.rules.Rules] record, as the kernels read it."""
+        """The game's `Rules` record (`ga_pig._kernels.rules`), as the kernels read it."""
         return rules_of(self.game)
 
     # ------------------------------------------------------------------ the games it owns
