@@ -11,6 +11,7 @@ import inspect
 from omegaconf import DictConfig, OmegaConf
 
 from ga_pig.config.base import MODES, check_rules, fail
+from ga_pig.config.islands import check_islands
 from ga_pig.config.parts import PARTS, check_keys, part, refuse_key
 from ga_pig.config.schema import CONF_DIR, RULES, compose, make_game
 from ga_pig.config.selection import survivors
@@ -48,6 +49,7 @@ def validate(cfg: DictConfig, game: Game | None = None) -> Game:
     if cfg.memetic.every and cfg.mode != "evolve":
         fail("memetic.every", cfg.memetic.every, f"0 with mode={cfg.mode} (the memetic step is part of evolution)")
     _check_cube(cfg)
+    check_islands(cfg, survivors(cfg))
     if cfg.resume is not None and not isinstance(cfg.resume, str):
         fail("resume", cfg.resume, "a run directory path")
     _check_memory(cfg, game)

@@ -12,6 +12,7 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from ga_pig.config.base import CONF_DIR, MAX_SEED, Range, Rule
+from ga_pig.config.islands import ISLAND_RULES
 from ga_pig.config.parts import PARTS, part, upgrade
 from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, freeze, make_game, waves
 from ga_pig.game import MAX_SIDES
@@ -47,6 +48,7 @@ RANGES: dict[str, Range] = {
     **{key: rule.range for key, rule in RULES.items() if key.startswith("game.")},
     **{f"{part.group}.{key}": rule.range for part in PARTS for key, rule in part.rules.items()},
     **{key: rule.range for key, rule in RULES.items() if not key.startswith("game.")},
+    **{key: rule.range for key, rule in ISLAND_RULES.items()},
 }
 
 

@@ -21,36 +21,19 @@ from pathlib import Path
 import numpy as np
 
 from ga_pig._compile import CompileClock
-from ga_pig.evolve.genomes import genome_of
-from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.judges import Judge, RatesVsOptimal, Verdict, make_judge
-from ga_pig.evolve.judges.cells import CellTests
-from ga_pig.evolve.keeper import KeepChampion
-from ga_pig.evolve.memetic import BestResponseStep
-from ga_pig.evolve.operators import OBSERVING
+from ga_pig.evolve.generation import Generations, side_at
+from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import BEST, SUMMARY, write_json
 from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.recorder import Recorder
 from ga_pig.evolve.report import report, tell
 from ga_pig.evolve.resume import Resumed
-from ga_pig.evolve.scratch import Scratch
-from ga_pig.evolve.spec import Config, waves
-from ga_pig.evolve.state import Boundary, Champion, Checkpointer, start
-from ga_pig.evolve.toolbox import build_toolbox
+from ga_pig.evolve.spec import Config
+from ga_pig.evolve.state import Boundary, Checkpointer, start
 from ga_pig.game import Game
 from ga_pig.signals import Stopped, stopping_on
 
 __all__ = ["evolve"]
-
-
-def _side_at(schedule: list[tuple[int, int]], generation: int) -> tuple[int, int]:
-    """(wave index, cube side) in force at ``generation`` (0-based)."""
-    done = 0
-    for wave, (side, gens) in enumerate(schedule):
-        done += gens
-        if generation < done:
-            return wave, side
-    return len(schedule) - 1, schedule[-1][0]
 
 
 def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compiling: CompileClock,
@@ -61,20 +44,10 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
     compiling, left out of the timings; ``on_row`` is called with each recorded row. Returns the summary also
     written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint, prints the resume command and
     re-raises."""
-    began, genes, scratch = time.monotonic(), genome_of(spec, game), Scratch()
-    schedule = waves(spec)
+    began, rng, rates = time.monotonic(), np.random.default_rng(spec.seed), RatesVsOptimal(game)
+    run = Generations(spec, game, rng, rates)
+    genes, schedule, stateful = run.genes, run.schedule, run.stateful
     total = sum(g for _, g in schedule)
-    rng = np.random.default_rng(spec.seed)
-    rates = RatesVsOptimal(game)
-    judge = make_judge(spec, game, rng, rates)
-    toolboxes = [build_toolbox(spec, game, rng, judge, genes, fine) for fine in (False, True)]
-    # the champion improvers the spec asks for: cell tests, the solver's best response, the champion kept
-    fit = spec.fitness
-    cells = CellTests(game, fit.cell_tests, fit.max_games, fit.z, rng) if getattr(fit, "cell_tests", 0) else None
-    memetic = BestResponseStep(game, genes, spec.memetic.every)
-    keep = KeepChampion(genes, spec.force_roll_at_zero, slot=-2 if memetic.every else -1) \
-        if getattr(fit, "keep_champion", False) else None
-    stateful = (judge, cells) if cells else (judge,)
     begin = start(spec, resumed, game, genes, rng, schedule[0][0], stateful)
     population, side, champion = begin.population, begin.side, begin.champion
     limit = _limit(spec, rates, began, compiling)
@@ -98,20 +71,15 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
                 if generation > begin.generation and limit.reached():
                     stopped = "time_limit_s"
                     break
-                wave, wave_side = _side_at(schedule, generation)
-                toolbox = toolboxes[wave == len(schedule) - 1]  # the last wave breeds with operators.fine_*
-                population, side = _resized(genes, population, side, wave_side)
-                # coarser genomes than side 1 cannot carry a champion changed at a single score pair
-                improvers = (cells,) if cells and side == 1 else ()
-                strategies, verdict, champion = _judged(spec, genes, toolbox, judge, improvers, population, side,
-                                                        scratch)
+                judged = run.judged(generation, population, side)
+                population, side, champion = judged.population, judged.side, judged.champion
                 if generation % spec.recorded_every == 0:
-                    recorder.record(generation, wave, side, strategies, verdict.fitness, champion)
-                children = memetic(toolbox.breed(population, verdict.survivors), champion.strategy, side, generation)
-                population = keep(children, population, strategies, verdict.champion, side) if keep else children
+                    recorder.record(generation, judged.wave, side, judged.strategies, judged.verdict.fitness,
+                                    champion)
+                population = run.bred(judged, generation)
                 progress.advance(generation + 1, recorder.records[-1] if recorder.records else None)
                 limit.generation_done()
-        summary = recorder.finish(generation, _side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),
+        summary = recorder.finish(generation, side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),
                                   schedule, begin.resumes, champion, stopped)
         checkpointer.save(at)  # kept: generations= extends a finished run, resume= continues a stopped one
     except (KeyboardInterrupt, Stopped) as error:
@@ -131,36 +99,6 @@ def _limit(spec: Config, rates: RatesVsOptimal, began: float, compiling: Compile
         _ = rates.optimal
     limit.setup_done(compiling.seconds, spec.record)
     return limit
-
-
-def _resized(genes, population: list[Individual], side: int, wave_side: int) -> tuple[list[Individual], int]:
-    """The population and its cube side for a wave of side ``wave_side`` (genomes refined when it changes)."""
-    if wave_side == side:
-        return population, side
-    genomes = genes.refine(np.stack(population), side, wave_side)
-    return [Individual(g) for g in genomes], wave_side
-
-
-def _judged(spec: Config, genes, toolbox, judge: Judge, improvers: tuple, population: list[Individual], side: int,
-            scratch: Scratch) -> tuple[np.ndarray, Verdict, Champion]:
-    """One generation judged: its strategies (decoded into ``scratch``'s memory: the next generation's overwrite
-    them; as thresholds where the judge reads them, ``compact``), the judge's verdict (every member's fitness, also
-    set on the individuals) with the champion ``improvers`` applied, and the run's champion, which an operator that
-    watches play observes."""
-    if judge.compact:  # 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions
-        into = scratch.empty((len(population),) + genes.space.shape[:-1], np.int16)
-        strategies = genes.thresholds(np.stack(population), side, spec.force_roll_at_zero, out=into)
-    else:
-        into = scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
-        strategies = genes.decode(np.stack(population), side, spec.force_roll_at_zero, out=into)
-    verdict = judge.verdict(strategies, toolbox.select, improvers)
-    for individual, value in zip(population, verdict.fitness, strict=True):
-        individual.fitness.values = (float(value),)
-    best = int(verdict.survivors[0])  # the run's own best: the judge's champion, else selection's first survivor
-    champion = Champion(np.array(strategies[best]), best) if verdict.champion is None else Champion(verdict.champion)
-    if spec.operators.mutation in OBSERVING:
-        genes.observe(genes.decisions(champion.strategy))
-    return strategies, verdict, champion
 
 
 def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkpointer, at: Boundary, out: Path,

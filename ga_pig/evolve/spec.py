@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ga_pig.evolve.parts import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
 from ga_pig.game import Game
 
-__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "Config", "freeze", "make_game", "waves"]
+__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "MigrationConfig", "ClusterConfig", "Config", "freeze", "make_game", "waves"]
 
 
 @dataclass
@@ -70,6 +70,51 @@ class LoggerConfig(Frozen):
 
 
 @dataclass
+class MigrationConfig(Frozen):
+    """How islands (``islands`` > 1, [`ga_pig.evolve.islands`][ga_pig.evolve.islands]) exchange members: every
+    ``every`` generations each island sends ``emigrants`` members along the ``topology``'s edges, and they take
+    the place of as many of the receiving island's survivors. ``migration=<topology>`` picks the topology."""
+
+    #: generations each island evolves apart between migrations (an epoch)
+    every: int = 10
+    #: members each island sends along each of its edges at a migration
+    emigrants: int = 1
+    #: which members are sent: ``best`` (the first survivors of the island's last selection) or ``random``
+    select: str = "best"
+    #: which survivors of the receiving island they replace: ``worst`` (its last survivors) or ``random``
+    replace: str = "worst"
+    #: ``ring`` (island i sends to i + 1), ``full`` (every island to every other) or ``random_pairs`` (the
+    #: islands paired at random anew at each migration, each pair exchanging)
+    topology: str = "ring"
+
+
+@dataclass
+class ClusterConfig(Frozen):
+    """Where the islands of a run evolve (``islands`` > 1): Dask workers on this machine (``cluster=local``), SLURM
+    jobs started by dask-jobqueue (``cluster=slurm``), or a scheduler someone started (``cluster.address``).
+    Where the islands run never changes what they compute: the same seed gives the same outputs."""
+
+    #: ``local`` (a Dask LocalCluster on this machine) or ``slurm`` (a dask-jobqueue SLURMCluster)
+    kind: str = "local"
+    #: Dask workers to start (null: one per island, at most this machine's cores; slurm: one SLURM job each)
+    workers: int | None = None
+    #: a running Dask scheduler to join (``tcp://host:8786``) instead of starting workers (null: start them)
+    address: str | None = None
+    #: slurm: cores of each worker's job
+    cores: int | None = None
+    #: slurm: memory of each worker's job (``4GB``)
+    memory: str | None = None
+    #: slurm: each worker job's time limit (``HH:MM:SS``)
+    walltime: str | None = None
+    #: slurm: the partition (queue) the worker jobs go to (null: the cluster's default)
+    queue: str | None = None
+    #: slurm: the account the worker jobs are charged to (null: the user's default)
+    account: str | None = None
+    #: slurm: further ``#SBATCH`` directives of each worker job (``["--gres=gpu:0"]``)
+    job_extra: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Config(Frozen):
     """The run spec: what one run computes and how it is watched. ``ga_pig.config`` composes and validates
     it from ``conf/`` and the command line, and [`to_spec`][ga_pig.config.to_spec] makes it once per job,
@@ -90,6 +135,10 @@ class Config(Frozen):
     operators: OperatorsConfig = field(default_factory=OperatorsConfig)
     memetic: MemeticConfig = field(default_factory=MemeticConfig)
     logger: LoggerConfig = field(default_factory=LoggerConfig)
+    #: populations evolving apart and exchanging members (1: one population, as without islands)
+    islands: int = 1
+    migration: MigrationConfig = field(default_factory=MigrationConfig)
+    cluster: ClusterConfig = field(default_factory=ClusterConfig)
     #: genome encoding (see ga_pig.evolve.genomes.GENOMES): tensor (a gene per state), threshold (one per score
     #: tuple) or leader (one per mover's score and highest opposing score; three or more players)
     genome: str = "tensor"
