@@ -14,7 +14,9 @@ status 2 that names the key and the value, leaving no directory behind:
   ``hydra.run.dir``, hold only a run stopped before its first checkpoint, which starts again there);
 * ``hydra/launcher=slurm`` needs a SLURM cluster that answers;
 * ``logger=mlflow`` needs a tracking store that answers, ``logger=tensorboard`` a log directory that can be
-  written ([`ga_pig.track.check`][ga_pig.track.check]).
+  written ([`ga_pig.track.check`][ga_pig.track.check]);
+* ``cluster.address`` of a run with islands needs a Dask scheduler that answers
+  ([`check_cluster`][ga_pig.runs.cluster.check_cluster]).
 
 Hydra composes the config again when the run starts; the checks here only decide whether it may.
 """
@@ -158,6 +160,7 @@ def _hydra_value(overrides: list[str], key: str) -> str | None:
 def _check_job(job: list[str], run_dir: str | None) -> None:
     from ga_pig.rundir import DirectoryInUse, check_free, check_writable
     from ga_pig.runs import prepare
+    from ga_pig.runs.cluster import check_cluster
     from ga_pig.track import check as check_trackers
 
     try:
@@ -174,6 +177,7 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
         prepared = prepare(cfg, job)
         resumed = prepared.resumed
         check_trackers(prepared.cfg)
+        check_cluster(prepared.cfg)
         if resumed is not None:
             check_free(resumed.run_dir)
             check_writable(resumed.run_dir)

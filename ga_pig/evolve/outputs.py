@@ -39,6 +39,7 @@ __all__ = [
     "SUMMARY",
     "BEST",
     "RUN_FILES",
+    "MIGRATIONS",
 ]
 
 CHECKPOINT = "checkpoint.npz"
@@ -50,8 +51,10 @@ BEST = "best.npy"
 #: Written in place of the results by a job that failed (read by [`read_failure`][ga_pig.evolve.outputs.read_failure]).
 FAILED = "failed.json"
 POPULATION = "population.npz"
+#: A run with islands: the moves of every migration, one row each.
+MIGRATIONS = "migrations.parquet"
 #: What a run writes beside its ``config.yaml``: a directory holding any of them holds a run.
-RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, "winrate.png")
+RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, "winrate.png", MIGRATIONS)
 
 
 #: The judges' keys every table carries, each with its type and the value a judge without the key

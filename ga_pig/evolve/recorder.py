@@ -98,13 +98,22 @@ class Recorder:
 
     def record(self, generation: int, wave: int, side: int, strategies: np.ndarray, fitness: np.ndarray | None,
                champion: Champion) -> None:
-        """Add generation ``generation``'s row: ``strategies`` and ``champion`` as decisions or as the thresholds
+        """Add generation ``generation``'s row ([`row`][ga_pig.evolve.recorder.Recorder.row])."""
+        self.records.append(self.row(generation, wave, side, strategies, fitness, champion))
+        if self.on_row is not None:
+            self.on_row(self.records[-1])
+        if time.perf_counter() - self._written >= WRITE_EVERY_S:
+            self.flush()
+
+    def row(self, generation: int, wave: int, side: int, strategies: np.ndarray, fitness: np.ndarray | None,
+            champion: Champion) -> dict:
+        """Generation ``generation``'s row: ``strategies`` and ``champion`` as decisions or as the thresholds
         of a judge that reads them ([`Genome.decisions`][ga_pig.evolve.genomes.Genome.decisions])."""
         strategies = self.genes.decisions(strategies, self._scratch)
         champion = self._decided(champion)
         rates = self._rates(strategies)
         fitness = np.full(len(strategies), np.nan) if fitness is None else np.asarray(fitness, dtype=float)
-        self.records.append(
+        return (
             {
                 "generation": generation,
                 "wave": wave,
@@ -121,10 +130,6 @@ class Recorder:
                 **self.columns,
             }
         )
-        if self.on_row is not None:
-            self.on_row(self.records[-1])
-        if time.perf_counter() - self._written >= WRITE_EVERY_S:
-            self.flush()
 
     def finish(self, generation: int, wave: int, side: int, genomes: np.ndarray, schedule: list,
                resumes: list[dict], champion: Champion, stopped: str | None) -> dict:

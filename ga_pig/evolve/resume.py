@@ -21,7 +21,7 @@ __all__ = ["CHANGEABLE", "CONFIG_FILE", "Resumed", "fingerprint"]
 CONFIG_FILE = "config.yaml"
 
 #: The keys an override may change when resuming.
-CHANGEABLE = ("generations", "time_limit_s", "progress", "checkpoint_every", "logger")
+CHANGEABLE = ("generations", "time_limit_s", "progress", "checkpoint_every", "logger", "cluster")
 
 
 @dataclass

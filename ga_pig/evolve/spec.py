@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from ga_pig.evolve.parts import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
 from ga_pig.game import Game
 
-__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "MigrationConfig", "ClusterConfig", "Config", "freeze", "make_game", "waves"]
+__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "MigrationConfig", "ClusterConfig", "Config", "freeze",
+           "make_game", "waves"]
 
 
 @dataclass
@@ -100,6 +101,8 @@ class ClusterConfig(Frozen):
     workers: int | None = None
     #: a running Dask scheduler to join (``tcp://host:8786``) instead of starting workers (null: start them)
     address: str | None = None
+    #: local: workers as processes (false: threads of this process, which share its compiled kernels)
+    processes: bool = True
     #: slurm: cores of each worker's job
     cores: int | None = None
     #: slurm: memory of each worker's job (``4GB``)

@@ -159,7 +159,7 @@ def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
 
 def _check_genomes(state: dict, cfg: DictConfig, game: Game, path: Path) -> None:
     genes = genome_of(cfg, game)
-    expected = (int(cfg.population_size),) + genes.shape(state["side"])
+    expected = (int(cfg.population_size) * int(cfg.islands),) + genes.shape(state["side"])  # islands stacked
     genomes = state["genomes"]
     if genomes.shape != expected or genomes.dtype != genes.dtype:
         raise ValueError(f"checkpoint {path} holds genomes {genomes.dtype}{list(genomes.shape)}, expected "

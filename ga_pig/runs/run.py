@@ -18,6 +18,7 @@ from omegaconf import DictConfig, OmegaConf
 from ga_pig._compile import announce as announce_compiling
 from ga_pig._compile import compile_timer
 from ga_pig.config import fail, to_spec
+from ga_pig.evolve.islands import evolve_islands
 from ga_pig.evolve.outputs import FAILED, RUN_FILES
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE
@@ -25,6 +26,7 @@ from ga_pig.evolve.run import evolve
 from ga_pig.families import family_of
 from ga_pig.files import atomic_write
 from ga_pig.rundir import check_writable, held, owned
+from ga_pig.runs.cluster import check_cluster, dask_pool
 from ga_pig.runs.resume import Job, prepare, stopped_before_checkpoint
 from ga_pig.track import Tracking
 
@@ -60,12 +62,17 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
         for note in job.notes:
             logging.getLogger("ga_pig.evolve.run").info(note)
         spec = to_spec(job.cfg)
+        check_cluster(spec)  # a scheduler that does not answer is refused before any work
         tracking = Tracking(spec, directory)  # a store that cannot be used is refused before any work
         announce_compiling(family_of(job.game).kernels())
         _write_config(job, directory)
         try:
             if spec.mode == "random_search":
                 summary = random_search(spec, job.game, directory)
+            elif spec.islands > 1:
+                with dask_pool(spec) as pool:
+                    summary = evolve_islands(spec, job.game, directory, job.resumed, pool,
+                                             tracking.row if tracking else None)
             else:
                 summary = evolve(spec, job.game, directory, job.resumed, compiling, tracking.row if tracking else None)
             tracking.finish(summary)

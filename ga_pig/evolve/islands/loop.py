@@ -1,0 +1,206 @@
+"""The island model's loop on the coordinator: the islands evolve apart for an epoch (``migration.every``
+generations, [`epoch`][ga_pig.evolve.islands.epoch]) as tasks of a pool, then meet at a migration at that fixed
+generation ([`migrate`][ga_pig.evolve.islands.migrate]); a checkpoint is written at every migration, on Ctrl-C or a
+stop signal and at the end. The run's champion is the islands' champion the experiment's own judge ranks first in a
+round of its totals among them, so an oracle-free experiment never asks the optimal policy; the summary and the
+report name its island. What a pool is: ``pool(function, calls)`` returns ``[function(*call) for call in calls]``, in
+order, wherever it runs them ([`ga_pig.runs.cluster`][ga_pig.runs.cluster] runs them on Dask)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ga_pig.evolve.genomes import genome_of
+from ga_pig.evolve.islands.island import FINAL, MIGRATION, IslandState, epoch, finish, stream
+from ga_pig.evolve.islands.migration import migrate
+from ga_pig.evolve.islands.outputs import MIGRATIONS, load_islands, plot_islands, save_islands, write_moves
+from ga_pig.evolve.judges import RatesVsOptimal, make_judge
+from ga_pig.evolve.outputs import (
+    BEST,
+    CHECKPOINT,
+    FAILED,
+    GENERATIONS,
+    POPULATION,
+    SUMMARY,
+    key_columns,
+    save_npy,
+    save_population,
+    write_json,
+    write_table,
+)
+from ga_pig.evolve.report import report, tell
+from ga_pig.evolve.resume import Resumed, fingerprint
+from ga_pig.evolve.spec import Config, waves
+from ga_pig.families import space_of
+from ga_pig.game import Game
+from ga_pig.signals import Stopped, stopping_on
+
+__all__ = ["evolve_islands", "Pool", "in_process", "choose"]
+
+log = logging.getLogger("ga_pig.evolve.run")
+
+Pool = Callable[[Callable, list[tuple]], list]
+
+
+def in_process(function: Callable, calls: list[tuple]) -> list:
+    """The pool that runs every task here, one after another."""
+    return [function(*call) for call in calls]
+
+
+def choose(spec: Config, game: Game, champions: list[np.ndarray]) -> int:
+    """The island whose champion the experiment's own judge (a fresh one, drawing from the run's final stream)
+    gives the highest total among the islands' champions; the first such island on a tie."""
+    judge = make_judge(spec, game, stream(spec.seed, FINAL), RatesVsOptimal(game))
+    return int(np.argmax(judge.totals(np.stack(champions))))
+
+
+class _Run:
+    """The coordinator's state: the islands, the migration stream, the records and moves, the checkpoint."""
+
+    def __init__(self, spec: Config, out: Path, resumed: Resumed | None) -> None:
+        self.spec, self.out, self.began = spec, out, time.monotonic()
+        self.fingerprint = fingerprint(dataclasses.asdict(spec))
+        self.migration = stream(spec.seed, MIGRATION).bit_generator.state
+        self.states: list[IslandState | None] = [None] * spec.islands
+        self.records, self.moves, self.resumes, self.before, self.generation = [], [], [], 0.0, 0
+        if resumed is not None:
+            state = resumed.state
+            self.states, self.migration, moves = load_islands(state, spec.islands)
+            self.generation, self.before = state["generation"], state["elapsed"]
+            self.records = [r for r in state["records"] if r["generation"] < self.generation]
+            self.moves = [m for m in moves if m[0] < self.generation]
+            self.resumes = [*state["resumes"], {"generation": self.generation, "changes": resumed.changes}]
+            log.info("resumed %s at generation %d of %d%s", resumed.run_dir, self.generation, spec.generations,
+                     f" with {resumed.changes}" if resumed.changes else "")
+
+    def migrated(self) -> tuple[list[IslandState | None], list[tuple], dict]:
+        """The islands after the migration at the current generation (where it is a multiple of
+        ``migration.every``), its moves and the migration stream's state after it; the run itself unchanged, so
+        a stop during the epoch that follows checkpoints the islands before the migration."""
+        generation, rng = self.generation, stream(self.spec.seed, MIGRATION)
+        rng.bit_generator.state = self.migration
+        if generation == 0 or generation % self.spec.migration.every:
+            return self.states, [], self.migration
+        states, moves = migrate(self.spec.migration, self.states, rng, generation)
+        return states, moves, rng.bit_generator.state
+
+    def elapsed(self) -> float:
+        return self.before + time.monotonic() - self.began
+
+    def save(self) -> None:
+        if self.states[0] is not None:
+            save_islands(self.out / CHECKPOINT, self.fingerprint, self.states, self.migration, self.records,
+                         self.moves, self.elapsed(), self.resumes)
+
+    def flush(self) -> None:
+        write_table(self.records, self.out / GENERATIONS)
+        write_moves(self.moves, self.out / MIGRATIONS)
+
+
+def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None, pool: Pool = in_process,
+                   on_row: Callable[[dict], None] | None = None) -> dict:
+    """Evolve ``spec.islands`` populations of strategies for ``game``, writing every output into ``out`` (its
+    ``config.yaml`` written by the front end); continue ``resumed`` (its checkpoint) if given. Each epoch's tasks
+    go to ``pool``; ``on_row`` is called with each recorded row. Returns the summary written to ``summary.json``;
+    on Ctrl-C or a stop signal, writes the checkpoint of the last migration, prints the resume command and
+    re-raises."""
+    run, total, every = _Run(spec, out, resumed), spec.generations, spec.migration.every
+    stopped = None
+    try:
+        with stopping_on():
+            while run.generation < total:
+                if run.generation > 0 and spec.time_limit_s and run.elapsed() >= spec.time_limit_s:
+                    stopped = "time_limit_s"
+                    break
+                states, moves, migration = run.migrated()
+                stop = min((run.generation // every + 1) * every, total)
+                calls = [(spec, i, _at(state, run.elapsed()), stop) for i, state in enumerate(states)]
+                run.states = pool(epoch, calls)
+                run.moves.extend(moves)
+                run.migration = migration
+                rows = sorted((row for s in run.states for row in s.rows), key=lambda r: (r["generation"], r["island"]))
+                run.records.extend(rows)
+                for row in rows if on_row else ():
+                    on_row(row)
+                run.generation = stop
+                run.save()
+                run.flush()
+                log.info("islands at generation %d of %d (%.1f s)", stop, total, run.elapsed())
+            run.save()  # the migration at the last generation not yet made: generations= extends the run
+            final = pool(finish, [(spec, i, run.states[i]) for i in range(spec.islands)])
+    except (KeyboardInterrupt, Stopped) as error:
+        run.flush()
+        run.save()
+        why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
+        print(_stopped(out, run.generation, total, why), file=sys.stderr, flush=True)
+        raise
+    summary = _finished(spec, game, run, final, stopped)
+    if stopped:
+        print(_stopped(out, run.generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
+    return summary
+
+
+def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], stopped: str | None) -> dict:
+    """The final rows recorded and every output written: best.npy (the chosen island's champion), population.npz
+    (every island's final members, island by island), summary.json, winrate.png, the report."""
+    out, genes = run.out, genome_of(spec, game)
+    run.records.extend(row for state in final for row in state.rows)
+    run.flush()
+    island = choose(spec, game, [state.champion for state in final])
+    best = genes.decisions(final[island].champion)
+    save_npy(out / BEST, best)
+    genomes, rates = np.concatenate([s.genomes for s in final]), np.concatenate([s.rates for s in final])
+    save_population(out / POPULATION, space_of(game), *genes.stored(genomes, final[0].side), rates)
+    rows = [row for row in run.records if row["generation"] == run.generation]
+    every_max = [row["max"] for row in run.records]
+    summary = {
+        **key_columns(spec),
+        "islands": spec.islands,
+        "champion_island": island,
+        "generations": run.generation,
+        "stopped": stopped,
+        "waves": [list(w) for w in waves(spec)],
+        "final_mean": _number(np.mean(rates)),
+        "final_best": _number(np.max(rates)),
+        "best_ever": _number(np.nanmax(every_max) if not np.all(np.isnan(every_max)) else np.nan),
+        "champion": _number(next(row["champion"] for row in rows if row["island"] == island)),
+        "champion_best_ever": _number(np.nanmax([r["champion"] for r in run.records if r["island"] == island])
+                                      if spec.record else np.nan),
+        "seconds": run.elapsed(),
+        "compile_s": 0.0,
+        "resumes": run.resumes,
+        "migrations": len(run.moves),
+        "output_dir": str(out),
+    }
+    (out / FAILED).unlink(missing_ok=True)
+    plot_islands(run.records, out / "winrate.png",
+                 f"{spec.experiment}: {spec.islands} islands, migration every {spec.migration.every}")
+    lines = [*report(spec, game, summary, best),
+             f"the champion came from island {island} of {spec.islands}, ranked first among the islands' champions "
+             "by the experiment's own judge"]
+    summary = {**summary, "report": lines}
+    write_json(out / SUMMARY, summary)
+    tell(lines, spec.progress)
+    return summary
+
+
+def _at(state: IslandState | None, elapsed: float) -> IslandState | None:
+    """``state`` with the run's seconds of work so far (for the rows' ``seconds``)."""
+    return None if state is None else dataclasses.replace(state, rows=[], elapsed=elapsed)
+
+
+def _number(value) -> float | None:
+    value = float(value)
+    return None if np.isnan(value) else value
+
+
+def _stopped(out: Path, generation: int, total: int, why: str) -> str:
+    return (f"{why}: checkpoint at generation {generation} of {total} in {out}\n"
+            f"continue with: python -m ga_pig resume={out}")
