@@ -63,7 +63,7 @@ def _cluster(spec: Config):
     from distributed import LocalCluster
 
     return LocalCluster(n_workers=_workers(spec), threads_per_worker=1, processes=cluster.processes,
-                        scheduler_port=0, dashboard_address=":0" if _dashboard() else None)
+                        scheduler_port=0, dashboard_address=":0")
 
 
 def _dashboard() -> bool:
@@ -93,4 +93,6 @@ def dask_pool(spec: Config) -> Iterator[Callable]:
             yield pool
     finally:
         if cluster is not None:
+            # workers busy in a kernel at the end outlive the nanny's grace and are killed: nothing to warn about
+            logging.getLogger("distributed.nanny").setLevel(logging.ERROR)
             cluster.close()

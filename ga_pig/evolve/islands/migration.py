@@ -42,7 +42,8 @@ def migrate(migration: MigrationConfig, states: list[IslandState], rng: np.rando
             generation: int) -> tuple[list[IslandState], list[tuple[int, ...]]]:
     """The islands after the migration at the start of ``generation``, and its moves (``MOVE_COLUMNS``). Every
     island chooses its emigrants before any arrive; an island receives at most as many as it has distinct
-    survivors. Immigrants arrive unjudged (fitness NaN) and, as survivors, are bred into the next generation."""
+    survivors. Immigrants carry the fitness their island gave them (an elite passes it on, as survivors do) and, as
+    survivors, are bred into the next generation."""
     k = int(migration.emigrants)
     sent = {}
     for state in states:
@@ -64,7 +65,7 @@ def migrate(migration: MigrationConfig, states: list[IslandState], rng: np.rando
         genomes, fitness = state.genomes.copy(), state.fitness.copy()
         for (source, who), place in zip(arrivals, places, strict=False):
             genomes[place] = states[source].genomes[who]
-            fitness[place] = np.nan
+            fitness[place] = states[source].fitness[who]
             moves.append((generation, source, state.island, who, place))
         moved.append(dataclasses.replace(state, genomes=genomes, fitness=fitness))
     return moved, moves

@@ -1,0 +1,160 @@
+"""Runs with islands (``islands=2``) on Dask: the same outputs whatever the workers, a run stopped at a migration
+and resumed the same as one never stopped, a scheduler that does not answer refused before any work, and every
+experiment valid with islands on every game."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import socket
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ga_pig.config import compose, fit_experiment, validate
+from ga_pig.runs import run
+
+run_module = importlib.import_module("ga_pig.runs.run")  # the module, which the package's `run` hides
+
+ROOT = Path(__file__).resolve().parents[2]
+EXPERIMENTS = sorted(p.stem for p in (ROOT / "conf" / "experiment").glob("*.yaml"))
+GAMES = sorted(p.stem for p in (ROOT / "conf" / "game").glob("*.yaml"))
+#: Two islands of eight members on Pig to 20, a migration every two generations; workers as threads of this process.
+SMALL = ["islands=2", "generations=6", "migration.every=2", "population_size=8", "game.goal=20",
+         "cluster.processes=false", "progress=false"]
+#: summary.json's keys that time the run or name its directory.
+TIMINGS = ("seconds", "compile_s", "output_dir")
+
+
+def _run(directory: Path, *overrides: str) -> dict:
+    return run(compose([*SMALL, *overrides]), directory, [*SMALL, *overrides])
+
+
+def _outputs(directory: Path) -> dict:
+    """Everything a seed fixes in a run's directory."""
+    summary = json.loads((directory / "summary.json").read_text())
+    for key in (*TIMINGS, "resumes"):
+        summary.pop(key)
+    population = np.load(directory / "population.npz")
+    return {"best": np.load(directory / "best.npy").tobytes(),
+            "population": {name: population[name].tobytes() for name in population.files},
+            "generations": pd.read_parquet(directory / "generations.parquet").drop(columns="seconds"),
+            "migrations": pd.read_parquet(directory / "migrations.parquet"), "summary": summary}
+
+
+def _same(first: dict, second: dict) -> None:
+    pd.testing.assert_frame_equal(first.pop("generations"), second.pop("generations"))
+    pd.testing.assert_frame_equal(first.pop("migrations"), second.pop("migrations"))
+    assert first == second
+
+
+def test_the_same_outputs_on_one_worker_and_on_two(tmp_path):
+    one = _run(tmp_path / "one", "cluster.workers=1")
+    two = _run(tmp_path / "two", "cluster.workers=2")
+    _same(_outputs(tmp_path / "one"), _outputs(tmp_path / "two"))
+    table = pd.read_parquet(tmp_path / "one" / "generations.parquet")
+    assert sorted(set(table["island"])) == [0, 1]
+    # every recorded generation of each island (simulated fitness: every 10th), and each island's final members
+    assert table[["generation", "island"]].values.tolist() == [[0, 0], [0, 1], [6, 0], [6, 1]]
+    moves = pd.read_parquet(tmp_path / "one" / "migrations.parquet")
+    assert moves["generation"].tolist() == [2, 2, 4, 4] and set(zip(moves["source"], moves["to"])) == {(0, 1), (1, 0)}
+    assert one["champion_island"] in (0, 1) and one["islands"] == 2
+    assert f"island {one['champion_island']} of 2" in one["report"][-1]
+    assert two["champion"] == one["champion"]
+
+
+def test_islands_evolve_apart_from_their_own_streams(tmp_path):
+    _run(tmp_path / "run", "eval_every=1")
+    table = pd.read_parquet(tmp_path / "run" / "generations.parquet")
+    first = table[table["generation"] == 0].set_index("island")
+    assert first.loc[0, "mean"] != first.loc[1, "mean"]  # each island drew its own first population
+
+
+@contextmanager
+def _stopped_at_the_second_epoch():
+    """A pool that runs the first epoch here and is interrupted at the second (Ctrl-C during the epoch)."""
+    calls = []
+
+    def pool(function, tasks):
+        calls.append(function)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return [function(*task) for task in tasks]
+
+    yield pool
+
+
+def test_a_run_stopped_at_a_migration_resumes_as_if_never_stopped(tmp_path, monkeypatch, capsys):
+    ladder = ["experiment=coevolve_exact", "time_limit_s=null"]  # the judge's state crosses the checkpoint
+    _run(tmp_path / "whole", *ladder)
+    with monkeypatch.context() as patched:
+        patched.setattr(run_module, "dask_pool", lambda spec: _stopped_at_the_second_epoch())
+        with pytest.raises(KeyboardInterrupt):
+            _run(tmp_path / "stopped", *ladder)
+    assert "checkpoint at generation 2 of 6" in capsys.readouterr().err
+    assert not (tmp_path / "stopped" / "summary.json").exists()
+    resumed = run(compose([f"resume={tmp_path / 'stopped'}"]), tmp_path / "stopped", [f"resume={tmp_path / 'stopped'}"])
+    assert resumed["resumes"] == [{"generation": 2, "changes": {}}]
+    _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "stopped"))
+
+
+def test_generations_extend_a_finished_run_as_if_it_had_run_on(tmp_path):
+    _run(tmp_path / "whole")
+    _run(tmp_path / "short", "generations=4")
+    resume = [f"resume={tmp_path / 'short'}", "generations=6"]
+    run(compose(resume), tmp_path / "short", resume)
+    _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "short"))
+
+
+def _closed_port() -> int:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return free.getsockname()[1]
+
+
+def test_a_scheduler_that_does_not_answer_is_refused_before_any_work(tmp_path):
+    directory = tmp_path / "run"
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    done = subprocess.run([sys.executable, "-m", "ga_pig", "islands=2", f"cluster.address={address}",
+                           f"hydra.run.dir={directory}"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "cluster.address" in done.stderr and address in done.stderr
+    assert not directory.exists()
+
+
+@pytest.mark.parametrize("experiment", EXPERIMENTS)
+def test_every_experiment_takes_islands_on_every_game_with_game_alone(experiment):
+    for game in GAMES:
+        overrides = [f"experiment={experiment}", f"game={game}", "islands=2"]
+        cfg = compose(overrides)
+        fit_experiment(cfg, overrides)
+        if experiment == "random_search":
+            with pytest.raises(ValueError, match="config key 'islands' = 2: expected 1 with mode=random_search"):
+                validate(cfg)
+        else:
+            validate(cfg)
+
+
+@pytest.mark.parametrize("override, refusal", [
+    ("islands=0", "config key 'islands' = 0: expected an integer >= 1"),
+    ("migration.every=0", "config key 'migration.every' = 0"),
+    ("migration.topology=star", "config key 'migration.topology' = 'star': expected one of"),
+    ("migration.select=worst", "config key 'migration.select' = 'worst'"),
+    ("migration.emigrants=11", "config key 'migration.emigrants' = 11: expected at most 10 with 2 islands"),
+    ("cluster.address=localhost:8786", "config key 'cluster.address' = 'localhost:8786': expected null or a Dask"),
+    ("cluster.queue=gpu", "config key 'cluster.queue' = 'gpu': expected null with cluster=local"),
+])
+def test_bad_island_values_are_refused_naming_the_key(override, refusal):
+    with pytest.raises(ValueError, match=refusal.replace("(", r"\(")):
+        validate(compose(["islands=2", override]))
+
+
+def test_full_topology_counts_every_sender():
+    validate(compose(["islands=3", "migration.emigrants=5"]))
+    with pytest.raises(ValueError, match="at most 5 with 3 islands and topology full"):
+        validate(compose(["islands=3", "migration=full", "migration.emigrants=6"]))
