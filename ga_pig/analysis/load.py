@@ -91,9 +91,13 @@ def load_runs(path: str | Path = "outputs") -> pd.DataFrame:
     Columns: the recorded statistics (generation, cube_side, mean, max, min, std, the diversity columns
     diversity, diversity_reached, distinct and fixed, seconds), the run's config values (experiment, population,
     selection, fitness, opponent, mutation, population_size, games_per_match, elite, cube, seed ...), ``run_dir``
-    and ``finished`` (False for a run that was stopped and not yet resumed to its end).
+    and ``finished`` (False for a run that was stopped and not yet resumed to its end). Where a run with islands
+    (``islands`` > 1) is among them, ``island`` says whose row it is (0 for a run without islands).
     """
-    return _load(path, GENERATIONS)
+    frame = _load(path, GENERATIONS)
+    if "island" in frame:
+        frame["island"] = frame["island"].fillna(0).astype("int64")
+    return frame
 
 
 def load_draws(path: str | Path = "outputs") -> pd.DataFrame:

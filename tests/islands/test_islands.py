@@ -68,11 +68,19 @@ def test_the_same_outputs_on_one_worker_and_on_two(tmp_path):
     assert two["champion"] == one["champion"]
 
 
-def test_islands_evolve_apart_from_their_own_streams(tmp_path):
-    _run(tmp_path / "run", "eval_every=1")
-    table = pd.read_parquet(tmp_path / "run" / "generations.parquet")
+def test_islands_evolve_apart_and_load_runs_tells_them_apart(tmp_path):
+    from ga_pig.analysis import load_runs
+
+    _run(tmp_path / "runs" / "islands", "eval_every=1")
+    single = ["generations=2", "population_size=8", "game.goal=20", "progress=false"]
+    run(compose(single), tmp_path / "runs" / "single", single)
+    table = pd.read_parquet(tmp_path / "runs" / "islands" / "generations.parquet")
     first = table[table["generation"] == 0].set_index("island")
     assert first.loc[0, "mean"] != first.loc[1, "mean"]  # each island drew its own first population
+    loaded = load_runs(tmp_path / "runs")
+    islands = loaded[loaded["run_dir"].str.endswith("islands")]
+    assert islands.groupby("island")["generation"].apply(list).to_dict() == {i: [0, 1, 2, 3, 4, 5, 6] for i in (0, 1)}
+    assert loaded.loc[loaded["run_dir"].str.endswith("single"), "island"].tolist() == [0, 0]  # generations 0 and 2
 
 
 @contextmanager

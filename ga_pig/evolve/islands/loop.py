@@ -133,7 +133,6 @@ def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None,
                 run.save()
                 run.flush()
                 log.info("islands at generation %d of %d (%.1f s)", stop, total, run.elapsed())
-            run.save()  # the migration at the last generation not yet made: generations= extends the run
             final = pool(finish, [(spec, i, run.states[i]) for i in range(spec.islands)])
     except (KeyboardInterrupt, Stopped) as error:
         run.flush()
