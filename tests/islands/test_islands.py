@@ -62,7 +62,8 @@ def test_the_same_outputs_on_one_worker_and_on_two(tmp_path):
     # every recorded generation of each island (simulated fitness: every 10th), and each island's final members
     assert table[["generation", "island"]].values.tolist() == [[0, 0], [0, 1], [6, 0], [6, 1]]
     moves = pd.read_parquet(tmp_path / "one" / "migrations.parquet")
-    assert moves["generation"].tolist() == [2, 2, 4, 4] and set(zip(moves["source"], moves["to"])) == {(0, 1), (1, 0)}
+    assert moves["generation"].tolist() == [2, 2, 4, 4]
+    assert set(zip(moves["source"], moves["to"], strict=True)) == {(0, 1), (1, 0)}
     assert one["champion_island"] in (0, 1) and one["islands"] == 2
     assert f"island {one['champion_island']} of 2" in one["report"][-1]
     assert two["champion"] == one["champion"]

@@ -1,6 +1,6 @@
 """The island model: ``islands`` populations of one experiment evolving apart, each with the experiment's own
-scheme, operators and judge, exchanging members at fixed generations ([Whitley et al. 1999]'s island model; DEAP's
-``migRing``). [`island`][ga_pig.evolve.islands.island]: an island's state and the pure tasks a worker runs on it;
+scheme, operators and judge, exchanging members at fixed generations (as DEAP's ``migRing`` does).
+[`island`][ga_pig.evolve.islands.island]: an island's state and the pure tasks a worker runs on it;
 [`migration`][ga_pig.evolve.islands.migration]: who moves where; [`loop`][ga_pig.evolve.islands.loop]: the epochs,
 migrations, checkpoints and outputs on the coordinator; [`outputs`][ga_pig.evolve.islands.outputs]: the files. The
 same seed gives the same outputs whatever pool runs the tasks, and however many workers it has."""

@@ -42,12 +42,13 @@ def island_rng(seed: int, island: int) -> np.random.Generator:
 @dataclass
 class IslandState:
     """An island between epochs, at the start of generation ``generation``: its members (``genomes`` of cube side
-    ``side``, their ``fitness``, NaN where not judged; an immigrant the one its island gave it) and, once a generation is judged, the ``survivors`` of its
-    last selection (indices, best first), still to be bred: migration replaces survivors, so immigrants are parents
-    of the next generation. ``champion``: the island's best by its own judge (as the judge reads strategies);
-    ``rng_state`` and ``judge_state`` its generator's and judge's; ``rows``: the generations recorded in the last
-    task; ``rates``: a final population's exact win rates against the optimal policy (NaN unrecorded);
-    ``elapsed``: the run's seconds of work when the task began (for the rows' ``seconds``)."""
+    ``side``, their ``fitness``: NaN where not judged, an immigrant's the one its island gave it) and, once a
+    generation is judged, the ``survivors`` of its last selection (indices, best first), still to be bred: migration
+    replaces survivors, so immigrants are parents of the next generation. ``champion``: the island's best by its own
+    judge (as the judge reads strategies); ``rng_state`` and ``judge_state`` its generator's and judge's; ``rows``:
+    the generations recorded in the last task; ``rates``: a final population's exact win rates against the optimal
+    policy (NaN unrecorded); ``elapsed``: the run's seconds of work when the task began (for the rows'
+    ``seconds``)."""
 
     island: int
     generation: int
