@@ -4,8 +4,11 @@ experiment valid with islands on every game."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -120,6 +123,15 @@ def test_generations_extend_a_finished_run_as_if_it_had_run_on(tmp_path):
     _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "short"))
 
 
+def test_a_time_limit_ends_the_run_at_a_migration_with_every_output(tmp_path, capsys):
+    summary = _run(tmp_path / "run", "time_limit_s=0.001")
+    assert summary["stopped"] == "time_limit_s" and summary["generations"] == 2
+    assert "time_limit_s reached" in capsys.readouterr().err
+    table = pd.read_parquet(tmp_path / "run" / "generations.parquet")
+    assert table[["generation", "island"]].values.tolist() == [[0, 0], [0, 1], [2, 0], [2, 1]]
+    assert pd.read_parquet(tmp_path / "run" / "migrations.parquet").empty  # stopped before the first migration
+
+
 def _closed_port() -> int:
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
@@ -167,3 +179,32 @@ def test_full_topology_counts_every_sender():
     validate(compose(["islands=3", "migration.emigrants=5"]))
     with pytest.raises(ValueError, match="at most 5 with 3 islands and topology full"):
         validate(compose(["islands=3", "migration=full", "migration.emigrants=6"]))
+
+
+def _dying(marker: Path, spec, island, state, stop):
+    """Island 0's second epoch kills its worker (SIGKILL) the first time it runs; every other run is the epoch."""
+    from ga_pig.evolve.islands import epoch
+
+    if island == 0 and stop == 4 and not marker.exists():
+        marker.touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return epoch(spec, island, state, stop)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_in_the_middle_of_an_epoch_costs_only_that_epoch(tmp_path, monkeypatch):
+    """Two worker processes; the one running island 0's second epoch is killed: Dask runs the epoch again on a
+    worker, and the run ends with the outputs of a run no worker of which was lost."""
+    import cloudpickle
+
+    loop = importlib.import_module("ga_pig.evolve.islands.loop")
+    _run(tmp_path / "whole")
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers need not import the tests
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(loop, "epoch", functools.partial(_dying, tmp_path / "killed"))
+            _run(tmp_path / "lost", "cluster.processes=true", "cluster.workers=2")
+    finally:
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    assert (tmp_path / "killed").exists()
+    _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "lost"))
