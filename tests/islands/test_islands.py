@@ -208,3 +208,17 @@ def test_a_worker_killed_in_the_middle_of_an_epoch_costs_only_that_epoch(tmp_pat
         cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
     assert (tmp_path / "killed").exists()
     _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "lost"))
+
+
+@pytest.mark.slow
+def test_islands_on_slurm_workers_give_the_same_outputs(tmp_path):
+    """cluster=slurm: dask-jobqueue submits two workers through sbatch (skipped where no SLURM cluster answers;
+    ``make test-cluster`` brings up a one-node one)."""
+    from tests.runs.test_cluster import NO_CLUSTER, PARTITION
+
+    if PARTITION is None:
+        pytest.skip(NO_CLUSTER)
+    _run(tmp_path / "here")
+    _run(tmp_path / "slurm", "cluster=slurm", "cluster.workers=2", f"cluster.queue={PARTITION}", "cluster.memory=1GB",
+         "cluster.walltime=00:10:00", "cluster.processes=true")
+    _same(_outputs(tmp_path / "here"), _outputs(tmp_path / "slurm"))
