@@ -110,8 +110,9 @@ def test_a_run_stopped_at_a_migration_resumes_as_if_never_stopped(tmp_path, monk
             _run(tmp_path / "stopped", *ladder)
     assert "checkpoint at generation 2 of 6" in capsys.readouterr().err
     assert not (tmp_path / "stopped" / "summary.json").exists()
-    resumed = run(compose([f"resume={tmp_path / 'stopped'}"]), tmp_path / "stopped", [f"resume={tmp_path / 'stopped'}"])
-    assert resumed["resumes"] == [{"generation": 2, "changes": {}}]
+    resume = [f"resume={tmp_path / 'stopped'}", "cluster.workers=1"]  # where it goes on may change
+    resumed = run(compose(resume), tmp_path / "stopped", resume)
+    assert resumed["resumes"] == [{"generation": 2, "changes": {"cluster.workers": 1}}]
     _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "stopped"))
 
 

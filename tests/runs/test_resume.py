@@ -153,7 +153,7 @@ def finished_run(tmp_path_factory):
 
 @pytest.mark.parametrize("override, message", [
     ("mutation=0.5", "config key 'mutation' = 0.5: expected 0.01, the value of the run being resumed: only "
-                     "generations, time_limit_s, progress, checkpoint_every, logger may change"),
+                     "generations, time_limit_s, progress, checkpoint_every, logger, cluster may change"),
     ("game=freys", "config key 'game' = .*'freys'.*the value of the run being resumed"),
     ("seed=3", "config key 'seed' = 3: expected 2"),
 ])
