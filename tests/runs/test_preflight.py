@@ -80,8 +80,13 @@ def _outside(key: str) -> list:
 
 def _option(key: str) -> list[str]:
     """The group option that has ``key`` (the first option of its part with it), for a part's key; for a
-    game's own parameter (``game.turns``), the first game that takes it."""
+    game's own parameter (``game.turns``), the first game that takes it; for a key of ``cluster=slurm`` alone,
+    that option."""
+    from ga_pig.config.islands import SLURM_KEYS
+
     group, _, name = key.partition(".")
+    if group == "cluster" and name in SLURM_KEYS:
+        return ["cluster=slurm"]
     if group == "game":
         takers = [game for game, builder in GAMES.items() if name in inspect.signature(builder).parameters]
         return [f"game={takers[0]}"] if 0 < len(takers) < len(GAMES) else []
