@@ -1,6 +1,6 @@
 """One generation of a run, judged and bred: the parts a run's spec picks, assembled once
 ([`Generations`][ga_pig.evolve.generation.Generations]), which the generation loop
-([`ga_pig.evolve.run`][ga_pig.evolve.run]) and each island of the island model
+([`evolve`][ga_pig.evolve.run.evolve]) and each island of the island model
 ([`ga_pig.evolve.islands`][ga_pig.evolve.islands]) drive."""
 
 from __future__ import annotations

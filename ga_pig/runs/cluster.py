@@ -1,5 +1,5 @@
 """Where a run's islands evolve: a Dask client from the run spec's ``cluster`` group, and the pool the island loop
-([`evolve_islands`][ga_pig.evolve.islands.evolve_islands]) sends its tasks to.
+([`evolve_islands`][ga_pig.evolve.islands.loop.evolve_islands]) sends its tasks to.
 
 ``cluster=local`` starts a ``LocalCluster`` on this machine (``cluster.workers``: how many; one per island, at most
 the cores, when null; ``cluster.processes=false`` runs them as threads of this process); ``cluster=slurm`` a

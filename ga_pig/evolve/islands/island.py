@@ -1,9 +1,10 @@
-"""One island of the island model: its state between epochs ([`IslandState`][ga_pig.evolve.islands.IslandState],
-arrays and plain values only) and the two tasks a worker runs on it, pure functions of the run's spec, the state and
-the island's index: [`epoch`][ga_pig.evolve.islands.epoch] (evolve it to a generation) and
-[`finish`][ga_pig.evolve.islands.finish] (breed its final population). Each island draws from its own generator,
-keyed by the run's seed and its index ([`island_rng`][ga_pig.evolve.islands.island_rng]), so where a task runs, and
-how often it is run again after a worker is lost, never changes what it returns."""
+"""One island of the island model: its state between epochs
+([`IslandState`][ga_pig.evolve.islands.island.IslandState], arrays and plain values only) and the two tasks a worker
+runs on it, pure functions of the run's spec, the state and the island's index:
+[`epoch`][ga_pig.evolve.islands.island.epoch] (evolve it to a generation) and
+[`finish`][ga_pig.evolve.islands.island.finish] (breed its final population). Each island draws from its own
+generator, keyed by the run's seed and its index ([`island_rng`][ga_pig.evolve.islands.island.island_rng]), so where
+a task runs, and how often it is run again after a worker is lost, never changes what it returns."""
 
 from __future__ import annotations
 

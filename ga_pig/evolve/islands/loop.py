@@ -1,10 +1,11 @@
 """The island model's loop on the coordinator: the islands evolve apart for an epoch (``migration.every``
-generations, [`epoch`][ga_pig.evolve.islands.epoch]) as tasks of a pool, then meet at a migration at that fixed
-generation ([`migrate`][ga_pig.evolve.islands.migrate]); a checkpoint is written at every migration, on Ctrl-C or a
-stop signal and at the end. The run's champion is the islands' champion the experiment's own judge ranks first in a
-round of its totals among them, so an oracle-free experiment never asks the optimal policy; the summary and the
-report name its island. What a pool is: ``pool(function, calls)`` returns ``[function(*call) for call in calls]``, in
-order, wherever it runs them ([`ga_pig.runs.cluster`][ga_pig.runs.cluster] runs them on Dask)."""
+generations, [`epoch`][ga_pig.evolve.islands.island.epoch]) as tasks of a pool, then meet at a migration at that
+fixed generation ([`migrate`][ga_pig.evolve.islands.migration.migrate]); a checkpoint is written at every migration,
+on Ctrl-C or a stop signal and at the end. The run's champion is the islands' champion the experiment's own judge
+ranks first in a round of its totals among them, so an oracle-free experiment never asks the optimal policy; the
+summary and the report name its island. What a pool is: ``pool(function, calls)`` returns
+``[function(*call) for call in calls]``, in order, wherever it runs them
+([`ga_pig.runs.cluster`][ga_pig.runs.cluster] runs them on Dask)."""
 
 from __future__ import annotations
 
