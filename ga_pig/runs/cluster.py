@@ -77,6 +77,8 @@ def dask_pool(spec: Config) -> Iterator[Callable]:
     printed on stderr."""
     from distributed import Client
 
+    # Dask's scheduler narrates every client and worker at INFO, which a run's log (INFO) would repeat
+    logging.getLogger("distributed").setLevel(logging.WARNING)
     cluster = None if spec.cluster.address else _cluster(spec)
     try:
         with Client(spec.cluster.address or cluster) as client:
