@@ -105,6 +105,6 @@ def space_of(game: Game) -> Space:
     """The space of a two-player ``game`` under the seeds' rule: dice counts when the mover chooses a
     number of dice, roll/hold tables otherwise."""
     if game.players != 2 or game.endgame != "first_to_goal":
-        raise ValueError(f"{game} is not a two-player game under the seeds' rule (players={game.players}, "
+        raise ValueError(f"{game} is not a two-player game, first to bank the goal wins (players={game.players}, "
                          f"endgame={game.endgame!r})")
     return DiceCounts(game) if game.max_dice else RollHold(game)
