@@ -82,7 +82,7 @@ MEASUREMENTS = ("ga", "discovery*", "engine", "evaluation", "compare")
 
 
 #: Keys of those files that hold no measurement: the published figures, exact optima, targets, settings.
-NOT_MEASURED = {"seed_001", "optimal_first_mover", "fair_share", "target", "scale", "overrides", "machine"}
+NOT_MEASURED = {"exeter_ga_2016", "optimal_first_mover", "fair_share", "target", "scale", "overrides", "machine"}
 
 
 def _recorded() -> set[str]:

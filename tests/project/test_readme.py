@@ -143,7 +143,7 @@ def test_results_table_matches_its_sources():
 
     results = ROOT / "benchmarks" / "results"
     row = _table_row("the Exeter GA (2016)'s best")
-    assert "ga.json" in row and json.loads((results / "ga.json").read_text())["seed_001"]["cube"] == _number(row)
+    assert "ga.json" in row and json.loads((results / "ga.json").read_text())["exeter_ga_2016"]["cube"] == _number(row)
     discovery = json.loads((results / "discovery_pig.json").read_text())["results"]
     for experiment in ("vs_optimal", "coevolve_exact", "coevolve_simulated"):
         row = _table_row(f"`{experiment}`")
