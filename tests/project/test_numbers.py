@@ -1,16 +1,17 @@
 """docs/: a measured number on a page is rendered from its results file when the site is built.
 
-``{{ macro(...) | fmt("spec") }}`` in a page is rendered by mkdocs-macros with the macros of docs/_macros.py from
+``{{ macro(...) | fmt("spec") }}`` in a page is rendered by mkdocs-macros with the macros of docs/_macros/ from
 ``benchmarks/results/*.json``; a number typed into a page instead would drift the day its benchmark is rerun, so the
 checker below fails on one. Pages are rendered here through the macros plugin as mkdocs.yml configures it.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,10 +49,10 @@ EXEMPT = {
 
 
 def _macros():
-    spec = importlib.util.spec_from_file_location("docs_macros", DOCS / "_macros.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The package docs/_macros, imported as mkdocs-macros imports it: ``_macros``, from docs/."""
+    if str(DOCS) not in sys.path:
+        sys.path.insert(0, str(DOCS))
+    return importlib.import_module("_macros")
 
 
 def _comments(block: re.Match) -> str:
