@@ -246,11 +246,20 @@ class Numbers:
 
     def minutes(self, command: str) -> str:
         """How long ``command`` took on the project's machine (``suite.json``, by ``benchmarks/suite.py``): "9–12
-        minutes", or that it is not timed yet."""
+        minutes", with where the time comes from unless the script timed it (a CI log, or copied by hand), or that
+        it is not timed yet."""
         entry = self.result("suite")["commands"].get(command)
         if entry is None:
             return f'not timed yet (`python benchmarks/suite.py "{command}"` times it)'
-        return f"{self.between(entry['seconds'], 0, 1 / 60)} minutes"
+        shown = f"{self.between(entry['seconds'], 0, 1 / 60)} minutes"
+        source = entry.get("source")
+        if source == "timed":
+            return shown
+        if source == "ci_log":
+            return f"{shown} (read from CI's log `{entry['log']}` of {entry['date']}: {entry['covers']})"
+        if source == "by hand":
+            return f"{shown} (copied by hand {entry['note']}, {entry['date']}; not timed by `benchmarks/suite.py` yet)"
+        raise ValueError(f"suite.json: {command}'s source is {source!r}; expected 'timed', 'ci_log' or 'by hand'")
 
     def ga(self, scheme: str, field: str = "best_ever") -> list[float]:
         """One field of the GA benchmark's seeds for ``scheme`` (``knockout``, ``round_robin``, ``cube``,

@@ -192,18 +192,24 @@ def test_the_built_site_follows_its_results_file(results, tmp_path):
 
 def test_the_test_commands_durations_follow_their_results_file(results):
     """getting-started.md's times of make test and make check come from suite.json: a command timed anew shows its
-    minutes, one not timed says so."""
+    minutes, one not timed says so; a time the script did not measure says where it comes from (CI's log, by hand)."""
     macros = _macros()
     page = (DOCS / "getting-started.md").read_text()
     before = macros.render_page(page, results)
 
     def timed(data):
-        data["commands"]["make test"]["seconds"] = [1262.0]
-        data["commands"]["make check"] = {"seconds": [2405.0]}
+        data["commands"]["make test"] = {"seconds": [1262.0], "source": "timed"}
+        data["commands"]["make check"] = {"seconds": [2405.0], "source": "timed"}
+        data["commands"][".ci/run"] = {"seconds": [3000.0], "source": "ci_log", "log": "ci.log", "date": "2026-12-01",
+                                       "covers": "the whole CI run"}
     _set(results / "suite.json", timed)
     after = macros.render_page(page, results)
-    assert "21 minutes" in after and "40 minutes" in after and "21 minutes" not in before
+    assert "21 minutes." in after and "40 minutes." in after and "21 minutes" not in before
     assert "not timed yet" in before and "not timed yet" not in after
+    assert "50 minutes (read from CI's log `ci.log` of 2026-12-01: the whole CI run)" in after
+    hand = {name for name, entry in json.loads((RESULTS / "suite.json").read_text())["commands"].items()
+            if entry["source"] == "by hand"}
+    assert before.count("copied by hand") == len(hand) and "copied by hand" not in after
 
 
 def test_simple_rules_conclusion_follows_the_data(results):
