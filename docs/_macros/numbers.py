@@ -27,7 +27,8 @@ class Numbers:
     #: the methods a page may call as macros
     MACROS = ("result", "runs", "seeds", "median", "summary", "span", "worst", "target", "met", "rule", "measure",
               "evaluation", "ga", "best_by", "drift", "count", "pig_table", "every_game_table", "every_game_met",
-              "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table", "minutes")
+              "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table", "minutes",
+              "times_recorded")
 
     def __init__(self, results: Path | None = None):
         self.results = Path(results or results_folder())
@@ -238,6 +239,14 @@ class Numbers:
                   f"{r['population_best_ever']:.4f} | {r['generations']:,} |"
                   for r in self.runs(experiment, game, file)]
         return "\n".join(lines)
+
+    def times_recorded(self) -> int:
+        """The most times one discovery run of ``discovery_pig.json`` and ``discovery_variants.json`` recorded its
+        champion's best (each earlier budget kept, and the end), as the discovery figure draws them; runs with
+        overrides are left out, as there."""
+        return max(len(run.get("champion_best_by", {})) + 1 for name in ("discovery_pig", "discovery_variants")
+                   for entry in self.result(name)["results"].values() for run in entry["runs"]
+                   if not run.get("overrides"))
 
     def between(self, values: list[float], digits: int = 1, scale: float = 1.0) -> str:
         """The smallest and largest of ``values`` (times ``scale``), "49–73" (one number if they agree)."""

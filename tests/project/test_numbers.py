@@ -167,6 +167,22 @@ def test_a_page_follows_its_results_file(results):
     assert f"{median:.5f}" in after["discovery.md"] and f"{median:.5f}" not in before["discovery.md"]
 
 
+def test_the_discovery_caption_follows_the_times_recorded(results):
+    """The discovery figure's caption says a line joins two medians while no run kept more than two times, and
+    that lines follow the runs' progress once one run of a copy of the results keeps its best by every minute."""
+    macros = _macros()
+    page = (DOCS / "findings" / "discovery.md").read_text()
+    before = macros.render_page(page, results, page="findings/discovery.md")
+
+    def every_minute(data):
+        run = data["results"]["coevolve_exact/pig"]["runs"][0]
+        run["champion_best_by"] = {str(60 * minute): run["champion_best_ever"] for minute in range(1, 15)}
+    _set(results / "discovery_pig.json", every_minute)
+    after = macros.render_page(page, results, page="findings/discovery.md")
+    assert "a line joins two medians" in before and "up to 15 times" not in before
+    assert "a line joins two medians" not in after and "up to 15 times" in after
+
+
 @pytest.mark.slow
 def test_the_built_site_follows_its_results_file(results, tmp_path):
     """``mkdocs build --strict`` against a copy of the results with one run changed: the built discovery page shows
