@@ -15,10 +15,12 @@ import dataclasses
 import inspect
 import re
 import textwrap
-import types
 import typing
 
-__all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys", "group_options"]
+from ga_pig import _schema
+
+__all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys", "group_options",
+           "conf_groups"]
 
 #: The command lines whose keys are documented here: ``run`` (``python -m ga_pig``); the command lines above
 #: this layer add their own with [`register_schema`][ga_pig._config_doc.register_schema] (``play``:
@@ -150,12 +152,10 @@ def comments(cls: type) -> dict[str, str]:
 
 def _type(kind) -> str:
     """A schema type as a command line writes it: ``int``, ``float | null``, ``list[int]``."""
-    args = typing.get_args(kind)
-    if typing.get_origin(kind) in (typing.Union, types.UnionType) and type(None) in args:
-        inner = next(a for a in args if a is not type(None))
+    if (inner := _schema.optional(kind)) is not None:
         return f"{_type(inner)} | null"
     if typing.get_origin(kind) is list:
-        return f"list[{_type(args[0])}]"
+        return f"list[{_type(typing.get_args(kind)[0])}]"
     return getattr(kind, "__name__", str(kind))
 
 
@@ -307,13 +307,18 @@ def register_help() -> None:
     OmegaConf.register_new_resolver("ga_pig_groups", group_options, replace=True)
 
 
-def group_options() -> str:
-    """``--help``'s group list: each group under ``conf/`` (Hydra's own aside) with its options,
-    ``group: a, b``; the schemas the options extend (``schema/<group>``) are no options to pick."""
+def conf_groups() -> dict[str, list[str]]:
+    """The config groups under ``conf/`` (Hydra's own aside), each with its options; the schemas the options
+    extend (``schema/<group>``) are no options to pick."""
     from ga_pig.config import CONF_DIR
 
-    return "\n".join(f"{d.name}: {', '.join(sorted(p.stem for p in d.glob('*.yaml')))}"
-                     for d in sorted(CONF_DIR.iterdir()) if d.is_dir() and d.name != "hydra")
+    return {d.name: sorted(p.stem for p in d.glob("*.yaml")) for d in sorted(CONF_DIR.iterdir())
+            if d.is_dir() and d.name != "hydra"}
+
+
+def group_options() -> str:
+    """``--help``'s group list: each of [`conf_groups`][ga_pig._config_doc.conf_groups] as ``group: a, b``."""
+    return "\n".join(f"{group}: {', '.join(options)}" for group, options in conf_groups().items())
 
 
 def _help_keys(schema: str, _root_) -> str:
