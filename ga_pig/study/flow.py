@@ -32,12 +32,8 @@ from ga_pig.study.config import Plan
 from ga_pig.study.store import Store, decisions, exits, games, pages, participants
 from ga_pig.study.store import study as settings
 
-__all__ = ["Study", "Refused", "STAGES", "check_id", "SOURCES", "UNKNOWN_LINK"]
+__all__ = ["Study", "Refused", "check_id", "UNKNOWN_LINK"]
 
-#: The pages of a participant's path, in order.
-STAGES = ("consent", "rules", "questions", "games", "done")
-#: Where an ID came from: ``?participant=`` or Prolific's ``?PROLIFIC_PID=``.
-SOURCES = ("participant", "prolific")
 # matched whole (fullmatch): ``$`` alone would let a trailing newline through
 _ID = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
 _OTHER_ID = re.compile(r"[A-Za-z0-9_.-]{0,64}")
