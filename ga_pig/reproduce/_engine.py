@@ -78,12 +78,9 @@ def decisions(ctx):
 
 
 # ---------------------------------------------------------------------------- engine figures
-def cross_section(j: int):
-    def build(ctx):
-        return (figures.cross_section(ctx.solution.policy, j, ctx.reachable),
-                f"optimal boundary, hold-at-20 line and reachable states at j = {j}")
-
-    return build
+def cross_section(ctx, j: int):
+    return (figures.cross_section(ctx.solution.policy, j, ctx.reachable),
+            f"optimal boundary, hold-at-20 line and reachable states at j = {j}")
 
 
 def piglet(ctx):
