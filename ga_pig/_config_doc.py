@@ -17,6 +17,7 @@ import re
 import textwrap
 import types
 import typing
+from pathlib import Path
 
 __all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys", "group_options"]
 
@@ -309,11 +310,16 @@ def register_help() -> None:
 
 def group_options() -> str:
     """``--help``'s group list: each group under ``conf/`` (Hydra's own aside) with its options,
-    ``group: a, b``; the schemas the options extend (``schema/<group>``) are no options to pick."""
-    from ga_pig.config import CONF_DIR
+    ``group: a, b`` (a part's registered options among them, with or without a file); the schemas the options
+    extend (``schema/<group>``) are no options to pick."""
+    from ga_pig.config import CONF_DIR, part
 
-    return "\n".join(f"{d.name}: {', '.join(sorted(p.stem for p in d.glob('*.yaml')))}"
-                     for d in sorted(CONF_DIR.iterdir()) if d.is_dir() and d.name != "hydra")
+    def options(group: Path) -> list[str]:
+        owner = part(group.name)
+        return sorted({p.stem for p in group.glob("*.yaml")} | set(owner.options if owner else ()))
+
+    return "\n".join(f"{d.name}: {', '.join(options(d))}" for d in sorted(CONF_DIR.iterdir())
+                     if d.is_dir() and d.name != "hydra")
 
 
 def _help_keys(schema: str, _root_) -> str:

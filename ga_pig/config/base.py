@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -70,7 +70,7 @@ class Part(NamedTuple):
 
     group: str
     base: type
-    options: dict[str, type]
+    options: Mapping[str, type]
     names: tuple[str, ...]
     option_for: Callable
     check: Callable
