@@ -70,11 +70,16 @@ class Part(NamedTuple):
 
     group: str
     base: type
-    options: Mapping[str, type]
+    listed: Callable[[], Mapping[str, type]]
     names: tuple[str, ...]
     option_for: Callable
     check: Callable
     rules: dict[str, Rule]
+
+    @property
+    def options(self) -> Mapping[str, type]:
+        """option -> its dataclass, as ``listed()`` gives them now (an option registered later is among them)."""
+        return self.listed()
 
     def option_of(self, node) -> str:
         """The option whose dataclass ``node`` was composed from (by its type, else by its keys)."""

@@ -4,8 +4,6 @@ and their checks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
 from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges import JUDGES
@@ -14,24 +12,11 @@ from ga_pig.families import engine_of
 __all__ = ["FITNESS"]
 
 
-class _Options(Mapping):
-    """option (``fitness=<option>``) -> its judge's parameter dataclass, read from
-    [`JUDGES`][ga_pig.evolve.judges.JUDGES] when asked, so a judge registered later is among them; grouped by
-    fitness kind, in the order the kinds were registered."""
-
-    def _now(self) -> dict[str, type]:
-        kinds = list(dict.fromkeys(kind for kind, _ in JUDGES))
-        judges = sorted(JUDGES.values(), key=lambda cls: kinds.index(cls.params.kind))
-        return {cls.option: cls.params for cls in judges}
-
-    def __getitem__(self, option: str) -> type:
-        return self._now()[option]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._now())
-
-    def __len__(self) -> int:
-        return len(self._now())
+def _options() -> dict[str, type]:
+    """option (``fitness=<option>``) -> its judge's parameter dataclass, from [`JUDGES`][ga_pig.evolve.judges.JUDGES] as
+    it stands (a judge registered later is among them), grouped by fitness kind in the order the kinds registered."""
+    kinds = list(dict.fromkeys(kind for kind, _ in JUDGES))
+    return {cls.option: cls.params for cls in sorted(JUDGES.values(), key=lambda cls: kinds.index(cls.params.kind))}
 
 
 RULES = {
@@ -47,7 +32,7 @@ RULES = {
 
 def _option_for(node) -> str | None:
     """The option of the judge ``fitness.kind`` and ``fitness.opponent`` name (None: no such judge)."""
-    return next((name for name, cls in _Options().items() if (cls.kind, cls.opponent) ==
+    return next((name for name, cls in _options().items() if (cls.kind, cls.opponent) ==
                  (node["kind"], node["opponent"])), None)
 
 
@@ -93,4 +78,4 @@ def check(cfg, game) -> None:
              "(restarts are for two players, first to bank the goal wins: the Exeter GA (2016)'s rule)")
 
 
-FITNESS = Part("fitness", P.FitnessConfig, _Options(), ("kind", "opponent"), _option_for, check, RULES)
+FITNESS = Part("fitness", P.FitnessConfig, _options, ("kind", "opponent"), _option_for, check, RULES)

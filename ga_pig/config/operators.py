@@ -57,4 +57,4 @@ def check(cfg, game) -> None:
     check_rules(ops, RULES, "operators.")
 
 
-OPERATORS = Part("operators", P.OperatorsConfig, OPTIONS, ("crossover", "mutation"), _option_for, check, RULES)
+OPERATORS = Part("operators", P.OperatorsConfig, OPTIONS.copy, ("crossover", "mutation"), _option_for, check, RULES)

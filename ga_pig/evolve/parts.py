@@ -95,11 +95,18 @@ class SelectionConfig(Frozen):
     #: the selection scheme
     scheme: str = "knockout"
 
+    def mu_given(self) -> int | None:
+        """``mu`` of the schemes that have it (null there, and for the others: none given)."""
+        return None
+
 
 @dataclass
 class _Mu:
     #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
     mu: int | None = None
+
+    def mu_given(self) -> int | None:
+        return self.mu
 
 
 @dataclass

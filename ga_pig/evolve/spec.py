@@ -140,7 +140,7 @@ class Config(Frozen):
     def survivors(self) -> int:
         """``selection.mu`` resolved: how many members survive selection (null, or a scheme without ``mu``: half
         the population)."""
-        mu = getattr(self.selection, "mu", None)
+        mu = self.selection.mu_given()
         return self.population_size // 2 if mu is None else mu
 
 
@@ -178,9 +178,8 @@ def waves(spec) -> list[tuple[int, int]]:
 def make_game(cfg) -> Game:
     """The [`Game`][ga_pig.game.Game] a config names: ``goal`` and every non-null optional
     parameter go to [`Game.named`][ga_pig.game.Game.named], which refuses foreign ones. ``cfg``: the run's spec,
-    or a composed config (the front ends check the game before the spec is made). A game is a value: built once
-    per process for the same parameters (`_built`), so a job's checks before it (``python -m ga_pig``'s
-    preflight and launch) and the job itself share it, and its engine."""
+    or a composed config (the front ends check the game before the spec is made). Built once per process for the
+    same parameters, so a job and the checks before it (preflight, launch) share the game and its engine."""
     params: dict[str, object] = {"goal": int(cfg.game.goal)}
     for key, kind in (("sides", int), ("p_oinker", float), ("max_dice", int), ("turns", int)):
         if getattr(cfg.game, key) is not None:
@@ -194,5 +193,4 @@ def make_game(cfg) -> Game:
 
 @functools.lru_cache(maxsize=64)
 def _built(name: str, params: tuple) -> Game:
-    """``Game.named(name, **params)``, made once for the same ``params`` (pairs)."""
     return Game.named(name, **dict(params))

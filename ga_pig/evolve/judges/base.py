@@ -32,18 +32,15 @@ class Verdict:
 
 
 class Judge:
-    """The protocol of every judge. ``params``: its parameter dataclass (a
-    [`FitnessConfig`][ga_pig.evolve.parts.FitnessConfig]: the run spec's ``fitness`` section, which the judge holds
-    as ``params``), and ``option``: the ``fitness=<option>`` that picks it, both given by
-    [`judge`][ga_pig.evolve.judges.judge]; the schema, ``--help`` and the configuration reference list its keys from
-    ``params``.
-    ``for_run(game, spec, rng, rates)`` builds it for a run; ``totals(strategies)``: each member's round-robin total
-    ([Exeter GA 2016 §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each knockout match ([Exeter GA
-    2016 §3.4.2]; by default read from the totals). A judge that keeps a champion (the run saves it as ``best.npy``)
-    returns it as ``champion`` and carries it across checkpoints as ``state()`` / ``restore(state)`` (arrays by name);
-    it applies the champion improvers of a ``verdict`` (``improve(strategies, champion)``: a better champion or None)
-    once its totals are made. ``two_players_only``: config validation refuses it for more players; ``compact``: it
-    reads members as per-state thresholds."""
+    """The protocol of every judge. ``params``: its parameter dataclass (the spec's ``fitness``, held as ``params``;
+    the schema, ``--help`` and the reference list its keys) and ``option`` (``fitness=<option>``), given by
+    [`judge`][ga_pig.evolve.judges.judge]; ``for_run(game, spec, rng, rates)`` builds it for a run. ``totals``: each
+    member's round-robin total ([Exeter GA 2016 §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each
+    knockout match ([Exeter GA 2016 §3.4.2]; by default read from the totals). A judge that keeps a champion (saved
+    as ``best.npy``) returns it as ``champion`` and carries it across checkpoints as ``state()`` / ``restore(state)``
+    (arrays by name); it applies the champion improvers of a ``verdict`` (``improve(strategies, champion)``: a better
+    champion or None) once its totals are made. ``two_players_only``: refused for more players; ``compact``: it reads
+    members as per-state thresholds."""
 
     params: ClassVar[type[FitnessConfig]] = FitnessConfig
     option: ClassVar[str] = ""
@@ -53,7 +50,6 @@ class Judge:
 
     @classmethod
     def for_run(cls, game: Game, spec, rng: np.random.Generator, rates) -> Judge:
-        """The judge of a run: by default made from the game and its parameters, ``spec.fitness``."""
         return cls(game, spec.fitness)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:

@@ -43,8 +43,7 @@ class Ladder(Judge):
     exploiting it, while playing no better against the rest — stays a challenger). With
     ``aggregate="min"`` a member's fitness is its worst rate against the archive, not the mean.
     A member that is the champion is never tested against itself. The champion improvers of a
-    [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion. ``archive``,
-    ``must_beat``, ``margin`` and ``aggregate`` are keys of its ``params``.
+    [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion.
     """
 
     game: Game
