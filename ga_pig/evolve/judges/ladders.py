@@ -71,17 +71,16 @@ class Ladder(Judge):
             fitness = self._round_robin(strategies)
             self.champions.append(np.array(strategies[int(np.argmax(fitness))]))
         else:
-            archive, must_beat = self.params.archive, self.params.must_beat
-            opponents = self.champions[-archive:]
+            opponents = self.champions[-self.params.archive:]
             rates = self._versus(strategies, opponents)
             fitness = rates.min(axis=1) if self.params.aggregate == "min" else rates.mean(axis=1)
-            beaten = min(must_beat, len(opponents))
+            beaten = min(self.params.must_beat, len(opponents))
             for m in np.argsort(-fitness, kind="stable"):
                 if (rates[m, -beaten:] <= fair(self.game) + self.params.margin).any() or \
                         S.equal(strategies[m], opponents[-1]):
                     continue
                 if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
-                    self.champions = [*self.champions, np.array(strategies[m])][-archive:]
+                    self.champions = [*self.champions, np.array(strategies[m])][-self.params.archive:]
                 break
         for improver in self._improvers:
             improved = improver.improve(strategies, self.champion)

@@ -79,8 +79,7 @@ class ExactRates:
     def versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
         """(members, opponents) rates, remembered as [`__call__`][ga_pig.evolve.judges.ExactRates.__call__]'s are;
         the members and opponents of the pairs not known are evaluated together in one call
-        ([`versus`][ga_pig.families._family.Family.versus] of the engine: each strategy's turns made once for all its
-        pairs)."""
+        (the engine's [`versus`][ga_pig.families._family.Family.versus]: each strategy's turns made once)."""
         if self.shadow is not None:  # learns each member's rate from the start too: one opponent at a time
             return np.stack([self(strategies, o) for o in opponents], axis=1)
         against = [self._opponent_key(o) for o in opponents]
