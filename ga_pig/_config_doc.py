@@ -16,6 +16,7 @@ import inspect
 import re
 import textwrap
 import typing
+from pathlib import Path
 
 from ga_pig import _schema
 
@@ -285,12 +286,16 @@ def register_help() -> None:
 
 
 def conf_groups() -> dict[str, list[str]]:
-    """The config groups under ``conf/`` (Hydra's own aside), each with its options; the schemas the options
-    extend (``schema/<group>``) are no options to pick."""
-    from ga_pig.config import CONF_DIR
+    """The config groups under ``conf/`` (Hydra's own aside), each with its options: its files and a part's
+    registered options with or without a file; the schemas the options extend (``schema/<group>``) are no
+    options to pick."""
+    from ga_pig.config import CONF_DIR, part
 
-    return {d.name: sorted(p.stem for p in d.glob("*.yaml")) for d in sorted(CONF_DIR.iterdir())
-            if d.is_dir() and d.name != "hydra"}
+    def options(group: Path) -> list[str]:
+        owner = part(group.name)
+        return sorted({p.stem for p in group.glob("*.yaml")} | set(owner.options if owner else ()))
+
+    return {d.name: options(d) for d in sorted(CONF_DIR.iterdir()) if d.is_dir() and d.name != "hydra"}
 
 
 def group_options() -> str:

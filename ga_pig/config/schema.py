@@ -82,12 +82,15 @@ def over_schema(saved: dict) -> DictConfig:
 
 def register() -> None:
     """Register the schema in Hydra's ConfigStore (idempotent): the run's as ``schema``, each
-    part's options as ``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends."""
+    part's options as ``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends; an option
+    without such a file (a judge registered by a user's code) is also ``<group>/<option>`` itself, its defaults."""
     store = ConfigStore.instance()
     store.store(name="schema", node=Config)
     for owner in PARTS:
         for option, cls in owner.options.items():
             store.store(group=f"schema/{owner.group}", name=option, node=cls)
+            if not (CONF_DIR / owner.group / f"{option}.yaml").is_file():
+                store.store(group=owner.group, name=option, node=cls)
 
 
 def registry_names(registry: str) -> str:

@@ -72,7 +72,7 @@ def key_columns(spec: Config) -> dict:
         "players": int(spec.game.players),
         "population": str(spec.population.kind),
         "selection": str(spec.selection.scheme),
-        "mu": -1 if getattr(spec.selection, "mu", None) is None else int(spec.selection.mu),
+        "mu": -1 if spec.selection.mu_given() is None else int(spec.selection.mu_given()),
         "fitness": str(spec.fitness.kind),
         "opponent": str(spec.fitness.opponent),
         **{key: kind(getattr(spec.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},

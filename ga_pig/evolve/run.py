@@ -68,12 +68,12 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
     rates = RatesVsOptimal(game)
     judge = make_judge(spec, game, rng, rates)
     toolboxes = [build_toolbox(spec, game, rng, judge, genes, fine) for fine in (False, True)]
-    # the champion improvers the spec asks for: cell tests, the solver's best response, the champion kept
+    # the steps the spec asks for beside the judge: cell tests, the solver's best response, the champion kept
     fit = spec.fitness
-    cells = CellTests(game, fit.cell_tests, fit.max_games, fit.z, rng) if getattr(fit, "cell_tests", 0) else None
+    cells = CellTests(game, fit.cell_budget(), fit.max_games, fit.z, rng) if fit.cell_budget() else None
     memetic = BestResponseStep(game, genes, spec.memetic.every)
     keep = KeepChampion(genes, spec.force_roll_at_zero, slot=-2 if memetic.every else -1) \
-        if getattr(fit, "keep_champion", False) else None
+        if fit.keeps_champion() else None
     stateful = (judge, cells) if cells else (judge,)
     begin = start(spec, resumed, game, genes, rng, schedule[0][0], stateful)
     population, side, champion = begin.population, begin.side, begin.champion

@@ -22,7 +22,7 @@ from ga_pig.evolve.outputs import FAILED, RUN_FILES
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.evolve.run import evolve
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.files import atomic_write
 from ga_pig.rundir import check_writable, held, owned
 from ga_pig.runs.resume import Job, prepare, stopped_before_checkpoint
@@ -61,7 +61,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
             logging.getLogger("ga_pig.evolve.run").info(note)
         spec = to_spec(job.cfg)
         tracking = Tracking(spec, directory)  # a store that cannot be used is refused before any work
-        announce_compiling(family_of(job.game).kernels())
+        announce_compiling(engine_of(job.game).kernels())
         _write_config(job, directory)
         try:
             if spec.mode == "random_search":
