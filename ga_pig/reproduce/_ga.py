@@ -28,6 +28,17 @@ def curves(labels: list[str], by: str, title: str):
     return build
 
 
+def diversity(ctx):
+    """The diversity columns of the cube runs at mutation 0.005 (``make run``'s experiment) over the generations."""
+    frame = ctx.runs_of("cube_0.005")
+    last = frame.sort_values("generation").groupby("run_dir").last()
+    return (figures.diversity_curves(frame, "cube system at mutation 0.005: how alike the population's strategies are"),
+            f"{len(last)} run(s); at the last generation diversity "
+            + ", ".join(f"{v:.4f}" for v in last["diversity"]) + ", diversity_reached "
+            + ", ".join(f"{v:.4f}" for v in last["diversity_reached"]) + ", fixed "
+            + ", ".join(f"{v:.3f}" for v in last["fixed"]))
+
+
 def ga_results(ctx):
     summaries = ctx.runs[2]
     rows = []

@@ -81,6 +81,8 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
                                                           "from random strategies: round robin vs knockout")),
         Entry("ga_cube", f"{GA} Fig. 9", _ga.curves(["cube_0.005", "cube_0.01", "cube_0.05"], "mutation",
                                                     "cube system (knockout, blocks 20 → 10 → 5), by mutation rate")),
+        Entry("ga_diversity", f"{GA} Fig. 9's runs: how alike their members are (LEAP's distance and fixation probes)",
+              _ga.diversity),
         Entry("ga_hold_at", f"{GA} Figs. 12–14", _ga.curves(["round_robin_hold_at", "knockout_hold_at"], "selection",
                                                             "from hold-at strategies: round robin vs knockout")),
         Entry("ga_score", f"{GA} Figs. 15–16", _ga.curves(["round_robin_score", "knockout_score"], "selection",
