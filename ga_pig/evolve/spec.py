@@ -69,7 +69,7 @@ class LoggerConfig(Frozen):
     logdir: str | None = None
     #: generations between pictures of the champion's policy (its roll/hold boundary at a few opponent scores,
     #: Hog's dice counts) sent as images; one is sent at the end too (0: only then)
-    policy_every: int = 100
+    policy_every: int = 250
 
 
 @dataclass

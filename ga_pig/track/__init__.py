@@ -17,6 +17,8 @@ of a run costs one warning line, and the run goes on, its files whole.
 from __future__ import annotations
 
 import logging
+import math
+import time
 from functools import cached_property
 from pathlib import Path
 
@@ -36,6 +38,10 @@ log = logging.getLogger("ga_pig.track")
 
 #: A finished run's files sent as artifacts (those it has: a random search writes no best.npy).
 ARTIFACTS = (SUMMARY, BEST, "winrate.png", CONFIG_FILE)
+#: A live run's recorded rows wait at most this many seconds and are sent together (and at the end, or a stop):
+#: one MLflow batch costs about as much for ten rows as for one, and sending each row of the main job alone
+#: took more than the loggers' 5% of its time.
+SEND_EVERY_S = 5.0
 
 
 def check(spec: Config) -> None:
@@ -68,6 +74,8 @@ class Tracking:
         self.game = game
         self.trackers: dict[str, object] = {}
         self.finished = False
+        self.pending: list[dict] = []
+        self.sent_at = -math.inf
         if spec.logger.mlflow:
             self.trackers["mlflow"] = MLflowRun(spec, self.name, store_uri(spec))
         if spec.logger.tensorboard:
@@ -90,10 +98,19 @@ class Tracking:
             if values:
                 self._try(kind, lambda t=tracker, v=values: t.send(v), f"generation {values[0][0]}")
 
+    def flush(self) -> None:
+        """Send the rows [`row`][ga_pig.track.Tracking.row] holds."""
+        rows, self.pending, self.sent_at = self.pending, [], time.monotonic()
+        if rows:
+            self.rows(rows)
+
     def row(self, row: dict, champion: np.ndarray | None = None) -> None:
-        """Send one recorded generation, and the picture of its ``champion`` (decisions) where one is due (the
-        recorder calls this with each row it adds)."""
-        self.rows([row])
+        """Take one recorded generation (sent with those after it, [`SEND_EVERY_S`][ga_pig.track.SEND_EVERY_S]),
+        and send the picture of its ``champion`` (decisions) where one is due (the recorder calls this with each
+        row it adds)."""
+        self.pending.append(row)
+        if time.monotonic() - self.sent_at >= SEND_EVERY_S:
+            self.flush()
         every, generation = self.spec.logger.policy_every, int(row["generation"])
         if champion is None or not every or not has_picture(self.space):
             return
@@ -110,6 +127,7 @@ class Tracking:
     def finish(self, summary: dict) -> None:
         """Send the finished run's outputs (an Optuna trial's objective among its metrics, at the last
         generation) and say how to open each tracker."""
+        self.flush()
         report = summary.get("report")
         files = [name for name in ARTIFACTS if (self.run_dir / name).is_file()]
         generation = int(summary.get("generations", 0))  # the last recorded one (a random search: none)
@@ -139,7 +157,9 @@ class Tracking:
         return policy_picture(np.load(self.run_dir / BEST), self.space)
 
     def close(self) -> None:
-        """End every tracker (an MLflow run not finished is marked killed: ``resume=`` continues it)."""
+        """Send the rows held, and end every tracker (an MLflow run not finished is marked killed: ``resume=``
+        continues it)."""
+        self.flush()
         for kind, tracker in list(self.trackers.items()):
             if kind == "mlflow" and not self.finished:
                 self._try(kind, tracker.stop, "the run's stop")

@@ -21,6 +21,7 @@ pytest.importorskip("tensorboardX")
 from mlflow.tracking import MlflowClient  # noqa: E402
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
 
+import ga_pig.track as track  # noqa: E402
 from ga_pig.config import compose, over_schema, to_spec  # noqa: E402
 from ga_pig.evolve.outputs import key_columns  # noqa: E402
 from ga_pig.runs import run  # noqa: E402
@@ -185,6 +186,7 @@ def test_a_store_lost_mid_run_costs_one_warning_and_the_rest_is_sent_afterwards(
         send(self, steps)
 
     monkeypatch.setattr(mlflow_run_module.MLflowRun, "send", lost_after_two)
+    monkeypatch.setattr(track, "SEND_EVERY_S", 0.0)  # each row sent as it comes
     with caplog.at_level(logging.WARNING, logger="ga_pig.track"):
         summary = run(compose(tracked(stores, "generations=6", "logger=mlflow")), run_dir)
     assert summary["generations"] == 6 and (run_dir / "best.npy").is_file()
@@ -211,7 +213,7 @@ def test_a_resumed_run_continues_its_mlflow_run_and_tensorboard_steps(stores, tm
     assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
     events = tensorboard_scalars(stores[1] / "cube" / run_dir.name)
     assert [e.step for e in events.Scalars("diversity")] == list(range(7))
-    # the policy pictures (logger.policy_every=100): generation 0, each end, none repeated; the outputs replaced
+    # the policy pictures (logger.policy_every=250): generation 0, each end, none repeated; the outputs replaced
     assert mlflow_picture_steps(client, runs[0].info.run_id) == [0, 3, 6]
     assert [image.step for image in events.Images("policy")] == [0, 3, 6]
     picture = client.download_artifacts(runs[0].info.run_id, "policy.png", str(tmp_path))
