@@ -203,6 +203,20 @@ def test_a_store_lost_mid_run_costs_one_warning_and_the_rest_is_sent_afterwards(
     assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
 
 
+def test_a_live_run_sends_its_rows_together(stores, tmp_path, monkeypatch):
+    """The first row at once (the run shows up), then those recorded within SEND_EVERY_S together, at the end."""
+    batches, send = [], mlflow_run_module.MLflowRun.send
+
+    def counted(self, values):
+        batches.append(sorted({step for step, _, _ in values}))
+        send(self, values)
+
+    monkeypatch.setattr(mlflow_run_module.MLflowRun, "send", counted)
+    monkeypatch.setattr(track, "SEND_EVERY_S", 3600.0)
+    run(compose(tracked(stores, "generations=4", "logger=mlflow")), tmp_path / "batched")
+    assert batches == [[0], [1, 2, 3, 4]]
+
+
 def test_a_resumed_run_continues_its_mlflow_run_and_tensorboard_steps(stores, tmp_path):
     run_dir = tmp_path / "resumed"
     run(compose(tracked(stores, "generations=3")), run_dir)
