@@ -32,7 +32,7 @@ from ga_pig.game import Game
 from ga_pig.track.pictures import has_picture, policy_picture
 from ga_pig.track.records import OBJECTIVE, TRIAL, metrics, params, run_name
 
-__all__ = ["Tracking", "check", "ARTIFACTS"]
+__all__ = ["Tracking", "check", "ARTIFACTS", "SEND_EVERY_S"]
 
 log = logging.getLogger("ga_pig.track")
 

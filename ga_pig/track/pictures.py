@@ -14,7 +14,7 @@ __all__ = ["OPPONENT_SHARES", "opponent_scores", "policy_picture", "has_picture"
 OPPONENT_SHARES = (0.0, 0.3, 0.6)
 #: Pixels per inch of a picture: a cross-section is 504 x 360 pixels, the three 1512 x 360.
 DPI = 72
-#: The strategy spaces with a picture ([`Space.name`][ga_pig.families._space.Space.name]).
+#: The strategy spaces (their `Space.name`) that have a picture.
 PICTURED = ("roll_hold", "dice")
 
 

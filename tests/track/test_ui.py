@@ -11,6 +11,7 @@ broken setup."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import signal
 import socket
@@ -20,6 +21,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("mlflow")
@@ -164,5 +166,55 @@ def test_tensorboard_scalars_page_shows_the_sweeps_three_runs(sweep, browser, sh
         _wait(browser, lambda d: wanted <= set(_shown(d).splitlines()), "the three runs and the champion's chart")
         browser.save_screenshot(str(shots / "tensorboard-scalars.png"))
         assert wanted <= set(_shown(browser).splitlines())
+    finally:
+        server.stop()
+
+
+def test_a_tracking_server_killed_mid_run(tmp_path):
+    """``mlflow server`` killed while a run sends to it: the run ends as it would (here on its time limit) with its
+    files whole, one warning line says what was not sent, and ``python -m ga_pig.track`` sends the rest to the
+    server started again on the same store."""
+    from mlflow.tracking import MlflowClient
+
+    from ga_pig.track.__main__ import main as track_main
+    from tests.track.test_track import assert_mlflow_holds
+
+    command, store = mlflow_command(), f"sqlite:///{tmp_path / 'server.db'}"
+
+    def serve(log: str) -> Server:
+        port = free_port()
+        return Server([*command, "server", "--backend-store-uri", store, "--host", "127.0.0.1", "--port", str(port),
+                       "--workers", "1"], port, tmp_path / log)
+
+    server, run_dir = serve("mlflow.log"), tmp_path / "run"
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ga_pig", "experiment=cube", "game.goal=20", "population_size=6",
+             "games_per_match=10", "eval_every=1", "generations=1000000", "time_limit_s=40", "progress=false",
+             "logger=mlflow", f"logger.tracking_uri={server.url.rstrip('/')}", f"hydra.run.dir={run_dir}"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        client, deadline = MlflowClient(tracking_uri=server.url.rstrip("/")), time.monotonic() + STARTING
+        while not [r for r in client.search_runs([e.experiment_id for e in client.search_experiments()])
+                   if "seconds" in r.data.metrics]:
+            assert time.monotonic() < deadline and process.poll() is None, "the run sent nothing"
+            time.sleep(1)
+    finally:
+        server.stop()
+    output, _ = process.communicate(timeout=600)
+    assert process.returncode == 0, output
+    warnings = [line for line in output.splitlines() if "stopped taking records" in line]
+    assert len(warnings) == 1, output  # one line, and the run went on
+    assert "python -m ga_pig.track" in warnings[0]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["stopped"] == "time_limit_s"
+    generations = pd.read_parquet(run_dir / "generations.parquet")["generation"].tolist()
+    assert generations == list(range(summary["generations"] + 1))
+    server = serve("mlflow-again.log")
+    try:
+        track_main([str(run_dir), "--tracking-uri", server.url.rstrip("/")])
+        client = MlflowClient(tracking_uri=server.url.rstrip("/"))
+        runs = client.search_runs([e.experiment_id for e in client.search_experiments()])
+        assert len(runs) == 1 and runs[0].info.status == "FINISHED"
+        assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
     finally:
         server.stop()
