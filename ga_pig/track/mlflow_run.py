@@ -3,6 +3,7 @@ so that a resumed run, or a second send, continues it instead of starting anothe
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -63,6 +64,8 @@ def probe(uri: str) -> None:
     if urlsplit(uri).scheme in ("http", "https"):
         for key, value in HTTP_DEFAULTS.items():
             os.environ.setdefault(key, value)
+        # urllib3 logs a line for each of MLflow's retries; a lost server is said once, by ga_pig.track
+        logging.getLogger("urllib3.connectionpool").setLevel(logging.ERROR)
         try:
             MlflowClient(tracking_uri=uri).search_experiments(max_results=1)
         except Exception as error:

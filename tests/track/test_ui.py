@@ -204,6 +204,7 @@ def test_a_tracking_server_killed_mid_run(tmp_path):
     assert process.returncode == 0, output
     warnings = [line for line in output.splitlines() if "stopped taking records" in line]
     assert len(warnings) == 1, output  # one line, and the run went on
+    assert [line for line in output.splitlines() if "WARNING" in line] == warnings, output
     assert "python -m ga_pig.track" in warnings[0]
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["stopped"] == "time_limit_s"
