@@ -35,6 +35,7 @@ def validate(cfg: DictConfig, game: Game | None = None) -> Game:
     game = check_game(cfg) if game is None else game
     check_rules(cfg, {k: r for k, r in RULES.items() if "." not in k})
     check_rules(cfg.memetic, {"every": RULES["memetic.every"]}, "memetic.")
+    check_rules(cfg.logger, {"policy_every": RULES["logger.policy_every"]}, "logger.")
     check_keys(cfg)
     for owner in PARTS:
         owner.check(cfg, game)

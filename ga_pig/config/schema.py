@@ -27,6 +27,7 @@ RULES: dict[str, Rule] = {
     "game.players": Rule(Range(2), "an integer >= 2"),
     "game.turns": Rule(Range(1), "an integer >= 1 or null"),
     "memetic.every": Rule(Range(0), "an integer >= 0 (generations between best responses; 0: never)"),
+    "logger.policy_every": Rule(Range(0), "an integer >= 0 (generations between policy pictures; 0: at the end only)"),
     "mutation": Rule(Range(0, 1), "a fraction in [0, 1]"),
     "generations": Rule(Range(1), "an integer >= 1"),
     "population_size": Rule(Range(2), "an integer >= 2"),

@@ -39,6 +39,7 @@ __all__ = [
     "SUMMARY",
     "BEST",
     "RUN_FILES",
+    "objective",
 ]
 
 CHECKPOINT = "checkpoint.npz"
@@ -262,3 +263,13 @@ def plot_winrate(records: list[dict], path: Path, title: str) -> None:
     fig = winrate_figure(records, title)
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)
+
+
+def objective(summary: dict) -> float:
+    """What a sweeper maximizes (``hydra/sweeper=optuna``): the best exact win rate against the
+    optimal policy of the strategy the run itself picked (its champion), else of its population
+    (0 for a run that recorded none: ``record=false``)."""
+    for key in ("champion_best_ever", "best_ever"):
+        if summary.get(key) is not None:
+            return float(summary[key])
+    return 0.0

@@ -71,11 +71,11 @@ class Recorder:
     [`FITNESS`][ga_pig.evolve.recorder.FITNESS]), that of the run's champion (``champion``: the strategy it would
     output, chosen by its own fitness), and its diversity ([`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]). With
     ``record`` off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row
-    added (the live trackers of [`ga_pig.track`][ga_pig.track])."""
+    added and the champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
 
     def __init__(self, spec: Config, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock,
-                 on_row: Callable[[dict], None] | None = None) -> None:
+                 on_row: Callable[[dict, np.ndarray], None] | None = None) -> None:
         self.spec, self.out, self.game, self.genes, self.rates = spec, out, game, genes, rates
         self.records = tools.Logbook()
         self.records.extend(records)
@@ -134,7 +134,7 @@ class Recorder:
             **self.columns,
         )
         if self.on_row is not None:
-            self.on_row(self.records[-1])
+            self.on_row(self.records[-1], champion.strategy)
         if time.perf_counter() - self._written >= WRITE_EVERY_S:
             self.flush()
 

@@ -68,6 +68,9 @@ class LoggerConfig(Frozen):
     experiment: str | None = None
     #: TensorBoard's log directory, a subfolder per run (null: outputs/tensorboard)
     logdir: str | None = None
+    #: generations between pictures of the champion's policy (its roll/hold boundary at a few opponent scores,
+    #: Hog's dice counts) sent as images; one is sent at the end too (0: only then)
+    policy_every: int = 250
 
 
 @dataclass

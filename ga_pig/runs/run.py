@@ -60,7 +60,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
         for note in job.notes:
             logging.getLogger("ga_pig.evolve.run").info(note)
         spec = to_spec(job.cfg)
-        tracking = Tracking(spec, directory)  # a store that cannot be used is refused before any work
+        tracking = Tracking(spec, directory, job.game)  # a store that cannot be used is refused before any work
         announce_compiling(engine_of(job.game).kernels())
         _write_config(job, directory)
         try:
