@@ -273,7 +273,7 @@ class _Sequential:
     #: member's row at a score pair the champion's games reach (its turn's decisions there, or its dice count) is
     #: tested against the champion's by games begun there, both sides playing the champion after that turn
     #: (sequential, up to max_games pairs a test, z standard errors); the rows that win are switched into the
-    #: champion (ga_pig.evolve.judges.cells). Two players under the seeds' rule
+    #: champion (ga_pig.evolve.judges.cells). Two players under the first-to-goal rule
     cell_tests: int = 0
 
     def cell_budget(self) -> int:
