@@ -2,7 +2,7 @@
 every key of schema NAME (``run``, ``play`` or ``study``), generated at build time from the schema itself by
 :mod:`ga_pig._config_doc`, the same source as ``--help``, so the reference cannot drift from the code.
 
-Measured numbers are rendered by the macros of ``docs/_macros.py`` (mkdocs-macros), not here.
+Measured numbers are rendered by the macros of ``docs/_macros/`` (mkdocs-macros), not here.
 """
 
 from __future__ import annotations

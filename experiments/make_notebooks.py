@@ -90,7 +90,7 @@ NOTEBOOKS = {
                       "'champion_best_ever', 'champion']]"),
         new_code_cell("from ga_pig import Game, exact\nfrom ga_pig import strategies as S\n"
                       "from ga_pig.analysis import discovery\n\ngame = Game.pig()\nsolution = exact.optimal(game)\n"
-                      "references = {**discovery.SEED_001_PEAKS,\n"
+                      "references = {**discovery.EXETER_GA_2016_PEAKS,\n"
                       "              'hold at 25': exact.win_rate(S.hold_at(25, game), solution.policy, game)}\n"
                       "figures.discovery_curves(found, references)"),
         new_code_cell("import numpy as np\n\n"

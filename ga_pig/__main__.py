@@ -34,19 +34,9 @@ def _share_cores() -> None:
         numba.set_num_threads(1)
 
 
-def objective(summary: dict) -> float:
-    """What a sweeper maximizes (``hydra/sweeper=optuna``): the best exact win rate against the
-    optimal policy of the strategy the run itself picked (its champion), else of its population
-    (0 for a run that recorded none: ``record=false``)."""
-    for key in ("champion_best_ever", "best_ever"):
-        if summary.get(key) is not None:
-            return float(summary[key])
-    return 0.0
-
-
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> float:
-    from ga_pig.evolve.outputs import record_failure
+    from ga_pig.evolve.outputs import objective, record_failure
     from ga_pig.launch import continue_restarted, tell_stop
     from ga_pig.runs import run
     from ga_pig.signals import Stopped

@@ -15,10 +15,13 @@ import dataclasses
 import inspect
 import re
 import textwrap
-import types
 import typing
+from pathlib import Path
 
-__all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys", "group_options"]
+from ga_pig import _schema
+
+__all__ = ["Key", "Schema", "SCHEMAS", "register_schema", "keys", "groups", "markdown", "help_keys", "group_options",
+           "conf_groups"]
 
 #: The command lines whose keys are documented here: ``run`` (``python -m ga_pig``); the command lines above
 #: this layer add their own with [`register_schema`][ga_pig._config_doc.register_schema] (``play``:
@@ -62,58 +65,35 @@ def register_schema(name: str, schema: Schema) -> None:
     _REGISTERED[name] = schema
 
 
-def _registered(schema: str) -> Schema | None:
-    if schema == "run":
-        return None
-    if schema not in _REGISTERED:
-        raise ValueError(f"schema {schema!r}: expected one of {SCHEMAS} (import its command line's config first)")
-    return _REGISTERED[schema]
-
-
-def _schema_class(schema: str) -> type:
-    """The dataclass of ``schema``."""
-    if (registered := _registered(schema)) is not None:
-        return registered.cls
-    from ga_pig.config import Config
-
-    return Config
-
-
-def _composed(schema: str) -> dict:
-    """The config the command line composes with no overrides, as plain data."""
+def _schema_of(schema: str) -> Schema:
+    """``schema``'s dataclass, composed config, bounds and named keys; ``run``'s from ``ga_pig.config``."""
+    if schema != "run":
+        if schema not in _REGISTERED:
+            raise ValueError(f"schema {schema!r}: expected one of {SCHEMAS} (import its command line's config first)")
+        return _REGISTERED[schema]
     from omegaconf import OmegaConf
 
-    if (registered := _registered(schema)) is not None:
-        return registered.composed()
-    from ga_pig.config import compose
+    from ga_pig.config import MODES, RANGES, Config, compose
 
-    return OmegaConf.to_container(compose([]), resolve=True)
+    return Schema(Config, lambda: OmegaConf.to_container(compose([]), resolve=True), lambda: RANGES, lambda: {
+        "mode": lambda: MODES, "population.kind": _registry("populations"), "selection.scheme": _registry("schemes"),
+        "fitness.kind": _registry("fitness_kinds"), "fitness.opponent": _registry("opponents"),
+        "operators.crossover": _registry("crossovers"), "operators.mutation": _registry("mutations"),
+        "genome": _registry("genomes")})
 
 
-def _ranges(schema: str) -> dict:
-    """The fixed bounds of the schema's numeric keys."""
-    from ga_pig.config import RANGES
+def _registry(name: str) -> typing.Callable[[], list[str]]:
+    """Where a named key's names come from: the registry ``name`` of ``ga_pig.config``."""
+    from ga_pig.config import registry_names
 
-    if (registered := _registered(schema)) is not None:
-        return registered.ranges()
-    return RANGES
+    return lambda: registry_names(name).split(" | ")
 
 
 def _choices(schema: str) -> dict[str, typing.Callable[[], typing.Iterable[str]]]:
     """The keys that take a name, each with where its names come from (a registry or a tuple)."""
-    from ga_pig.config import MODES, registry_names
     from ga_pig.game import ENDGAMES
 
-    def registry(name: str):
-        return lambda: registry_names(name).split(" | ")
-
-    game = {"game.name": registry("games"), "game.endgame": lambda: ENDGAMES}
-    if (registered := _registered(schema)) is not None:
-        return {**game, **registered.choices()}
-    return {**game, "mode": lambda: MODES, "population.kind": registry("populations"),
-            "selection.scheme": registry("schemes"), "fitness.kind": registry("fitness_kinds"),
-            "fitness.opponent": registry("opponents"), "operators.crossover": registry("crossovers"),
-            "operators.mutation": registry("mutations"), "genome": registry("genomes")}
+    return {"game.name": _registry("games"), "game.endgame": lambda: ENDGAMES, **_schema_of(schema).choices()}
 
 
 _FIELD = re.compile(r"^\s+(\w+)\s*:")
@@ -150,12 +130,10 @@ def comments(cls: type) -> dict[str, str]:
 
 def _type(kind) -> str:
     """A schema type as a command line writes it: ``int``, ``float | null``, ``list[int]``."""
-    args = typing.get_args(kind)
-    if typing.get_origin(kind) in (typing.Union, types.UnionType) and type(None) in args:
-        inner = next(a for a in args if a is not type(None))
+    if (inner := _schema.optional(kind)) is not None:
         return f"{_type(inner)} | null"
     if typing.get_origin(kind) is list:
-        return f"list[{_type(args[0])}]"
+        return f"list[{_type(typing.get_args(kind)[0])}]"
     return getattr(kind, "__name__", str(kind))
 
 
@@ -186,9 +164,9 @@ def _bounds(bound) -> str:
 def keys(schema: str = "run", composed: dict | None = None) -> list[Key]:
     """Every leaf key of ``schema`` (one of [`SCHEMAS`][ga_pig._config_doc.SCHEMAS]), in the schema's order, with its
     default from ``composed`` (default: the config its command line composes with no overrides)."""
-    cls = _schema_class(schema)
-    composed = _composed(schema) if composed is None else composed
-    ranges, choices = _ranges(schema), _choices(schema)
+    cls = _schema_of(schema).cls
+    composed = _schema_of(schema).composed() if composed is None else composed
+    ranges, choices = _schema_of(schema).ranges(), _choices(schema)
     rows = []
 
     def row(dotted: str, kind, value, meaning: str) -> Key:
@@ -240,7 +218,7 @@ def _part_keys(owner, values: dict) -> list[tuple[str, typing.Any, typing.Any, s
 def groups(schema: str = "run") -> dict[str, str]:
     """Each section of keys (``""`` for the top level, else ``game``, ``fitness``, ...) with its
     dataclass's docstring, so pages and help can introduce it."""
-    cls = _schema_class(schema)
+    cls = _schema_of(schema).cls
     found = {"": ""}
     for name, kind in typing.get_type_hints(cls).items():
         if dataclasses.is_dataclass(kind):
@@ -307,13 +285,22 @@ def register_help() -> None:
     OmegaConf.register_new_resolver("ga_pig_groups", group_options, replace=True)
 
 
-def group_options() -> str:
-    """``--help``'s group list: each group under ``conf/`` (Hydra's own aside) with its options,
-    ``group: a, b``; the schemas the options extend (``schema/<group>``) are no options to pick."""
-    from ga_pig.config import CONF_DIR
+def conf_groups() -> dict[str, list[str]]:
+    """The config groups under ``conf/`` (Hydra's own aside), each with its options: its files and a part's
+    registered options with or without a file; the schemas the options extend (``schema/<group>``) are no
+    options to pick."""
+    from ga_pig.config import CONF_DIR, part
 
-    return "\n".join(f"{d.name}: {', '.join(sorted(p.stem for p in d.glob('*.yaml')))}"
-                     for d in sorted(CONF_DIR.iterdir()) if d.is_dir() and d.name != "hydra")
+    def options(group: Path) -> list[str]:
+        owner = part(group.name)
+        return sorted({p.stem for p in group.glob("*.yaml")} | set(owner.options if owner else ()))
+
+    return {d.name: options(d) for d in sorted(CONF_DIR.iterdir()) if d.is_dir() and d.name != "hydra"}
+
+
+def group_options() -> str:
+    """``--help``'s group list: each of [`conf_groups`][ga_pig._config_doc.conf_groups] as ``group: a, b``."""
+    return "\n".join(f"{group}: {', '.join(options)}" for group, options in conf_groups().items())
 
 
 def _help_keys(schema: str, _root_) -> str:

@@ -22,7 +22,7 @@ def keys(schema: type, prefix: str = "") -> dict[str, typing.Any]:
     return found
 
 
-def _optional(kind) -> typing.Any | None:
+def optional(kind) -> typing.Any | None:
     """The type inside ``X | None`` (or ``Optional[X]``); None for any other type."""
     args = typing.get_args(kind)
     if typing.get_origin(kind) in (typing.Union, types.UnionType) and type(None) in args:
@@ -32,7 +32,7 @@ def _optional(kind) -> typing.Any | None:
 
 def describe(kind) -> str:
     """What a value of the schema type ``kind`` must be, in words (``null or an integer``)."""
-    inner = _optional(kind)
+    inner = optional(kind)
     if inner is not None:
         return f"null or {describe(inner)}"
     if dataclasses.is_dataclass(kind):
@@ -46,7 +46,7 @@ def describe(kind) -> str:
 def fits(value, kind) -> bool:
     """Whether a parsed value has the schema type ``kind`` (an int is a number too; a bool is no
     integer, and nothing but true/false is a bool)."""
-    inner = _optional(kind)
+    inner = optional(kind)
     if inner is not None:
         return value is None or fits(value, inner)
     if kind is bool:

@@ -98,12 +98,13 @@ def _say(line: str) -> None:
 def _same_command(argv: list[str], directory: Path) -> str:
     """``argv`` as a command, with ``hydra.run.dir`` naming ``directory`` (a time-stamped default is not
     chosen again)."""
-    named = any(a.split("=", 1)[0].lstrip("+~") == "hydra.run.dir" for a in argv)
+    named = _given(argv, "hydra.run.dir")
     return shlex.join(["python", "-m", "ga_pig", *argv, *([] if named else [f"hydra.run.dir={directory}"])])
 
 
-def _given(config: DictConfig, key: str) -> bool:
-    return any(o.split("=", 1)[0].lstrip("+~") == key for o in config.hydra.overrides.hydra)
+def _given(overrides, key: str) -> bool:
+    """Whether the command line's ``overrides`` set ``key`` (with or without ``+``, ``++`` or ``~``)."""
+    return any(o.split("=", 1)[0].lstrip("+~") == key for o in overrides)
 
 
 def slurm_restarted() -> bool:
@@ -134,7 +135,7 @@ class LaunchCallback(Callback):
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
         task = [str(o) for o in config.hydra.overrides.task]
-        explicit = _given(config, "hydra.run.dir")
+        explicit = _given(config.hydra.overrides.hydra, "hydra.run.dir")
         try:
             restarted = explicit and slurm_restarted() and Path(config.hydra.run.dir).is_dir()
             if restarted and not continue_restarted(config, config.hydra.run.dir):
@@ -167,7 +168,7 @@ class LaunchCallback(Callback):
         if str(config.hydra.launcher.get("_target_", "")).endswith("SlurmLauncher"):
             quiet_sacct()
         try:
-            if _given(config, "hydra.sweep.dir"):
+            if _given(config.hydra.overrides.hydra, "hydra.sweep.dir"):
                 sweep_dir = claim_named(config.hydra.sweep.dir)
             else:
                 sweep_dir = claim_new(config.hydra.sweep.dir)

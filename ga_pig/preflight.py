@@ -31,7 +31,8 @@ from pathlib import Path
 
 from ga_pig import _schema
 from ga_pig._cli import refuse
-from ga_pig.config import CONF_DIR, Config, compose
+from ga_pig._config_doc import conf_groups
+from ga_pig.config import Config, compose
 from ga_pig.config.checks import check_part_overrides
 from ga_pig.config.schema import run_keys
 
@@ -51,12 +52,6 @@ def schema_keys(cls=Config) -> dict[str, typing.Any]:
     return run_keys() if cls is Config else _schema.keys(cls)
 
 
-def _groups() -> dict[str, list[str]]:
-    """The config groups under ``conf/`` (``hydra`` aside) and their options."""
-    return {d.name: sorted(p.stem for p in d.glob("*.yaml")) for d in sorted(CONF_DIR.iterdir())
-            if d.is_dir() and d.name != "hydra"}
-
-
 def _nearest(name: str, names) -> str:
     close = _schema.nearest(name, names)
     return f" (did you mean {close!r}?)" if close else ""
@@ -71,7 +66,7 @@ def _values(override) -> list[tuple[object, str]]:
     if type(sweep).__name__ == "IntervalSweep":
         return [(sweep.start, str(sweep.start)), (sweep.end, str(sweep.end))]
     if type(sweep).__name__ == "GlobSweep":
-        return [(v, v) for v in sweep.filter(_groups().get(override.key_or_group, []))]
+        return [(v, v) for v in sweep.filter(conf_groups().get(override.key_or_group, []))]
     return list(zip(override.sweep_iterator(), override.sweep_string_iterator(), strict=True))
 
 
@@ -85,7 +80,7 @@ def check_overrides(overrides: list[str], multirun: bool) -> list[list[str]]:
         parsed = OverridesParser.create().parse_overrides(overrides)
     except HydraException as error:
         refuse(f"cannot read the command line: {str(error).splitlines()[0]}")
-    keys, groups = schema_keys(), _groups()
+    keys, groups = schema_keys(), conf_groups()
     axes: list[list[str]] = []
     for override in parsed:
         key = override.key_or_group

@@ -240,11 +240,8 @@ def claim_new(path: str | Path) -> Path:
 def check_writable(directory: str | Path) -> None:
     """Raise ValueError naming ``directory`` if this process cannot create files in it (a run
     writes every file beside its final place, then renames it)."""
-    directory = Path(directory)
     try:
-        fd, probe = tempfile.mkstemp(dir=directory, prefix=".ga_pig-probe-")
+        tempfile.TemporaryFile(dir=directory).close()
     except OSError as error:
         raise ValueError(f"run directory {str(directory)!r} is not writable ({error.strerror}): a run writes its "
                          "checkpoint and outputs there; make it writable or copy it elsewhere") from None
-    os.close(fd)
-    os.unlink(probe)

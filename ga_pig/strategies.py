@@ -64,19 +64,6 @@ __all__ = [
 ]
 
 
-def _grid(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Broadcastable index arrays (i, j, k) over a game's states (k up to the space's top under
-    an endgame rule; for n players j is the highest opposing score, see [`_table`][ga_pig.strategies._table])."""
-    return space_of(game).grid()
-
-
-def _table(decisions: np.ndarray, game: Game) -> np.ndarray:
-    """A fresh strategy of ``game`` from roll decisions over ``(i, j, k)``, laid out by its space
-    ([`Space.table`][ga_pig.families._space.Space.table]): under an endgame rule the same decisions serve
-    both seats, and for three or more players ``j`` stands for the highest opposing score."""
-    return space_of(game).table(decisions)
-
-
 def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
     """Validate a strategy for ``game`` and return it unchanged.
 
@@ -129,12 +116,8 @@ def random_dice(game: Game, rng: np.random.Generator | int | None = None) -> np.
 def hold_at(n: int, game: Game) -> np.ndarray:
     """Roll while the turn total is below ``n``, then hold (``n = 0`` always passes)."""
     check_int("n", n, 0)
-    _, _, k = _grid(game)
-    return _table(k < n, game)
-
-
-def _require_threshold(game: Game) -> None:
-    space_of(game).require("thresholds", "threshold strategies")
+    _, _, k = space_of(game).grid()
+    return space_of(game).table(k < n)
 
 
 def threshold(h: np.ndarray, game: Game, out: np.ndarray | None = None) -> np.ndarray:
@@ -143,7 +126,7 @@ def threshold(h: np.ndarray, game: Game, out: np.ndarray | None = None) -> np.nd
     passes, ``goal`` never holds). Hold-at-n is ``h`` constant n. For n players ``h`` has a score
     axis per player, ``h[i_0, ..., i_{n-1}]``. ``out``: a bool array of the result's shape to write
     it into (returned), as numpy's ``out=``."""
-    _require_threshold(game)
+    space_of(game).require("thresholds", "threshold strategies")
     h = np.asarray(h)
     plane = space_of(game).shape[:-1]
     if h.shape[h.ndim - len(plane):] != plane or h.dtype.kind not in "iu":
@@ -159,7 +142,7 @@ def thresholds_of(s: np.ndarray, game: Game) -> np.ndarray:
     which it holds among the states it is consulted in (``k < goal - i``), ``goal - i`` if it
     never holds there. ``threshold(thresholds_of(s))`` equals ``s`` on legal states exactly when
     ``s`` is a threshold strategy."""
-    _require_threshold(game)
+    space_of(game).require("thresholds", "threshold strategies")
     goal = game.goal
     i = np.arange(goal).reshape((goal,) + (1,) * (len(space_of(game).shape) - 1))
     holds = ~np.asarray(s, dtype=bool) & (np.arange(goal) < goal - i)
@@ -171,13 +154,13 @@ def score(n: int, game: Game) -> np.ndarray:
     """The 'score' strategy of [Exeter GA 2016 §3.4.5]: when behind, roll until ``i + k`` exceeds ``j``;
     otherwise hold at ``n``."""
     check_int("n", n, 0)
-    i, j, k = _grid(game)
-    return _table((i + k <= j) | (k < n), game)
+    i, j, k = space_of(game).grid()
+    return space_of(game).table((i + k <= j) | (k < n))
 
 
 def roll_to_win(game: Game) -> np.ndarray:
     """Always roll: bank only by reaching the goal ([Exeter optimal §3.3.6])."""
-    return _table(np.ones((), dtype=bool), game)
+    return space_of(game).table(np.ones((), dtype=bool))
 
 
 def turtle(n: int, game: Game) -> np.ndarray:
@@ -196,13 +179,13 @@ def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: 
     """
     check_int("wait_at", wait_at, 0)
     check_int("lead", lead, -game.goal)
-    i, j, k = _grid(game)
+    i, j, k = space_of(game).grid()
     climbing = i + k < wait_at
     if hold is not None:
         check_int("hold", hold, 0)
         climbing = climbing & (k < hold)
     waiting_done = j >= i - lead
-    return _table(np.where(i < wait_at, climbing, waiting_done & np.ones_like(k, dtype=bool)), game)
+    return space_of(game).table(np.where(i < wait_at, climbing, waiting_done & np.ones_like(k, dtype=bool)))
 
 
 def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: float = 0.5) -> np.ndarray:
@@ -220,18 +203,18 @@ def from_function(f: Callable[[object, object, object], object], game: Game) -> 
     strategy's shape (or broadcastable to it) that is used. Otherwise (``f`` uses ``if`` on its
     arguments, say) it is called once per state with Python ints.
     """
-    i, j, k = _grid(game)
+    i, j, k = space_of(game).grid()
     try:
         result = np.asarray(f(i, j, k))
         if result.ndim == 3:
-            return _table(result, game)
+            return space_of(game).table(result)
     except (ValueError, TypeError):
         pass
     shape = np.broadcast_shapes(i.shape, j.shape, k.shape)
     s = np.empty(shape, dtype=bool)
     for a, b, c in np.ndindex(shape):
         s[a, b, c] = bool(f(a, b, c))
-    return _table(s, game)
+    return space_of(game).table(s)
 
 
 def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
@@ -291,8 +274,8 @@ def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -
     check_int("hold", hold, 0)
     check_int("divisor", divisor, 1)
     check_int("race_at", race_at, 0)
-    i, j, k = _grid(game)
-    return _table((np.maximum(i, j) >= race_at) | (k < hold + _round_half_up(j - i, divisor)), game)
+    i, j, k = space_of(game).grid()
+    return space_of(game).table((np.maximum(i, j) >= race_at) | (k < hold + _round_half_up(j - i, divisor)))
 
 
 def hold_at_23(game: Game) -> np.ndarray:

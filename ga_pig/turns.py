@@ -79,7 +79,7 @@ def turn_tables(game: Game, turns: int = 10) -> tuple[pd.DataFrame, pd.DataFrame
     supported = (Effect.ADD, Effect.BUST, Effect.RESET, Effect.BANK)
     if "action_values" not in space_of(game).offers or any(Effect(o.effect) not in supported for o in game.outcomes):
         raise ValueError(f"turn_tables takes roll/hold games whose rolls add, bust, reset or bank "
-                         f"(seed 002's stop numbers), got {game}")
+                         f"(Durango Bill's stop numbers), got {game}")
     goal = game.goal
     R = np.zeros((turns + 1, goal))
     stop = np.zeros((turns + 1, goal), dtype=np.int64)

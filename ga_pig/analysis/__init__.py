@@ -1,4 +1,4 @@
-"""Analysis: one-call loading of runs and play sessions, the seeds' figures and tables, fair-test
+"""Analysis: one-call loading of runs and play sessions, the source documents' figures and tables, fair-test
 statistics, decisions of people measured against optimal play."""
 
 from ga_pig.analysis import data, figures, play, stats, tables

@@ -23,11 +23,12 @@ import numpy as np
 import pandas as pd
 
 from ga_pig import exact
+from ga_pig.evolve.report import EXETER_GA_2016
 from ga_pig.families import DiceCounts, RollHold, space_of
 from ga_pig.game import Game
 from ga_pig.strategies import check
 
-__all__ = ["DecisionCosts", "decision_costs", "cost_table", "SEED_001_PEAKS", "TARGETS", "MILESTONES",
+__all__ = ["DecisionCosts", "decision_costs", "cost_table", "EXETER_GA_2016_PEAKS", "TARGETS", "MILESTONES",
            "GAME_TARGETS", "PLAYERS_TARGETS", "SHORTFALL", "DRIFT", "targets", "target_met"]
 
 #: The discovery targets, the one place they are set (``benchmarks/discovery.py`` and the findings pages read them):
@@ -49,7 +50,7 @@ SHORTFALL, DRIFT = 0.003, 0.005
 
 #: [Exeter GA 2016 §4]: the best exact win rates against the optimal its GA reached (knockout, round
 #: robin, cube system) — reference lines for any discovery figure.
-SEED_001_PEAKS = {"seed 001 knockout": 0.133, "seed 001 round robin": 0.139, "seed 001 cube": 0.24}
+EXETER_GA_2016_PEAKS = {f"Exeter GA (2016) {name.replace('_', ' ')}": rate for name, rate in EXETER_GA_2016.items()}
 
 
 def targets(experiment: str, game: str = "pig") -> tuple[tuple[int, float], ...]:

@@ -33,8 +33,7 @@ def run_dirs(path: str | Path) -> list[Path]:
         raise FileNotFoundError(f"no such run, sweep or outputs directory: {path}")
     if not path.is_dir():
         raise NotADirectoryError(f"expected a run, sweep or outputs directory, got a file: {path}")
-    found = sorted({p.parent for p in path.rglob("config.yaml") if p.parent.name != ".hydra"})
-    return found
+    return sorted({p.parent for p in path.rglob("config.yaml") if p.parent.name != ".hydra"})
 
 
 def failed_jobs(path: str | Path) -> list[tuple[Path, dict]]:

@@ -265,9 +265,6 @@ class HoldModel:
     def slope(self) -> float:
         return float(-self.params["lead"] / self.params["k"])
 
-    def threshold_at(self, lead: float) -> float:
-        return self.threshold + self.slope * lead
-
 
 def hold_model(decisions: pd.DataFrame, player: str | None = None) -> HoldModel:
     """Fit [`HoldModel`][ga_pig.analysis.play.HoldModel] to ``player``'s decisions (all rows when None) at turn totals

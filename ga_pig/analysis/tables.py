@@ -1,4 +1,4 @@
-"""The seeds' tables, recomputed exactly, with the seeds' own numbers alongside.
+"""The source documents' tables, recomputed exactly, with the documents' own numbers alongside.
 
 Every function returns a pandas DataFrame (and, where a search is involved, says what it found);
 ``ga_pig.reproduce`` writes them as CSV and Markdown.
@@ -77,8 +77,9 @@ def appendix_a(game: Game | None = None) -> pd.DataFrame:
     for first, a in named.items():
         for second, b in named.items():
             p = exact.win_probability(a, b, game)
-            seed = APPENDIX_A[second][first]
-            rows.append({"first": first, "second": second, "exact": p, "seed_001": seed, "difference": seed - p})
+            reported = APPENDIX_A[second][first]
+            rows.append({"first": first, "second": second, "exact": p, "exeter_ga_2016": reported,
+                         "difference": reported - p})
     return pd.DataFrame(rows)
 
 
@@ -101,8 +102,8 @@ def fig17(game: Game | None = None, fair_tests: int = 100, games: int = 3000, se
             "exact_general": seats.win_rate, "simulated_first": practical_first,
             "simulated_latter_first": practical_second, "simulated_general": practical,
             "simulated_general_ci95": f"[{low:.4f}, {high:.4f}]",
-            "deviation": abs(practical - seats.win_rate), "seed_theoretical_general": t_general,
-            "seed_practical_general": p_general, "seed_deviation": abs(p_general - t_general),
+            "deviation": abs(practical - seats.win_rate), "reported_theoretical_general": t_general,
+            "reported_practical_general": p_general, "reported_deviation": abs(p_general - t_general),
             "games": n,
         })
     return pd.DataFrame(rows)
@@ -170,14 +171,14 @@ def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[p
     roll_vs_wait = exact.seats(roll, waiter, game)
     rows = [
         {"match": f"turtle({n_best}) vs roll to win", "first_wins_exact": turtle_seats.a_first_wins_a,
-         "second_first_wins_exact": turtle_seats.b_first_wins_b, "seed_first": 0.812840, "seed_second_first": 0.195448,
-         "coin_flip_exact": turtle_seats.win_rate},
+         "second_first_wins_exact": turtle_seats.b_first_wins_b, "reported_first": 0.812840,
+         "reported_second_first": 0.195448, "coin_flip_exact": turtle_seats.win_rate},
         {"match": "roll to win vs roll and wait", "first_wins_exact": roll_vs_wait.a_first_wins_a,
-         "second_first_wins_exact": roll_vs_wait.b_first_wins_b, "seed_first": 1.0, "seed_second_first": 0.0,
+         "second_first_wins_exact": roll_vs_wait.b_first_wins_b, "reported_first": 1.0, "reported_second_first": 0.0,
          "coin_flip_exact": roll_vs_wait.win_rate},
         {"match": f"roll and wait({wait_at}, hold={hold}, lead={lead}) vs turtle({n_best})",
          "first_wins_exact": wait_seats.a_first_wins_a, "second_first_wins_exact": wait_seats.b_first_wins_b,
-         "seed_first": 0.710606, "seed_second_first": 0.297148, "coin_flip_exact": wait_seats.win_rate},
+         "reported_first": 0.710606, "reported_second_first": 0.297148, "coin_flip_exact": wait_seats.win_rate},
     ]
     facts = {"turtle_hold_at": n_best, "turtle_error": turtles[n_best - 1][0], "roll_and_wait": {
         "wait_at": wait_at, "hold": hold, "lead": lead}, "roll_and_wait_error": error,
@@ -205,7 +206,8 @@ def optimal_vs_hold20(game: Game | None = None) -> tuple[pd.DataFrame, dict]:
     closest = table.loc[table["off_58.74"].idxmin()]
     facts = {"optimal_first": float(table.loc[table.opponent.eq("hold at 20") & table.player.eq("optimal"),
                                               "first"].iloc[0]),
-             "reported": {"Neller & Presser": 0.5874, "seed 001": 0.5719, "seed 004 (simulated)": 0.57324},
+             "reported": {"Neller & Presser (2004)": 0.5874, "Exeter GA (2016)": 0.5719,
+                          "STOR609 (2017), simulated": 0.57324},
              "closest_to_58.74": f"{closest.player} vs {closest.opponent}: {closest['first']:.6f}"}
     return table, facts
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -70,11 +70,16 @@ class Part(NamedTuple):
 
     group: str
     base: type
-    options: dict[str, type]
+    listed: Callable[[], Mapping[str, type]]
     names: tuple[str, ...]
     option_for: Callable
     check: Callable
     rules: dict[str, Rule]
+
+    @property
+    def options(self) -> Mapping[str, type]:
+        """option -> its dataclass, as ``listed()`` gives them now (an option registered later is among them)."""
+        return self.listed()
 
     def option_of(self, node) -> str:
         """The option whose dataclass ``node`` was composed from (by its type, else by its keys)."""

@@ -15,7 +15,7 @@ from ga_pig.config.islands import check_islands
 from ga_pig.config.parts import PARTS, check_keys, part, refuse_key
 from ga_pig.config.schema import CONF_DIR, RULES, compose, make_game
 from ga_pig.config.selection import survivors
-from ga_pig.families import family_of, space_of
+from ga_pig.families import engine_of, space_of
 from ga_pig.game import Game
 
 __all__ = ["validate", "check_game", "fit_genome", "fit_cell_tests", "fit_experiment", "check_part_overrides",
@@ -36,6 +36,7 @@ def validate(cfg: DictConfig, game: Game | None = None) -> Game:
     game = check_game(cfg) if game is None else game
     check_rules(cfg, {k: r for k, r in RULES.items() if "." not in k})
     check_rules(cfg.memetic, {"every": RULES["memetic.every"]}, "memetic.")
+    check_rules(cfg.logger, {"policy_every": RULES["logger.policy_every"]}, "logger.")
     check_keys(cfg)
     for owner in PARTS:
         owner.check(cfg, game)
@@ -184,7 +185,7 @@ def fit_cell_tests(cfg: DictConfig, overrides: list[str] | None = None, game: Ga
     if not cfg.get("fitness") or not cfg.fitness.get("cell_tests"):
         return None
     game = _game_of(cfg) if game is None else game
-    if game is None or family_of(game).offers("rollouts") or _named(cfg, "fitness.cell_tests", overrides):
+    if game is None or engine_of(game).offers("rollouts") or _named(cfg, "fitness.cell_tests", overrides):
         return None
     note = (f"fitness.cell_tests: experiment {cfg.experiment}'s cell tests ({cfg.fitness.cell_tests} pairs of games a "
             f"generation) begin games at a score pair, which {game} does not offer: turned off")

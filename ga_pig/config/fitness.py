@@ -1,24 +1,23 @@
-"""The judges' options (group ``fitness``, ``conf/fitness/*.yaml``): each option's parameter dataclass
-([`ga_pig.evolve.parts`][ga_pig.evolve.parts]), for a judge of [`JUDGES`][ga_pig.evolve.judges.JUDGES], and their
-checks."""
+"""The judges' options (group ``fitness``, ``conf/fitness/*.yaml``): each registered judge's parameter dataclass
+([`Judge.params`][ga_pig.evolve.judges.Judge], read from [`JUDGES`][ga_pig.evolve.judges.JUDGES]) under its option,
+and their checks."""
 
 from __future__ import annotations
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
 from ga_pig.evolve import parts as P
-from ga_pig.families import family_of
+from ga_pig.evolve.judges import JUDGES
+from ga_pig.families import engine_of
 
 __all__ = ["FITNESS"]
 
-#: option (``conf/fitness/<option>.yaml``) -> the dataclass of its judge
-OPTIONS: dict[str, type] = {
-    "simulated": P.SimulatedFitness,
-    "simulated_champions": P.SimulatedChampions,
-    "exact": P.ExactFitness,
-    "optimal": P.OptimalFitness,
-    "exact_champions": P.ExactChampions,
-    "exact_nash": P.ExactNash,
-}
+
+def _options() -> dict[str, type]:
+    """option (``fitness=<option>``) -> its judge's parameter dataclass, from [`JUDGES`][ga_pig.evolve.judges.JUDGES] as
+    it stands (a judge registered later is among them), grouped by fitness kind in the order the kinds registered."""
+    kinds = list(dict.fromkeys(kind for kind, _ in JUDGES))
+    return {cls.option: cls.params for cls in sorted(JUDGES.values(), key=lambda cls: kinds.index(cls.params.kind))}
+
 
 RULES = {
     "archive": Rule(Range(1), "an integer >= 1 (champions kept, the reigning one included)"),
@@ -33,14 +32,12 @@ RULES = {
 
 def _option_for(node) -> str | None:
     """The option of the judge ``fitness.kind`` and ``fitness.opponent`` name (None: no such judge)."""
-    return next((name for name, cls in OPTIONS.items() if (cls.kind, cls.opponent) ==
+    return next((name for name, cls in _options().items() if (cls.kind, cls.opponent) ==
                  (node["kind"], node["opponent"])), None)
 
 
 def _check_judge(kind: str, opponent: str) -> None:
     """Refuse a fitness kind and opponent that no registered judge ([`JUDGES`][ga_pig.evolve.judges.JUDGES]) takes."""
-    from ga_pig.evolve.judges import JUDGES
-
     kinds = tuple(dict.fromkeys(k for k, _ in JUDGES))
     if kind not in kinds:
         fail("fitness.kind", kind, f"one of {kinds}")
@@ -55,8 +52,6 @@ def _check_judge(kind: str, opponent: str) -> None:
 def check(cfg, game) -> None:
     """Refuse a judge no one registered, one the game's players rule out, keys the judge lacks, and
     values out of range."""
-    from ga_pig.evolve.judges import JUDGES
-
     fitness, players = cfg.fitness, int(cfg.game.players)
     _check_judge(fitness.kind, fitness.opponent)
     if players != 2 and JUDGES[(fitness.kind, fitness.opponent)].two_players_only:
@@ -73,14 +68,14 @@ def check(cfg, game) -> None:
     if fitness.get("paired") and fitness.max_games < 2 * cfg.games_per_match:
         fail("fitness.max_games", fitness.max_games, f"at least 2 * games_per_match = {2 * cfg.games_per_match} with "
              "fitness.paired (the paired test's t-test needs two batches)")
-    if fitness.get("cell_tests") and not family_of(game).offers("rollouts"):
+    if fitness.get("cell_tests") and not engine_of(game).offers("rollouts"):
         fail("fitness.cell_tests", fitness.cell_tests, f"0 for {game} (cell tests begin games at a score pair: two "
-             "players under the seeds' rule)")
+             "players, first to bank the goal wins: the Exeter GA (2016)'s rule)")
     if "aggregate" in fitness and fitness.aggregate not in ("mean", "min"):
         fail("fitness.aggregate", fitness.aggregate, "one of ('mean', 'min')")
-    if fitness.get("restart") and not family_of(game).restarts:
+    if fitness.get("restart") and not engine_of(game).restarts:
         fail("fitness.restart", fitness.restart, f"0 with players={players}, endgame={cfg.game.endgame!r} "
-             "(restarts are for two players under the seeds' rule)")
+             "(restarts are for two players, first to bank the goal wins: the Exeter GA (2016)'s rule)")
 
 
-FITNESS = Part("fitness", P.FitnessConfig, OPTIONS, ("kind", "opponent"), _option_for, check, RULES)
+FITNESS = Part("fitness", P.FitnessConfig, _options, ("kind", "opponent"), _option_for, check, RULES)

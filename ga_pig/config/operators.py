@@ -8,7 +8,7 @@ import inspect
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
 from ga_pig.evolve import parts as P
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 
 __all__ = ["OPERATORS"]
 
@@ -48,12 +48,13 @@ def check(cfg, game) -> None:
         fail("operators.crossover", ops.crossover, f"one of {tuple(CROSSOVERS)}")
     if ops.mutation not in MUTATIONS:
         fail("operators.mutation", ops.mutation, f"one of {tuple(MUTATIONS)}")
-    if ops.mutation in OBSERVING and not family_of(game).offers("visits"):
+    if ops.mutation in OBSERVING and not engine_of(game).offers("visits"):
         blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
         fail("operators.mutation", ops.mutation, f"one of {blind} under endgame={cfg.game.endgame!r} "
-             f"with players={cfg.game.players} (ga_pig.exact.visits follows two players under the seeds' rule only)")
+             f"with players={cfg.game.players} (ga_pig.exact.visits follows only two players, first to bank the "
+             "goal wins: the Exeter GA (2016)'s rule)")
     OPERATORS.check_fit(ops)
     check_rules(ops, RULES, "operators.")
 
 
-OPERATORS = Part("operators", P.OperatorsConfig, OPTIONS, ("crossover", "mutation"), _option_for, check, RULES)
+OPERATORS = Part("operators", P.OperatorsConfig, OPTIONS.copy, ("crossover", "mutation"), _option_for, check, RULES)

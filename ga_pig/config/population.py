@@ -40,4 +40,4 @@ def check(cfg, game) -> None:
              "with mode=random_search (its draws are random members, drawn with population.p_roll)")
 
 
-POPULATION = Part("population", P.PopulationConfig, OPTIONS, ("kind",), _option_for, check, RULES)
+POPULATION = Part("population", P.PopulationConfig, OPTIONS.copy, ("kind",), _option_for, check, RULES)

@@ -28,6 +28,7 @@ RULES: dict[str, Rule] = {
     "game.players": Rule(Range(2), "an integer >= 2"),
     "game.turns": Rule(Range(1), "an integer >= 1 or null"),
     "memetic.every": Rule(Range(0), "an integer >= 0 (generations between best responses; 0: never)"),
+    "logger.policy_every": Rule(Range(0), "an integer >= 0 (generations between policy pictures; 0: at the end only)"),
     "mutation": Rule(Range(0, 1), "a fraction in [0, 1]"),
     "generations": Rule(Range(1), "an integer >= 1"),
     "population_size": Rule(Range(2), "an integer >= 2"),
@@ -84,12 +85,15 @@ def over_schema(saved: dict) -> DictConfig:
 
 def register() -> None:
     """Register the schema in Hydra's ConfigStore (idempotent): the run's as ``schema``, each
-    part's options as ``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends."""
+    part's options as ``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends; an option
+    without such a file (a judge registered by a user's code) is also ``<group>/<option>`` itself, its defaults."""
     store = ConfigStore.instance()
     store.store(name="schema", node=Config)
     for owner in PARTS:
         for option, cls in owner.options.items():
             store.store(group=f"schema/{owner.group}", name=option, node=cls)
+            if not (CONF_DIR / owner.group / f"{option}.yaml").is_file():
+                store.store(group=owner.group, name=option, node=cls)
 
 
 def registry_names(registry: str) -> str:

@@ -43,4 +43,4 @@ def check(cfg, game) -> None:
         fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
 
 
-SELECTION = Part("selection", P.SelectionConfig, OPTIONS, ("scheme",), _option_for, check, RULES)
+SELECTION = Part("selection", P.SelectionConfig, OPTIONS.copy, ("scheme",), _option_for, check, RULES)

@@ -59,11 +59,10 @@ class Generations:
         self.judge = make_judge(spec, game, rng, rates)
         self.toolboxes = [build_toolbox(spec, game, rng, self.judge, genes, fine) for fine in (False, True)]
         fit = spec.fitness
-        self.cells = CellTests(game, fit.cell_tests, fit.max_games, fit.z, rng) \
-            if getattr(fit, "cell_tests", 0) else None
+        self.cells = CellTests(game, fit.cell_budget(), fit.max_games, fit.z, rng) if fit.cell_budget() else None
         self.memetic = BestResponseStep(game, genes, spec.memetic.every)
         self.keep = KeepChampion(genes, spec.force_roll_at_zero, slot=-2 if self.memetic.every else -1) \
-            if getattr(fit, "keep_champion", False) else None
+            if fit.keeps_champion() else None
         self.stateful = (self.judge, self.cells) if self.cells else (self.judge,)
 
     def _toolbox(self, wave: int):

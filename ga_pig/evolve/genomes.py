@@ -244,7 +244,7 @@ class ThresholdGenome(Genome):
 
     def random(self, rng, size, side, p_roll):
         """Thresholds uniform on 0..goal - i (``p_roll`` does not apply). Seated, one draw on
-        1..goal - i serves both seats: a random strategy of the seeds' game played in either seat,
+        1..goal - i serves both seats: a random strategy of Pig to 100 played in either seat,
         banking by the goal; variation then carries thresholds past it and the seats apart."""
         n = self.shape(side)[0]
         goal = self.game.goal

@@ -40,6 +40,7 @@ __all__ = [
     "BEST",
     "RUN_FILES",
     "MIGRATIONS",
+    "objective",
 ]
 
 CHECKPOINT = "checkpoint.npz"
@@ -75,7 +76,7 @@ def key_columns(spec: Config) -> dict:
         "players": int(spec.game.players),
         "population": str(spec.population.kind),
         "selection": str(spec.selection.scheme),
-        "mu": -1 if getattr(spec.selection, "mu", None) is None else int(spec.selection.mu),
+        "mu": -1 if spec.selection.mu_given() is None else int(spec.selection.mu_given()),
         "fitness": str(spec.fitness.kind),
         "opponent": str(spec.fitness.opponent),
         **{key: kind(getattr(spec.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
@@ -265,3 +266,13 @@ def plot_winrate(records: list[dict], path: Path, title: str) -> None:
     fig = winrate_figure(records, title)
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)
+
+
+def objective(summary: dict) -> float:
+    """What a sweeper maximizes (``hydra/sweeper=optuna``): the best exact win rate against the
+    optimal policy of the strategy the run itself picked (its champion), else of its population
+    (0 for a run that recorded none: ``record=false``)."""
+    for key in ("champion_best_ever", "best_ever"):
+        if summary.get(key) is not None:
+            return float(summary[key])
+    return 0.0

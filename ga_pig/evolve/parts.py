@@ -95,11 +95,18 @@ class SelectionConfig(Frozen):
     #: the selection scheme
     scheme: str = "knockout"
 
+    def mu_given(self) -> int | None:
+        """``mu`` of the schemes that have it (null there, and for the others: none given)."""
+        return None
+
 
 @dataclass
 class _Mu:
     #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
     mu: int | None = None
+
+    def mu_given(self) -> int | None:
+        return self.mu
 
 
 @dataclass
@@ -195,6 +202,14 @@ class FitnessConfig(Frozen):
     #: archive of them, or the optimal policy
     opponent: str = "population"
 
+    def cell_budget(self) -> int:
+        """Pairs of games a generation's cell tests play (``cell_tests`` of the judges that have it; 0: none)."""
+        return 0
+
+    def keeps_champion(self) -> bool:
+        """Whether the champion is kept in the population (``keep_champion`` of the ladders)."""
+        return False
+
 
 @dataclass
 class _Common:
@@ -237,6 +252,9 @@ class _Ladder(_Archive):
     #: when no member carries it), so the population cannot drift away from the run's best
     keep_champion: bool = False
 
+    def keeps_champion(self) -> bool:
+        return self.keep_champion
+
 
 @dataclass
 class _Sequential:
@@ -255,8 +273,11 @@ class _Sequential:
     #: member's row at a score pair the champion's games reach (its turn's decisions there, or its dice count) is
     #: tested against the champion's by games begun there, both sides playing the champion after that turn
     #: (sequential, up to max_games pairs a test, z standard errors); the rows that win are switched into the
-    #: champion (ga_pig.evolve.judges.cells). Two players under the seeds' rule
+    #: champion (ga_pig.evolve.judges.cells). Two players under the first-to-goal rule
     cell_tests: int = 0
+
+    def cell_budget(self) -> int:
+        return self.cell_tests
 
 
 @dataclass

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from deap import tools
 
 from ga_pig._compile import CompileClock
 from ga_pig.evolve.diversity import Diversity
@@ -43,24 +44,41 @@ __all__ = ["Recorder", "WRITE_EVERY_S"]
 WRITE_EVERY_S = 1.0
 
 
+def _statistics(**functions: Callable[[np.ndarray], float]) -> tools.Statistics:
+    """DEAP's statistics of a generation's values, one per keyword."""
+    statistics = tools.Statistics()
+    for name, function in functions.items():
+        statistics.register(name, function)
+    return statistics
+
+
+#: A row's statistics of the population's exact win rates against the optimal policy, and of its own fitness.
+RATES = _statistics(mean=np.mean, max=np.max, min=np.min, std=np.std)
+FITNESS = _statistics(fitness_mean=np.mean, fitness_best=np.max)
+
+
 class Recorder:
     """The run's records: [`record`][ga_pig.evolve.recorder.Recorder.record] adds a generation's row and rewrites the
     table (at most every [`WRITE_EVERY_S`][ga_pig.evolve.recorder.WRITE_EVERY_S];
     [`flush`][ga_pig.evolve.recorder.Recorder.flush] now); [`finish`][ga_pig.evolve.recorder.Recorder.finish] writes the
-    final outputs. ``records`` are those so far (a resumed run's included); ``elapsed`` the seconds already spent before
-    this process.
+    final outputs. ``records`` are those so far (a resumed run's included), in a DEAP ``Logbook``
+    (``recorder.records.select("mean")``, as in a DEAP script); ``elapsed`` the seconds already spent before this
+    process.
 
     A row holds the run's own fitness (``fitness_mean``, ``fitness_best``) and, with ``record``
     on, the exact win rates against the optimal policy of the population (``mean``, ``max``,
-    ``min``, ``std``) and of the run's champion (``champion``: the strategy it would output,
-    chosen by its own fitness), and its diversity ([`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]). With
+    ``min``, ``std``), each by DEAP's ``Statistics`` ([`RATES`][ga_pig.evolve.recorder.RATES],
+    [`FITNESS`][ga_pig.evolve.recorder.FITNESS]), that of the run's champion (``champion``: the strategy it would
+    output, chosen by its own fitness), and its diversity ([`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]). With
     ``record`` off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row
-    added (the live trackers of [`ga_pig.track`][ga_pig.track])."""
+    added and the champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
 
     def __init__(self, spec: Config, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock,
-                 on_row: Callable[[dict], None] | None = None) -> None:
-        self.spec, self.out, self.game, self.genes, self.rates, self.records = spec, out, game, genes, rates, records
+                 on_row: Callable[[dict, np.ndarray], None] | None = None) -> None:
+        self.spec, self.out, self.game, self.genes, self.rates = spec, out, game, genes, rates
+        self.records = tools.Logbook()
+        self.records.extend(records)
         self.on_row = on_row
         self.compiling, self.compiled = compiling, compiling.seconds
         self.columns = key_columns(spec)
@@ -99,9 +117,9 @@ class Recorder:
     def record(self, generation: int, wave: int, side: int, strategies: np.ndarray, fitness: np.ndarray | None,
                champion: Champion) -> None:
         """Add generation ``generation``'s row ([`row`][ga_pig.evolve.recorder.Recorder.row])."""
-        self.records.append(self.row(generation, wave, side, strategies, fitness, champion))
+        self.records.record(**self.row(generation, wave, side, strategies, fitness, champion))
         if self.on_row is not None:
-            self.on_row(self.records[-1])
+            self.on_row(self.records[-1], self._decided(champion).strategy)
         if time.perf_counter() - self._written >= WRITE_EVERY_S:
             self.flush()
 
@@ -113,22 +131,16 @@ class Recorder:
         champion = self._decided(champion)
         rates = self._rates(strategies)
         fitness = np.full(len(strategies), np.nan) if fitness is None else np.asarray(fitness, dtype=float)
-        return (
-            {
-                "generation": generation,
-                "wave": wave,
-                "cube_side": side,
-                "mean": float(rates.mean()),
-                "max": float(rates.max()),
-                "min": float(rates.min()),
-                "std": float(rates.std()),
-                "champion": self._champion_rate(champion, rates),
-                "fitness_mean": float(fitness.mean()),
-                "fitness_best": float(fitness.max()),
-                **self.diversity(strategies),
-                "seconds": self.elapsed(),
-                **self.columns,
-            }
+        return dict(
+            generation=generation,
+            wave=wave,
+            cube_side=side,
+            **_floats(RATES.compile(rates)),
+            champion=self._champion_rate(champion, rates),
+            **_floats(FITNESS.compile(fitness)),
+            **self.diversity(strategies),
+            seconds=self.elapsed(),
+            **self.columns,
         )
 
     def finish(self, generation: int, wave: int, side: int, genomes: np.ndarray, schedule: list,
@@ -168,6 +180,11 @@ class Recorder:
         plot_winrate(self.records, out / "winrate.png",
                      f"{spec.experiment}: {spec.selection.scheme}, mutation {spec.mutation}")
         return summary
+
+
+def _floats(statistics: dict) -> dict:
+    """Statistics as Python floats, as the table and the trackers take them."""
+    return {name: float(value) for name, value in statistics.items()}
 
 
 def _number(value) -> float | None:

@@ -26,13 +26,13 @@ from ga_pig.evolve.spec import Config
 from ga_pig.families import space_of
 from ga_pig.game import Game
 
-__all__ = ["report", "tell", "SEED_001", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
+__all__ = ["report", "tell", "EXETER_GA_2016", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
 
 REPORT_LOGGER = "ga_pig.evolve.report"
 
 #: [Exeter GA 2016 §4.3]: the best exact win rate against the optimal its GA reached from 20 random
 #: strategies, by experiment (Pig to 100, two players, ``population=random``).
-SEED_001 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24}
+EXETER_GA_2016 = {"knockout": 0.133, "round_robin": 0.139, "cube": 0.24}
 
 #: The discovery experiments that evolve near-optimal Pig: experiment -> (median over seeds 0, 1,
 #: 2 of the champion's best exact win rate against the optimal, time limit in minutes, what it
@@ -88,7 +88,7 @@ def _published(spec: Config, game: Game) -> float | None:
     """The figure of [Exeter GA 2016 §4.3] for this experiment, where it published one."""
     if not _plain_pig(game) or spec.population.kind != "random":
         return None
-    return SEED_001.get(spec.experiment)
+    return EXETER_GA_2016.get(spec.experiment)
 
 
 def _near_optimal(game: Game) -> list[str]:

@@ -37,13 +37,13 @@ __all__ = ["evolve"]
 
 
 def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compiling: CompileClock,
-           on_row: Callable[[dict], None] | None = None) -> dict:
+           on_row: Callable[[dict, np.ndarray], None] | None = None) -> dict:
     """Evolve ``spec``'s population of strategies for ``game`` through its cube waves
     ([`waves`][ga_pig.evolve.spec.waves]), writing every output into ``out`` (its ``config.yaml`` written by
     the front end); continue ``resumed`` (its checkpoint) if given. ``compiling`` clocks numba's
-    compiling, left out of the timings; ``on_row`` is called with each recorded row. Returns the summary also
-    written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint, prints the resume command and
-    re-raises."""
+    compiling, left out of the timings; ``on_row`` is called with each recorded row and the champion's decisions.
+    Returns the summary also written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint, prints
+    the resume command and re-raises."""
     began, rng, rates = time.monotonic(), np.random.default_rng(spec.seed), RatesVsOptimal(game)
     run = Generations(spec, game, rng, rates)
     genes, schedule, stateful = run.genes, run.schedule, run.stateful

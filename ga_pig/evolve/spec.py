@@ -6,6 +6,7 @@ front ends (``ga_pig.config``) compose it with Hydra and validate it; nothing he
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 
 from ga_pig.evolve.parts import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
@@ -68,6 +69,9 @@ class LoggerConfig(Frozen):
     experiment: str | None = None
     #: TensorBoard's log directory, a subfolder per run (null: outputs/tensorboard)
     logdir: str | None = None
+    #: generations between pictures of the champion's policy (its roll/hold boundary at a few opponent scores,
+    #: Hog's dice counts) sent as images; one is sent at the end too (0: only then)
+    policy_every: int = 250
 
 
 @dataclass
@@ -191,7 +195,7 @@ class Config(Frozen):
     def survivors(self) -> int:
         """``selection.mu`` resolved: how many members survive selection (null, or a scheme without ``mu``: half
         the population)."""
-        mu = getattr(self.selection, "mu", None)
+        mu = self.selection.mu_given()
         return self.population_size // 2 if mu is None else mu
 
 
@@ -229,18 +233,19 @@ def waves(spec) -> list[tuple[int, int]]:
 def make_game(cfg) -> Game:
     """The [`Game`][ga_pig.game.Game] a config names: ``goal`` and every non-null optional
     parameter go to [`Game.named`][ga_pig.game.Game.named], which refuses foreign ones. ``cfg``: the run's spec,
-    or a composed config (the front ends check the game before the spec is made)."""
+    or a composed config (the front ends check the game before the spec is made). Built once per process for the
+    same parameters, so a job and the checks before it (preflight, launch) share the game and its engine."""
     params: dict[str, object] = {"goal": int(cfg.game.goal)}
-    if cfg.game.sides is not None:
-        params["sides"] = int(cfg.game.sides)
-    if cfg.game.p_oinker is not None:
-        params["p_oinker"] = float(cfg.game.p_oinker)
-    if cfg.game.max_dice is not None:
-        params["max_dice"] = int(cfg.game.max_dice)
-    if cfg.game.turns is not None:
-        params["turns"] = int(cfg.game.turns)
+    for key, kind in (("sides", int), ("p_oinker", float), ("max_dice", int), ("turns", int)):
+        if getattr(cfg.game, key) is not None:
+            params[key] = kind(getattr(cfg.game, key))
     if cfg.game.endgame != "first_to_goal":
         params["endgame"] = str(cfg.game.endgame)
     if cfg.game.players != 2:
         params["players"] = int(cfg.game.players)
-    return Game.named(cfg.game.name, **params)
+    return _built(str(cfg.game.name), tuple(params.items()))
+
+
+@functools.lru_cache(maxsize=64)
+def _built(name: str, params: tuple) -> Game:
+    return Game.named(name, **dict(params))

@@ -125,7 +125,7 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np
     """Exact seat-averaged win rate of every member of ``population`` against each of ``opponents`` (a population
     against an archive), in parallel.
 
-    Where the family can (two players under the seeds' rule, every roll/hold game), each strategy's turns are made
+    Where the family can (two players under ``first_to_goal``, every roll/hold game), each strategy's turns are made
     once for all its pairs, turns alike across strategies once for all, and the members meet each opponent four at
     a time in one sweep: cheaper than a [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same
     numbers (a generation of 16 against two champions on two-dice Pig takes 0.37 of the time of its 32 pairs
@@ -151,7 +151,7 @@ def win_rates_from(population: np.ndarray, opponent: np.ndarray, game: Game,
                    starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(seat-averaged win rates from the weighted ``starts``, from the game's start) of every
     member against ``opponent``: both from one evaluation ([`win_rates`][ga_pig.exact.evaluate.win_rates] twice would
-    evaluate twice). Two players under the seeds' rule."""
+    evaluate twice). Two players under ``first_to_goal``."""
     if starts is None:
         raise ValueError("win_rates_from needs starts (weights of the score pairs games begin from)")
     population = check_population(population, game)

@@ -1,6 +1,6 @@
 """Which states a strategy reaches ([STOR609 replication §4.1.1]) and how often it visits them, for
-the families that offer it ([`TwoPlayer`][ga_pig.families.two_player.family.TwoPlayer]: two players under the
-seeds' rule)."""
+the families that offer it ([`TwoPlayer`][ga_pig.families.two_player.family.TwoPlayer]: two players under
+``first_to_goal``)."""
 
 from __future__ import annotations
 

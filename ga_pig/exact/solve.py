@@ -1,6 +1,6 @@
 """Optimal play ([Neller & Presser 2004]) and best responses to a fixed strategy, for every game.
 
-* [`optimal`][ga_pig.exact.solve.optimal] — the optimal policy: for two players under the seeds' rule by value
+* [`optimal`][ga_pig.exact.solve.optimal] — the optimal policy: for two players under ``first_to_goal`` by value
   iteration ([Neller & Presser 2004]; [Neller & Presser 2005]; [STOR609 replication §2.2.5]) or by policy
   iteration ([Exeter GA 2016 §3.5], "strategy iteration"), one pair of banked scores {(i, j), (j, i)} at a
   time, highest score sum first ([`ga_pig.families.two_player.solve`][ga_pig.families.two_player.solve]); under
@@ -33,7 +33,7 @@ def memory(game: Game) -> float:
 
 def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 100_000):
     """The optimal policy and win-probability table of ``game`` when both players play optimally:
-    a [`Solution`][ga_pig.families.two_player.solve.Solution] for two players under the seeds' rule. A game under
+    a [`Solution`][ga_pig.families.two_player.solve.Solution] for two players under ``first_to_goal``. A game under
     another ending rule gets an [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution] (seat-indexed tables;
     ``start`` as here), a game of more than two players a
     [`PlayersSolution`][ga_pig.families.players.PlayersSolution] (policy iteration per orbit of score tuples;

@@ -129,7 +129,7 @@ class Family:
 
     def visits(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Expected visits to a's states against b ([`ga_pig.exact.visits`][ga_pig.exact.occupancy.visits])."""
-        self._refuse("exact.visits", "it follows two players under the seeds' rule")
+        self._refuse("exact.visits", "it follows two players, first to bank the goal wins")
 
     # ------------------------------------------------------------------ simulation
     def play_blocks(self):
@@ -141,7 +141,7 @@ class Family:
     def turn_starts(self, a: np.ndarray, b: np.ndarray, games: int, seed) -> np.ndarray:
         """(goal, goal) int: how many turns began at each score pair (the mover's banked score, the other's) in
         at least ``games`` simulated games of a against b, the first move alternating (either player's turns)."""
-        self._refuse("turn_starts", "the simulated cell tests follow two players under the seeds' rule")
+        self._refuse("turn_starts", "the simulated cell tests follow two players, first to bank the goal wins")
 
     def rollouts(self, champion: np.ndarray, openings: np.ndarray, cells: np.ndarray, n: int, seed) -> np.ndarray:
         """(tests, 2) int: for each test t, ``n`` pairs of games begun at the turn start ``cells[t]`` = (i, j),
@@ -149,7 +149,7 @@ class Family:
         is played with the row ``openings[t]`` (a strategy's entry at (i, j): its decisions at each turn total, or
         its dice count), in the other with its own; then both go on alike on the same dice turn by
         turn. Each row: the first games' wins less the second's, and the pairs whose winners differ."""
-        self._refuse("rollouts", "the simulated cell tests follow two players under the seeds' rule")
+        self._refuse("rollouts", "the simulated cell tests follow two players, first to bank the goal wins")
 
     @classmethod
     def kernels(cls) -> tuple:
@@ -168,8 +168,8 @@ class Family:
 
     def _no_starts(self, starts) -> None:
         if starts is not None:
-            raise ValueError(f"starts (win rates from other score pairs than the start) are for two players under "
-                             f"the seeds' rule; {self.game} has players={self.game.players}, "
+            raise ValueError(f"starts (win rates from other score pairs than the start) are for two players, first "
+                             f"to bank the goal wins; {self.game} has players={self.game.players}, "
                              f"endgame={self.game.endgame!r}")
 
     def __repr__(self) -> str:

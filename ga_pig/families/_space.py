@@ -27,7 +27,7 @@ CAPABILITIES = {
     "dice": "dice counts",
     "roll_hold": "roll/hold decisions",
     "thresholds": "roll/hold decisions with one turn-total column per score tuple",
-    "action_values": "roll/hold decisions between two players under the seeds' rule",
+    "action_values": "roll/hold decisions between two players, first to bank the goal wins",
     "tensor_genome": "a gene per state (roll/hold decisions at one seat, or dice counts)",
     "threshold_genome": "roll/hold decisions (thresholds along the turn total)",
     "leader_genome": "roll/hold decisions of three or more players (thresholds against the leading score)",

@@ -24,9 +24,9 @@ from ga_pig.game.outcomes import Effect, Face, Outcome
 __all__ = ["Game", "GAMES", "ENDGAMES", "MAX_SIDES", "MAX_DICE", "check_game"]
 
 #: How a game ends ([Neller & Presser 2005, "Endgame Variations"];
-#: [`ga_pig.families.endgame`][ga_pig.families.endgame]): the first player to bank the goal wins (the seeds' rule); or
-#: the other player gets one final turn to finish higher, whoever reached the goal (``last_round``) or only when the
-#: first mover did (``equal_turns``).
+#: [`ga_pig.families.endgame`][ga_pig.families.endgame]): the first player to bank the goal wins (the source
+#: documents' rule); or the other player gets one final turn to finish higher, whoever reached the goal
+#: (``last_round``) or only when the first mover did (``equal_turns``).
 ENDGAMES = ("first_to_goal", "last_round", "equal_turns")
 #: The most faces a Pig die may have, and the most dice Hog may roll: far past any game studied (the
 #: seeds use 6 and 30), low enough that a game's tables stay small.
@@ -57,9 +57,9 @@ class Game:
         Strategies are then int arrays of shape ``(goal, goal)``: the game's [`space_of`][ga_pig.families.space_of] says
         which kind of strategy it takes.
     endgame : str
-        One of [`ENDGAMES`][ga_pig.game.ENDGAMES]: ``first_to_goal`` (default, the seeds' rule), ``last_round`` or
-        ``equal_turns`` ([`ga_pig.families.endgame`][ga_pig.families.endgame], where the rules are stated and which
-        games it takes: every game but three or more players).
+        One of [`ENDGAMES`][ga_pig.game.ENDGAMES]: ``first_to_goal`` (default, the source documents' rule),
+        ``last_round`` or ``equal_turns`` ([`ga_pig.families.endgame`][ga_pig.families.endgame], where the rules
+        are stated and which games it takes: every game but three or more players).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
         score ([`ga_pig.families.players`][ga_pig.families.players], which so far is the only part of the engine that
@@ -313,7 +313,7 @@ class Game:
 
 def _ending(endgame: str, players: int) -> tuple[tuple[str, object], ...]:
     """The endgame rule and the number of players as game parameters, named only when they are not
-    the seeds' (so every existing game keeps its name and outputs)."""
+    the source documents' (so every existing game keeps its name and outputs)."""
     named = () if endgame == "first_to_goal" else (("endgame", endgame),)
     return named + (() if players == 2 else (("players", players),))
 

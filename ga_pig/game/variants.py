@@ -9,6 +9,7 @@ A two-dice variant is a rule ``(first die, second die) -> (effect, amount)`` giv
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -47,9 +48,7 @@ def die(sides: int) -> Rolls:
 def two_dice(rule: Callable[[int, int], tuple[Effect, int]]) -> Rolls:
     """Two fair dice; ``rule(d1, d2)`` gives each face pair's (effect, amount)."""
     rolls = {(first, second): rule(first, second) for first in range(1, 7) for second in range(1, 7)}
-    counts: dict[tuple[Effect, int], int] = {}
-    for key in rolls.values():
-        counts[key] = counts.get(key, 0) + 1
+    counts = Counter(rolls.values())
     keys = sorted(counts)
     outcomes = tuple(Outcome(counts[key] / 36, *key) for key in keys)
     faces = tuple(Face(f"{a} {b}", 1 / 36, keys.index(key)) for (a, b), key in rolls.items())
@@ -109,7 +108,7 @@ def pass_the_pigs(p_oinker: float) -> Rolls:
         )
     counts = np.array([n for _, n, _ in PASS_THE_PIGS_ROLLS], dtype=np.int64)
     points = [value for _, _, value in PASS_THE_PIGS_ROLLS]
-    weights: dict[tuple[Effect, int], int] = {}
+    weights: Counter[tuple[Effect, int]] = Counter()
     rolls: dict[tuple[int, int], tuple[Effect, int]] = {}
     for a in range(6):
         for b in range(6):
@@ -120,7 +119,7 @@ def pass_the_pigs(p_oinker: float) -> Rolls:
             else:
                 key = (Effect.ADD, points[a] + points[b])
             rolls[a, b] = key
-            weights[key] = weights.get(key, 0) + int(counts[a] * counts[b])
+            weights[key] += int(counts[a] * counts[b])
     scale = (1.0 - float(p_oinker)) / float(counts.sum()) ** 2
     keys = sorted(weights)
     outcomes = tuple(Outcome(weights[key] * scale, *key) for key in keys)

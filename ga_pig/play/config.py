@@ -15,11 +15,12 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from ga_pig import _config_doc, _schema
-from ga_pig.config import CONF_DIR, MAX_SEED, RANGES, GameConfig, Range, fail, make_game
+from ga_pig.config import CONF_DIR, MAX_SEED, RANGES, GameConfig, Range, Rule, fail, make_game
+from ga_pig.config.base import check_rules
 from ga_pig.families import space_of
 
-__all__ = ["PlayConfig", "DICE", "FIRST", "register", "compose", "check_command_line", "check_keys", "validate",
-           "playable_game"]
+__all__ = ["PlayConfig", "DICE", "FIRST", "RULES", "GAME_RANGES", "register", "compose", "compose_named",
+           "check_command_line", "check_keys", "validate", "playable_game"]
 
 #: Where rolls come from: drawn by the program from ``seed``, or typed in from real dice.
 DICE = ("program", "manual")
@@ -27,6 +28,12 @@ DICE = ("program", "manual")
 FIRST = ("player", "opponent")
 #: The longest pause between the computer's rolls, in seconds.
 MAX_DELAY = 60
+#: The fixed bounds of a session's numeric keys, with what a refusal says was expected.
+RULES = {"seed": Rule(Range(0, MAX_SEED), f"null or an integer in [0, {MAX_SEED}]"),
+         "games": Rule(Range(1), "at least 1"),
+         "delay": Rule(Range(0, MAX_DELAY), f"a number of seconds in [0, {MAX_DELAY}]")}
+#: The bounds of the ``game`` keys, which the run's schema sets.
+GAME_RANGES = {k: v for k, v in RANGES.items() if k.startswith("game.")}
 
 
 @dataclass
@@ -65,8 +72,7 @@ def register() -> None:
 
 
 def _ranges() -> dict:
-    game = {k: v for k, v in RANGES.items() if k.startswith("game.")}
-    return {**game, "member": Range(0), "seed": Range(0, MAX_SEED), "games": Range(1), "delay": Range(0, MAX_DELAY)}
+    return {**GAME_RANGES, "member": Range(0), **{key: rule.range for key, rule in RULES.items()}}
 
 
 _config_doc.register_schema("play", _config_doc.Schema(
@@ -74,18 +80,24 @@ _config_doc.register_schema("play", _config_doc.Schema(
     lambda: {"dice": lambda: DICE, "first": lambda: FIRST}))
 
 
-def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
-    """The session config ``python -m ga_pig.play *overrides`` would use (with Hydra's own keys
-    when ``hydra``), for tests and scripts; Hydra's errors pass through untranslated."""
+def compose_named(name: str, register_schema, overrides: list[str] | tuple[str, ...] = (),
+                  hydra: bool = False) -> DictConfig:
+    """The config ``conf/<name>.yaml`` composes with ``overrides`` (with Hydra's own keys when ``hydra``), the
+    run's schema and the command line's (``register_schema``) registered; Hydra's errors pass through untranslated."""
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
     from ga_pig.config import register as register_run
 
     register_run()
-    register()
+    register_schema()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return hydra_compose("play", overrides=list(overrides), return_hydra_config=hydra)
+        return hydra_compose(name, overrides=list(overrides), return_hydra_config=hydra)
+
+
+def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
+    """The session config ``python -m ga_pig.play *overrides`` would use, for tests and scripts."""
+    return compose_named("play", register, overrides, hydra)
 
 
 def check_command_line(argv: list[str], schema: type = PlayConfig, command: str = "ga_pig.play",
@@ -201,12 +213,7 @@ def validate(cfg: DictConfig):
         fail("dice", cfg.dice, f"program: {game} names no faces to type in")
     if cfg.first not in FIRST:
         fail("first", cfg.first, " or ".join(FIRST))
-    if cfg.seed is not None and not 0 <= cfg.seed <= MAX_SEED:
-        fail("seed", cfg.seed, f"null or an integer in [0, {MAX_SEED}]")
-    if cfg.games < 1:
-        fail("games", cfg.games, "at least 1")
-    if not 0 <= cfg.delay <= MAX_DELAY:
-        fail("delay", cfg.delay, f"a number of seconds in [0, {MAX_DELAY}]")
+    check_rules(cfg, RULES)
     for key in ("player", "player2"):
         if not str(cfg[key]).strip():
             fail(key, cfg[key], "a non-empty name")

@@ -12,11 +12,12 @@ stream, real dice or a replay, so a state and the same faces always give the sam
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from datetime import datetime
 
 from ga_pig.game import Face, Game
 from ga_pig.play.dice import describe
 
-__all__ = ["State", "Move", "step", "decision_row", "ACTIONS", "ANSWERS"]
+__all__ = ["State", "Move", "step", "decision_row", "now", "ACTIONS", "ANSWERS"]
 
 #: What a mover can do.
 ACTIONS = ("roll", "hold")
@@ -137,6 +138,11 @@ def _end_turn(state: State, banked: int, passed: bool, won: bool = False) -> Sta
     turns = list(state.turns)
     turns[mover] += 1
     return replace(ended, mover=mover, turns=tuple(turns), passes=passes)
+
+
+def now() -> str:
+    """The time the records carry (a decision's, a game's start and end): local, to the millisecond."""
+    return datetime.now().isoformat(timespec="milliseconds")
 
 
 def decision_row(move: Move, advice, *, session: str, game_id: int, player: str, kind: str, answers: dict,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
 
 import numpy as np
 
@@ -20,7 +19,7 @@ from ga_pig.play.advice import Advisor
 from ga_pig.play.record import Journal
 from ga_pig.play.rulebook import rules
 from ga_pig.play.screen import Screen
-from ga_pig.play.state import ANSWERS, Move, State, decision_row, step
+from ga_pig.play.state import ANSWERS, Move, State, decision_row, now, step
 
 __all__ = ["Seat", "Table", "ANSWERS"]
 
@@ -44,10 +43,6 @@ class Seat:
         return "human" if self.strategy is None else "computer"
 
 
-def _now() -> str:
-    return datetime.now().isoformat(timespec="milliseconds")
-
-
 class Table:
     """Plays games of ``game`` between seats, telling ``screen`` what happens and ``journal``
     every decision."""
@@ -64,7 +59,7 @@ class Table:
         row = {"session": self.session, "game_id": game_id, "first": order[0].name, "second": order[1].name,
                "first_kind": order[0].kind, "second_kind": order[1].kind, "winner": None, "winner_seat": None,
                "turns": 0, "score_first": 0, "score_second": 0, "finished": False, "quit": False,
-               "stalemate": False, "started": _now(), "ended": None}
+               "stalemate": False, "started": now(), "ended": None}
         self.journal.game(dict(row))
         state = State()
         self.screen.tell(f"=== game {game_id}: {order[0].name} moves first, against {order[1].name}; "
@@ -75,10 +70,10 @@ class Table:
                 state = self._turn(game_id, order, state)
                 row["score_first"], row["score_second"] = state.scores
         except BaseException:
-            row.update(quit=True, ended=_now())
+            row.update(quit=True, ended=now())
             self.journal.game(dict(row))
             raise
-        row.update(finished=True, ended=_now(), stalemate=state.stalemate)
+        row.update(finished=True, ended=now(), stalemate=state.stalemate)
         if state.winner is not None:
             row.update(winner=order[state.winner].name, winner_seat=state.winner)
         self.journal.game(dict(row))
@@ -95,7 +90,7 @@ class Table:
                 self.screen.tell(f"{other.name} passed: if {seat.name} passes too, the game ends and nobody wins")
             started = time.perf_counter()
             action, hinted = self._decide(seat, other, state.i, state.j, state.k, advice)
-            think_s, when = round(time.perf_counter() - started, 3), _now()
+            think_s, when = round(time.perf_counter() - started, 3), now()
             face = self.dice.roll(seat.name) if action == "roll" else None
             state, move = step(self.game, state, action, face)
             self.journal.decision(decision_row(move, advice, session=self.session, game_id=game_id,

@@ -22,7 +22,7 @@ def fig17(ctx):
     fig17 = tables.fig17(ctx.game, fair_tests=ctx.budget.fig17_tests)
     return fig17, (f"exact vs {fig17['games'].iloc[0]:,} simulated games per pair; largest deviation "
                    f"{fig17['deviation'].max():.4f} (Exeter optimal (2017)'s largest "
-                   f"{fig17['seed_deviation'].max():.4f})")
+                   f"{fig17['reported_deviation'].max():.4f})")
 
 
 def tournament(ctx):
@@ -78,12 +78,9 @@ def decisions(ctx):
 
 
 # ---------------------------------------------------------------------------- engine figures
-def cross_section(j: int):
-    def build(ctx):
-        return (figures.cross_section(ctx.solution.policy, j, ctx.reachable),
-                f"optimal boundary, hold-at-20 line and reachable states at j = {j}")
-
-    return build
+def cross_section(ctx, j: int):
+    return (figures.cross_section(ctx.solution.policy, j, ctx.reachable),
+            f"optimal boundary, hold-at-20 line and reachable states at j = {j}")
 
 
 def piglet(ctx):

@@ -14,7 +14,7 @@ from ga_pig import strategies as S
 from ga_pig.analysis import discovery, figures, stats
 from ga_pig.config import compose, waves
 from ga_pig.evolve import cube
-from ga_pig.evolve.report import SEED_001
+from ga_pig.evolve.report import EXETER_GA_2016
 
 
 # ---------------------------------------------------------------------------- GA experiments ([Exeter GA 2016 §4])
@@ -26,6 +26,17 @@ def curves(labels: list[str], by: str, title: str):
                 "exact mean win rate vs optimal; best ever: " + ", ".join(f"{k} {v:.3f}" for k, v in best.items()))
 
     return build
+
+
+def diversity(ctx):
+    """The diversity columns of the cube runs at mutation 0.005 (``make run``'s experiment) over the generations."""
+    frame = ctx.runs_of("cube_0.005")
+    last = frame.sort_values("generation").groupby("run_dir").last()
+    return (figures.diversity_curves(frame, "cube system at mutation 0.005: how alike the population's strategies are"),
+            f"{len(last)} run(s); at the last generation diversity "
+            + ", ".join(f"{v:.4f}" for v in last["diversity"]) + ", diversity_reached "
+            + ", ".join(f"{v:.4f}" for v in last["diversity_reached"]) + ", fixed "
+            + ", ".join(f"{v:.3f}" for v in last["fixed"]))
 
 
 def ga_results(ctx):
@@ -50,7 +61,7 @@ def random_search(ctx):
     bests = summaries.groupby("label")["best_ever"]
     peaks = {_SET_AGAINST[label][0]: sorted(bests.get_group(label)) for label in _SET_AGAINST
              if label in bests.groups}
-    published = {_SET_AGAINST[label][0]: SEED_001[_SET_AGAINST[label][1]] for label in _SET_AGAINST}
+    published = {_SET_AGAINST[label][0]: EXETER_GA_2016[_SET_AGAINST[label][1]] for label in _SET_AGAINST}
     return figures.random_search_density(draws["mean"], peaks, published=published), (
         f"{len(draws)} draws; normal quantiles 95/99/99.9%: " + ", ".join(f"{v:.4f}" for v in quantiles.values())
         + "; GA peaks (best seed): " + ", ".join(f"{k.splitlines()[0]} {max(v):.3f}" for k, v in peaks.items()))
@@ -153,8 +164,7 @@ def discovery_recorded(ctx):
 # ---------------------------------------------------------------------------- discovery (near-optimal play from random)
 def _references(ctx) -> dict[str, float]:
     hold25 = exact.win_rate(S.hold_at(25, ctx.game), ctx.solution.policy, ctx.game)
-    return {**{f"Exeter GA (2016) {name.replace('_', ' ')}": rate for name, rate in SEED_001.items()},
-            "hold at 25": hold25}
+    return {**discovery.EXETER_GA_2016_PEAKS, "hold at 25": hold25}
 
 
 def _medians(summaries: pd.DataFrame) -> str:

@@ -12,44 +12,32 @@ from ga_pig.reproduce.context import SEED_003_CLAIMS
 
 
 # ---------------------------------------------------------------------------- turn counts ([Durango Bill])
-def turn_probability(name: str):
-    def build(ctx):
-        _, probability, _ = ctx.turns(name)
-        return probability.reset_index(), (
-            f"{name}: % within 1 / 2 turns from 99: {100 * probability.loc[99, 1]:.1f} / "
-            f"{100 * probability.loc[99, 2]:.1f}; from 0: {100 * probability.loc[0, 1]:.1f} / "
-            f"{100 * probability.loc[0, 2]:.1f}"
-            + (" (Durango Bill: 69.4 / 88.8; 0.9 / 1.9)" if name == "two_dice" else ""))
-
-    return build
+def turn_probability(ctx, name: str):
+    _, probability, _ = ctx.turns(name)
+    return probability.reset_index(), (
+        f"{name}: % within 1 / 2 turns from 99: {100 * probability.loc[99, 1]:.1f} / "
+        f"{100 * probability.loc[99, 2]:.1f}; from 0: {100 * probability.loc[0, 1]:.1f} / "
+        f"{100 * probability.loc[0, 2]:.1f}"
+        + (" (Durango Bill: 69.4 / 88.8; 0.9 / 1.9)" if name == "two_dice" else ""))
 
 
-def turn_stop(name: str):
-    def build(ctx):
-        _, probability, stop = ctx.turns(name)
-        return stop.reset_index(), (f"{name}: from 76 with 3 turns stop at {stop.loc[76, 3]}, success "
-                                    f"{100 * probability.loc[76, 3]:.1f}%"
-                                    + (" (Durango Bill: 15, 62.0%)" if name == "two_dice" else ""))
-
-    return build
+def turn_stop(ctx, name: str):
+    _, probability, stop = ctx.turns(name)
+    return stop.reset_index(), (f"{name}: from 76 with 3 turns stop at {stop.loc[76, 3]}, success "
+                                f"{100 * probability.loc[76, 3]:.1f}%"
+                                + (" (Durango Bill: 15, 62.0%)" if name == "two_dice" else ""))
 
 
-def turn_figure(name: str):
-    def build(ctx):
-        turn_game, probability, _ = ctx.turns(name)
-        title = f"{name}: reaching {turn_game.goal} within N turns"
-        return figures.turn_probabilities(probability.iloc[:, :5], title), f"{name}, N = 1..5"
-
-    return build
+def turn_figure(ctx, name: str):
+    turn_game, probability, _ = ctx.turns(name)
+    title = f"{name}: reaching {turn_game.goal} within N turns"
+    return figures.turn_probabilities(probability.iloc[:, :5], title), f"{name}, N = 1..5"
 
 
 # ---------------------------------------------------------------------------- variants ([Neller & Presser 2005])
-def variant(name: str):
-    def build(ctx):
-        best, _, start_move, figure = ctx.variants[name]
-        return figure, f"{start_move} at the start; first player wins {best.win_probability:.4f}"
-
-    return build
+def variant(ctx, name: str):
+    best, _, start_move, figure = ctx.variants[name]
+    return figure, f"{start_move} at the start; first player wins {best.win_probability:.4f}"
 
 
 def variants_table(ctx):

@@ -135,13 +135,16 @@ def _run_one(overrides: list[str], out: str) -> str:
     return out
 
 
-def run_experiments(out: Path, budget: Budget) -> Path:
-    """The GA runs behind the curves (skipped when already finished: rerunning resumes nothing)."""
+def run_experiments(out: Path, budget: Budget, labels: tuple[str, ...] | None = None) -> Path:
+    """The GA runs behind the curves (skipped when already finished: rerunning resumes nothing); with ``labels``,
+    only those experiments' runs, random search's draws left out."""
     from joblib import Parallel, delayed
 
     runs = out / "runs"
     jobs = []
     for label, overrides in GA_EXPERIMENTS:
+        if labels is not None and label not in labels:
+            continue
         generations = budget.mutation_generations if label.startswith("mutation") else budget.generations
         for seed in budget.seeds:
             target = runs / label / f"seed{seed}"
@@ -149,7 +152,7 @@ def run_experiments(out: Path, budget: Budget) -> Path:
                 continue
             jobs.append(([*overrides, f"generations={generations}", f"seed={seed}"], str(target)))
     draws_dir = runs / "random_search"
-    if not (draws_dir / "summary.json").is_file():
+    if labels is None and not (draws_dir / "summary.json").is_file():
         jobs.append((["experiment=random_search", f"draws={budget.draws}"], str(draws_dir)))
     Parallel(n_jobs=2, backend="loky")(delayed(_run_one)(o, t) for o, t in jobs)
     return runs
@@ -256,6 +259,12 @@ class Context:
         for table in (frame, summaries):
             table["label"] = table["run_dir"].map(lambda d: label_of.get(str(Path(d).parent), "other"))
         return runs, frame, summaries
+
+    def runs_of(self, label: str) -> pd.DataFrame:
+        """The generations of the GA runs of experiment ``label`` only (those of ``runs``, made if not finished):
+        what an entry that draws one experiment reads without making every GA run."""
+        runs = run_experiments(self.out, self.budget, (label,))
+        return load_runs(runs / label)
 
     @functools.cached_property
     def endgame(self) -> tuple[pd.DataFrame, dict]:

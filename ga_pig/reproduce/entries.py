@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from ga_pig.analysis import figures, tables
 from ga_pig.reproduce import _engine, _ga, _study, _variants
@@ -54,19 +55,20 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
         Entry("optimal_boundary_surface", f"{PIGTAIL} Fig. 1; {GA} Figs. 3–4",
               lambda ctx: (figures.boundary_surface(ctx.solution.policy, "optimal policy"),
                            "roll/hold boundary of the optimal policy")),
-        *(Entry(f"cross_section_j{j}", f"{STOR609} Figs. 4–6", _engine.cross_section(j)) for j in (0, 30, 60)),
+        *(Entry(f"cross_section_j{j}", f"{STOR609} Figs. 4–6", partial(_engine.cross_section, j=j))
+          for j in (0, 30, 60)),
         Entry("win_contours", f"{STOR609} Fig. 7", lambda ctx: (figures.win_contours(ctx.solution.value),
                                                               "contours of P(i, j, 0) under optimal play")),
         Entry("piglet_convergence", f"{STOR609} Fig. 2", _engine.piglet),
         Entry("fair_test_spread", f"{GA} Fig. 17; {OPTIMAL} Fig. 15", _engine.spread),
     ),
     "turns": tuple(entry for name in ("two_dice", "pig") for entry in (
-        Entry(f"turns_{name}_probability", f"{BILL} probability table", _variants.turn_probability(name)),
-        Entry(f"turns_{name}_stop", f"{BILL} optimal stop table", _variants.turn_stop(name)),
-        Entry(f"turns_{name}", f"{BILL}", _variants.turn_figure(name)),
+        Entry(f"turns_{name}_probability", f"{BILL} probability table", partial(_variants.turn_probability, name=name)),
+        Entry(f"turns_{name}_stop", f"{BILL} optimal stop table", partial(_variants.turn_stop, name=name)),
+        Entry(f"turns_{name}", f"{BILL}", partial(_variants.turn_figure, name=name)),
     )),
     "variants": (
-        *(Entry(f"variant_{name}", f"{PIGTAIL} Fig. {number}", _variants.variant(name))
+        *(Entry(f"variant_{name}", f"{PIGTAIL} Fig. {number}", partial(_variants.variant, name=name))
           for number, name in enumerate(SEED_003_FIGURES, start=1)),
         Entry("variants", f"{PIGTAIL}", _variants.variants_table),
         Entry("expected_turn_scores", f"{PIGTAIL} Fig. 10", _variants.turn_scores),
@@ -79,6 +81,8 @@ SECTIONS: dict[str, tuple[Entry, ...]] = {
                                                           "from random strategies: round robin vs knockout")),
         Entry("ga_cube", f"{GA} Fig. 9", _ga.curves(["cube_0.005", "cube_0.01", "cube_0.05"], "mutation",
                                                     "cube system (knockout, blocks 20 → 10 → 5), by mutation rate")),
+        Entry("ga_diversity", f"{GA} Fig. 9's runs: how alike their members are (LEAP's distance and fixation probes)",
+              _ga.diversity),
         Entry("ga_hold_at", f"{GA} Figs. 12–14", _ga.curves(["round_robin_hold_at", "knockout_hold_at"], "selection",
                                                             "from hold-at strategies: round robin vs knockout")),
         Entry("ga_score", f"{GA} Figs. 15–16", _ga.curves(["round_robin_score", "knockout_score"], "selection",

@@ -172,8 +172,7 @@ def prepare(cfg: DictConfig, overrides: list[str] | None = None) -> Job:
     and validated; for ``resume=``, also the run it names, its checkpoint and the ``overrides`` given with it
     (command-line ``key=value`` strings; ``None``: infer them by comparing ``cfg`` with a bare ``resume=``
     config). Raises ValueError naming the key or file."""
-    if cfg.resume is not None:
-        validate(cfg)
+    if cfg.resume is not None:  # the saved config, with the changes it allows, is validated (and its game built)
         return _resume(cfg, overrides)
     game = check_game(cfg)
     notes = fit_experiment(cfg, overrides, game)

@@ -23,7 +23,7 @@ from ga_pig.evolve.outputs import FAILED, RUN_FILES
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.evolve.run import evolve
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.files import atomic_write
 from ga_pig.rundir import check_writable, held, owned
 from ga_pig.runs.cluster import check_cluster, dask_pool
@@ -63,8 +63,8 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
             logging.getLogger("ga_pig.evolve.run").info(note)
         spec = to_spec(job.cfg)
         check_cluster(spec)  # a scheduler that does not answer is refused before any work
-        tracking = Tracking(spec, directory)  # a store that cannot be used is refused before any work
-        announce_compiling(family_of(job.game).kernels())
+        tracking = Tracking(spec, directory, job.game)  # a store that cannot be used is refused before any work
+        announce_compiling(engine_of(job.game).kernels())
         _write_config(job, directory)
         try:
             if spec.mode == "random_search":

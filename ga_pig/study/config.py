@@ -18,15 +18,16 @@ from omegaconf import DictConfig, OmegaConf
 
 from ga_pig import _config_doc
 from ga_pig.analysis.play import STUDY_DATABASE
-from ga_pig.config import CONF_DIR, MAX_SEED, GameConfig, fail
+from ga_pig.config import MAX_SEED, GameConfig, Range, Rule, fail
+from ga_pig.config.base import check_rules
 from ga_pig.game import Game
+from ga_pig.play.config import GAME_RANGES, check_keys, compose_named, playable_game
 from ga_pig.play.config import check_command_line as _check_command_line
-from ga_pig.play.config import check_keys, playable_game
 from ga_pig.play.opponents import Opponent, parse
 
 __all__ = ["StudyConfig", "Plan", "Condition", "register", "compose", "check_command_line", "validate",
            "database_url", "recorded", "admin_password", "loopback", "trusted_hosts", "public_base", "DATABASE_ENV",
-           "PASSWORD_ENV", "FIRST", "CONSENT", "MIN_PASSWORD"]
+           "PASSWORD_ENV", "FIRST", "CONSENT", "MIN_PASSWORD", "RULES"]
 
 #: The environment variable a database URL with a password is read from (never from the config).
 DATABASE_ENV = "GA_PIG_STUDY_DATABASE"
@@ -47,6 +48,11 @@ _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # matched whole (fullmatch): ``$`` alone would let a trailing newline through
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _HASH = re.compile(r"pbkdf2_sha256\$\d+\$[0-9a-f]+\$[0-9a-f]{64}")
+#: The fixed bounds of a study's numeric keys, with what a refusal says was expected.
+RULES = {"games": Rule(Range(1, 100), "a number of games in [1, 100]"),
+         "seed": Rule(Range(0, MAX_SEED), f"null or an integer in [0, {MAX_SEED}]"),
+         "port": Rule(Range(1, 65535), "a port number in [1, 65535]"),
+         "delay_ms": Rule(Range(0, 10_000), "milliseconds in [0, 10000]"), "idle_minutes": Rule(Range(1), "at least 1")}
 
 
 @dataclass
@@ -120,11 +126,7 @@ def register() -> None:
 
 
 def _ranges() -> dict:
-    from ga_pig.config import RANGES, Range
-
-    game = {k: v for k, v in RANGES.items() if k.startswith("game.")}
-    return {**game, "games": Range(1, 100), "seed": Range(0, MAX_SEED), "port": Range(1, 65535),
-            "delay_ms": Range(0, 10_000), "idle_minutes": Range(1)}
+    return {**GAME_RANGES, **{key: rule.range for key, rule in RULES.items()}}
 
 
 _config_doc.register_schema("study", _config_doc.Schema(
@@ -133,15 +135,7 @@ _config_doc.register_schema("study", _config_doc.Schema(
 
 def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
     """The study config ``python -m ga_pig.study *overrides`` would use, for tests and scripts."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-
-    from ga_pig.config import register as register_run
-
-    register_run()
-    register()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return hydra_compose("study", overrides=list(overrides), return_hydra_config=hydra)
+    return compose_named("study", register, overrides, hydra)
 
 
 def check_command_line(argv: list[str]) -> None:
@@ -209,16 +203,7 @@ def validate(cfg: DictConfig) -> Plan:
         fail("hints", list(cfg.hints), "[false], [true] or [false, true]")
     if not cfg.first or any(f not in FIRST for f in cfg.first) or len(set(cfg.first)) < len(cfg.first):
         fail("first", list(cfg.first), f"a list of {' and '.join(FIRST)}, each at most once")
-    if not 1 <= cfg.games <= 100:
-        fail("games", cfg.games, "a number of games in [1, 100]")
-    if cfg.seed is not None and not 0 <= cfg.seed <= MAX_SEED:
-        fail("seed", cfg.seed, f"null or an integer in [0, {MAX_SEED}]")
-    if not 1 <= cfg.port <= 65535:
-        fail("port", cfg.port, "a port number in [1, 65535]")
-    if not 0 <= cfg.delay_ms <= 10_000:
-        fail("delay_ms", cfg.delay_ms, "milliseconds in [0, 10000]")
-    if cfg.idle_minutes < 1:
-        fail("idle_minutes", cfg.idle_minutes, "at least 1")
+    check_rules(cfg, RULES)
     if not str(cfg.completion_code).strip():
         fail("completion_code", cfg.completion_code, "a non-empty code")
     if cfg.completion_url is not None and not str(cfg.completion_url).startswith(("https://", "http://")):

@@ -106,12 +106,10 @@ def _out_directory(out: Path) -> Path:
         raise ValueError(f"--out {str(out)!r}: expected a directory; it is a file")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=out, prefix=".ga_pig-probe-")
+        tempfile.TemporaryFile(dir=out).close()
     except OSError as error:
         raise ValueError(f"--out {str(out)!r}: cannot write there ({error.strerror}); expected a directory this "
                          "user may write") from None
-    os.close(fd)
-    os.unlink(probe)
     return out
 
 

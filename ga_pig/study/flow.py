@@ -19,7 +19,6 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime
 
 import numpy as np
 from sqlalchemy import delete, func, insert, select, update
@@ -28,17 +27,13 @@ from sqlalchemy.exc import IntegrityError
 from ga_pig.play.advice import Advisor
 from ga_pig.play.dice import face_at
 from ga_pig.play.session import QUESTIONS
-from ga_pig.play.state import ANSWERS, Move, State, decision_row, step
+from ga_pig.play.state import ANSWERS, Move, State, decision_row, now, step
 from ga_pig.study.config import Plan
 from ga_pig.study.store import Store, decisions, exits, games, pages, participants
 from ga_pig.study.store import study as settings
 
-__all__ = ["Study", "Refused", "STAGES", "check_id", "SOURCES", "UNKNOWN_LINK"]
+__all__ = ["Study", "Refused", "check_id", "UNKNOWN_LINK"]
 
-#: The pages of a participant's path, in order.
-STAGES = ("consent", "rules", "questions", "games", "done")
-#: Where an ID came from: ``?participant=`` or Prolific's ``?PROLIFIC_PID=``.
-SOURCES = ("participant", "prolific")
 # matched whole (fullmatch): ``$`` alone would let a trailing newline through
 _ID = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
 _OTHER_ID = re.compile(r"[A-Za-z0-9_.-]{0,64}")
@@ -62,10 +57,6 @@ def check_id(value: str | None, what: str = "participant ID") -> str:
         raise Refused(400, f"{what} {value[:80]!r} is not valid: expected 1 to 64 letters, digits, '_', '.', '@' "
                            "or '-'")
     return value
-
-
-def _now() -> str:
-    return datetime.now().isoformat(timespec="milliseconds")
 
 
 @dataclass
@@ -116,7 +107,7 @@ class Study:
                 pid=pid, key=key, source=source, study_id=study_id, session_id=session_id, arm=arm,
                 opponent=condition.opponent, hints=condition.hints, first=condition.first,
                 seed=self._seed_of(pid), consent_version=str(self.plan.cfg.consent_version), stage="consent",
-                game_id=0, hinted=False, started=_now(), seen=time.time()))
+                game_id=0, hinted=False, started=now(), seen=time.time()))
             return key
 
     @staticmethod
@@ -159,14 +150,14 @@ class Study:
             raise Refused(409, f"this page is done (you are at the {p['stage']} page): reload the study's page")
 
     def _advance(self, c, p: dict, stage: str) -> None:
-        now = time.time()
+        moment = time.time()
         c.execute(update(pages).where(pages.c.participant == p["id"], pages.c.page == p["stage"],
-                                      pages.c.left.is_(None)).values(left=now))
+                                      pages.c.left.is_(None)).values(left=moment))
         values = {"stage": stage}
         if stage == "done":
-            values["completed"] = _now()
+            values["completed"] = now()
         c.execute(update(participants).where(participants.c.id == p["id"]).values(**values))
-        c.execute(insert(pages).values(participant=p["id"], page=stage, entered=now))
+        c.execute(insert(pages).values(participant=p["id"], page=stage, entered=moment))
         p.update(values)
         if stage == "games":
             self._start_game(c, p, 1)
@@ -222,7 +213,7 @@ class Study:
         for table in (decisions, games, pages):
             c.execute(delete(table).where(table.c.participant == p["id"]))
         c.execute(delete(participants).where(participants.c.id == p["id"]))
-        c.execute(insert(exits).values(pid=p["pid"], what=what, consent_version=p["consent_version"], time=_now()))
+        c.execute(insert(exits).values(pid=p["pid"], what=what, consent_version=p["consent_version"], time=now()))
 
     # ------------------------------------------------------------------ games
     def seat_of(self, p: dict, game_id: int) -> int:
@@ -241,7 +232,7 @@ class Study:
         c.execute(insert(games).values(
             participant=p["id"], game_id=game_id, session=p["pid"], first=names[0], second=names[1],
             first_kind=kinds[0], second_kind=kinds[1], winner=None, winner_seat=None, turns=1, score_first=0,
-            score_second=0, finished=False, quit=False, stalemate=False, started=_now(), ended=None))
+            score_second=0, finished=False, quit=False, stalemate=False, started=now(), ended=None))
         p.update(game_id=game_id)
         return self._computer_and_save(c, p, State(), [])
 
@@ -273,7 +264,7 @@ class Study:
         answers = {a: p[a] for a in ANSWERS} if kinds[move.seat] == "human" else {}  # the computer answered none
         row = decision_row(move, advice, session=p["pid"], game_id=p["game_id"], player=names[move.seat],
                            kind=kinds[move.seat], answers=answers, hinted=hinted,
-                           think_s=round(think_s, 3), time=_now())
+                           think_s=round(think_s, 3), time=now())
         seq = c.execute(select(func.coalesce(func.max(decisions.c.seq), 0))
                         .where(decisions.c.participant == p["id"])).scalar() + 1
         c.execute(insert(decisions).values(participant=p["id"], seq=seq, **row))
@@ -292,7 +283,7 @@ class Study:
         values = {"turns": sum(state.turns), "score_first": state.scores[0], "score_second": state.scores[1],
                   "stalemate": state.stalemate}
         if state.over:
-            values.update(finished=True, ended=_now())
+            values.update(finished=True, ended=now())
             if state.winner is not None:
                 values.update(winner=names[state.winner], winner_seat=state.winner)
         c.execute(update(games).where(games.c.participant == p["id"], games.c.game_id == p["game_id"])

@@ -4,9 +4,11 @@
 The run directory's files are written either way and stay the record; a tracker only shows them. Live and
 afterwards send the same records ([`ga_pig.track.records`][ga_pig.track.records]): each recorded generation's
 row (the generation as the step), the config as parameters (HParams in TensorBoard), tags, and at the end
-``summary.json``, the report, ``best.npy``, ``winrate.png`` and ``config.yaml``. A tracker holds what it was
-sent; only later generations of each metric are sent to it, so a resumed run, or a second send, continues its
-run instead of repeating one.
+``summary.json``, the report, ``best.npy``, ``winrate.png`` and ``config.yaml``; and the champion's policy
+picture ([`ga_pig.track.pictures`][ga_pig.track.pictures]) every ``logger.policy_every`` generations of a live run
+and at the end (afterwards: at the end, from ``best.npy``). A tracker holds what it was sent; only later
+generations of each metric, and of the picture, are sent to it, so a resumed run, or a second send, continues
+its run instead of repeating one.
 
 A store that cannot be used is refused before any work ([`check`][ga_pig.track.check]); one lost in the middle
 of a run costs one warning line, and the run goes on, its files whole.
@@ -15,19 +17,31 @@ of a run costs one warning line, and the run goes on, its files whole.
 from __future__ import annotations
 
 import logging
+import math
+import time
+from functools import cached_property
 from pathlib import Path
 
-from ga_pig.evolve.outputs import BEST, SUMMARY, key_columns
-from ga_pig.evolve.resume import CONFIG_FILE
-from ga_pig.evolve.spec import Config
-from ga_pig.track.records import metrics, params, run_name
+import numpy as np
 
-__all__ = ["Tracking", "check", "ARTIFACTS"]
+from ga_pig.evolve.outputs import BEST, SUMMARY, key_columns, objective
+from ga_pig.evolve.resume import CONFIG_FILE
+from ga_pig.evolve.spec import Config, make_game
+from ga_pig.families import space_of
+from ga_pig.game import Game
+from ga_pig.track.pictures import has_picture, policy_picture
+from ga_pig.track.records import OBJECTIVE, TRIAL, metrics, params, run_name
+
+__all__ = ["Tracking", "check", "ARTIFACTS", "SEND_EVERY_S"]
 
 log = logging.getLogger("ga_pig.track")
 
 #: A finished run's files sent as artifacts (those it has: a random search writes no best.npy).
 ARTIFACTS = (SUMMARY, BEST, "winrate.png", CONFIG_FILE)
+#: A live run's recorded rows wait at most this many seconds and are sent together (and at the end, or a stop):
+#: one MLflow batch costs about as much for ten rows as for one, and sending each row of the main job alone
+#: took more than the loggers' 5% of its time.
+SEND_EVERY_S = 5.0
 
 
 def check(spec: Config) -> None:
@@ -44,11 +58,12 @@ def check(spec: Config) -> None:
 
 
 class Tracking:
-    """The trackers ``spec.logger`` names for the run in ``run_dir``, opened (a store that cannot be used is
-    refused with ValueError, before any work). [`row`][ga_pig.track.Tracking.row] sends a recorded generation,
-    [`finish`][ga_pig.track.Tracking.finish] the outputs, [`close`][ga_pig.track.Tracking.close] ends them."""
+    """The trackers ``spec.logger`` names for the run in ``run_dir`` (of ``game``, made from ``spec`` if not
+    given), opened (a store that cannot be used is refused with ValueError, before any work).
+    [`row`][ga_pig.track.Tracking.row] sends a recorded generation, [`finish`][ga_pig.track.Tracking.finish] the
+    outputs, [`close`][ga_pig.track.Tracking.close] ends them."""
 
-    def __init__(self, spec: Config, run_dir: str | Path) -> None:
+    def __init__(self, spec: Config, run_dir: str | Path, game: Game | None = None) -> None:
         from ga_pig.track.mlflow_run import MLflowRun, store_uri
         from ga_pig.track.tensorboard_run import TensorBoardRun
 
@@ -56,8 +71,11 @@ class Tracking:
         self.spec, self.run_dir = spec, Path(run_dir)
         self.name = run_name(spec, self.run_dir)
         self.constant = set(key_columns(spec))
+        self.game = game
         self.trackers: dict[str, object] = {}
         self.finished = False
+        self.pending: list[dict] = []
+        self.sent_at = -math.inf
         if spec.logger.mlflow:
             self.trackers["mlflow"] = MLflowRun(spec, self.name, store_uri(spec))
         if spec.logger.tensorboard:
@@ -65,6 +83,11 @@ class Tracking:
 
     def __bool__(self) -> bool:
         return bool(self.trackers)
+
+    @cached_property
+    def space(self) -> str:
+        """The name of the run's strategy space (its game: the one given, else made from the spec)."""
+        return space_of(self.game or make_game(self.spec)).name
 
     def rows(self, rows: list[dict]) -> None:
         """Send the recorded generations each tracker does not hold yet."""
@@ -75,25 +98,68 @@ class Tracking:
             if values:
                 self._try(kind, lambda t=tracker, v=values: t.send(v), f"generation {values[0][0]}")
 
-    def row(self, row: dict) -> None:
-        """Send one recorded generation (the recorder calls this with each row it adds)."""
-        self.rows([row])
+    def flush(self) -> None:
+        """Send the rows [`row`][ga_pig.track.Tracking.row] holds."""
+        rows, self.pending, self.sent_at = self.pending, [], time.monotonic()
+        if rows:
+            self.rows(rows)
+
+    def row(self, row: dict, champion: np.ndarray | None = None) -> None:
+        """Take one recorded generation (sent with those after it, [`SEND_EVERY_S`][ga_pig.track.SEND_EVERY_S]),
+        and send the picture of its ``champion`` (decisions) where one is due (the recorder calls this with each
+        row it adds)."""
+        self.pending.append(row)
+        if time.monotonic() - self.sent_at >= SEND_EVERY_S:
+            self.flush()
+        every, generation = self.spec.logger.policy_every, int(row["generation"])
+        if champion is None or not every or not has_picture(self.space):
+            return
+        due = {kind: tracker for kind, tracker in self.trackers.items()
+               if generation // every > tracker.last_picture // every}  # the first of each span of ``every``
+        if due:
+            self._pictures(due, generation, policy_picture(champion, self.space))
+
+    def _pictures(self, trackers: dict, generation: int, picture: np.ndarray) -> None:
+        for kind, tracker in trackers.items():
+            self._try(kind, lambda t=tracker: t.picture(generation, picture),
+                      f"the policy picture of generation {generation}")
 
     def finish(self, summary: dict) -> None:
-        """Send the finished run's outputs and say how to open each tracker."""
+        """Send the finished run's outputs (an Optuna trial's objective among its metrics, at the last
+        generation) and say how to open each tracker."""
+        self.flush()
         report = summary.get("report")
         files = [name for name in ARTIFACTS if (self.run_dir / name).is_file()]
+        generation = int(summary.get("generations", 0))  # the last recorded one (a random search: none)
+        hparams = params(self.spec)
+        if self.name.trial is not None:  # what the trial returned to Optuna
+            summary = {**summary, OBJECTIVE: objective(summary)}
+            hparams[TRIAL] = str(self.name.trial)
+            self.rows([{"generation": generation, OBJECTIVE: summary[OBJECTIVE]}])
+        picture = self._final_picture()
+        if picture is not None:  # the champion's
+            self._pictures({kind: tracker for kind, tracker in self.trackers.items()
+                            if tracker.last_picture < generation}, generation, picture)
         for kind, tracker in list(self.trackers.items()):
             if kind == "mlflow":
-                self._try(kind, lambda t=tracker: t.finish(self.run_dir, files, report), "the outputs")
+                self._try(kind, lambda t=tracker: t.finish(self.run_dir, files, report, picture, generation),
+                          "the outputs")
             else:
-                self._try(kind, lambda t=tracker: t.finish(params(self.spec), summary, report), "the outputs")
+                self._try(kind, lambda t=tracker: t.finish(hparams, summary, report), "the outputs")
         self.finished = True
         for tracker in self.trackers.values():
             print(tracker.how_to_open(), flush=True)
 
+    def _final_picture(self) -> np.ndarray | None:
+        """The picture of the run's champion (``best.npy``), or None where it has none."""
+        if not (self.trackers and has_picture(self.space) and (self.run_dir / BEST).is_file()):
+            return None
+        return policy_picture(np.load(self.run_dir / BEST), self.space)
+
     def close(self) -> None:
-        """End every tracker (an MLflow run not finished is marked killed: ``resume=`` continues it)."""
+        """Send the rows held, and end every tracker (an MLflow run not finished is marked killed: ``resume=``
+        continues it)."""
+        self.flush()
         for kind, tracker in list(self.trackers.items()):
             if kind == "mlflow" and not self.finished:
                 self._try(kind, tracker.stop, "the run's stop")

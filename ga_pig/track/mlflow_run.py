@@ -3,12 +3,15 @@ so that a resumed run, or a second send, continues it instead of starting anothe
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import numpy as np
 
 from ga_pig.evolve.spec import Config
 from ga_pig.track.records import RunName, check_uri, params, tags
@@ -23,6 +26,10 @@ DEFAULT_STORE = "sqlite:///outputs/mlflow.db"
 HTTP_DEFAULTS = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "1", "MLFLOW_HTTP_REQUEST_TIMEOUT": "10"}
 #: The most metrics, and parameters, MLflow takes in one batch.
 MAX_METRICS, MAX_PARAMS = 1000, 100
+#: The champion's policy picture: an image by generation under this key, and at the end an artifact.
+PICTURE, PICTURE_FILE = "policy", "policy.png"
+#: The tag naming the last generation of the run whose outputs the run holds.
+FINISHED = "ga_pig.finished"
 
 
 def store_uri(spec: Config) -> str:
@@ -57,6 +64,8 @@ def probe(uri: str) -> None:
     if urlsplit(uri).scheme in ("http", "https"):
         for key, value in HTTP_DEFAULTS.items():
             os.environ.setdefault(key, value)
+        # urllib3 logs a line for each of MLflow's retries; a lost server is said once, by ga_pig.track
+        logging.getLogger("urllib3.connectionpool").setLevel(logging.ERROR)
         try:
             MlflowClient(tracking_uri=uri).search_experiments(max_results=1)
         except Exception as error:
@@ -90,6 +99,7 @@ class MLflowRun:
         self._params(params(spec))
         self.sent = {key: max(m.step for m in self.client.get_metric_history(self.run_id, key))
                      for key in self.client.get_run(self.run_id).data.metrics}
+        self.last_picture = max(self.picture_steps(), default=-1)
 
     def _experiment(self, experiment: str) -> str:
         found = self.client.get_experiment_by_name(experiment)
@@ -127,14 +137,30 @@ class MLflowRun:
         for step, key, _ in values:
             self.sent[key] = max(self.sent.get(key, -1), step)
 
-    def finish(self, run_dir: Path, files: list[str], report: list[str] | None) -> None:
-        """The run's outputs as artifacts (once: a second send finds them), then the run marked finished."""
-        if self.client.get_run(self.run_id).data.tags.get("ga_pig.finished") != "true":
+    def picture_steps(self) -> list[int]:
+        """The generations of the policy pictures the run holds (MLflow names an image's files by key and step:
+        ``images/policy+step+<step>+timestamp+...``)."""
+        names = (Path(a.path).name for a in self.client.list_artifacts(self.run_id, "images"))
+        return sorted({int(name.split("+")[2]) for name in names if name.startswith(f"{PICTURE}+step+")})
+
+    def picture(self, generation: int, pixels: np.ndarray) -> None:
+        """The champion's policy picture at ``generation``, an image MLflow shows by step."""
+        self.client.log_image(self.run_id, pixels, key=PICTURE, step=generation, synchronous=True)
+        self.last_picture = max(self.last_picture, generation)
+
+    def finish(self, run_dir: Path, files: list[str], report: list[str] | None, picture: np.ndarray | None,
+               generation: int) -> None:
+        """The run's outputs as artifacts, the final policy picture among them as ``policy.png``, then the run
+        marked finished at its last ``generation`` (tag ``ga_pig.finished``): a second send finds them, a run
+        resumed to more generations replaces them."""
+        if self.client.get_run(self.run_id).data.tags.get(FINISHED) != str(generation):
             for name in files:
                 self.client.log_artifact(self.run_id, str(run_dir / name))
             if report:
                 self.client.log_text(self.run_id, "\n".join(report) + "\n", "report.txt")
-            self.client.set_tag(self.run_id, "ga_pig.finished", "true")
+            if picture is not None:
+                self.client.log_image(self.run_id, picture, artifact_file=PICTURE_FILE)
+            self.client.set_tag(self.run_id, FINISHED, str(generation))
         self.client.set_terminated(self.run_id, "FINISHED")
 
     def stop(self) -> None:

@@ -16,21 +16,27 @@ from omegaconf import OmegaConf
 from ga_pig.evolve.outputs import key_columns
 from ga_pig.evolve.spec import Config
 
-__all__ = ["RunName", "run_name", "params", "tags", "metrics", "check_uri", "NOT_PARAMS"]
+__all__ = ["RunName", "run_name", "params", "tags", "metrics", "check_uri", "NOT_PARAMS", "TRIAL", "OBJECTIVE"]
 
 #: Spec keys that are not hyperparameters: how visibly a run goes on, and where it is sent.
 NOT_PARAMS = ("hydra", "resume", "progress", "logger")
+#: The tag (MLflow) and hyperparameter (TensorBoard) holding an Optuna trial's number, and the metric holding
+#: the objective the trial returned to Optuna (at the run's last generation).
+TRIAL, OBJECTIVE = "optuna.trial", "objective"
 
 
 @dataclass(frozen=True)
 class RunName:
     """How a run is known to the trackers: its directory (the key a second send finds it by), its MLflow
-    experiment, its name there and its TensorBoard subfolder."""
+    experiment, its name there, its TensorBoard subfolder, and for a trial of an Optuna sweep
+    (``hydra/sweeper=optuna``) its number (Hydra's job number: Optuna's trial number in a study the sweep
+    began), else None."""
 
     directory: str
     experiment: str
     name: str
     subfolder: str
+    trial: int | None = None
 
 
 def run_name(spec: Config, run_dir: Path) -> RunName:
@@ -39,20 +45,26 @@ def run_name(spec: Config, run_dir: Path) -> RunName:
     (``<experiment> sweep <sweep dir>``) and the subfolder ``<sweep dir>/<job dir>``, so a sweep's runs sit
     together in both (``logger.experiment`` names the MLflow experiment instead)."""
     run_dir = Path(run_dir).resolve()
-    sweep = _sweep_dir(run_dir)
+    sweep, trial = _sweep_of(run_dir)
     experiment = spec.experiment if sweep is None else f"{spec.experiment} sweep {sweep.name}"
     group = spec.experiment if sweep is None else sweep.name
-    return RunName(str(run_dir), spec.logger.experiment or experiment, run_dir.name, f"{group}/{run_dir.name}")
+    return RunName(str(run_dir), spec.logger.experiment or experiment, run_dir.name, f"{group}/{run_dir.name}",
+                   trial)
 
 
-def _sweep_dir(run_dir: Path) -> Path | None:
-    """The sweep directory of a Hydra multirun job (as its ``.hydra/hydra.yaml`` says), or None."""
+def _sweep_of(run_dir: Path) -> tuple[Path | None, int | None]:
+    """The sweep directory of a Hydra multirun job (as its ``.hydra/hydra.yaml`` says), or None; and its job
+    number where the sweep's sweeper is Optuna's, else None."""
     try:
         hydra = OmegaConf.load(run_dir / ".hydra" / "hydra.yaml").hydra
         multirun = str(hydra.mode) == "MULTIRUN"
     except Exception:  # a run started from Python, or with no record of Hydra's: a single run
-        return None
-    return run_dir.parent if multirun else None
+        return None, None
+    if not multirun:
+        return None, None
+    optuna = "optuna" in str(OmegaConf.select(hydra, "sweeper._target_", default="")).lower()
+    number = OmegaConf.select(hydra, "job.num", default=None)
+    return run_dir.parent, int(number) if optuna and number is not None else None
 
 
 def params(spec: Config) -> dict[str, str]:
@@ -85,6 +97,8 @@ def tags(spec: Config, name: RunName) -> dict[str, str]:
     }
     if commit:
         found["mlflow.source.git.commit"] = commit
+    if name.trial is not None:
+        found[TRIAL] = str(name.trial)
     return found
 
 

@@ -1,14 +1,17 @@
 """A run as one TensorBoard run: scalars written by tensorboardX's ``SummaryWriter`` into ``<logdir>/<subfolder>``
-(the generation as the step), the config in the HParams view; what the folder already holds is read back with
-TensorBoard's own event reader, so a resumed run, or a second send, goes on from its last step."""
+(the generation as the step), the champion's policy picture as an image (the Images tab), the config in the
+HParams view; what the folder already holds is read back with TensorBoard's own event reader, so a resumed run,
+or a second send, goes on from its last step."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import numpy as np
+
 from ga_pig.evolve.spec import Config
-from ga_pig.track.records import RunName
+from ga_pig.track.records import OBJECTIVE, RunName
 
 __all__ = ["TensorBoardRun", "logdir_of", "check_logdir", "DEFAULT_LOGDIR"]
 
@@ -18,7 +21,9 @@ DEFAULT_LOGDIR = "outputs/tensorboard"
 #: The subfolder of a run's folder holding its hyperparameters and final numbers (HParams view).
 HPARAMS = "hparams"
 #: Summary numbers shown beside the hyperparameters.
-FINAL = ("champion_best_ever", "best_ever", "final_best", "final_mean")
+FINAL = ("champion_best_ever", "best_ever", "final_best", "final_mean", OBJECTIVE)
+#: The image tag of the champion's policy picture.
+PICTURE = "policy"
 
 
 def logdir_of(spec: Config) -> Path:
@@ -39,26 +44,30 @@ def check_logdir(spec: Config) -> None:
                          f"written; {existing} cannot")
 
 
-def last_steps(folder: Path) -> dict[str, int]:
-    """The last step of each scalar in ``folder``'s event files, by TensorBoard's event reader."""
+def last_steps(folder: Path) -> tuple[dict[str, int], dict[str, int]]:
+    """The last step of each scalar, and of each image, in ``folder``'s event files, by TensorBoard's event
+    reader."""
     if not folder.is_dir():
-        return {}
+        return {}, {}
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    events = EventAccumulator(str(folder), size_guidance={"scalars": 0})
+    events = EventAccumulator(str(folder), size_guidance={"scalars": 0, "images": 0})
     events.Reload()
-    return {tag: max(event.step for event in events.Scalars(tag)) for tag in events.Tags()["scalars"]}
+    return ({tag: max(event.step for event in events.Scalars(tag)) for tag in events.Tags()["scalars"]},
+            {tag: max(event.step for event in events.Images(tag)) for tag in events.Tags()["images"]})
 
 
 class TensorBoardRun:
-    """The run ``name``'s folder under ``spec``'s log directory; ``sent``: the last step it holds of each scalar."""
+    """The run ``name``'s folder under ``spec``'s log directory; ``sent``: the last step it holds of each scalar,
+    ``last_picture``: of the policy picture (-1: none)."""
 
     def __init__(self, spec: Config, name: RunName) -> None:
         check_logdir(spec)
         self.root = logdir_of(spec)
         self.folder = self.root / name.subfolder
         self.group = self.folder.parent
-        self.sent = last_steps(self.folder)
+        self.sent, images = last_steps(self.folder)
+        self.last_picture = images.get(PICTURE, -1)
         self._writer = None
 
     def writer(self):
@@ -77,6 +86,12 @@ class TensorBoardRun:
             self.writer().add_scalar(key, value, global_step=step)
             self.sent[key] = max(self.sent.get(key, -1), step)
         self.writer().flush()
+
+    def picture(self, generation: int, pixels: np.ndarray) -> None:
+        """The champion's policy picture (RGB pixels) at ``generation``."""
+        self.writer().add_image(PICTURE, pixels, global_step=generation, dataformats="HWC")
+        self.writer().flush()
+        self.last_picture = max(self.last_picture, generation)
 
     def finish(self, hparams: dict[str, str], summary: dict, report: list[str] | None) -> None:
         """The config as hyperparameters beside the final numbers, and the report (once: a second send finds them)."""

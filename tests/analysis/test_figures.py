@@ -150,3 +150,26 @@ def test_recorded_discovery_reads_each_run_at_each_recorded_time(tmp_path):
     frame = recorded_discovery(tmp_path)
     assert frame[["seed", "minutes", "champion"]].values.tolist() == [[0, 5, 0.4990], [0, 15, 0.4999]]
     assert recorded_discovery(tmp_path / "nothing").empty
+
+
+def test_diversity_curves_draw_each_runs_columns_and_the_cube_waves():
+    from tests.project.test_figures import figure_problems
+
+    generations = np.arange(0, 50, 10)
+    frame = pd.DataFrame([{"run_dir": f"run{r}", "generation": g, "cube_side": 20 if g < 20 else 10,
+                           "diversity": 0.5 - g / 200 - r / 100, "diversity_reached": 0.4 - g / 200,
+                           "fixed": g / 100 + r / 100} for r in range(2) for g in generations])
+    fig = figures.diversity_curves(frame)
+    spread, agreed = fig.axes
+    drawn = {line.get_label(): line for line in spread.lines + agreed.lines if not line.get_label().startswith("_")}
+    for column in ("diversity", "diversity_reached", "fixed"):
+        (label,) = (label for label in drawn if label.startswith(f"{column}:"))
+        first = frame[frame["run_dir"] == "run0"]
+        assert np.array_equal(drawn[label].get_ydata(), first[column])
+    assert sum(len(ax.lines) for ax in fig.axes) == 2 * 3 + 2  # each run's three columns, the wave change in each
+    assert [line.get_xdata()[0] for line in agreed.lines[-1:]] == [20]
+    assert figure_problems(fig) == [] and "2 runs" in fig._suptitle.get_text()
+    empty = figures.diversity_curves(pd.DataFrame())
+    assert "no data" in " ".join(t.get_text() for t in empty.axes[0].texts)
+    for made in (fig, empty):
+        matplotlib.pyplot.close(made)

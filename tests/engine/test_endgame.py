@@ -491,7 +491,7 @@ def test_strategies_for_another_rule_are_refused():
     game = Game.pig(goal=20, endgame="last_round")
     with pytest.raises(ValueError, match=r"a must be a numpy bool array of shape \(2, 20, 20, \d+\), indexed \[seat"):
         exact.win_rate(np.ones((20, 20, 20), bool), np.ones(space_of(game).shape, bool), game)
-    with pytest.raises(ValueError, match="exact.visits is not offered .*seeds' rule"):
+    with pytest.raises(ValueError, match="exact.visits is not offered .*two players, first to bank the goal wins"):
         exact.visits(np.ones(space_of(game).shape, bool), np.ones(space_of(game).shape, bool), game)
     with pytest.raises(ValueError, match="pig_dice.* is not solved for 3 players yet"):
         _ = space_of(Game.pig_dice(players=3))

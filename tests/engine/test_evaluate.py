@@ -127,7 +127,7 @@ def test_bad_starts_are_refused(tiny):
     with pytest.raises(ValueError, match="restart share must be in"):
         exact.restarts(tiny, 1.5)
     three = Game.pig(goal=6, sides=3, players=3)
-    with pytest.raises(ValueError, match="two players under the seeds' rule"):
+    with pytest.raises(ValueError, match="are for two players, first to bank the goal wins"):
         exact.win_rates(S.hold_at(2, three)[None], S.hold_at(2, three), three, starts=np.ones((6, 6)) / 36)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ga_pig import strategies as S
-from ga_pig.evolve.diversity import DIVERSITY_COLUMNS, Diversity, diversity, diversity_columns
+from ga_pig.evolve.diversity import BLOCK, DIVERSITY_COLUMNS, Diversity, diversity, diversity_columns
 from ga_pig.exact import reachable
 from ga_pig.families import family_of
 from ga_pig.game import Game
@@ -56,3 +56,25 @@ def test_clones_have_no_diversity():
         "diversity": 0.0, "diversity_reached": 0.0, "distinct": 1, "fixed": 1.0}
     assert np.isnan(diversity_columns(clones, legal, None)["diversity_reached"])
     assert np.isnan(Diversity(game, legal, None)(clones)["diversity_reached"])  # record=false: nothing solved
+
+
+@pytest.mark.parametrize("dtype, members, size", [(np.bool_, 6, 2 * BLOCK + 13), (np.int16, 5, BLOCK // 2 + 3),
+                                                  (np.bool_, 300, 1001)])
+def test_columns_over_blocks_a_padded_last_word_and_hundreds_of_members(dtype, members, size):
+    """Several blocks of states (the hashes summed over them), a length that is no whole number of words (the last
+    word padded), members taken four at a time and the rest alone, and 256 members or more (counted wider)."""
+    rng = np.random.default_rng(size)
+    legal, reached = rng.random(size) < 0.7, rng.random(size) < 0.5
+    last = np.flatnonzero(legal)[-1]
+    base = (rng.random(size) < 0.5).astype(dtype)
+    population = np.stack([base] * members)
+    population[2:] ^= (rng.random((members - 2, size)) < 0.01).astype(dtype)
+    one = np.ones(1, dtype)[0]
+    population[1, ~legal] ^= one  # the same strategy as member 0: it differs only where no decision is read
+    population[2] = base
+    population[2, last] ^= one  # differs from member 0 in the last legal state only, in the padded last word
+    columns = diversity_columns(population, legal, reached)
+    assert columns["distinct"] == len({member[legal].tobytes() for member in population}) == members - 1
+    assert columns["diversity"] == pytest.approx(_brute(population, legal), rel=1e-12)
+    assert columns["diversity_reached"] == pytest.approx(_brute(population, legal & reached), rel=1e-12)
+    assert columns["fixed"] == pytest.approx((population == base).all(axis=0)[legal].mean(), rel=1e-12)

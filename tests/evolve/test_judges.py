@@ -10,9 +10,10 @@ from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.config import compose, make_game, part
 from ga_pig.evolve.judges import JUDGES
+from ga_pig.evolve.parts import SimulatedChampions
 from ga_pig.evolve.selection import SCHEMES
+from ga_pig.families import engine_of, space_of
 from ga_pig.families import players as NP
-from ga_pig.families import space_of
 from ga_pig.game import Game
 from ga_pig.runs import run
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
@@ -87,46 +88,48 @@ def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
     population = np.stack([S.random(G, rng) for _ in range(5)])
     opponent = S.hold_at(6, G)
     calls = []
-    real = exact.win_rates
+    engine = engine_of(G)
+    evaluate = engine.win_rates
 
-    def counted(strategies, b, game, starts=None):
+    def counted(strategies, b, seat, starts):
         calls.append(len(strategies))
-        return real(strategies, b, game, starts=starts)
+        return evaluate(strategies, b, seat, starts)
 
-    monkeypatch.setattr(judges.rates.exact, "win_rates", counted)
+    monkeypatch.setattr(engine, "win_rates", counted)
     rates = judges.ExactRates(G, size=6)
     first = rates(population, opponent)
-    np.testing.assert_array_equal(first, real(population, opponent, G))
+    np.testing.assert_array_equal(first, evaluate(population, opponent, "both", None))
     again = rates(population[[3, 1, 1]], opponent)
     np.testing.assert_array_equal(again, first[[3, 1, 1]])
     other = rates(population[:2], S.hold_at(9, G))  # another opponent: evaluated
-    np.testing.assert_array_equal(other, real(population[:2], S.hold_at(9, G), G))
+    np.testing.assert_array_equal(other, evaluate(population[:2], S.hold_at(9, G), "both", None))
     assert calls == [5, 2]
     rates(population, opponent)  # the oldest pairs were let go (size 6): some evaluated again
     assert len(calls) == 3 and 0 < calls[-1] <= 5
 
 
 def test_exact_rates_against_an_archive_evaluate_only_the_pairs_not_known(monkeypatch):
-    """ExactRates.versus: the members and opponents of the unknown pairs in one exact.versus call (the same
-    numbers as one opponent at a time); pairs known, from either method, are not evaluated again."""
+    """ExactRates.versus: the members and opponents of the unknown pairs in one call of the engine's versus (the
+    same numbers as one opponent at a time); pairs known, from either method, are not evaluated again."""
     from ga_pig.evolve import judges
 
     rng = np.random.default_rng(4)
     population = np.stack([S.random(G, rng) for _ in range(4)])
     old, new = S.hold_at(6, G), S.hold_at(9, G)
     calls = []
-    real = exact.versus
+    engine = engine_of(G)
+    evaluate = engine.versus
 
-    def counted(strategies, opponents, game, starts=None):
+    def counted(strategies, opponents, starts):
         calls.append((len(strategies), len(opponents)))
-        return real(strategies, opponents, game, starts=starts)
+        return evaluate(strategies, opponents, starts)
 
-    monkeypatch.setattr(judges.rates.exact, "versus", counted)
+    monkeypatch.setattr(engine, "versus", counted)
     rates = judges.ExactRates(G)
     known = rates(population[:2], old)  # two members against the old champion, by __call__
     together = rates.versus(population, [old, new])
     np.testing.assert_array_equal(together[:2, 0], known)
-    np.testing.assert_array_equal(together, real(population, np.stack([old, new]), G))
+    np.testing.assert_array_equal(together, evaluate(population, np.stack([old, new]), None))
     assert calls == [(4, 2)]  # members 2, 3 against both; 0, 1 against the new one (their old pairs come along)
     again = rates.versus(population[[3, 0]], [new, old])
     np.testing.assert_array_equal(again, together[[3, 0]][:, ::-1])
@@ -213,7 +216,7 @@ def test_restart_judges_rate_games_begun_at_every_score_pair(monkeypatch):
     judged = JUDGES[("exact", "optimal")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
     assert np.array_equal(judged, exact.win_rates(members, rates.optimal, G, starts=starts))
     with monkeypatch.context() as patch:
-        patch.setattr(exact, "win_rates", None)  # the recorder must not evaluate again
+        patch.setattr(engine_of(G), "win_rates", None)  # the recorder must not evaluate again
         assert np.array_equal(rates(members), at_start)
     assert not np.allclose(judged, at_start)
     W = exact.win_matrix(members, G, starts)
@@ -355,7 +358,8 @@ def test_a_ladder_never_tests_the_reigning_champion_against_itself(monkeypatch):
 
     game = Game.pig(20)
     old, champion, other = (S.hold_at(h, game) for h in (10, 15, 18))
-    ladder = SimulatedLadder(game, 2, 100, 1000, 3.0, np.random.default_rng(0), champions=[old, champion])
+    ladder = SimulatedLadder(game, 100, np.random.default_rng(0), SimulatedChampions(archive=2, max_games=1000, z=3.0),
+                             champions=[old, champion])
     monkeypatch.setattr(ladder, "_versus", lambda strategies, opponents: np.array([[0.7, 0.7], [0.6, 0.6]]))
     tested = []
     monkeypatch.setattr(ladder, "_promotes", lambda candidate, reigning: tested.append(candidate) or False)
@@ -380,9 +384,11 @@ def test_the_paired_test_resolves_an_edge_that_games_alone_leave_undecided():
     assert 0.002 < exact.win_rate(optimal, champion, game) - 0.5 < 0.005
     for seed in range(3):
         for paired, promoted in ((True, True), (False, False)):
-            ladder = SimulatedLadder(game, 1, 2000, 64000, 3.0, np.random.default_rng(seed), paired=paired)
+            ladder = SimulatedLadder(game, 2000, np.random.default_rng(seed),
+                                     SimulatedChampions(archive=1, max_games=64000, z=3.0, paired=paired))
             assert ladder._promotes(optimal, champion) == promoted, (paired, seed)
-        ladder = SimulatedLadder(game, 1, 2000, 64000, 3.0, np.random.default_rng(seed), paired=True)
+        ladder = SimulatedLadder(game, 2000, np.random.default_rng(seed),
+                                 SimulatedChampions(archive=1, max_games=64000, z=3.0, paired=True))
         assert not ladder._promotes(champion, optimal) and not ladder._promotes(champion.copy(), champion)
 
 
@@ -425,29 +431,47 @@ def _decisions(ladder):
 
 
 def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, monkeypatch):
-    """A new Judge that keeps a champion is registered and runs: its verdicts say when the champion changed, the
-    run saves that champion as best.npy (here the member with the worst exact rate against hold-at-10 yet seen, so
-    it is not selection's best) and carries it in the checkpoint. A class that is not a Judge is refused."""
-    from dataclasses import dataclass
+    """A new Judge registered with its own parameter dataclass runs: ``fitness=<its option>`` composes with its keys
+    (the schema is the dataclass), which ``--help``, the configuration reference and the group list show; its
+    verdicts say when the champion changed, the run saves that champion as best.npy (here the member with the worst
+    exact rate against hold-at ``fitness.hold`` yet seen, so it is not selection's best) and carries it in the
+    checkpoint. A class that is not a Judge is refused."""
+    import copy
+    from dataclasses import dataclass, field
 
+    from hydra.core.config_store import ConfigStore
+
+    from ga_pig._config_doc import group_options, help_keys, markdown
+    from ga_pig.config import to_spec
     from ga_pig.evolve.judges import Judge, judge
     from ga_pig.evolve.outputs import load_checkpoint
+    from ga_pig.evolve.parts import FitnessConfig
 
     made = []
 
     @dataclass
+    class WorstSeenFitness(FitnessConfig):
+        """The member rated worst against hold-at is the champion."""
+
+        kind: str = "exact"
+        opponent: str = "worst_seen"
+        #: the hold-at threshold every member is rated against
+        hold: int = 10
+
+    @dataclass
     class WorstSeen(Judge):
         game: Game
+        params: WorstSeenFitness = field(default_factory=WorstSeenFitness)
         worst: np.ndarray | None = None
         rate: float = 2.0
 
         @classmethod
-        def for_run(cls, game, cfg, rng, rates):
-            made.append(cls(game))
+        def for_run(cls, game, spec, rng, rates):
+            made.append(super().for_run(game, spec, rng, rates))
             return made[-1]
 
         def totals(self, strategies):
-            rates = exact.win_rates(strategies, S.hold_at(10, self.game), self.game)
+            rates = exact.win_rates(strategies, S.hold_at(self.params.hold, self.game), self.game)
             if rates.min() < self.rate:
                 self.worst, self.rate = np.array(strategies[int(np.argmin(rates))]), float(rates.min())
             return rates
@@ -459,22 +483,28 @@ def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, 
         def state(self):
             return {} if self.worst is None else {"worst": self.worst}
 
-    monkeypatch.setitem(JUDGES, ("exact", "worst_seen"), None)  # taken out again after the test
-    judge("exact", "worst_seen")(WorstSeen)
+    store = ConfigStore.instance()
+    monkeypatch.setattr(store, "repo", copy.deepcopy(store.repo))  # both taken out again after the test
+    monkeypatch.setitem(JUDGES, ("exact", "worst_seen"), None)
+    judge("worst_seen", WorstSeenFitness)(WorstSeen)
     seen = WorstSeen(G)
     by_total = lambda strategies: (np.argsort(-seen.totals(strategies)), seen.totals(strategies))  # noqa: E731
     first = seen.verdict(np.stack([S.hold_at(1, G), S.hold_at(8, G)]), by_total)
     assert first.changed and np.array_equal(first.champion, S.hold_at(1, G)) and list(first.survivors) == [1, 0]
     again = seen.verdict(np.stack([S.hold_at(8, G), S.hold_at(9, G)]), by_total)
     assert not again.changed and again.champion is first.champion
-    summary = run(compose(["fitness.kind=exact", "fitness.opponent=worst_seen", "record=true", *SMALL]), tmp_path)
+    assert type(to_spec(compose(["fitness=worst_seen", "fitness.hold=7"])).fitness) is WorstSeenFitness
+    assert "fitness.hold" in help_keys() and "| `fitness.hold` | `int` | `10` |" in markdown()
+    assert "worst_seen" in next(line for line in group_options().splitlines() if line.startswith("fitness:"))
+    summary = run(compose(["fitness=worst_seen", "fitness.hold=7", "record=true", *SMALL]), tmp_path)
     check_outputs(tmp_path, summary)
+    assert made[-1].params.hold == 7
     assert np.array_equal(np.load(tmp_path / "best.npy"), made[-1].worst)
     held = load_checkpoint(tmp_path / "checkpoint.npz")["arrays"]
     assert np.array_equal(held["judge_worst"], made[-1].worst)
     with pytest.raises(TypeError, match="NotAJudge is not a subclass of ga_pig.evolve.judges.Judge"):
-        @judge("exact", "refused")
+        @judge("refused", WorstSeenFitness)
         class NotAJudge:
             def totals(self, strategies):
                 return np.zeros(len(strategies))
-    assert ("exact", "refused") not in JUDGES
+    assert list(JUDGES.values()).count(WorstSeen) == 1

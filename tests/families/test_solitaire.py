@@ -76,7 +76,7 @@ def test_games_it_does_not_take_are_refused_in_one_line():
         space_of(with_turns(Game.pig_dice(goal=20), 3))
     three = Game("pig", 10, Game.pig(10).outcomes, players=3, turns=2)
     assert family_of(three) is solitaire.FAMILY
-    with pytest.raises(ValueError, match="a turn limit is for two players under the seeds' rule"):
+    with pytest.raises(ValueError, match="a turn limit is for two players, first to bank the goal wins"):
         space_of(three)
     assert family_of(Game.pig(goal=10)) is not solitaire.FAMILY
 

@@ -7,6 +7,7 @@ every column and key a run writes, and every figure a page shows is one that
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import re
@@ -158,10 +159,10 @@ def test_headline_figure_is_what_reproduce_draws(tmp_path):
 
 
 def _macros():
-    spec = importlib.util.spec_from_file_location("docs_macros", DOCS / "_macros.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The package docs/_macros, imported as mkdocs-macros imports it: ``_macros``, from docs/."""
+    if str(DOCS) not in sys.path:
+        sys.path.insert(0, str(DOCS))
+    return importlib.import_module("_macros")
 
 
 @pytest.mark.parametrize("name", ["engine", "ga"])

@@ -1,16 +1,17 @@
 """docs/: a measured number on a page is rendered from its results file when the site is built.
 
-``{{ macro(...) | fmt("spec") }}`` in a page is rendered by mkdocs-macros with the macros of docs/_macros.py from
+``{{ macro(...) | fmt("spec") }}`` in a page is rendered by mkdocs-macros with the macros of docs/_macros/ from
 ``benchmarks/results/*.json``; a number typed into a page instead would drift the day its benchmark is rerun, so the
 checker below fails on one. Pages are rendered here through the macros plugin as mkdocs.yml configures it.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,10 +49,10 @@ EXEMPT = {
 
 
 def _macros():
-    spec = importlib.util.spec_from_file_location("docs_macros", DOCS / "_macros.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The package docs/_macros, imported as mkdocs-macros imports it: ``_macros``, from docs/."""
+    if str(DOCS) not in sys.path:
+        sys.path.insert(0, str(DOCS))
+    return importlib.import_module("_macros")
 
 
 def _comments(block: re.Match) -> str:
@@ -82,7 +83,7 @@ MEASUREMENTS = ("ga", "discovery*", "engine", "evaluation", "compare")
 
 
 #: Keys of those files that hold no measurement: the published figures, exact optima, targets, settings.
-NOT_MEASURED = {"seed_001", "optimal_first_mover", "fair_share", "target", "scale", "overrides", "machine"}
+NOT_MEASURED = {"exeter_ga_2016", "optimal_first_mover", "fair_share", "target", "scale", "overrides", "machine"}
 
 
 def _recorded() -> set[str]:
@@ -166,6 +167,22 @@ def test_a_page_follows_its_results_file(results):
     assert f"{median:.5f}" in after["discovery.md"] and f"{median:.5f}" not in before["discovery.md"]
 
 
+def test_the_discovery_caption_follows_the_times_recorded(results):
+    """The discovery figure's caption says a line joins two medians while no run kept more than two times, and
+    that lines follow the runs' progress once one run of a copy of the results keeps its best by every minute."""
+    macros = _macros()
+    page = (DOCS / "findings" / "discovery.md").read_text()
+    before = macros.render_page(page, results, page="findings/discovery.md")
+
+    def every_minute(data):
+        run = data["results"]["coevolve_exact/pig"]["runs"][0]
+        run["champion_best_by"] = {str(60 * minute): run["champion_best_ever"] for minute in range(1, 15)}
+    _set(results / "discovery_pig.json", every_minute)
+    after = macros.render_page(page, results, page="findings/discovery.md")
+    assert "a line joins two medians" in before and "up to 15 times" not in before
+    assert "a line joins two medians" not in after and "up to 15 times" in after
+
+
 @pytest.mark.slow
 def test_the_built_site_follows_its_results_file(results, tmp_path):
     """``mkdocs build --strict`` against a copy of the results with one run changed: the built discovery page shows
@@ -191,18 +208,24 @@ def test_the_built_site_follows_its_results_file(results, tmp_path):
 
 def test_the_test_commands_durations_follow_their_results_file(results):
     """getting-started.md's times of make test and make check come from suite.json: a command timed anew shows its
-    minutes, one not timed says so."""
+    minutes, one not timed says so; a time the script did not measure says where it comes from (CI's log, by hand)."""
     macros = _macros()
     page = (DOCS / "getting-started.md").read_text()
     before = macros.render_page(page, results)
 
     def timed(data):
-        data["commands"]["make test"]["seconds"] = [1262.0]
-        data["commands"]["make check"] = {"seconds": [2405.0]}
+        data["commands"]["make test"] = {"seconds": [1262.0], "source": "timed"}
+        data["commands"]["make check"] = {"seconds": [2405.0], "source": "timed"}
+        data["commands"][".ci/run"] = {"seconds": [3000.0], "source": "ci_log", "log": "ci.log", "date": "2026-12-01",
+                                       "covers": "the whole CI run"}
     _set(results / "suite.json", timed)
     after = macros.render_page(page, results)
-    assert "21 minutes" in after and "40 minutes" in after and "21 minutes" not in before
+    assert "21 minutes." in after and "40 minutes." in after and "21 minutes" not in before
     assert "not timed yet" in before and "not timed yet" not in after
+    assert "50 minutes (read from CI's log `ci.log` of 2026-12-01: the whole CI run)" in after
+    hand = {name for name, entry in json.loads((RESULTS / "suite.json").read_text())["commands"].items()
+            if entry["source"] == "by hand"}
+    assert before.count("copied by hand") == len(hand) and "copied by hand" not in after
 
 
 def test_simple_rules_conclusion_follows_the_data(results):

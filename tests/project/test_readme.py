@@ -8,6 +8,7 @@ through the registries alone."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hydra.core.config_store import ConfigStore
 
 from ga_pig import exact, reference
 from ga_pig.analysis import load_population
@@ -143,7 +145,7 @@ def test_results_table_matches_its_sources():
 
     results = ROOT / "benchmarks" / "results"
     row = _table_row("the Exeter GA (2016)'s best")
-    assert "ga.json" in row and json.loads((results / "ga.json").read_text())["seed_001"]["cube"] == _number(row)
+    assert "ga.json" in row and json.loads((results / "ga.json").read_text())["exeter_ga_2016"]["cube"] == _number(row)
     discovery = json.loads((results / "discovery_pig.json").read_text())["results"]
     for experiment in ("vs_optimal", "coevolve_exact", "coevolve_simulated"):
         row = _table_row(f"`{experiment}`")
@@ -205,6 +207,8 @@ def _extending_blocks() -> list[str]:
 def registries():
     """Run the README's examples, then put every registry back as it was."""
     saved = [(registry, dict(registry)) for registry in (GAMES, SCHEMES, JUDGES, CROSSOVERS)]
+    store = ConfigStore.instance()
+    repo = copy.deepcopy(store.repo)  # a judge's option is registered there when a config is composed
     namespace: dict = {}
     for block in _extending_blocks():
         exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own README
@@ -212,6 +216,7 @@ def registries():
     for registry, before in saved:
         registry.clear()
         registry.update(before)
+    store.repo = repo
 
 
 def test_readme_shows_each_extension():
@@ -237,16 +242,16 @@ def test_readme_scheme_plugs_in(registries, tmp_path):
     summary = run(compose(["selection.scheme=truncation", "fitness=exact", *SMALL]), tmp_path)
     check_outputs(tmp_path, summary)
     population = np.stack([np.zeros((12, 12, 12), bool), np.ones((12, 12, 12), bool)])
-    survivors, totals = SCHEMES["truncation"](population, registries["HoldAt25Judge"](Game.pig(12)), None)
+    survivors, totals = SCHEMES["truncation"](population, registries["HoldAtJudge"](Game.pig(12)), None)
     assert list(survivors) == [int(np.argmax(totals))]
 
 
 def test_readme_judge_plugs_in(registries, tmp_path):
-    summary = run(compose(["fitness.kind=exact", "fitness.opponent=hold_at_25", "selection.scheme=round_robin",
-                           *SMALL]), tmp_path)
+    summary = run(compose(["fitness=hold_at", "fitness.threshold=20", "selection.scheme=round_robin", *SMALL]),
+                  tmp_path)
     check_outputs(tmp_path, summary)
     with pytest.raises(ValueError, match="fitness.opponent"):
-        run(compose(["fitness.kind=simulated", "fitness.opponent=hold_at_25", *SMALL]), tmp_path / "refused")
+        run(compose(["fitness.kind=simulated", "fitness.opponent=hold_at", *SMALL]), tmp_path / "refused")
     assert not (tmp_path / "refused").exists()
 
 

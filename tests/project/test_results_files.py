@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -58,7 +60,33 @@ def test_suite_times_merge_by_command(tmp_path):
     commands = json.loads(path.read_text())["commands"]
     assert {name: (entry["seconds"], entry["status"], entry["fresh_clone"]) for name, entry in commands.items()} == {
         "make test": ([540.0], 0, False), "make check": ([1200.0], 2, True)}
+    assert {entry["source"] for entry in commands.values()} == {"timed"}
     assert suite.timed("exit 3")[1] == 3
+
+
+def test_suite_reads_times_from_a_ci_log(tmp_path):
+    """``suite.py --ci-log`` records what a log of .ci/run says of its times, marked as read from that log: the whole
+    run from its lines' timestamps, the two pytest sessions from their closing lines; a log that says none is
+    refused, naming it, before the results file is touched."""
+    suite = _benchmark("suite")
+    log = tmp_path / "ci.log"
+    log.write_text("2026-12-01T10:00:00.5Z python3 -m venv .venv\n"
+                   "2026-12-01T10:12:00Z ======= 812 passed, 3 skipped in 700.25s (0:11:40) =======\n"
+                   "2026-12-01T10:40:30.5Z ===== 30 passed, 812 deselected in 1200.0s (0:20:00) =====\n")
+    path = tmp_path / "suite.json"
+    suite.record({"make test": (600.0, 0)}, True, path)
+    commands = suite.record_ci(log, path)["commands"]
+    assert {name: (entry["seconds"], entry["source"], entry.get("log")) for name, entry in commands.items()} == {
+        "make test": ([600.0], "timed", None), ".ci/run": ([2430.0], "ci_log", "ci.log"),
+        "make test: pytest": ([700.2], "ci_log", "ci.log"), "make check: slow tests": ([1200.0], "ci_log", "ci.log")}
+    assert "pytest" in commands["make test: pytest"]["covers"] and "whole" in commands[".ci/run"]["covers"]
+    assert set(suite.ci_times("6 passed in 1.20s\n")) == {"make test: pytest"}  # no timestamps: no whole run
+    silent = tmp_path / "silent.log"
+    silent.write_text("make test\n....\n")
+    stored = path.read_text()
+    with pytest.raises(ValueError, match=r"--ci-log .*silent.log: no timestamped lines and no pytest closing line"):
+        suite.record_ci(silent, path)
+    assert path.read_text() == stored
 
 
 def test_discovery_records_the_champions_best_every_minute(tmp_path):

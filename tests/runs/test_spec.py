@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import logging
+import runpy
+import sys
 
 import hydra
 import pytest
 
 from ga_pig.config import compose, to_spec
+from ga_pig.evolve import spec as spec_module
 from ga_pig.evolve.parts import SimulatedChampions
 from ga_pig.evolve.spec import Config
 from ga_pig.game import Game
@@ -33,6 +37,7 @@ def _counted(monkeypatch) -> dict[str, int]:
 
     monkeypatch.setattr(hydra, "compose", counted_compose)
     monkeypatch.setattr(Game, "named", classmethod(counted_named))
+    spec_module._built.cache_clear()  # the games built before count as not built
     return counts
 
 
@@ -40,6 +45,32 @@ def _counted(monkeypatch) -> dict[str, int]:
 def test_a_job_composes_its_config_once_and_builds_its_game_once(monkeypatch, tmp_path, mode):
     counts = _counted(monkeypatch)
     run_overrides([*TINY, f"mode={mode}", "draws=2"], tmp_path / "run")
+    assert counts == {"compose": 1, "game": 1}
+
+
+def test_a_resume_builds_only_the_saved_run_s_game(monkeypatch, tmp_path):
+    """A resume composes its command line once and builds the game of the run it continues once (not that of the
+    command line's own defaults, which it does not run)."""
+    run_overrides(TINY, tmp_path / "run")
+    counts = _counted(monkeypatch)
+    run_overrides([f"resume={tmp_path / 'run'}", "generations=3"], tmp_path / "unused")
+    assert counts == {"compose": 1, "game": 1}
+
+
+def test_the_command_line_builds_a_job_s_game_once(monkeypatch, tmp_path):
+    """``python -m ga_pig``: preflight's check (its one compose), the launch callback's check and the run share
+    one build of the game."""
+    from hydra.core.global_hydra import GlobalHydra
+
+    counts = _counted(monkeypatch)
+    monkeypatch.setattr(sys, "argv", ["ga_pig", *TINY, "progress=false", f"hydra.run.dir={tmp_path / 'run'}"])
+    handlers, level = list(logging.root.handlers), logging.root.level  # Hydra sets up the job's logging
+    try:
+        runpy.run_module("ga_pig", run_name="__main__")
+    finally:
+        GlobalHydra.instance().clear()
+        logging.root.handlers[:], logging.root.level = handlers, level
+    assert (tmp_path / "run" / "summary.json").is_file()
     assert counts == {"compose": 1, "game": 1}
 
 

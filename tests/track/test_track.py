@@ -3,6 +3,7 @@ directory's own files; sending twice, a store lost mid-run, a store down at the 
 
 from __future__ import annotations
 
+import io
 import logging
 import socket
 import subprocess
@@ -20,12 +21,14 @@ pytest.importorskip("tensorboardX")
 from mlflow.tracking import MlflowClient  # noqa: E402
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
 
+import ga_pig.track as track  # noqa: E402
 from ga_pig.config import compose, over_schema, to_spec  # noqa: E402
 from ga_pig.evolve.outputs import key_columns  # noqa: E402
 from ga_pig.runs import run  # noqa: E402
 from ga_pig.track import check  # noqa: E402
 from ga_pig.track import mlflow_run as mlflow_run_module  # noqa: E402
 from ga_pig.track.__main__ import main as track_main  # noqa: E402
+from ga_pig.track.pictures import policy_picture  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["experiment=cube", "game.goal=20", "population_size=6", "games_per_match=10", "eval_every=1",
@@ -85,15 +88,29 @@ def assert_mlflow_holds(client: MlflowClient, run_id: str, run_dir: Path) -> Non
 
 
 def tensorboard_scalars(folder: Path) -> EventAccumulator:
-    events = EventAccumulator(str(folder), size_guidance={"scalars": 0})
+    events = EventAccumulator(str(folder), size_guidance={"scalars": 0, "images": 0})
     events.Reload()
     return events
+
+
+def mlflow_picture_steps(client: MlflowClient, run_id: str) -> list[int]:
+    """The steps of the run's policy pictures, from the names MLflow gives their files (every one, repeats kept)."""
+    names = [Path(a.path).name for a in client.list_artifacts(run_id, "images")]
+    return sorted(int(name.split("+")[2]) for name in names if name.startswith("policy+step+") and
+                  name.endswith(".png"))
+
+
+def png_pixels(data: bytes | Path) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data) if isinstance(data, bytes) else data) as image:
+        return np.asarray(image.convert("RGB"))
 
 
 @pytest.fixture(scope="module")
 def finished(stores, tmp_path_factory) -> Path:
     run_dir = tmp_path_factory.mktemp("runs") / "one"
-    run(compose(tracked(stores, "generations=6")), run_dir)
+    run(compose(tracked(stores, "generations=6", "logger.policy_every=4")), run_dir)
     return run_dir
 
 
@@ -107,7 +124,8 @@ def test_mlflow_holds_every_generation_the_config_and_the_outputs(stores, finish
     assert {found.data.tags[k] for k in ("experiment", "game", "seed")} == {"cube", "pig", "0"}
     assert found.data.tags["judge"] == "simulated vs population"
     artifacts = {a.path for a in client.list_artifacts(found.info.run_id)}
-    assert artifacts == {"summary.json", "best.npy", "winrate.png", "config.yaml", "report.txt"}
+    assert artifacts == {"summary.json", "best.npy", "winrate.png", "config.yaml", "report.txt", "policy.png",
+                         "images"}
 
 
 def test_tensorboard_holds_every_generation_and_the_config(stores, finished):
@@ -125,6 +143,25 @@ def test_tensorboard_holds_every_generation_and_the_config(stores, finished):
     assert hparams.PluginTagToContent("hparams")
 
 
+def test_the_champions_policy_picture_every_few_generations_and_at_the_end(stores, finished, tmp_path):
+    """logger.policy_every=4 in a run of 6 generations: the champion's picture at generations 0 and 4 and, at the
+    end, best.npy's at 6 (also MLflow's policy.png), the same pixels in both trackers."""
+    champion = policy_picture(np.load(finished / "best.npy"), "roll_hold")
+    assert champion.shape == (360, 3 * 504, 3)  # the boundary at three opponent scores, side by side
+    client, runs = mlflow_runs(stores[0], finished)
+    run_id = runs[0].info.run_id
+    assert mlflow_picture_steps(client, run_id) == [0, 4, 6]
+    assert np.array_equal(png_pixels(Path(client.download_artifacts(run_id, "policy.png", str(tmp_path)))), champion)
+    last = next(a.path for a in client.list_artifacts(run_id, "images") if a.path.endswith(".png")
+                and "+step+6+" in a.path)
+    assert np.array_equal(png_pixels(Path(client.download_artifacts(run_id, last, str(tmp_path)))), champion)
+    images = tensorboard_scalars(stores[1] / "cube" / finished.name).Images("policy")
+    assert [image.step for image in images] == [0, 4, 6]
+    assert np.array_equal(png_pixels(images[-1].encoded_image_string), champion)
+    first = png_pixels(images[0].encoded_image_string)
+    assert first.shape == champion.shape and first.std() > 0
+
+
 def test_a_second_send_repeats_nothing(stores, finished):
     client, runs = mlflow_runs(stores[0], finished)
     before = {c: len(client.get_metric_history(runs[0].info.run_id, c)) for c in ("seconds", "diversity")}
@@ -133,7 +170,8 @@ def test_a_second_send_repeats_nothing(stores, finished):
     client, again = mlflow_runs(stores[0], finished)
     assert [r.info.run_id for r in again] == [runs[0].info.run_id]
     assert {c: len(client.get_metric_history(runs[0].info.run_id, c)) for c in before} == before
-    assert len(client.list_artifacts(runs[0].info.run_id)) == 5
+    assert len(client.list_artifacts(runs[0].info.run_id)) == 7
+    assert mlflow_picture_steps(client, runs[0].info.run_id) == [0, 4, 6]
     assert sorted((stores[1] / "cube" / finished.name).rglob("events.*")) == event_files
 
 
@@ -148,6 +186,7 @@ def test_a_store_lost_mid_run_costs_one_warning_and_the_rest_is_sent_afterwards(
         send(self, steps)
 
     monkeypatch.setattr(mlflow_run_module.MLflowRun, "send", lost_after_two)
+    monkeypatch.setattr(track, "SEND_EVERY_S", 0.0)  # each row sent as it comes
     with caplog.at_level(logging.WARNING, logger="ga_pig.track"):
         summary = run(compose(tracked(stores, "generations=6", "logger=mlflow")), run_dir)
     assert summary["generations"] == 6 and (run_dir / "best.npy").is_file()
@@ -164,6 +203,20 @@ def test_a_store_lost_mid_run_costs_one_warning_and_the_rest_is_sent_afterwards(
     assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
 
 
+def test_a_live_run_sends_its_rows_together(stores, tmp_path, monkeypatch):
+    """The first row at once (the run shows up), then those recorded within SEND_EVERY_S together, at the end."""
+    batches, send = [], mlflow_run_module.MLflowRun.send
+
+    def counted(self, values):
+        batches.append(sorted({step for step, _, _ in values}))
+        send(self, values)
+
+    monkeypatch.setattr(mlflow_run_module.MLflowRun, "send", counted)
+    monkeypatch.setattr(track, "SEND_EVERY_S", 3600.0)
+    run(compose(tracked(stores, "generations=4", "logger=mlflow")), tmp_path / "batched")
+    assert batches == [[0], [1, 2, 3, 4]]
+
+
 def test_a_resumed_run_continues_its_mlflow_run_and_tensorboard_steps(stores, tmp_path):
     run_dir = tmp_path / "resumed"
     run(compose(tracked(stores, "generations=3")), run_dir)
@@ -172,8 +225,15 @@ def test_a_resumed_run_continues_its_mlflow_run_and_tensorboard_steps(stores, tm
     client, runs = mlflow_runs(stores[0], run_dir)
     assert len(runs) == 1
     assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
-    steps = [e.step for e in tensorboard_scalars(stores[1] / "cube" / run_dir.name).Scalars("diversity")]
-    assert steps == list(range(7))
+    events = tensorboard_scalars(stores[1] / "cube" / run_dir.name)
+    assert [e.step for e in events.Scalars("diversity")] == list(range(7))
+    # the policy pictures (logger.policy_every=250): generation 0, each end, none repeated; the outputs replaced
+    assert mlflow_picture_steps(client, runs[0].info.run_id) == [0, 3, 6]
+    assert [image.step for image in events.Images("policy")] == [0, 3, 6]
+    picture = client.download_artifacts(runs[0].info.run_id, "policy.png", str(tmp_path))
+    assert np.array_equal(png_pixels(Path(picture)), policy_picture(np.load(run_dir / "best.npy"), "roll_hold"))
+    summary = client.download_artifacts(runs[0].info.run_id, "summary.json", str(tmp_path))
+    assert Path(summary).read_bytes() == (run_dir / "summary.json").read_bytes()
 
 
 def test_a_sweeps_jobs_are_one_experiment_and_one_tensorboard_folder(stores, tmp_path):

@@ -29,6 +29,7 @@ from ga_pig.analysis.figures.policies import (  # noqa: E402
 from ga_pig.analysis.figures.runs import (  # noqa: E402
     discovery_curves,
     discovery_over_time,
+    diversity_curves,
     fair_test_spread,
     random_search_density,
     versus_all,
@@ -38,6 +39,7 @@ from ga_pig.analysis.figures.runs import (  # noqa: E402
 __all__ = [
     "hold_threshold",
     "winrate_curves",
+    "diversity_curves",
     "boundary_surface",
     "boundary_heatmaps",
     "cross_section",

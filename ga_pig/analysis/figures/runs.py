@@ -1,5 +1,5 @@
-"""Figures of the GA's runs and searches: win rates over the generations, the discovery of near-optimal play,
-random search, how noisy a measured win rate is, and one strategy against every hold-at."""
+"""Figures of the GA's runs and searches: win rates and diversity over the generations, the discovery of
+near-optimal play, random search, how noisy a measured win rate is, and one strategy against every hold-at."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from scipy import stats
 
 from ga_pig.analysis.figures._common import empty
 
-__all__ = ["winrate_curves", "fair_test_spread", "random_search_density", "versus_all", "discovery_curves",
-           "discovery_over_time"]
+__all__ = ["winrate_curves", "diversity_curves", "fair_test_spread", "random_search_density", "versus_all",
+           "discovery_curves", "discovery_over_time"]
 
 
 #: What each win-rate column of a run's table measures, for axis labels.
@@ -49,6 +49,43 @@ def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, c
     ax.set_title(title or f"win rate against the optimal policy, by {by}")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def diversity_curves(frame: pd.DataFrame, title: str = "") -> Figure:
+    """How alike a population's strategies are over the generations (the diversity columns of
+    [`load_runs`][ga_pig.analysis.load_runs]' table, [`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]): above,
+    the mean pairwise Hamming distance over legal states (``diversity``) and over the states optimal play reaches
+    (``diversity_reached``); below, the share of legal states where every member decides alike (``fixed``). A line
+    per run; dotted verticals where the cube side changes (from the first run's ``cube_side``)."""
+    fig, (spread, agreed) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
+    if frame is None or frame.empty:
+        agreed.set_axis_off()
+        return empty(fig, spread, "no recorded generations")
+    runs = list(frame.groupby("run_dir")) if "run_dir" in frame else [(None, frame)]
+    for n, (_, run) in enumerate(runs):
+        run = run.sort_values("generation")
+        first = n == 0
+        spread.plot(run["generation"], run["diversity"], color="tab:blue", linewidth=1,
+                    label="diversity: over legal states" if first else None)
+        spread.plot(run["generation"], run["diversity_reached"], color="tab:orange", linewidth=1,
+                    label="diversity_reached: over the states optimal play reaches" if first else None)
+        agreed.plot(run["generation"], run["fixed"], color="tab:green", linewidth=1,
+                    label="fixed: share of legal states where all agree" if first else None)
+    side = runs[0][1].sort_values("generation")[["generation", "cube_side"]]
+    for n, generation in enumerate(side.loc[side["cube_side"].diff().fillna(0) != 0, "generation"]):
+        for ax in (spread, agreed):
+            ax.axvline(generation, color="grey", linestyle=":", linewidth=1,
+                       label="cube side changes" if n == 0 and ax is spread else None)
+    spread.set_ylabel("mean pairwise Hamming\ndistance (share of states)")
+    agreed.set_ylabel("share of legal states\nwhere all members agree")
+    agreed.set_ylim(0, 1.02)
+    agreed.set_xlabel("generation")
+    for ax in (spread, agreed):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+    fig.suptitle(title or f"population diversity, {len(runs)} run{'s' if len(runs) != 1 else ''}")
     fig.tight_layout()
     return fig
 

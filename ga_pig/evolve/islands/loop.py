@@ -106,7 +106,7 @@ class _Run:
 
 
 def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None, pool: Pool = in_process,
-                   on_row: Callable[[dict], None] | None = None) -> dict:
+                   on_row: Callable[[dict, np.ndarray | None], None] | None = None) -> dict:
     """Evolve ``spec.islands`` populations of strategies for ``game``, writing every output into ``out`` (its
     ``config.yaml`` written by the front end); continue ``resumed`` (its checkpoint) if given. Each epoch's tasks
     go to ``pool``; ``on_row`` is called with each recorded row. Returns the summary written to ``summary.json``;
@@ -129,7 +129,7 @@ def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None,
                 rows = sorted((row for s in run.states for row in s.rows), key=lambda r: (r["generation"], r["island"]))
                 run.records.extend(rows)
                 for row in rows if on_row else ():
-                    on_row(row)
+                    on_row(row, None)
                 run.generation = stop
                 run.save()
                 run.flush()

@@ -15,8 +15,9 @@ turn-start score pair instead of the game's start ([`restarts`][ga_pig.exact.res
 rates (and the headline numbers) are always from the game's start.
 
 [`JUDGES`][ga_pig.evolve.judges.JUDGES] is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``,
-filled by the [`judge`][ga_pig.evolve.judges.judge] decorator; each class builds itself for a run with
-``for_run(game, cfg, rng, rates)``. Config validation and the contract tests read it.
+filled by the [`judge`][ga_pig.evolve.judges.judge] decorator with each judge's option and parameter dataclass, from
+which the ``fitness`` group's options follow; each class builds itself for a run with ``for_run(game, spec, rng,
+rates)``. Config validation and the contract tests read it.
 """
 
 # The judges register in the order imported here, the order messages and the configuration reference list them.

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from ga_pig import exact
+from ga_pig.evolve.parts import FitnessConfig
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 __all__ = ["JUDGES", "Judge", "Verdict", "judge", "make_judge", "exact_round_robin", "per_opponent", "fair",
@@ -29,21 +32,25 @@ class Verdict:
 
 
 class Judge:
-    """The protocol of every judge. ``totals(strategies)``: each member's round-robin total ([Exeter GA 2016
-    §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each knockout match ([Exeter GA 2016 §3.4.2]; by
-    default read from the totals). A judge that keeps a champion (the run saves it as ``best.npy``) returns it as
-    ``champion`` and carries it across checkpoints as ``state()`` / ``restore(state)`` (arrays by name); it applies
-    the champion improvers of a ``verdict`` (``improve(strategies, champion)``: a better champion or None) once its
-    totals are made. ``for_run(game, cfg, rng, rates)`` builds it for a run; ``two_players_only``: config validation
-    refuses it for more players; ``compact``: it reads members as per-state thresholds."""
+    """The protocol of every judge. ``params``: its parameter dataclass (the spec's ``fitness``, held as ``params``;
+    the schema, ``--help`` and the reference list its keys) and ``option`` (``fitness=<option>``), given by
+    [`judge`][ga_pig.evolve.judges.judge]; ``for_run(game, spec, rng, rates)`` builds it for a run. ``totals``: each
+    member's round-robin total ([Exeter GA 2016 §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each
+    knockout match ([Exeter GA 2016 §3.4.2]; by default read from the totals). A judge that keeps a champion (saved
+    as ``best.npy``) returns it as ``champion`` and carries it across checkpoints as ``state()`` / ``restore(state)``
+    (arrays by name); it applies the champion improvers of a ``verdict`` (``improve(strategies, champion)``: a better
+    champion or None) once its totals are made. ``two_players_only``: refused for more players; ``compact``: it reads
+    members as per-state thresholds."""
 
-    two_players_only: bool = False
+    params: ClassVar[type[FitnessConfig]] = FitnessConfig
+    option: ClassVar[str] = ""
+    two_players_only: ClassVar[bool] = False
     compact: bool = False
     _improvers: tuple = ()
 
     @classmethod
-    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates) -> Judge:
-        raise NotImplementedError
+    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates) -> Judge:
+        return cls(game, spec.fitness)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -70,36 +77,37 @@ class Judge:
         return Verdict(fitness, survivors, self.champion, self.champion is not before)
 
 
-#: (fitness kind, opponent) -> judge class, each with ``for_run(game, cfg, rng, rates)``.
+#: (fitness kind, opponent) -> judge class, each with its ``params`` and ``option``.
 JUDGES: dict[tuple[str, str], type[Judge]] = {}
 
 
-def judge(kind: str, opponent: str) -> Callable[[type], type]:
-    """Class decorator: register a [`Judge`][ga_pig.evolve.judges.Judge] for ``fitness.kind=kind
-    fitness.opponent=opponent``."""
+def judge(option: str, params: type[FitnessConfig]) -> Callable[[type], type]:
+    """Class decorator: register a [`Judge`][ga_pig.evolve.judges.Judge] as ``fitness=option``, with its parameter
+    dataclass ``params`` (whose ``kind`` and ``opponent`` defaults name it: ``fitness.kind``, ``fitness.opponent``)."""
 
     def register(cls: type) -> type:
         if not issubclass(cls, Judge):
-            raise TypeError(f"judge {kind}/{opponent}: {cls.__name__} is not a subclass of ga_pig.evolve.judges.Judge")
-        JUDGES[(kind, opponent)] = cls
+            raise TypeError(f"judge {option}: {cls.__name__} is not a subclass of ga_pig.evolve.judges.Judge")
+        cls.option, cls.params = option, params
+        JUDGES[(params.kind, params.opponent)] = cls
         return cls
 
     return register
 
 
-def make_judge(cfg, game: Game, rng: np.random.Generator, rates) -> Judge:
-    """The judge ``cfg.fitness`` names, built for this run (ValueError if none is registered);
+def make_judge(spec, game: Game, rng: np.random.Generator, rates) -> Judge:
+    """The judge ``spec.fitness`` names, built for this run (ValueError if none is registered);
     ``rates``: the run's [`RatesVsOptimal`][ga_pig.evolve.judges.RatesVsOptimal]."""
-    key = (str(cfg.fitness.kind), str(cfg.fitness.opponent))
+    key = (str(spec.fitness.kind), str(spec.fitness.opponent))
     if key not in JUDGES:
         raise ValueError(f"no judge for fitness.kind={key[0]!r} with fitness.opponent={key[1]!r}; registered: "
                          + ", ".join(f"{kind}/{opponent}" for kind, opponent in JUDGES))
-    return JUDGES[key].for_run(game, cfg, rng, rates)
+    return JUDGES[key].for_run(game, spec, rng, rates)
 
 
 def exact_round_robin(strategies: np.ndarray, game: Game, starts: np.ndarray | None) -> np.ndarray:
     """Each member's total of exact seat-averaged win rates against every other member."""
-    W = exact.win_matrix(strategies, game, starts)
+    W = engine_of(game).win_matrix(strategies, starts)
     return W.sum(axis=1) - np.diag(W)
 
 
@@ -113,9 +121,9 @@ def fair(game: Game) -> float:
     return 1.0 / game.players
 
 
-def start_weights(game: Game, cfg) -> np.ndarray | None:
-    """The score pairs exact judges begin games from (``fitness.restart``; None: the start)."""
-    share = float(cfg.fitness.restart)
+def start_weights(game: Game, params) -> np.ndarray | None:
+    """The score pairs exact judges begin games from (``params.restart``; None: the start)."""
+    share = float(params.restart)
     return exact.restarts(game, share) if share > 0 else None
 
 

@@ -11,12 +11,13 @@ import numpy as np
 
 from ga_pig import simulate
 from ga_pig import strategies as S
+from ga_pig.evolve import parts as P
 from ga_pig.evolve.genomes import GENOMES
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.families import family_of
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
@@ -46,11 +47,8 @@ class Ladder(Judge):
     """
 
     game: Game
-    archive: int
-    must_beat: int
+    params: P.ExactChampions | P.SimulatedChampions
     champions: list
-    margin: float
-    aggregate: str
 
     @property
     def champion(self) -> np.ndarray | None:
@@ -73,21 +71,21 @@ class Ladder(Judge):
             fitness = self._round_robin(strategies)
             self.champions.append(np.array(strategies[int(np.argmax(fitness))]))
         else:
-            opponents = self.champions[-self.archive:]
+            opponents = self.champions[-self.params.archive:]
             rates = self._versus(strategies, opponents)
-            fitness = rates.min(axis=1) if self.aggregate == "min" else rates.mean(axis=1)
-            beaten = min(self.must_beat, len(opponents))
+            fitness = rates.min(axis=1) if self.params.aggregate == "min" else rates.mean(axis=1)
+            beaten = min(self.params.must_beat, len(opponents))
             for m in np.argsort(-fitness, kind="stable"):
-                if (rates[m, -beaten:] <= fair(self.game) + self.margin).any() or \
+                if (rates[m, -beaten:] <= fair(self.game) + self.params.margin).any() or \
                         S.equal(strategies[m], opponents[-1]):
                     continue
                 if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
-                    self.champions = [*self.champions, np.array(strategies[m])][-self.archive:]
+                    self.champions = [*self.champions, np.array(strategies[m])][-self.params.archive:]
                 break
         for improver in self._improvers:
             improved = improver.improve(strategies, self.champion)
             if improved is not None:
-                self.champions = [*self.champions, improved][-self.archive:]
+                self.champions = [*self.champions, improved][-self.params.archive:]
         return fitness
 
 
@@ -100,26 +98,18 @@ class Ladder(Judge):
         self.champions = [np.array(c) for c in state["champions"]] if "champions" in state else []
 
 
-@judge("exact", "champions")
+@judge("exact_champions", P.ExactChampions)
 @dataclass
 class ExactLadder(Ladder):
     """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by exact win rates: a member that beats the reigning champion
     (exact win rate above 1/2, plus ``margin``) is promoted."""
 
     game: Game
-    archive: int
-    must_beat: int = 1
+    params: P.ExactChampions = field(default_factory=P.ExactChampions)
     champions: list = field(default_factory=list)
-    margin: float = 0.0
-    starts: np.ndarray | None = None
-    aggregate: str = "mean"
-
-    @classmethod
-    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactLadder:
-        return cls(game, int(cfg.fitness.archive), int(cfg.fitness.must_beat), margin=float(cfg.fitness.margin),
-                   starts=start_weights(game, cfg), aggregate=str(cfg.fitness.aggregate))
 
     def __post_init__(self) -> None:
+        self.starts = start_weights(self.game, self.params)
         self._rates = ExactRates(self.game, starts=self.starts)
 
     def _versus(self, strategies, opponents):
@@ -132,7 +122,7 @@ class ExactLadder(Ladder):
         return True  # its exact rate against the champion is above the fair share
 
 
-@judge("simulated", "champions")
+@judge("simulated_champions", P.SimulatedChampions)
 @dataclass
 class SimulatedLadder(Ladder):
     """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by simulated games only: ``games_per_match`` games against each
@@ -155,26 +145,16 @@ class SimulatedLadder(Ladder):
     decisions' memory, played exactly as their strategies."""
 
     game: Game
-    archive: int
     games_per_match: int
-    max_games: int
-    z: float
     rng: np.random.Generator
-    common: bool = False
-    must_beat: int = 1
+    params: P.SimulatedChampions = field(default_factory=P.SimulatedChampions)
     champions: list = field(default_factory=list)
-    margin: float = 0.0
-    aggregate: str = "mean"
-    paired: bool = False
     compact: bool = False
 
     @classmethod
-    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
-        compact = family_of(game).reads_thresholds and GENOMES[str(cfg.genome)](game).compact
-        return cls(game, int(cfg.fitness.archive), int(cfg.games_per_match), int(cfg.fitness.max_games),
-                   float(cfg.fitness.z), rng, bool(cfg.fitness.common), int(cfg.fitness.must_beat),
-                   margin=float(cfg.fitness.margin), aggregate=str(cfg.fitness.aggregate),
-                   paired=bool(cfg.fitness.paired), compact=compact)
+    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
+        compact = engine_of(game).reads_thresholds and GENOMES[str(spec.genome)](game).compact
+        return cls(game, int(spec.games_per_match), rng, spec.fitness, compact=compact)
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         super().restore(state)
@@ -190,23 +170,23 @@ class SimulatedLadder(Ladder):
         members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
         pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
         wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                common=self.common)
+                                common=self.params.common)
         return (wins[:, 0] / self.games_per_match).reshape(n, len(opponents))
 
     def _round_robin(self, strategies):
-        wins = SimulatedJudge(self.game, self.games_per_match, self.rng, self.common).totals(strategies)
+        wins = SimulatedJudge(self.game, self.games_per_match, self.rng, self.params).totals(strategies)
         return per_opponent(wins, len(strategies), self.games_per_match)
 
     def _promotes(self, candidate, champion):
-        return self._paired(candidate, champion) if self.paired else self._head_to_head(candidate, champion)
+        return self._paired(candidate, champion) if self.params.paired else self._head_to_head(candidate, champion)
 
     def _paired(self, candidate, champion):
         """The challenger's lead over the champion less a copy of the champion's, on the same dice turn by turn, in
         batches of ``games_per_match``; after 8, 16, 32, ... batches (and the last), decided once the mean is beyond
         ``z`` standard errors of the batches' spread (or the batches do not vary)."""
         pool = self._scratch.stack([candidate, champion, champion])
-        others, per_game = self.game.players - 1, self.game.players * self.margin
-        batches = max(self.max_games // self.games_per_match, 2)
+        others, per_game, z = self.game.players - 1, self.game.players * self.params.margin, self.params.z
+        batches = max(self.params.max_games // self.games_per_match, 2)
         d, look = np.zeros(batches), 8
         for b in range(batches):
             wins = simulate.matches(pool, _PAIRED, self.game, self.games_per_match, seed=draw_seed(self.rng),
@@ -216,19 +196,19 @@ class SimulatedLadder(Ladder):
             if b + 1 in (look, batches) and b > 0:
                 look *= 2
                 mean, se = d[:b + 1].mean(), d[:b + 1].std(ddof=1) / np.sqrt(b + 1)
-                if abs(mean) > self.z * se or se == 0.0:
+                if abs(mean) > z * se or se == 0.0:
                     break
-        return bool(mean > self.z * se or (se == 0.0 and mean > 0))
+        return bool(mean > z * se or (se == 0.0 and mean > 0))
 
     def _head_to_head(self, candidate, champion):
         pool = self._scratch.stack([candidate, champion])
-        others, edge = self.game.players - 1, self.game.players * self.margin
-        played, lead, batch = 0, 0, self.games_per_match
-        while played < self.max_games:
-            batch = min(batch, self.max_games - played)
+        others, edge, z = self.game.players - 1, self.game.players * self.params.margin, self.params.z
+        played, lead, batch, most = 0, 0, self.games_per_match, self.params.max_games
+        while played < most:
+            batch = min(batch, most - played)
             wins = simulate.matches(pool, np.array([[0, 1]]), self.game, batch, seed=draw_seed(self.rng))[0]
             played, lead = played + batch, lead + others * int(wins[0]) - int(wins[1])
-            if abs(lead - edge * played) > self.z * np.sqrt(others * played):
+            if abs(lead - edge * played) > z * np.sqrt(others * played):
                 break
             batch = played
-        return lead - edge * played > self.z * np.sqrt(others * played)
+        return lead - edge * played > z * np.sqrt(others * played)

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig import exact
+from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges.base import Judge, exact_round_robin, fair, judge, per_opponent, start_weights
-from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
+from ga_pig.evolve.judges.rates import ExactRates
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 __all__ = ["ExactNash"]
@@ -39,7 +40,7 @@ def _meta_nash(payoff: np.ndarray) -> np.ndarray:
     return weights / weights.sum()
 
 
-@judge("exact", "nash")
+@judge("exact_nash", P.ExactNash)
 @dataclass
 class ExactNash(Judge):
     """Double oracle over the run's own champions (oracle-free; PSRO's meta-Nash with a GA as
@@ -60,20 +61,15 @@ class ExactNash(Judge):
     two_players_only = True
 
     game: Game
-    archive: int
-    margin: float = 0.0
-    starts: np.ndarray | None = None
+    params: P.ExactNash = field(default_factory=P.ExactNash)
     champions: list = field(default_factory=list)
     payoff: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
-
-    @classmethod
-    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactNash:
-        return cls(game, int(cfg.fitness.archive), float(cfg.fitness.margin), start_weights(game, cfg))
 
     def __post_init__(self) -> None:
         if self.game.players != 2:
             raise ValueError(f"fitness.opponent='nash' needs two players, got game.players={self.game.players} "
                              "(with more the archive's game is not zero-sum)")
+        self.starts = start_weights(self.game, self.params)
         self._rates = ExactRates(self.game, starts=self.starts)
         self._solve()
 
@@ -96,7 +92,7 @@ class ExactNash(Judge):
         rates = self._rates.versus(strategies, [self.champions[c] for c in plays])
         fitness = rates @ self.weights[plays]
         best = int(np.argmax(fitness))
-        if fitness[best] > fair(self.game) + self.margin:
+        if fitness[best] > fair(self.game) + self.params.margin:
             self._admit(strategies[best])
         return fitness
 
@@ -106,13 +102,13 @@ class ExactNash(Judge):
         pool = np.stack([strategy, *self.champions])
         k = len(self.champions)
         pairs = np.stack([np.zeros(k + 1, dtype=np.int64), np.arange(k + 1)], axis=1)
-        rates = exact.pair_win_rates(pool, pairs, self.game, self.starts)
+        rates = engine_of(self.game).pair_win_rates(pool, pairs, self.starts)
         payoff = np.empty((k + 1, k + 1))
         payoff[:k, :k] = self.payoff
         payoff[k, :k], payoff[:k, k] = rates[1:, 0], rates[1:, 1]
         payoff[k, k] = rates[0, 0]
         champions = [*self.champions, np.array(strategy)]
-        if len(champions) > self.archive:
+        if len(champions) > self.params.archive:
             weights = _meta_nash(payoff)
             unplayed = np.flatnonzero(weights[:-1] <= 1e-12)
             drop = int(unplayed[0]) if unplayed.size else int(np.argmin(weights[:-1]))

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges.base import Judge, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.game import Game
@@ -14,7 +15,7 @@ from ga_pig.game import Game
 __all__ = ["OptimalJudge"]
 
 
-@judge("exact", "optimal")
+@judge("optimal", P.OptimalFitness)
 @dataclass
 class OptimalJudge(Judge):
     """Each member's exact win rate against the Neller-optimal policy decides (the rates the
@@ -22,13 +23,14 @@ class OptimalJudge(Judge):
     from its start weights)."""
 
     rates: RatesVsOptimal
-    starts: np.ndarray | None = None
+    params: P.OptimalFitness = field(default_factory=P.OptimalFitness)
 
     @classmethod
-    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> OptimalJudge:
-        return cls(rates, start_weights(game, cfg))
+    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> OptimalJudge:
+        return cls(rates, spec.fitness)
 
     def __post_init__(self) -> None:
+        self.starts = start_weights(self.rates.game, self.params)
         self._restarted = None if self.starts is None else self.rates.from_starts(self.starts)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig import exact, simulate
+from ga_pig import simulate
+from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.families import engine_of
@@ -17,7 +18,7 @@ from ga_pig.game import Game
 __all__ = ["SimulatedJudge", "ExactJudge"]
 
 
-@judge("simulated", "population")
+@judge("simulated", P.SimulatedFitness)
 @dataclass
 class SimulatedJudge(Judge):
     """Games decide: totals are wins over all pairings, duels are wins in one match."""
@@ -25,15 +26,15 @@ class SimulatedJudge(Judge):
     game: Game
     games_per_match: int
     rng: np.random.Generator
-    common: bool = False
+    params: P.SimulatedFitness = field(default_factory=P.SimulatedFitness)
 
     @classmethod
-    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
-        return cls(game, int(cfg.games_per_match), rng, bool(cfg.fitness.common))
+    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
+        return cls(game, int(spec.games_per_match), rng, spec.fitness)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                    common=self.common)
+                                    common=self.params.common)
         return wins.sum(axis=1).astype(float)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
@@ -42,24 +43,23 @@ class SimulatedJudge(Judge):
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
         if engine_of(self.game).symmetric:  # one match scores both members
             return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                    common=self.common).astype(float)
+                                    common=self.params.common).astype(float)
         both = np.concatenate([pairs, pairs[:, ::-1]])
         wins = simulate.matches(strategies, both, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                common=self.common).astype(float)
+                                common=self.params.common).astype(float)
         return np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
 
 
-@judge("exact", "population")
+@judge("exact", P.ExactFitness)
 @dataclass
 class ExactJudge(Judge):
     """Exact seat-averaged win rates between members decide."""
 
     game: Game
-    starts: np.ndarray | None = None
+    params: P.ExactFitness = field(default_factory=P.ExactFitness)
 
-    @classmethod
-    def for_run(cls, game: Game, cfg, rng: np.random.Generator, rates: RatesVsOptimal) -> ExactJudge:
-        return cls(game, start_weights(game, cfg))
+    def __post_init__(self) -> None:
+        self.starts = start_weights(self.game, self.params)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         return exact_round_robin(strategies, self.game, self.starts)
@@ -67,4 +67,5 @@ class ExactJudge(Judge):
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         """Win rates of both members; with three or more players each alone against the other's
         copies."""
-        return exact.pair_win_rates(strategies, pairs, self.game, self.starts)
+        return engine_of(self.game).pair_win_rates(strategies, np.asarray(pairs, dtype=np.int64).reshape(-1, 2),
+                                                   self.starts)

@@ -42,6 +42,7 @@ class ExactRates:
     def __init__(self, game: Game, size: int = 4096, starts: np.ndarray | None = None,
                  shadow: ExactRates | None = None) -> None:
         self.game, self.size, self.starts, self.shadow = game, size, starts, shadow
+        self._engine = engine_of(game)
         self._known: OrderedDict[tuple[bytes, bytes], float] = OrderedDict()
         self._seen: list[tuple[object, bytes]] = []
 
@@ -66,10 +67,10 @@ class ExactRates:
             # all new (every member of a recorded generation, mostly): no copy (100 MB a strategy at three players)
             unknown = strategies if len(new) == len(strategies) else strategies[new]
             if self.starts is not None and self.shadow is not None:
-                fresh, at_start = exact.win_rates_from(unknown, opponent, self.game, self.starts)
+                fresh, at_start = self._engine.win_rates_from(unknown, opponent, self.starts)
                 self.shadow._learn([keys[n] for n in new], at_start)
             else:
-                fresh = exact.win_rates(unknown, opponent, self.game, starts=self.starts)
+                fresh = self._engine.win_rates(unknown, opponent, "both", self.starts)
             known = {keys[n]: float(rate) for n, rate in zip(new, fresh, strict=True)}
         out = np.array([known[key] if key in known else self._known[key] for key in keys])
         self._learn(keys, out)
@@ -78,7 +79,7 @@ class ExactRates:
     def versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
         """(members, opponents) rates, remembered as [`__call__`][ga_pig.evolve.judges.ExactRates.__call__]'s are;
         the members and opponents of the pairs not known are evaluated together in one call
-        ([`exact.versus`][ga_pig.exact.evaluate.versus]: each strategy's turns made once for all its pairs)."""
+        (the engine's [`versus`][ga_pig.families._family.Family.versus]: each strategy's turns made once)."""
         if self.shadow is not None:  # learns each member's rate from the start too: one opponent at a time
             return np.stack([self(strategies, o) for o in opponents], axis=1)
         against = [self._opponent_key(o) for o in opponents]
@@ -88,7 +89,7 @@ class ExactRates:
         known = {}
         if rows:
             unknown = strategies if len(rows) == len(strategies) else strategies[rows]
-            fresh = exact.versus(unknown, np.stack([opponents[c] for c in columns]), self.game, starts=self.starts)
+            fresh = self._engine.versus(unknown, np.stack([opponents[c] for c in columns]), self.starts)
             known = {keys[n][c]: float(fresh[r, q]) for r, n in enumerate(rows) for q, c in enumerate(columns)}
         out = np.array([[known[key] if key in known else self._known[key] for key in row] for row in keys])
         self._learn([key for row in keys for key in row], out.ravel())

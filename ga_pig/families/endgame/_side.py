@@ -3,6 +3,13 @@
 A turn's value is linear in the opponent's value at the start of its next turn, B: alpha[k] + beta[k] * B
 at turn total k. `_side` fills alpha and beta for one seat, choosing the actions or evaluating them;
 `_side_pass` is one top-down pass over the turn totals. Indices as in `ga_pig.families.endgame._roll_hold`.
+
+The two-player chains (`ga_pig.families.two_player._chains`) solve the same kind of turn in another form, kept
+apart: they evaluate two fixed strategies, four numbers a row (each player's wins, the return to the opponent's
+turn start and its complement) with a total at the goal worth a sure win, and settle a self-loop (doubling 0) by
+passes or elimination; here a seat chooses its actions inside the pass, a total past the goal is worth the final
+turn's odds (`_hold_past_goal`) and a self-loop is folded in by one division. Each sums its rolls in its own
+order, so one form for both would change the last bits of one, which the two-player runs' fitness pins.
 """
 
 from __future__ import annotations

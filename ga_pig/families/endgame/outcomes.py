@@ -97,11 +97,13 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
             raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
                              f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
         _W, best = _dice_final(game, dice_size(game))
-        _loop._sample_dice(policies.astype(np.int64), games, (goal, decides, best), draws, keys, scores, winners)
+        _loop._sample(policies.astype(np.int64)[..., None], games, (goal, 0, best, decides), draws, keys, scores,
+                      winners, _loop.DICE)
         return winners, scores
     if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
             or policies.shape[4] <= goal:
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
-    _loop._sample(policies, games, (goal, policies.shape[4] - 1, decides), draws, keys, scores, winners)
+    _loop._sample(policies, games, (goal, policies.shape[4] - 1, _loop.NO_DICE, decides), draws, keys, scores,
+                  winners, _loop.HELD)
     return winners, scores

@@ -1,6 +1,6 @@
 """Optimal play under the endgame rules left open by [Neller & Presser 2005, "Endgame Variations"].
 
-Under ``first_to_goal`` (the seeds' rule) the first player to bank the goal wins. Under the other
+Under ``first_to_goal`` the first player to bank the goal wins. Under the other
 two, once a player banks at least the goal the other may take **one final turn** to finish with a
 higher score (a tie goes to the player who reached the score first):
 
@@ -33,7 +33,7 @@ Piglet, Piggy, Piggy Sevens, Big Pig, Frey's Pig, 2-dice Pig, Pass the Pigs with
 oinkers, Pig Dice). A reset (2-dice Pig's snake eyes, an oinker) hands the opponent its turn at
 (j, 0), a pair of lower score sum than the one being solved, so the sweep over the pairs repeats
 until the values where resets land stop moving (to the rounding floor; Anderson-extrapolated
-between sweeps), as in the seeds' solver. Pig Dice's head and tail double the turn total and its
+between sweeps), as in Neller & Presser's solver. Pig Dice's head and tail double the turn total and its
 tails subtract, so a turn no longer runs from low totals to high ones: each turn's chain is swept
 from the top down until it stops moving, and so is the final turn's chance W(n), each n its own
 chain (doubling depends on the total, not only on the points still needed). The bound above still

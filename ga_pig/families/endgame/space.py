@@ -122,7 +122,7 @@ class EndgameRollHold(_RollHoldGenes, Space):
 
     def table(self, decisions):
         """The same decisions serve both seats; the mover holds once ``i + k`` reaches the goal (as
-        it wins at once under the seeds' rule) and rolls at turn starts, as the space asks."""
+        it wins at once under the first-to-goal rule) and rolls at turn starts, as the space asks."""
         out = super().table(decisions)
         i, _, k = self.grid()
         out &= i + k < self.game.goal

@@ -44,7 +44,7 @@ def supported(game: Game) -> None:
     """Refuse (ValueError) a game the solitaire engine does not handle: two players, each alone
     against at most ``goal`` turns, rolls that add, bust, reset or bank (turn totals never fall)."""
     if game.players != 2 or game.endgame != "first_to_goal" or game.max_dice:
-        raise ValueError(f"a turn limit is for two players under the seeds' rule with roll/hold decisions, got "
+        raise ValueError(f"a turn limit is for two players, first to bank the goal wins, with roll/hold decisions, got "
                          f"{game} (players={game.players}, endgame={game.endgame!r}, max_dice={game.max_dice})")
     if rules_of(game).move_p.size:
         raise ValueError(f"{game} has rolls that lower or double the turn total; Pig solitaire takes rolls that "

@@ -1,4 +1,4 @@
-"""Two players, first to bank the goal wins (the seeds' rule): every roll-and-hold game and Hog.
+"""Two players, first to bank the goal wins (``first_to_goal``): every roll-and-hold game and Hog.
 
 Optimal play and best responses: [`ga_pig.families.two_player.solve`][ga_pig.families.two_player.solve];
 the public entry points are [`ga_pig.exact`][ga_pig.exact] and [`ga_pig.simulate`][ga_pig.simulate].

@@ -1,4 +1,4 @@
-"""Private numba kernels: the simulation loop of two-player games under the seeds' rule (roll/hold and
+"""Private numba kernels: the simulation loop of two-player games under the first-to-goal rule (roll/hold and
 dice counts), a block of games per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The two-player family under the seeds' rule: first to bank the goal wins.
+"""The two-player family under the first-to-goal rule: first to bank the goal wins.
 
 Every roll-and-hold game (one-die Pig and its variants, the doubles and resetting dice of two-dice
 Pig, Pass the Pigs and Pig Dice) and Hog's dice counts: one set of kernels reads both, a dice-count

@@ -1,4 +1,4 @@
-"""Optimal play ([Neller & Presser 2004]) and best responses for two players under the seeds' rule.
+"""Optimal play ([Neller & Presser 2004]) and best responses for two players under the first-to-goal rule.
 
 * [`optimal`][ga_pig.exact.solve.optimal] — the optimal policy of the zero-sum game by value iteration
   ([Neller & Presser 2004]; [Neller & Presser 2005]; [STOR609 replication §2.2.5]) or by policy iteration
@@ -96,7 +96,7 @@ def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def optimal(game: Game, method: str, tol: float, max_iterations: int) -> Solution:
-    """The optimal policy and win-probability table of a two-player ``game`` under the seeds' rule
+    """The optimal policy and win-probability table of a two-player ``game`` under the first-to-goal rule
     (arguments checked by [`ga_pig.exact.optimal`][ga_pig.exact.solve.optimal])."""
     value, policy = _tables(game, "exact.optimal")
     goal = game.goal

@@ -1,4 +1,4 @@
-"""The strategies of two-player games under the seeds' ending rule.
+"""The strategies of two-player games under the first-to-goal ending rule.
 
 * [`RollHold`][ga_pig.families.two_player.space.RollHold] — the jeopardy games: bool ``s[i, j, k]``, True to roll.
 * [`DiceCounts`][ga_pig.families.two_player.space.DiceCounts] — games that roll their dice at once (Hog): int
@@ -102,9 +102,9 @@ class DiceCounts(Space):
 
 
 def space_of(game: Game) -> Space:
-    """The space of a two-player ``game`` under the seeds' rule: dice counts when the mover chooses a
+    """The space of a two-player ``game`` under the first-to-goal rule: dice counts when the mover chooses a
     number of dice, roll/hold tables otherwise."""
     if game.players != 2 or game.endgame != "first_to_goal":
-        raise ValueError(f"{game} is not a two-player game under the seeds' rule (players={game.players}, "
+        raise ValueError(f"{game} is not a two-player game, first to bank the goal wins (players={game.players}, "
                          f"endgame={game.endgame!r})")
     return DiceCounts(game) if game.max_dice else RollHold(game)

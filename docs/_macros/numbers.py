@@ -1,54 +1,18 @@
-"""The docs' macros (mkdocs-macros, ``module_name`` in mkdocs.yml): every measured number on a page is rendered
-from ``benchmarks/results/*.json`` when the site is built, so the pages cannot drift from the data.
-
-A page writes ``{{ median("coevolve_simulated") | fmt(".5f") }}``: a macro (a function of :class:`Numbers`) and
-the ``fmt`` filter (a Python format spec); ``{{ benchmark("engine") }}`` is a benchmark's whole table with the
-machine that measured it. Lists go through Jinja's own filters (``{{ ga("cube") | map("fmt", ".3f") | join(", ") }}``,
-``| sum``, ``| max``, ``| selectattr(...)``); a filter binds tighter than arithmetic, so a computed number is
-bracketed before it is formatted: ``{{ (0.5 - median("vs_optimal")) | fmt(".5f") }}``. A number typed into a page
-instead fails ``tests/project/test_numbers.py``. The results are read from ``benchmarks/results/``, or from the
-folder ``GA_PIG_DOCS_RESULTS`` names (a fresh benchmark run's, to see the pages it would give).
-"""
+"""The macros a page calls: :class:`Numbers`, over the results files of one folder."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import statistics
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def results_folder() -> Path:
     """``GA_PIG_DOCS_RESULTS``, else the committed ``benchmarks/results/``."""
     return Path(os.environ.get("GA_PIG_DOCS_RESULTS") or ROOT / "benchmarks" / "results")
-
-
-def fmt(value, spec: str = "") -> str:
-    """The ``fmt`` filter: ``value`` in the Python format ``spec`` (``".5f"``, ``","``)."""
-    return format(value, spec)
-
-
-def gap(value: float, reference: float) -> float:
-    """The ``gap`` filter: how far ``value`` lies from ``reference`` (``| map("gap", 1 / 3) | max``)."""
-    return abs(value - reference)
-
-
-def define_env(env) -> None:
-    """mkdocs-macros' entry point: the methods :attr:`Numbers.MACROS` as macros, ``benchmark`` and the filters."""
-    numbers = Numbers(results_folder())
-    for name in Numbers.MACROS:
-        env.macro(getattr(numbers, name), name)
-
-    def benchmark(name: str) -> str:
-        """The table of ``benchmarks/results/<name>.json`` with the machine that measured it."""
-        return benchmark_table(name, numbers.results)
-
-    env.macro(benchmark)
-    env.filter(fmt, "fmt")
-    env.filter(gap, "gap")
 
 
 class Numbers:
@@ -63,7 +27,8 @@ class Numbers:
     #: the methods a page may call as macros
     MACROS = ("result", "runs", "seeds", "median", "summary", "span", "worst", "target", "met", "rule", "measure",
               "evaluation", "ga", "best_by", "drift", "count", "pig_table", "every_game_table", "every_game_met",
-              "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table", "minutes")
+              "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table", "minutes",
+              "times_recorded")
 
     def __init__(self, results: Path | None = None):
         self.results = Path(results or results_folder())
@@ -275,6 +240,14 @@ class Numbers:
                   for r in self.runs(experiment, game, file)]
         return "\n".join(lines)
 
+    def times_recorded(self) -> int:
+        """The most times one discovery run of ``discovery_pig.json`` and ``discovery_variants.json`` recorded its
+        champion's best (each earlier budget kept, and the end), as the discovery figure draws them; runs with
+        overrides are left out, as there."""
+        return max(len(run.get("champion_best_by", {})) + 1 for name in ("discovery_pig", "discovery_variants")
+                   for entry in self.result(name)["results"].values() for run in entry["runs"]
+                   if not run.get("overrides"))
+
     def between(self, values: list[float], digits: int = 1, scale: float = 1.0) -> str:
         """The smallest and largest of ``values`` (times ``scale``), "49–73" (one number if they agree)."""
         low, high = f"{min(values) * scale:,.{digits}f}", f"{max(values) * scale:,.{digits}f}"
@@ -282,11 +255,20 @@ class Numbers:
 
     def minutes(self, command: str) -> str:
         """How long ``command`` took on the project's machine (``suite.json``, by ``benchmarks/suite.py``): "9–12
-        minutes", or that it is not timed yet."""
+        minutes", with where the time comes from unless the script timed it (a CI log, or copied by hand), or that
+        it is not timed yet."""
         entry = self.result("suite")["commands"].get(command)
         if entry is None:
             return f'not timed yet (`python benchmarks/suite.py "{command}"` times it)'
-        return f"{self.between(entry['seconds'], 0, 1 / 60)} minutes"
+        shown = f"{self.between(entry['seconds'], 0, 1 / 60)} minutes"
+        source = entry.get("source")
+        if source == "timed":
+            return shown
+        if source == "ci_log":
+            return f"{shown} (read from CI's log `{entry['log']}` of {entry['date']}: {entry['covers']})"
+        if source == "by hand":
+            return f"{shown} (copied by hand {entry['note']}, {entry['date']}; not timed by `benchmarks/suite.py` yet)"
+        raise ValueError(f"suite.json: {command}'s source is {source!r}; expected 'timed', 'ci_log' or 'by hand'")
 
     def ga(self, scheme: str, field: str = "best_ever") -> list[float]:
         """One field of the GA benchmark's seeds for ``scheme`` (``knockout``, ``round_robin``, ``cube``,
@@ -296,117 +278,3 @@ class Numbers:
 
 def _number(value: float, digits: int) -> str:
     return f"{value:,.{digits}f}"
-
-
-def _value(value, unit: str) -> str:
-    if value is None:
-        return "—"
-    if unit == "games/s":
-        return f"{value / 1e6:.2f} M games/s" if value >= 1e5 else f"{value / 1e3:.1f} k games/s"
-    if unit == "ms":
-        return f"{value:.3g} ms"
-    if unit == "s":
-        return f"{value:.3g} s"
-    if unit == "MiB":
-        return f"{value:,.0f} MiB" if value >= 10 else f"{value:.2g} MiB"
-    return f"{value:.3g} {unit}"
-
-
-def machine(results: dict) -> str:
-    """Where a benchmark ran, in words."""
-    m = results["machine"]
-    return (f"{m['cpu']}, {m['cores']} cores, Python {m['python']}, numpy {m['numpy']}, numba {m['numba']} "
-            f"({results['date']})")
-
-
-def benchmark_table(name: str, directory: Path) -> str:
-    """The rows of ``benchmarks/results/<name>.json``: ``rows`` of measures, or the GA benchmark's
-    seconds per generation."""
-    results = json.loads((directory / f"{name}.json").read_text())
-    if "rules" in results:
-        return rules_table(name, results, directory)
-    if "base" in results:
-        return compare_table(name, results)
-    lines = [f"*Measured on {machine(results)}; `benchmarks/results/{name}.json`.*", ""]
-    if "rows" in results:
-        lines += ["| measure | value | target |", "| --- | --- | --- |"]
-        for row in results["rows"]:
-            target = str(row.get("target") or "").replace("|", r"\|")
-            lines.append(f"| {row['measure']} | {_value(row['value'], row['unit'])} | {target} |")
-    else:
-        generations = results["generations"]
-        lines += [f"| GA | seconds per generation | {generations} generations |", "| --- | --- | --- |"]
-        for scheme, seconds in results["seconds_per_generation"].items():
-            total = seconds * generations
-            lines.append(f"| {scheme} | {seconds:.3f} | {total / 60:.0f} min |" if total >= 600 else
-                         f"| {scheme} | {seconds:.3f} | {total:.0f} s |")
-    return "\n".join(lines) + "\n"
-
-
-def compare_table(name: str, results: dict) -> str:
-    """``benchmarks/compare.py``'s rows: each measure at the base revision and now, and their cost ratio."""
-    lines = [f"*Measured on {machine(results)}, best of {results['rounds']} interleaved rounds against "
-             f"`{results['base']}`; `benchmarks/results/{name}.json`.*", "",
-             "| measure | before | after | cost after / before |", "| --- | --- | --- | --- |"]
-    for row in results["rows"]:
-        lines.append(f"| {row['measure']} | {_value(row['before'], row['unit'])} | {_value(row['after'], row['unit'])} "
-                     f"| {row['cost_ratio']:.2f} |")
-    return "\n".join(lines) + "\n"
-
-
-#: discovery_pig.json's experiments, as the simple-rules table names them beside the rules
-CHAMPIONS = {"vs_optimal": "evolved champion, vs_optimal (oracle-judged, 300 s)",
-             "coevolve_exact": "evolved champion, coevolve_exact (oracle-free, 900 s)",
-             "coevolve_simulated": "evolved champion, coevolve_simulated (oracle-free, games only, 900 s)"}
-
-
-def rules_table(name: str, results: dict, directory: Path) -> str:
-    """The exact win rates against the optimal policy of ``benchmarks/results/<name>.json``'s rules, with Pig's
-    evolved champions (the median of their seeds in ``discovery_pig.json``) after Pig's rules."""
-    numbers = Numbers(directory)
-    rows = list(results["rules"])
-    at = max(n for n, row in enumerate(rows) if row["game"] == "pig") + 1
-    for experiment, words in CHAMPIONS.items():
-        runs = numbers.runs(experiment)
-        rate = numbers.median(experiment)
-        rows.insert(at, {"game": "pig", "rule": f"{words}, median of seeds {', '.join(str(r['seed']) for r in runs)}",
-                         "win_rate": rate, "distance": 0.5 - rate, "source": "`benchmarks/results/discovery_pig.json`"})
-        at += 1
-    lines = [f"*Computed by `python benchmarks/{name}.py`; `benchmarks/results/{name}.json`; the evolved champions "
-             f"from `benchmarks/results/discovery_pig.json`.*", "",
-             "| game | rule | win rate against optimal | distance from 0.5 | source |",
-             "| --- | --- | --- | --- | --- |"]
-    for row in rows:
-        lines.append(f"| {row['game']} | {row['rule']} | {row['win_rate']:.6f} | {row['distance']:.6f} | "
-                     f"{row['source']} |")
-    return "\n".join(lines) + "\n"
-
-
-def render_page(markdown: str, results: Path | None = None, page: str = "page.md") -> str:
-    """``markdown`` rendered as ``mkdocs build`` renders page ``page``: through the macros plugin configured in
-    mkdocs.yml, over the results in ``results`` (default: :func:`results_folder`). For the tests, and to preview a
-    page against a fresh benchmark run's results without building the site."""
-    from mkdocs.structure.files import File
-    from mkdocs.structure.pages import Page
-
-    config = _site_config()
-    macros = config.plugins["macros"]
-    before = os.environ.get("GA_PIG_DOCS_RESULTS")
-    os.environ["GA_PIG_DOCS_RESULTS"] = str(results or results_folder())
-    try:
-        macros.on_config(config)
-    finally:
-        if before is None:
-            del os.environ["GA_PIG_DOCS_RESULTS"]
-        else:
-            os.environ["GA_PIG_DOCS_RESULTS"] = before
-    source = File(page, config.docs_dir, config.site_dir, config.use_directory_urls)
-    return macros.on_page_markdown(markdown, page=Page(page, source, config), config=config)
-
-
-@functools.cache
-def _site_config():
-    """mkdocs.yml, loaded once: the macros plugin reads the results folder again at each ``on_config``."""
-    from mkdocs.config import load_config
-
-    return load_config(str(ROOT / "mkdocs.yml"))
