@@ -37,7 +37,9 @@ ALLOWED = {"300 s", "900 s", "1800 s", "5 min", "15 min", "30 min", "5 minutes",
            # last-round Pig's seats, exact (tests/engine/test_endgame.py)
            "0.527952", "0.472047",
            # the study server's header read deadline, a setting (ga_pig.study.serve.HEADER_TIMEOUT_S)
-           "10 s"}
+           "10 s",
+           # how often a live run sends its rows to the trackers, a setting (ga_pig.track.SEND_EVERY_S)
+           "5 s", "5 seconds"}
 #: Pages the checker does not read, and why.
 EXEMPT = {
     "findings/archive.md": "dated records of past runs, each number as measured on the date it gives",
