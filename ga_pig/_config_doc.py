@@ -164,9 +164,9 @@ def _bounds(bound) -> str:
 def keys(schema: str = "run", composed: dict | None = None) -> list[Key]:
     """Every leaf key of ``schema`` (one of [`SCHEMAS`][ga_pig._config_doc.SCHEMAS]), in the schema's order, with its
     default from ``composed`` (default: the config its command line composes with no overrides)."""
-    cls = _schema_of(schema).cls
-    composed = _schema_of(schema).composed() if composed is None else composed
-    ranges, choices = _schema_of(schema).ranges(), _choices(schema)
+    found = _schema_of(schema)
+    cls, composed = found.cls, found.composed() if composed is None else composed
+    ranges, choices = found.ranges(), _choices(schema)
     rows = []
 
     def row(dotted: str, kind, value, meaning: str) -> Key:
