@@ -99,3 +99,24 @@ def test_discovery_records_the_champions_best_every_minute(tmp_path):
                  ).to_parquet(tmp_path / "generations.parquet")
     best = discovery._best_by(tmp_path, "coevolve_exact", {"wall_seconds": 340.0, "seconds": 330.0})
     assert best == {"60": 0.40, "120": 0.45, "180": 0.45, "240": 0.45, "300": 0.48}
+
+
+def test_lines_counts_each_kind_of_line(tmp_path):
+    """benchmarks/lines.py splits a file's lines into code, docstrings, comments and blank lines, every line once."""
+    lines = _benchmark("lines")
+    source = '"""A module.\n\nIts docstring."""\n\n# a comment\nX = 1  # not a comment line\n\n\n' \
+             'def f():\n    """One line."""\n    return "#"\n'
+    assert lines.count(source) == {"lines": 11, "docstrings": 4, "comments": 1, "blank": 3, "code": 3}
+
+
+def test_the_engine_page_renders_the_line_counts():
+    """The engine page's table is lines.json's rows (the count a reader sees is the one measured)."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from _macros import render_page
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    results = json.loads((RESULTS / "lines.json").read_text())
+    page = render_page((ROOT / "docs" / "explanation" / "engine.md").read_text(), page="explanation/engine.md")
+    for row in results["rows"]:
+        assert f"| {row['measure']} | {row['value']:,} |" in page
