@@ -94,13 +94,26 @@ class TensorBoardRun:
         self.last_picture = max(self.last_picture, generation)
 
     def finish(self, hparams: dict[str, str], summary: dict, report: list[str] | None) -> None:
-        """The config as hyperparameters beside the final numbers, and the report (once: a second send finds them)."""
-        if (self.folder / HPARAMS).is_dir():
-            return
+        """The config as hyperparameters beside the final numbers, and the report, at the run's last generation.
+        The HParams view shows each number's value at its latest step in the ``hparams`` subfolder, so a resumed
+        run's end adds its own there; a second send of the same end finds them and writes nothing."""
+        generation = int(summary.get("generations", 0))
         final = {f"final/{key}": float(summary[key]) for key in FINAL if summary.get(key) is not None}
-        self.writer().add_hparams(hparams, final, name=HPARAMS)
+        folder = self.folder / HPARAMS
+        if not folder.is_dir():
+            self.writer().add_hparams(hparams, final, name=HPARAMS, global_step=generation)
+        else:
+            held, _ = last_steps(folder)
+            if not final or max(held.values(), default=-1) >= generation:
+                return
+            from tensorboardX import SummaryWriter
+
+            earlier = len(list(folder.glob("events.out.tfevents.*")))
+            with SummaryWriter(str(folder), filename_suffix=f".{earlier}") as later:
+                for key, value in final.items():
+                    later.add_scalar(key, value, global_step=generation)
         if report:
-            self.writer().add_text("report", "    " + "\n    ".join(report))
+            self.writer().add_text("report", "    " + "\n    ".join(report), global_step=generation)
         self.writer().flush()
 
     def close(self) -> None:

@@ -4,6 +4,7 @@ directory's own files; sending twice, a store lost mid-run, a store down at the 
 from __future__ import annotations
 
 import io
+import json
 import logging
 import socket
 import subprocess
@@ -234,6 +235,13 @@ def test_a_resumed_run_continues_its_mlflow_run_and_tensorboard_steps(stores, tm
     assert np.array_equal(png_pixels(Path(picture)), policy_picture(np.load(run_dir / "best.npy"), "roll_hold"))
     summary = client.download_artifacts(runs[0].info.run_id, "summary.json", str(tmp_path))
     assert Path(summary).read_bytes() == (run_dir / "summary.json").read_bytes()
+    # the HParams view reads each final number at its latest step: the second end's, beside the first's
+    ended = json.loads((run_dir / "summary.json").read_text())
+    final = tensorboard_scalars(stores[1] / "cube" / run_dir.name / "hparams")
+    for key in ("champion_best_ever", "final_mean"):
+        assert [e.step for e in final.Scalars(f"final/{key}")] == [3, 6]
+        assert final.Scalars(f"final/{key}")[-1].value == pytest.approx(ended[key], rel=1e-6)
+    assert [e.step for e in events.Tensors("report/text_summary")] == [3, 6]
 
 
 def test_a_sweeps_jobs_are_one_experiment_and_one_tensorboard_folder(stores, tmp_path):
