@@ -1,8 +1,9 @@
 """The parameters of each registered component a run picks, one dataclass per option of the parts of the
 run spec ([`Config`][ga_pig.evolve.spec.Config]): the starting population
 ([`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS]), the selection scheme
-([`SCHEMES`][ga_pig.evolve.selection.SCHEMES]), the operator set ([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS],
-[`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) and the judge ([`JUDGES`][ga_pig.evolve.judges.JUDGES]).
+([`SCHEMES`][ga_pig.evolve.selection.SCHEMES]), the operator set and each operator's keys
+([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS], [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) and the judge
+([`JUDGES`][ga_pig.evolve.judges.JUDGES]).
 
 Each holds the keys its component reads; ``ga_pig.config`` registers them in Hydra's ConfigStore (as
 ``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends) and checks their values. The ``#:``
