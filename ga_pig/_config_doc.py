@@ -109,13 +109,18 @@ def _plain(text: str) -> str:
 
 def comments(cls: type) -> dict[str, str]:
     """The ``#:`` comment block directly above each field of the dataclass ``cls`` (or of the
-    dataclass it inherits the field from), joined."""
+    dataclass it inherits the field from), joined; a class made at run time (an operator's own option) has only
+    its bases' comments."""
     found: dict[str, str] = {}
     for base in reversed(cls.__mro__[1:]):
         if dataclasses.is_dataclass(base):
             found.update(comments(base))
+    try:
+        source = inspect.getsource(cls)
+    except (OSError, TypeError):
+        return found
     block: list[str] = []
-    for line in inspect.getsource(cls).splitlines()[1:]:
+    for line in source.splitlines()[1:]:
         stripped = line.strip()
         if stripped.startswith("#:"):
             block.append(stripped[2:].strip())

@@ -1,22 +1,21 @@
-"""The operator sets' configs (group ``operators``, ``conf/operators/*.yaml``): one dataclass per
-set, holding the keys its operators ([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS],
-[`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) read, and their checks."""
+"""The operators' options (group ``operators``, ``conf/operators/*.yaml``): the operator sets, each a dataclass
+holding the keys its operators read, then an option of its own for each registered operator whose keys
+([`Operator.params`][ga_pig.evolve.operators.Operator], read from [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS]
+and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) no set holds; and their checks."""
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
+import functools
 
-from ga_pig.config.base import Part, Range, Rule, check_rules, fail
+from ga_pig.config.base import Part, Range, Rule, check_rules, fail, fields
 from ga_pig.evolve import parts as P
 from ga_pig.families import engine_of
 
 __all__ = ["OPERATORS"]
 
-#: The keys of the structure-aware operators: an operator whose signature names one needs ``operators=structured``.
-KNOBS = ("block", "shift", "copy_share")
-
 #: option (``conf/operators/<option>.yaml``) -> the dataclass of its set
-OPTIONS: dict[str, type] = {"default": P.DefaultOperators, "structured": P.StructuredOperators}
+SETS: dict[str, type] = {"default": P.DefaultOperators, "structured": P.StructuredOperators}
 
 RULES = {
     "block": Rule(Range(1), "an integer >= 1 (genes per region side)"),
@@ -28,19 +27,44 @@ RULES = {
 }
 
 
+@functools.cache
+def _own_option(kind: str, name: str, params: type) -> type:
+    """The option ``operators=<name>``: the default set with the ``kind`` ``name`` picked, and its keys."""
+    other = "mutation" if kind == "crossover" else "crossover"
+    doc = f"The {kind} {name} and its keys ({other} {getattr(P.OperatorsConfig, other)} unless named). " \
+          f"{params.__doc__ or ''}"
+    return dataclasses.make_dataclass(
+        f"{params.__name__}Operators", [(kind, str, dataclasses.field(default=name))],
+        bases=(params, P.OperatorsConfig), namespace={"__doc__": doc.strip(), "__module__": params.__module__})
+
+
+def _options() -> dict[str, type]:
+    """option (``operators=<option>``) -> its dataclass: the sets, then each registered operator whose keys no set
+    holds (a crossover or mutation registered later is among them)."""
+    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
+
+    found = dict(SETS)
+    for kind, registry in (("crossover", CROSSOVERS), ("mutation", MUTATIONS)):
+        for name, entry in registry.items():
+            if not any(set(entry.keys()) <= set(fields(cls)) for cls in SETS.values()):
+                found[name] = _own_option(kind, name, entry.params)
+    return found
+
+
 def _option_for(node) -> str | None:
-    """``structured`` where an operator named takes a region key, ``default`` otherwise (None: a name is unknown)."""
+    """The first option holding the keys of both operators named (None: a name is unknown, or no option holds
+    both's keys)."""
     from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
 
     if node["crossover"] not in CROSSOVERS or node["mutation"] not in MUTATIONS:
         return None
-    named = (CROSSOVERS[node["crossover"]], MUTATIONS[node["mutation"]])
-    takes = any(knob in inspect.signature(op).parameters for op in named for knob in KNOBS)
-    return "structured" if takes else "default"
+    wanted = set(CROSSOVERS[node["crossover"]].keys()) | set(MUTATIONS[node["mutation"]].keys())
+    return next((option for option, cls in _options().items() if wanted <= set(fields(cls))), None)
 
 
 def check(cfg, game) -> None:
-    """Refuse unknown operators, one the game's family cannot follow, keys the set lacks, and sizes out of range."""
+    """Refuse unknown operators, two whose keys no option holds together, one the game's family cannot follow, keys
+    the option lacks, and sizes out of range."""
     from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING
 
     ops = cfg.operators
@@ -48,6 +72,11 @@ def check(cfg, game) -> None:
         fail("operators.crossover", ops.crossover, f"one of {tuple(CROSSOVERS)}")
     if ops.mutation not in MUTATIONS:
         fail("operators.mutation", ops.mutation, f"one of {tuple(MUTATIONS)}")
+    if _option_for(ops) is None:
+        crossover, mutation = CROSSOVERS[ops.crossover].keys(), MUTATIONS[ops.mutation].keys()
+        fail("operators.mutation", ops.mutation, f"a mutation whose keys one operators option holds with those of "
+             f"operators.crossover={ops.crossover!r} ({', '.join(crossover)}); none of {', '.join(_options())} holds "
+             f"{ops.mutation}'s ({', '.join(mutation)}) too")
     if ops.mutation in OBSERVING and not engine_of(game).offers("visits"):
         blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
         fail("operators.mutation", ops.mutation, f"one of {blind} under endgame={cfg.game.endgame!r} "
@@ -57,4 +86,4 @@ def check(cfg, game) -> None:
     check_rules(ops, RULES, "operators.")
 
 
-OPERATORS = Part("operators", P.OperatorsConfig, OPTIONS.copy, ("crossover", "mutation"), _option_for, check, RULES)
+OPERATORS = Part("operators", P.OperatorsConfig, _options, ("crossover", "mutation"), _option_for, check, RULES)

@@ -32,19 +32,89 @@ strategy's decisions change slowly):
   ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
 
 [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS] are the only
-lists of operators; the config names them (``operators.crossover``, ``operators.mutation``; group ``conf/operators/``)
-and the toolbox registers the ones named, passing them the ``operators.*`` values their signature asks for
-(``block``, ``shift``, ``copy_share``).
+lists of operators, each entered by [`operator`][ga_pig.evolve.operators.operator] with its parameter dataclass
+([`OperatorParams`][ga_pig.evolve.parts.OperatorParams]: the ``operators.*`` keys it reads, ``block``, ``shift``,
+``copy_share``).
+The config names them (``operators.crossover``, ``operators.mutation``; group ``conf/operators/``), the schema,
+``--help`` and the configuration reference take their keys from the registries, and the toolbox passes each operator
+its keys' values.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
+from ga_pig.evolve.parts import BlockParams, OperatorParams, ShiftCopyParams, ShiftParams
+
 __all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "visited_shift", "shift_copy",
-           "random_bits", "CROSSOVERS", "MUTATIONS"]
+           "random_bits", "Operator", "operator", "CROSSOVERS", "MUTATIONS", "OBSERVING"]
+
+
+@dataclass(frozen=True)
+class Operator:
+    """A registered operator: its ``function`` and its parameter dataclass ``params`` (the ``operators.*`` keys it
+    reads, each passed as the keyword argument of that name). Called, it is its function."""
+
+    function: Callable
+    params: type[OperatorParams] = OperatorParams
+
+    def __call__(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+    def keys(self) -> tuple[str, ...]:
+        """The ``operators.*`` keys its parameters hold, in order."""
+        return tuple(f.name for f in dataclasses.fields(self.params))
+
+
+#: name -> crossover: ``function(first, second, rng, **keys)`` -> a new child genome of the parents' shape and dtype
+CROSSOVERS: dict[str, Operator] = {}
+
+#: name -> mutation: ``function(genome, rate, rng, genes, **keys)`` -> the genome, mutated in place (``genes``: the
+#: run's [`Genome`][ga_pig.evolve.genomes.Genome], with the per-gene rule ``genes.mutated`` and ``genes.shift``)
+MUTATIONS: dict[str, Operator] = {}
+
+#: Mutations that read where play goes (``genes.occupancy``): the run has its genome observe the
+#: champion each generation.
+OBSERVING: set[str] = set()
+
+_KINDS = {"crossover": CROSSOVERS, "mutation": MUTATIONS}
+
+
+def operator(kind: str, name: str, params: type[OperatorParams] = OperatorParams,
+             observes: bool = False) -> Callable[[Callable], Callable]:
+    """Decorator: register a function as the ``kind`` (``"crossover"`` or ``"mutation"``) ``name``
+    (``operators.<kind>=<name>``) with its parameter dataclass ``params``, a subclass of
+    [`OperatorParams`][ga_pig.evolve.parts.OperatorParams] whose every key (but ``fine_<key>``, which replaces
+    ``<key>`` in the cube's last wave) the function takes by name; ``observes``: it reads ``genes.occupancy``.
+    Returns the function unchanged."""
+    if kind not in _KINDS:
+        raise ValueError(f"operator {name!r}: kind {kind!r}, expected one of {tuple(_KINDS)}")
+    if not (isinstance(params, type) and issubclass(params, OperatorParams) and dataclasses.is_dataclass(params)):
+        raise TypeError(f"operator {name!r}: params {params!r} is not a dataclass subclassing "
+                        "ga_pig.evolve.parts.OperatorParams")
+
+    def register(function: Callable) -> Callable:
+        entry = Operator(function, params)
+        taken = inspect.signature(function).parameters
+        for key in entry.keys():
+            read = key.removeprefix("fine_")
+            if read != key and read not in entry.keys():
+                raise TypeError(f"operator {name!r}: key {key!r} of {params.__name__} replaces {read!r}, "
+                                f"which {params.__name__} lacks")
+            if read not in taken:
+                raise TypeError(f"operator {name!r}: key {read!r} of {params.__name__} is not a keyword argument "
+                                f"of {function.__name__}")
+        _KINDS[kind][name] = entry
+        if observes:
+            OBSERVING.add(name)
+        return function
+
+    return register
 
 
 def random_bits(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -53,6 +123,7 @@ def random_bits(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.unpackbits(packed, count=n).view(bool)
 
 
+@operator("crossover", "uniform")
 def crossover(first: np.ndarray, second: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A child genome: the parents' value where they agree, a coin flip where they disagree."""
     if first.dtype != np.bool_:
@@ -99,6 +170,7 @@ def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator,
     return genome
 
 
+@operator("crossover", "block", BlockParams)
 def block_crossover(first: np.ndarray, second: np.ndarray, rng: np.random.Generator, block: int = 4) -> np.ndarray:
     """A child taking each ``block`` x ``block`` region of the ``(i, j)`` plane (genes; the last
     region of an axis may be short) whole from one parent, by a fair coin per region."""
@@ -148,12 +220,14 @@ def _steps(rng: np.random.Generator, shift: int, count: int) -> np.ndarray:
     return np.clip(sizes, 1, shift) * rng.choice(np.array([-1, 1]), size=count)
 
 
+@operator("mutation", "per_gene")
 def per_gene(genome: np.ndarray, rate: float, rng: np.random.Generator, genes) -> np.ndarray:
     """[`mutate`][ga_pig.evolve.operators.mutate] with the genome's rule (``genes``: the run's
     [`Genome`][ga_pig.evolve.genomes.Genome])."""
     return mutate(genome, rate, rng, genes.mutated)
 
 
+@operator("mutation", "boundary_shift", ShiftParams)
 def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4,
                    shift: int = 2) -> np.ndarray:
     """Shift the roll/hold boundary of random square regions (side 1..``block`` genes) by
@@ -165,6 +239,7 @@ def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, ge
     return genome
 
 
+@operator("mutation", "visited_shift", ShiftParams, observes=True)
 def visited_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4,
                   shift: int = 2) -> np.ndarray:
     """[`boundary_shift`][ga_pig.evolve.operators.boundary_shift] with regions centred where play goes: score pairs
@@ -186,6 +261,7 @@ def _offsets(rng: np.random.Generator, reach: int, count: int, plane: int) -> np
     return steps * keep
 
 
+@operator("mutation", "shift_copy", ShiftCopyParams)
 def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4, shift: int = 2,
                copy_share: float = 0.5) -> np.ndarray:
     """[`boundary_shift`][ga_pig.evolve.operators.boundary_shift], except that each region, with probability
@@ -209,16 +285,3 @@ def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes,
         genes.copy(genome, region, tuple(source))
     return genome
 
-
-#: name -> crossover(first, second, rng, **operators) -> a new child genome of the parents' shape and dtype
-CROSSOVERS: dict[str, Callable] = {"uniform": crossover, "block": block_crossover}
-
-#: name -> mutation(genome, rate, rng, genes, **operators) -> the genome, mutated in place (``genes``:
-#: the run's [`Genome`][ga_pig.evolve.genomes.Genome], with the per-gene rule ``genes.mutated`` and
-#: ``genes.shift``)
-#: Mutations that read where play goes (``genes.occupancy``): the run has its genome observe the
-#: champion each generation.
-OBSERVING: set[str] = {"visited_shift"}
-
-MUTATIONS: dict[str, Callable] = {"per_gene": per_gene, "boundary_shift": boundary_shift,
-                                  "visited_shift": visited_shift, "shift_copy": shift_copy}

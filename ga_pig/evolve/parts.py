@@ -1,8 +1,9 @@
 """The parameters of each registered component a run picks, one dataclass per option of the parts of the
 run spec ([`Config`][ga_pig.evolve.spec.Config]): the starting population
 ([`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS]), the selection scheme
-([`SCHEMES`][ga_pig.evolve.selection.SCHEMES]), the operator set ([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS],
-[`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) and the judge ([`JUDGES`][ga_pig.evolve.judges.JUDGES]).
+([`SCHEMES`][ga_pig.evolve.selection.SCHEMES]), the operator set and each operator's keys
+([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS], [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) and the judge
+([`JUDGES`][ga_pig.evolve.judges.JUDGES]).
 
 Each holds the keys its component reads; ``ga_pig.config`` registers them in Hydra's ConfigStore (as
 ``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends) and checks their values. The ``#:``
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 
 __all__ = ["Frozen", "PopulationConfig", "RandomPopulation", "HoldAtPopulation", "ScorePopulation",
            "OptimalPopulation", "MixedPopulation", "SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda",
-           "MuCommaLambda", "Tournament", "OperatorsConfig", "DefaultOperators", "StructuredOperators",
+           "MuCommaLambda", "Tournament", "OperatorsConfig", "OperatorParams", "BlockParams", "ShiftParams",
+           "ShiftCopyParams", "DefaultOperators", "StructuredOperators",
            "FitnessConfig", "SimulatedFitness", "SimulatedChampions", "ExactFitness", "OptimalFitness",
            "ExactChampions", "ExactNash"]
 
@@ -152,7 +154,7 @@ class OperatorsConfig(Frozen):
     """The variation operators, by name (see [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and
     [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]); ``mutation`` (top level) stays the rate.
     ``operators=<option>`` picks a set with its keys: ``default`` (gene by gene) or ``structured``
-    (regions of the (i, j) plane)."""
+    (regions of the (i, j) plane); an operator whose keys no set holds is an option of its own."""
 
     #: the crossover operator
     crossover: str = "uniform"
@@ -163,29 +165,72 @@ class OperatorsConfig(Frozen):
 
 
 @dataclass
+class OperatorParams:
+    """The keys an operator reads, ``operators.<key>``: the parameter dataclass it is registered with
+    ([`operator`][ga_pig.evolve.operators.operator]), each key a keyword argument of its function of the same name;
+    a key ``fine_<key>`` instead replaces ``<key>`` from the cube's last wave on (null: unchanged). This one has
+    none (``uniform``, ``per_gene``)."""
+
+
+@dataclass
+class _Block:
+    #: block crossover and boundary shift: region side, in genes of the (i, j) plane
+    block: int = 4
+
+
+@dataclass
+class _Shift:
+    #: boundary shift: the largest step, in genes along the turn total
+    shift: int = 2
+
+
+@dataclass
+class _CopyShare:
+    #: shift_copy: the share of regions that copy a displaced region instead of shifting
+    copy_share: float = 0.5
+
+
+@dataclass
+class _FineBlock:
+    #: from the cube's last wave on, replaces ``block`` (null: unchanged; ``fine_shift`` and
+    #: ``fine_mutation`` likewise). The early waves need long steps; near the end small moves of
+    #: large regions gain more per child (docs/findings/discovery.md)
+    fine_block: int | None = None
+
+
+@dataclass
+class _FineShift:
+    #: from the cube's last wave on, replaces ``shift`` (null: unchanged)
+    fine_shift: int | None = None
+
+
+@dataclass
+class BlockParams(_FineBlock, _Block, OperatorParams):
+    """``block`` crossover: square regions of the (i, j) plane, whole from one parent."""
+
+
+@dataclass
+class ShiftParams(_FineShift, _FineBlock, _Shift, _Block, OperatorParams):
+    """``boundary_shift`` and ``visited_shift``: regions whose roll/hold boundary moves."""
+
+
+@dataclass
+class ShiftCopyParams(_FineShift, _FineBlock, _CopyShare, _Shift, _Block, OperatorParams):
+    """``shift_copy``: regions shifted, or copied from a displaced region."""
+
+
+@dataclass
 class DefaultOperators(OperatorsConfig):
     """Uniform crossover and per-gene mutation: no keys of their own."""
 
 
 @dataclass
-class StructuredOperators(OperatorsConfig):
-    """Operators on square regions of the (i, j) plane, and their sizes."""
+class StructuredOperators(ShiftCopyParams, OperatorsConfig):
+    """Operators on square regions of the (i, j) plane, and their sizes: the keys of every structure-aware
+    operator's parameters."""
 
     crossover: str = "block"
     mutation: str = "shift_copy"
-    #: block crossover and boundary shift: region side, in genes of the (i, j) plane
-    block: int = 4
-    #: boundary shift: the largest step, in genes along the turn total
-    shift: int = 2
-    #: shift_copy: the share of regions that copy a displaced region instead of shifting
-    copy_share: float = 0.5
-    #: from the cube's last wave on, replaces ``block`` (null: unchanged; ``fine_shift`` and
-    #: ``fine_mutation`` likewise). The early waves need long steps; near the end small moves of
-    #: large regions gain more per child (docs/findings/discovery.md)
-    fine_block: int | None = None
-    #: from the cube's last wave on, replaces ``shift`` (null: unchanged)
-    fine_shift: int | None = None
-
 
 
 @dataclass

@@ -13,7 +13,6 @@ from ga_pig.evolve import operators
 from ga_pig.evolve.breeding import breed
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
-from ga_pig.evolve.parts import StructuredOperators
 from ga_pig.evolve.selection import KEEPS_SURVIVORS, SCHEMES
 from ga_pig.evolve.spec import Config
 from ga_pig.game import Game
@@ -42,15 +41,22 @@ def _fine(value, fine: bool, coarse):
     return coarse if not fine or value is None else value
 
 
+def _keys(entry: operators.Operator, ops, fine: bool) -> dict:
+    """The values of the keys the registered operator ``entry`` reads, from the spec's ``ops``; with ``fine`` each
+    ``fine_<key>`` it has replaces ``<key>`` (null: unchanged)."""
+    keys = entry.keys()
+    return {key: _fine(getattr(ops, f"fine_{key}") if f"fine_{key}" in keys else None, fine, getattr(ops, key))
+            for key in keys if not key.startswith("fine_")}
+
+
 def build_toolbox(spec: Config, game: Game, rng: np.random.Generator, judge, genes: Genome,
                   fine: bool = False) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run ``spec`` describes.
 
     ``mate`` and ``mutate`` are the operators ``spec.operators`` names
     ([`ga_pig.evolve.operators`][ga_pig.evolve.operators]), on genomes of the encoding ``genes``; each gets the
-    ``operators.*`` values it names (the operator set holds those its operators read).
-    With ``fine`` (the cube's last wave) ``operators.fine_*`` replace the block, shift
-    and rate they name.
+    values of the ``operators.*`` keys its parameter dataclass holds. With ``fine`` (the cube's last wave)
+    ``operators.fine_*`` replace the key (``block``, ``shift``) or the rate they name.
 
     ``select(strategies)`` returns (survivor indices best first, fitness per member), the scheme
     ``spec.selection`` names asking ``judge`` ([`ga_pig.evolve.judges`][ga_pig.evolve.judges]);
@@ -58,16 +64,12 @@ def build_toolbox(spec: Config, game: Game, rng: np.random.Generator, judge, gen
     """
     toolbox = base.Toolbox()
     ops = spec.operators
-    knobs = {}  # the region sizes: keys of the structured operator set only
-    if isinstance(ops, StructuredOperators):
-        knobs = {"block": _fine(ops.fine_block, fine, ops.block), "shift": _fine(ops.fine_shift, fine, ops.shift),
-                 "copy_share": ops.copy_share}
     crossover = operators.CROSSOVERS[ops.crossover]
     mutation = operators.MUTATIONS[ops.mutation]
     scheme = SCHEMES[spec.selection.scheme]
-    toolbox.register("mate", _mate, rng=rng, crossover=partial(crossover, **_options(crossover, knobs)))
+    toolbox.register("mate", _mate, rng=rng, crossover=partial(crossover.function, **_keys(crossover, ops, fine)))
     toolbox.register("mutate", _mutate, rate=_fine(ops.fine_mutation, fine, spec.mutation), rng=rng, genes=genes,
-                     mutation=partial(mutation, **_options(mutation, knobs)))
+                     mutation=partial(mutation.function, **_keys(mutation, ops, fine)))
     choice = {**dataclasses.asdict(spec.selection), "mu": spec.survivors}  # the scheme's keys, mu resolved
     toolbox.register("select", scheme, judge=judge, rng=rng, **_options(scheme, choice))
     elite = spec.survivors if spec.selection.scheme in KEEPS_SURVIVORS else spec.elite

@@ -8,7 +8,7 @@ import pytest
 
 from ga_pig import Game
 from ga_pig import strategies as S
-from ga_pig.config import compose, make_game, to_spec
+from ga_pig.config import compose, make_game, part, to_spec
 from ga_pig.evolve import operators
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
 from ga_pig.evolve.individual import Individual
@@ -281,11 +281,17 @@ def test_boundary_shift_moves_cubes_and_keeps_thresholds_legal():
 @pytest.mark.parametrize("crossover", sorted(CROSSOVERS))
 def test_every_operator_runs(crossover, mutation, space, tmp_path):
     """Contract: every registered crossover and mutation breeds a few generations of a game of
-    every strategy space, and the run's genomes stay legal strategies (an operator that observes
+    every strategy space under the option holding both's keys, and the run's genomes stay legal strategies (two
+    whose keys no option holds together are refused, and an operator that observes
     play under the seeds' rule with two players is refused under another endgame rule and for
     more players, with a clear error)."""
-    cfg = compose([*SPACE_GAMES[space], "operators=structured", f"operators.crossover={crossover}",
+    option = part("operators").option_for({"crossover": crossover, "mutation": mutation})
+    cfg = compose([*SPACE_GAMES[space], f"operators={option or 'structured'}", f"operators.crossover={crossover}",
                    f"operators.mutation={mutation}", "mutation=0.2", *SMALL])
+    if option is None:  # two operators whose keys no option holds together
+        with pytest.raises(ValueError, match=f"config key 'operators.mutation' = '{mutation}': expected a mutation"):
+            run(cfg, tmp_path)
+        return
     if mutation in OBSERVING and space in ("endgame_roll_hold", "endgame_dice", "players_roll_hold"):
         with pytest.raises(ValueError, match=f"config key 'operators.mutation' = '{mutation}'"):
             run(cfg, tmp_path)
@@ -314,3 +320,60 @@ def test_coevolve_exact_changes_fewer_genes_per_child_at_the_finest_side():
             counts.append(int((np.asarray(child) != parent).reshape(game.goal, game.goal, -1).any(axis=2).sum()))
         changed[fine] = np.mean(counts)
     assert 5 < changed[True] < 0.4 * changed[False], changed
+
+
+def test_a_new_operator_with_its_parameter_dataclass_runs(monkeypatch, capsys, tmp_path):
+    """A mutation registered with its own parameter dataclass runs with no other edit: ``operators=<its name>``
+    composes with its keys (the schema is the dataclass), which ``--help``, the configuration reference and the group
+    list show, and the run passes their values to it and saves best.npy. Named under a set that lacks its keys it is
+    refused naming its option; a key of another operator is refused naming the option's keys; a dataclass with a key
+    its function does not take is refused at registration."""
+    import copy
+    from dataclasses import dataclass
+
+    from hydra.core.config_store import ConfigStore
+
+    from ga_pig._config_doc import group_options, help_keys, markdown
+    from ga_pig.config import validate
+    from ga_pig.evolve.operators import operator
+    from ga_pig.evolve.parts import OperatorParams
+    from tests.runs.test_preflight import refused
+
+    @dataclass
+    class ClumpParams(OperatorParams):
+        """Each drawn gene mutates with the genes after it (C order)."""
+
+        #: clumped: how many genes (C order) mutate together from each drawn one
+        clump: int = 3
+
+    seen = []
+
+    def clumped(genome, rate, rng, genes, clump=3):
+        seen.append(clump)
+        starts = np.flatnonzero(rng.random(genome.size) < rate / clump)
+        positions = np.unique(np.minimum(starts[:, None] + np.arange(clump), genome.size - 1))
+        flat = genome.reshape(-1)
+        flat[positions] = genes.mutated(flat[positions], rng)
+        return genome
+
+    store = ConfigStore.instance()
+    monkeypatch.setattr(store, "repo", copy.deepcopy(store.repo))  # both taken out again after the test
+    monkeypatch.setitem(MUTATIONS, "clumped", None)
+    assert operator("mutation", "clumped", ClumpParams)(clumped) is clumped
+    ops = to_spec(compose(["operators=clumped", "operators.clump=2"])).operators
+    assert isinstance(ops, ClumpParams) and (ops.crossover, ops.mutation, ops.clump) == ("uniform", "clumped", 2)
+    assert "operators.clump" in help_keys() and "| `operators.clump` | `int` | `3` |" in markdown()
+    assert "clumped" in next(line for line in group_options().splitlines() if line.startswith("operators:"))
+    cfg = compose(["operators=clumped", "operators.clump=2", "mutation=0.2", *SMALL])
+    summary = run(cfg, tmp_path)
+    check_outputs(tmp_path, summary)
+    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
+    assert seen and set(seen) == {2}
+    with pytest.raises(ValueError, match=r"'operators.mutation' = 'clumped': expected 'per_gene' with "
+                                         r"operators=default, .* pick operators=clumped \(it adds clump\)"):
+        validate(compose(["operators.mutation=clumped"]))
+    assert "config key 'operators.block' = 2: expected a key of operators=clumped: crossover, mutation, " \
+           "fine_mutation, clump" in refused(capsys, ["operators=clumped", "operators.block=2"])
+    with pytest.raises(TypeError, match="key 'clump' of ClumpParams is not a keyword argument of per_gene"):
+        operator("mutation", "refused", ClumpParams)(operators.per_gene)
+    assert "refused" not in MUTATIONS

@@ -223,7 +223,7 @@ def test_readme_shows_each_extension():
     blocks = _extending_blocks()
     assert len(blocks) == 4
     assert any("GAMES[" in b for b in blocks) and any("SCHEMES[" in b for b in blocks)
-    assert any("@judge(" in b for b in blocks) and any("CROSSOVERS[" in b for b in blocks)
+    assert any("@judge(" in b for b in blocks) and any('@operator("crossover"' in b for b in blocks)
 
 
 def test_readme_game_plugs_in(registries, tmp_path):
@@ -256,14 +256,19 @@ def test_readme_judge_plugs_in(registries, tmp_path):
 
 
 def test_readme_operator_plugs_in(registries, tmp_path):
+    from ga_pig._config_doc import help_keys
+
     rng = np.random.default_rng(0)
     first, second = np.zeros(50, bool), np.ones(50, bool)
-    child = CROSSOVERS["one_point"](first, second, rng)
+    child = CROSSOVERS["k_point"](first, second, rng, points=1)
     cut = int(np.argmax(child)) if child.any() else 50
     assert not child[:cut].any() and child[cut:].all()
+    switches = [np.count_nonzero(np.diff(CROSSOVERS["k_point"](first, second, rng, points=5))) for _ in range(50)]
+    assert max(switches) <= 5 and max(switches) > 1
+    assert "operators.points" in help_keys()
     for space, overrides in SPACE_GAMES.items():
         out = tmp_path / space
-        cfg = compose([*overrides, "operators.crossover=one_point", "mutation=0.2", *SMALL])
+        cfg = compose([*overrides, "operators=k_point", "operators.points=3", "mutation=0.2", *SMALL])
         summary = run(cfg, out)
         check_outputs(out, summary)
         strategies, _ = load_population(out)

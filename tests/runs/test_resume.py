@@ -221,10 +221,11 @@ def _entries() -> list[tuple[str, list[str]]]:
     entries = [(f"scheme {s}", [f"selection={s}"]) for s in sorted(SCHEMES)]
     entries += [(f"judge {k}/{o}", [f"fitness={judges[k, o]}", "fitness.common=false"] if k == "simulated" else
                  [f"fitness={judges[k, o]}"]) for k, o in sorted(JUDGES)]
-    entries += [(f"crossover {c}", ["operators=structured", f"operators.crossover={c}", "operators.mutation=per_gene"])
-                for c in sorted(CROSSOVERS)]
-    entries += [(f"mutation {m}", ["operators=structured", "operators.crossover=uniform", f"operators.mutation={m}",
-                                   "mutation=0.2"]) for m in sorted(MUTATIONS)]
+    operators = lambda c, m: part("operators").option_for({"crossover": c, "mutation": m})  # noqa: E731
+    entries += [(f"crossover {c}", [f"operators={operators(c, 'per_gene')}", f"operators.crossover={c}",
+                                    "operators.mutation=per_gene"]) for c in sorted(CROSSOVERS)]
+    entries += [(f"mutation {m}", [f"operators={operators('uniform', m)}", "operators.crossover=uniform",
+                                   f"operators.mutation={m}", "mutation=0.2"]) for m in sorted(MUTATIONS)]
     entries += [(f"genome {g}", [f"genome={g}", *(["game.players=3"] if g == "leader" else [])])  # leader: n >= 3
                 for g in sorted(GENOMES)]
     entries += [("memetic best response", ["memetic.every=1"]), ("memetic on a ladder", [
