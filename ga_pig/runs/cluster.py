@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import multiprocessing
 import os
 import socket
 import sys
@@ -59,14 +60,29 @@ def _workers(spec: Config) -> int:
 
 
 def numba_threads(spec: Config) -> int | None:
-    """The numba threads each worker runs its tasks with: ``cluster=local``, this machine's cores over its workers
-    (at least 1); ``cluster=slurm``, each worker job's ``cores`` (1 when null); a scheduler someone started
-    (``cluster.address``), None: its workers as they were started."""
+    """The numba threads each worker runs its tasks with: ``cluster=local``, the threads this process has (this
+    machine's cores, or a job's share of them in a parallel sweep) over its workers, at least 1; ``cluster=slurm``,
+    each worker job's ``cores`` (1 when null); a scheduler someone started (``cluster.address``), None: its workers
+    as they were started."""
     if spec.cluster.address is not None:
         return None
     if spec.cluster.kind == "slurm":
         return spec.cluster.cores or 1
-    return max(1, (os.cpu_count() or 1) // _workers(spec))
+    import numba
+
+    return max(1, numba.get_num_threads() // _workers(spec))
+
+
+def _processes(spec: Config) -> bool:
+    """Whether the local workers are processes: as ``cluster.processes`` says, except in a job of a loky pool
+    (``hydra/launcher=joblib``), whose start method a worker process could not use: threads there, and the log
+    says so."""
+    method = multiprocessing.get_start_method(allow_none=True)
+    if not spec.cluster.processes or method in (None, *multiprocessing.get_all_start_methods()):
+        return spec.cluster.processes
+    log.warning("cluster.processes=true: this job runs in a %s process (hydra/launcher=joblib), which cannot start "
+                "Dask worker processes; its islands run as threads of the job", method)
+    return False
 
 
 def _cluster(spec: Config):
@@ -85,9 +101,10 @@ def _cluster(spec: Config):
     from distributed import LocalCluster
 
     # a worker process's numba starts only its share of threads; worker threads share this process's numba
-    processes = {"env": {"NUMBA_NUM_THREADS": threads}} if cluster.processes else {}
-    return LocalCluster(n_workers=_workers(spec), threads_per_worker=1, processes=cluster.processes,
-                        scheduler_port=0, dashboard_address=":0", **processes)
+    processes = _processes(spec)
+    env = {"env": {"NUMBA_NUM_THREADS": threads}} if processes else {}
+    return LocalCluster(n_workers=_workers(spec), threads_per_worker=1, processes=processes, scheduler_port=0,
+                        dashboard_address=":0", **env)
 
 
 def _with_threads(threads: int | None, function: Callable, *args):

@@ -85,7 +85,7 @@ def test_a_run_that_loses_every_worker_keeps_its_checkpoint_and_resumes_as_if_ne
 @pytest.mark.parametrize("processes", [True, False])
 def test_each_local_worker_runs_numba_with_its_share_of_the_cores(processes):
     spec = to_spec(compose(["islands=2", "cluster.workers=2", f"cluster.processes={str(processes).lower()}"]))
-    share = max(1, (os.cpu_count() or 1) // 2)
+    share = max(1, numba.get_num_threads() // 2)  # this machine's cores, unless NUMBA_NUM_THREADS says fewer
     assert numba_threads(spec) == share
     with dask_pool(spec) as pool:
         assert pool(numba.get_num_threads, [(), ()]) == [share, share]
@@ -154,3 +154,5 @@ def test_a_sweep_runs_its_own_islands_in_each_job(tmp_path, launcher):
     for job in jobs:
         assert sorted(set(pd.read_parquet(job / "generations.parquet")["island"])) == [0, 1]
     assert done.stderr.count("islands: 2 on Dask") == 2  # each job its own cluster
+    # a loky worker's processes cannot start Dask worker processes: each job's islands are threads, said once
+    assert done.stderr.count("its islands run as threads of the job") == (2 if launcher == "joblib" else 0)
