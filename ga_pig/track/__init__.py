@@ -92,7 +92,8 @@ class Tracking:
 
     def rows(self, rows: list[dict]) -> None:
         """Send the recorded generations each tracker does not hold yet (a run with islands: every island's
-        metrics, ``<metric>/island<i>``, beside the leading island's, [`merged`][ga_pig.evolve.islands.merged])."""
+        metrics, ``<metric>/island<i>``, beside the leading island's,
+        [`merged`][ga_pig.evolve.islands.outputs.merged])."""
         rows = merged(rows, self.constant)
         for kind, tracker in list(self.trackers.items()):
             values = [(int(row["generation"]), key, value) for row in rows

@@ -65,9 +65,8 @@ LOST_STATUS = 75
 
 class WorkersLost(Stopped):
     """A pool had no worker for ``seconds`` (``cluster.lost_after_s``): the run stops as a stop signal stops it,
-    its last migration's checkpoint kept and the resume command printed, and
-    [`finish`][ga_pig.evolve.islands.loop.WorkersLost.finish] exits with [`LOST_STATUS`][
-    ga_pig.evolve.islands.loop.LOST_STATUS]."""
+    its last migration's checkpoint kept and the resume command printed, and ``finish`` exits with status
+    ``LOST_STATUS``."""
 
     def __init__(self, seconds: float) -> None:
         BaseException.__init__(self, f"no Dask worker for {seconds:g} s (cluster.lost_after_s)")
