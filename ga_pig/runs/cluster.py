@@ -13,7 +13,7 @@ its last migration's checkpoint, prints the resume command and exits with status
 
 Each worker runs numba with the threads it is given ([`numba_threads`][ga_pig.runs.cluster.numba_threads]): this
 machine's cores shared among the local workers, a SLURM worker's job cores; so two workers on two cores do not
-start four threads.
+run four threads.
 """
 
 from __future__ import annotations
@@ -86,8 +86,8 @@ def _processes(spec: Config) -> bool:
 
 
 def _cluster(spec: Config):
-    """A new cluster for ``spec``: local workers, or SLURM jobs (each job one worker), their numba threads in
-    ``NUMBA_NUM_THREADS``."""
+    """A new cluster for ``spec``: local workers, or SLURM jobs (each job one worker, started with its numba
+    threads in ``NUMBA_NUM_THREADS``)."""
     cluster, threads = spec.cluster, str(numba_threads(spec))
     if cluster.kind == "slurm":
         from dask_jobqueue import SLURMCluster
@@ -100,16 +100,14 @@ def _cluster(spec: Config):
         return slurm
     from distributed import LocalCluster
 
-    # a worker process's numba starts only its share of threads; worker threads share this process's numba
-    processes = _processes(spec)
-    env = {"env": {"NUMBA_NUM_THREADS": threads}} if processes else {}
-    return LocalCluster(n_workers=_workers(spec), threads_per_worker=1, processes=processes, scheduler_port=0,
-                        dashboard_address=":0", **env)
+    return LocalCluster(n_workers=_workers(spec), threads_per_worker=1, processes=_processes(spec), scheduler_port=0,
+                        dashboard_address=":0")
 
 
 def _with_threads(threads: int | None, function: Callable, *args):
     """``function(*args)`` with numba limited to ``threads`` in this worker thread (numba's limit is per
-    thread; None: as it is)."""
+    thread; None: as it is). Not ``NUMBA_NUM_THREADS`` in a local worker's environment: with it, numba refused
+    to compile kernels in workers whose threads had started with another count."""
     if threads is not None:
         import numba
 
@@ -126,9 +124,10 @@ def _gathered(client, futures: list, lost_after_s: float) -> list:
     while True:
         try:
             wait(futures, timeout=min(POLL_S, lost_after_s))
-            return client.gather(futures)
         except TimeoutError:
             pass
+        else:
+            return client.gather(futures)
         if client.nthreads():
             alone_since = None
         elif alone_since is None:

@@ -61,7 +61,7 @@ def leading(rows: list[dict]) -> dict:
     """Of one generation's ``rows`` (one per island), the row of the island whose champion leads: by its exact win
     rate against the optimal policy where the run records it, else by the island's best fitness; the first such
     island on a tie. The run's curve that a progress bar or a tracker shows beside the islands' own."""
-    recorded = [row for row in rows if row.get("champion") == row.get("champion") and row.get("champion") is not None]
+    recorded = [row for row in rows if row.get("champion") is not None and not np.isnan(row["champion"])]
     if recorded:
         return max(recorded, key=lambda row: row["champion"])
     return max(rows, key=lambda row: row["fitness_best"])
