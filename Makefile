@@ -18,10 +18,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/python -m ga_pig experiment=cube mutation=0.005
 
-# A one-node SLURM cluster on this machine (apt-get as root), then a sweep through sbatch
+# A one-node SLURM cluster on this machine (apt-get as root), then a sweep through sbatch and islands on
+# SLURM workers that dask-jobqueue submits
 test-cluster: $(STAMP)
 	bash scripts/slurm_local.sh up
-	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/runs/test_cluster.py
+	GA_PIG_REQUIRE_SLURM=1 $(BIN)/python -m pytest -q -m slow tests/runs/test_cluster.py \
+		tests/islands/test_islands.py::test_islands_on_slurm_workers_give_the_same_outputs
 
 # PostgreSQL on this machine (apt-get as root), then the study's database layer against it
 test-postgres: $(STAMP)

@@ -1,20 +1,31 @@
 """Throughput of the island model: islands=2 on two Dask workers against the same run on one worker (the
-issue's part (a): generations per second at least 1.8x), and the same outputs either way.
+issue's part (a): generations per second at least 1.8x), and the same outputs either way; with ``--model``, part
+(c): a model of a run's wall time, epoch compute against migration cost, fitted on one worker, checked against
+the two-worker run and asked what 64 nodes would do.
 
-    python benchmarks/islands.py [--experiment coevolve_exact] [--generations 40] [--every 10] [--quick]
+    python benchmarks/islands.py [--experiment coevolve_exact] [--generations 40] [--every 10] [--model] [--quick]
 
 Each run goes through ``ga_pig.runs.run_overrides`` with ``cluster=local`` worker processes (numba on one
 thread in each, so two workers use two cores); its rate is the generations of every island over the run's
 wall time, Dask's start included. Prints a table and writes benchmarks/results/islands.json (not with
-``--quick``, which only checks that the script runs). Parts (b) time to target and (c) a model of epoch compute
-against migration cost are not measured yet.
+``--quick``, which only checks that the script runs). Part (b), time to target, is not measured here.
+
+The model (``--model``): a run of ``islands`` N on W workers, G generations, a migration every e, takes
+
+    T = S + G * c * ceil(N / W) + (G / e) * (m0 + m1 * N)
+
+seconds: S to start (Dask, the first compile), c the compute of one island-generation (the epochs run in parallel,
+ceil(N / W) islands one after another on a worker), and at each of the G / e migrations a cost m0 (a round trip to
+the workers, the coordinator's checkpoint) plus m1 per island (its state sent both ways, migrated, written). Four
+runs on one worker, apart in G, e and N, fix S, c, m0 and m1 (least squares); the two-worker run of part (a) is
+the check: its time is predicted, not fitted. At 64 nodes (one island each) the compute per epoch stays e * c
+while the migration cost grows with N, so the model says which ``migration.every`` keeps the cost a small share.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -29,10 +40,48 @@ RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "isla
 
 
 def timed(overrides: list[str], where: Path) -> tuple[float, bytes]:
-    """Seconds of one run and its champion's bytes."""
+    """Seconds of one run and its champion's bytes (numba on one thread here, so one per worker)."""
     began = time.perf_counter()
-    run_overrides(overrides, where)
+    run_overrides(overrides, where, threads=1)
     return time.perf_counter() - began, np.load(where / "best.npy").tobytes()
+
+
+#: The one-worker runs that fit the model, as (islands, generations, migration.every) in multiples of part (a)'s
+#: generations and ``every``: apart in each of G, e and N.
+FITS = ((2, 1, 1), (2, 1, 0.2), (4, 1, 0.2), (2, 0.5, 1))
+
+
+def predicted(fit: dict, islands: int, workers: int, generations: int, every: int) -> float:
+    """The model's seconds for a run (the module's docstring)."""
+    return (fit["start_s"] + generations * fit["compute_s"] * -(-islands // workers)
+            + generations / every * (fit["migration_s"] + fit["per_island_s"] * islands))
+
+
+def model(base: list[str], generations: int, every: int, measured_two: float, scratch: Path) -> dict:
+    """Part (c): the model fitted on one worker, its prediction of the two-worker run against ``measured_two``
+    seconds, and what it says of 64 nodes."""
+    runs, rows = [], []
+    for n, (islands, g_share, e_share) in enumerate(FITS):
+        g, e = max(2, round(generations * g_share)), max(1, round(every * e_share))
+        overrides = [*base, f"islands={islands}", f"generations={g}", f"migration.every={e}", "cluster.workers=1"]
+        seconds, _ = timed(overrides, scratch / f"fit{n}")
+        runs.append({"islands": islands, "generations": g, "every": e, "seconds": round(seconds, 3)})
+        rows.append([1.0, g * islands, g / e, g / e * islands])
+    solved = np.linalg.lstsq(np.array(rows), np.array([r["seconds"] for r in runs]), rcond=None)[0]
+    fit = dict(zip(("start_s", "compute_s", "migration_s", "per_island_s"), (float(v) for v in solved),
+                   strict=True))
+    two = predicted(fit, 2, 2, generations, every)
+    nodes = []
+    for count in (1, 2, 8, 64):
+        for e in (every, 10 * every):
+            seconds = predicted(fit, count, count, generations, e)
+            migrating = generations / e * (fit["migration_s"] + fit["per_island_s"] * count)
+            nodes.append({"nodes": count, "every": e, "generations_per_s": round(count * generations / seconds, 3),
+                          "migration_share": round(migrating / seconds, 3)})
+    return {"fits": runs, "model": {k: round(v, 6) for k, v in fit.items()},
+            "two_workers": {"predicted_s": round(two, 3), "measured_s": round(measured_two, 3),
+                            "error": round(two / measured_two - 1, 3)},
+            "nodes": nodes}
 
 
 def main() -> None:
@@ -40,29 +89,43 @@ def main() -> None:
     parser.add_argument("--experiment", default="coevolve_exact")
     parser.add_argument("--generations", type=int, default=40)
     parser.add_argument("--every", type=int, default=10)
+    parser.add_argument("--model", action="store_true", help="part (c): fit the model and predict 64 nodes")
     parser.add_argument("--quick", action="store_true", help="a tiny run, nothing written")
     args = parser.parse_args()
-    os.environ["NUMBA_NUM_THREADS"] = "1"  # the workers inherit it: one core each
     base = [f"experiment={args.experiment}", "islands=2", f"generations={args.generations}",
             f"migration.every={args.every}", "time_limit_s=null"]
     if args.quick:
         base = [*base[:2], "generations=4", "migration.every=2", "game.goal=20", "population_size=8"]
-    rows, champions = [], {}
+    rows, champions, modelled = [], {}, None
+    generations, every = (int(base[i].partition("=")[2]) for i in (2, 3))
     with tempfile.TemporaryDirectory() as scratch:
         for workers in (1, 2):
             seconds, champions[workers] = timed([*base, f"cluster.workers={workers}"], Path(scratch) / str(workers))
-            generations = 2 * int(base[2].partition("=")[2])
             rows.append({"workers": workers, "seconds": round(seconds, 2),
-                         "generations_per_s": round(generations / seconds, 3)})
+                         "generations_per_s": round(2 * generations / seconds, 3)})
+        if args.model:
+            fitted = [o for o in base if not o.startswith(("islands=", "generations=", "migration.every="))]
+            modelled = model(fitted, generations, every, rows[1]["seconds"], Path(scratch))
     speedup = rows[1]["generations_per_s"] / rows[0]["generations_per_s"]
     same = champions[1] == champions[2]
     print(tabulate(rows, headers="keys"))
     print(f"speed-up on two workers: {speedup:.2f}x (target 1.8x); the same champion: {same}")
+    if modelled is not None:
+        fit, two = modelled["model"], modelled["two_workers"]
+        print(f"model: start {fit['start_s']:.2f} s, {fit['compute_s'] * 1e3:.2f} ms per island-generation, "
+              f"{fit['migration_s'] * 1e3:.1f} ms + {fit['per_island_s'] * 1e3:.1f} ms per island a migration")
+        print(f"two workers: predicted {two['predicted_s']:.2f} s, measured {two['measured_s']:.2f} s "
+              f"({two['error']:+.1%})")
+        print(tabulate(modelled["nodes"], headers="keys"))
     if not same:
         raise SystemExit("the champions differ between one worker and two")
     if not args.quick:
-        RESULTS.write_text(json.dumps({"machine": machine(), "overrides": base, "runs": rows,
-                                       "speedup": round(speedup, 3)}, indent=1) + "\n")
+        found = {"machine": machine(), "overrides": base, "runs": rows, "speedup": round(speedup, 3)}
+        if modelled is not None:
+            found["model"] = modelled
+        elif RESULTS.exists() and "model" in json.loads(RESULTS.read_text()):  # kept from an earlier --model
+            found["model"] = json.loads(RESULTS.read_text())["model"]
+        RESULTS.write_text(json.dumps(found, indent=1) + "\n")
 
 
 if __name__ == "__main__":

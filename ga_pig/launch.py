@@ -27,7 +27,6 @@ import copy
 import logging
 import os
 import shlex
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -74,8 +73,7 @@ def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = 
     checkpoint, the same command (``argv``, with ``hydra.run.dir`` naming its directory), which starts
     it again in place. ``entry``: called from ``python -m ga_pig`` itself, where no claimed directory
     means that nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
-    signum = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum
-    what = "interrupted (Ctrl-C)" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    what = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
     if _sweep or not (_claimed or entry):
         return
     if not _claimed:

@@ -19,6 +19,7 @@ ISLAND_RULES: dict[str, Rule] = {
     "migration.emigrants": Rule(Range(1), "an integer >= 1"),
     "cluster.workers": Rule(Range(1), "an integer >= 1 or null (one per island, at most this machine's cores)"),
     "cluster.cores": Rule(Range(1), "an integer >= 1 or null"),
+    "cluster.lost_after_s": Rule(Range(0, low_open=True), "seconds > 0 (how long the run waits for a worker)"),
 }
 SELECTS = ("best", "random")
 REPLACES = ("worst", "random")

@@ -86,7 +86,8 @@ class Progress:
         return time.monotonic() - self.started - (self.compiling.seconds - self.compiled)
 
     def advance(self, generation: int, record: dict | None) -> None:
-        """Generation ``generation`` is reached; ``record``: the latest recorded row."""
+        """Generation ``generation`` is reached (from the last one told, or ``initial``); ``record``: the latest
+        recorded row."""
         done = generation - self.initial
         rate = done / max(self._working(), 1e-9)
         if self.bar is not None:
@@ -100,7 +101,7 @@ class Progress:
                 postfix["stops in"] = _duration(stops)
             if postfix:
                 self.bar.set_postfix(postfix, refresh=False)
-            self.bar.update(1)
+            self.bar.update(generation - self.bar.n)  # one generation, or an island epoch's several
         now = time.monotonic()
         if now - self.logged >= LOG_EVERY_S or generation == self.total:
             self.logged = now

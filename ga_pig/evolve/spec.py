@@ -107,6 +107,9 @@ class ClusterConfig(Frozen):
     address: str | None = None
     #: local: workers as processes (false: threads of this process, which share its compiled kernels)
     processes: bool = True
+    #: seconds without a single worker after which the run stops: it keeps the checkpoint of its last migration,
+    #: prints the resume command and exits with status 75 (a worker that comes back within them costs nothing)
+    lost_after_s: float = 60.0
     #: slurm: cores of each worker's job
     cores: int | None = None
     #: slurm: memory of each worker's job (``4GB``)

@@ -7,25 +7,36 @@ dask-jobqueue ``SLURMCluster`` whose workers are SLURM jobs (``cores``, ``memory
 ``account``, ``job_extra``); ``cluster.address=tcp://host:port`` joins a scheduler someone started, which
 [`check_cluster`][ga_pig.runs.cluster.check_cluster] refuses before any work where it does not answer. The
 dashboard's link is printed when the client starts. A worker lost in the middle of an epoch costs that epoch's
-tasks, which Dask runs again elsewhere: they are pure, so the run's outputs are the same.
+tasks, which Dask runs again elsewhere: they are pure, so the run's outputs are the same. No worker at all for
+``cluster.lost_after_s`` seconds stops the run ([`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost]): it keeps
+its last migration's checkpoint, prints the resume command and exits with status 75.
+
+Each worker runs numba with the threads it is given ([`numba_threads`][ga_pig.runs.cluster.numba_threads]): this
+machine's cores shared among the local workers, a SLURM worker's job cores; so two workers on two cores do not
+run four threads.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import logging
+import multiprocessing
 import os
 import socket
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from ga_pig.evolve.islands import WorkersLost
 from ga_pig.evolve.spec import Config
 
-__all__ = ["check_cluster", "dask_pool", "ANSWER_S"]
+__all__ = ["check_cluster", "dask_pool", "numba_threads", "ANSWER_S", "POLL_S"]
 
 #: Seconds a scheduler named by ``cluster.address`` has to accept a connection before the run is refused.
 ANSWER_S = 5.0
+#: Seconds between two looks, while an epoch runs, at how many workers the scheduler has (at most).
+POLL_S = 1.0
 
 log = logging.getLogger("ga_pig.evolve.run")
 
@@ -48,22 +59,81 @@ def _workers(spec: Config) -> int:
     return spec.cluster.workers or max(1, min(spec.islands, os.cpu_count() or 1))
 
 
+def numba_threads(spec: Config) -> int | None:
+    """The numba threads each worker runs its tasks with: ``cluster=local``, the threads this process has (this
+    machine's cores, or a job's share of them in a parallel sweep) over its workers, at least 1; ``cluster=slurm``,
+    each worker job's ``cores`` (1 when null); a scheduler someone started (``cluster.address``), None: its workers
+    as they were started."""
+    if spec.cluster.address is not None:
+        return None
+    if spec.cluster.kind == "slurm":
+        return spec.cluster.cores or 1
+    import numba
+
+    return max(1, numba.get_num_threads() // _workers(spec))
+
+
+def _processes(spec: Config) -> bool:
+    """Whether the local workers are processes: as ``cluster.processes`` says, except in a job of a loky pool
+    (``hydra/launcher=joblib``), whose start method a worker process could not use: threads there, and the log
+    says so."""
+    method = multiprocessing.get_start_method(allow_none=True)
+    if not spec.cluster.processes or method in (None, *multiprocessing.get_all_start_methods()):
+        return spec.cluster.processes
+    log.warning("cluster.processes=true: this job runs in a %s process (hydra/launcher=joblib), which cannot start "
+                "Dask worker processes; its islands run as threads of the job", method)
+    return False
+
+
 def _cluster(spec: Config):
-    """A new cluster for ``spec``: local workers, or SLURM jobs (each job one worker)."""
-    cluster = spec.cluster
+    """A new cluster for ``spec``: local workers, or SLURM jobs (each job one worker, started with its numba
+    threads in ``NUMBA_NUM_THREADS``)."""
+    cluster, threads = spec.cluster, str(numba_threads(spec))
     if cluster.kind == "slurm":
         from dask_jobqueue import SLURMCluster
 
         options = {"cores": cluster.cores, "memory": cluster.memory, "walltime": cluster.walltime,
                    "queue": cluster.queue, "account": cluster.account, "job_extra_directives": list(cluster.job_extra),
-                   "processes": 1}
+                   "processes": 1, "job_script_prologue": [f"export NUMBA_NUM_THREADS={threads}"]}
         slurm = SLURMCluster(**{key: value for key, value in options.items() if value is not None})
         slurm.scale(jobs=_workers(spec))
         return slurm
     from distributed import LocalCluster
 
-    return LocalCluster(n_workers=_workers(spec), threads_per_worker=1, processes=cluster.processes,
-                        scheduler_port=0, dashboard_address=":0")
+    return LocalCluster(n_workers=_workers(spec), threads_per_worker=1, processes=_processes(spec), scheduler_port=0,
+                        dashboard_address=":0")
+
+
+def _with_threads(threads: int | None, function: Callable, *args):
+    """``function(*args)`` with numba limited to ``threads`` in this worker thread (numba's limit is per
+    thread; None: as it is). Not ``NUMBA_NUM_THREADS`` in a local worker's environment: with it, numba refused
+    to compile kernels in workers whose threads had started with another count."""
+    if threads is not None:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    return function(*args)
+
+
+def _gathered(client, futures: list, lost_after_s: float) -> list:
+    """The futures' results, raising [`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost] once the scheduler
+    has had no worker for ``lost_after_s`` seconds on end."""
+    from distributed import wait
+
+    alone_since = None
+    while True:
+        try:
+            wait(futures, timeout=min(POLL_S, lost_after_s))
+        except TimeoutError:
+            pass
+        else:
+            return client.gather(futures)
+        if client.nthreads():
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since >= lost_after_s:
+            raise WorkersLost(lost_after_s)
 
 
 def _dashboard() -> bool:
@@ -88,9 +158,11 @@ def dask_pool(spec: Config) -> Iterator[Callable]:
             print(f"islands: {spec.islands} on Dask {client.scheduler.address}; dashboard: {where}", file=sys.stderr,
                   flush=True)
 
+            threads = numba_threads(spec)
+
             def pool(function: Callable, calls: list[tuple]) -> list:
-                futures = [client.submit(function, *call, pure=False) for call in calls]
-                return client.gather(futures)
+                futures = [client.submit(_with_threads, threads, function, *call, pure=False) for call in calls]
+                return _gathered(client, futures, spec.cluster.lost_after_s)
 
             yield pool
     finally:

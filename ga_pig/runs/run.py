@@ -72,7 +72,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
             elif spec.islands > 1:
                 with dask_pool(spec) as pool:
                     summary = evolve_islands(spec, job.game, directory, job.resumed, pool,
-                                             tracking.row if tracking else None)
+                                             tracking.row if tracking else None, compiling)
             else:
                 summary = evolve(spec, job.game, directory, job.resumed, compiling, tracking.row if tracking else None)
             tracking.finish(summary)

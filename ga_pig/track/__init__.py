@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ga_pig.evolve.islands import merged
 from ga_pig.evolve.outputs import BEST, SUMMARY, key_columns, objective
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.evolve.spec import Config, make_game
@@ -90,7 +91,10 @@ class Tracking:
         return space_of(self.game or make_game(self.spec)).name
 
     def rows(self, rows: list[dict]) -> None:
-        """Send the recorded generations each tracker does not hold yet."""
+        """Send the recorded generations each tracker does not hold yet (a run with islands: every island's
+        metrics, ``<metric>/island<i>``, beside the leading island's,
+        [`merged`][ga_pig.evolve.islands.outputs.merged])."""
+        rows = merged(rows, self.constant)
         for kind, tracker in list(self.trackers.items()):
             values = [(int(row["generation"]), key, value) for row in rows
                       for key, value in metrics(row, self.constant).items()

@@ -170,6 +170,7 @@ def test_every_experiment_takes_islands_on_every_game_with_game_alone(experiment
     ("migration.emigrants=11", "config key 'migration.emigrants' = 11: expected at most 10 with 2 islands"),
     ("cluster.address=localhost:8786", "config key 'cluster.address' = 'localhost:8786': expected null or a Dask"),
     ("cluster.queue=gpu", "config key 'cluster.queue' = 'gpu': expected null with cluster=local"),
+    ("cluster.lost_after_s=0", "config key 'cluster.lost_after_s' = 0.0: expected seconds > 0"),
 ])
 def test_bad_island_values_are_refused_naming_the_key(override, refusal):
     with pytest.raises(ValueError, match=refusal.replace("(", r"\(")):

@@ -6,9 +6,10 @@ migrations, checkpoints and outputs on the coordinator; [`outputs`][ga_pig.evolv
 same seed gives the same outputs whatever pool runs the tasks, and however many workers it has."""
 
 from ga_pig.evolve.islands.island import IslandState, epoch, finish, island_rng, stream
-from ga_pig.evolve.islands.loop import Pool, choose, evolve_islands, in_process
+from ga_pig.evolve.islands.loop import LOST_STATUS, Pool, WorkersLost, choose, evolve_islands, in_process
 from ga_pig.evolve.islands.migration import MOVE_COLUMNS, edges, migrate
-from ga_pig.evolve.islands.outputs import MIGRATIONS
+from ga_pig.evolve.islands.outputs import MIGRATIONS, leading, merged
 
 __all__ = ["IslandState", "epoch", "finish", "island_rng", "stream", "Pool", "choose", "evolve_islands", "in_process",
-           "MOVE_COLUMNS", "edges", "migrate", "MIGRATIONS"]
+           "WorkersLost", "LOST_STATUS",
+           "MOVE_COLUMNS", "edges", "migrate", "MIGRATIONS", "leading", "merged"]

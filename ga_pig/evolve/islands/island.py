@@ -24,7 +24,7 @@ from ga_pig.evolve.spec import Config, make_game
 from ga_pig.evolve.state import Champion
 from ga_pig.game import Game
 
-__all__ = ["IslandState", "island_rng", "stream", "epoch", "finish"]
+__all__ = ["IslandState", "island_rng", "stream", "epoch", "finish", "NoClock"]
 
 #: The streams a run with islands draws from, after the seed: each island's, the migrations', the final choice's.
 ISLAND, MIGRATION, FINAL = 0, 1, 2
@@ -65,8 +65,9 @@ class IslandState:
     elapsed: float = 0.0
 
 
-class _NoClock:
-    """A worker's compile clock: its compile time is not the run's."""
+class NoClock:
+    """A compile clock that never counts: a worker's compile time is not the run's, and the coordinator of a run
+    with islands compiles nothing the progress bar should leave out."""
 
     seconds = 0.0
 
@@ -130,7 +131,7 @@ class _Island:
         return self.run.bred(Judged(wave, self.side, self.population, strategies, verdict, self.champion), generation)
 
     def recorder(self) -> Recorder:
-        return Recorder(self.spec, None, self.game, self.run.genes, self.rates, [], self.state.elapsed, _NoClock())
+        return Recorder(self.spec, None, self.game, self.run.genes, self.rates, [], self.state.elapsed, NoClock())
 
     def state_at(self, generation: int, population: list[Individual], survivors: np.ndarray | None,
                  rows: list, rates: np.ndarray | None = None) -> IslandState:

@@ -1,9 +1,10 @@
 """The island model's loop on the coordinator: the islands evolve apart for an epoch (``migration.every``
 generations, [`epoch`][ga_pig.evolve.islands.island.epoch]) as tasks of a pool, then meet at a migration at that
 fixed generation ([`migrate`][ga_pig.evolve.islands.migration.migrate]); a checkpoint is written at every migration,
-on Ctrl-C or a stop signal and at the end. The run's champion is the islands' champion the experiment's own judge
-ranks first in a round of its totals among them, so an oracle-free experiment never asks the optimal policy; the
-summary and the report name its island. What a pool is: ``pool(function, calls)`` returns
+on Ctrl-C, a stop signal or the loss of every worker ([`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost]) and
+at the end. The run's champion is the islands' champion the experiment's own judge ranks first in a round of its
+totals among them, so an oracle-free experiment never asks the optimal policy; the summary and the report name its
+island. What a pool is: ``pool(function, calls)`` returns
 ``[function(*call) for call in calls]``, in order, wherever it runs them
 ([`ga_pig.runs.cluster`][ga_pig.runs.cluster] runs them on Dask)."""
 
@@ -19,9 +20,17 @@ from pathlib import Path
 import numpy as np
 
 from ga_pig.evolve.genomes import genome_of
-from ga_pig.evolve.islands.island import FINAL, MIGRATION, IslandState, epoch, finish, stream
+from ga_pig.evolve.islands.island import FINAL, MIGRATION, IslandState, NoClock, epoch, finish, stream
 from ga_pig.evolve.islands.migration import migrate
-from ga_pig.evolve.islands.outputs import MIGRATIONS, load_islands, plot_islands, save_islands, write_moves
+from ga_pig.evolve.islands.outputs import (
+    MIGRATIONS,
+    leading,
+    load_islands,
+    merged,
+    plot_islands,
+    save_islands,
+    write_moves,
+)
 from ga_pig.evolve.judges import RatesVsOptimal, make_judge
 from ga_pig.evolve.outputs import (
     BEST,
@@ -36,6 +45,7 @@ from ga_pig.evolve.outputs import (
     write_json,
     write_table,
 )
+from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.report import report, tell
 from ga_pig.evolve.resume import Resumed, fingerprint
 from ga_pig.evolve.spec import Config, waves
@@ -43,11 +53,27 @@ from ga_pig.families import space_of
 from ga_pig.game import Game
 from ga_pig.signals import Stopped, stopping_on
 
-__all__ = ["evolve_islands", "Pool", "in_process", "choose"]
+__all__ = ["evolve_islands", "Pool", "in_process", "choose", "WorkersLost", "LOST_STATUS"]
 
 log = logging.getLogger("ga_pig.evolve.run")
 
 Pool = Callable[[Callable, list[tuple]], list]
+
+#: The exit status of a run that lost every worker (``EX_TEMPFAIL``: try again later, with ``resume=``).
+LOST_STATUS = 75
+
+
+class WorkersLost(Stopped):
+    """A pool had no worker for ``seconds`` (``cluster.lost_after_s``): the run stops as a stop signal stops it,
+    its last migration's checkpoint kept and the resume command printed, and ``finish`` exits with status
+    ``LOST_STATUS``."""
+
+    def __init__(self, seconds: float) -> None:
+        BaseException.__init__(self, f"no Dask worker for {seconds:g} s (cluster.lost_after_s)")
+        self.signum, self.previous = None, None
+
+    def finish(self) -> None:
+        sys.exit(LOST_STATUS)
 
 
 def in_process(function: Callable, calls: list[tuple]) -> list:
@@ -106,16 +132,21 @@ class _Run:
 
 
 def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None, pool: Pool = in_process,
-                   on_row: Callable[[dict, np.ndarray | None], None] | None = None) -> dict:
+                   on_row: Callable[[dict, np.ndarray | None], None] | None = None, compiling=None) -> dict:
     """Evolve ``spec.islands`` populations of strategies for ``game``, writing every output into ``out`` (its
     ``config.yaml`` written by the front end); continue ``resumed`` (its checkpoint) if given. Each epoch's tasks
-    go to ``pool``; ``on_row`` is called with each recorded row. Returns the summary written to ``summary.json``;
-    on Ctrl-C or a stop signal, writes the checkpoint of the last migration, prints the resume command and
-    re-raises."""
+    go to ``pool``; ``on_row`` is called with each recorded generation, every island's row in one
+    ([`merged`][ga_pig.evolve.islands.outputs.merged]). The progress bar and lines
+    advance an epoch's generations at a time (``compiling``: the compile clock they leave out). Returns the
+    summary written to ``summary.json``; on Ctrl-C or a stop signal, writes the checkpoint of the last migration,
+    prints the resume command and re-raises (as it does when the pool raises
+    [`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost])."""
     run, total, every = _Run(spec, out, resumed), spec.generations, spec.migration.every
+    progress = Progress(spec, total, run.generation, compiling or NoClock(),
+                        limit=Limit(spec.time_limit_s, run.began - run.before))
     stopped = None
     try:
-        with stopping_on():
+        with progress, stopping_on():
             while run.generation < total:
                 if run.generation > 0 and spec.time_limit_s and run.elapsed() >= spec.time_limit_s:
                     stopped = "time_limit_s"
@@ -128,31 +159,38 @@ def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None,
                 run.migration = migration
                 rows = sorted((row for s in run.states for row in s.rows), key=lambda r: (r["generation"], r["island"]))
                 run.records.extend(rows)
-                for row in rows if on_row else ():
+                for row in merged(rows, key_columns(spec)) if on_row else ():
                     on_row(row, None)
                 run.generation = stop
                 run.save()
                 run.flush()
-                log.info("islands at generation %d of %d (%.1f s)", stop, total, run.elapsed())
+                progress.advance(stop, leading([r for r in rows if r["generation"] == rows[-1]["generation"]])
+                                 if rows else None)
             final = pool(finish, [(spec, i, run.states[i]) for i in range(spec.islands)])
     except (KeyboardInterrupt, Stopped) as error:
         run.flush()
         run.save()
         why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
-        print(_stopped(out, run.generation, total, why), file=sys.stderr, flush=True)
+        if run.states[0] is not None:  # else nothing to continue: the front end says how to start again
+            print(_stopped(out, run.generation, total, why), file=sys.stderr, flush=True)
         raise
-    summary = _finished(spec, game, run, final, stopped)
+    summary = _finished(spec, game, run, final, stopped, on_row)
     if stopped:
         print(_stopped(out, run.generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return summary
 
 
-def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], stopped: str | None) -> dict:
-    """The final rows recorded and every output written: best.npy (the chosen island's champion), population.npz
-    (every island's final members, island by island), summary.json, winrate.png, the report."""
+def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], stopped: str | None,
+              on_row: Callable[[dict, np.ndarray | None], None] | None) -> dict:
+    """The final rows recorded (and given to ``on_row``) and every output written: best.npy (the chosen island's
+    champion), population.npz (every island's final members, island by island), summary.json, winrate.png, the
+    report."""
     out, genes = run.out, genome_of(spec, game)
-    run.records.extend(row for state in final for row in state.rows)
+    rows = [row for state in final for row in state.rows]
+    run.records.extend(rows)
     run.flush()
+    for row in merged(rows, key_columns(spec)) if on_row else ():
+        on_row(row, None)
     island = choose(spec, game, [state.champion for state in final])
     best = genes.decisions(final[island].champion)
     save_npy(out / BEST, best)

@@ -13,7 +13,7 @@ from ga_pig.evolve.islands.island import IslandState
 from ga_pig.evolve.islands.migration import MOVE_COLUMNS
 from ga_pig.evolve.outputs import MIGRATIONS, atomic_write, save_checkpoint
 
-__all__ = ["MIGRATIONS", "save_islands", "load_islands", "write_moves", "plot_islands"]
+__all__ = ["MIGRATIONS", "save_islands", "load_islands", "write_moves", "plot_islands", "leading", "merged"]
 
 
 def save_islands(path: Path, fingerprint: str, states: list[IslandState], migration_rng: dict, records: list[dict],
@@ -55,6 +55,46 @@ def write_moves(moves: list[tuple], path: Path) -> None:
     """``migrations.parquet``: one row per move, ``MOVE_COLUMNS``."""
     frame = pd.DataFrame(moves, columns=list(MOVE_COLUMNS), dtype=np.int64)
     atomic_write(path, lambda tmp: frame.to_parquet(tmp, index=False))
+
+
+def leading(rows: list[dict]) -> dict:
+    """Of one generation's ``rows`` (one per island), the row of the island whose champion leads: by its exact win
+    rate against the optimal policy where the run records it, else by the island's best fitness; the first such
+    island on a tie. The run's curve that a progress bar or a tracker shows beside the islands' own."""
+    recorded = [row for row in rows if row.get("champion") is not None and not np.isnan(row["champion"])]
+    if recorded:
+        return max(recorded, key=lambda row: row["champion"])
+    return max(rows, key=lambda row: row["fitness_best"])
+
+
+def merged(rows: list[dict], shared=()) -> list[dict]:
+    """``rows`` of a run with islands (those with an ``island`` column) as one row per generation, as a tracker
+    shows them: every island's values under ``<column>/island<i>``, beside the [`leading`][
+    ga_pig.evolve.islands.outputs.leading] island's under the column's own name (the run's curve, named as a run
+    without islands names it) and that island's index under ``leading_island``; the columns named in ``shared``
+    (the config values every row repeats) once, unsuffixed. Rows without an ``island`` column (a run without
+    islands, or rows merged already) are kept as they are, in place."""
+    found, groups = [], {}
+    for row in rows:
+        if "island" not in row:
+            found.append(row)
+            continue
+        generation = int(row["generation"])
+        if generation not in groups:
+            groups[generation] = []
+            found.append(generation)
+        groups[generation].append(row)
+    return [entry if isinstance(entry, dict) else _merged(groups[entry], set(shared)) for entry in found]
+
+
+def _merged(rows: list[dict], shared: set[str]) -> dict:
+    first = leading(rows)
+    row = {key: value for key, value in first.items() if key != "island"}
+    row["leading_island"] = int(first["island"])
+    for each in rows:
+        row.update({f"{key}/island{int(each['island'])}": value for key, value in each.items()
+                    if key not in ("generation", "island") and key not in shared})
+    return row
 
 
 def plot_islands(records: list[dict], path: Path, title: str) -> None:
