@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from ga_pig.evolve.islands import WorkersLost
 from ga_pig.evolve.spec import Config
@@ -85,16 +86,17 @@ def _processes(spec: Config) -> bool:
     return False
 
 
-def _cluster(spec: Config):
+def _cluster(spec: Config, logs: Path | None):
     """A new cluster for ``spec``: local workers, or SLURM jobs (each job one worker, started with its numba
-    threads in ``NUMBA_NUM_THREADS``)."""
+    threads in ``NUMBA_NUM_THREADS``, its output and errors in ``logs``: None, where sbatch is run)."""
     cluster, threads = spec.cluster, str(numba_threads(spec))
     if cluster.kind == "slurm":
         from dask_jobqueue import SLURMCluster
 
         options = {"cores": cluster.cores, "memory": cluster.memory, "walltime": cluster.walltime,
                    "queue": cluster.queue, "account": cluster.account, "job_extra_directives": list(cluster.job_extra),
-                   "processes": 1, "job_script_prologue": [f"export NUMBA_NUM_THREADS={threads}"]}
+                   "processes": 1, "job_script_prologue": [f"export NUMBA_NUM_THREADS={threads}"],
+                   "log_directory": None if logs is None else str(logs)}
         slurm = SLURMCluster(**{key: value for key, value in options.items() if value is not None})
         slurm.scale(jobs=_workers(spec))
         return slurm
@@ -142,14 +144,14 @@ def _dashboard() -> bool:
 
 
 @contextmanager
-def dask_pool(spec: Config) -> Iterator[Callable]:
+def dask_pool(spec: Config, logs: Path | None = None) -> Iterator[Callable]:
     """A pool for the island loop on the cluster ``spec.cluster`` names, open for the block; the dashboard's link
-    printed on stderr."""
+    printed on stderr. SLURM workers write their logs into ``logs`` (the run directory's ``slurm/``)."""
     from distributed import Client
 
     # Dask's scheduler narrates every client and worker at INFO, which a run's log (INFO) would repeat
     logging.getLogger("distributed").setLevel(logging.WARNING)
-    cluster = None if spec.cluster.address else _cluster(spec)
+    cluster = None if spec.cluster.address else _cluster(spec, logs)
     try:
         with Client(spec.cluster.address or cluster) as client:
             if cluster is not None and spec.cluster.kind == "slurm":

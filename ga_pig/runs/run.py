@@ -70,7 +70,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
             if spec.mode == "random_search":
                 summary = random_search(spec, job.game, directory)
             elif spec.islands > 1:
-                with dask_pool(spec) as pool:
+                with dask_pool(spec, directory / "slurm") as pool:
                     summary = evolve_islands(spec, job.game, directory, job.resumed, pool,
                                              tracking.row if tracking else None, compiling)
             else:
