@@ -104,19 +104,32 @@ class Part(NamedTuple):
 
     def check_fit(self, node) -> None:
         """Refuse a part whose names (``fitness.opponent=champions``, ...) ask for keys its option
-        lacks, naming the option that has them."""
+        lacks, naming the option that has them, or pick an option that would not read a key set away
+        from its default (the spec holds the picked option's dataclass: ``picked``)."""
         wanted = self.option_for(node)
         if wanted is None:
             return
-        missing = [key for key in fields(self.options[wanted]) if key not in node]
-        if not missing:
-            return
         own = self.option_of(node)
         defaults = self.options[own]()
-        key = next((k for k in reversed(self.names) if node[k] != getattr(defaults, k)), self.names[-1])
-        fail(f"{self.group}.{key}", node[key], f"{getattr(defaults, key)!r} with {self.group}={own}, whose keys "
-             f"are {', '.join(fields(self.options[own]))}; for {node[key]!r} pick {self.group}={wanted} (it adds "
-             f"{', '.join(missing)})")
+        missing = [key for key in fields(self.options[wanted]) if key not in node]
+        if missing:
+            key = next((k for k in reversed(self.names) if node[k] != getattr(defaults, k)), self.names[-1])
+            fail(f"{self.group}.{key}", node[key], f"{getattr(defaults, key)!r} with {self.group}={own}, whose keys "
+                 f"are {', '.join(fields(self.options[own]))}; for {node[key]!r} pick {self.group}={wanted} (it adds "
+                 f"{', '.join(missing)})")
+        named = ", ".join(f"{self.group}.{k}={node[k]}" for k in self.names)
+        for key in fields(self.options[own]):
+            if key not in fields(self.options[wanted]) and node[key] != getattr(defaults, key):
+                fail(f"{self.group}.{key}", node[key], f"its default {getattr(defaults, key)!r} with {named} "
+                     f"({self.group}={wanted}, whose keys are {', '.join(fields(self.options[wanted]))}; {key} is "
+                     f"read by {self.group}={', '.join(self.owners(key))})")
+
+    def picked(self, node) -> type:
+        """The dataclass of the option ``node``'s names pick: the one the spec holds, so each component
+        receives its own parameter dataclass even where the part was composed from another option's keys
+        (``fitness=exact fitness.opponent=optimal``: the ``optimal`` judge's)."""
+        wanted = self.option_for(node)
+        return self.options[wanted if wanted is not None else self.option_of(node)]
 
     def upgrade(self, node: dict) -> dict:
         """A part written with every option's keys (plain data), cut to the keys of the option

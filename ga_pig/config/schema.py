@@ -11,7 +11,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from ga_pig.config.base import CONF_DIR, MAX_SEED, Range, Rule
+from ga_pig.config.base import CONF_DIR, MAX_SEED, Range, Rule, fields
 from ga_pig.config.islands import ISLAND_RULES
 from ga_pig.config.parts import PARTS, part, upgrade
 from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, freeze, make_game, waves
@@ -130,7 +130,13 @@ def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
 
 
 def to_spec(cfg: DictConfig) -> Config:
-    """The run spec of a composed, validated run config: its dataclasses (each part's option's own), frozen. Made
-    once per job; everything below the front ends receives it, not the Hydra config."""
-    plain = OmegaConf.masked_copy(cfg, [key for key in cfg if key != "hydra"]) if "hydra" in cfg else cfg
+    """The run spec of a composed, validated run config: its dataclasses (each part as the dataclass of the option
+    its names pick, ``Part.picked``), frozen. Made once per job; everything below
+    the front ends receives it, not the Hydra config."""
+    plain = OmegaConf.masked_copy(cfg, [key for key in cfg if key != "hydra"]) if "hydra" in cfg else cfg.copy()
+    for owner in PARTS:  # each part as its picked option's dataclass, whichever option's keys composed it
+        node, cls = plain[owner.group], owner.picked(plain[owner.group])
+        if OmegaConf.get_type(node) is not cls:
+            plain[owner.group] = OmegaConf.merge(OmegaConf.structured(cls),
+                                                 {key: node[key] for key in fields(cls) if key in node})
     return freeze(OmegaConf.to_object(plain))

@@ -1,7 +1,8 @@
 """The solver-assisted memetic step (never part of the oracle-free headline numbers).
 
 Every ``memetic.every`` generations the last child of the new generation is replaced by the
-exact best response ([`best_response`][ga_pig.exact.best_response]) to the run's champion — the strategy the
+exact best response (the game's engine's
+[`best_response`][ga_pig.families._family.Family.best_response]) to the run's champion — the strategy the
 run itself picked, by its own fitness — written in the run's genome at the current block side.
 Selection then judges it like any other member: with a ladder of champions it is usually the
 next champion, so the run follows iterated best response ([Exeter optimal §3.1.1]) with the GA filling
@@ -15,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig import exact
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 
 __all__ = ["BestResponseStep"]
@@ -37,5 +38,5 @@ class BestResponseStep:
                  generation: int) -> list[Individual]:
         if not self.every or (generation + 1) % self.every:
             return population
-        response = exact.best_response(self.genes.decisions(champion), self.game).policy
+        response = engine_of(self.game).best_response(self.genes.decisions(champion)).policy
         return [*population[:-1], Individual(self.genes.encode(response[None], side)[0])]

@@ -69,12 +69,14 @@ class Family:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ exact play
-    def optimal(self, method: str, tol: float, max_iterations: int):
-        """Optimal play of the game (arguments checked by [`ga_pig.exact.optimal`][ga_pig.exact.solve.optimal])."""
+    def optimal(self, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 100_000):
+        """Optimal play of the game (arguments checked by [`ga_pig.exact.optimal`][ga_pig.exact.solve.optimal], whose
+        defaults these are)."""
         raise NotImplementedError
 
-    def best_response(self, b: np.ndarray, max_iterations: int):
-        """The solution that maximizes its win probability against the fixed strategy ``b``."""
+    def best_response(self, b: np.ndarray, max_iterations: int = 10_000):
+        """The solution that maximizes its win probability against the fixed strategy ``b`` (a strategy of the
+        game's space; [`ga_pig.exact.best_response`][ga_pig.exact.solve.best_response] checks it)."""
         self._refuse("best_response")
 
     def opponent(self, solution):

@@ -12,7 +12,7 @@ from ga_pig.config import compose, make_game, part
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.parts import SimulatedChampions
 from ga_pig.evolve.selection import SCHEMES
-from ga_pig.families import engine_of, space_of
+from ga_pig.families import FAMILIES, engine_of, space_of
 from ga_pig.families import players as NP
 from ga_pig.game import Game
 from ga_pig.runs import run
@@ -37,6 +37,14 @@ def _ladder(kind: str, cfg, game: Game = G):
                                                                                       np.random.default_rng(0), None)
 
 
+def _forbid(monkeypatch, forbidden) -> None:
+    """Every engine's solvers (where a run, and ``ga_pig.exact``, ask for optimal play or a best response) replaced
+    by ``forbidden``."""
+    for family in FAMILIES:
+        monkeypatch.setattr(family, "optimal", forbidden)
+        monkeypatch.setattr(family, "best_response", forbidden)
+
+
 @pytest.mark.parametrize("kind", ["exact", "simulated"])
 def test_oracle_free_runs_never_solve_the_game(kind, tmp_path, monkeypatch):
     """With record=false an oracle-free run never calls a solver (they raise here), and the
@@ -48,8 +56,7 @@ def test_oracle_free_runs_never_solve_the_game(kind, tmp_path, monkeypatch):
     run(compose(overrides), tmp_path / "recorded")
     recorded = pd.read_parquet(tmp_path / "recorded" / "generations.parquet")
     assert recorded["champion"].notna().all()
-    monkeypatch.setattr(exact, "optimal", forbidden)
-    monkeypatch.setattr(exact, "best_response", forbidden)
+    _forbid(monkeypatch, forbidden)
     with pytest.raises(AssertionError, match="called the solver"):  # the trap works
         run(compose(overrides), tmp_path / "trap")
     summary = run(compose([*overrides, "record=false"]), tmp_path / "blind")
@@ -318,7 +325,7 @@ def test_a_three_player_run_without_recording_never_solves(tmp_path, monkeypatch
 
     run(compose(GA), tmp_path / "recorded")
     monkeypatch.setattr(NP, "optimal", forbidden)
-    monkeypatch.setattr(exact, "optimal", forbidden)
+    _forbid(monkeypatch, forbidden)
     summary = run(compose([*PLAYERS, "record=false", "fitness=simulated_champions", "fitness.common=false",
                            "games_per_match=50"]), tmp_path / "blind")
     assert summary["champion"] is None

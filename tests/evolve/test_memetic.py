@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 
-from ga_pig import exact
 from ga_pig.config import compose
 from ga_pig.evolve.genomes import ThresholdGenome
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.runs import run
 
@@ -27,13 +27,14 @@ def test_memetic_step_puts_the_best_response_to_the_champion_in_the_population(t
     from ga_pig.analysis import load_population
 
     asked = []
-    solve = exact.best_response
+    family = type(engine_of(G))
+    respond = family.best_response
 
-    def spy(b, game, *args, **kwargs):
+    def spy(engine, b, *args, **kwargs):
         asked.append(np.array(b))
-        return solve(b, game, *args, **kwargs)
+        return respond(engine, b, *args, **kwargs)
 
-    monkeypatch.setattr(exact, "best_response", spy)
+    monkeypatch.setattr(family, "best_response", spy)
     summary = run(compose([*LADDER, "fitness=exact_champions", "generations=6", "memetic.every=3"]),
                   tmp_path / "assisted")
     assert len(asked) == 2 and summary["setting"] == "solver-assisted"
@@ -41,7 +42,7 @@ def test_memetic_step_puts_the_best_response_to_the_champion_in_the_population(t
     assert last["memetic_every"] == 3
     population, _ = load_population(tmp_path / "assisted")
     genes = ThresholdGenome(G)
-    expected = genes.decode(genes.encode(solve(asked[-1], G).policy[None], 1), 1, True)[0]
+    expected = genes.decode(genes.encode(respond(engine_of(G), asked[-1]).policy[None], 1), 1, True)[0]
     assert np.array_equal(population[-1], expected)
     plain = run(compose([*LADDER, "fitness=exact_champions", "generations=6"]), tmp_path / "plain")
     assert len(asked) == 2 and plain["setting"] == "oracle-free"

@@ -9,8 +9,10 @@ import pandas as pd
 import pytest
 from omegaconf import OmegaConf
 
-from ga_pig.config import PARTS, compose, over_schema, validate
+from ga_pig.config import PARTS, compose, over_schema, to_spec, validate
 from ga_pig.config.base import fields
+from ga_pig.config.fitness import FITNESS
+from ga_pig.evolve.judges import JUDGES
 from ga_pig.preflight import preflight
 from ga_pig.runs import run
 from tests.runs.test_preflight import refused
@@ -97,6 +99,37 @@ def test_an_option_with_more_keys_than_its_names_read_is_accepted():
 def _old_style(saved: dict) -> dict:
     """``saved`` with every part holding every option's keys, as one dataclass per part wrote them."""
     return {key: {**OLD_PARTS[key], **value} if key in OLD_PARTS else value for key, value in saved.items()}
+
+
+def test_every_judge_receives_its_own_parameter_dataclass():
+    """A fitness part composed from another option's keys (``fitness=exact_champions fitness.opponent=nash``) is
+    held by the spec, and so handed to the judge, as the dataclass of the judge its names pick, the values of the
+    keys they share carried over."""
+    for (kind, opponent), judge in JUDGES.items():
+        for option, cls in FITNESS.options.items():
+            if cls.kind != kind or not set(fields(judge.params)) <= set(fields(cls)):
+                continue
+            cfg = compose([f"fitness={option}", f"fitness.opponent={opponent}"])
+            validate(cfg)
+            params = to_spec(cfg).fitness
+            assert type(params) is judge.params, (option, opponent)
+            assert {key: getattr(params, key) for key in fields(judge.params)} == \
+                {key: cfg.fitness[key] for key in fields(judge.params)}
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    (["fitness=exact_champions", "fitness.opponent=nash", "fitness.keep_champion=true"],
+     "config key 'fitness.keep_champion' = True: expected its default False with fitness.kind=exact, "
+     "fitness.opponent=nash (fitness=exact_nash, whose keys are kind, opponent, restart, archive, margin; "
+     "keep_champion is read by fitness=simulated_champions, exact_champions)"),
+    (["experiment=coevolve_simulated", "fitness.opponent=population"],
+     "config key 'fitness.must_beat' = 2: expected its default 1 with fitness.kind=simulated, "
+     "fitness.opponent=population (fitness=simulated, whose keys are kind, opponent, common;"),
+])
+def test_a_key_the_picked_judge_would_not_read_is_refused(overrides, message):
+    with pytest.raises(ValueError) as error:
+        validate(compose(overrides))
+    assert message in str(error.value)
 
 
 def test_an_old_config_is_cut_to_the_keys_its_names_read():

@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ga_pig import exact
 from ga_pig.families import engine_of
 from ga_pig.game import Game
 
@@ -124,8 +123,8 @@ class RatesVsOptimal:
         players the equilibrium ([`PlayersSolution`][ga_pig.families.players.PlayersSolution], mixing where it
         mixes), which the rates put in every seat but the member's."""
         if self._optimal is None:
-            solution = exact.optimal(self.game)
-            self._optimal = engine_of(self.game).opponent(solution)
+            engine = engine_of(self.game)
+            self._optimal = engine.opponent(engine.optimal())
         return self._optimal
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:

@@ -31,13 +31,13 @@ class Players(Family):
     def memory(self):
         return solve.memory(self.game)
 
-    def optimal(self, method, tol, max_iterations):
+    def optimal(self, method="policy_iteration", tol=1e-15, max_iterations=100_000):
         return solve.optimal(self.game)
 
     def opponent(self, solution):
         return solution  # the equilibrium mixes where it mixes: evaluation takes the PlayersSolution
 
-    def best_response(self, b, max_iterations):
+    def best_response(self, b, max_iterations=10_000):
         self._refuse("best_response", "ga_pig.families.players.best_response(policies, game, seat) answers one "
                      "seat's strategies")
 

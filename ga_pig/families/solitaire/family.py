@@ -30,11 +30,11 @@ class Solitaire(Family):
     def memory(self):
         return solve.memory(self.game)
 
-    def optimal(self, method, tol, max_iterations):
+    def optimal(self, method="policy_iteration", tol=1e-15, max_iterations=100_000):
         return solve.optimal(self.game, method, tol, max_iterations)
 
-    def best_response(self, b, max_iterations):
-        return self.optimal("policy_iteration", 1e-15, max_iterations)  # b's success is not a's to change
+    def best_response(self, b, max_iterations=10_000):
+        return self.optimal(max_iterations=max_iterations)  # b's success is not a's to change
 
     def seats(self, a, b):
         s_a, s_b = solve.successes(np.stack([a, b]), self.game)

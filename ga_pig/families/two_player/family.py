@@ -38,10 +38,10 @@ class TwoPlayer(TwoSeats):
     def memory(self):
         return solve.BYTES_PER_STATE * self.space.states
 
-    def optimal(self, method, tol, max_iterations):
+    def optimal(self, method="policy_iteration", tol=1e-15, max_iterations=100_000):
         return solve.optimal(self.game, method, tol, max_iterations)
 
-    def best_response(self, b, max_iterations):
+    def best_response(self, b, max_iterations=10_000):
         return solve.best_response(b, self.game, max_iterations)
 
     def seats(self, a, b):
