@@ -18,7 +18,10 @@ Every number is over legal states only (what a decision outside them says never 
 
 One pass of a numba kernel over the population, a block of states at a time and the blocks in parallel, gives
 them all; the masks and the hash weights every row reads are made on a run's first row and kept
-(``benchmarks/diversity.py`` measures the cost).
+(``benchmarks/diversity.py`` measures the cost). Where the members' decisions are their genomes' genes, one per
+cube block of side c (the tensor genome), a row at a side above 1 is counted over the genes instead, each block
+weighted by its legal (and reached) states: the same numbers from c^3 times less memory (``distinct`` then
+compares the genes themselves, where the kernel compares hashes).
 """
 
 from __future__ import annotations
@@ -91,36 +94,99 @@ class _Masks:
         _tally(members.view(np.uint8) if binary else members, raw.view(np.uint64), keep, weights, self.flags, binary,
                itemsize, block, counted, hashes, totals)
         hashes, totals = hashes.sum(axis=0, dtype=np.uint64), totals.sum(axis=0)  # hashes: mod 2^64
-        differing, fixed, states, differing_reached, _, states_reached = (int(t) for t in totals)
-        pairs = n * (n - 1) / 2
+        return _columns(n, totals[[0, 1, 2, 3, 5]], len(set(hashes.tolist())), self.with_reached)
 
-        def mean_distance(differing: int, states: int) -> float:
-            return float("nan") if states == 0 else 0.0 if n < 2 else float(differing / pairs / states)
 
-        return {
-            "diversity": mean_distance(differing, states),
-            "diversity_reached": mean_distance(differing_reached, states_reached) if self.with_reached else
-            float("nan"),
-            "distinct": len(set(hashes.tolist())),
-            "fixed": float(fixed / states),
-        }
+def _columns(n: int, totals, distinct: int, with_reached: bool) -> dict:
+    """The columns of a population of ``n`` from its ``totals`` (pairs of members differing summed over the legal
+    states, the legal states where all agree, the legal states; the first and last over the reached ones) and its
+    number of ``distinct`` strategies."""
+    differing, fixed, states, differing_reached, states_reached = (int(t) for t in totals)
+    pairs = n * (n - 1) / 2
+
+    def mean_distance(differing: int, states: int) -> float:
+        return float("nan") if states == 0 else 0.0 if n < 2 else float(differing / pairs / states)
+
+    return {
+        "diversity": mean_distance(differing, states),
+        "diversity_reached": mean_distance(differing_reached, states_reached) if with_reached else float("nan"),
+        "distinct": distinct,
+        "fixed": float(fixed / states),
+    }
+
+
+class _Blocks:
+    """The weights of cube blocks of side ``side`` over a space of ``shape``, for ``masks`` and the states whose
+    decision is their block's gene (``genes``, a mask; the other states' decisions are alike in every member):
+    per block, its legal such states and the reached ones among them; and the legal (reached) states in all."""
+
+    def __init__(self, masks: _Masks, genes: np.ndarray, side: int) -> None:
+        flags = masks.flags.reshape(genes.shape)
+        legal, reached = (flags & 1).view(np.bool_), (flags >> 1).view(np.bool_)
+        self.shape = tuple(-(-size // side) for size in genes.shape)
+        self.legal, self.reached = _block_sums(legal & genes, side), _block_sums(reached & genes, side)
+        self.states, self.states_reached = np.count_nonzero(legal), np.count_nonzero(reached)
+        self.fixed_legal = self.states - int(self.legal.sum())
+        self.fixed_reached = self.states_reached - int(self.reached.sum())
+        self.with_reached = masks.with_reached
+
+    def columns(self, genomes: np.ndarray) -> dict:
+        n = len(genomes)
+        if genomes.shape[1:] != self.shape:
+            raise ValueError(f"genomes of shape {genomes.shape[1:]}: expected {self.shape}, the blocks of the space")
+        read = self.legal > 0  # blocks whose gene some legal state reads
+        genes = np.ascontiguousarray(genomes.reshape(n, -1)[:, read])
+        legal, reached = self.legal[read], self.reached[read]
+        if genes.dtype == np.bool_:
+            rolls = genes.sum(axis=0, dtype=np.int64)
+            pairs = rolls * (n - rolls)
+        else:
+            pairs = np.zeros(genes.shape[1], dtype=np.int64)
+            for m in range(n - 1):
+                pairs += (genes[m + 1:] != genes[m]).sum(axis=0)
+        agree = (pairs == 0).astype(np.int64)
+        totals = (pairs @ legal, agree @ legal + self.fixed_legal, self.states, pairs @ reached, self.states_reached)
+        return _columns(n, totals, len({member.tobytes() for member in genes}), self.with_reached)
+
+
+def _block_sums(mask: np.ndarray, side: int) -> np.ndarray:
+    """How many of ``mask``'s states each cube block of side ``side`` holds, the blocks flat in C order (the last
+    along an axis ragged where ``side`` does not divide its length)."""
+    sums = mask.view(np.uint8)
+    for axis in reversed(range(mask.ndim)):  # running sums along the axis, read at each block's end
+        size = mask.shape[axis]
+        ends = np.minimum(np.arange(side, size + side, side), size) - 1
+        sums = np.diff(np.take(np.cumsum(sums, axis=axis, dtype=np.int32), ends, axis=axis), axis=axis, prepend=0)
+    return sums.reshape(-1).astype(np.int64)
 
 
 class Diversity:
     """A run's diversity columns, row after row, for ``game`` (legal states ``legal``), ``diversity_reached`` over
     the states ``optimal`` play reaches (searched on the first row; None: NaN, as for a family that does not
-    offer reachability). The masks every row reads are made on the first row and kept."""
+    offer reachability). The masks every row reads are made on the first row and kept. ``genes``: the states
+    whose decision is their genome's gene for their cube block (a mask of the space's shape; the others' are alike
+    in every member), given where an encoding's genes are decisions
+    ([`Genome.decided_by_genes`][ga_pig.evolve.genomes.Genome.decided_by_genes]); a row at a cube side above 1
+    then reads the genomes, each side's block weights made once."""
 
-    def __init__(self, game: Game, legal: np.ndarray, optimal: Callable[[], np.ndarray] | None) -> None:
-        self.game, self.legal = game, legal
+    def __init__(self, game: Game, legal: np.ndarray, optimal: Callable[[], np.ndarray] | None,
+                 genes: np.ndarray | None = None) -> None:
+        self.game, self.legal, self.genes = game, legal, genes
         self.optimal = optimal if family_of(game).offers("reachable") else None
         self._masks: _Masks | None = None
+        self._blocks: dict[int, _Blocks] = {}
 
-    def __call__(self, strategies: np.ndarray) -> dict:
+    def __call__(self, strategies: np.ndarray, genomes=None, side: int = 1) -> dict:
+        """The columns of ``strategies`` (decisions); ``genomes`` (a stack or sequence), of cube side ``side``,
+        the genomes they were decoded from, if known."""
         if self._masks is None:
             reached = None if self.optimal is None else engine_of(self.game).reachable(self.optimal())
             self._masks = _Masks(self.legal, reached)
-        return self._masks.columns(strategies)
+        if genomes is None or side == 1 or self.genes is None:
+            return self._masks.columns(strategies)
+        if side not in self._blocks:
+            self._blocks[side] = _Blocks(self._masks, self.genes, side)
+        return self._blocks[side].columns(np.stack([np.asarray(genome) for genome in genomes]))
 
 
 @njit(cache=True)

@@ -154,6 +154,11 @@ class Genome:
         """(genomes, side) in the tensor encoding, as ``population.npz`` keeps them."""
         return genomes, side
 
+    def decided_by_genes(self, force_roll_at_zero: bool) -> np.ndarray | None:
+        """Where ``decode`` gives each state its cube block's gene: a mask of the states it does (the others take
+        a value the run fixes, alike for every genome), or None for an encoding whose genes are not decisions."""
+        return None
+
 
 class TensorGenome(Genome):
     """A gene per state (the cube system's block per state at coarser sides). Hog under an endgame
@@ -202,6 +207,16 @@ class TensorGenome(Genome):
 
     def stored(self, genomes, side):
         return (self.decode(genomes, side, False), 1) if self.seated else (genomes, side)
+
+    def decided_by_genes(self, force_roll_at_zero):
+        """Unseated, every state but those the run fixes (found as the states where two genomes of different
+        genes everywhere decide alike)."""
+        if self.seated:
+            return None
+        probes = np.zeros((2,) + self.shape(1), dtype=self.dtype)
+        probes[1] = 1
+        decided = self.decode(probes, 1, force_roll_at_zero)
+        return decided[0] != decided[1]
 
 
 class ThresholdGenome(Genome):

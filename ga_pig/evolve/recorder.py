@@ -83,7 +83,8 @@ class Recorder:
         self.compiling, self.compiled = compiling, compiling.seconds
         self.columns = key_columns(spec)
         self.legal = space_of(game).legal()
-        self.diversity = Diversity(game, self.legal, (lambda: rates.optimal) if spec.record else None)
+        self.diversity = Diversity(game, self.legal, (lambda: rates.optimal) if spec.record else None,
+                                   genes.decided_by_genes(spec.force_roll_at_zero))
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
         self._scratch = Scratch()
@@ -115,18 +116,20 @@ class Recorder:
         return Champion(self.genes.decisions(champion.strategy), champion.index)
 
     def record(self, generation: int, wave: int, side: int, strategies: np.ndarray, fitness: np.ndarray | None,
-               champion: Champion) -> None:
+               champion: Champion, genomes=None) -> None:
         """Add generation ``generation``'s row ([`row`][ga_pig.evolve.recorder.Recorder.row])."""
-        self.records.record(**self.row(generation, wave, side, strategies, fitness, champion))
+        self.records.record(**self.row(generation, wave, side, strategies, fitness, champion, genomes))
         if self.on_row is not None:
             self.on_row(self.records[-1], self._decided(champion).strategy)
         if time.perf_counter() - self._written >= WRITE_EVERY_S:
             self.flush()
 
     def row(self, generation: int, wave: int, side: int, strategies: np.ndarray, fitness: np.ndarray | None,
-            champion: Champion) -> dict:
+            champion: Champion, genomes=None) -> dict:
         """Generation ``generation``'s row: ``strategies`` and ``champion`` as decisions or as the thresholds
-        of a judge that reads them ([`Genome.decisions`][ga_pig.evolve.genomes.Genome.decisions])."""
+        of a judge that reads them ([`Genome.decisions`][ga_pig.evolve.genomes.Genome.decisions]); ``genomes``
+        (of cube side ``side``), those ``strategies`` were decoded from, if at hand (their diversity is read from
+        them where it can be: [`Diversity`][ga_pig.evolve.diversity.Diversity])."""
         strategies = self.genes.decisions(strategies, self._scratch)
         champion = self._decided(champion)
         rates = self._rates(strategies)
@@ -138,7 +141,7 @@ class Recorder:
             **_floats(RATES.compile(rates)),
             champion=self._champion_rate(champion, rates),
             **_floats(FITNESS.compile(fitness)),
-            **self.diversity(strategies),
+            **self.diversity(strategies, genomes, side),
             seconds=self.elapsed(),
             **self.columns,
         )
@@ -154,7 +157,7 @@ class Recorder:
         champion = Champion(np.array(strategies[0]), None) if champion.strategy is None else \
             Champion(self._decided(champion).strategy, None)
         if not self.records or self.records[-1]["generation"] != generation:
-            self.record(generation, wave, side, strategies, None, champion)
+            self.record(generation, wave, side, strategies, None, champion, genomes)
         self.flush()
         rates = self._rates(strategies)
         save_npy(out / BEST, champion.strategy)

@@ -75,7 +75,7 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
                 population, side, champion = judged.population, judged.side, judged.champion
                 if generation % spec.recorded_every == 0:
                     recorder.record(generation, judged.wave, side, judged.strategies, judged.verdict.fitness,
-                                    champion)
+                                    champion, judged.population)
                 population = run.bred(judged, generation)
                 progress.advance(generation + 1, recorder.records[-1] if recorder.records else None)
                 limit.generation_done()

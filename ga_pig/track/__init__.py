@@ -6,9 +6,10 @@ afterwards send the same records ([`ga_pig.track.records`][ga_pig.track.records]
 row (the generation as the step), the config as parameters (HParams in TensorBoard), tags, and at the end
 ``summary.json``, the report, ``best.npy``, ``winrate.png`` and ``config.yaml``; and the champion's policy
 picture ([`ga_pig.track.pictures`][ga_pig.track.pictures]) every ``logger.policy_every`` generations of a live run
-and at the end (afterwards: at the end, from ``best.npy``). A tracker holds what it was sent; only later
-generations of each metric, and of the picture, are sent to it, so a resumed run, or a second send, continues
-its run instead of repeating one.
+and at the end (afterwards: at the end, from ``best.npy``), drawn beside the run's loop
+([`ga_pig.track.painter`][ga_pig.track.painter]) and sent, at its generation's step, when drawn. A tracker
+holds what it was sent; only later generations of each metric, and of the picture, are sent to it, so a resumed
+run, or a second send, continues its run instead of repeating one.
 
 A store that cannot be used is refused before any work ([`check`][ga_pig.track.check]); one lost in the middle
 of a run costs one warning line, and the run goes on, its files whole.
@@ -30,7 +31,8 @@ from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.evolve.spec import Config, make_game
 from ga_pig.families import space_of
 from ga_pig.game import Game
-from ga_pig.track.pictures import has_picture, policy_picture
+from ga_pig.track.painter import Painter
+from ga_pig.track.pictures import has_picture
 from ga_pig.track.records import OBJECTIVE, TRIAL, metrics, params, run_name
 
 __all__ = ["Tracking", "check", "ARTIFACTS", "SEND_EVERY_S"]
@@ -62,9 +64,11 @@ class Tracking:
     """The trackers ``spec.logger`` names for the run in ``run_dir`` (of ``game``, made from ``spec`` if not
     given), opened (a store that cannot be used is refused with ValueError, before any work).
     [`row`][ga_pig.track.Tracking.row] sends a recorded generation, [`finish`][ga_pig.track.Tracking.finish] the
-    outputs, [`close`][ga_pig.track.Tracking.close] ends them."""
+    outputs, [`close`][ga_pig.track.Tracking.close] ends them. ``live``: rows will come as the run goes, so the
+    policy pictures are drawn in a worker process started now ([`Painter`][ga_pig.track.painter.Painter]); a run
+    sent afterwards draws its one picture here."""
 
-    def __init__(self, spec: Config, run_dir: str | Path, game: Game | None = None) -> None:
+    def __init__(self, spec: Config, run_dir: str | Path, game: Game | None = None, live: bool = True) -> None:
         from ga_pig.track.mlflow_run import MLflowRun, store_uri
         from ga_pig.track.tensorboard_run import TensorBoardRun
 
@@ -81,6 +85,10 @@ class Tracking:
             self.trackers["mlflow"] = MLflowRun(spec, self.name, store_uri(spec))
         if spec.logger.tensorboard:
             self.trackers["tensorboard"] = TensorBoardRun(spec, self.name)
+        #: the generation of the last picture asked for each tracker (sent, or being drawn)
+        self.asked = {kind: tracker.last_picture for kind, tracker in self.trackers.items()}
+        pictured = bool(self.trackers) and has_picture(self.space)
+        self.painter = Painter(self.space, process=live and bool(spec.logger.policy_every)) if pictured else None
 
     def __bool__(self) -> bool:
         return bool(self.trackers)
@@ -110,23 +118,33 @@ class Tracking:
 
     def row(self, row: dict, champion: np.ndarray | None = None) -> None:
         """Take one recorded generation (sent with those after it, [`SEND_EVERY_S`][ga_pig.track.SEND_EVERY_S]),
-        and send the picture of its ``champion`` (decisions) where one is due (the recorder calls this with each
-        row it adds)."""
+        ask for the picture of its ``champion`` (decisions) where one is due, and send the pictures drawn since
+        the last row (the recorder calls this with each row it adds)."""
         self.pending.append(row)
         if time.monotonic() - self.sent_at >= SEND_EVERY_S:
             self.flush()
-        every, generation = self.spec.logger.policy_every, int(row["generation"])
-        if champion is None or not every or not has_picture(self.space):
+        if self.painter is None:
             return
-        due = {kind: tracker for kind, tracker in self.trackers.items()
-               if generation // every > tracker.last_picture // every}  # the first of each span of ``every``
-        if due:
-            self._pictures(due, generation, policy_picture(champion, self.space))
+        every, generation = self.spec.logger.policy_every, int(row["generation"])
+        if champion is not None and every:
+            due = tuple(kind for kind in self.trackers
+                        if generation // every > self.asked[kind] // every)  # the first of each span of ``every``
+            if due:
+                self.asked.update(dict.fromkeys(due, generation))
+                self.painter.ask((generation, due), champion)
+        self._send_pictures(self.painter.ready())
 
-    def _pictures(self, trackers: dict, generation: int, picture: np.ndarray) -> None:
-        for kind, tracker in trackers.items():
-            self._try(kind, lambda t=tracker: t.picture(generation, picture),
-                      f"the policy picture of generation {generation}")
+    def _send_pictures(self, drawn: list) -> None:
+        """Send each ((generation, trackers), pixels) drawn to those of its trackers still taking records."""
+        for (generation, kinds), picture in drawn:
+            self._pictures(kinds, generation, picture)
+
+    def _pictures(self, kinds, generation: int, picture: np.ndarray) -> None:
+        for kind in kinds:
+            tracker = self.trackers.get(kind)
+            if tracker is not None:
+                self._try(kind, lambda t=tracker: t.picture(generation, picture),
+                          f"the policy picture of generation {generation}")
 
     def finish(self, summary: dict) -> None:
         """Send the finished run's outputs (an Optuna trial's objective among its metrics, at the last
@@ -140,10 +158,12 @@ class Tracking:
             summary = {**summary, OBJECTIVE: objective(summary)}
             hparams[TRIAL] = str(self.name.trial)
             self.rows([{"generation": generation, OBJECTIVE: summary[OBJECTIVE]}])
+        if self.painter is not None:
+            self._send_pictures(self.painter.drain())
         picture = self._final_picture()
         if picture is not None:  # the champion's
-            self._pictures({kind: tracker for kind, tracker in self.trackers.items()
-                            if tracker.last_picture < generation}, generation, picture)
+            self._pictures([kind for kind, tracker in self.trackers.items() if tracker.last_picture < generation],
+                           generation, picture)
         for kind, tracker in list(self.trackers.items()):
             if kind == "mlflow":
                 self._try(kind, lambda t=tracker: t.finish(self.run_dir, files, report, picture, generation),
@@ -156,14 +176,17 @@ class Tracking:
 
     def _final_picture(self) -> np.ndarray | None:
         """The picture of the run's champion (``best.npy``), or None where it has none."""
-        if not (self.trackers and has_picture(self.space) and (self.run_dir / BEST).is_file()):
+        if self.painter is None or not (self.trackers and (self.run_dir / BEST).is_file()):
             return None
-        return policy_picture(np.load(self.run_dir / BEST), self.space)
+        return self.painter.draw(np.load(self.run_dir / BEST))
 
     def close(self) -> None:
-        """Send the rows held, and end every tracker (an MLflow run not finished is marked killed: ``resume=``
-        continues it)."""
+        """Send the rows held and the pictures asked for, stop the painter's worker, and end every tracker (an
+        MLflow run not finished is marked killed: ``resume=`` continues it)."""
         self.flush()
+        if self.painter is not None:
+            self._send_pictures(self.painter.drain())
+            self.painter.close()
         for kind, tracker in list(self.trackers.items()):
             if kind == "mlflow" and not self.finished:
                 self._try(kind, tracker.stop, "the run's stop")

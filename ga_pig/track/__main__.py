@@ -45,7 +45,7 @@ def send(run_dir: Path, logger: dict) -> Tracking:
             cfg.logger[key] = value
     if not (cfg.logger.mlflow or cfg.logger.tensorboard):
         raise ValueError(f"{run_dir}: its config sends it nowhere (logger=none); name --mlflow or --tensorboard")
-    tracking = Tracking(to_spec(cfg), run_dir)
+    tracking = Tracking(to_spec(cfg), run_dir, live=False)
     try:
         if (run_dir / GENERATIONS).is_file():
             tracking.rows(pd.read_parquet(run_dir / GENERATIONS).to_dict("records"))

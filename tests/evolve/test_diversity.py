@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from ga_pig import strategies as S
-from ga_pig.evolve.diversity import BLOCK, DIVERSITY_COLUMNS, Diversity, diversity, diversity_columns
+from ga_pig.evolve.diversity import BLOCK, DIVERSITY_COLUMNS, Diversity, _block_sums, diversity, diversity_columns
+from ga_pig.evolve.genomes import TensorGenome
 from ga_pig.exact import reachable
 from ga_pig.families import family_of
 from ga_pig.game import Game
@@ -78,3 +79,36 @@ def test_columns_over_blocks_a_padded_last_word_and_hundreds_of_members(dtype, m
     assert columns["diversity"] == pytest.approx(_brute(population, legal), rel=1e-12)
     assert columns["diversity_reached"] == pytest.approx(_brute(population, legal & reached), rel=1e-12)
     assert columns["fixed"] == pytest.approx((population == base).all(axis=0)[legal].mean(), rel=1e-12)
+
+
+def _same(one: dict, other: dict) -> bool:
+    return one.keys() == other.keys() and all(a == b or (np.isnan(a) and np.isnan(b)) for a, b in
+                                              zip(one.values(), other.values(), strict=True))
+
+
+@pytest.mark.parametrize("game, side, force_roll_at_zero", [(Game.pig(12), 5, True), (Game.pig(12), 4, False),
+                                                            (Game.hog(8), 3, False), (Game.pig(6, players=3), 4, True)])
+def test_columns_read_from_cube_genomes_are_those_of_their_decisions(game, side, force_roll_at_zero):
+    """Counted over the genes of a cube side (ragged blocks where the side does not divide the goal; Hog's dice
+    counts; the turn starts a run forces to roll), every column is exactly the decisions' (equal, not close)."""
+    genes = TensorGenome(game)
+    rng = np.random.default_rng(side)
+    genomes = genes.random(rng, 6, side, 0.5)
+    genomes[1] = genomes[0]
+    genomes[2] = genomes[0]
+    half = genomes[0].size // 2
+    genomes[3:].reshape(3, -1)[:, :half] = genomes[0].reshape(-1)[:half]  # all alike in some blocks
+    decided = genes.decided_by_genes(force_roll_at_zero)
+    legal = S.legal(game)
+    weights = _block_sums(legal & decided, side)
+    unread = np.flatnonzero(weights == 0)
+    if len(unread):  # member 2 differs from 0 in a gene no legal state reads: the same strategy
+        genomes[2].reshape(-1)[unread[0]] = genomes[2].reshape(-1)[unread[0]] == 0
+    assert (weights > 0).any() and (force_roll_at_zero or decided.all())
+    strategies = genes.decode(genomes, side, force_roll_at_zero)
+    by_genes = Diversity(game, legal, lambda: strategies[3], decided)
+    by_states = Diversity(game, legal, lambda: strategies[3])
+    columns = by_states(strategies)
+    assert _same(by_genes(None, list(genomes), side), columns)  # None: the decisions are not read
+    assert columns["distinct"] == 4 and 0 < columns["fixed"] < 1
+    assert _same(by_genes(strategies), columns)  # no genomes: the decisions read

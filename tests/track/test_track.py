@@ -26,7 +26,7 @@ import ga_pig.track as track  # noqa: E402
 from ga_pig.config import compose, over_schema, to_spec  # noqa: E402
 from ga_pig.evolve.outputs import key_columns  # noqa: E402
 from ga_pig.runs import run  # noqa: E402
-from ga_pig.track import check  # noqa: E402
+from ga_pig.track import check, painter, pictures  # noqa: E402
 from ga_pig.track import mlflow_run as mlflow_run_module  # noqa: E402
 from ga_pig.track.__main__ import main as track_main  # noqa: E402
 from ga_pig.track.pictures import policy_picture  # noqa: E402
@@ -161,6 +161,39 @@ def test_the_champions_policy_picture_every_few_generations_and_at_the_end(store
     assert np.array_equal(png_pixels(images[-1].encoded_image_string), champion)
     first = png_pixels(images[0].encoded_image_string)
     assert first.shape == champion.shape and first.std() > 0
+
+
+def test_pictures_are_drawn_beside_the_loop_and_sent_at_their_generations_step(stores, tmp_path, monkeypatch):
+    """Drawing on the run's own process fails here, and no picture is ready while the loop runs: each is drawn by
+    the painter's worker and sent at the end, at the step of the generation whose champion it shows."""
+    draw = pictures.policy_picture
+
+    def not_here(*args):
+        raise AssertionError("a policy picture drawn on the run's process")
+
+    monkeypatch.setattr(pictures, "policy_picture", not_here)
+    monkeypatch.setattr(painter.Painter, "ready", lambda self: [])
+    run_dir = tmp_path / "beside"
+    run(compose(tracked(stores, "generations=4", "logger=tensorboard", "logger.policy_every=2")), run_dir)
+    images = tensorboard_scalars(stores[1] / "cube" / run_dir.name).Images("policy")
+    assert [image.step for image in images] == [0, 2, 4]
+    last = draw(np.load(run_dir / "best.npy"), "roll_hold")  # the champion of generation 4, the last
+    assert np.array_equal(png_pixels(images[-1].encoded_image_string), last)
+
+
+def test_where_no_worker_process_can_start_pictures_are_drawn_inline_said_once(stores, tmp_path, monkeypatch,
+                                                                               caplog):
+    def daemonic(*args, **kwargs):
+        raise AssertionError("daemonic processes are not allowed to have children")
+
+    monkeypatch.setattr(painter, "ProcessPoolExecutor", daemonic)
+    run_dir = tmp_path / "inline"
+    with caplog.at_level(logging.INFO, logger="ga_pig.track"):
+        run(compose(tracked(stores, "generations=4", "logger=tensorboard", "logger.policy_every=2")), run_dir)
+    said = [r.getMessage() for r in caplog.records if r.name == "ga_pig.track"]
+    assert len(said) == 1 and "daemonic" in said[0] and "\n" not in said[0]
+    images = tensorboard_scalars(stores[1] / "cube" / run_dir.name).Images("policy")
+    assert [image.step for image in images] == [0, 2, 4]
 
 
 def test_a_second_send_repeats_nothing(stores, finished):

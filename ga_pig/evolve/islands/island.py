@@ -152,7 +152,7 @@ def epoch(spec: Config, island: int, state: IslandState | None, stop: int) -> Is
         here.side, here.champion = judged.side, judged.champion
         if generation % spec.recorded_every == 0:
             rows.append({"island": island, **recorder.row(generation, judged.wave, judged.side, judged.strategies,
-                                                          judged.verdict.fitness, judged.champion)})
+                                                          judged.verdict.fitness, judged.champion, judged.population)})
         population = here.run.bred(judged, generation) if generation + 1 < stop else judged.population
     state = here.state_at(stop, population, judged.verdict.survivors, rows)
     state.elapsed = here.state.elapsed + time.perf_counter() - began
@@ -170,6 +170,7 @@ def finish(spec: Config, island: int, state: IslandState) -> IslandState:
                         else np.array(strategies[0]))
     recorder = here.recorder()
     wave, _ = side_at(here.run.schedule, max(generation - 1, 0))
-    row = {"island": island, **recorder.row(generation, wave, here.side, strategies, None, champion)}
+    row = {"island": island, **recorder.row(generation, wave, here.side, strategies, None, champion,
+                                            population)}
     rates = here.rates(genes.decisions(strategies)) if spec.record else np.full(len(strategies), np.nan)
     return here.state_at(generation, population, None, [row], rates)
