@@ -9,14 +9,15 @@ bracketed before it is formatted: ``{{ (0.5 - median("vs_optimal")) | fmt(".5f")
 instead fails ``tests/project/test_numbers.py``. The results are read from ``benchmarks/results/``, or from the
 folder ``GA_PIG_DOCS_RESULTS`` names (a fresh benchmark run's, to see the pages it would give).
 
-The package, by job: ``numbers`` holds the macros a page calls (:class:`Numbers`) over the results folder;
+The package, by job: ``measures`` holds the macros a page calls (:class:`Numbers`) over the results folder (not
+``numbers``: mkdocs-macros puts this folder on ``sys.path``, where that name would shadow the standard library's);
 ``tables`` the whole tables ``{{ benchmark(...) }}`` renders; ``render`` renders a page as the site build does (for
 the tests and previews); this module is mkdocs-macros' entry point with the filters.
 """
 
 from __future__ import annotations
 
-from .numbers import ROOT, Numbers, results_folder
+from .measures import ROOT, Numbers, results_folder
 from .render import render_page
 from .tables import benchmark_table, compare_table, machine, rules_table
 

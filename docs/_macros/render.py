@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from pathlib import Path
 
-from .numbers import ROOT, results_folder
+from .measures import ROOT, results_folder
 
 
 def render_page(markdown: str, results: Path | None = None, page: str = "page.md") -> str:
@@ -21,9 +22,11 @@ def render_page(markdown: str, results: Path | None = None, page: str = "page.md
     macros = config.plugins["macros"]
     before = os.environ.get("GA_PIG_DOCS_RESULTS")
     os.environ["GA_PIG_DOCS_RESULTS"] = str(results or results_folder())
+    path = list(sys.path)
     try:
         macros.on_config(config)
     finally:
+        sys.path[:] = path  # mkdocs-macros adds the macros' folders, relative ones too; the caller's path stays
         if before is None:
             del os.environ["GA_PIG_DOCS_RESULTS"]
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .numbers import Numbers
+from .measures import Numbers
 
 
 def _value(value, unit: str) -> str:

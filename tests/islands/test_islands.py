@@ -105,7 +105,7 @@ def test_a_run_stopped_at_a_migration_resumes_as_if_never_stopped(tmp_path, monk
     ladder = ["experiment=coevolve_exact", "time_limit_s=null"]  # the judge's state crosses the checkpoint
     _run(tmp_path / "whole", *ladder)
     with monkeypatch.context() as patched:
-        patched.setattr(run_module, "dask_pool", lambda spec: _stopped_at_the_second_epoch())
+        patched.setattr(run_module, "dask_pool", lambda spec, logs=None: _stopped_at_the_second_epoch())
         with pytest.raises(KeyboardInterrupt):
             _run(tmp_path / "stopped", *ladder)
     assert "checkpoint at generation 2 of 6" in capsys.readouterr().err
