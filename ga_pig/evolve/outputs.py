@@ -23,6 +23,7 @@ __all__ = [
     "write_json",
     "write_table",
     "save_checkpoint",
+    "save_png",
     "load_checkpoint",
     "plot_winrate",
     "winrate_figure",
@@ -261,9 +262,13 @@ def winrate_figure(records: list[dict], title: str):
 
 def plot_winrate(records: list[dict], path: Path, title: str) -> None:
     """Write [`winrate_figure`][ga_pig.evolve.outputs.winrate_figure] of ``records`` to ``path`` (PNG)."""
+    save_png(winrate_figure(records, title), path)
+
+
+def save_png(fig, path: Path) -> None:
+    """Write the matplotlib figure ``fig`` to ``path`` as a PNG (whole or not at all), then close it."""
     import matplotlib.pyplot as plt
 
-    fig = winrate_figure(records, title)
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ga_pig.evolve.islands.island import IslandState
 from ga_pig.evolve.islands.migration import MOVE_COLUMNS
-from ga_pig.evolve.outputs import MIGRATIONS, atomic_write, save_checkpoint
+from ga_pig.evolve.outputs import MIGRATIONS, atomic_write, save_checkpoint, save_png
 
 __all__ = ["MIGRATIONS", "save_islands", "load_islands", "write_moves", "plot_islands", "leading", "merged"]
 
@@ -117,5 +117,4 @@ def plot_islands(records: list[dict], path: Path, title: str) -> None:
     ax.grid(alpha=0.3)
     ax.set_title(title)
     fig.tight_layout()
-    atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
-    plt.close(fig)
+    save_png(fig, path)
