@@ -59,10 +59,12 @@ def main(cfg: DictConfig) -> float:
 
 
 if __name__ == "__main__":
+    from ga_pig._cli import starting
     from ga_pig.launch import tell_stop
     from ga_pig.preflight import preflight
     from ga_pig.signals import Stopped, stopping_on
 
+    starting()  # until the run claims its directory (LaunchCallback)
     preflight(sys.argv[1:])
     try:
         with stopping_on():  # from before the run claims its directory

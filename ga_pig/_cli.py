@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 import typing
 
-__all__ = ["refuse", "command", "quiet_interrupts"]
+__all__ = ["refuse", "command", "quiet_interrupts", "starting", "ready"]
+
+INTERRUPTED = "ga_pig: interrupted (Ctrl-C)"
 
 
 def refuse(error: Exception | str) -> typing.NoReturn:
@@ -17,7 +22,9 @@ def refuse(error: Exception | str) -> typing.NoReturn:
 
 def command(check: typing.Callable[[list[str]], None], main: typing.Callable[[], object], interrupted: int) -> None:
     """A command line's entry: ``check`` its arguments (a ValueError is refused in one line), then
-    ``main()``; Ctrl-C exits with status ``interrupted``."""
+    ``main()``; Ctrl-C exits with status ``interrupted``. ``main`` calls [`ready`][ga_pig._cli.ready] once it
+    catches Ctrl-C itself; until then Ctrl-C ends the command at once (see [`starting`][ga_pig._cli.starting])."""
+    starting()
     try:
         check(sys.argv[1:])
     except ValueError as error:
@@ -30,13 +37,56 @@ def command(check: typing.Callable[[list[str]], None], main: typing.Callable[[],
 
 def quiet_interrupts() -> None:
     """Make Ctrl-C that no command has caught yet (while it imports its modules and checks its command line)
-    end it with one line instead of a traceback; Python still exits as killed by SIGINT (status 130)."""
+    end it with one line instead of a traceback.
+
+    A Ctrl-C that lands while a module is being imported, or between [`starting`][ga_pig._cli.starting] and
+    [`ready`][ga_pig._cli.ready], ends the process at once, killed by SIGINT (status 130 in a shell): library
+    code can turn a KeyboardInterrupt into another error (OmegaConf's cleanup, inside Hydra's import and
+    composition, raises an AttributeError instead), and nothing has been written yet. At any other moment
+    Ctrl-C raises KeyboardInterrupt as usual; one that no code catches prints the same one line."""
     shown = sys.excepthook
 
     def hook(kind, error, trace) -> None:
         if issubclass(kind, KeyboardInterrupt):
-            print("ga_pig: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
+            print(INTERRUPTED, file=sys.stderr, flush=True)
         else:
             shown(kind, error, trace)
 
     sys.excepthook = hook
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored, not taken by another
+        signal.signal(signal.SIGINT, _interrupt_while_starting)
+
+
+_starting = [False]
+
+
+def starting() -> None:
+    """The command checks its command line and composes its config from now until [`ready`][ga_pig._cli.ready]:
+    it writes nothing, so Ctrl-C in that time ends it at once, in one line, wherever it lands."""
+    _starting[0] = True
+
+
+def ready() -> None:
+    """The command now catches KeyboardInterrupt itself (it holds something to save or to report): Ctrl-C
+    raises it wherever it lands, imports included."""
+    _starting[0] = False
+    if (signal.getsignal(signal.SIGINT) is _interrupt_while_starting
+            and threading.current_thread() is threading.main_thread()):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _importing(frame) -> bool:
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _interrupt_while_starting(signum, frame) -> None:
+    if not (_starting[0] or _importing(frame)):
+        raise KeyboardInterrupt
+    print(INTERRUPTED, file=sys.stderr, flush=True)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+    os._exit(128 + signal.SIGINT)  # the signal went to another thread and has not ended us yet

@@ -35,7 +35,7 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
-from ga_pig._cli import refuse
+from ga_pig._cli import ready, refuse
 from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
 from ga_pig.evolve.resume import CONFIG_FILE
 from ga_pig.rundir import claim_named, claim_new, hold
@@ -62,6 +62,7 @@ def _identity(path: Path) -> tuple | None:
 
 
 def _note_claim(directory: str | Path) -> None:
+    ready()  # a Ctrl-C from now on is told where it left the run (tell_stop)
     directory = Path(directory).expanduser().resolve()
     _claimed[:] = [(directory, _identity(directory / CHECKPOINT))]
 
@@ -172,6 +173,7 @@ class LaunchCallback(Callback):
                 sweep_dir = claim_new(config.hydra.sweep.dir)
         except ValueError as error:
             refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir")))
+        ready()
         _sweep[:] = [sweep_dir]
         with open_dict(config):
             config.hydra.sweep.dir = str(sweep_dir)

@@ -13,6 +13,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
+from ga_pig._cli import ready
 from ga_pig._config_doc import register_help
 from ga_pig.config import register as register_run
 from ga_pig.play.config import register
@@ -26,6 +27,7 @@ register_help()
 def main(cfg: DictConfig) -> None:
     from ga_pig.play.session import EXIT_STATUS, run_session
 
+    ready()
     session = run_session(cfg, HydraConfig.get().runtime.output_dir)
     status = EXIT_STATUS[session["stopped"]]
     if status:

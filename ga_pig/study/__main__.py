@@ -9,6 +9,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
+from ga_pig._cli import ready
 from ga_pig._config_doc import register_help
 from ga_pig.config import register as register_run
 from ga_pig.study.config import register
@@ -22,6 +23,7 @@ register_help()
 def main(cfg: DictConfig) -> None:
     from ga_pig.study.serve import serve
 
+    ready()
     serve(cfg, HydraConfig.get().runtime.output_dir)
 
 

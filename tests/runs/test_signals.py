@@ -184,6 +184,33 @@ def test_ctrl_c_while_a_command_starts_is_one_line_not_a_traceback(module, after
                                               err.splitlines()), err
 
 
+#: Code interrupted by Ctrl-C that, like OmegaConf's cleanup inside Hydra's import and composition, turns the
+#: KeyboardInterrupt into another error on its way out.
+MANGLES = """
+import os, signal, time
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(5)
+except BaseException as error:
+    raise AttributeError("'NoneType' object has no attribute '_invalidate_flags_cache'") from None
+"""
+
+
+@pytest.mark.parametrize("when", ["importing", "starting", "ready"])
+def test_ctrl_c_that_library_code_would_mangle_still_ends_a_starting_command_in_one_line(when, tmp_path):
+    (tmp_path / "mangles.py").write_text(MANGLES)
+    then = {"importing": "import mangles",  # a module imported before the command is ready
+            "starting": f"starting(); exec(open({str(tmp_path / 'mangles.py')!r}).read())",
+            "ready": "starting(); ready(); exec(open('mangles.py').read())"}[when]
+    code = (f"import os, sys; sys.argv = ['-m']; import ga_pig; from ga_pig._cli import ready, starting; "
+            f"sys.path.insert(0, {str(tmp_path)!r}); os.chdir({str(tmp_path)!r}); {then}")
+    ended = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    if when == "ready":  # the command catches Ctrl-C itself from then on: Python's own handler raises it
+        assert ended.returncode == 1 and "AttributeError" in ended.stderr
+    else:
+        assert ended.returncode == -signal.SIGINT and ended.stderr.splitlines() == ["ga_pig: interrupted (Ctrl-C)"]
+
+
 def test_nested_stop_blocks_hand_over_to_the_handler_the_outermost_displaced():
     seen = []
     previous = signal.signal(signal.SIGUSR2, lambda signum, frame: seen.append(signum))
