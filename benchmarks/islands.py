@@ -120,12 +120,36 @@ def main() -> None:
     if not same:
         raise SystemExit("the champions differ between one worker and two")
     if not args.quick:
-        found = {"machine": machine(), "overrides": base, "runs": rows, "speedup": round(speedup, 3)}
+        found = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "overrides": base, "runs": rows,
+                 "speedup": round(speedup, 3)}
         if modelled is not None:
             found["model"] = modelled
         elif RESULTS.exists() and "model" in json.loads(RESULTS.read_text()):  # kept from an earlier --model
             found["model"] = json.loads(RESULTS.read_text())["model"]
+        found["rows"] = table_rows(found, args.experiment, generations)
         RESULTS.write_text(json.dumps(found, indent=1) + "\n")
+
+
+def table_rows(found: dict, experiment: str, generations: int) -> list[dict]:
+    """What the docs' table shows: part (a), and part (c)'s check and its 64 nodes."""
+    one, two = found["runs"]
+    rows = [{"measure": f"{experiment}, islands=2, {generations} generations, on {r['workers']} worker"
+                        f"{'s' if r['workers'] > 1 else ''}", "value": r["generations_per_s"],
+             "unit": "island-generations/s", "target": None} for r in (one, two)]
+    rows.append({"measure": "speed-up on two workers", "value": found["speedup"], "unit": "x", "target": ">= 1.8x"})
+    modelled = found.get("model")
+    if modelled is None:
+        return rows
+    rows.append({"measure": "model (fitted on one worker): the two-worker run's seconds, predicted",
+                 "value": modelled["two_workers"]["predicted_s"], "unit": "s", "target": None})
+    rows.append({"measure": "the same, measured", "value": modelled["two_workers"]["measured_s"], "unit": "s",
+                 "target": None})
+    for node in modelled["nodes"]:
+        if node["nodes"] == 64:
+            rows.append({"measure": f"model: 64 nodes, one island each, a migration every {node['every']} "
+                                    f"generations: share of the time migrating", "value": 100 * node["migration_share"],
+                         "unit": "%", "target": None})
+    return rows
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@ quarter of a second a picture, and holds the interpreter's lock as the run's ker
 help; a worker process does. The worker is started (and matplotlib imported there) when the trackers open, before
 the loop; pictures are asked for as the rows come, picked up when drawn without waiting, and the rest waited for
 at the end. Where a process cannot be started (inside a daemonic worker process) or stops, pictures are drawn on
-the run's own process, said once in the log. A picture never changes what the run computes."""
+the run's own process, said once in the log. A picture never changes what the run computes.
+
+Starting the worker costs a core about two seconds (a new interpreter importing matplotlib): the run waits for it
+([`started`][ga_pig.track.painter.Painter.started]) before its loop rather than share its first seconds with it."""
 
 from __future__ import annotations
 
@@ -38,11 +41,21 @@ class Painter:
         self.space_name = space_name
         self.asked: deque[tuple[Hashable, np.ndarray, Future | None]] = deque()
         self.pool: ProcessPoolExecutor | None = None
+        self.warm: Future | None = None
         if process:
             try:
                 self.pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                                 initializer=_worker_start)
-                self.pool.submit(_warm)  # the worker started, matplotlib imported: outside the loop's time
+                self.warm = self.pool.submit(_warm)  # the worker started, matplotlib imported
+            except Exception as error:
+                self._inline(error)
+
+    def started(self) -> None:
+        """Wait until the worker has started and imported what it draws with (at once without a worker)."""
+        warm, self.warm = self.warm, None
+        if warm is not None and self.pool is not None:
+            try:
+                warm.result()
             except Exception as error:
                 self._inline(error)
 
