@@ -87,7 +87,7 @@ def main() -> None:
     args = parser.parse_args()
     small = ["game.goal=20", "population_size=8", "generations=6", "migration.every=3"] if args.quick else []
     found = json.loads(RESULTS.read_text()) if RESULTS.exists() and not args.quick else {}
-    found.update({"machine": machine(), "limit_s": args.limit, "targets": list(TARGETS)})
+    found.update({"machine": machine(), "limit_s": args.limit, "targets": list(TARGETS), "seeds": args.seeds})
     runs = found.setdefault("runs", {})
     with tempfile.TemporaryDirectory() as scratch:
         for experiment in args.experiments:

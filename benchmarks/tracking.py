@@ -4,9 +4,11 @@
 
     python benchmarks/tracking.py [--generations N] [--repeats R]
 
-Runs alternate, off then on, ``R`` times each through ``ga_pig.runs.run_overrides`` (a local SQLite store and
-log directory in a temporary folder); a run's generations per second is its generations over its ``seconds``
-(the loop's time, compiling left out, every row's sending and picture included); each setting's median is
+Runs alternate, off then on, ``R`` times each (the main job's own 1000 generations, some fifteen seconds: in a run
+of a few seconds one picture and one send of the rows weigh more than in any run one would watch, and one other
+process's turn moves the figure by as much as the target) through ``ga_pig.runs.run_overrides`` (a local SQLite
+store and log directory in a temporary folder); a run's generations per second is its generations over its
+``seconds`` (the loop's time, compiling left out, every row's sending and picture included); each setting's median is
 compared. The end of a run (opening the store, the artifacts, the final picture) is timed apart, as the whole
 run's extra seconds. On a shared machine other processes' turns land in either setting at random, so the loggers'
 work inside the loop is also timed in CPU time (the thread time of ``Tracking.row``: sending rows, asking for and
@@ -62,8 +64,8 @@ def timed(overrides: list[str], where: Path) -> tuple[float, float, float, float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--generations", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--generations", type=int, default=1000, help="the main job's own length by default")
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     measured: dict[bool, list[tuple[float, float, float, float]]] = {False: [], True: []}
     with tempfile.TemporaryDirectory() as folder:
