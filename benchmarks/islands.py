@@ -3,7 +3,7 @@ issue's part (a): generations per second at least 1.8x), and the same outputs ei
 (c): a model of a run's wall time, epoch compute against migration cost, fitted on one worker, checked against
 the two-worker run and asked what 64 nodes would do.
 
-    python benchmarks/islands.py [--experiment coevolve_exact] [--generations 40] [--every 10] [--model] [--quick]
+    python benchmarks/islands.py [--experiment coevolve_exact] [--generations 400] [--every 10] [--model] [--quick]
 
 Each run goes through ``ga_pig.runs.run_overrides`` with ``cluster=local`` worker processes (numba on one
 thread in each, so two workers use two cores); its rate is the generations of every island over the run's
@@ -87,7 +87,7 @@ def model(base: list[str], generations: int, every: int, measured_two: float, sc
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--experiment", default="coevolve_exact")
-    parser.add_argument("--generations", type=int, default=40)
+    parser.add_argument("--generations", type=int, default=400)
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--model", action="store_true", help="part (c): fit the model and predict 64 nodes")
     parser.add_argument("--quick", action="store_true", help="a tiny run, nothing written")

@@ -13,7 +13,7 @@ one: ``all`` is the first row where both islands' champions are at the target (w
 honest figure; ``any`` the first where one is (an island picked by the oracle: a bound, not what an oracle-free run
 could output). A run that never gets there counts as the limit and is marked; the median of the seeds is reported
 as it comes out. Writes benchmarks/results/islands_target.json after every run, so a benchmark cut short keeps what
-it measured (``--quick``: two tiny runs, nothing written).
+it measured, and the runs of an experiment not run again are kept (``--quick``: two tiny runs, nothing written).
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def median(values: list[float | None], limit: float) -> tuple[float | None, str]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--experiments", nargs="+", default=["coevolve_exact", "coevolve_simulated"])
+    parser.add_argument("--experiments", nargs="*", default=["coevolve_exact", "coevolve_simulated"],
+                        help="none: only tabulate the runs recorded")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--limit", type=float, default=300.0, help="seconds each run may take")
     parser.add_argument("--quick", action="store_true", help="two tiny runs, nothing written")
@@ -113,13 +114,18 @@ def main() -> None:
     settings = (("islands=1", "single", "islands=1 on one core"),
                 ("islands=2", "all", "islands=2 on two cores, both islands' champions"),
                 ("islands=2", "any", "islands=2 on two cores, either island's champion (picked by the oracle)"))
-    for experiment in args.experiments:
+    for experiment in dict.fromkeys(name.split()[0] for name in runs):  # those measured before too
         for target in TARGETS:
             for setting, key, words in settings:
                 of = [r[f"{key} {target}"] for name, r in runs.items() if name.startswith(f"{experiment} {setting} ")]
                 value, reached = median(of, args.limit)
                 rows.append({"measure": f"{experiment}, to {target}: {words} (median; {reached} seeds reached it "
                                         f"within {args.limit:g} s)", "value": value, "unit": "s", "target": None})
+        for setting in ("islands=1", "islands=2"):  # how far each island got: the speed an island keeps
+            of = [r["generations"] for name, r in runs.items() if name.startswith(f"{experiment} {setting} ")]
+            rows.append({"measure": f"{experiment}, {setting}: generations each island ran in {args.limit:g} s "
+                                    "(median)", "value": statistics.median(of), "unit": "generations",
+                         "target": None})
     print(tabulate(rows, headers="keys"))
     if not args.quick:
         found.update({"rows": rows, "date": time.strftime("%Y-%m-%d")})

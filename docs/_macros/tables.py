@@ -20,6 +20,8 @@ def _value(value, unit: str) -> str:
         return f"{value:.3g} s"
     if unit == "lines":
         return f"{value:,}"
+    if unit == "generations":
+        return f"{value:,.0f} generations"
     if unit == "MiB":
         return f"{value:,.0f} MiB" if value >= 10 else f"{value:.2g} MiB"
     return f"{value:.3g} {unit}"
