@@ -49,15 +49,14 @@ def times(run_dir: Path) -> dict:
     rows = pd.read_parquet(run_dir / GENERATIONS)
     rows = rows[rows["champion"].notna()]
     summary = json.loads((run_dir / "summary.json").read_text())
-    found = {"seconds": round(float(summary["seconds"]), 1), "generations": int(summary["generations"])}
+    found = {"seconds": round(float(summary["seconds"]), 1), "generations": int(summary["generations"]),
+             "best": float(rows["champion"].max())}
     if "island" not in rows or rows["island"].nunique() == 1:
-        found["best"] = float(rows["champion"].max())
         found.update({f"single {t}": first_at(rows, rows["champion"], t) for t in TARGETS})
         return found
     by_generation = rows.groupby("generation").agg(seconds=("seconds", "max"), low=("champion", "min"),
                                                    high=("champion", "max"), count=("champion", "size"))
     by_generation = by_generation[by_generation["count"] == rows["island"].nunique()].reset_index()
-    found["best"] = float(rows["champion"].max())
     for target in TARGETS:
         found[f"all {target}"] = first_at(by_generation, by_generation["low"], target)
         found[f"any {target}"] = first_at(by_generation, by_generation["high"], target)

@@ -88,8 +88,8 @@ class Tracking:
         #: the generation of the last picture asked for each tracker (sent, or being drawn)
         self.asked = {kind: tracker.last_picture for kind, tracker in self.trackers.items()}
         pictured = bool(self.trackers) and has_picture(self.space)
-        # an island run's rows come without a champion (the islands' live on the workers): only its final picture,
-        # drawn here at the end, so no worker for it
+        # an island run's rows come without a champion (the islands' champions stay on the workers): its one picture,
+        # the final one, is drawn here at the end, so it needs no worker
         drawn_live = live and bool(spec.logger.policy_every) and spec.islands == 1
         self.painter = Painter(self.space, process=drawn_live) if pictured else None
         if self.painter is not None:  # before the run's loop begins, not in its first seconds
