@@ -2,14 +2,16 @@
 
     python benchmarks/compare.py --base 8ac6c20            # engine.py --quick, 3 rounds each
     python benchmarks/compare.py --base 8ac6c20 --pigtail  # the endgame and n-player rows
+    python benchmarks/compare.py --base 7089732 --name compare_redesign  # into results/compare_redesign.json
 
 The earlier revision is checked out into a temporary git worktree; each round runs
 `benchmarks/engine.py` there and here, one after the other, in fresh processes (each importing its
 own tree's ga_pig), so that a machine's load falls on both alike. The first round compiles the
 kernels of both trees and is not counted. Per measure the best of the counted rounds is kept
 (most games/s, fewest seconds), and the table gives after / before as a cost: above 1 is slower.
-Measures only one side has are listed apart. Writes benchmarks/results/compare.json after every
-counted round (its ``rounds``: how many are behind it), so a run cut short keeps what it measured.
+Measures only one side has are listed apart; the median cost and the costliest row are kept beside the rows.
+Writes benchmarks/results/<name>.json (default compare.json) after every counted round (its ``rounds``: how many
+are behind it), so a run cut short keeps what it measured.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,7 +29,7 @@ from pathlib import Path
 from _machine import machine
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results" / "compare.json"
+RESULTS = ROOT / "benchmarks" / "results"
 
 
 def engine(tree: Path, flags: list[str], out: Path) -> dict[str, tuple[float, str]]:
@@ -56,6 +59,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="counted rounds, after one that compiles")
     parser.add_argument("--pigtail", action="store_true", help="the endgame rules' and n-player rows")
     parser.add_argument("--full", action="store_true", help="engine.py without --quick")
+    parser.add_argument("--name", default="compare", help="results file, benchmarks/results/<name>.json "
+                        "(<name>_pigtail.json with --pigtail; default: %(default)s)")
     args = parser.parse_args()
     flags = ([] if args.full else ["--quick"]) + (["--pigtail"] if args.pigtail else [])
     with tempfile.TemporaryDirectory() as scratch:
@@ -95,9 +100,14 @@ def write(best: dict, args: argparse.Namespace, flags: list[str], rounds: int) -
     apart = sorted(set(best["before"]) ^ set(best["after"]))
     if apart:
         print("on one side only: " + "; ".join(apart))
+    ratios = sorted(r["cost_ratio"] for r in rows)
+    costliest = max(rows, key=lambda r: r["cost_ratio"])
+    print(f"median cost {statistics.median(ratios):.3f}; costliest {costliest['cost_ratio']:.3f} "
+          f"({costliest['measure']})")
     payload = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "base": args.base, "flags": flags,
-               "rounds": rounds, "rows": rows, "one_side_only": apart}
-    path = RESULTS.with_name("compare_pigtail.json") if args.pigtail else RESULTS
+               "rounds": rounds, "rows": rows, "one_side_only": apart,
+               "median_cost_ratio": statistics.median(ratios), "costliest": costliest["measure"]}
+    path = RESULTS / (f"{args.name}_pigtail.json" if args.pigtail else f"{args.name}.json")
     path.write_text(json.dumps(payload, indent=1) + "\n")
     print(f"wrote {path}")
 

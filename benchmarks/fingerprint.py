@@ -2,7 +2,7 @@
 and exact numbers, so a refactor can show it changed nothing.
 
     python benchmarks/fingerprint.py            # compute, print, write benchmarks/results/fingerprint.json
-    python benchmarks/fingerprint.py --check    # compute and compare with the stored fingerprint
+    python benchmarks/fingerprint.py --check    # compare with the stored fingerprint, write fingerprint_check.json
 
 Runs: every experiment config for a few generations with no wall-clock limit (so it stops on
 generations and its outputs are fixed by the seed), and a few games, ending rules and player counts.
@@ -12,7 +12,9 @@ directory. Of `reproduce --quick` every file whose bytes a seed fixes is hashed;
 between two runs of the same code (timings in them) are listed apart, not hashed; of a table with
 columns fitted by an iterative optimiser (`FITTED`) only the columns the seed fixes are hashed. Exact numbers:
 win probabilities, solver values and best responses of every registered game, the ending rules and
-three players, compared to 1e-12 (relative for sums over every state). `--check` exits 1 and names what differs.
+three players, compared to 1e-12 (relative for sums over every state). `--check` exits 1 and names what differs;
+it records its verdict (the revision, what was compared, what differs) in benchmarks/results/fingerprint_check.json,
+which the engine page renders.
 """
 
 from __future__ import annotations
@@ -24,14 +26,17 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _machine import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "fingerprint.json"
+CHECKED = RESULTS.with_name("fingerprint_check.json")
 TOLERANCE = 1e-12
 
 #: (name, overrides): every experiment, stopped on generations, and the other axes of the rules
@@ -199,6 +204,19 @@ def compare(stored: dict, now: dict) -> list[str]:
     return differences
 
 
+def record_check(stored: dict, differences: list[str]) -> None:
+    """Write ``--check``'s verdict, with the revision checked (``+`` if the tree had changes) and what it compared."""
+    revision = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                              text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "ga_pig", "conf"], cwd=ROOT, capture_output=True,
+                           text=True).stdout.strip()
+    CHECKED.write_text(json.dumps({
+        "machine": machine(), "date": time.strftime("%Y-%m-%d"), "revision": revision + ("+" if dirty else ""),
+        "runs": len(stored["runs"]), "run_files": sum(len(h) for h in stored["runs"].values()),
+        "reproduce_files": len(stored["reproduce"]), "exact_numbers": len(stored["exact"]),
+        "differences": differences}, indent=1) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare with the stored fingerprint")
@@ -213,8 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     for key, value in now["exact"].items():
         print(f"{key:40s} {value!r}")
     if args.check:
-        differences = compare(json.loads(RESULTS.read_text()), now)
+        stored = json.loads(RESULTS.read_text())
+        differences = compare(stored, now)
         print("\n".join(differences) or "fingerprint: identical")
+        record_check(stored, differences)
         return 1 if differences else 0
     RESULTS.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
     print(f"wrote {RESULTS.relative_to(ROOT)}")

@@ -57,19 +57,22 @@ def quiet_interrupts() -> None:
         signal.signal(signal.SIGINT, _interrupt_while_starting)
 
 
-_starting = [False]
+#: between `starting` and `ready`: Ctrl-C ends the command in one line
+_starting = False
 
 
 def starting() -> None:
     """The command checks its command line and composes its config from now until [`ready`][ga_pig._cli.ready]:
     it writes nothing, so Ctrl-C in that time ends it at once, in one line, wherever it lands."""
-    _starting[0] = True
+    global _starting
+    _starting = True
 
 
 def ready() -> None:
     """The command now catches KeyboardInterrupt itself (it holds something to save or to report): Ctrl-C
     raises it wherever it lands, imports included."""
-    _starting[0] = False
+    global _starting
+    _starting = False
     if (signal.getsignal(signal.SIGINT) is _interrupt_while_starting
             and threading.current_thread() is threading.main_thread()):
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -84,7 +87,7 @@ def _importing(frame) -> bool:
 
 
 def _interrupt_while_starting(signum, frame) -> None:
-    if not (_starting[0] or _importing(frame)):
+    if not (_starting or _importing(frame)):
         raise KeyboardInterrupt
     print(INTERRUPTED, file=sys.stderr, flush=True)
     signal.signal(signal.SIGINT, signal.SIG_DFL)

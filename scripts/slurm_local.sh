@@ -4,7 +4,8 @@
 #   bash scripts/slurm_local.sh down     stop the daemons (the packages and config stay)
 #   bash scripts/slurm_local.sh status   exit 0 if sbatch answers
 # Debian's slurm-wlm 22.05 without systemd: no cgroup plugin (there is no "disabled" in 22.05, so no
-# cgroup.conf at all), proctrack/linuxproc, task/none, accounting off, one partition "short".
+# cgroup.conf at all), proctrack/linuxproc, task/none, accounting off, one partition "short". A requeued job may
+# start again 10 s after its requeue (cred_expire; SLURM's default, 120 s, was most of the requeue tests' time).
 # It writes /etc/slurm/slurm.conf only if there is none or it is this script's own.
 set -euo pipefail
 
@@ -43,6 +44,7 @@ SlurmctldHost=$HOST
 SlurmUser=slurm
 SlurmdUser=root
 AuthType=auth/munge
+AuthInfo=cred_expire=10
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SwitchType=switch/none

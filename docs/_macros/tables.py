@@ -66,6 +66,10 @@ def compare_table(name: str, results: dict) -> str:
     for row in results["rows"]:
         lines.append(f"| {row['measure']} | {_value(row['before'], row['unit'])} | {_value(row['after'], row['unit'])} "
                      f"| {row['cost_ratio']:.2f} |")
+    if "median_cost_ratio" in results:
+        costliest = next(r for r in results["rows"] if r["measure"] == results["costliest"])
+        lines += ["", f"Median cost after / before: {results['median_cost_ratio']:.3f}; the costliest row: "
+                  f"{costliest['measure']}, {costliest['cost_ratio']:.3f}."]
     return "\n".join(lines) + "\n"
 
 
