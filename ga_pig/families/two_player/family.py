@@ -26,6 +26,7 @@ class TwoPlayer(TwoSeats):
     games = "two players, first to bank the goal wins"
     restarts = True
     space_of = staticmethod(space_of)
+    solve = solve
 
     @classmethod
     def covers(cls, game: Game) -> bool:
@@ -34,12 +35,6 @@ class TwoPlayer(TwoSeats):
     @classmethod
     def examples(cls):
         return Game.pig(goal=12, sides=4), Game.two_dice(goal=14), Game.pig_dice(goal=14), Game.hog(goal=12, max_dice=3)
-
-    def memory(self):
-        return solve.BYTES_PER_STATE * self.space.states
-
-    def optimal(self, method="policy_iteration", tol=1e-15, max_iterations=100_000):
-        return solve.optimal(self.game, method, tol, max_iterations)
 
     def best_response(self, b, max_iterations=10_000):
         return solve.best_response(b, self.game, max_iterations)
