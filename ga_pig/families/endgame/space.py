@@ -34,7 +34,6 @@ class EndgameDiceCounts(DiceCounts):
     seated = True
     noun = "seat-indexed dice counts"
     dims = 3
-    kernel_dims = 3
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -76,8 +75,6 @@ class EndgameRollHold(_RollHoldGenes, Space):
     seated = True
     dims = 4
     kernel_dims = 4
-    dtype = np.dtype(bool)
-    gene_bytes = 1
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
