@@ -46,9 +46,8 @@ from ga_pig.families.players._solvers import _solve
 from ga_pig.families.players.space import against_leader, space_of, supported
 from ga_pig.game import Game, check_game
 
-__all__ = ["PlayersSolution", "memory", "optimal", "evaluate", "one_against",
-           "best_response", "exploitability", "approximation", "hold_at",
-           "simulate"]
+__all__ = ["PlayersSolution", "memory", "optimal", "evaluate", "one_against", "best_response", "exploitability",
+           "approximation", "hold_at", "simulate"]
 
 TIE_MARGIN = 1e-13
 #: Bytes per state (score tuple and turn total): the policy, and the start values per score tuple.
@@ -123,11 +122,7 @@ def _check_players(game: Game, players: int) -> int:
 
 def _order(goal: int, players: int) -> np.ndarray:
     """Every score tuple's idx, highest score sum first."""
-    sums = np.zeros((goal,) * players, dtype=np.int64)
-    for axis in range(players):
-        shape = [1] * players
-        shape[axis] = goal
-        sums = sums + np.arange(goal).reshape(shape)
+    sums = sum(np.indices((goal,) * players, sparse=True))
     return np.argsort(-sums.ravel(), kind="stable").astype(np.int64)
 
 
