@@ -150,15 +150,11 @@ def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_ite
         first = int(stopped[0]) + 1
 
 
-def optimal(game: Game, players: int | None = None, max_iterations: int = 1000) -> PlayersSolution:
-    """Optimal play of ``game`` for ``players`` players (default: [`Game.players`][ga_pig.game.Game.players])."""
-    return _equilibrium(game, players, max_iterations, heuristic=True)
-
-
-def _equilibrium(game: Game, players: int | None, max_iterations: int, heuristic: bool) -> PlayersSolution:
-    """[`optimal`][ga_pig.families.players.optimal]; ``heuristic=False`` resolves every orbit whose best
-    responses cycle from the movers' envelopes alone (`_resolve_orbit`), skipping the kernel's mixing
-    search."""
+def optimal(game: Game, players: int | None = None, max_iterations: int = 1000,
+            heuristic: bool = True) -> PlayersSolution:
+    """Optimal play of ``game`` for ``players`` players (default: [`Game.players`][ga_pig.game.Game.players]);
+    ``heuristic=False`` resolves every orbit whose best responses cycle from the movers' envelopes alone
+    (`_resolve_orbit`), skipping the kernel's mixing search."""
     players = _check_players(game, game.players if players is None else players)
     goal = game.goal
     policy = np.zeros((1, goal ** players, goal), dtype=np.bool_)
