@@ -1,9 +1,5 @@
-"""How games end under given play in the endgame family: the exact winning margins, and sampled games.
-
-[`margins`][ga_pig.families.endgame.margins] carries optimal play forward from the start to the exact
-distribution of the winning margin; [`simulate`][ga_pig.families.endgame.simulate] plays games with the
-family's one game loop. The rules are stated in [`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve].
-"""
+"""How games end under given play in the endgame family: the exact winning margins, and sampled games (the rules:
+[`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve])."""
 
 from __future__ import annotations
 

@@ -60,14 +60,7 @@ from ga_pig._kernels.rules import METHODS, rules_of
 from ga_pig._validate import check_int, check_memory
 from ga_pig.families.endgame import _dice, _roll_hold
 from ga_pig.families.endgame._records import Choice, Final
-from ga_pig.families.endgame.final_turn import (
-    _decides,
-    _dice_final,
-    _kernel_rules,
-    _supported,
-    cap,
-    dice_size,
-)
+from ga_pig.families.endgame.final_turn import _decides, _dice_final, _kernel_rules, _supported, cap, dice_size
 from ga_pig.families.endgame.outcomes import margins, simulate
 from ga_pig.families.endgame.solution import EndgameSolution
 from ga_pig.families.endgame.space import space_of
