@@ -111,9 +111,7 @@ def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.n
     """The check of the module notes: at ``top`` (and so beyond) banking beats rolling for every
     mover in a deciding seat, by the bound W(top - j + 1) <= p_bust * P[1 - s, j, i, 0]
     + p_reset * P[1 - s, j, 0, 0]."""
-    goal = P.shape[1]
-    j = np.arange(goal)
-    W_top = W[top - j + 1]  # [j]
+    W_top = W[top - np.arange(P.shape[1]) + 1]  # [j]
     for s in range(2):
         lost = bust_p * P[1 - s].transpose(1, 0, 2)[:, :, 0] + reset_p * P[1 - s, :, 0, 0][None, :]  # [i, j]
         if decides[s] and (W_top[None, :] > lost).any():

@@ -175,23 +175,20 @@ def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, 
     shape = (goal,) * players + (goal,)
     if len(policies) != players:
         raise ValueError(f"policies must hold one strategy per player ({players}), got {len(policies)}")
-    policy, alternative, mix = [], [], []
+    stacked = []  # (policy, alternative, mix) per seat
     for seat, s in enumerate(policies):
         if isinstance(s, PlayersSolution):
             if s.policy.shape != shape:
                 raise ValueError(f"policies[{seat}] solves a game of shape {s.policy.shape}, expected {shape}")
-            policy.append(s.policy.reshape(goal ** players, goal))
-            alternative.append(s.alternative.reshape(goal ** players, goal))
-            mix.append(s.mix.reshape(goal ** players))
-            continue
-        if not isinstance(s, np.ndarray) or s.dtype != np.bool_ or s.shape != shape:
+            stacked.append((s.policy, s.alternative, s.mix))
+        elif not isinstance(s, np.ndarray) or s.dtype != np.bool_ or s.shape != shape:
             raise ValueError(f"policies[{seat}] must be a bool array of shape {shape} for {players} players (or a "
                              f"PlayersSolution), got {type(s).__name__} {getattr(s, 'dtype', '')} "
                              f"{getattr(s, 'shape', '')}")
-        policy.append(s.reshape(goal ** players, goal))
-        alternative.append(policy[-1])
-        mix.append(np.zeros(goal ** players))
-    return np.stack(policy), np.stack(alternative), np.stack(mix)
+        else:
+            stacked.append((s, s, np.zeros(shape[:-1])))
+    policy, alternative, mix = (np.stack([seat[q] for seat in stacked]) for q in range(3))
+    return policy.reshape(players, -1, goal), alternative.reshape(players, -1, goal), mix.reshape(players, -1)
 
 
 def evaluate(policies, game: Game) -> np.ndarray:
