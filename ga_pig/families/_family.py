@@ -37,6 +37,9 @@ class Family:
     reads_thresholds: ClassVar[bool] = False
     #: Whether exact win rates may be taken from other score pairs than the start (``starts``).
     restarts: ClassVar[bool] = False
+    #: The family's solve module, which ``memory`` (its ``BYTES_PER_STATE`` per state of the space) and
+    #: ``optimal`` read unless the family says otherwise.
+    solve: ClassVar = None
 
     def __init__(self, game: Game):
         self.game = game
@@ -66,13 +69,13 @@ class Family:
 
     def memory(self) -> float:
         """Bytes the optimal solver needs for the game (checked before it allocates)."""
-        raise NotImplementedError
+        return self.solve.BYTES_PER_STATE * self.space.states
 
     # ------------------------------------------------------------------ exact play
     def optimal(self, method: str = "policy_iteration", tol: float = 1e-15, max_iterations: int = 100_000):
         """Optimal play of the game (arguments checked by [`ga_pig.exact.optimal`][ga_pig.exact.solve.optimal], whose
         defaults these are)."""
-        raise NotImplementedError
+        return self.solve.optimal(self.game, method, tol, max_iterations)
 
     def best_response(self, b: np.ndarray, max_iterations: int = 10_000):
         """The solution that maximizes its win probability against the fixed strategy ``b`` (a strategy of the

@@ -190,8 +190,15 @@ class Space:
 
 
 class _RollHoldGenes:
-    """What the roll/hold spaces share: bool genes that flip, columns along the turn total that
-    slide, turn starts that may be made to roll, bit-packed storage."""
+    """What the roll/hold spaces share: three state axes unless they say otherwise, bool genes
+    drawn independently that flip, columns along the turn total that slide, turn starts that may
+    be made to roll, bit-packed storage."""
+
+    dims = 3
+
+    def random(self, rng, lead=(), n=None, p_roll=0.5):
+        n = self.game.goal if n is None else n
+        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
 
     def mutated(self, genes, rng):
         return ~genes

@@ -68,11 +68,7 @@ class TwoSeats(Family):
 
     def win_rates(self, population, opponent, seat="both", starts=None):
         p = self._against(population, opponent, starts)[:, -4:]
-        if seat == "first":
-            return p[:, 0]
-        if seat == "second":
-            return p[:, 2]
-        return 0.5 * (p[:, 0] + p[:, 2])
+        return p[:, 0] if seat == "first" else p[:, 2] if seat == "second" else 0.5 * (p[:, 0] + p[:, 2])
 
     def versus(self, population, opponents, starts=None):
         p = self._versus(population, opponents, self._starts(starts))[..., -4:]

@@ -77,7 +77,7 @@ def test_evaluation_equals_the_chain_sweep_at_full_goal(game):
 @pytest.mark.parametrize("game", [Game.two_dice(goal=30), Game.pass_the_pigs(goal=30, p_oinker=0.02),
                                   Game.pig(goal=30), Game.pig_dice(goal=20), Game.hog(goal=20, max_dice=4)], ids=str)
 def test_one_against_many_equals_single_evaluations(game):
-    """`_population_vs` (the opponent's turns made functionals once for all members) row by row equals
+    """`_versus` against one opponent (its turns made functionals once for all members) row by row equals
     `_pair` of each member alone, and the chain sweep, from the start and from weighted starts; so does
     `_all_pairs` (each member's turns made once for all its pairs)."""
     rng = np.random.default_rng(3)
@@ -89,7 +89,7 @@ def test_one_against_many_equals_single_evaluations(game):
     for weights in (AT_START, starts):
         width = 8 if weights.size else 4
         together = np.empty((len(population), width))
-        _evaluation._population_vs(population, opponent, rules, weights, together)
+        _evaluation._versus(population, opponent[None], rules, weights, together[:, None])
         for n in range(len(population)):
             alone = np.empty(width)
             _evaluation._pair(population[n], opponent, rules, weights, alone)

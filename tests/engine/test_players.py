@@ -142,7 +142,7 @@ def test_the_envelope_search_alone_finds_the_same_equilibrium(game):
     values, two independent routes to one answer. (Pig to 100 has two orbits only the envelope
     search resolves: there the solve ends with no orbit unsettled, exploitability 2e-16.)"""
     by_search = NP.optimal(game)
-    by_envelopes = NP_solve._equilibrium(game, None, 1000, heuristic=False)
+    by_envelopes = NP_solve.optimal(game, None, 1000, heuristic=False)
     assert by_envelopes.unsettled == 0 and by_envelopes.mixed == by_search.mixed > 0
     np.testing.assert_allclose(by_envelopes.value, by_search.value, rtol=0, atol=1e-13)
     assert NP.exploitability(by_envelopes) < 1e-13
@@ -153,7 +153,7 @@ def test_an_orbit_past_the_search_bound_is_left_unsettled_not_searched(monkeypat
     kernel's last pure strategies and counted, rather than searched for minutes."""
     game = Game.pig(goal=26, sides=4, players=3)
     monkeypatch.setattr(_orbits, "MAX_ASSIGNMENTS", 0)
-    bounded = NP_solve._equilibrium(game, None, 1000, heuristic=False)
+    bounded = NP_solve.optimal(game, None, 1000, heuristic=False)
     assert bounded.unsettled > 0 and bounded.mixed == 0
     assert NP.exploitability(bounded) > 1e-9
 

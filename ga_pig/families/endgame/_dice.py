@@ -57,16 +57,10 @@ def _choose(P, at, d, against, goal, decides, W, dice):
 
 @numba.njit(cache=True)
 def _solve(rules, final, choice, P, policies, rounds):
-    """Play of both seats of the game ``rules`` (a [`Rules`][ga_pig._kernels.rules.Rules] record) under
-    the final turn ``final`` (a [`Final`][ga_pig.families.endgame._records.Final] record), pair by pair:
-    seat 0 at (i, j) with seat 1 at (j, i), highest score sum first. Only the seats s with
-    ``choice.improve[s]`` choose their dice (both: optimal play; one: a best response; none: the
-    tables evaluated), writing their choices into their tables, ``policies`` = (policy0, policy1),
-    each [i, j]. With ``choice.exact_pairs`` (policy iteration) each round chooses against the
-    current start values and solves the pair's two linear equations exactly, until no choice
-    changes; otherwise (value iteration) greedy sweeps repeat until the start values move by no
-    more than ``choice.tol`` (a [`Choice`][ga_pig.families.endgame._records.Choice] record). Writes
-    P[seat, i, j] and rounds[i, j]; returns False if a pair did not settle within ``choice.max_rounds``."""
+    """`_solve` of `ga_pig.families.endgame._roll_hold` for dice counts: the same pairs in the same order, the
+    same ``choice``, ``rules`` and ``final``; the choosing seats write their dice into their tables, ``policies`` =
+    (policy0, policy1), each [i, j]. Writes P[seat, i, j] and rounds[i, j]; returns False if a pair did not settle
+    within ``choice.max_rounds``."""
     goal, dice = rules.goal, rules.dice
     decides, W = final
     exact_pairs, improve, tol, margin, max_rounds = choice
@@ -119,10 +113,8 @@ def _solve(rules, final, choice, P, policies, rounds):
 
 @numba.njit(cache=True, parallel=True)
 def _pairs(pop, others, first, second, rules, final, out):
-    """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
-    out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Every roll is one
-    of the tables' dice counts, so no game stalls: each seating's wins add up to 1. ``rules`` and
-    ``final`` as in `_solve`."""
+    """`_pairs` of `ga_pig.families.endgame._roll_hold` for dice counts (every roll is one of the tables' dice
+    counts, so no game stalls either)."""
     goal = rules.goal
     evaluate = Choice(True, np.zeros(2, dtype=np.bool_), 0.0, 0.0, 2)
     for m in numba.prange(first.shape[0]):

@@ -110,13 +110,10 @@ def _margins(rules, top, decides, policy, ending, won):
                     continue
                 v0 = (m0 + m1 * b1) / (1.0 - b0 * b1)  # turns started at (0, i, j)
                 v1 = (m1 + m0 * b0) / (1.0 - b0 * b1)
-                for side in range(2):
-                    s = side
-                    me = i if side == 0 else j
-                    op = j if side == 0 else i
-                    v = v0 if side == 0 else v1
-                    ends = ends0 if side == 0 else ends1
-                    mass[1 - s, op, 0] += v * (r0 if side == 0 else r1)
+                for s in range(2):
+                    me, op = (i, j) if s == 0 else (j, i)
+                    v, ends = (v0, ends0) if s == 0 else (v1, ends1)
+                    mass[1 - s, op, 0] += v * (r0 if s == 0 else r1)
                     for S in range(me + 1, ends.shape[0]):
                         p = v * ends[S]
                         if p == 0.0:

@@ -1,9 +1,5 @@
-"""The small records the endgame kernels take besides the [`Rules`][ga_pig._kernels.rules.Rules] record.
-
-NamedTuples, which numba passes as one struct each: [`Final`][ga_pig.families.endgame._records.Final], what the
-final turn the rule grants asks of the mover who reaches the goal;
-[`Choice`][ga_pig.families.endgame._records.Choice], and how a solve chooses its actions.
-"""
+"""The records the endgame kernels take besides the [`Rules`][ga_pig._kernels.rules.Rules] record: NamedTuples,
+which numba passes as one struct each."""
 
 from __future__ import annotations
 

@@ -1,16 +1,11 @@
-"""Private numba kernels of the endgame rules ([Neller & Presser 2005, "Endgame Variations"]): the roll/hold solve.
+"""Private numba kernels of the endgame rules ([Neller & Presser 2005, "Endgame Variations"]): the roll/hold solve
+of every roll-and-hold game ([`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve] states the rules).
 
-Once a player banks at least the goal, the other may get one final turn
-([`ga_pig.families.endgame`][ga_pig.families.endgame] says when). Tables are indexed ``[seat, i, j, k]`` —
-the mover's seat (0: first mover), the mover's banked score, the opponent's, the turn total — with
-``i + k`` up to the cap ``top``: a mover whose banked score plus turn total reaches ``top`` banks.
-Every roll-and-hold game is handled here: ADD, BUST, RESET and BANK outcomes, and the MOVE outcomes
-(DOUBLE, SUBTRACT: Pig Dice) that let the turn total double or fall. `_solve` takes the pairs of
-scores from the highest sum down, each pair's two seats together, one seat's turn at a time
-(`_side` of `ga_pig.families.endgame._side`); with RESET the sweeps over the pairs repeat (`_settle`).
-The kernels take the game as a [`Rules`][ga_pig._kernels.rules.Rules] record; the final turn's
-kernels are in `ga_pig.families.endgame._final`, the forward passes from the start in
-`ga_pig.families.endgame._forward`.
+Tables are indexed ``[seat, i, j, k]`` — the mover's seat (0: first mover), the mover's banked score, the
+opponent's, the turn total — with ``i + k`` up to the cap ``top``: a mover whose banked score plus turn total
+reaches ``top`` banks. `_solve` takes the pairs of scores from the highest sum down, each pair's two seats
+together, one seat's turn at a time (`_side` of `ga_pig.families.endgame._side`); with RESET the sweeps over the
+pairs repeat (`_settle`).
 """
 
 from __future__ import annotations

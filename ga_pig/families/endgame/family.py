@@ -17,6 +17,7 @@ class Endgame(TwoSeats):
     name = "endgame"
     games = "two players, a final turn answers the goal"
     space_of = staticmethod(space_of)
+    solve = solve
 
     @classmethod
     def covers(cls, game: Game) -> bool:
@@ -26,12 +27,6 @@ class Endgame(TwoSeats):
     def examples(cls):
         return (Game.pig(goal=10, sides=4, endgame="last_round"), Game.two_dice(goal=12, endgame="equal_turns"),
                 Game.hog(goal=10, max_dice=3, endgame="equal_turns"))
-
-    def memory(self):
-        return solve.BYTES_PER_STATE * self.space.states
-
-    def optimal(self, method="policy_iteration", tol=1e-15, max_iterations=100_000):
-        return solve.optimal(self.game, method, tol, max_iterations)
 
     def best_response(self, b, max_iterations=10_000):
         return solve.best_response(b, self.game, max_iterations)
@@ -48,10 +43,8 @@ class Endgame(TwoSeats):
         out[:] = solve.seat_probabilities(members, first, second, self.game)
 
     def play_blocks(self):
-        decides = np.array(self.space.decides, dtype=np.bool_)
-        if self.game.max_dice:
-            return _loop.play_blocks, self.space.kernel_view, (decides, final_dice(self.game, dice_size(self.game)))
-        return _loop.play_blocks, self.space.kernel_view, (decides,)
+        best = (final_dice(self.game, dice_size(self.game)),) if self.game.max_dice else ()
+        return _loop.play_blocks, self.space.kernel_view, (np.array(self.space.decides, dtype=np.bool_), *best)
 
     @classmethod
     def kernels(cls):

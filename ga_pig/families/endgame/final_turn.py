@@ -97,10 +97,7 @@ def _largest_bank(game: Game, top: int) -> int:
 
 def _kernel_rules(game: Game, top: int):
     """(rules, W): the game's rule record and the final turn's odds as far as a cap ``top`` needs."""
-    rules = rules_of(game)
-    size = _largest_bank(game, top) + 3
-    return rules, _final._final_turn(rules.add_p, rules.add_amount, rules.bank_p, rules.bank_amount, rules.move_p,
-                                     rules.move_amount, size)
+    return rules_of(game), final_turn(game, _largest_bank(game, top) + 3)
 
 
 def cap(game: Game) -> int:

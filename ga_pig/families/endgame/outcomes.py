@@ -1,9 +1,5 @@
-"""How games end under given play in the endgame family: the exact winning margins, and sampled games.
-
-[`margins`][ga_pig.families.endgame.margins] carries optimal play forward from the start to the exact
-distribution of the winning margin; [`simulate`][ga_pig.families.endgame.simulate] plays games with the
-family's one game loop. The rules are stated in [`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve].
-"""
+"""How games end under given play in the endgame family: the exact winning margins, and sampled games (the rules:
+[`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve])."""
 
 from __future__ import annotations
 
@@ -46,8 +42,7 @@ def margins(solution: EndgameSolution) -> np.ndarray:
     width = (largest + 1 if rules.move_p.size else 0) + step + 2
     over, fell = _final._final_margins(rules, largest + 2, width)
     won = np.zeros((2, max(largest, width) + 1))
-    decides = _decides(game)
-    stalled = _forward._margins(rules, top, decides, solution.policy, (over, fell), won)
+    stalled = _forward._margins(rules, top, _decides(game), solution.policy, (over, fell), won)
     if stalled > 0:
         raise RuntimeError(f"optimal play stalls with probability {stalled} on {game}")
     return won
@@ -86,24 +81,20 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
     goal = game.goal
     policies = np.ascontiguousarray(policies)
     probabilities, effects, amounts = game.tables()
-    cumulative, uniform = roll_table(probabilities)
-    winners = np.empty(games, dtype=np.int64)
-    scores = np.empty((games, 2), dtype=np.int64)
-    decides = _decides(game)
-    draws = (cumulative, uniform, effects, amounts)
+    draws = (*roll_table(probabilities), effects, amounts)
+    winners, scores = np.empty(games, dtype=np.int64), np.empty((games, 2), dtype=np.int64)
     if game.max_dice:
         if policies.dtype.kind not in "iu" or policies.shape != (2, 2, goal, goal) or policies.min() < 1 \
                 or policies.max() > game.max_dice:
             raise ValueError(f"policies must be an integer array of shape (2, 2, {goal}, {goal}) holding dice "
                              f"counts 1..{game.max_dice}, got {policies.dtype} {policies.shape}")
-        _W, best = _dice_final(game, dice_size(game))
-        _loop._sample(policies.astype(np.int64)[..., None], games, (goal, 0, best, decides), draws, keys, scores,
-                      winners, _loop.DICE)
-        return winners, scores
-    if policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
+        pop, top, best, kind = policies.astype(np.int64)[..., None], 0, _dice_final(game, dice_size(game))[1], \
+            _loop.DICE
+    elif policies.dtype != np.bool_ or policies.ndim != 5 or policies.shape[:4] != (2, 2, goal, goal) \
             or policies.shape[4] <= goal:
         raise ValueError(f"policies must be a bool array of shape (2, 2, {goal}, {goal}, top + 1) with top >= "
                          f"{goal}, got {policies.dtype} {policies.shape}")
-    _loop._sample(policies, games, (goal, policies.shape[4] - 1, _loop.NO_DICE, decides), draws, keys, scores,
-                  winners, _loop.HELD)
+    else:
+        pop, top, best, kind = policies, policies.shape[4] - 1, _loop.NO_DICE, _loop.HELD
+    _loop._sample(pop, games, (goal, top, best, _decides(game)), draws, keys, scores, winners, kind)
     return winners, scores

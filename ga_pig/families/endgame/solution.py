@@ -1,7 +1,5 @@
-"""The result of solving a game under an endgame rule: [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution].
-
-The rules and the solver are stated in [`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve].
-"""
+"""The result of solving a game under an endgame rule ([`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve]
+states the rules and the solver): [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution]."""
 
 from __future__ import annotations
 

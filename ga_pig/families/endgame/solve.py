@@ -60,14 +60,7 @@ from ga_pig._kernels.rules import METHODS, rules_of
 from ga_pig._validate import check_int, check_memory
 from ga_pig.families.endgame import _dice, _roll_hold
 from ga_pig.families.endgame._records import Choice, Final
-from ga_pig.families.endgame.final_turn import (
-    _decides,
-    _dice_final,
-    _kernel_rules,
-    _supported,
-    cap,
-    dice_size,
-)
+from ga_pig.families.endgame.final_turn import _decides, _dice_final, _kernel_rules, _supported, cap, dice_size
 from ga_pig.families.endgame.outcomes import margins, simulate
 from ga_pig.families.endgame.solution import EndgameSolution
 from ga_pig.families.endgame.space import space_of
@@ -83,26 +76,33 @@ TIE_MARGIN = 1e-13
 BYTES_PER_STATE = 9
 
 
+def _choice(method: str, improve, tol: float, max_iterations: int) -> Choice:
+    exact = method == "policy_iteration"
+    return Choice(exact, np.array(improve, np.bool_), float(tol), TIE_MARGIN if exact else 0.0, int(max_iterations))
+
+
 def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: int, improve=(True, True),
                 policy: np.ndarray | None = None):
-    """Solve at cap ``top``: both seats choosing (optimal play), or only the seats in ``improve``
-    against the others' actions in ``policy`` (a best response)."""
-    rules, W = _kernel_rules(game, top)
-    goal = game.goal
-    check_memory(BYTES_PER_STATE * 2 * goal * goal * (top + 1), "game.goal", goal, f"exact.optimal on {game}")
-    P = np.zeros((2, goal, goal, top + 1))
-    if policy is None:
-        policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
-        policy[..., 0] = True  # a turn start rolls (the game's strategies have no gene there)
-    rounds = np.zeros((goal, goal), dtype=np.int64)
-    decides = _decides(game)
-    margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    choice = Choice(method == "policy_iteration", np.array(improve, dtype=np.bool_), float(tol), margin,
-                    int(max_iterations))
-    sweeps = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), True, rounds)
-    if not sweeps:
+    """(P, policy, rounds, W, decides) solved at cap ``top`` (Hog: tables [seat, i, j] of dice, no cap): both
+    seats choosing (optimal play), or only the seats in ``improve`` against the others' actions in ``policy`` (a
+    best response)."""
+    goal, decides = game.goal, _decides(game)
+    choice, rounds = _choice(method, improve, tol, max_iterations), np.zeros((goal, goal), dtype=np.int64)
+    if game.max_dice:
+        W, _best = _dice_final(game, dice_size(game))
+        P, policy = np.zeros((2, goal, goal)), np.ones((2, goal, goal), np.int64) if policy is None else policy
+        ok = _dice._solve(rules_of(game), Final(decides, W), choice, P, (policy[0], policy[1]), rounds)
+    else:
+        rules, W = _kernel_rules(game, top)
+        check_memory(BYTES_PER_STATE * 2 * goal * goal * (top + 1), "game.goal", goal, f"exact.optimal on {game}")
+        P = np.zeros((2, goal, goal, top + 1))
+        if policy is None:
+            policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
+            policy[..., 0] = True  # a turn start rolls (the game's strategies have no gene there)
+        ok = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), True, rounds)
+    if not ok:
         raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
-                           f"rounds, or the sweeps over the resets did not settle")
+                           f"rounds" + ("" if game.max_dice else ", or the sweeps over the resets did not settle"))
     return P, policy, rounds, W, decides
 
 
@@ -111,9 +111,7 @@ def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.n
     """The check of the module notes: at ``top`` (and so beyond) banking beats rolling for every
     mover in a deciding seat, by the bound W(top - j + 1) <= p_bust * P[1 - s, j, i, 0]
     + p_reset * P[1 - s, j, 0, 0]."""
-    goal = P.shape[1]
-    j = np.arange(goal)
-    W_top = W[top - j + 1]  # [j]
+    W_top = W[top - np.arange(P.shape[1]) + 1]  # [j]
     for s in range(2):
         lost = bust_p * P[1 - s].transpose(1, 0, 2)[:, :, 0] + reset_p * P[1 - s, :, 0, 0][None, :]  # [i, j]
         if decides[s] and (W_top[None, :] > lost).any():
@@ -143,7 +141,7 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     _supported(game)
     if game.max_dice:
-        P, policy, rounds = _dice_solve_with(game, method, tol, max_iterations)
+        P, policy, rounds = _solve_with(game, game.goal, method, tol, max_iterations)[:3]
         return EndgameSolution(policy, P, game.goal, rounds, method, game)
     goal = game.goal
     if margin is None:
@@ -158,26 +156,6 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
         margin *= 2
     P, policy, top = _within_cap(game, P, policy, top)
     return EndgameSolution(policy, _past_cap_nan(P, top), top, rounds, method, game)
-
-
-def _dice_solve_with(game: Game, method: str, tol: float, max_iterations: int, improve=(True, True),
-                     policy: np.ndarray | None = None):
-    """Hog: (P, policy, rounds) with both seats choosing their dice (optimal play), or only the
-    seats in ``improve`` against the others' dice in ``policy`` (a best response)."""
-    goal = game.goal
-    W, _best = _dice_final(game, dice_size(game))
-    if policy is None:
-        policy = np.ones((2, goal, goal), dtype=np.int64)
-    P = np.zeros((2, goal, goal))
-    rounds = np.zeros((goal, goal), dtype=np.int64)
-    margin = TIE_MARGIN if method == "policy_iteration" else 0.0
-    choice = Choice(method == "policy_iteration", np.array(improve, dtype=np.bool_), float(tol), margin,
-                    int(max_iterations))
-    ok = _dice._solve(rules_of(game), Final(_decides(game), W), choice, P, (policy[0], policy[1]), rounds)
-    if not ok:
-        raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
-                           f"rounds")
-    return P, policy, rounds
 
 
 def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
@@ -214,14 +192,11 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     population = np.ascontiguousarray(population)
     others = population if others is None else np.ascontiguousarray(others)
     if game.max_dice:
-        W, _best = _dice_final(game, dice_size(game))
-        _dice._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules_of(game),
-                     Final(_decides(game), W), out)
-        return out
-    top = population.shape[-1] - 1
-    rules, W = _kernel_rules(game, top)
-    _roll_hold._pairs(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules,
-                      Final(_decides(game), W), out)
+        kernel, rules, (W, _best) = _dice._pairs, rules_of(game), _dice_final(game, dice_size(game))
+    else:
+        kernel, (rules, W) = _roll_hold._pairs, _kernel_rules(game, population.shape[-1] - 1)
+    kernel(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules,
+           Final(_decides(game), W), out)
     return out
 
 
@@ -238,26 +213,18 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> En
     """
     b = space_of(game).check(b, "b")
     _supported(game)
-    if game.max_dice:
-        values, policy, rounds = [], np.ones_like(b), np.zeros((game.goal, game.goal), dtype=np.int64)
-        for seat in range(2):
-            table = np.array(b)
-            table[seat] = 1  # the responder starts from one die everywhere
-            P, table, seat_rounds = _dice_solve_with(game, "policy_iteration", 0.0, max_iterations,
-                                                     (seat == 0, seat == 1), table)
-            values.append(P[seat])
-            policy[seat] = table[seat]
-            rounds += seat_rounds
-        return EndgameSolution(policy, np.stack(values), game.goal, rounds, "best_response", game)
-    top = b.shape[-1] - 1
+    dice = bool(game.max_dice)
+    top = game.goal if dice else b.shape[-1] - 1
     values, policy, rounds = [], np.zeros_like(b), np.zeros((game.goal, game.goal), dtype=np.int64)
     for seat in range(2):
         table = np.array(b)
-        table[..., 0] = True  # a turn start always rolls
-        table[seat] = True  # the responder starts from rolling everywhere
+        if not dice:
+            table[..., 0] = True  # a turn start always rolls
+        table[seat] = 1  # the responder starts from one die (Hog), or from rolling, everywhere
         improve = (seat == 0, seat == 1)
-        P, table, seat_rounds, _, _ = _solve_with(game, top, "policy_iteration", 0.0, max_iterations, improve, table)
+        P, table, seat_rounds = _solve_with(game, top, "policy_iteration", 0.0, max_iterations, improve, table)[:3]
         values.append(P[seat])
         policy[seat] = table[seat]
         rounds += seat_rounds
-    return EndgameSolution(policy, _past_cap_nan(np.stack(values), top), top, rounds, "best_response", game)
+    value = np.stack(values)
+    return EndgameSolution(policy, value if dice else _past_cap_nan(value, top), top, rounds, "best_response", game)

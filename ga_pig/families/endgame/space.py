@@ -34,7 +34,6 @@ class EndgameDiceCounts(DiceCounts):
     seated = True
     noun = "seat-indexed dice counts"
     dims = 3
-    kernel_dims = 3
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -42,8 +41,7 @@ class EndgameDiceCounts(DiceCounts):
 
     @property
     def shape(self) -> tuple[int, ...]:
-        goal = self.game.goal
-        return (2, goal, goal)
+        return (2, self.game.goal, self.game.goal)
 
     def describe(self, stacked=False):
         shape = ("n",) + self.shape if stacked else self.shape
@@ -76,8 +74,6 @@ class EndgameRollHold(_RollHoldGenes, Space):
     seated = True
     dims = 4
     kernel_dims = 4
-    dtype = np.dtype(bool)
-    gene_bytes = 1
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -89,8 +85,7 @@ class EndgameRollHold(_RollHoldGenes, Space):
 
     @property
     def shape(self) -> tuple[int, ...]:
-        goal = self.game.goal
-        return (2, goal, goal, self.top + 1)
+        return (2, self.game.goal, self.game.goal, self.top + 1)
 
     def describe(self, stacked: bool = False) -> str:
         shape = ("n",) + self.shape if stacked else self.shape
@@ -98,13 +93,10 @@ class EndgameRollHold(_RollHoldGenes, Space):
                 f"(goal={self.game.goal}, endgame={self.game.endgame!r}, top={self.top})")
 
     def legal(self) -> np.ndarray:
-        goal = self.game.goal
-        i = np.arange(goal)[:, None]
-        k = np.arange(self.top + 1)[None, :]
-        total = i + k
+        i, k = np.ogrid[:self.game.goal, :self.top + 1]
         out = np.empty(self.shape, dtype=bool)
         for seat in range(2):
-            out[seat] = ((k >= 1) & (total < self.ends[seat]))[:, None, :]
+            out[seat] = ((k >= 1) & (i + k < self.ends[seat]))[:, None, :]
         return out
 
     def random(self, rng, lead=(), n=None, p_roll=0.5):

@@ -110,14 +110,6 @@ def _adopt_mixture(strategy, orbit, cycle, L):
 
 
 @numba.njit(cache=True)
-def _workspace(goal, n, movers):
-    """A fresh `Orbit` and `Cycle` for orbits of at most ``movers`` movers."""
-    return (Orbit(np.zeros((movers, 2), dtype=np.int64), np.zeros((movers, n)), np.zeros(movers)),
-            Cycle(np.zeros((movers, 2, n)), np.zeros((movers, 2)), np.zeros((movers, 2, goal), dtype=np.bool_),
-                  np.zeros(movers, dtype=np.int64), np.zeros(movers)))
-
-
-@numba.njit(cache=True)
 def _solve(rules, order, first, search, strategy, solved):
     """Every orbit, highest score sum first (``order``: the idx of every score tuple, by
     descending sum). Identities p with search.greedy_of[p] play best responses, one mover at a
@@ -135,7 +127,10 @@ def _solve(rules, order, first, search, strategy, solved):
     identities, n = X.shape[0], X.shape[2]
     solved.stopped[0] = -1
     turn = _turn_scratch(goal, n)
-    orbit, cycle = _workspace(goal, n, n * identities)
+    movers = n * identities  # the most an orbit has
+    orbit = Orbit(np.zeros((movers, 2), dtype=np.int64), np.zeros((movers, n)), np.zeros(movers))
+    cycle = Cycle(np.zeros((movers, 2, n)), np.zeros((movers, 2)), np.zeros((movers, 2, goal), dtype=np.bool_),
+                  np.zeros(movers, dtype=np.int64), np.zeros(movers))
     states, done = orbit.states, solved.done
     unsettled = 0
     for position in range(first, order.shape[0]):

@@ -20,6 +20,8 @@ wins. The rules come as a `TurnRules` record (what a turn reads of the
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -142,13 +144,6 @@ def _fixed_turn(rules, X, strategy, state, turn):
     return b
 
 
-@numba.njit(cache=True, inline="always")
-def _gcd(a, b):
-    while b:
-        a, b = b, a % b
-    return a
-
-
 @numba.njit(cache=True)
 def _orbit_values(A, B, L, n):
     """Start vectors x_r = A[r] + B[r] R x_{r+1} around an orbit of L movers (x_L = x_0), solved
@@ -164,7 +159,7 @@ def _orbit_values(A, B, L, n):
         return x
     # x_0 = c + product * R^L x_0; R^L permutes the entries with order d = n / gcd(L, n), so
     # (I - product R^L)^-1 = (I + product R^L + ... + (product R^L)^(d-1)) / (1 - product^d)
-    d = n // _gcd(L % n, n)
+    d = n // math.gcd(L % n, n)
     term = c.copy()
     x[0] = c
     power = 1.0

@@ -46,9 +46,8 @@ from ga_pig.families.players._solvers import _solve
 from ga_pig.families.players.space import against_leader, space_of, supported
 from ga_pig.game import Game, check_game
 
-__all__ = ["PlayersSolution", "memory", "optimal", "evaluate", "one_against",
-           "best_response", "exploitability", "approximation", "hold_at",
-           "simulate"]
+__all__ = ["PlayersSolution", "memory", "optimal", "evaluate", "one_against", "best_response", "exploitability",
+           "approximation", "hold_at", "simulate"]
 
 TIE_MARGIN = 1e-13
 #: Bytes per state (score tuple and turn total): the policy, and the start values per score tuple.
@@ -123,11 +122,7 @@ def _check_players(game: Game, players: int) -> int:
 
 def _order(goal: int, players: int) -> np.ndarray:
     """Every score tuple's idx, highest score sum first."""
-    sums = np.zeros((goal,) * players, dtype=np.int64)
-    for axis in range(players):
-        shape = [1] * players
-        shape[axis] = goal
-        sums = sums + np.arange(goal).reshape(shape)
+    sums = sum(np.indices((goal,) * players, sparse=True))
     return np.argsort(-sums.ravel(), kind="stable").astype(np.int64)
 
 
@@ -155,15 +150,11 @@ def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_ite
         first = int(stopped[0]) + 1
 
 
-def optimal(game: Game, players: int | None = None, max_iterations: int = 1000) -> PlayersSolution:
-    """Optimal play of ``game`` for ``players`` players (default: [`Game.players`][ga_pig.game.Game.players])."""
-    return _equilibrium(game, players, max_iterations, heuristic=True)
-
-
-def _equilibrium(game: Game, players: int | None, max_iterations: int, heuristic: bool) -> PlayersSolution:
-    """[`optimal`][ga_pig.families.players.optimal]; ``heuristic=False`` resolves every orbit whose best
-    responses cycle from the movers' envelopes alone (`_resolve_orbit`), skipping the kernel's mixing
-    search."""
+def optimal(game: Game, players: int | None = None, max_iterations: int = 1000,
+            heuristic: bool = True) -> PlayersSolution:
+    """Optimal play of ``game`` for ``players`` players (default: [`Game.players`][ga_pig.game.Game.players]);
+    ``heuristic=False`` resolves every orbit whose best responses cycle from the movers' envelopes alone
+    (`_resolve_orbit`), skipping the kernel's mixing search."""
     players = _check_players(game, game.players if players is None else players)
     goal = game.goal
     policy = np.zeros((1, goal ** players, goal), dtype=np.bool_)
@@ -184,23 +175,20 @@ def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, 
     shape = (goal,) * players + (goal,)
     if len(policies) != players:
         raise ValueError(f"policies must hold one strategy per player ({players}), got {len(policies)}")
-    policy, alternative, mix = [], [], []
+    stacked = []  # (policy, alternative, mix) per seat
     for seat, s in enumerate(policies):
         if isinstance(s, PlayersSolution):
             if s.policy.shape != shape:
                 raise ValueError(f"policies[{seat}] solves a game of shape {s.policy.shape}, expected {shape}")
-            policy.append(s.policy.reshape(goal ** players, goal))
-            alternative.append(s.alternative.reshape(goal ** players, goal))
-            mix.append(s.mix.reshape(goal ** players))
-            continue
-        if not isinstance(s, np.ndarray) or s.dtype != np.bool_ or s.shape != shape:
+            stacked.append((s.policy, s.alternative, s.mix))
+        elif not isinstance(s, np.ndarray) or s.dtype != np.bool_ or s.shape != shape:
             raise ValueError(f"policies[{seat}] must be a bool array of shape {shape} for {players} players (or a "
                              f"PlayersSolution), got {type(s).__name__} {getattr(s, 'dtype', '')} "
                              f"{getattr(s, 'shape', '')}")
-        policy.append(s.reshape(goal ** players, goal))
-        alternative.append(policy[-1])
-        mix.append(np.zeros(goal ** players))
-    return np.stack(policy), np.stack(alternative), np.stack(mix)
+        else:
+            stacked.append((s, s, np.zeros(shape[:-1])))
+    policy, alternative, mix = (np.stack([seat[q] for seat in stacked]) for q in range(3))
+    return policy.reshape(players, -1, goal), alternative.reshape(players, -1, goal), mix.reshape(players, -1)
 
 
 def evaluate(policies, game: Game) -> np.ndarray:

@@ -25,8 +25,6 @@ class PlayersRollHold(_RollHoldGenes, Space):
     name = "players_roll_hold"
     noun = "roll/hold decisions for three or more players"
     offers = frozenset({"roll_hold", "thresholds", "tensor_genome", "threshold_genome", "leader_genome"})
-    dtype = np.dtype(bool)
-    gene_bytes = 1
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -44,10 +42,6 @@ class PlayersRollHold(_RollHoldGenes, Space):
         g = self.game.goal
         i = np.arange(g).reshape((g,) + (1,) * self.players)
         return np.broadcast_to(i + np.arange(g) < g, self.shape).copy()
-
-    def random(self, rng, lead=(), n=None, p_roll=0.5):
-        n = self.game.goal if n is None else n
-        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
 
 
 def against_leader(table: np.ndarray, players: int) -> np.ndarray:

@@ -17,6 +17,7 @@ class Solitaire(Family):
     name = "solitaire"
     games = "two players, each alone with a turn limit to bank the goal"
     space_of = staticmethod(space_of)
+    solve = solve
 
     @classmethod
     def covers(cls, game: Game) -> bool:
@@ -26,12 +27,6 @@ class Solitaire(Family):
     def examples(cls):
         return Game.solitaire(goal=20, turns=4), with_turns(Game.two_dice(goal=16), 3), \
             with_turns(Game.freys(goal=20), 2)
-
-    def memory(self):
-        return solve.memory(self.game)
-
-    def optimal(self, method="policy_iteration", tol=1e-15, max_iterations=100_000):
-        return solve.optimal(self.game, method, tol, max_iterations)
 
     def best_response(self, b, max_iterations=10_000):
         return self.optimal(max_iterations=max_iterations)  # b's success is not a's to change

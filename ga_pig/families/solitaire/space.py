@@ -24,18 +24,11 @@ class SolitaireRollHold(_RollHoldGenes, Space):
     name = "solitaire_roll_hold"
     noun = "roll/hold decisions against a turn limit"
     offers = frozenset({"roll_hold", "thresholds", "tensor_genome", "threshold_genome"})
-    dims = 3
-    dtype = np.dtype(bool)
-    gene_bytes = 1
 
     def legal(self) -> np.ndarray:
         g = self.game.goal
         i, j, k = np.ogrid[:g, :g, :g]
         return (i + k < g) & (j < self.game.turns)
-
-    def random(self, rng, lead=(), n=None, p_roll=0.5):
-        n = self.game.goal if n is None else n
-        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
 # --8<-- [end:space]
 
 

@@ -273,12 +273,6 @@ def _pair(a, b, rules, starts, out):
         _pair_chains(a, b, rules, starts, out, chain_kind(rules))
 
 
-def _population_vs(population, opponent, rules, starts, out):
-    """out[n] = _pair(population[n], opponent) for every member, in parallel: the opponent's turns are made once
-    for all members where evaluation goes through functionals."""
-    _versus(population, opponent[None], rules, starts, out[:, None])
-
-
 @numba.njit(cache=True, parallel=True)
 def _all_pairs_chains(population, first, second, rules, starts, out, kind):
     """[`_all_pairs`][ga_pig.families.two_player._evaluation._all_pairs] by the chain sweep."""

@@ -11,12 +11,6 @@ from ga_pig._streams import _splitmix
 from ga_pig.families.two_player._loop import _play_game
 
 
-@numba.njit(cache=True, inline="always")
-def _game(pop, first, second, table, kind, state, start, visits):
-    """The winner (index into pop, -1 for a stalemate) of one game of the loop ``kind`` = (moves, dice) reads."""
-    return _play_game(pop, first, second, table, kind, True, state, start, visits)[0]
-
-
 @numba.njit(cache=True, parallel=True)
 def _rollouts(pop, cells, openings, seeds, n, table, kind, out):
     """For each test t, ``n`` pairs of games begun at the turn start ``cells[t]`` = (i, j): pop[0] to move
@@ -30,8 +24,8 @@ def _rollouts(pop, cells, openings, seeds, n, table, kind, out):
         i, j, lead, parted = cells[t, 0], cells[t, 1], 0, 0
         for r in range(n):
             _, key = _splitmix(np.uint64(seeds[t]) ^ np.uint64(r))
-            a = _game(pop, 0, 1, table, kind, key, (i, j, openings[t], True, False), unused) == 0
-            b = _game(pop, 0, 1, table, kind, key, (i, j, openings[t], False, False), unused) == 0
+            a = _play_game(pop, 0, 1, table, kind, True, key, (i, j, openings[t], True, False), unused)[0] == 0
+            b = _play_game(pop, 0, 1, table, kind, True, key, (i, j, openings[t], False, False), unused)[0] == 0
             lead += np.int64(a) - np.int64(b)
             parted += a != b
         out[t, 0] = lead
@@ -46,4 +40,4 @@ def _turn_starts(pop, seeds, n, table, kind, visits):
         for g in range(n):
             _, key = _splitmix(np.uint64(seeds[b]) ^ np.uint64(g))
             first, second = (np.int64(0), np.int64(1)) if g % 2 == 0 else (np.int64(1), np.int64(0))
-            _game(pop, first, second, table, kind, key, (0, 0, visits[b, 0], False, True), visits[b])
+            _play_game(pop, first, second, table, kind, True, key, (0, 0, visits[b, 0], False, True), visits[b])

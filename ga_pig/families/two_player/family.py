@@ -26,6 +26,7 @@ class TwoPlayer(TwoSeats):
     games = "two players, first to bank the goal wins"
     restarts = True
     space_of = staticmethod(space_of)
+    solve = solve
 
     @classmethod
     def covers(cls, game: Game) -> bool:
@@ -34,12 +35,6 @@ class TwoPlayer(TwoSeats):
     @classmethod
     def examples(cls):
         return Game.pig(goal=12, sides=4), Game.two_dice(goal=14), Game.pig_dice(goal=14), Game.hog(goal=12, max_dice=3)
-
-    def memory(self):
-        return solve.BYTES_PER_STATE * self.space.states
-
-    def optimal(self, method="policy_iteration", tol=1e-15, max_iterations=100_000):
-        return solve.optimal(self.game, method, tol, max_iterations)
 
     def best_response(self, b, max_iterations=10_000):
         return solve.best_response(b, self.game, max_iterations)
@@ -62,7 +57,9 @@ class TwoPlayer(TwoSeats):
         _evaluation._all_pairs(members, first, second, self.rules, starts, out)
 
     def turn_totals(self):
-        totals = _dice_totals(self.game) if self.game.max_dice else _roll_hold_totals(self.game)
+        # Hog: any score some number of dice can make
+        totals = np.flatnonzero((self.game.dice_table()[1:] > 0).any(axis=0)) if self.game.max_dice \
+            else _roll_hold_totals(self.game)
         return totals[totals < self.game.goal].astype(np.int64)
 
     def reachable(self, policy):
@@ -81,21 +78,17 @@ class TwoPlayer(TwoSeats):
 
     def play_blocks(self):
         # Hog's dice counts where the kernel reads pop[n, i, j, 0]
-        return _blocks(_loop.DICE if self.game.max_dice else _loop.MOVES if self._moves else _loop.PLAIN), \
+        moves = self.rules.move_p.shape[0] > 0  # DOUBLE, SUBTRACT: the loop that plays them
+        return _blocks(_loop.DICE if self.game.max_dice else _loop.MOVES if moves else _loop.PLAIN), \
             self.space.kernel_view, ()
-
-    @functools.cached_property
-    def _moves(self) -> bool:
-        """Whether a roll can move the banked score (DOUBLE, SUBTRACT): the loop that plays them."""
-        return self.rules.move_p.shape[0] > 0
 
     @functools.cached_property
     def _table(self) -> tuple:
         """(table, kind): the game's goal and roll table as the loop reads them, and (moves, dice), the loop it
         plays."""
         probabilities, effects, amounts = self.game.tables()
-        cumulative, uniform = roll_table(probabilities)
-        return (self.game.goal, cumulative, uniform, effects, amounts), (self._moves, bool(self.game.max_dice))
+        return (self.game.goal, *roll_table(probabilities), effects, amounts), \
+            (self.rules.move_p.shape[0] > 0, bool(self.game.max_dice))
 
     def turn_starts(self, a, b, games, seed):
         blocks = -(-games // BLOCK)
@@ -151,8 +144,3 @@ def _roll_hold_totals(game: Game) -> np.ndarray:
         if _roll.py_func(0, o, effects, amounts)[1] == BANKS:
             totals[amounts[o]:] |= possible[: game.goal - amounts[o]]
     return np.flatnonzero(totals)
-
-
-def _dice_totals(game: Game) -> np.ndarray:
-    """Any score some number of dice can make."""
-    return np.flatnonzero((game.dice_table()[1:] > 0).any(axis=0))

@@ -143,9 +143,7 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     space_of(game).check(b, "b")
     goal = game.goal
     value, policy = _tables(game, "exact.best_response")
-    at_start = np.zeros((goal, goal, 2))
-    to_b = np.zeros((goal, goal, 2))
-    iterations = np.zeros((goal, goal), dtype=np.int64)
+    at_start, to_b, iterations = np.zeros((goal, goal, 2)), np.zeros((goal, goal, 2)), np.zeros((goal, goal), np.int64)
     fixed, rules = space_of(game).kernel_view(b), rules_of(game)
     scratch = np.zeros((goal, 4)), np.zeros((goal, 4))
 

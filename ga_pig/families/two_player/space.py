@@ -28,18 +28,11 @@ class RollHold(_RollHoldGenes, Space):
     name = "roll_hold"
     noun = "roll/hold decisions"
     offers = frozenset({"roll_hold", "thresholds", "action_values", "tensor_genome", "threshold_genome"})
-    dims = 3
-    dtype = np.dtype(bool)
-    gene_bytes = 1
 
     def legal(self) -> np.ndarray:
         g = self.game.goal
         i, _, k = np.ogrid[:g, :g, :g]
         return np.broadcast_to(i + k < g, self.shape).copy()
-
-    def random(self, rng, lead=(), n=None, p_roll=0.5):
-        n = self.game.goal if n is None else n
-        return rng.random(tuple(lead) + (n,) * self.dims) < p_roll
 
 
 class DiceCounts(Space):
