@@ -15,7 +15,7 @@ from ga_pig.families import Space, pack_bits, unpack_bits
 from ga_pig.files import atomic_write, read_json, save_npy, save_npz, write_json, write_table
 
 __all__ = ["key_columns", "setting", "atomic_write", "save_npy", "save_npz", "write_json", "write_table",
-           "save_checkpoint", "save_png", "load_checkpoint", "plot_winrate", "winrate_figure", "CHECKPOINT",
+           "save_checkpoint", "save_png", "load_checkpoint", "winrate_figure", "CHECKPOINT",
            "POPULATION", "save_population", "load_population_file", "FAILED", "record_failure", "read_failure",
            "CHECKPOINT_FORMAT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "RUN_FILES", "MIGRATIONS", "objective"]
 
@@ -210,11 +210,6 @@ def winrate_figure(records: list[dict], title: str):
     ax.set_title(title)
     fig.tight_layout()
     return fig
-
-
-def plot_winrate(records: list[dict], path: Path, title: str) -> None:
-    """Write [`winrate_figure`][ga_pig.evolve.outputs.winrate_figure] of ``records`` to ``path`` (PNG)."""
-    save_png(winrate_figure(records, title), path)
 
 
 def save_png(fig, path: Path) -> None:

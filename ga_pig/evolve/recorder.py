@@ -150,8 +150,8 @@ class Recorder:
                    "compile_s": self.compile_seconds(), "resumes": resumes, "output_dir": str(out)}
         O.write_json(out / O.SUMMARY, summary)
         (out / O.FAILED).unlink(missing_ok=True)  # the run finished: an earlier attempt's failure note is stale
-        O.plot_winrate(self.records, out / "winrate.png",
-                     f"{spec.experiment}: {spec.selection.scheme}, mutation {spec.mutation}")
+        title = f"{spec.experiment}: {spec.selection.scheme}, mutation {spec.mutation}"
+        O.save_png(O.winrate_figure(self.records, title), out / "winrate.png")
         return summary
 
 
