@@ -89,13 +89,6 @@ def _registry(name: str) -> typing.Callable[[], list[str]]:
     return lambda: registry_names(name).split(" | ")
 
 
-def _choices(schema: str) -> dict[str, typing.Callable[[], typing.Iterable[str]]]:
-    """The keys that take a name, each with where its names come from (a registry or a tuple)."""
-    from ga_pig.game import ENDGAMES
-
-    return {"game.name": _registry("games"), "game.endgame": lambda: ENDGAMES, **_schema_of(schema).choices()}
-
-
 _FIELD = re.compile(r"^\s+(\w+)\s*:")
 _ROLE = re.compile(r":(?:func|meth|class|data|mod|attr|obj|exc|const):`~?([^`<]*?)(?:\s*<([^>]+)>)?`")
 _AUTOREF = re.compile(r"\[([^\]]+)\]\[[\w.]*\]")
@@ -148,9 +141,7 @@ def _value(value) -> str:
         return "null"
     if isinstance(value, bool):
         return str(value).lower()
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    return str(value)
+    return "[" + ", ".join(_value(v) for v in value) + "]" if isinstance(value, list) else str(value)
 
 
 def _number(value: float) -> str:
@@ -169,9 +160,13 @@ def _bounds(bound) -> str:
 def keys(schema: str = "run", composed: dict | None = None) -> list[Key]:
     """Every leaf key of ``schema`` (one of [`SCHEMAS`][ga_pig._config_doc.SCHEMAS]), in the schema's order, with its
     default from ``composed`` (default: the config its command line composes with no overrides)."""
+    from ga_pig.game import ENDGAMES
+
     found = _schema_of(schema)
     cls, composed = found.cls, found.composed() if composed is None else composed
-    ranges, choices = found.ranges(), _choices(schema)
+    # the keys that take a name, each with where its names come from (a registry or a tuple)
+    choices = {"game.name": _registry("games"), "game.endgame": lambda: ENDGAMES, **found.choices()}
+    ranges = found.ranges()
     rows = []
 
     def row(dotted: str, kind, value, meaning: str) -> Key:

@@ -83,8 +83,10 @@ def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = 
     directory, before = _claimed[0]
     now = _identity(directory / CHECKPOINT)
     if now is None:
+        named = _given(argv, "hydra.run.dir")  # else its directory named: a time-stamped default is not chosen again
+        again = shlex.join(["python", "-m", "ga_pig", *argv, *([] if named else [f"hydra.run.dir={directory}"])])
         _say(f"{what} before the run's first checkpoint: {directory} holds nothing to continue; start it again "
-             f"in place with: {_same_command(argv, directory)}")
+             f"in place with: {again}")
     elif now == before:
         _say(f"{what} before the resumed run began: {directory} keeps its checkpoint as it was; continue with: "
              f"python -m ga_pig resume={shlex.quote(str(directory))}")
@@ -92,13 +94,6 @@ def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = 
 
 def _say(line: str) -> None:
     print(f"ga_pig: {line}", file=sys.stderr, flush=True)
-
-
-def _same_command(argv: list[str], directory: Path) -> str:
-    """``argv`` as a command, with ``hydra.run.dir`` naming ``directory`` (a time-stamped default is not
-    chosen again)."""
-    named = _given(argv, "hydra.run.dir")
-    return shlex.join(["python", "-m", "ga_pig", *argv, *([] if named else [f"hydra.run.dir={directory}"])])
 
 
 def _given(overrides, key: str) -> bool:
@@ -167,10 +162,8 @@ class LaunchCallback(Callback):
         if str(config.hydra.launcher.get("_target_", "")).endswith("SlurmLauncher"):
             quiet_sacct()
         try:
-            if _given(config.hydra.overrides.hydra, "hydra.sweep.dir"):
-                sweep_dir = claim_named(config.hydra.sweep.dir)
-            else:
-                sweep_dir = claim_new(config.hydra.sweep.dir)
+            claim = claim_named if _given(config.hydra.overrides.hydra, "hydra.sweep.dir") else claim_new
+            sweep_dir = claim(config.hydra.sweep.dir)
         except ValueError as error:
             refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir")))
         ready()

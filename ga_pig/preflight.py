@@ -24,6 +24,7 @@ Hydra composes the config again when the run starts; the checks here only decide
 from __future__ import annotations
 
 import itertools
+import math
 import shutil
 import subprocess
 import typing
@@ -113,10 +114,7 @@ def check_overrides(overrides: list[str], multirun: bool) -> list[list[str]]:
 
 
 def _combinations(axes: list[list[str]]) -> list[list[str]]:
-    count = 1
-    for axis in axes:
-        count *= len(axis)
-    if count <= MAX_COMBINATIONS:
+    if math.prod(len(axis) for axis in axes) <= MAX_COMBINATIONS:
         return [list(job) for job in itertools.product(*axes)]
     first = [axis[0] for axis in axes]
     return [first[:n] + [value] + first[n + 1:] for n, axis in enumerate(axes) for value in axis]
@@ -145,15 +143,11 @@ def slurm_unavailable() -> str | None:
 
 
 def _hydra_value(overrides: list[str], key: str) -> str | None:
-    for override in overrides:
-        name, _, value = override.partition("=")
-        if name.lstrip("+") == key:
-            return value
-    return None
+    return next((o.partition("=")[2] for o in overrides if o.partition("=")[0].lstrip("+") == key), None)
 
 
 def _check_job(job: list[str], run_dir: str | None) -> None:
-    from ga_pig.rundir import DirectoryInUse, check_free, check_writable
+    from ga_pig.rundir import check_free, check_writable
     from ga_pig.runs import prepare
     from ga_pig.runs.cluster import check_cluster
     from ga_pig.track import check as check_trackers
@@ -179,9 +173,7 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
             if run_dir is not None and Path(run_dir).expanduser().resolve() != resumed.run_dir.resolve():
                 raise ValueError(f"hydra.run.dir = {run_dir!r}: a resumed run continues in its own directory "
                                  f"{str(resumed.run_dir)!r}; leave hydra.run.dir out")
-    except DirectoryInUse as error:
-        refuse(error)
-    except ValueError as error:
+    except ValueError as error:  # DirectoryInUse among them
         refuse(error)
 
 

@@ -19,54 +19,11 @@ against the registries themselves, imported when validating, not at import (only
 from __future__ import annotations
 
 from ga_pig.config.base import CONF_DIR, MAX_SEED, MODES, Range, Rule, fail
-from ga_pig.config.checks import (
-    BYTES_PER_MEMBER_STATE,
-    check_game,
-    fit_cell_tests,
-    fit_experiment,
-    fit_genome,
-    validate,
-)
+from ga_pig.config.checks import check_game, fit_cell_tests, fit_experiment, fit_genome, validate
 from ga_pig.config.parts import PARTS, part, upgrade
-from ga_pig.config.schema import (
-    RANGES,
-    Config,
-    GameConfig,
-    MemeticConfig,
-    compose,
-    make_game,
-    over_schema,
-    register,
-    registry_names,
-    to_spec,
-    waves,
-)
+from ga_pig.config.schema import RANGES, compose, over_schema, register, registry_names, to_spec
+from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, make_game, waves
 
-__all__ = [
-    "fit_genome",
-    "fit_cell_tests",
-    "fit_experiment",
-    "GameConfig",
-    "MemeticConfig",
-    "Config",
-    "register",
-    "compose",
-    "validate",
-    "check_game",
-    "fail",
-    "waves",
-    "make_game",
-    "to_spec",
-    "registry_names",
-    "MODES",
-    "RANGES",
-    "Range",
-    "Rule",
-    "MAX_SEED",
-    "CONF_DIR",
-    "BYTES_PER_MEMBER_STATE",
-    "PARTS",
-    "part",
-    "upgrade",
-    "over_schema",
-]
+__all__ = ["fit_genome", "fit_cell_tests", "fit_experiment", "GameConfig", "MemeticConfig", "Config", "register",
+           "compose", "validate", "check_game", "fail", "waves", "make_game", "to_spec", "registry_names", "MODES",
+           "RANGES", "Range", "Rule", "MAX_SEED", "CONF_DIR", "PARTS", "part", "upgrade", "over_schema"]

@@ -125,12 +125,6 @@ def _check_cube(cfg: DictConfig) -> None:
         previous = side
 
 
-def _with_players(cfg: DictConfig, players: int) -> DictConfig:
-    other = cfg.copy()
-    other.game.players = players
-    return other
-
-
 def _check_memory(cfg: DictConfig, game) -> None:
     """Refuse a run whose tables or population cannot fit in memory, naming the key to lower."""
     from ga_pig._validate import check_memory, machine_memory
@@ -138,7 +132,9 @@ def _check_memory(cfg: DictConfig, game) -> None:
 
     solver = memory(game)
     key, value = "game.goal", int(cfg.game.goal)
-    if game.players > 2 and memory(make_game(_with_players(cfg, 2))) <= machine_memory():
+    two = cfg.copy()
+    two.game.players = 2
+    if game.players > 2 and memory(make_game(two)) <= machine_memory():
         key, value = "game.players", game.players  # the goal alone would fit: the players don't
     check_memory(solver, f"config key '{key}'", value,
                  f"solving the {game.players}-player game to {game.goal} exactly (value and policy tables)")

@@ -17,10 +17,6 @@ OPTIONS: dict[str, type] = {"random": P.RandomPopulation, "hold_at": P.HoldAtPop
 RULES = {"p_roll": Rule(Range(0, 1), "a probability in [0, 1]")}
 
 
-def _option_for(node) -> str | None:
-    return node["kind"] if node["kind"] in OPTIONS else None
-
-
 def check(cfg, game) -> None:
     """Refuse an unknown kind, one the game's strategies rule out, keys it lacks, and bad values."""
     from ga_pig.evolve.populations import POPULATIONS, supports
@@ -40,4 +36,5 @@ def check(cfg, game) -> None:
              "with mode=random_search (its draws are random members, drawn with population.p_roll)")
 
 
-POPULATION = Part("population", P.PopulationConfig, OPTIONS.copy, ("kind",), _option_for, check, RULES)
+POPULATION = Part("population", P.PopulationConfig, OPTIONS.copy, ("kind",),
+                  lambda node: node["kind"] if node["kind"] in OPTIONS else None, check, RULES)

@@ -15,10 +15,6 @@ OPTIONS: dict[str, type] = {"knockout": P.Knockout, "round_robin": P.RoundRobin,
 RULES = {"mu": Rule(Range(1), "an integer >= 1 or null"), "tournament_size": Rule(Range(1), "an integer >= 1")}
 
 
-def _option_for(node) -> str | None:
-    return node["scheme"] if node["scheme"] in OPTIONS else None
-
-
 def survivors(cfg) -> int:
     """How many members survive selection: ``selection.mu``, or half the population without one."""
     mu = cfg.selection.get("mu")
@@ -43,4 +39,5 @@ def check(cfg, game) -> None:
         fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
 
 
-SELECTION = Part("selection", P.SelectionConfig, OPTIONS.copy, ("scheme",), _option_for, check, RULES)
+SELECTION = Part("selection", P.SelectionConfig, OPTIONS.copy, ("scheme",),
+                 lambda node: node["scheme"] if node["scheme"] in OPTIONS else None, check, RULES)

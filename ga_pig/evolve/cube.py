@@ -68,9 +68,7 @@ def coarsen(strategy: np.ndarray, side: int, dims: int = 3) -> np.ndarray:
     inner = tuple(range(-2 * dims + 1, 0, 2))
     summed = votes.reshape(lead + split).sum(axis=inner)
     sizes = counts.reshape(split).sum(axis=tuple(range(1, 2 * dims, 2)))
-    if strategy.dtype == np.bool_:
-        return 2 * summed >= sizes
-    return np.floor(summed / sizes + 0.5).astype(strategy.dtype)
+    return 2 * summed >= sizes if strategy.dtype == np.bool_ else np.floor(summed / sizes + 0.5).astype(strategy.dtype)
 
 
 def strategies(genomes: np.ndarray, side: int, game, force_roll_at_zero: bool) -> np.ndarray:

@@ -69,13 +69,23 @@ class Generations:
         return self.toolboxes[wave == len(self.schedule) - 1]
 
     def judged(self, generation: int, population: list[Individual], side: int) -> Judged:
-        """Generation ``generation`` of ``population`` (of cube side ``side``) judged: refined first where a new
-        wave begins; the champion improvers applied at side 1 only (coarser genomes cannot carry a champion
-        changed at a single score pair)."""
+        """Generation ``generation`` of ``population`` (of cube side ``side``) judged: its genomes refined first
+        where a new wave begins; the judge's verdict (every member's fitness, also set on the individuals) with the
+        champion improvers applied at side 1 only (coarser genomes cannot carry a champion changed at a single score
+        pair); and the run's champion, which an operator that watches play observes."""
         wave, wave_side = side_at(self.schedule, generation)
-        population, side = self._resized(population, side, wave_side)
+        if wave_side != side:
+            population = [Individual(g) for g in self.genes.refine(np.stack(population), side, wave_side)]
+        side = wave_side
+        strategies = self.decoded(population, side)
         improvers = (self.cells,) if self.cells and side == 1 else ()
-        strategies, verdict, champion = self._judge(self._toolbox(wave), improvers, population, side)
+        verdict = self.judge.verdict(strategies, self._toolbox(wave).select, improvers)
+        for individual, value in zip(population, verdict.fitness, strict=True):
+            individual.fitness.values = (float(value),)
+        best = int(verdict.survivors[0])  # the run's own best: the judge's champion, else selection's first survivor
+        champion = Champion(np.array(strategies[best]), best) if verdict.champion is None \
+            else Champion(verdict.champion)
+        self.observe(champion)
         return Judged(wave, side, population, strategies, verdict, champion)
 
     def bred(self, judged: Judged, generation: int) -> list[Individual]:
@@ -87,13 +97,6 @@ class Generations:
             return children
         return self.keep(children, population, judged.strategies, judged.verdict.champion, judged.side)
 
-    def _resized(self, population: list[Individual], side: int, wave_side: int) -> tuple[list[Individual], int]:
-        """The population and its cube side for a wave of side ``wave_side`` (genomes refined when it changes)."""
-        if wave_side == side:
-            return population, side
-        genomes = self.genes.refine(np.stack(population), side, wave_side)
-        return [Individual(g) for g in genomes], wave_side
-
     def decoded(self, population: list[Individual], side: int) -> np.ndarray:
         """The strategies of ``population`` (in the scratch memory): as thresholds where the judge reads them
         (``compact``: 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions)."""
@@ -103,21 +106,6 @@ class Generations:
             return genes.thresholds(np.stack(population), side, spec.force_roll_at_zero, out=into)
         into = self.scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
         return genes.decode(np.stack(population), side, spec.force_roll_at_zero, out=into)
-
-    def _judge(self, toolbox, improvers: tuple, population: list[Individual],
-               side: int) -> tuple[np.ndarray, Verdict, Champion]:
-        """One generation judged: its strategies, the judge's verdict (every member's fitness, also set on the
-        individuals) with the champion ``improvers`` applied, and the run's champion, which an operator that
-        watches play observes."""
-        strategies = self.decoded(population, side)
-        verdict = self.judge.verdict(strategies, toolbox.select, improvers)
-        for individual, value in zip(population, verdict.fitness, strict=True):
-            individual.fitness.values = (float(value),)
-        best = int(verdict.survivors[0])  # the run's own best: the judge's champion, else selection's first survivor
-        champion = Champion(np.array(strategies[best]), best) if verdict.champion is None \
-            else Champion(verdict.champion)
-        self.observe(champion)
-        return strategies, verdict, champion
 
     def observe(self, champion: Champion) -> None:
         """Show ``champion`` to an operator that watches play (``operators.mutation`` in ``OBSERVING``)."""

@@ -109,7 +109,8 @@ class Genome:
     dtype: np.dtype
 
     def shape(self, side: int) -> tuple[int, ...]:
-        return (cube.blocks(self.game.goal, side),) * self.dims
+        n = cube.blocks(self.game.goal, side)
+        return (n, n, 2) if self.seated else (n,) * self.dims
 
     def random(self, rng: np.random.Generator, size: int, side: int, p_roll: float) -> np.ndarray:
         """``size`` random genomes of block side ``side``."""
@@ -172,10 +173,6 @@ class TensorGenome(Genome):
         super().__init__(game)
         self.seated = self.space.seated
         self.dims, self.dtype = (3 if self.seated else space_of(game).dims), space_of(game).dtype
-
-    def shape(self, side: int) -> tuple[int, ...]:
-        n = cube.blocks(self.game.goal, side)
-        return (n, n, 2) if self.seated else (n,) * self.dims
 
     def random(self, rng, size, side, p_roll):
         if self.seated:
@@ -242,10 +239,6 @@ class ThresholdGenome(Genome):
         #: goal - i over the first score axis, broadcast over the others: the turn totals consulted at i
         self._room = (goal - np.arange(goal)).reshape((goal,) + (1,) * (self.dims - 1))
 
-    def shape(self, side: int) -> tuple[int, ...]:
-        n = cube.blocks(self.game.goal, side)
-        return (n, n, 2) if self.seated else (n,) * self.dims
-
     def _cap(self, n: int) -> np.ndarray:
         """The largest meaningful gene per block row (and seat): the limit minus the row's first
         score, shape (n, 1), or (n, 1, 2) with seats."""
@@ -253,9 +246,6 @@ class ThresholdGenome(Genome):
         rows = side * np.arange(n)
         cap = self.limits[None, :] - rows[:, None]  # (n, seats)
         return (cap[:, None, :] if self.seated else cap.reshape((n,) + (1,) * (self.dims - 1))).astype(np.int16)
-
-    def _n(self, genomes: np.ndarray) -> int:
-        return genomes.shape[-self.dims]
 
     def random(self, rng, size, side, p_roll):
         """Thresholds uniform on 0..goal - i (``p_roll`` does not apply). Seated, one draw on
@@ -276,7 +266,7 @@ class ThresholdGenome(Genome):
     def settle(self, genomes):
         """Thresholds clipped to the cap (no more rolling where the strategy is not consulted) and,
         seated, to at least 1 (a turn start always rolls, so 0 and 1 are one strategy)."""
-        np.minimum(genomes, self._cap(self._n(genomes)), out=genomes)
+        np.minimum(genomes, self._cap(genomes.shape[-self.dims]), out=genomes)
         if self.seated:
             np.maximum(genomes, 1, out=genomes)
         return genomes
@@ -353,10 +343,6 @@ class LeaderGenome(ThresholdGenome):
         #: the highest opposing score at each tuple of the others' scores (flat)
         self._leader = leaders(goal, game.players).reshape(-1)
 
-    def _full(self, h: np.ndarray) -> np.ndarray:
-        """``h[..., i, m]`` read at every score tuple: ``(..., goal, goal ** (players - 1))``."""
-        return h[..., self._leader]
-
     def decode(self, genomes, side, force_roll_at_zero, out=None):
         return S.threshold(self.thresholds(genomes, side, force_roll_at_zero), self.game, out=out)
 
@@ -364,7 +350,7 @@ class LeaderGenome(ThresholdGenome):
         h = self._settled(cube.expand(genomes, side, self.game.goal, 2), force_roll_at_zero)
         shape = h.shape[:-1] + self.space.shape[1:-1]
         if out is None:
-            return self._full(h).reshape(shape)
+            return h[..., self._leader].reshape(shape)  # h[..., i, m] read at every score tuple
         np.take(h, self._leader, axis=-1, out=out.reshape(h.shape[:-1] + self._leader.shape))  # out's memory
         return out
 

@@ -56,6 +56,4 @@ class KeepChampion:
                 return parent
         decisions = self.genes.decisions(champion)  # the champion may be held as thresholds
         written = self.genes.encode(decisions[None], side)
-        if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], decisions):
-            return written[0]
-        return None
+        return written[0] if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], decisions) else None

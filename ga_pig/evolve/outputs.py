@@ -14,35 +14,10 @@ from ga_pig.evolve.spec import Config
 from ga_pig.families import Space, pack_bits, unpack_bits
 from ga_pig.files import atomic_write, read_json, save_npy, save_npz, write_json, write_table
 
-__all__ = [
-    "key_columns",
-    "setting",
-    "atomic_write",
-    "save_npy",
-    "save_npz",
-    "write_json",
-    "write_table",
-    "save_checkpoint",
-    "save_png",
-    "load_checkpoint",
-    "plot_winrate",
-    "winrate_figure",
-    "CHECKPOINT",
-    "POPULATION",
-    "save_population",
-    "load_population_file",
-    "FAILED",
-    "record_failure",
-    "read_failure",
-    "CHECKPOINT_FORMAT",
-    "GENERATIONS",
-    "DRAWS",
-    "SUMMARY",
-    "BEST",
-    "RUN_FILES",
-    "MIGRATIONS",
-    "objective",
-]
+__all__ = ["key_columns", "setting", "atomic_write", "save_npy", "save_npz", "write_json", "write_table",
+           "save_checkpoint", "save_png", "load_checkpoint", "winrate_figure", "CHECKPOINT",
+           "POPULATION", "save_population", "load_population_file", "FAILED", "record_failure", "read_failure",
+           "CHECKPOINT_FORMAT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "RUN_FILES", "MIGRATIONS", "objective"]
 
 CHECKPOINT = "checkpoint.npz"
 GENERATIONS = "generations.parquet"
@@ -68,31 +43,17 @@ JUDGE_COLUMNS = {"archive": (int, 2), "must_beat": (int, 1), "margin": (float, 0
 
 def key_columns(spec: Config) -> dict:
     """The values of a run's spec ([`Config`][ga_pig.evolve.spec.Config]) every row of its tables carries."""
-    return {
-        "experiment": str(spec.experiment),
-        "mode": str(spec.mode),
-        "game": str(spec.game.name),
-        "goal": int(spec.game.goal),
-        "endgame": str(spec.game.endgame),
-        "players": int(spec.game.players),
-        "population": str(spec.population.kind),
-        "selection": str(spec.selection.scheme),
-        "mu": -1 if spec.selection.mu_given() is None else int(spec.selection.mu_given()),
-        "fitness": str(spec.fitness.kind),
-        "opponent": str(spec.fitness.opponent),
-        **{key: kind(getattr(spec.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
-        "genome": str(spec.genome),
-        "crossover": str(spec.operators.crossover),
-        "mutation_operator": str(spec.operators.mutation),
-        "mutation": float(spec.mutation),
-        "population_size": int(spec.population_size),
-        "games_per_match": int(spec.games_per_match),
-        "elite": int(spec.elite),
-        "cube": json.dumps(spec.cube),
-        "seed": int(spec.seed),
-        "memetic_every": int(spec.memetic.every),
-        "setting": setting(spec),
-    }
+    return {"experiment": str(spec.experiment), "mode": str(spec.mode), "game": str(spec.game.name),
+            "goal": int(spec.game.goal), "endgame": str(spec.game.endgame), "players": int(spec.game.players),
+            "population": str(spec.population.kind), "selection": str(spec.selection.scheme),
+            "mu": -1 if spec.selection.mu_given() is None else int(spec.selection.mu_given()),
+            "fitness": str(spec.fitness.kind), "opponent": str(spec.fitness.opponent),
+            **{key: kind(getattr(spec.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
+            "genome": str(spec.genome), "crossover": str(spec.operators.crossover),
+            "mutation_operator": str(spec.operators.mutation), "mutation": float(spec.mutation),
+            "population_size": int(spec.population_size), "games_per_match": int(spec.games_per_match),
+            "elite": int(spec.elite), "cube": json.dumps(spec.cube), "seed": int(spec.seed),
+            "memetic_every": int(spec.memetic.every), "setting": setting(spec)}
 
 
 def setting(spec: Config) -> str:
@@ -118,7 +79,6 @@ def read_failure(run_dir: Path) -> dict | None:
         return None
 
 
-
 def save_population(path: Path, space: Space, genomes: np.ndarray, side: int, win_rate: np.ndarray) -> None:
     """A run's final genomes in the tensor encoding (cube blocks of side ``side``) as their
     strategy ``space`` packs them (bits for roll/hold, int8 dice counts) and their exact win rates
@@ -142,17 +102,17 @@ def load_population_file(path: Path, space: Space) -> tuple[np.ndarray, int, np.
 CHECKPOINT_FORMAT = "ga_pig checkpoint 2"
 
 
-def _stored(name: str, array) -> dict:
+def _stored(name: str, array, prefix: str | None = None) -> dict:
     """``array`` (or a sequence of equal arrays, stacked) as npz entries (bit-packed when bool)
-    with its shape and dtype."""
-    array = np.ascontiguousarray(array)
+    with its shape and dtype, under ``<prefix>_shape`` and ``<prefix>_dtype`` (the prefix: ``name``)."""
+    array, prefix = np.ascontiguousarray(array), prefix or name
     return {name: pack_bits(array) if array.dtype == np.bool_ else array,
-            f"{name}_shape": np.array(array.shape, dtype=np.int64), f"{name}_dtype": str(array.dtype)}
+            f"{prefix}_shape": np.array(array.shape, dtype=np.int64), f"{prefix}_dtype": str(array.dtype)}
 
 
-def _restored(data, name: str) -> np.ndarray:
-    shape = tuple(int(n) for n in data[f"{name}_shape"])
-    dtype = np.dtype(str(data[f"{name}_dtype"]))
+def _restored(data, name: str, prefix: str | None = None) -> np.ndarray:
+    shape = tuple(int(n) for n in data[f"{prefix or name}_shape"])
+    dtype = np.dtype(str(data[f"{prefix or name}_dtype"]))
     stored = data[name]
     return (unpack_bits(stored, shape) if dtype == np.bool_ else stored).astype(dtype, copy=False).reshape(shape)
 
@@ -164,13 +124,10 @@ def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitnes
     stopped: genomes (bit-packed when bool), their fitness, the cube side, the RNG state, the
     records so far, named ``arrays`` (the champion, the judge's state), and ``fingerprint``, the
     config it belongs to (see [`fingerprint`][ga_pig.evolve.resume.fingerprint])."""
-    genomes = np.ascontiguousarray(genomes)
-    stored = pack_bits(genomes) if genomes.dtype == np.bool_ else genomes
     extra = {}
     for name, array in (arrays or {}).items():
         extra.update(_stored(f"array_{name}", array))
-    save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, genomes=stored,
-             genome_shape=np.array(genomes.shape, dtype=np.int64), genome_dtype=str(genomes.dtype),
+    save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, **_stored("genomes", genomes, "genome"),
              fitness=np.asarray(fitness, dtype=np.float64), side=side, generation=generation, elapsed=elapsed,
              rng_state=json.dumps(rng_state), records=json.dumps(records), resumes=json.dumps(resumes), **extra)
 
@@ -188,14 +145,9 @@ def load_checkpoint(path: Path) -> dict:
         with np.load(path, allow_pickle=False) as data:
             if str(data["format"]) != CHECKPOINT_FORMAT:
                 raise ValueError(f"format {str(data['format'])!r}, expected {CHECKPOINT_FORMAT!r}")
-            shape = tuple(int(n) for n in data["genome_shape"])
-            dtype = np.dtype(str(data["genome_dtype"]))
-            genomes = data["genomes"]
-            if dtype == np.bool_:
-                genomes = unpack_bits(genomes, shape)
             state = {
                 "fingerprint": str(data["fingerprint"]),
-                "genomes": genomes.astype(dtype, copy=False).reshape(shape),
+                "genomes": _restored(data, "genomes", "genome"),
                 "fitness": np.array(data["fitness"], dtype=np.float64),
                 "side": int(data["side"]),
                 "generation": int(data["generation"]),
@@ -211,9 +163,9 @@ def load_checkpoint(path: Path) -> dict:
     except Exception as error:  # zipfile, numpy and json raise many types for a damaged file
         raise ValueError(f"checkpoint {path} is not a readable ga_pig checkpoint (truncated, corrupt or foreign: "
                          f"{type(error).__name__}: {error}); nothing was changed") from None
-    if len(state["fitness"]) != shape[0] or state["generation"] < 0:
-        raise ValueError(f"checkpoint {path} is inconsistent ({shape[0]} genomes, {len(state['fitness'])} fitness "
-                         f"values, generation {state['generation']}); nothing was changed")
+    if len(state["fitness"]) != (n := len(state["genomes"])) or state["generation"] < 0:
+        raise ValueError(f"checkpoint {path} is inconsistent ({n} genomes, {len(state['fitness'])} fitness values, "
+                         f"generation {state['generation']}); nothing was changed")
     return state
 
 
@@ -258,11 +210,6 @@ def winrate_figure(records: list[dict], title: str):
     ax.set_title(title)
     fig.tight_layout()
     return fig
-
-
-def plot_winrate(records: list[dict], path: Path, title: str) -> None:
-    """Write [`winrate_figure`][ga_pig.evolve.outputs.winrate_figure] of ``records`` to ``path`` (PNG)."""
-    save_png(winrate_figure(records, title), path)
 
 
 def save_png(fig, path: Path) -> None:

@@ -88,7 +88,6 @@ class MixedPopulation(_Random, _Thresholds, PopulationConfig):
     kind: str = "mixed"
 
 
-
 @dataclass
 class SelectionConfig(Frozen):
     """The scheme (see [`SCHEMES`][ga_pig.evolve.selection.SCHEMES]); ``selection=<option>`` picks
@@ -146,7 +145,6 @@ class Tournament(SelectionConfig):
     scheme: str = "tournament"
     #: members drawn into each tournament (scheme tournament)
     tournament_size: int = 2
-
 
 
 @dataclass

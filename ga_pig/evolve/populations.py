@@ -61,13 +61,9 @@ def mixed_population(size, game, cfg, rng, side):
 
 
 #: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *space_of(game).shape)
-POPULATIONS: dict[str, Callable] = {
-    "random": random_population,
-    "hold_at": hold_at_population,
-    "score": score_population,
-    "optimal": optimal_population,
-    "mixed": mixed_population,
-}
+POPULATIONS: dict[str, Callable] = {"random": random_population, "hold_at": hold_at_population,
+                                    "score": score_population, "optimal": optimal_population,
+                                    "mixed": mixed_population}
 
 #: The kinds that build strategies of every space; the others build threshold rules (hold at,
 #: score), so their game's space must offer them (for any number of players:
@@ -84,8 +80,6 @@ def initial_genomes(kind: str, size: int, game: Game, genes, cfg, rng: np.random
     """Genomes of the encoding ``genes`` ([`Genome`][ga_pig.evolve.genomes.Genome]; tensor genomes
     are (size, n, n, n), (size, n, n) for Hog) of block side ``side`` for the named starting
     population: ``random`` drawn by the encoding, the others its nearest genomes to their strategies."""
-    if kind not in POPULATIONS:
-        raise ValueError(f"population kind {kind!r} unknown; known: {', '.join(POPULATIONS)}")
     if kind == "random":
         return genes.random(rng, size, side, cfg.p_roll)
     return genes.encode(POPULATIONS[kind](size, game, cfg, rng, side), side)

@@ -81,15 +81,12 @@ class Progress:
             for handler in _console_handlers():
                 handler.removeFilter(self._filter)
 
-    def _working(self) -> float:
-        """Seconds since the loop began, compile time left out."""
-        return time.monotonic() - self.started - (self.compiling.seconds - self.compiled)
-
     def advance(self, generation: int, record: dict | None) -> None:
         """Generation ``generation`` is reached (from the last one told, or ``initial``); ``record``: the latest
         recorded row."""
         done = generation - self.initial
-        rate = done / max(self._working(), 1e-9)
+        working = time.monotonic() - self.started - (self.compiling.seconds - self.compiled)  # compile time left out
+        rate = done / max(working, 1e-9)
         if self.bar is not None:
             compiled = self.compiling.seconds - self.compiled - getattr(self, "_shifted", 0.0)
             if compiled > 0:  # leave compile time out of tqdm's rate and ETA too

@@ -25,8 +25,7 @@ def random_search(spec: Config, game: Game, out: Path) -> dict:
     optimal = exact.optimal(game).policy
     columns = key_columns(spec)
     rng = np.random.default_rng(int(spec.seed))
-    rows = []
-    began = time.perf_counter()
+    rows, began = [], time.perf_counter()
     for draw in tqdm(range(int(spec.draws)), desc="random search", disable=not spec.progress, unit="draw"):
         strategies = space_of(game).random(rng, (int(spec.population_size),), p_roll=float(spec.population.p_roll))
         if spec.force_roll_at_zero:
@@ -37,14 +36,7 @@ def random_search(spec: Config, game: Game, out: Path) -> dict:
     write_table(rows, out / DRAWS)
     means = np.array([r["mean"] for r in rows])
     mu, sigma = float(means.mean()), float(means.std(ddof=1)) if len(means) > 1 else 0.0
-    summary = {
-        **columns,
-        "draws": int(spec.draws),
-        "mean": mu,
-        "std": sigma,
-        "best_draw_mean": float(means.max()),
-        "seconds": time.perf_counter() - began,
-        "output_dir": str(out),
-    }
+    summary = {**columns, "draws": int(spec.draws), "mean": mu, "std": sigma, "best_draw_mean": float(means.max()),
+               "seconds": time.perf_counter() - began, "output_dir": str(out)}
     write_json(out / SUMMARY, summary)
     return summary

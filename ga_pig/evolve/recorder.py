@@ -14,22 +14,10 @@ import pandas as pd
 from deap import tools
 
 from ga_pig._compile import CompileClock
+from ga_pig.evolve import outputs as O
 from ga_pig.evolve.diversity import Diversity
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.judges import RatesVsOptimal
-from ga_pig.evolve.outputs import (
-    BEST,
-    FAILED,
-    GENERATIONS,
-    POPULATION,
-    SUMMARY,
-    key_columns,
-    plot_winrate,
-    save_npy,
-    save_population,
-    write_json,
-    write_table,
-)
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.evolve.spec import Config
 from ga_pig.evolve.state import Champion
@@ -81,7 +69,7 @@ class Recorder:
         self.records.extend(records)
         self.on_row = on_row
         self.compiling, self.compiled = compiling, compiling.seconds
-        self.columns = key_columns(spec)
+        self.columns = O.key_columns(spec)
         self.legal = space_of(game).legal()
         self.diversity = Diversity(game, self.legal, (lambda: rates.optimal) if spec.record else None,
                                    genes.decided_by_genes(spec.force_roll_at_zero))
@@ -91,7 +79,7 @@ class Recorder:
 
     def flush(self) -> None:
         """Rewrite ``generations.parquet`` with every record so far."""
-        write_table(self.records, self.out / GENERATIONS)
+        O.write_table(self.records, self.out / O.GENERATIONS)
         self._written = time.perf_counter()
 
     def elapsed(self) -> float:
@@ -134,17 +122,9 @@ class Recorder:
         champion = self._decided(champion)
         rates = self._rates(strategies)
         fitness = np.full(len(strategies), np.nan) if fitness is None else np.asarray(fitness, dtype=float)
-        return dict(
-            generation=generation,
-            wave=wave,
-            cube_side=side,
-            **_floats(RATES.compile(rates)),
-            champion=self._champion_rate(champion, rates),
-            **_floats(FITNESS.compile(fitness)),
-            **self.diversity(strategies, genomes, side),
-            seconds=self.elapsed(),
-            **self.columns,
-        )
+        return dict(generation=generation, wave=wave, cube_side=side, **_floats(RATES.compile(rates)),
+                    champion=self._champion_rate(champion, rates), **_floats(FITNESS.compile(fitness)),
+                    **self.diversity(strategies, genomes, side), seconds=self.elapsed(), **self.columns)
 
     def finish(self, generation: int, wave: int, side: int, genomes: np.ndarray, schedule: list,
                resumes: list[dict], champion: Champion, stopped: str | None) -> dict:
@@ -160,28 +140,18 @@ class Recorder:
             self.record(generation, wave, side, strategies, None, champion, genomes)
         self.flush()
         rates = self._rates(strategies)
-        save_npy(out / BEST, champion.strategy)
-        save_population(out / POPULATION, space_of(self.game), *self.genes.stored(genomes, side), rates)
+        O.save_npy(out / O.BEST, champion.strategy)
+        O.save_population(out / O.POPULATION, space_of(self.game), *self.genes.stored(genomes, side), rates)
         records = pd.DataFrame.from_records(self.records)
-        summary = {
-            **self.columns,
-            "generations": generation,
-            "stopped": stopped,
-            "waves": [list(w) for w in schedule],
-            "final_mean": _number(rates.mean()),
-            "final_best": _number(rates.max()),
-            "best_ever": _number(records["max"].max()),
-            "champion": _number(records["champion"].iloc[-1]),
-            "champion_best_ever": _number(records["champion"].max()),
-            "seconds": self.records[-1]["seconds"],
-            "compile_s": self.compile_seconds(),
-            "resumes": resumes,
-            "output_dir": str(out),
-        }
-        write_json(out / SUMMARY, summary)
-        (out / FAILED).unlink(missing_ok=True)  # the run finished: an earlier attempt's failure note is stale
-        plot_winrate(self.records, out / "winrate.png",
-                     f"{spec.experiment}: {spec.selection.scheme}, mutation {spec.mutation}")
+        summary = {**self.columns, "generations": generation, "stopped": stopped, "waves": [list(w) for w in schedule],
+                   "final_mean": _number(rates.mean()), "final_best": _number(rates.max()),
+                   "best_ever": _number(records["max"].max()), "champion": _number(records["champion"].iloc[-1]),
+                   "champion_best_ever": _number(records["champion"].max()), "seconds": self.records[-1]["seconds"],
+                   "compile_s": self.compile_seconds(), "resumes": resumes, "output_dir": str(out)}
+        O.write_json(out / O.SUMMARY, summary)
+        (out / O.FAILED).unlink(missing_ok=True)  # the run finished: an earlier attempt's failure note is stale
+        title = f"{spec.experiment}: {spec.selection.scheme}, mutation {spec.mutation}"
+        O.save_png(O.winrate_figure(self.records, title), out / "winrate.png")
         return summary
 
 

@@ -86,9 +86,7 @@ def _plain_pig(game: Game) -> bool:
 
 def _published(spec: Config, game: Game) -> float | None:
     """The figure of [Exeter GA 2016 §4.3] for this experiment, where it published one."""
-    if not _plain_pig(game) or spec.population.kind != "random":
-        return None
-    return EXETER_GA_2016.get(spec.experiment)
+    return EXETER_GA_2016.get(spec.experiment) if _plain_pig(game) and spec.population.kind == "random" else None
 
 
 def _near_optimal(game: Game) -> list[str]:

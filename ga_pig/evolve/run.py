@@ -50,7 +50,10 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
     total = sum(g for _, g in schedule)
     begin = start(spec, resumed, game, genes, rng, schedule[0][0], stateful)
     population, side, champion = begin.population, begin.side, begin.champion
-    limit = _limit(spec, rates, began, compiling)
+    limit = Limit(spec.time_limit_s, began)
+    if spec.record:  # the optimal play a recording run compares with is solved now, not inside the first
+        _ = rates.optimal  # generation, so the limit can name the cost
+    limit.setup_done(compiling.seconds, spec.record)
     progress = Progress(spec, total, begin.generation, compiling, limit=limit)
     recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling, on_row)
     checkpointer = Checkpointer(spec, out, recorder.records, begin.resumes)
@@ -89,16 +92,6 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
     if stopped:
         print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return summary
-
-
-def _limit(spec: Config, rates: RatesVsOptimal, began: float, compiling: CompileClock) -> Limit:
-    """The run's time limit, its setup done: the optimal play a recording run compares with is solved now, not
-    inside the first generation, so the limit can name the cost."""
-    limit = Limit(spec.time_limit_s, began)
-    if spec.record:
-        _ = rates.optimal
-    limit.setup_done(compiling.seconds, spec.record)
-    return limit
 
 
 def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkpointer, at: Boundary, out: Path,

@@ -27,9 +27,7 @@ __all__ = ["round_robin", "knockout", "mu_plus_lambda", "mu_comma_lambda", "tour
 def round_robin(strategies: np.ndarray, judge, rng: np.random.Generator):
     """Every member meets every other; the top half by total survive (ties by a coin)."""
     totals = judge.totals(strategies)
-    n = len(strategies)
-    order = np.lexsort((rng.random(n), -totals))  # by total, descending; random among ties
-    return order[: n // 2], totals
+    return _best(totals, rng)[: len(strategies) // 2], totals
 
 
 def knockout(strategies: np.ndarray, judge, rng: np.random.Generator):

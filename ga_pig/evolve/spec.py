@@ -219,8 +219,7 @@ def waves(spec) -> list[tuple[int, int]]:
     total = int(spec.generations)
     if spec.cube is None:
         return [(1, total)]
-    schedule = []
-    done = 0
+    schedule, done = [], 0
     for side, gens in spec.cube:
         gens = min(int(gens), total - done)
         if gens <= 0:

@@ -59,12 +59,8 @@ def restart_command(directory: str | Path) -> str:
 
 def override_keys(overrides: list[str]) -> list[str]:
     """The config keys that command-line ``overrides`` set (Hydra's own and ``resume`` left out)."""
-    keys = []
-    for override in overrides:
-        key = override.split("=", 1)[0].lstrip("+~")
-        if key != "resume" and not key.startswith("hydra"):
-            keys.append(key.replace("/", "."))
-    return keys
+    keys = (override.split("=", 1)[0].lstrip("+~") for override in overrides)
+    return [key.replace("/", ".") for key in keys if key != "resume" and not key.startswith("hydra")]
 
 
 def _inferred_keys(cfg: DictConfig) -> list[str]:
@@ -78,19 +74,15 @@ def _saved_config(run_dir: Path) -> DictConfig:
     saved = run_dir / CONFIG_FILE
     try:
         written = OmegaConf.load(saved)
+        if OmegaConf.is_dict(written) and written:
+            # keys the saved config lacks get their defaults; a part's keys of other options are cut
+            return over_schema(OmegaConf.to_container(written))
     except Exception as error:
         raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
                          f"({type(error).__name__}: {error})") from None
-    if not OmegaConf.is_dict(written) or not written:
-        raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is empty, or not a mapping of keys; a run "
-                         "writes its whole config there, so this run cannot be continued (restore the file, or start "
-                         "a new run)")
-    try:
-        # keys the saved config lacks get their defaults; a part's keys of other options are cut
-        return over_schema(OmegaConf.to_container(written))
-    except Exception as error:
-        raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is not a readable run config "
-                         f"({type(error).__name__}: {error})") from None
+    raise ValueError(f"config key 'resume' = {str(run_dir)!r}: {saved} is empty, or not a mapping of keys; a run "
+                     "writes its whole config there, so this run cannot be continued (restore the file, or start "
+                     "a new run)")
 
 
 class Job(NamedTuple):

@@ -49,9 +49,11 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
     re-raise (KeyboardInterrupt, [`Stopped`][ga_pig.signals.Stopped]).
     """
     job = prepare(cfg, overrides) if cfg.resume is None else None  # a refused new run touches nothing
-    directory = Path(output_dir) if cfg.resume is None else _resume_directory(cfg)
+    directory = Path(output_dir) if cfg.resume is None else Path(str(cfg.resume)).expanduser()
     if job is not None:
         _check_unused(directory)  # before taking the lock
+    elif not directory.is_dir():
+        fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
     directory.mkdir(parents=True, exist_ok=True)
     with owned(directory), compile_timer() as compiling:
         if job is None:
@@ -90,13 +92,6 @@ def _write_config(job: Job, directory: Path) -> None:
     if job.resumed is not None:
         saved.resume = None
     atomic_write(directory / CONFIG_FILE, lambda tmp: OmegaConf.save(saved, tmp))
-
-
-def _resume_directory(cfg: DictConfig) -> Path:
-    directory = Path(str(cfg.resume)).expanduser()
-    if not directory.is_dir():
-        fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
-    return directory
 
 
 def _check_unused(directory: Path) -> None:

@@ -96,13 +96,9 @@ def judge(option: str, params: type[FitnessConfig]) -> Callable[[type], type]:
 
 
 def make_judge(spec, game: Game, rng: np.random.Generator, rates) -> Judge:
-    """The judge ``spec.fitness`` names, built for this run (ValueError if none is registered);
+    """The judge ``spec.fitness`` names (validation has refused one not registered), built for this run;
     ``rates``: the run's [`RatesVsOptimal`][ga_pig.evolve.judges.RatesVsOptimal]."""
-    key = (str(spec.fitness.kind), str(spec.fitness.opponent))
-    if key not in JUDGES:
-        raise ValueError(f"no judge for fitness.kind={key[0]!r} with fitness.opponent={key[1]!r}; registered: "
-                         + ", ".join(f"{kind}/{opponent}" for kind, opponent in JUDGES))
-    return JUDGES[key].for_run(game, spec, rng, rates)
+    return JUDGES[(spec.fitness.kind, spec.fitness.opponent)].for_run(game, spec, rng, rates)
 
 
 def exact_round_robin(strategies: np.ndarray, game: Game, starts: np.ndarray | None) -> np.ndarray:

@@ -88,7 +88,6 @@ class Ladder(Judge):
                 self.champions = [*self.champions, improved][-self.params.archive:]
         return fitness
 
-
     def state(self) -> dict:
         """The champions as they stand (the list is replaced, never changed in place, so this is a
         snapshot; the checkpoint stacks it only when written)."""

@@ -66,9 +66,6 @@ class ExactNash(Judge):
     payoff: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     def __post_init__(self) -> None:
-        if self.game.players != 2:
-            raise ValueError(f"fitness.opponent='nash' needs two players, got game.players={self.game.players} "
-                             "(with more the archive's game is not zero-sum)")
         self.starts = start_weights(self.game, self.params)
         self._rates = ExactRates(self.game, starts=self.starts)
         self._solve()

@@ -41,13 +41,11 @@ class SimulatedJudge(Judge):
         """Wins of both members; with three or more players each plays alone against the
         other's copies (two matches)."""
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-        if engine_of(self.game).symmetric:  # one match scores both members
-            return simulate.matches(strategies, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                    common=self.params.common).astype(float)
-        both = np.concatenate([pairs, pairs[:, ::-1]])
-        wins = simulate.matches(strategies, both, self.game, self.games_per_match, seed=draw_seed(self.rng),
+        symmetric = engine_of(self.game).symmetric  # one match scores both members
+        played = pairs if symmetric else np.concatenate([pairs, pairs[:, ::-1]])
+        wins = simulate.matches(strategies, played, self.game, self.games_per_match, seed=draw_seed(self.rng),
                                 common=self.params.common).astype(float)
-        return np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
+        return wins if symmetric else np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
 
 
 @judge("exact", P.ExactFitness)
