@@ -120,3 +120,37 @@ def test_the_engine_page_renders_the_line_counts():
     page = render_page((ROOT / "docs" / "explanation" / "engine.md").read_text(), page="explanation/engine.md")
     for row in results["rows"]:
         assert f"| {row['measure']} | {row['value']:,} |" in page
+
+
+def test_a_fingerprint_check_records_its_verdict(tmp_path, monkeypatch):
+    """fingerprint.py --check writes what it compared and what differs, which the engine page renders."""
+    fingerprint = _benchmark("fingerprint")
+    monkeypatch.setattr(fingerprint, "CHECKED", tmp_path / "fingerprint_check.json")
+    stored = {"runs": {"a": {"best.npy": "x", "config.yaml": "y"}, "b": {"best.npy": "z"}},
+              "reproduce": {"f": "1"}, "exact": {"n": 0.5, "m": 0.25}}
+    fingerprint.record_check(stored, ["run a: best.npy differs"])
+    verdict = json.loads((tmp_path / "fingerprint_check.json").read_text())
+    assert (verdict["runs"], verdict["run_files"], verdict["reproduce_files"], verdict["exact_numbers"]) == (2, 3, 1, 2)
+    assert verdict["differences"] == ["run a: best.npy differs"] and verdict["revision"] and verdict["date"]
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from _macros import render_page
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    page = render_page((ROOT / "docs" / "explanation" / "engine.md").read_text(), page="explanation/engine.md")
+    check = json.loads((RESULTS / "fingerprint_check.json").read_text())
+    assert f"On `{check['revision']}` ({check['date']})" in page
+    assert ("all\nidentical." in page) == (not check["differences"])
+
+
+def test_compare_keeps_the_median_and_the_costliest_row(tmp_path, monkeypatch):
+    """compare.py writes its rows with their median cost and the costliest row, under the name it is given."""
+    compare = _benchmark("compare")
+    monkeypatch.setattr(compare, "RESULTS", tmp_path)
+    best = {"before": {"a": (2.0, "s"), "b": (100.0, "games/s"), "c": (1.0, "ms")},
+            "after": {"a": (1.0, "s"), "b": (50.0, "games/s"), "c": (1.1, "ms")}}
+    args = type("Args", (), {"base": "abc", "pigtail": False, "name": "compare_x"})()
+    compare.write(best, args, ["--quick"], 2)
+    written = json.loads((tmp_path / "compare_x.json").read_text())
+    assert written["median_cost_ratio"] == pytest.approx(1.1) and written["costliest"] == "b"
+    assert [r["cost_ratio"] for r in written["rows"]] == pytest.approx([0.5, 2.0, 1.1])
