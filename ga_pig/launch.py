@@ -132,15 +132,16 @@ class LaunchCallback(Callback):
         explicit = _given(config.hydra.overrides.hydra, "hydra.run.dir")
         try:
             restarted = explicit and slurm_restarted() and Path(config.hydra.run.dir).is_dir()
+            # a held directory is noted before its lock names this process: a stop from then on is told what it left
             if restarted and not continue_restarted(config, config.hydra.run.dir):
-                hold(config.hydra.run.dir)  # the restarted job's own directory, started over
                 _note_claim(config.hydra.run.dir)
+                hold(config.hydra.run.dir)  # the restarted job's own directory, started over
                 return
             checked = copy.deepcopy(config)  # the run itself fits the experiment to its game, and logs that
             resumed = prepare(checked, task).resumed
             if resumed is not None:
-                hold(resumed.run_dir)
                 _note_claim(resumed.run_dir)
+                hold(resumed.run_dir)
                 with open_dict(config):
                     config.hydra.run.dir = str(resumed.run_dir.expanduser().resolve())
                     config.hydra.output_subdir = None
