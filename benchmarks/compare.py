@@ -100,13 +100,13 @@ def write(best: dict, args: argparse.Namespace, flags: list[str], rounds: int) -
     apart = sorted(set(best["before"]) ^ set(best["after"]))
     if apart:
         print("on one side only: " + "; ".join(apart))
-    ratios = sorted(r["cost_ratio"] for r in rows)
+    median = statistics.median(r["cost_ratio"] for r in rows)
     costliest = max(rows, key=lambda r: r["cost_ratio"])
-    print(f"median cost {statistics.median(ratios):.3f}; costliest {costliest['cost_ratio']:.3f} "
+    print(f"median cost {median:.3f}; costliest {costliest['cost_ratio']:.3f} "
           f"({costliest['measure']})")
     payload = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "base": args.base, "flags": flags,
                "rounds": rounds, "rows": rows, "one_side_only": apart,
-               "median_cost_ratio": statistics.median(ratios), "costliest": costliest["measure"]}
+               "median_cost_ratio": median, "costliest": costliest["measure"]}
     path = RESULTS / (f"{args.name}_pigtail.json" if args.pigtail else f"{args.name}.json")
     path.write_text(json.dumps(payload, indent=1) + "\n")
     print(f"wrote {path}")
