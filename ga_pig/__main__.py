@@ -36,10 +36,11 @@ def _share_cores() -> None:
 
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> float:
-    from ga_pig.evolve.outputs import objective, record_failure
+    from ga_pig.evolve.outputs import record_failure
     from ga_pig.launch import continue_restarted, tell_stop
     from ga_pig.runs import run
     from ga_pig.signals import Stopped
+    from ga_pig.track.records import objective
 
     _share_cores()
     hydra_cfg = HydraConfig.get()

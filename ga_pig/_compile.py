@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 
-__all__ = ["cold", "announce", "CompileClock", "compile_timer"]
+__all__ = ["cold", "announce", "CompileClock", "NoClock", "compile_timer"]
 
 MESSAGE = "compiling numba kernels (first run only; later runs load them from the cache)"
 
@@ -45,6 +45,13 @@ class CompileClock:
     @property
     def seconds(self) -> float:
         return self._listener.duration if self._listener.done else 0.0
+
+
+class NoClock:
+    """A compile clock that never counts: a worker's compile time is not the run's, and the coordinator of a run
+    with islands compiles nothing the progress bar should leave out."""
+
+    seconds = 0.0
 
 
 @contextmanager

@@ -10,14 +10,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ga_pig.evolve.spec import Config
 from ga_pig.families import Space, pack_bits, unpack_bits
 from ga_pig.files import atomic_write, read_json, save_npy, save_npz, write_json, write_table
 
-__all__ = ["key_columns", "setting", "atomic_write", "save_npy", "save_npz", "write_json", "write_table",
+__all__ = ["atomic_write", "save_npy", "save_npz", "write_json", "write_table",
            "save_checkpoint", "save_png", "load_checkpoint", "winrate_figure", "CHECKPOINT",
            "POPULATION", "save_population", "load_population_file", "FAILED", "record_failure", "read_failure",
-           "CHECKPOINT_FORMAT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "RUN_FILES", "MIGRATIONS", "objective"]
+           "CHECKPOINT_FORMAT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "RUN_FILES", "MIGRATIONS"]
 
 CHECKPOINT = "checkpoint.npz"
 GENERATIONS = "generations.parquet"
@@ -32,36 +31,6 @@ POPULATION = "population.npz"
 MIGRATIONS = "migrations.parquet"
 #: What a run writes beside its ``config.yaml``: a directory holding any of them holds a run.
 RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, "winrate.png", MIGRATIONS)
-
-
-#: The judges' keys every table carries, each with its type and the value a judge without the key
-#: gets (so the tables of every judge share their columns).
-JUDGE_COLUMNS = {"archive": (int, 2), "must_beat": (int, 1), "margin": (float, 0.0), "restart": (float, 0.0),
-                 "aggregate": (str, "mean"), "keep_champion": (bool, False), "paired": (bool, False),
-                 "cell_tests": (int, 0)}
-
-
-def key_columns(spec: Config) -> dict:
-    """The values of a run's spec ([`Config`][ga_pig.evolve.spec.Config]) every row of its tables carries."""
-    return {"experiment": str(spec.experiment), "mode": str(spec.mode), "game": str(spec.game.name),
-            "goal": int(spec.game.goal), "endgame": str(spec.game.endgame), "players": int(spec.game.players),
-            "population": str(spec.population.kind), "selection": str(spec.selection.scheme),
-            "mu": -1 if spec.selection.mu_given() is None else int(spec.selection.mu_given()),
-            "fitness": str(spec.fitness.kind), "opponent": str(spec.fitness.opponent),
-            **{key: kind(getattr(spec.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
-            "genome": str(spec.genome), "crossover": str(spec.operators.crossover),
-            "mutation_operator": str(spec.operators.mutation), "mutation": float(spec.mutation),
-            "population_size": int(spec.population_size), "games_per_match": int(spec.games_per_match),
-            "elite": int(spec.elite), "cube": json.dumps(spec.cube), "seed": int(spec.seed),
-            "memetic_every": int(spec.memetic.every), "setting": setting(spec)}
-
-
-def setting(spec: Config) -> str:
-    """Which setting a run belongs to: ``oracle-judged`` (fitness against the
-    optimal policy), ``solver-assisted`` (a memetic best-response step) or ``oracle-free``."""
-    if str(spec.fitness.opponent) == "optimal":
-        return "oracle-judged"
-    return "solver-assisted" if int(spec.memetic.every) else "oracle-free"
 
 
 def record_failure(run_dir: str | Path, error: BaseException, overrides: list[str]) -> None:
@@ -218,13 +187,3 @@ def save_png(fig, path: Path) -> None:
 
     atomic_write(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)
-
-
-def objective(summary: dict) -> float:
-    """What a sweeper maximizes (``hydra/sweeper=optuna``): the best exact win rate against the
-    optimal policy of the strategy the run itself picked (its champion), else of its population
-    (0 for a run that recorded none: ``record=false``)."""
-    for key in ("champion_best_ever", "best_ever"):
-        if summary.get(key) is not None:
-            return float(summary[key])
-    return 0.0

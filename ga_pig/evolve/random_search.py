@@ -4,32 +4,31 @@ set's exact win rates against the optimal policy, for the baseline a GA must bea
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from ga_pig import exact
-from ga_pig.evolve.outputs import DRAWS, SUMMARY, key_columns
-from ga_pig.evolve.spec import Config
-from ga_pig.families import space_of
+from ga_pig.evolve.assembled import Run
+from ga_pig.evolve.outputs import DRAWS, SUMMARY
 from ga_pig.files import write_json, write_table
-from ga_pig.game import Game
 
 __all__ = ["random_search"]
 
 
-def random_search(spec: Config, game: Game, out: Path) -> dict:
-    """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies for ``game``, each
-    set's mean exact win rate against the optimal policy, written into ``out``."""
+def random_search(run: Run) -> dict:
+    """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies for the run's game, each
+    set's mean exact win rate against the optimal policy, written into ``run.out``; the summary told to the
+    watcher, if any."""
+    spec, game, out, space = run.spec, run.game, run.out, run.engine.space
     optimal = exact.optimal(game).policy
-    columns = key_columns(spec)
+    columns = spec.columns
     rng = np.random.default_rng(int(spec.seed))
     rows, began = [], time.perf_counter()
     for draw in tqdm(range(int(spec.draws)), desc="random search", disable=not spec.progress, unit="draw"):
-        strategies = space_of(game).random(rng, (int(spec.population_size),), p_roll=float(spec.population.p_roll))
+        strategies = space.random(rng, (int(spec.population_size),), p_roll=float(spec.population.p_roll))
         if spec.force_roll_at_zero:
-            space_of(game).forbid_passing(strategies)
+            space.forbid_passing(strategies)
         rates = exact.win_rates(strategies, optimal, game)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})
@@ -39,4 +38,4 @@ def random_search(spec: Config, game: Game, out: Path) -> dict:
     summary = {**columns, "draws": int(spec.draws), "mean": mu, "std": sigma, "best_draw_mean": float(means.max()),
                "seconds": time.perf_counter() - began, "output_dir": str(out)}
     write_json(out / SUMMARY, summary)
-    return summary
+    return run.finished(summary)

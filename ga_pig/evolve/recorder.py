@@ -69,7 +69,7 @@ class Recorder:
         self.records.extend(records)
         self.on_row = on_row
         self.compiling, self.compiled = compiling, compiling.seconds
-        self.columns = O.key_columns(spec)
+        self.columns = spec.columns
         self.legal = space_of(game).legal()
         self.diversity = Diversity(game, self.legal, (lambda: rates.optimal) if spec.record else None,
                                    genes.decided_by_genes(spec.force_roll_at_zero))

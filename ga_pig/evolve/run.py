@@ -1,33 +1,33 @@
 """The generation loop: select, breed, record, checkpoint ([Exeter GA 2016 §3.4]).
 
-[`evolve`][ga_pig.evolve.run.evolve] runs it in a directory [`ga_pig.runs.run`][ga_pig.runs.run] has checked and
-claimed, given the run's spec ([`Config`][ga_pig.evolve.spec.Config]) and its game. Every random draw comes from
-one ``numpy.random.Generator`` seeded by ``spec.seed`` (simulation seeds are drawn from it too), so the same seed
-gives the same outputs, and a run resumed from a checkpoint ([`ga_pig.evolve.resume`][ga_pig.evolve.resume])
-continues exactly as if never stopped: the checkpoint holds the state at the start of a generation — genomes, fitness,
-cube side, RNG state, records — and is written every ``checkpoint_every`` generations, on
-Ctrl-C, SIGTERM or the scheduler's preemption signal ([`ga_pig.signals`][ga_pig.signals]), and at the end.
-``time_limit_s`` ends a run after the generation that crosses it ([`Limit`][ga_pig.evolve.progress.Limit]),
-with every output written (the summary's ``stopped`` says why) and the checkpoint to continue from.
+[`evolve`][ga_pig.evolve.run.evolve] runs the [`Run`][ga_pig.evolve.assembled.Run] that
+[`ga_pig.runs.run`][ga_pig.runs.run] assembled: its spec, its game's engine, the directory it checked and claimed.
+Every random draw comes from one ``numpy.random.Generator`` seeded by ``spec.seed`` (simulation seeds are drawn from
+it too), so the same seed gives the same outputs, and a run resumed from a checkpoint
+([`ga_pig.evolve.resume`][ga_pig.evolve.resume]) continues exactly as if never stopped: the checkpoint holds the state
+at the start of a generation — genomes, fitness, cube side, RNG state, records — and is written every
+``checkpoint_every`` generations, on Ctrl-C, SIGTERM or the scheduler's preemption signal
+([`ga_pig.signals`][ga_pig.signals]), and at the end. ``time_limit_s`` ends a run after the generation that crosses it
+([`Limit`][ga_pig.evolve.progress.Limit]), with every output written (the summary's ``stopped`` says why) and the
+checkpoint to continue from.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from ga_pig._compile import CompileClock
+from ga_pig._compile import NoClock
+from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.generation import Generations, side_at
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.outputs import BEST, SUMMARY, write_json
 from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.recorder import Recorder
 from ga_pig.evolve.report import report, tell
-from ga_pig.evolve.resume import Resumed
 from ga_pig.evolve.spec import Config
 from ga_pig.evolve.state import Boundary, Checkpointer, start
 from ga_pig.game import Game
@@ -36,26 +36,26 @@ from ga_pig.signals import Stopped, stopping_on
 __all__ = ["evolve"]
 
 
-def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compiling: CompileClock,
-           on_row: Callable[[dict, np.ndarray], None] | None = None) -> dict:
-    """Evolve ``spec``'s population of strategies for ``game`` through its cube waves
-    ([`waves`][ga_pig.evolve.spec.waves]), writing every output into ``out`` (its ``config.yaml`` written by
-    the front end); continue ``resumed`` (its checkpoint) if given. ``compiling`` clocks numba's
-    compiling, left out of the timings; ``on_row`` is called with each recorded row and the champion's decisions.
-    Returns the summary also written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint, prints
-    the resume command and re-raises."""
+def evolve(run: Run) -> dict:
+    """Evolve ``run.spec``'s population of strategies for its game through the cube waves
+    ([`waves`][ga_pig.evolve.spec.waves]), writing every output into ``run.out``; continue ``run.resumed`` (its
+    checkpoint) if given. The watcher, if any, takes each recorded row with the champion's decisions, then the
+    summary. Returns the summary also written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint,
+    prints the resume command and re-raises."""
+    spec, game, out, compiling = run.spec, run.game, run.out, run.compiling or NoClock()
     began, rng, rates = time.monotonic(), np.random.default_rng(spec.seed), RatesVsOptimal(game)
-    run = Generations(spec, game, rng, rates)
-    genes, schedule, stateful = run.genes, run.schedule, run.stateful
+    parts = Generations(spec, game, rng, rates)
+    genes, schedule, stateful = parts.genes, parts.schedule, parts.stateful
     total = sum(g for _, g in schedule)
-    begin = start(spec, resumed, game, genes, rng, schedule[0][0], stateful)
+    begin = start(spec, run.resumed, game, genes, rng, schedule[0][0], stateful)
     population, side, champion = begin.population, begin.side, begin.champion
     limit = Limit(spec.time_limit_s, began)
     if spec.record:  # the optimal play a recording run compares with is solved now, not inside the first
         _ = rates.optimal  # generation, so the limit can name the cost
     limit.setup_done(compiling.seconds, spec.record)
     progress = Progress(spec, total, begin.generation, compiling, limit=limit)
-    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling, on_row)
+    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling,
+                        run.watcher.row if run.watcher else None)
     checkpointer = Checkpointer(spec, out, recorder.records, begin.resumes)
 
     def boundary(generation: int) -> Boundary:
@@ -74,12 +74,12 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
                 if generation > begin.generation and limit.reached():
                     stopped = "time_limit_s"
                     break
-                judged = run.judged(generation, population, side)
+                judged = parts.judged(generation, population, side)
                 population, side, champion = judged.population, judged.side, judged.champion
                 if generation % spec.recorded_every == 0:
                     recorder.record(generation, judged.wave, side, judged.strategies, judged.verdict.fitness,
                                     champion, judged.population)
-                population = run.bred(judged, generation)
+                population = parts.bred(judged, generation)
                 progress.advance(generation + 1, recorder.records[-1] if recorder.records else None)
                 limit.generation_done()
         summary = recorder.finish(generation, side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),
@@ -91,7 +91,7 @@ def evolve(spec: Config, game: Game, out: Path, resumed: Resumed | None, compili
     summary = _reported(spec, game, out, summary)
     if stopped:
         print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
-    return summary
+    return run.finished(summary)
 
 
 def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkpointer, at: Boundary, out: Path,

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from dataclasses import dataclass, field
 
 from ga_pig.evolve.parts import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
 from ga_pig.game import Game
 
-__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "MigrationConfig", "ClusterConfig", "Config", "freeze",
-           "make_game", "waves"]
+__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "MigrationConfig", "ClusterConfig", "Config", "JUDGE_COLUMNS",
+           "freeze", "make_game", "waves"]
 
 
 @dataclass
@@ -124,6 +125,13 @@ class ClusterConfig(Frozen):
     job_extra: list[str] = field(default_factory=list)
 
 
+#: The judges' keys every table carries, each with its type and the value a judge without the key
+#: gets (so the tables of every judge share their columns).
+JUDGE_COLUMNS = {"archive": (int, 2), "must_beat": (int, 1), "margin": (float, 0.0), "restart": (float, 0.0),
+                 "aggregate": (str, "mean"), "keep_champion": (bool, False), "paired": (bool, False),
+                 "cell_tests": (int, 0)}
+
+
 @dataclass
 class Config(Frozen):
     """The run spec: what one run computes and how it is watched. ``ga_pig.config`` composes and validates
@@ -200,6 +208,32 @@ class Config(Frozen):
         the population)."""
         mu = self.selection.mu_given()
         return self.population_size // 2 if mu is None else mu
+
+    @property
+    def setting(self) -> str:
+        """Which setting the run belongs to: ``oracle-judged`` (fitness against the optimal policy),
+        ``solver-assisted`` (a memetic best-response step) or ``oracle-free``."""
+        if str(self.fitness.opponent) == "optimal":
+            return "oracle-judged"
+        return "solver-assisted" if int(self.memetic.every) else "oracle-free"
+
+    @property
+    def columns(self) -> dict:
+        """The values every row of the run's tables (and its summary) carries, so that tables of many runs
+        concatenate and group by them; a judge without one of [`JUDGE_COLUMNS`][ga_pig.evolve.spec.JUDGE_COLUMNS]
+        gets its filler."""
+        mu = self.selection.mu_given()
+        return {"experiment": str(self.experiment), "mode": str(self.mode), "game": str(self.game.name),
+                "goal": int(self.game.goal), "endgame": str(self.game.endgame), "players": int(self.game.players),
+                "population": str(self.population.kind), "selection": str(self.selection.scheme),
+                "mu": -1 if mu is None else int(mu), "fitness": str(self.fitness.kind),
+                "opponent": str(self.fitness.opponent),
+                **{key: kind(getattr(self.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
+                "genome": str(self.genome), "crossover": str(self.operators.crossover),
+                "mutation_operator": str(self.operators.mutation), "mutation": float(self.mutation),
+                "population_size": int(self.population_size), "games_per_match": int(self.games_per_match),
+                "elite": int(self.elite), "cube": json.dumps(self.cube), "seed": int(self.seed),
+                "memetic_every": int(self.memetic.every), "setting": self.setting}
 
 
 def freeze(spec: Frozen) -> Frozen:

@@ -1,7 +1,9 @@
 """Running one experiment: check its config (and the run it resumes), claim its directory, write its
-``config.yaml``, turn the config into the run's spec once ([`to_spec`][ga_pig.config.to_spec]) and call the
-generation loop ([`evolve`][ga_pig.evolve.run.evolve]) with the spec and the game, or, for ``mode=random_search``,
-the random search ([`ga_pig.evolve.random_search`][ga_pig.evolve.random_search]).
+``config.yaml``, turn the config into the run's spec once ([`to_spec`][ga_pig.config.to_spec]), assemble the run
+once ([`Run`][ga_pig.evolve.assembled.Run]: the spec, the game's engine, the directory, the trackers that watch it)
+and hand it to its loop: the generation loop ([`evolve`][ga_pig.evolve.run.evolve]), the island model's
+([`evolve_islands`][ga_pig.evolve.islands.loop.evolve_islands]) or, for ``mode=random_search``, the random search
+([`ga_pig.evolve.random_search`][ga_pig.evolve.random_search]).
 
 ``run(cfg, output_dir)`` is an ordinary function; ``python -m ga_pig`` only composes the config
 and calls it. A job composes its config once (``python -m ga_pig``: Hydra; ``run_overrides``: itself) and
@@ -10,6 +12,7 @@ builds its game once ([`prepare`][ga_pig.runs.resume.prepare]); nothing below th
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -18,6 +21,7 @@ from omegaconf import DictConfig, OmegaConf
 from ga_pig._compile import announce as announce_compiling
 from ga_pig._compile import compile_timer
 from ga_pig.config import fail, to_spec
+from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.islands import evolve_islands
 from ga_pig.evolve.outputs import FAILED, RUN_FILES
 from ga_pig.evolve.random_search import random_search
@@ -65,23 +69,16 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
             logging.getLogger("ga_pig.evolve.run").info(note)
         spec = to_spec(job.cfg)
         check_cluster(spec)  # a scheduler that does not answer is refused before any work
-        tracking = Tracking(spec, directory, job.game)  # a store that cannot be used is refused before any work
-        announce_compiling(engine_of(job.game).kernels())
-        _write_config(job, directory)
-        try:
+        engine = engine_of(job.game)
+        # a store that cannot be used is refused as the trackers open, before any work
+        with Tracking(spec, directory, engine.space.name) as tracking:
+            announce_compiling(engine.kernels())
+            _write_config(job, directory)
+            run = Run(spec, engine, directory, job.resumed, compiling, tracking if tracking else None,
+                      functools.partial(dask_pool, spec, directory / "slurm"))
             if spec.mode == "random_search":
-                summary = random_search(spec, job.game, directory)
-            elif spec.islands > 1:
-                with dask_pool(spec, directory / "slurm") as pool:
-                    summary = evolve_islands(spec, job.game, directory, job.resumed, pool,
-                                             tracking.row if tracking else None, compiling)
-            else:
-                summary = evolve(spec, job.game, directory, job.resumed, compiling, tracking.row if tracking else None)
-            tracking.finish(summary)
-        finally:
-            tracking.close()
-        return summary
-
+                return random_search(run)
+            return evolve(run) if spec.islands == 1 else evolve_islands(run)
 
 def _write_config(job: Job, directory: Path) -> None:
     """The run's ``config.yaml``: a new run's config, or a resumed run's with the changes made (``resume`` left

@@ -20,20 +20,17 @@ from __future__ import annotations
 import logging
 import math
 import time
-from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
 from ga_pig.evolve.islands import merged
-from ga_pig.evolve.outputs import BEST, SUMMARY, key_columns, objective
+from ga_pig.evolve.outputs import BEST, SUMMARY
 from ga_pig.evolve.resume import CONFIG_FILE
-from ga_pig.evolve.spec import Config, make_game
-from ga_pig.families import space_of
-from ga_pig.game import Game
+from ga_pig.evolve.spec import Config
 from ga_pig.track.painter import Painter
 from ga_pig.track.pictures import has_picture
-from ga_pig.track.records import OBJECTIVE, TRIAL, metrics, params, run_name
+from ga_pig.track.records import OBJECTIVE, TRIAL, metrics, objective, params, run_name
 
 __all__ = ["Tracking", "check", "ARTIFACTS", "SEND_EVERY_S"]
 
@@ -61,22 +58,21 @@ def check(spec: Config) -> None:
 
 
 class Tracking:
-    """The trackers ``spec.logger`` names for the run in ``run_dir`` (of ``game``, made from ``spec`` if not
-    given), opened (a store that cannot be used is refused with ValueError, before any work).
+    """The trackers ``spec.logger`` names for the run in ``run_dir`` (its strategy space named ``space``, whose
+    policy pictures are drawn), opened (a store that cannot be used is refused with ValueError, before any work).
     [`row`][ga_pig.track.Tracking.row] sends a recorded generation, [`finish`][ga_pig.track.Tracking.finish] the
-    outputs, [`close`][ga_pig.track.Tracking.close] ends them. ``live``: rows will come as the run goes, so the
-    policy pictures are drawn in a worker process started now ([`Painter`][ga_pig.track.painter.Painter]); a run
-    sent afterwards draws its one picture here."""
+    outputs, [`close`][ga_pig.track.Tracking.close] (or leaving a ``with Tracking(...)`` block) ends them.
+    ``live``: rows will come as the run goes, so the policy pictures are drawn in a worker process started now
+    ([`Painter`][ga_pig.track.painter.Painter]); a run sent afterwards draws its one picture here."""
 
-    def __init__(self, spec: Config, run_dir: str | Path, game: Game | None = None, live: bool = True) -> None:
+    def __init__(self, spec: Config, run_dir: str | Path, space: str, live: bool = True) -> None:
         from ga_pig.track.mlflow_run import MLflowRun, store_uri
         from ga_pig.track.tensorboard_run import TensorBoardRun
 
         check(spec)
         self.spec, self.run_dir = spec, Path(run_dir)
         self.name = run_name(spec, self.run_dir)
-        self.constant = set(key_columns(spec))
-        self.game = game
+        self.constant = set(spec.columns)
         self.trackers: dict[str, object] = {}
         self.finished = False
         self.pending: list[dict] = []
@@ -87,21 +83,22 @@ class Tracking:
             self.trackers["tensorboard"] = TensorBoardRun(spec, self.name)
         #: the generation of the last picture asked for each tracker (sent, or being drawn)
         self.asked = {kind: tracker.last_picture for kind, tracker in self.trackers.items()}
-        pictured = bool(self.trackers) and has_picture(self.space)
+        pictured = bool(self.trackers) and has_picture(space)
         # an island run's rows come without a champion (the islands' champions stay on the workers): its one picture,
         # the final one, is drawn here at the end, so it needs no worker
         drawn_live = live and bool(spec.logger.policy_every) and spec.islands == 1
-        self.painter = Painter(self.space, process=drawn_live) if pictured else None
+        self.painter = Painter(space, process=drawn_live) if pictured else None
         if self.painter is not None:  # before the run's loop begins, not in its first seconds
             self.painter.started()
 
     def __bool__(self) -> bool:
         return bool(self.trackers)
 
-    @cached_property
-    def space(self) -> str:
-        """The name of the run's strategy space (its game: the one given, else made from the spec)."""
-        return space_of(self.game or make_game(self.spec)).name
+    def __enter__(self) -> Tracking:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def rows(self, rows: list[dict]) -> None:
         """Send the recorded generations each tracker does not hold yet (a run with islands: every island's

@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 from omegaconf import OmegaConf
 
-from ga_pig.evolve.outputs import key_columns
 from ga_pig.evolve.spec import Config
 
-__all__ = ["RunName", "run_name", "params", "tags", "metrics", "check_uri", "NOT_PARAMS", "TRIAL", "OBJECTIVE"]
+__all__ = ["RunName", "run_name", "params", "tags", "metrics", "check_uri", "NOT_PARAMS", "TRIAL", "OBJECTIVE",
+           "objective"]
 
 #: Spec keys that are not hyperparameters: how visibly a run goes on, and where it is sent.
 NOT_PARAMS = ("hydra", "resume", "progress", "logger")
@@ -91,7 +91,7 @@ def tags(spec: Config, name: RunName) -> dict[str, str]:
         "game": spec.game.name,
         "seed": str(spec.seed),
         "judge": f"{spec.fitness.kind} vs {spec.fitness.opponent}",
-        "setting": key_columns(spec)["setting"],
+        "setting": spec.setting,
         "host": socket.gethostname(),
         "mlflow.runName": name.name,
     }
@@ -137,3 +137,13 @@ def check_uri(uri: str) -> None:
 def _hidden(uri: str) -> str:
     parts = urlsplit(uri)
     return parts._replace(netloc=f"***@{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}").geturl()
+
+
+def objective(summary: dict) -> float:
+    """What a sweeper maximizes (``hydra/sweeper=optuna``): the best exact win rate against the
+    optimal policy of the strategy the run itself picked (its champion), else of its population
+    (0 for a run that recorded none: ``record=false``)."""
+    for key in ("champion_best_ever", "best_ever"):
+        if summary.get(key) is not None:
+            return float(summary[key])
+    return 0.0

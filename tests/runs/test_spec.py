@@ -14,8 +14,10 @@ import pytest
 
 from ga_pig.config import compose, to_spec
 from ga_pig.evolve import spec as spec_module
+from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.parts import SimulatedChampions
 from ga_pig.evolve.spec import Config
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.runs import run_overrides
 
@@ -74,14 +76,18 @@ def test_the_command_line_builds_a_job_s_game_once(monkeypatch, tmp_path):
     assert counts == {"compose": 1, "game": 1}
 
 
-def test_the_loop_receives_a_frozen_spec_not_the_hydra_config(monkeypatch, tmp_path):
+def test_the_loop_receives_one_assembled_run_not_the_hydra_config(monkeypatch, tmp_path):
+    """The front end hands the loop one [`Run`]: the frozen spec, the engine bound to the game (the engine
+    ``engine_of`` keeps for that game), the directory it claimed."""
     runs = importlib.import_module("ga_pig.runs.run")  # the module: ga_pig.runs.run is also the function's name
     received = {}
-    monkeypatch.setattr(runs, "evolve", lambda spec, game, *rest: received.update(spec=spec, game=game) or {})
+    monkeypatch.setattr(runs, "evolve", lambda run: received.update(run=run) or {})
     run_overrides(["experiment=coevolve_simulated", *TINY, "population_size=8"], tmp_path / "run")
-    spec = received["spec"]
+    run = received["run"]
+    assert type(run) is Run and run.out == tmp_path / "run" and run.resumed is None and run.watcher is None
+    spec = run.spec
     assert type(spec) is Config and type(spec.fitness) is SimulatedChampions
-    assert spec.game.goal == received["game"].goal == 20
+    assert spec.game.goal == run.game.goal == 20 and run.engine is engine_of(run.game)
     with pytest.raises(dataclasses.FrozenInstanceError, match="made once"):
         spec.generations = 5
     with pytest.raises(dataclasses.FrozenInstanceError):

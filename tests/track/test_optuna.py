@@ -16,8 +16,8 @@ pytest.importorskip("tensorboardX")
 from mlflow.tracking import MlflowClient  # noqa: E402
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
 
-from ga_pig.evolve.outputs import objective  # noqa: E402
 from ga_pig.files import read_json  # noqa: E402
+from ga_pig.track.records import objective  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

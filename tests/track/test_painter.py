@@ -45,7 +45,7 @@ def test_a_tracked_run_waits_for_the_painter_before_its_loop(tmp_path):
 
     spec = to_spec(compose(["experiment=cube", "game.goal=20", "logger=tensorboard",
                             f"logger.logdir={tmp_path / 'tensorboard'}", "logger.policy_every=5"]))
-    tracking = Tracking(spec, tmp_path / "run")
+    tracking = Tracking(spec, tmp_path / "run", "roll_hold")
     try:
         assert tracking.painter is not None and tracking.painter.pool is not None
         assert _matplotlib_loaded(tracking.painter)
@@ -60,7 +60,7 @@ def test_an_island_run_starts_no_painter_worker(tmp_path):
 
     spec = to_spec(compose(["experiment=cube", "game.goal=20", "islands=2", "logger=tensorboard",
                             f"logger.logdir={tmp_path / 'tensorboard'}"]))
-    tracking = Tracking(spec, tmp_path / "run")
+    tracking = Tracking(spec, tmp_path / "run", "roll_hold")
     try:
         assert tracking.painter is not None and tracking.painter.pool is None
     finally:

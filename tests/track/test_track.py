@@ -24,7 +24,6 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 
 import ga_pig.track as track  # noqa: E402
 from ga_pig.config import compose, over_schema, to_spec  # noqa: E402
-from ga_pig.evolve.outputs import key_columns  # noqa: E402
 from ga_pig.runs import run  # noqa: E402
 from ga_pig.track import check, painter, pictures  # noqa: E402
 from ga_pig.track import mlflow_run as mlflow_run_module  # noqa: E402
@@ -57,7 +56,7 @@ def mlflow_runs(uri: str, run_dir: Path):
 
 def metric_columns(run_dir: Path) -> pd.DataFrame:
     frame = pd.read_parquet(run_dir / "generations.parquet")
-    constant = set(key_columns(to_spec(over_schema(OmegaConf.to_container(OmegaConf.load(run_dir / "config.yaml"))))))
+    constant = set(to_spec(over_schema(OmegaConf.to_container(OmegaConf.load(run_dir / "config.yaml")))).columns)
     return frame[[c for c in frame.columns if c not in constant and frame[c].dtype.kind in "fiu"]]
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ga_pig._compile import NoClock
 from ga_pig.evolve.generation import Generations, Judged, side_at
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal, Verdict
@@ -24,7 +25,7 @@ from ga_pig.evolve.spec import Config, make_game
 from ga_pig.evolve.state import Champion
 from ga_pig.game import Game
 
-__all__ = ["IslandState", "island_rng", "stream", "epoch", "finish", "NoClock"]
+__all__ = ["IslandState", "island_rng", "stream", "epoch", "finish"]
 
 #: The streams a run with islands draws from, after the seed: each island's, the migrations', the final choice's.
 ISLAND, MIGRATION, FINAL = 0, 1, 2
@@ -63,13 +64,6 @@ class IslandState:
     rows: list = field(default_factory=list)
     rates: np.ndarray | None = None
     elapsed: float = 0.0
-
-
-class NoClock:
-    """A compile clock that never counts: a worker's compile time is not the run's, and the coordinator of a run
-    with islands compiles nothing the progress bar should leave out."""
-
-    seconds = 0.0
 
 
 def _rates(game: Game) -> RatesVsOptimal:

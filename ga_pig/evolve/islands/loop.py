@@ -15,12 +15,15 @@ import logging
 import sys
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
 
+from ga_pig._compile import NoClock
+from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.genomes import genome_of
-from ga_pig.evolve.islands.island import FINAL, MIGRATION, IslandState, NoClock, epoch, finish, stream
+from ga_pig.evolve.islands.island import FINAL, MIGRATION, IslandState, epoch, finish, stream
 from ga_pig.evolve.islands.migration import migrate
 from ga_pig.evolve.islands.outputs import (
     MIGRATIONS,
@@ -39,7 +42,6 @@ from ga_pig.evolve.outputs import (
     GENERATIONS,
     POPULATION,
     SUMMARY,
-    key_columns,
     save_npy,
     save_population,
     write_json,
@@ -131,18 +133,24 @@ class _Run:
         write_moves(self.moves, self.out / MIGRATIONS)
 
 
-def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None, pool: Pool = in_process,
-                   on_row: Callable[[dict, np.ndarray | None], None] | None = None, compiling=None) -> dict:
-    """Evolve ``spec.islands`` populations of strategies for ``game``, writing every output into ``out`` (its
-    ``config.yaml`` written by the front end); continue ``resumed`` (its checkpoint) if given. Each epoch's tasks
-    go to ``pool``; ``on_row`` is called with each recorded generation, every island's row in one
-    ([`merged`][ga_pig.evolve.islands.outputs.merged]). The progress bar and lines
-    advance an epoch's generations at a time (``compiling``: the compile clock they leave out). Returns the
-    summary written to ``summary.json``; on Ctrl-C or a stop signal, writes the checkpoint of the last migration,
-    prints the resume command and re-raises (as it does when the pool raises
+def evolve_islands(handed: Run) -> dict:
+    """Evolve ``spec.islands`` populations of strategies for the run's game, writing every output into its ``out``;
+    continue its ``resumed`` checkpoint if given. Each epoch's tasks go to the run's pool (opened for the run; without
+    one, [`in_process`][ga_pig.evolve.islands.loop.in_process]); the watcher, if any, takes each
+    recorded generation, every island's row in one ([`merged`][ga_pig.evolve.islands.outputs.merged]), then the
+    summary. The progress bar and lines advance an epoch's generations at a time (leaving out the run's compile
+    clock). Returns the summary written to ``summary.json``; on Ctrl-C or a stop signal, writes the checkpoint of the
+    last migration, prints the resume command and re-raises (as it does when the pool raises
     [`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost])."""
-    run, total, every = _Run(spec, out, resumed), spec.generations, spec.migration.every
-    progress = Progress(spec, total, run.generation, compiling or NoClock(),
+    with handed.pool() if handed.pool else nullcontext(in_process) as pool:
+        return _evolve(handed, pool)
+
+
+def _evolve(handed: Run, pool: Pool) -> dict:
+    spec, game, out = handed.spec, handed.game, handed.out
+    on_row = handed.watcher.row if handed.watcher else None
+    run, total, every = _Run(spec, out, handed.resumed), spec.generations, spec.migration.every
+    progress = Progress(spec, total, run.generation, handed.compiling or NoClock(),
                         limit=Limit(spec.time_limit_s, run.began - run.before))
     stopped = None
     try:
@@ -159,7 +167,7 @@ def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None,
                 run.migration = migration
                 rows = sorted((row for s in run.states for row in s.rows), key=lambda r: (r["generation"], r["island"]))
                 run.records.extend(rows)
-                for row in merged(rows, key_columns(spec)) if on_row else ():
+                for row in merged(rows, spec.columns) if on_row else ():
                     on_row(row, None)
                 run.generation = stop
                 run.save()
@@ -177,7 +185,7 @@ def evolve_islands(spec: Config, game: Game, out: Path, resumed: Resumed | None,
     summary = _finished(spec, game, run, final, stopped, on_row)
     if stopped:
         print(_stopped(out, run.generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
-    return summary
+    return handed.finished(summary)
 
 
 def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], stopped: str | None,
@@ -189,7 +197,7 @@ def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], sto
     rows = [row for state in final for row in state.rows]
     run.records.extend(rows)
     run.flush()
-    for row in merged(rows, key_columns(spec)) if on_row else ():
+    for row in merged(rows, spec.columns) if on_row else ():
         on_row(row, None)
     island = choose(spec, game, [state.champion for state in final])
     best = genes.decisions(final[island].champion)
@@ -199,7 +207,7 @@ def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], sto
     rows = [row for row in run.records if row["generation"] == run.generation]
     every_max = [row["max"] for row in run.records]
     summary = {
-        **key_columns(spec),
+        **spec.columns,
         "islands": spec.islands,
         "champion_island": island,
         "generations": run.generation,

@@ -1,0 +1,61 @@
+"""One run, assembled once: what the front end ([`ga_pig.runs.run`][ga_pig.runs.run]) hands the run's loop
+([`evolve`][ga_pig.evolve.run.evolve], [`evolve_islands`][ga_pig.evolve.islands.loop.evolve_islands] or
+[`random_search`][ga_pig.evolve.random_search.random_search]): the typed spec, the engine bound to the game, the
+directory, the checkpoint it continues, the compile clock, who watches and where the islands' tasks run. A loop
+builds none of them again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from ga_pig._compile import CompileClock
+from ga_pig.evolve.resume import Resumed
+from ga_pig.evolve.spec import Config
+from ga_pig.families import Family
+from ga_pig.game import Game
+
+__all__ = ["Run", "Watcher"]
+
+
+class Watcher(Protocol):
+    """What watches a run as it goes (the trackers of [`ga_pig.track`][ga_pig.track.Tracking])."""
+
+    def row(self, row: dict, champion: np.ndarray | None = None) -> None:
+        """Take a recorded generation's row and the champion's decisions (None where the loop has none at hand)."""
+
+    def finish(self, summary: dict) -> None:
+        """Take the finished run's summary (its outputs are written)."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run ready to go: ``spec`` ([`Config`][ga_pig.evolve.spec.Config]), ``engine`` (the game's family bound to it,
+    [`engine_of`][ga_pig.families.engine_of]), ``out`` (the directory the front end has checked and claimed, its
+    ``config.yaml`` written), ``resumed`` (the checkpoint it continues, or None), ``compiling`` (numba's compile
+    time, which the timings leave out; None: not clocked), ``watcher`` (or None) and ``pool``, which opens the pool
+    the island model's tasks go to ([`dask_pool`][ga_pig.runs.cluster.dask_pool]; None: every task in this
+    process)."""
+
+    spec: Config
+    engine: Family
+    out: Path
+    resumed: Resumed | None = None
+    compiling: CompileClock | None = None
+    watcher: Watcher | None = None
+    pool: Callable[[], AbstractContextManager[Callable]] | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.engine.game
+
+    def finished(self, summary: dict) -> dict:
+        """``summary``, the run's last word, told to the watcher."""
+        if self.watcher is not None:
+            self.watcher.finish(summary)
+        return summary
