@@ -40,6 +40,8 @@ def benchmark_table(name: str, directory: Path) -> str:
     results = json.loads((directory / f"{name}.json").read_text())
     if "rules" in results:
         return rules_table(name, results, directory)
+    if "rounds_done" in results:
+        return retime_table(name, results)
     if "base" in results:
         return compare_table(name, results)
     lines = [f"*Measured on {machine(results)}; `benchmarks/results/{name}.json`.*", ""]
@@ -70,6 +72,22 @@ def compare_table(name: str, results: dict) -> str:
         costliest = next(r for r in results["rows"] if r["measure"] == results["costliest"])
         lines += ["", f"Median cost after / before: {results['median_cost_ratio']:.3f}; the costliest row: "
                   f"{costliest['measure']}, {costliest['cost_ratio']:.3f}."]
+    return "\n".join(lines) + "\n"
+
+
+def retime_table(name: str, results: dict) -> str:
+    """``benchmarks/retime.py``'s rows: per measure the calls timed on each side, the median and best of each, and
+    the cost ratios of the medians and of the bests."""
+    revisions = results["revisions"]
+    lines = [f"*Measured on {machine(results)}, {results['rounds_done']} interleaved rounds, `{revisions['before']}` "
+             f"against `{revisions['after']}`; `benchmarks/results/{name}.json`.*", "",
+             "| measure | calls timed (before / after) | median before | median after | cost: median | cost: best |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for row in results["rows"]:
+        before, after = row["samples"]
+        lines.append(f"| {row['measure']} | {before} / {after} | {_value(row['before_median'], row['unit'])} "
+                     f"| {_value(row['after_median'], row['unit'])} | {row['cost_ratio_median']:.3f} "
+                     f"| {row['cost_ratio_best']:.3f} |")
     return "\n".join(lines) + "\n"
 
 
