@@ -22,7 +22,8 @@ def _roll_value(rules, i, k, after, column):
     p = 0.0
     for o in range(rules.probabilities.shape[0]):
         q = rules.probabilities[o]
-        nk, end = _roll(k, o, rules.effects, rules.amounts)
+        # no MOVE outcomes (solitaire takes none); the ends tested after the outcomes that go on
+        nk, end = _roll(k, o, rules.effects, rules.amounts, moves=False, busts_first=False)
         if end == GOES_ON:
             p += q if i + nk >= goal else q * column[nk]
         elif end == BANKS:
@@ -106,7 +107,7 @@ def _visits(policy, rules, turns, mass):
                     continue
                 for o in range(rules.probabilities.shape[0]):
                     q = m * rules.probabilities[o]
-                    nk, end = _roll(k, o, rules.effects, rules.amounts)
+                    nk, end = _roll(k, o, rules.effects, rules.amounts, moves=False)  # solitaire takes no MOVEs
                     if end == GOES_ON:
                         if i + nk < goal:
                             mass[i, j, nk] += q
