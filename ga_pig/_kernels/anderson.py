@@ -15,8 +15,6 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ga_pig._kernels.rules import ROUNDING_FLOOR
-
 #: How many past sweeps an extrapolation combines.
 HISTORY = 6
 
@@ -39,10 +37,10 @@ def _history(n):
 
 
 @numba.njit(cache=True)
-def _extrapolate(g, f, sweep, history, out, floor=ROUNDING_FLOOR):
+def _extrapolate(g, f, sweep, history, out, floor):
     """After sweep number ``sweep`` (from 0) mapped the guess g to f: True if f equals g to within
-    ``floor`` (default [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]: settled); otherwise False with the next
-    guess in ``out`` — f corrected by a least-squares combination of the last
+    ``floor`` (at least [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]: settled); otherwise False with the
+    next guess in ``out`` — f corrected by a least-squares combination of the last
     [`HISTORY`][ga_pig._kernels.anderson.HISTORY] steps, ``history`` (a [`History`][ga_pig._kernels.anderson.History])
     carried between calls."""
     dG, dR, g_prev, r_prev = history

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -247,3 +251,35 @@ def test_strategies_of_the_wrong_shape_or_type_are_named(shape, dtype):
         exact.seats(strategy, HOLD, GAME)
     except (ValueError, TypeError) as error:
         assert str(error).startswith("a must be"), str(error)
+
+
+#: In a fresh process with an empty kernel cache: Pig's and 2-dice Pig's exact pair (its turns as functionals, a
+#: lone pair and four lanes with the few left over), last-round Pig's optimal play and exact pair; then the kernels
+#: that more than one caller reaches and that were compiled more than once
+ONCE = """
+from ga_pig import Game, exact, strategies as S
+from ga_pig._kernels.anderson import _extrapolate
+from ga_pig.families.endgame import _roll_hold
+from ga_pig.families.two_player import _evaluation, _functionals
+for game in (Game.pig(goal=20), Game.two_dice(goal=20)):
+    a = S.hold_at(15, game)
+    exact.seats(a, a, game)
+    exact.win_rates(S.random(game, 0, 0.8)[None].repeat(5, axis=0), a, game)
+last = Game.pig(goal=20, endgame="last_round")
+exact.optimal(last)
+exact.seats(S.hold_at(15, last), S.hold_at(15, last), last)
+kernels = (_functionals._score_row, _functionals._turn_flow, _evaluation._anderson, _extrapolate, _roll_hold._settle,
+           _roll_hold._solve)
+print(" ".join(k.py_func.__name__ for k in kernels if len(k.signatures) > 1))
+"""
+
+
+@pytest.mark.slow  # a cold compile in a fresh process, about a minute: the `make check` tier
+def test_exact_evaluation_compiles_each_kernel_once(tmp_path):
+    """Every call of a kernel passes the same types (prange's unsigned index cast, slices of any layout, no
+    constant where another caller passes a variable), so numba compiles each once: a second copy of the turn
+    functionals' kernels cost Pig's cold start 6 s of its 56, one of the endgame solve's 20 s."""
+    out = subprocess.run([sys.executable, "-c", ONCE], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == []

@@ -99,7 +99,7 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: i
         if policy is None:
             policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
             policy[..., 0] = True  # a turn start rolls (the game's strategies have no gene there)
-        ok = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), True, rounds)
+        ok = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), rounds)
     if not ok:
         raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
                            f"rounds" + ("" if game.max_dice else ", or the sweeps over the resets did not settle"))

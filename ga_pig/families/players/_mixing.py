@@ -152,11 +152,9 @@ def _resolve(rules, X, orbit, cycle, L, turn):
             rows[m, 1, :] = rows[m, 0]
     which = np.zeros(L, dtype=np.int64)
     for _attempt in range(24):
-        togglers = 0
-        for m in range(L):
-            if seen[m] == 2:
-                which[togglers] = m
-                togglers += 1
+        alternating = np.flatnonzero(seen[:L] == 2)  # counted so, never a constant 0: _weights compiles once
+        togglers = alternating.shape[0]
+        which[:togglers] = alternating
         if togglers == 0:
             return False
         failing = -1

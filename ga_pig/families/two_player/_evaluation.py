@@ -25,23 +25,24 @@ import numba
 import numpy as np
 
 from ga_pig._kernels.anderson import _extrapolate, _history
-from ga_pig._kernels.rules import MAX_SWEEPS
+from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR
 from ga_pig.families.two_player._chains import _chain_pass, _close, _turn_rules, _turn_start, chain_kind
 from ga_pig.families.two_player._functionals import D, E, _functional_set, _value
 from ga_pig.families.two_player._lanes import LANES, _lane_sweep
 
 
 @numba.njit(cache=True)
-def _anderson(S, T, LS, LT, sweep, history):
-    """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S[:, 0],
-    T[:, 0]) unchanged to within [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; otherwise write the
-    next guess into LS, LT ([`_extrapolate`][ga_pig._kernels.anderson._extrapolate], ``history`` its
+def _anderson(S0, T0, LS, LT, sweep, history):
+    """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S0 = S[:, 0],
+    T0 = T[:, 0], slices of any layout, so that every caller shares one compiled kernel) unchanged to within
+    [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; otherwise write the next guess into LS, LT
+    ([`_extrapolate`][ga_pig._kernels.anderson._extrapolate], ``history`` its
     [`History`][ga_pig._kernels.anderson.History])."""
     goal = LS.shape[0]
     g = np.concatenate((LS.ravel(), LT.ravel()))
-    f = np.concatenate((S[:, 0, :].copy().ravel(), T[:, 0, :].copy().ravel()))
+    f = np.concatenate((S0.copy().ravel(), T0.copy().ravel()))
     following = np.empty_like(g)
-    if _extrapolate(g, f, sweep, history, following):
+    if _extrapolate(g, f, sweep, history, following, ROUNDING_FLOOR):
         return True
     LS[:] = following[: 2 * goal].reshape(goal, 2)
     LT[:] = following[2 * goal:].reshape(goal, 2)
@@ -89,7 +90,7 @@ def _win_tables(a, b, rules, S, T, kind):
                 _close(CA, CB, S, T, i, j)
         if not rules.resets:
             return 1
-        if _anderson(S, T, LS, LT, sweep, history):
+        if _anderson(S[:, 0], T[:, 0], LS, LT, sweep, history):
             return sweep + 1
     return MAX_SWEEPS
 
@@ -130,7 +131,7 @@ def _functional_tables(funA, funB, rules, S, T):
                 T[j, i, 1] = min(b1 + dB * x1, 1.0)
         if not rules.resets:
             return 1
-        if _anderson(S, T, LS, LT, sweep, history):
+        if _anderson(S[:, 0], T[:, 0], LS, LT, sweep, history):
             return sweep + 1
     return MAX_SWEEPS
 
@@ -149,7 +150,7 @@ def _by_functionals(rules, lone: bool = False) -> bool:
     return rules.dice.shape[0] == 0 and (not lone or rules.move_p.shape[0] == 0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: strided (the lanes) and whole tables compile no second copy
 def _results(S, T, starts, out):
     """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first)) from the turn-start
     tables; with ``starts`` (goal, goal) non-empty, the same four weighted by starts in out[4:8]."""
@@ -215,8 +216,8 @@ def _lanes_against(F, index, h, first, opponent, rules, starts, out):
             break
         for lane in range(LANES):  # as its pair alone would; a settled lane keeps its landings
             if not settled[lane]:
-                S_lane, T_lane = S[:, :, :, lane], T[:, :, lane, :]
-                settled[lane] = _anderson(S_lane, T_lane, LS[lane], LT[lane], sweep, histories[lane])
+                settled[lane] = _anderson(S[:, 0, :, lane], T[:, 0, lane, :], LS[lane], LT[lane], sweep,
+                                          histories[lane])
         if settled.all():
             sweeps = sweep + 1
             break

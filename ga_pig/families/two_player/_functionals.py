@@ -201,11 +201,12 @@ def _functional_set(first, which, second, tr):
     for _me in range(goal):
         rows.append(np.empty(0))
     for q in numba.prange((goal + 1) // 2):
+        low = np.int64(q)  # prange counts unsigned: as int64, both calls share one compiled _score_row
         flow = np.zeros(goal)
         ends = np.zeros(goal + 4)
-        rows[q] = _score_row(first, which, second, q, tr, F, index, flow, ends)
-        if goal - 1 - q != q:
-            rows[goal - 1 - q] = _score_row(first, which, second, goal - 1 - q, tr, F, index, flow, ends)
+        rows[low] = _score_row(first, which, second, low, tr, F, index, flow, ends)
+        if goal - 1 - low != low:
+            rows[goal - 1 - low] = _score_row(first, which, second, goal - 1 - low, tr, F, index, flow, ends)
     size = 0
     for me in range(goal):
         size += rows[me].shape[0]
