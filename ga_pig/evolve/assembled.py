@@ -54,6 +54,11 @@ class Run:
     def game(self) -> Game:
         return self.engine.game
 
+    @property
+    def on_row(self) -> Callable[[dict, np.ndarray | None], None] | None:
+        """What takes each recorded row (the watcher's ``row``; None: no watcher, so no row is built for it)."""
+        return self.watcher.row if self.watcher is not None else None
+
     def finished(self, summary: dict) -> dict:
         """``summary``, the run's last word, told to the watcher."""
         if self.watcher is not None:

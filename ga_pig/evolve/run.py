@@ -54,8 +54,7 @@ def evolve(run: Run) -> dict:
         _ = rates.optimal  # generation, so the limit can name the cost
     limit.setup_done(compiling.seconds, spec.record)
     progress = Progress(spec, total, begin.generation, compiling, limit=limit)
-    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling,
-                        run.watcher.row if run.watcher else None)
+    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling, run.on_row)
     checkpointer = Checkpointer(spec, out, recorder.records, begin.resumes)
 
     def boundary(generation: int) -> Boundary:

@@ -1,4 +1,4 @@
-"""The island model's loop on the coordinator: the islands evolve apart for an epoch (``migration.every``
+"""The island model's loop on the islands: the islands evolve apart for an epoch (``migration.every``
 generations, [`epoch`][ga_pig.evolve.islands.island.epoch]) as tasks of a pool, then meet at a migration at that
 fixed generation ([`migrate`][ga_pig.evolve.islands.migration.migrate]); a checkpoint is written at every migration,
 on Ctrl-C, a stop signal or the loss of every worker ([`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost]) and
@@ -90,8 +90,8 @@ def choose(spec: Config, game: Game, champions: list[np.ndarray]) -> int:
     return int(np.argmax(judge.totals(np.stack(champions))))
 
 
-class _Run:
-    """The coordinator's state: the islands, the migration stream, the records and moves, the checkpoint."""
+class _Coordinator:
+    """The islands's state: the islands, the migration stream, the records and moves, the checkpoint."""
 
     def __init__(self, spec: Config, out: Path, resumed: Resumed | None) -> None:
         self.spec, self.out, self.began = spec, out, time.monotonic()
@@ -133,7 +133,7 @@ class _Run:
         write_moves(self.moves, self.out / MIGRATIONS)
 
 
-def evolve_islands(handed: Run) -> dict:
+def evolve_islands(run: Run) -> dict:
     """Evolve ``spec.islands`` populations of strategies for the run's game, writing every output into its ``out``;
     continue its ``resumed`` checkpoint if given. Each epoch's tasks go to the run's pool (opened for the run; without
     one, [`in_process`][ga_pig.evolve.islands.loop.in_process]); the watcher, if any, takes each
@@ -142,61 +142,62 @@ def evolve_islands(handed: Run) -> dict:
     clock). Returns the summary written to ``summary.json``; on Ctrl-C or a stop signal, writes the checkpoint of the
     last migration, prints the resume command and re-raises (as it does when the pool raises
     [`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost])."""
-    with handed.pool() if handed.pool else nullcontext(in_process) as pool:
-        return _evolve(handed, pool)
+    with run.pool() if run.pool else nullcontext(in_process) as pool:
+        return _evolve(run, pool)
 
 
-def _evolve(handed: Run, pool: Pool) -> dict:
-    spec, game, out = handed.spec, handed.game, handed.out
-    on_row = handed.watcher.row if handed.watcher else None
-    run, total, every = _Run(spec, out, handed.resumed), spec.generations, spec.migration.every
-    progress = Progress(spec, total, run.generation, handed.compiling or NoClock(),
-                        limit=Limit(spec.time_limit_s, run.began - run.before))
+def _evolve(run: Run, pool: Pool) -> dict:
+    spec, game, out = run.spec, run.game, run.out
+    on_row = run.on_row
+    islands, total, every = _Coordinator(spec, out, run.resumed), spec.generations, spec.migration.every
+    progress = Progress(spec, total, islands.generation, run.compiling or NoClock(),
+                        limit=Limit(spec.time_limit_s, islands.began - islands.before))
     stopped = None
     try:
         with progress, stopping_on():
-            while run.generation < total:
-                if run.generation > 0 and spec.time_limit_s and run.elapsed() >= spec.time_limit_s:
+            while islands.generation < total:
+                if islands.generation > 0 and spec.time_limit_s and islands.elapsed() >= spec.time_limit_s:
                     stopped = "time_limit_s"
                     break
-                states, moves, migration = run.migrated()
-                stop = min((run.generation // every + 1) * every, total)
-                calls = [(spec, i, _at(state, run.elapsed()), stop) for i, state in enumerate(states)]
-                run.states = pool(epoch, calls)
-                run.moves.extend(moves)
-                run.migration = migration
-                rows = sorted((row for s in run.states for row in s.rows), key=lambda r: (r["generation"], r["island"]))
-                run.records.extend(rows)
+                states, moves, migration = islands.migrated()
+                stop = min((islands.generation // every + 1) * every, total)
+                calls = [(spec, i, _at(state, islands.elapsed()), stop) for i, state in enumerate(states)]
+                islands.states = pool(epoch, calls)
+                islands.moves.extend(moves)
+                islands.migration = migration
+                rows = sorted((row for state in islands.states for row in state.rows),
+                              key=lambda r: (r["generation"], r["island"]))
+                islands.records.extend(rows)
                 for row in merged(rows, spec.columns) if on_row else ():
                     on_row(row, None)
-                run.generation = stop
-                run.save()
-                run.flush()
+                islands.generation = stop
+                islands.save()
+                islands.flush()
                 progress.advance(stop, leading([r for r in rows if r["generation"] == rows[-1]["generation"]])
                                  if rows else None)
-            final = pool(finish, [(spec, i, run.states[i]) for i in range(spec.islands)])
+            final = pool(finish, [(spec, i, islands.states[i]) for i in range(spec.islands)])
     except (KeyboardInterrupt, Stopped) as error:
-        run.flush()
-        run.save()
+        islands.flush()
+        islands.save()
         why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
-        if run.states[0] is not None:  # else nothing to continue: the front end says how to start again
-            print(_stopped(out, run.generation, total, why), file=sys.stderr, flush=True)
+        if islands.states[0] is not None:  # else nothing to continue: the front end says how to start again
+            print(_stopped(out, islands.generation, total, why), file=sys.stderr, flush=True)
         raise
-    summary = _finished(spec, game, run, final, stopped, on_row)
+    summary = _finished(spec, game, islands, final, stopped, on_row)
     if stopped:
-        print(_stopped(out, run.generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
-    return handed.finished(summary)
+        print(_stopped(out, islands.generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
+    return run.finished(summary)
 
 
-def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], stopped: str | None,
+def _finished(spec: Config, game: Game, islands: _Coordinator, final: list[IslandState], stopped: str | None,
               on_row: Callable[[dict, np.ndarray | None], None] | None) -> dict:
     """The final rows recorded (and given to ``on_row``) and every output written: best.npy (the chosen island's
     champion), population.npz (every island's final members, island by island), summary.json, winrate.png, the
     report."""
-    out, genes = run.out, genome_of(spec, game)
+    out, genes = islands.out, genome_of(spec, game)
     rows = [row for state in final for row in state.rows]
-    run.records.extend(rows)
-    run.flush()
+    islands.records.extend(rows)
+    islands.flush()
     for row in merged(rows, spec.columns) if on_row else ():
         on_row(row, None)
     island = choose(spec, game, [state.champion for state in final])
@@ -204,29 +205,29 @@ def _finished(spec: Config, game: Game, run: _Run, final: list[IslandState], sto
     save_npy(out / BEST, best)
     genomes, rates = np.concatenate([s.genomes for s in final]), np.concatenate([s.rates for s in final])
     save_population(out / POPULATION, space_of(game), *genes.stored(genomes, final[0].side), rates)
-    rows = [row for row in run.records if row["generation"] == run.generation]
-    every_max = [row["max"] for row in run.records]
+    rows = [row for row in islands.records if row["generation"] == islands.generation]
+    every_max = [row["max"] for row in islands.records]
     summary = {
         **spec.columns,
         "islands": spec.islands,
         "champion_island": island,
-        "generations": run.generation,
+        "generations": islands.generation,
         "stopped": stopped,
         "waves": [list(w) for w in waves(spec)],
         "final_mean": _number(np.mean(rates)),
         "final_best": _number(np.max(rates)),
         "best_ever": _number(np.nanmax(every_max) if not np.all(np.isnan(every_max)) else np.nan),
         "champion": _number(next(row["champion"] for row in rows if row["island"] == island)),
-        "champion_best_ever": _number(np.nanmax([r["champion"] for r in run.records if r["island"] == island])
+        "champion_best_ever": _number(np.nanmax([r["champion"] for r in islands.records if r["island"] == island])
                                       if spec.record else np.nan),
-        "seconds": run.elapsed(),
+        "seconds": islands.elapsed(),
         "compile_s": 0.0,
-        "resumes": run.resumes,
-        "migrations": len(run.moves),
+        "resumes": islands.resumes,
+        "migrations": len(islands.moves),
         "output_dir": str(out),
     }
     (out / FAILED).unlink(missing_ok=True)
-    plot_islands(run.records, out / "winrate.png",
+    plot_islands(islands.records, out / "winrate.png",
                  f"{spec.experiment}: {spec.islands} islands, migration every {spec.migration.every}")
     lines = [*report(spec, game, summary, best),
              f"the champion came from island {island} of {spec.islands}, ranked first among the islands' champions "
