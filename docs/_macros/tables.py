@@ -61,8 +61,10 @@ def benchmark_table(name: str, directory: Path) -> str:
 
 
 def compare_table(name: str, results: dict) -> str:
-    """``benchmarks/compare.py``'s rows: each measure at the base revision and now, and their cost ratio."""
-    lines = [f"*Measured on {machine(results)}, best of {results['rounds']} interleaved rounds against "
+    """``benchmarks/compare.py``'s rows (and ``benchmarks/cold.py``'s, medians): each measure at the base revision
+    and now, and their cost ratio."""
+    lines = [f"*Measured on {machine(results)}, {results.get('statistic', 'best')} of {results['rounds']} "
+             f"interleaved rounds against "
              f"`{results['base']}`; `benchmarks/results/{name}.json`.*", "",
              "| measure | before | after | cost after / before |", "| --- | --- | --- | --- |"]
     for row in results["rows"]:
