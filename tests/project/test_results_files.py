@@ -171,3 +171,35 @@ def test_every_row_the_redesign_made_slower_has_its_reason_on_the_performance_pa
         assert f"| {row['measure']} | {row['samples'][0]} / {row['samples'][1]} |" in rendered
         if row["cost_ratio_median"] > 1 / 0.95:
             assert f'measure(r, "{row["measure"]}", "cost_ratio_median")' in page, row["measure"]
+
+
+def test_cold_compile_keeps_each_calls_median_and_the_page_renders_it(tmp_path, monkeypatch):
+    """cold.py writes per call the median of each side's fresh-process compiles and their cost ratio, with every
+    sample; the performance page renders cold_compile.json's rows and states its total."""
+    cold = _benchmark("cold")
+    monkeypatch.setattr(cold, "RESULTS", tmp_path)
+    samples = {"before": [{"seats": 40.0, "every call": 50.0}, {"seats": 47.0, "every call": 60.0},
+                          {"seats": 42.0, "every call": 52.0}],
+               "after": [{"seats": 30.0, "every call": 45.0}, {"seats": 34.0, "every call": 41.0},
+                         {"seats": 35.0, "every call": 40.0}]}
+    args = type("Args", (), {"base": "abc", "name": "cold_x"})()
+    monkeypatch.setattr(cold, "revision", lambda tree: "def")
+    cold.write(args, {"before": tmp_path, "after": tmp_path}, samples)
+    written = json.loads((tmp_path / "cold_x.json").read_text())
+    assert (written["base"], written["after"], written["rounds"], written["statistic"]) == ("abc", "def", 3, "median")
+    rows = {row["measure"]: row for row in written["rows"]}
+    assert (rows["first call: seats"]["before"], rows["first call: seats"]["after"]) == (42.0, 34.0)
+    assert rows["first call: every call"]["cost_ratio"] == pytest.approx(41.0 / 52.0)
+    assert rows["first call: every call"]["samples"]["after"] == [45.0, 41.0, 40.0]
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from _macros import render_page
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    rendered = render_page((ROOT / "docs" / "findings" / "performance.md").read_text(), page="findings/performance.md")
+    results = json.loads((RESULTS / "cold_compile.json").read_text())
+    total = next(row for row in results["rows"] if row["measure"] == "first call: every call")
+    assert f"median of {results['rounds']} interleaved rounds against `{results['base']}`" in rendered
+    row = f"| first call: every call | {total['before']:.3g} s | {total['after']:.3g} s | {total['cost_ratio']:.2f} |"
+    assert row in rendered
+    assert f"compiles in {total['after']:.1f} s against {total['before']:.1f} s" in " ".join(rendered.split())
