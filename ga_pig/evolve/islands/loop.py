@@ -1,4 +1,4 @@
-"""The island model's loop on the islands: the islands evolve apart for an epoch (``migration.every``
+"""The island model's loop on the coordinator: the islands evolve apart for an epoch (``migration.every``
 generations, [`epoch`][ga_pig.evolve.islands.island.epoch]) as tasks of a pool, then meet at a migration at that
 fixed generation ([`migrate`][ga_pig.evolve.islands.migration.migrate]); a checkpoint is written at every migration,
 on Ctrl-C, a stop signal or the loss of every worker ([`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost]) and
@@ -91,7 +91,7 @@ def choose(spec: Config, game: Game, champions: list[np.ndarray]) -> int:
 
 
 class _Coordinator:
-    """The islands's state: the islands, the migration stream, the records and moves, the checkpoint."""
+    """The coordinator's state: the islands, the migration stream, the records and moves, the checkpoint."""
 
     def __init__(self, spec: Config, out: Path, resumed: Resumed | None) -> None:
         self.spec, self.out, self.began = spec, out, time.monotonic()
