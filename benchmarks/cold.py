@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from _machine import machine
+from _trees import base_tree, revision
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -61,11 +62,6 @@ def sample(tree: Path) -> dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def revision(tree: Path) -> str:
-    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True, text=True,
-                          check=True).stdout.strip()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", help="the earlier revision, checked out into a temporary worktree")
@@ -78,22 +74,14 @@ def main() -> None:
         parser.error("give one of --base REVISION or --base-tree DIR")
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
-    with tempfile.TemporaryDirectory() as scratch:
-        base = args.base_tree
-        if base is None:
-            base = Path(scratch) / "base"
-            subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=ROOT, check=True)
-        try:
-            trees = {"before": base.resolve(), "after": args.tree.resolve()}
-            samples: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
-            for round_ in range(args.rounds):
-                for side in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
-                    samples[side].append(sample(trees[side]))
-                    print(f"round {round_ + 1} {side}: {samples[side][-1]['every call']:.1f} s", flush=True)
-                write(args, trees, samples)
-        finally:
-            if args.base_tree is None:
-                subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+    with base_tree(args.base, args.base_tree) as base:
+        trees = {"before": base.resolve(), "after": args.tree.resolve()}
+        samples: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        for round_ in range(args.rounds):
+            for side in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+                samples[side].append(sample(trees[side]))
+                print(f"round {round_ + 1} {side}: {samples[side][-1]['every call']:.1f} s", flush=True)
+            write(args, trees, samples)
 
 
 def write(args: argparse.Namespace, trees: dict[str, Path], samples: dict[str, list[dict[str, float]]]) -> None:

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from _machine import machine
+from _trees import base_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -63,26 +64,21 @@ def main() -> None:
                         "(<name>_pigtail.json with --pigtail; default: %(default)s)")
     args = parser.parse_args()
     flags = ([] if args.full else ["--quick"]) + (["--pigtail"] if args.pigtail else [])
-    with tempfile.TemporaryDirectory() as scratch:
-        base = Path(scratch) / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=ROOT, check=True)
-        try:
-            best: dict[str, dict[str, tuple[float, str]]] = {"before": {}, "after": {}}
-            for round_ in range(args.rounds + 1):
-                for side, tree in (("before", base), ("after", ROOT)):
-                    out = Path(scratch) / f"{side}.json"
-                    found = engine(tree, flags, out)
-                    print(f"round {round_} {side}: {len(found)} measures", flush=True)
-                    if round_ == 0:
-                        continue
-                    for measure, (value, unit) in found.items():
-                        kept = best[side].get(measure)
-                        if kept is None or cost(value, unit) < cost(*kept):
-                            best[side][measure] = (value, unit)
-                if round_ > 0:  # a run cut short keeps the rounds it finished
-                    write(best, args, flags, round_)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+    with tempfile.TemporaryDirectory() as scratch, base_tree(args.base) as base:
+        best: dict[str, dict[str, tuple[float, str]]] = {"before": {}, "after": {}}
+        for round_ in range(args.rounds + 1):
+            for side, tree in (("before", base), ("after", ROOT)):
+                out = Path(scratch) / f"{side}.json"
+                found = engine(tree, flags, out)
+                print(f"round {round_} {side}: {len(found)} measures", flush=True)
+                if round_ == 0:
+                    continue
+                for measure, (value, unit) in found.items():
+                    kept = best[side].get(measure)
+                    if kept is None or cost(value, unit) < cost(*kept):
+                        best[side][measure] = (value, unit)
+            if round_ > 0:  # a run cut short keeps the rounds it finished
+                write(best, args, flags, round_)
 
 
 def write(best: dict, args: argparse.Namespace, flags: list[str], rounds: int) -> None:

@@ -37,9 +37,10 @@ import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from _trees import base_tree, revision
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -337,16 +338,8 @@ def main() -> None:
     measures = chosen(args)
     if not measures:
         parser.error("no measures chosen (--only or --from)")
-    with tempfile.TemporaryDirectory() as scratch:
-        base = args.base_tree
-        if base is None:
-            base = Path(scratch) / "base"
-            subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.base], cwd=ROOT, check=True)
-        try:
-            run(args, measures, {"before": base, "after": args.tree})
-        finally:
-            if args.base_tree is None:
-                subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+    with base_tree(args.base, args.base_tree) as base:
+        run(args, measures, {"before": base, "after": args.tree})
 
 
 def run(args: argparse.Namespace, measures: list[str], trees: dict[str, Path]) -> None:
@@ -429,14 +422,6 @@ def write(args, trees, measures, units, samples, rounds: int, thrown: dict[str, 
 def shown(unit: str, games: int, seconds: float) -> float:
     """A call's seconds as the row's value: games/s (``games`` a call), ms or s."""
     return games / seconds if unit == "games/s" else seconds * 1e3 if unit == "ms" else seconds
-
-
-def revision(tree: Path) -> str:
-    """The commit a tree is at, '+' if it has uncommitted changes."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=tree, capture_output=True,
-                           text=True)
-    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 if __name__ == "__main__":
