@@ -24,6 +24,16 @@ def _benchmark(name: str):
         sys.path.remove(str(ROOT / "benchmarks"))
 
 
+def _rendered(page: str) -> str:
+    """``docs/<page>`` as the site build renders it, its numbers read from benchmarks/results/."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from _macros import render_page
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    return render_page((ROOT / "docs" / page).read_text(), page=page)
+
+
 def test_no_measure_is_in_two_engine_files():
     """Every ``rows`` file names each measure once, and no two files of engine rows share one."""
     seen: dict[str, str] = {}
@@ -111,13 +121,8 @@ def test_lines_counts_each_kind_of_line(tmp_path):
 
 def test_the_engine_page_renders_the_line_counts():
     """The engine page's table is lines.json's rows (the count a reader sees is the one measured)."""
-    sys.path.insert(0, str(ROOT / "docs"))
-    try:
-        from _macros import render_page
-    finally:
-        sys.path.remove(str(ROOT / "docs"))
     results = json.loads((RESULTS / "lines.json").read_text())
-    page = render_page((ROOT / "docs" / "explanation" / "engine.md").read_text(), page="explanation/engine.md")
+    page = _rendered("explanation/engine.md")
     for row in results["rows"]:
         assert f"| {row['measure']} | {row['value']:,} |" in page
 
@@ -132,12 +137,7 @@ def test_a_fingerprint_check_records_its_verdict(tmp_path, monkeypatch):
     verdict = json.loads((tmp_path / "fingerprint_check.json").read_text())
     assert (verdict["runs"], verdict["run_files"], verdict["reproduce_files"], verdict["exact_numbers"]) == (2, 3, 1, 2)
     assert verdict["differences"] == ["run a: best.npy differs"] and verdict["revision"] and verdict["date"]
-    sys.path.insert(0, str(ROOT / "docs"))
-    try:
-        from _macros import render_page
-    finally:
-        sys.path.remove(str(ROOT / "docs"))
-    page = render_page((ROOT / "docs" / "explanation" / "engine.md").read_text(), page="explanation/engine.md")
+    page = _rendered("explanation/engine.md")
     check = json.loads((RESULTS / "fingerprint_check.json").read_text())
     assert f"On `{check['revision']}` ({check['date']})" in page
     assert ("all\nidentical." in page) == (not check["differences"])
@@ -159,14 +159,9 @@ def test_compare_keeps_the_median_and_the_costliest_row(tmp_path, monkeypatch):
 def test_every_row_the_redesign_made_slower_has_its_reason_on_the_performance_page():
     """Each row of the redesign's re-timing that costs more than 1/0.95 (median call) is named, with its reason, on
     the performance page, and the re-timing's table renders there."""
-    sys.path.insert(0, str(ROOT / "docs"))
-    try:
-        from _macros import render_page
-    finally:
-        sys.path.remove(str(ROOT / "docs"))
     rows = json.loads((RESULTS / "retime_redesign.json").read_text())["rows"]
     page = (ROOT / "docs" / "findings" / "performance.md").read_text()
-    rendered = render_page(page, page="findings/performance.md")
+    rendered = _rendered("findings/performance.md")
     for row in rows:
         assert f"| {row['measure']} | {row['samples'][0]} / {row['samples'][1]} |" in rendered
         if row["cost_ratio_median"] > 1 / 0.95:
@@ -191,12 +186,7 @@ def test_cold_compile_keeps_each_calls_median_and_the_page_renders_it(tmp_path, 
     assert (rows["first call: seats"]["before"], rows["first call: seats"]["after"]) == (42.0, 34.0)
     assert rows["first call: every call"]["cost_ratio"] == pytest.approx(41.0 / 52.0)
     assert rows["first call: every call"]["samples"]["after"] == [45.0, 41.0, 40.0]
-    sys.path.insert(0, str(ROOT / "docs"))
-    try:
-        from _macros import render_page
-    finally:
-        sys.path.remove(str(ROOT / "docs"))
-    rendered = render_page((ROOT / "docs" / "findings" / "performance.md").read_text(), page="findings/performance.md")
+    rendered = _rendered("findings/performance.md")
     results = json.loads((RESULTS / "cold_compile.json").read_text())
     total = next(row for row in results["rows"] if row["measure"] == "first call: every call")
     assert f"median of {results['rounds']} interleaved rounds against `{results['base']}`" in rendered
