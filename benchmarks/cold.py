@@ -90,10 +90,9 @@ def write(args: argparse.Namespace, trees: dict[str, Path], samples: dict[str, l
     for step in samples["after"][0]:
         before = [s[step] for s in samples["before"]]
         after = [s[step] for s in samples["after"]]
-        rows.append({"measure": f"first call: {step}", "unit": "s", "before": statistics.median(before),
-                     "after": statistics.median(after),
-                     "cost_ratio": statistics.median(after) / statistics.median(before),
-                     "samples": {"before": before, "after": after}})
+        was, now = statistics.median(before), statistics.median(after)
+        rows.append({"measure": f"first call: {step}", "unit": "s", "before": was, "after": now,
+                     "cost_ratio": now / was, "samples": {"before": before, "after": after}})
     width = max(len(r["measure"]) for r in rows)
     print(f"\n{'measure':<{width}}  {'before':>8}  {'after':>8}  cost after/before")
     for r in rows:
