@@ -1,25 +1,12 @@
 """Human (and synthetic) play, read back and measured against optimal play ([Exeter optimal §2.4, §3.2]).
 
 [`load_play`][ga_pig.analysis.play.load_play] reads the sessions [`ga_pig.play`][ga_pig.play] records. From its
-``decisions``:
-
-* [`turns`][ga_pig.analysis.play.turns] — the tracker form per player and turn (times rolled, banked score), the
-  data behind [Exeter optimal Figs. 7–14];
-* [`players`][ga_pig.analysis.play.players] — decisions, share optimal and win probability lost, per player;
-* [`hold_model`][ga_pig.analysis.play.hold_model] — a logistic model of holding against turn total and lead
-  (statsmodels): the player's effective hold threshold and how it moves with the opponent's lead;
-* [`risk_gradients`][ga_pig.analysis.play.risk_gradients] — trend gradients of the average total score per turn by
-  stated risk class, as in [Exeter optimal §3.2.1] (4.75 / 4.85 / 4.76 there);
-* [`behaviour_risk`][ga_pig.analysis.play.behaviour_risk] — a risk class read from play (threshold against the
-  points-maximizing 20), beside the stated one;
-* [`late_game_test`][ga_pig.analysis.play.late_game_test] — the claim of [Exeter optimal §3.2.1] that "players panic
-  near the end" (turns 14–16), tested.
-
-[`read_tracker`][ga_pig.analysis.play.read_tracker] imports a paper tracker form ([Exeter optimal Fig. 5]) typed into a
-CSV: it gives the same turn table as [`turns`][ga_pig.analysis.play.turns], so the turn-level analyses
-([`risk_gradients`][ga_pig.analysis.play.risk_gradients], [`late_game_test`][ga_pig.analysis.play.late_game_test], the
-figures) run on it; paper has no decisions, so nothing that needs them ([`players`][ga_pig.analysis.play.players],
-[`hold_model`][ga_pig.analysis.play.hold_model]) can.
+``decisions``: the tracker form per player and turn ([`turns`][ga_pig.analysis.play.turns], the data behind
+[Exeter optimal Figs. 7–14]), each player's losses ([`players`][ga_pig.analysis.play.players]), an effective hold
+threshold ([`hold_model`][ga_pig.analysis.play.hold_model]), and the claims of [Exeter optimal §3.2.1] on risk
+classes and late-game panic, tested. [`read_tracker`][ga_pig.analysis.play.read_tracker] imports a paper tracker form
+([Exeter optimal Fig. 5]) as the same turn table, so the turn-level analyses run on it; paper has no decisions, so
+nothing that needs them can.
 
 ``decisions`` columns: session, game_id, player, seat (0 moved first), kind (human/computer),
 stated_risk, answer_q2, answer_q3, turn (the player's turn number in the game), i, j, k (mover's
@@ -146,10 +133,7 @@ def _study_rows(directory: Path, name: str) -> pd.DataFrame:
     quoted = ", ".join(f'"{c}"' for c in columns)
     with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as connection:
         rows = pd.read_sql_query(f"SELECT {quoted} FROM {name} ORDER BY {order}", connection)
-    for flag in _FLAGS:
-        if flag in rows:
-            rows[flag] = rows[flag].astype(bool)
-    return rows
+    return rows.astype({flag: bool for flag in _FLAGS if flag in rows})
 
 
 def _rows(directory: Path, name: str) -> pd.DataFrame:
@@ -219,10 +203,9 @@ def turns(decisions: pd.DataFrame) -> pd.DataFrame:
     the session, game, player, seat and stated answers. A turn cut off by quitting is left out."""
     keys = ["session", "game_id", "player", "turn"]
     ended = decisions[decisions["banked"].notna()]
-    grouped = decisions.groupby(keys, sort=False)
-    table = grouped.agg(seat=("seat", "first"), kind=("kind", "first"), stated_risk=("stated_risk", "first"),
-                        start=("i", "first"), opponent=("j", "first"),
-                        rolls=("action", lambda a: int((a == "roll").sum())))
+    table = decisions.groupby(keys, sort=False).agg(
+        seat=("seat", "first"), kind=("kind", "first"), stated_risk=("stated_risk", "first"), start=("i", "first"),
+        opponent=("j", "first"), rolls=("action", lambda a: int((a == "roll").sum())))
     total = ended.groupby(keys, sort=False)["banked"].last().astype(int).rename("total")
     table = table.join(total, how="inner").reset_index()
     table["points"] = table["total"] - table["start"]
@@ -232,8 +215,7 @@ def turns(decisions: pd.DataFrame) -> pd.DataFrame:
 def players(decisions: pd.DataFrame) -> pd.DataFrame:
     """Per player: games, decisions, share of optimal decisions, win probability lost in all,
     per game and per decision, and the largest single loss."""
-    optimal = decisions["action"] == decisions["optimal_action"]
-    frame = decisions.assign(optimal=optimal)
+    frame = decisions.assign(optimal=decisions["action"] == decisions["optimal_action"])
     out = frame.groupby("player").agg(kind=("kind", "first"), stated_risk=("stated_risk", "first"),
                                       games=("game_id", lambda g: g.nunique()), decisions=("action", "size"),
                                       optimal_share=("optimal", "mean"), loss=("loss", "sum"),

@@ -15,20 +15,9 @@ from ga_pig.analysis.stats import win_interval
 from ga_pig.families import space_of
 from ga_pig.game import Game
 
-__all__ = [
-    "APPENDIX_A",
-    "FIG17",
-    "appendix_a",
-    "fig17",
-    "hold_at_tournament",
-    "nontransitive_trio",
-    "optimal_vs_hold20",
-    "exploitative",
-    "iterated_best_response",
-    "ENDGAME_GAMES",
-    "endgame_answers",
-    "players_answers",
-]
+__all__ = ["APPENDIX_A", "FIG17", "appendix_a", "fig17", "hold_at_tournament", "nontransitive_trio",
+           "optimal_vs_hold20", "exploitative", "iterated_best_response", "ENDGAME_GAMES", "endgame_answers",
+           "players_answers"]
 
 #: [Exeter GA 2016 app. A]: entry [row][column] = P(column strategy wins | it moves first, vs row)
 _NAMES = ("optimal", "hold at 20", "hold at 25", "score 20", "score 25")
@@ -59,20 +48,11 @@ FIG17 = [
 ]
 
 
-def _classics(game: Game) -> dict[str, np.ndarray]:
-    return {
-        "optimal": exact.optimal(game).policy,
-        "hold at 20": S.hold_at(20, game),
-        "hold at 25": S.hold_at(25, game),
-        "score 20": S.score(20, game),
-        "score 25": S.score(25, game),
-    }
-
-
 def appendix_a(game: Game | None = None) -> pd.DataFrame:
     """[Exeter GA 2016 app. A], exact: P(first wins) for every ordered pair, beside the report's value."""
     game = game or Game.pig()
-    named = _classics(game)
+    named = {"optimal": exact.optimal(game).policy, "hold at 20": S.hold_at(20, game),
+             "hold at 25": S.hold_at(25, game), "score 20": S.score(20, game), "score 25": S.score(25, game)}
     rows = []
     for first, a in named.items():
         for second, b in named.items():
@@ -93,14 +73,12 @@ def fig17(game: Game | None = None, fair_tests: int = 100, games: int = 3000, se
         a, b = S.hold_at(x, game), S.hold_at(y, game)
         seats = exact.seats(a, b, game)
         played = simulate.play(a, b, game, n, seed=seed + index)
-        practical_first = played.a_first_wins_a / played.a_first_games
-        practical_second = played.b_first_wins_b / played.b_first_games
         practical = played.wins_a / played.games
         low, high = win_interval(played.wins_a, played.games)
         rows.append({
             "pair": f"{x}v{y}", "exact_first": seats.a_first_wins_a, "exact_latter_first": seats.b_first_wins_b,
-            "exact_general": seats.win_rate, "simulated_first": practical_first,
-            "simulated_latter_first": practical_second, "simulated_general": practical,
+            "exact_general": seats.win_rate, "simulated_first": played.a_first_wins_a / played.a_first_games,
+            "simulated_latter_first": played.b_first_wins_b / played.b_first_games, "simulated_general": practical,
             "simulated_general_ci95": f"[{low:.4f}, {high:.4f}]",
             "deviation": abs(practical - seats.win_rate), "reported_theoretical_general": t_general,
             "reported_practical_general": p_general, "reported_deviation": abs(p_general - t_general),
@@ -110,11 +88,8 @@ def fig17(game: Game | None = None, fair_tests: int = 100, games: int = 3000, se
 
 
 def hold_at_tournament(game: Game | None = None, thresholds=range(1, 101)) -> tuple[pd.DataFrame, np.ndarray, dict]:
-    """Exact round robin of hold-at strategies ([Exeter optimal §3.3.5]): totals, the winner, and whether
-    the 'beats' relation (win rate > ½) is transitive.
-
-    Returns (table of totals, win matrix W, facts).
-    """
+    """Exact round robin of hold-at strategies ([Exeter optimal §3.3.5]): (table of totals, win matrix W, facts: the
+    winner, and whether the 'beats' relation (win rate > ½) is transitive)."""
     game = game or Game.pig()
     thresholds = list(thresholds)
     W = exact.win_matrix(np.stack([S.hold_at(n, game) for n in thresholds]), game)
@@ -122,11 +97,8 @@ def hold_at_tournament(game: Game | None = None, thresholds=range(1, 101)) -> tu
     order = np.argsort(-totals)
     ranked = W[np.ix_(order, order)]
     upsets = int(np.sum(np.triu(ranked < 0.5, k=1)))  # head-to-head results against the totals' ranking
-    cycles = 0
-    beats = W > 0.5
-    for p in range(len(thresholds)):
-        # a 3-cycle p > q > r > p
-        cycles += int(np.sum(beats[p][:, None] & beats & beats[:, p][None, :]))
+    beats = (W > 0.5).astype(np.int64)
+    cycles = int(np.trace(np.linalg.matrix_power(beats, 3)))  # a 3-cycle p > q > r > p, counted from each of the 3
     table = pd.DataFrame({"hold_at": thresholds, "total_win_rate": totals,
                           "mean_win_rate": totals / (len(thresholds) - 1)}).sort_values(
         "total_win_rate", ascending=False, ignore_index=True)
@@ -169,17 +141,13 @@ def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[p
     error, wait_at, hold, lead, wait_seats = min(candidates, key=lambda c: c[0])
     waiter = S.roll_and_wait(game, wait_at=wait_at, hold=hold, lead=lead)
     roll_vs_wait = exact.seats(roll, waiter, game)
-    rows = [
-        {"match": f"turtle({n_best}) vs roll to win", "first_wins_exact": turtle_seats.a_first_wins_a,
-         "second_first_wins_exact": turtle_seats.b_first_wins_b, "reported_first": 0.812840,
-         "reported_second_first": 0.195448, "coin_flip_exact": turtle_seats.win_rate},
-        {"match": "roll to win vs roll and wait", "first_wins_exact": roll_vs_wait.a_first_wins_a,
-         "second_first_wins_exact": roll_vs_wait.b_first_wins_b, "reported_first": 1.0, "reported_second_first": 0.0,
-         "coin_flip_exact": roll_vs_wait.win_rate},
-        {"match": f"roll and wait({wait_at}, hold={hold}, lead={lead}) vs turtle({n_best})",
-         "first_wins_exact": wait_seats.a_first_wins_a, "second_first_wins_exact": wait_seats.b_first_wins_b,
-         "reported_first": 0.710606, "reported_second_first": 0.297148, "coin_flip_exact": wait_seats.win_rate},
-    ]
+    rows = [{"match": match, "first_wins_exact": seats.a_first_wins_a, "second_first_wins_exact": seats.b_first_wins_b,
+             "reported_first": first, "reported_second_first": second, "coin_flip_exact": seats.win_rate}
+            for match, seats, first, second in [
+                (f"turtle({n_best}) vs roll to win", turtle_seats, 0.812840, 0.195448),
+                ("roll to win vs roll and wait", roll_vs_wait, 1.0, 0.0),
+                (f"roll and wait({wait_at}, hold={hold}, lead={lead}) vs turtle({n_best})", wait_seats, 0.710606,
+                 0.297148)]]
     facts = {"turtle_hold_at": n_best, "turtle_error": turtles[n_best - 1][0], "roll_and_wait": {
         "wait_at": wait_at, "hold": hold, "lead": lead}, "roll_and_wait_error": error,
         "roll_and_wait_reproduced": error < 2e-6, "searched": len(candidates),
@@ -187,20 +155,21 @@ def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[p
     return pd.DataFrame(rows), facts
 
 
+def _seats_row(player: str, opponent: str, seats) -> dict:
+    """A row of ``player``'s win probability against ``opponent`` moving first, second and after a coin flip."""
+    return {"player": player, "opponent": opponent, "first": seats.a_first_wins_a, "second": seats.b_first_wins_a,
+            "coin_flip": seats.win_rate}
+
+
 def optimal_vs_hold20(game: Game | None = None) -> tuple[pd.DataFrame, dict]:
     """Optimal vs hold-at-20 in every seat, and which opponent definition gives the
     58.74% of [Neller & Presser 2004] ([STOR609 replication §4.1.2] tried hold-at 21–23)."""
     game = game or Game.pig()
     optimal = exact.optimal(game).policy
-    rows = []
-    for n in range(15, 31):
-        seats = exact.seats(optimal, S.hold_at(n, game), game)
-        rows.append({"player": "optimal", "opponent": f"hold at {n}", "first": seats.a_first_wins_a,
-                     "second": seats.b_first_wins_a, "coin_flip": seats.win_rate})
+    rows = [_seats_row("optimal", f"hold at {n}", exact.seats(optimal, S.hold_at(n, game), game))
+            for n in range(15, 31)]
     best = exact.best_response(S.hold_at(20, game), game).policy
-    seats = exact.seats(best, S.hold_at(20, game), game)
-    rows.append({"player": "best response to hold at 20", "opponent": "hold at 20", "first": seats.a_first_wins_a,
-                 "second": seats.b_first_wins_a, "coin_flip": seats.win_rate})
+    rows.append(_seats_row("best response to hold at 20", "hold at 20", exact.seats(best, S.hold_at(20, game), game)))
     table = pd.DataFrame(rows)
     table["off_58.74"] = (table["first"] - 0.5874).abs()
     closest = table.loc[table["off_58.74"].idxmin()]
@@ -219,13 +188,9 @@ def exploitative(game: Game | None = None) -> pd.DataFrame:
     optimal = exact.optimal(game).policy
     hold20 = S.hold_at(20, game)
     best = exact.best_response(hold20, game).policy
-    rows = []
-    for name, player in [("best response to hold at 20", best), ("optimal", optimal)]:
-        for opponent_name, opponent in [("hold at 20", hold20), ("optimal", optimal)]:
-            seats = exact.seats(player, opponent, game)
-            rows.append({"player": name, "opponent": opponent_name, "first": seats.a_first_wins_a,
-                         "second": seats.b_first_wins_a, "coin_flip": seats.win_rate})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([_seats_row(name, opponent_name, exact.seats(player, opponent, game))
+                         for name, player in [("best response to hold at 20", best), ("optimal", optimal)]
+                         for opponent_name, opponent in [("hold at 20", hold20), ("optimal", optimal)]])
 
 
 def iterated_best_response(game: Game | None = None, max_steps: int = 30) -> pd.DataFrame:

@@ -22,8 +22,6 @@ import time
 import typing
 from pathlib import Path
 
-import pandas as pd
-
 from ga_pig.files import write_text
 from ga_pig.reproduce.context import Budget, Context, Index
 from ga_pig.reproduce.entries import ENTRIES, SECTIONS, Entry
@@ -79,13 +77,9 @@ def main(argv=None, on_figure: typing.Callable[[str, object], None] | None = Non
     ctx = Context(out, Budget.make(args.quick), Index(out, on_figure=on_figure))
     for entry in _selected(args.only):
         built = entry.build(ctx)
-        if built is None:
-            continue
-        thing, note = built
-        if isinstance(thing, pd.DataFrame):
-            ctx.index.table(entry.name, thing, entry.seed, note)
-        else:
-            ctx.index.figure(entry.name, thing, entry.seed, note)
+        if built is not None:
+            made, note = built
+            ctx.index.add(entry.name, made, entry.seed, note)
     elapsed = time.perf_counter() - started
     ctx.index.write(elapsed, args.quick)
     facts = {"seconds": elapsed, "quick": args.quick, **ctx.facts}

@@ -3,6 +3,7 @@ strategies."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -32,11 +33,10 @@ def diversity(ctx):
     """The diversity columns of the cube runs at mutation 0.005 (``make run``'s experiment) over the generations."""
     frame = ctx.runs_of("cube_0.005")
     last = frame.sort_values("generation").groupby("run_dir").last()
+    shown = (f"{column} " + ", ".join(f"{v:.{digits}f}" for v in last[column])
+             for column, digits in (("diversity", 4), ("diversity_reached", 4), ("fixed", 3)))
     return (figures.diversity_curves(frame, "cube system at mutation 0.005: how alike the population's strategies are"),
-            f"{len(last)} run(s); at the last generation diversity "
-            + ", ".join(f"{v:.4f}" for v in last["diversity"]) + ", diversity_reached "
-            + ", ".join(f"{v:.4f}" for v in last["diversity_reached"]) + ", fixed "
-            + ", ".join(f"{v:.3f}" for v in last["fixed"]))
+            f"{len(last)} run(s); at the last generation {', '.join(shown)}")
 
 
 def ga_results(ctx):
@@ -112,13 +112,9 @@ _SHOWN_GENERATIONS = 1500
 
 def _first(schedule: list[tuple[int, int]], generations: int) -> list[tuple[int, int]]:
     """The waves of ``schedule`` cut at ``generations``."""
-    out, done = [], 0
-    for side, length in schedule:
-        if done >= generations:
-            break
-        out.append((side, min(length, generations - done)))
-        done += out[-1][1]
-    return out
+    starts = itertools.accumulate((length for _, length in schedule), initial=0)
+    return [(side, min(length, generations - start)) for (side, length), start in zip(schedule, starts, strict=False)
+            if start < generations]
 
 
 #: Where the benchmarks record the discovery runs (a checkout's ``benchmarks/results``), and the files of runs with
@@ -162,20 +158,13 @@ def discovery_recorded(ctx):
 
 
 # ---------------------------------------------------------------------------- discovery (near-optimal play from random)
-def _references(ctx) -> dict[str, float]:
-    hold25 = exact.win_rate(S.hold_at(25, ctx.game), ctx.solution.policy, ctx.game)
-    return {**discovery.EXETER_GA_2016_PEAKS, "hold at 25": hold25}
-
-
-def _medians(summaries: pd.DataFrame) -> str:
-    best = summaries.groupby("experiment")["champion_best_ever"].median()
-    return ", ".join(f"{name} {value:.4f}" for name, value in best.items())
-
-
 def discovery_curves(ctx):
     _, frame, summaries = ctx.discovery
-    return (figures.discovery_curves(frame, _references(ctx)),
-            f"best exact win rate vs optimal of each run's own champion (median over seeds): {_medians(summaries)}")
+    hold25 = exact.win_rate(S.hold_at(25, ctx.game), ctx.solution.policy, ctx.game)
+    medians = summaries.groupby("experiment")["champion_best_ever"].median()
+    return (figures.discovery_curves(frame, {**discovery.EXETER_GA_2016_PEAKS, "hold at 25": hold25}),
+            "best exact win rate vs optimal of each run's own champion (median over seeds): "
+            + ", ".join(f"{name} {value:.4f}" for name, value in medians.items()))
 
 
 def discovery_results(ctx):
@@ -195,15 +184,11 @@ def discovery_results(ctx):
                                 f"the optimal (not what an oracle-free run could output)")
 
 
-def _champions(ctx) -> dict[str, np.ndarray]:
-    summaries = ctx.discovery[2]
-    first = summaries[summaries["seed"] == ctx.budget.seeds[0]]
-    return {f"{row.experiment} (seed {row.seed})": np.load(Path(row.run_dir) / "best.npy")
-            for row in first.itertuples()}
-
-
 def discovery_costs(ctx):
-    table = discovery.cost_table({**_champions(ctx), "hold at 25": S.hold_at(25, ctx.game)}, ctx.game, ctx.solution)
+    summaries = ctx.discovery[2]
+    champions = {f"{row.experiment} (seed {row.seed})": np.load(Path(row.run_dir) / "best.npy")
+                 for row in summaries[summaries["seed"] == ctx.budget.seeds[0]].itertuples()}
+    table = discovery.cost_table({**champions, "hold at 25": S.hold_at(25, ctx.game)}, ctx.game, ctx.solution)
     return table, ("where each champion loses against the optimal: the occupancy-weighted share of its decisions "
                    "that differ and the win probability given up moving first (visits x regret, equal to the "
                    "exact shortfall)")

@@ -7,7 +7,6 @@ import pandas as pd
 from ga_pig.analysis import figures, play, stats
 
 
-# ---------------------------------------------------------------------------- human study (synthetic people)
 def risk_scores(ctx):
     _, turn_table, _ = ctx.play_study
     gradients = play.risk_gradients(turn_table).set_index("stated_risk")["gradient"]
@@ -39,8 +38,7 @@ def study_decisions(ctx):
 def study_power(ctx):
     rows = [{"win rate": p, "games (power 0.8)": stats.games_to_detect(p), "games (power 0.9)":
              stats.games_to_detect(p, power=0.9)} for p in (0.40, 0.45, 0.47, 0.48, 0.49)]
-    table = pd.DataFrame(rows)
-    return table, (f"games a study needs to tell a player's win rate from 0.5 (5% two-sided): 0.45 needs "
+    return pd.DataFrame(rows), (f"games a study needs to tell a player's win rate from 0.5 (5% two-sided): 0.45 needs "
                    f"{rows[1]['games (power 0.8)']}; Exeter optimal (2017)'s 15 games detect only win rates below "
                    f"{_detectable(15):.2f} (or above {1 - _detectable(15):.2f})")
 

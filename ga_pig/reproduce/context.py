@@ -60,20 +60,21 @@ class Index:
     entries: list[dict] = field(default_factory=list)
     on_figure: Callable[[str, object], None] | None = None
 
-    def figure(self, name: str, fig, seed_ref: str, note: str) -> None:
-        import matplotlib.pyplot as plt
+    def add(self, name: str, made, seed_ref: str, note: str) -> None:
+        """Write ``made``, a table as ``name``.csv and .md or a figure as ``name``.png, and list it."""
+        if isinstance(made, pd.DataFrame):
+            atomic_write(self.out / f"{name}.csv", lambda tmp: made.to_csv(tmp, index=False))
+            write_text(self.out / f"{name}.md", made.to_markdown(index=False, floatfmt=".6g") + "\n")
+            file = f"{name}.csv / .md"
+        else:
+            import matplotlib.pyplot as plt
 
-        if self.on_figure is not None:
-            self.on_figure(name, fig)
-        atomic_write(self.out / f"{name}.png", lambda tmp: fig.savefig(tmp, format="png", dpi=110))
-        plt.close(fig)
-        self.entries.append({"file": f"{name}.png", "seed": seed_ref, "note": note})
-
-    def table(self, name: str, frame: pd.DataFrame, seed_ref: str, note: str) -> None:
-        atomic_write(self.out / f"{name}.csv", lambda tmp: frame.to_csv(tmp, index=False))
-        markdown = frame.to_markdown(index=False, floatfmt=".6g") + "\n"
-        write_text(self.out / f"{name}.md", markdown)
-        self.entries.append({"file": f"{name}.csv / .md", "seed": seed_ref, "note": note})
+            if self.on_figure is not None:
+                self.on_figure(name, made)
+            atomic_write(self.out / f"{name}.png", lambda tmp: made.savefig(tmp, format="png", dpi=110))
+            plt.close(made)
+            file = f"{name}.png"
+        self.entries.append({"file": file, "seed": seed_ref, "note": note})
 
     def write(self, seconds: float, quick: bool) -> None:
         lines = [

@@ -1,4 +1,5 @@
-"""What the figures share: the empty-data panel and the check of a roll/hold strategy."""
+"""What the figures share: the empty-data panel, the (i, j) axis labels, the finish of a one-panel figure and the
+check of a roll/hold strategy."""
 
 from __future__ import annotations
 
@@ -10,6 +11,18 @@ def empty(fig: Figure, ax, what: str) -> Figure:
     """``fig`` with ``ax`` replaced by a note that there is no data for ``what``."""
     ax.text(0.5, 0.5, f"no data: {what}", ha="center", va="center", transform=ax.transAxes)
     ax.set_axis_off()
+    return fig
+
+
+#: The axis labels of a map over the score pairs (i, j): ``ax.set(**SCORE_AXES)``.
+SCORE_AXES = {"xlabel": "player score i", "ylabel": "opponent score j"}
+
+
+def finish(fig: Figure, ax, **legend) -> Figure:
+    """``fig`` with ``ax``'s legend (``legend``: its options) and a light grid, laid out tight."""
+    ax.legend(**legend)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
     return fig
 
 

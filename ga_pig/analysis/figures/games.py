@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ga_pig.analysis.figures._common import empty
+from ga_pig.analysis.figures._common import empty, finish
 
 __all__ = ["turn_probabilities", "winning_margins", "risk_scores", "game_scores"]
 
@@ -21,13 +21,9 @@ def turn_probabilities(probability: pd.DataFrame, title: str = "") -> Figure:
         return empty(fig, ax, "no turn table")
     for turns in probability.columns:
         ax.plot(probability.index, 100 * probability[turns], label=f"{turns} turn{'s' if turns > 1 else ''}")
-    ax.set_xlabel("banked score at the start of the turn")
-    ax.set_ylabel("% reaching the goal")
-    ax.set_title(title or "reaching the goal within N turns, best stop rule")
-    ax.legend(fontsize=8, ncol=2)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
+    ax.set(xlabel="banked score at the start of the turn", ylabel="% reaching the goal",
+           title=title or "reaching the goal within N turns, best stop rule")
+    return finish(fig, ax, fontsize=8, ncol=2)
 
 
 def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Figure:
@@ -39,10 +35,9 @@ def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Fi
     for rule, distribution in distributions.items():
         distribution = np.asarray(distribution)[:upto + 1]
         ax.plot(np.arange(distribution.size), distribution, label=rule, lw=1.4)
-    ax.set_xlabel("winning margin (points: winner's score - loser's)")
-    ax.set_ylabel("probability")
+    ax.set(xlabel="winning margin (points: winner's score - loser's)", ylabel="probability",
+           title="winning margin in optimal play")
     ax.legend(fontsize="small" if len(distributions) > 4 else None, ncols=2 if len(distributions) > 4 else 1)
-    ax.set_title("winning margin in optimal play")
     fig.tight_layout()
     return fig
 
@@ -65,8 +60,7 @@ def risk_scores(turn_table: pd.DataFrame, by: str = "stated_risk") -> Figure:
         ax.plot(mean.index, mean.to_numpy(), "o", color="C0", ms=3.5, label="average")
         ax.plot(mean.index, intercept + gradient * mean.index.to_numpy(float), color="C3",
                 label=f"trend, gradient {gradient:.2f}")
-        ax.set_title(f"{by.replace('_', ' ')}: {cls}")
-        ax.set_xlabel("turn")
+        ax.set(title=f"{by.replace('_', ' ')}: {cls}", xlabel="turn")
         ax.legend(fontsize=8)
     axes[0, 0].set_ylabel("total score (points)")
     fig.tight_layout()
@@ -84,9 +78,7 @@ def game_scores(turn_table: pd.DataFrame, game_id: int, session: str | None = No
     for player, one in part.groupby("player", sort=False):
         stated = one["stated_risk"].iloc[0]
         ax.plot(one["turn"], one["total"], marker="o", ms=3.5, label=f"{player}" + (f" ({stated})" if stated else ""))
-    ax.set_xlabel("turn")
-    ax.set_ylabel("total score (points)")
-    ax.set_title(f"game {game_id}: each player's total after each turn")
+    ax.set(xlabel="turn", ylabel="total score (points)", title=f"game {game_id}: each player's total after each turn")
     ax.legend()
     fig.tight_layout()
     return fig

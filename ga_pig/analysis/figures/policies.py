@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ga_pig.analysis.figures._common import check_strategy, empty
+from ga_pig.analysis.figures._common import SCORE_AXES, check_strategy, empty, finish
 
 __all__ = ["hold_threshold", "boundary_surface", "boundary_heatmaps", "cross_section", "dice_policy", "win_contours",
            "convergence", "expected_turn_scores", "decision_costs", "endgame_margins", "cube_waves"]
@@ -19,33 +19,22 @@ __all__ = ["hold_threshold", "boundary_surface", "boundary_heatmaps", "cross_sec
 def hold_threshold(strategy: np.ndarray) -> np.ndarray:
     """For each (i, j): the first turn total at which the strategy holds (k > 0), or the
     turn total that reaches the goal if it never does — the roll/hold boundary."""
-    check_strategy(strategy)
-    goal = strategy.shape[-1]
-    i = np.arange(goal)[:, None]
-    holds = ~strategy.copy()
+    goal = check_strategy(strategy).shape[-1]
+    holds = ~strategy & (np.add.outer(np.arange(goal), np.arange(goal)) < goal)[:, None, :]  # legal: i + k < goal
     holds[..., 0] = False  # a pass at k = 0 is not a boundary
-    k = np.arange(goal)[None, None, :]
-    legal = (np.arange(goal)[:, None, None] + k) < goal
-    first = np.where((holds & legal).any(axis=-1), np.argmax(holds & legal, axis=-1), goal - i)
+    first = np.where(holds.any(axis=-1), np.argmax(holds, axis=-1), goal - np.arange(goal)[:, None])
     return first.astype(float)
 
 
 def boundary_surface(strategy: np.ndarray, title: str = "roll/hold boundary") -> Figure:
     """The hold threshold over (i, j) as a 3-D surface ([Neller & Presser 2005 Fig. 1];
     [Exeter GA 2016 Figs. 3–4])."""
-    return _surface(hold_threshold(strategy), "hold at turn total k", title)
-
-
-def _surface(height: np.ndarray, zlabel: str, title: str) -> Figure:
-    """A value over (i, j) as a 3-D surface, seen as in the figures of [Neller & Presser 2005]."""
-    i, j = np.meshgrid(np.arange(height.shape[0]), np.arange(height.shape[1]), indexing="ij")
+    height = hold_threshold(strategy)
+    i, j = np.indices(height.shape)
     fig = plt.figure(figsize=(7, 6))
     ax = fig.add_subplot(projection="3d")
     ax.plot_surface(i, j, height, cmap="viridis", linewidth=0, antialiased=True)
-    ax.set_xlabel("player score i")
-    ax.set_ylabel("opponent score j")
-    ax.set_zlabel(zlabel)
-    ax.set_title(title)
+    ax.set(**SCORE_AXES, zlabel="hold at turn total k", title=title)
     ax.view_init(elev=25, azim=-130)
     fig.tight_layout()
     return fig
@@ -74,13 +63,9 @@ def cross_section(policy: np.ndarray, opponent_score: int, reachable: np.ndarray
     ax.step(i, threshold, where="mid", color="tab:blue", label="policy boundary")
     if hold_at is not None:
         ax.plot(i, np.minimum(hold_at, goal - i), color="tab:red", linestyle="--", label=f"hold at {hold_at}")
-    ax.set_xlabel("player score i")
-    ax.set_ylabel("turn total k")
-    ax.set_title(title or f"cross-section at opponent score j = {opponent_score}")
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
+    ax.set(xlabel="player score i", ylabel="turn total k",
+           title=title or f"cross-section at opponent score j = {opponent_score}")
+    return finish(fig, ax)
 
 
 def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
@@ -98,9 +83,7 @@ def dice_policy(policy: np.ndarray, title: str = "dice to roll") -> Figure:
                       extent=(-0.5, goal - 0.5, -0.5, goal - 0.5), interpolation="nearest")
     bar = fig.colorbar(image, ax=ax, label="dice to roll")
     bar.set_ticks(np.unique(np.linspace(low, high, min(counts, 8)).round().astype(int)))
-    ax.set_xlabel("player score i")
-    ax.set_ylabel("opponent score j")
-    ax.set_title(title)
+    ax.set(**SCORE_AXES, title=title)
     return fig
 
 
@@ -108,13 +91,10 @@ def win_contours(value: np.ndarray, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0
     """Contours of the turn-start win probability P(i, j, 0) ([STOR609 replication Fig. 7])."""
     goal = value.shape[0]
     fig, ax = plt.subplots(figsize=(6, 5.5))
-    i, j = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    i, j = np.indices((goal, goal))
     contours = ax.contour(i, j, value[:, :, 0], levels=list(levels), cmap="coolwarm")
     ax.clabel(contours, fmt="%.1f")
-    ax.set_xlabel("player score i")
-    ax.set_ylabel("opponent score j")
-    ax.set_title("win probability at the start of a turn, P(i, j, 0)")
-    ax.set_aspect("equal")
+    ax.set(**SCORE_AXES, title="win probability at the start of a turn, P(i, j, 0)", aspect="equal")
     fig.tight_layout()
     return fig
 
@@ -127,13 +107,9 @@ def convergence(history: pd.DataFrame) -> Figure:
         return empty(fig, ax, "no iterations")
     for column in history.columns:
         ax.plot(history.index, history[column], marker=".", label=str(column))
-    ax.set_xlabel("iteration")
-    ax.set_ylabel("win probability")
-    ax.set_title("value iteration: each state's win probability, sweep by sweep")
-    ax.legend(fontsize=8, ncol=2)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
+    ax.set(xlabel="iteration", ylabel="win probability",
+           title="value iteration: each state's win probability, sweep by sweep")
+    return finish(fig, ax, fontsize=8, ncol=2)
 
 
 def expected_turn_scores(scores: dict[str, np.ndarray], title: str = "points a turn banks on average") -> Figure:
@@ -152,9 +128,7 @@ def _side_by_side(tables: dict[str, np.ndarray], cmap: str, label: str, nothing:
     top = max(float(np.nanmax(t)) for t in tables.values())
     for ax, (name, table) in zip(axes[0], tables.items(), strict=True):
         image = ax.imshow(np.asarray(table).T, origin="lower", cmap=cmap, vmin=0, vmax=top, aspect="auto")
-        ax.set_title(name)
-        ax.set_xlabel("player score i")
-        ax.set_ylabel("opponent score j")
+        ax.set(title=name, **SCORE_AXES)
     fig.colorbar(image, ax=axes[0].tolist(), label=label)
     fig.suptitle(title)
     return fig
@@ -180,8 +154,7 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
         fig.colorbar(image, ax=axes[2], label="win probability lost (moving first)")
     axes[2].set_title(f"where {name} loses:\n{cost.sum():.5f} in all")
     for ax in axes:
-        ax.set_xlabel("player score i")
-        ax.set_ylabel("opponent score j")
+        ax.set(**SCORE_AXES)
     fig.tight_layout()
     return fig
 
@@ -209,9 +182,8 @@ def endgame_margins(margins: dict[str, np.ndarray], goal: int, rule: str | None 
         high = top if shared_scale else max(1, int(np.max(margin)))
         image = ax.imshow(np.asarray(margin).T, origin="lower", cmap="viridis", vmin=0, vmax=high, aspect="auto",
                           extent=(-0.5, goal - 0.5, -0.5, goal - 0.5))
-        ax.set_title(label if shared_scale else f"{label} (up to {int(np.max(margin))})")
-        ax.set_xlabel("mover's banked score i")
-        ax.set_ylabel("opponent's score j")
+        ax.set(title=label if shared_scale else f"{label} (up to {int(np.max(margin))})",
+               xlabel="mover's banked score i", ylabel="opponent's score j")
         if not shared_scale:
             fig.colorbar(image, ax=ax, label="points past the goal")
     if shared_scale:
@@ -254,8 +226,7 @@ def cube_waves(waves: list[tuple[int, np.ndarray, np.ndarray | None]], schedules
                                                           fill=False, edgecolor="tab:red", linewidth=2))
             what = f"refined, then {int(np.count_nonzero(changed))} genes mutated (red)"
         ax.set_title(f"wave {number}: side {side}, {n} × {n} genes\n{what}", fontsize=10)
-        ax.set_xlabel("player score i")
-        ax.set_ylabel("opponent score j")
+        ax.set(**SCORE_AXES)
     fig.colorbar(image, ax=[axes[name] for name in names], label="hold at turn total h[i, j]", shrink=0.9)
     timeline = axes["timeline"]
     sides = sorted({side for schedule in schedules.values() for side, _ in schedule}, reverse=True)
@@ -269,8 +240,7 @@ def cube_waves(waves: list[tuple[int, np.ndarray, np.ndarray | None]], schedules
     timeline.set_ylim(len(schedules) - 0.5, -0.5)
     timeline.legend(handles=[matplotlib.patches.Patch(color=colour_of[side], label=f"side {side}") for side in sides],
                     fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    timeline.set_xlabel("generation")
-    timeline.set_ylabel("experiment")
+    timeline.set(xlabel="generation", ylabel="experiment")
     timeline.set_title("each experiment's waves: the side in force, generation by generation", fontsize=10)
     fig.suptitle(title)
     return fig

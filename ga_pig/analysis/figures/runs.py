@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from scipy import stats
 
-from ga_pig.analysis.figures._common import empty
+from ga_pig.analysis.figures._common import empty, finish
 
 __all__ = ["winrate_curves", "diversity_curves", "fair_test_spread", "random_search_density", "versus_all",
            "discovery_curves", "discovery_over_time"]
@@ -44,13 +44,9 @@ def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, c
     ax.plot([], [], color="0.4", alpha=0.6, linewidth=0.8, label="thin: one run")
     ax.plot([], [], color="0.5", linewidth=2,
             label="thick: mean over runs" + (f", moving average of {span} records" if span > 1 else ""))
-    ax.set_xlabel("generation")
-    ax.set_ylabel(f"exact win rate vs optimal\n({_COLUMN_WORDS.get(column, column)})")
-    ax.set_title(title or f"win rate against the optimal policy, by {by}")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    ax.set(xlabel="generation", ylabel=f"exact win rate vs optimal\n({_COLUMN_WORDS.get(column, column)})",
+           title=title or f"win rate against the optimal policy, by {by}")
+    return finish(fig, ax, fontsize=8)
 
 
 def diversity_curves(frame: pd.DataFrame, title: str = "") -> Figure:
@@ -79,9 +75,7 @@ def diversity_curves(frame: pd.DataFrame, title: str = "") -> Figure:
             ax.axvline(generation, color="grey", linestyle=":", linewidth=1,
                        label="cube side changes" if n == 0 and ax is spread else None)
     spread.set_ylabel("mean pairwise Hamming\ndistance (share of states)")
-    agreed.set_ylabel("share of legal states\nwhere all members agree")
-    agreed.set_ylim(0, 1.02)
-    agreed.set_xlabel("generation")
+    agreed.set(ylabel="share of legal states\nwhere all members agree", ylim=(0, 1.02), xlabel="generation")
     for ax in (spread, agreed):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8, loc="best")
@@ -103,9 +97,8 @@ def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float 
     ax.plot(games, 0.5 - z * np.sqrt(0.25 / games), color="black")
     ax.axhline(0.5 + band, color="grey", linestyle=":")
     ax.axhline(0.5 - band, color="grey", linestyle=":", label=f"½ ± {band}")
-    ax.set_xlabel("games played")
-    ax.set_ylabel("measured win rate")
-    ax.set_title("identical strategies: spread of the measured win rate")
+    ax.set(xlabel="games played", ylabel="measured win rate",
+           title="identical strategies: spread of the measured win rate")
     ax.legend()
     fig.tight_layout()
     return fig
@@ -131,9 +124,8 @@ def random_search_density(means, peaks: dict[str, float | list[float]] | None = 
     zoom.plot(grid, stats.norm.pdf(grid, mu, sd), color="tab:red", label="normal fit")
     for (level, value), style in zip(quantiles.items(), (":", "--", "-."), strict=False):
         zoom.axvline(value, color="tab:red", linestyle=style, linewidth=1, label=f"{level:.1%} quantile {value:.4f}")
-    zoom.set_xlabel("mean exact win rate vs optimal of 20 random strategies")
-    zoom.set_ylabel("density")
-    zoom.set_title("random search: the draws and their normal fit")
+    zoom.set(xlabel="mean exact win rate vs optimal of 20 random strategies", ylabel="density",
+             title="random search: the draws and their normal fit")
     zoom.legend(fontsize=8)
     _strips(full, means, quantiles[levels[-1]], levels[-1], peaks or {}, published or {})
     return fig
@@ -165,11 +157,8 @@ def _strips(ax, means: np.ndarray, quantile: float, level: float, peaks: dict, p
             label=f"random search's {level:.1%} quantile ({quantile:.3f})")
     ax.plot([], [], color="black", linestyle="--", linewidth=1, label="optimal play (0.5)")
     ax.set_yticks(range(len(rows)), [name for name, _, _ in rows])
-    ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.set_xlim(0, 0.52)
-    ax.set_xlabel("exact win rate vs optimal")
-    ax.set_ylabel("where it comes from")
-    ax.set_title("the GAs' best against the random search, on the whole scale")
+    ax.set(ylim=(len(rows) - 0.5, -0.5), xlim=(0, 0.52), xlabel="exact win rate vs optimal",
+           ylabel="where it comes from", title="the GAs' best against the random search, on the whole scale")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="upper right")
 
@@ -179,13 +168,9 @@ def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(list(thresholds), win_rates, marker=".", color="tab:blue", label=name)
     ax.axhline(0.5, color="grey", linestyle=":", label="an even game (½)")
-    ax.set_xlabel("opponent holds at")
-    ax.set_ylabel(f"P({name} wins), coin-flip start")
-    ax.set_title(f"{name} against every hold-at strategy")
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
+    ax.set(xlabel="opponent holds at", ylabel=f"P({name} wins), coin-flip start",
+           title=f"{name} against every hold-at strategy")
+    return finish(fig, ax)
 
 
 def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = None, by: str = "experiment",
@@ -262,10 +247,8 @@ def discovery_over_time(frame: pd.DataFrame, floor: float = 3e-6) -> Figure:
             median = group.groupby("minutes")["champion"].median()
             ax.plot(median.index + nudge[game], gap(median.values), linestyle="-", marker="o", markersize=6,
                     linewidth=1.5, color=colour)
-        ax.set_yscale("log")
-        ax.set_xlim(0, max(5.0, float(frame["minutes"].max()) + 3))
-        ax.set_title(f"{name}\n{_JUDGING.get(name, '')}".strip())
-        ax.set_xlabel("minutes (one core a run)")
+        ax.set(yscale="log", xlim=(0, max(5.0, float(frame["minutes"].max()) + 3)),
+               title=f"{name}\n{_JUDGING.get(name, '')}".strip(), xlabel="minutes (one core a run)")
         ax.grid(alpha=0.3, which="major")
     axes[0, 0].invert_yaxis()
     ticks = [10.0 ** e for e in range(int(np.floor(np.log10(floor))), 0)]
