@@ -1,11 +1,10 @@
 """Private numba kernel: Anderson extrapolation of a fixed point reached by repeated sweeps.
 
-Where banked scores can fall (RESET), a sweep over the pairs of scores reads the values at the
-reset landings from before the sweep, so one sweep is a map of those few numbers (affine for fixed
-play). Sweeps repeat until the map returns them unchanged to within
-[`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] turns
-the last few sweeps into the next guess (about 4x fewer sweeps than plain repetition, the same fixed point: it is only
-accepted once a plain sweep returns it unchanged).
+Where banked scores can fall (RESET), a sweep over the pairs of scores reads the values at the reset landings from
+before the sweep, so one sweep is a map of those few numbers (affine for fixed play). Sweeps repeat until the map
+returns them unchanged to within `rules.ROUNDING_FLOOR`; `_extrapolate` turns the last few sweeps into the next guess
+(about 4x fewer sweeps than plain repetition, the same fixed point: it is only accepted once a plain sweep returns it
+unchanged).
 """
 
 from __future__ import annotations
@@ -20,9 +19,8 @@ HISTORY = 6
 
 
 class History(NamedTuple):
-    """What [`_extrapolate`][ga_pig._kernels.anderson._extrapolate] carries between calls, for n unknowns:
-    dG, dR (n, [`HISTORY`][ga_pig._kernels.anderson.HISTORY]), the last steps of the guesses and of their residuals;
-    g_prev, r_prev (n,), the previous guess and residual."""
+    """What `_extrapolate` carries between calls, for n unknowns: dG, dR (n, `HISTORY`), the last steps of the guesses
+    and of their residuals; g_prev, r_prev (n,), the previous guess and residual."""
 
     dG: np.ndarray
     dR: np.ndarray
@@ -32,17 +30,15 @@ class History(NamedTuple):
 
 @numba.njit(cache=True, inline="always")
 def _history(n):
-    """An empty [`History`][ga_pig._kernels.anderson.History] for ``n`` unknowns."""
+    """An empty `History` for ``n`` unknowns."""
     return History(np.zeros((n, HISTORY)), np.zeros((n, HISTORY)), np.zeros(n), np.zeros(n))
 
 
 @numba.njit(cache=True)
 def _extrapolate(g, f, sweep, history, out, floor):
-    """After sweep number ``sweep`` (from 0) mapped the guess g to f: True if f equals g to within
-    ``floor`` (at least [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]: settled); otherwise False with the
-    next guess in ``out`` — f corrected by a least-squares combination of the last
-    [`HISTORY`][ga_pig._kernels.anderson.HISTORY] steps, ``history`` (a [`History`][ga_pig._kernels.anderson.History])
-    carried between calls."""
+    """After sweep number ``sweep`` (from 0) mapped the guess g to f: True if f equals g to within ``floor`` (at least
+    `rules.ROUNDING_FLOOR`: settled); otherwise False with the next guess in ``out`` — f corrected by a least-squares
+    combination of the last `HISTORY` steps, ``history`` (a `History`) carried between calls."""
     dG, dR, g_prev, r_prev = history
     r = f - g
     if np.abs(r).max() <= floor:

@@ -1,11 +1,9 @@
 """The rules as the exact kernels read them: one typed record, and what every kernel shares.
 
-[`rules_of`][ga_pig._kernels.rules.rules_of] turns a [`Game`][ga_pig.game.Game] into a
-[`Rules`][ga_pig._kernels.rules.Rules] record (a NamedTuple, which numba passes as one struct); the kernels read fields
-by name. The effect codes come from [`Effect`][ga_pig.game.Effect] and are read in one place,
-[`_roll`][ga_pig._kernels.rules._roll], which every family's simulation loop and exact kernels call, most loops
-through [`_turn_after`][ga_pig._kernels.rules._turn_after] (the chains read the record's outcomes grouped by effect,
-DOUBLE and SUBTRACT through [`_moved`][ga_pig._kernels.rules._moved]).
+`rules_of` turns a [`Game`][ga_pig.game.Game] into a `Rules` record (a NamedTuple, which numba passes as one struct);
+the kernels read fields by name. The effect codes come from [`Effect`][ga_pig.game.Effect] and are read in one place,
+`_roll`, which every family's simulation loop and exact kernels call, most loops through `_turn_after` (the chains read
+the record's outcomes grouped by effect, DOUBLE and SUBTRACT through `_moved`).
 """
 
 from __future__ import annotations
@@ -64,7 +62,7 @@ class Rules(NamedTuple):
 
 @functools.lru_cache(maxsize=64)
 def rules_of(game: Game) -> Rules:
-    """The [`Rules`][ga_pig._kernels.rules.Rules] record of ``game`` (cached per game: kernels only read it)."""
+    """The `Rules` record of ``game`` (cached per game: kernels only read it)."""
     probabilities, effects, amounts = game.tables()
 
     def kind(*codes: int) -> np.ndarray:
@@ -145,10 +143,10 @@ def _roll(k, o, effects, amounts, moves=True, busts_first=True):
 
 @numba.njit(cache=True, inline="always")
 def _turn_after(i, k, o, effects, amounts, moves=True):
-    """(banked score, turn total, whether the turn goes on) after the mover, holding i, rolls outcome o at turn total
-    k ([`_roll`][ga_pig._kernels.rules._roll]): a bank adds the total to i, a reset takes i to 0; once the turn ends
-    the total is 0. The simulation loops' step; the two-player loop branches on `_roll` itself (through this, Pig's
-    simulation ran 7% slower, measured)."""
+    """(banked score, turn total, whether the turn goes on) after the mover, holding i, rolls outcome o at turn total k
+    (`_roll`): a bank adds the total to i, a reset takes i to 0; once the turn ends the total is 0. The simulation
+    loops' step; the two-player loop branches on `_roll` itself (through this, Pig's simulation ran 7% slower,
+    measured)."""
     k, end = _roll(k, o, effects, amounts, moves)
     if end == GOES_ON:
         return i, k, True

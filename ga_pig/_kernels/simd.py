@@ -5,9 +5,9 @@ chains, one addition after another. These intrinsics write their loops in LLVM I
 lane a vector multiply and add round exactly as the scalar ones do, and every sum still adds its terms in order, so
 the results are bit for bit those of the plain loops they replace:
 
-- [`_dot8`][ga_pig._kernels.simd._dot8]: one weight row against eight interleaved columns (two 4-wide vectors),
+- `_dot8`: one weight row against eight interleaved columns (two 4-wide vectors),
   ``sums[k] += weights[at + n] * values[base + stride * n + k]`` for k < 8;
-- [`_dots4x2`][ga_pig._kernels.simd._dots4x2]: four weight rows, each against its own pair of columns (a 2-wide
+- `_dots4x2`: four weight rows, each against its own pair of columns (a 2-wide
   vector per row), ``sums[l][c] += weights[ats[l] + n] * values[bases[l] + stride * n + c]`` for n < counts[l] and
   c < 2; the steps all four rows take run side by side, each row's remaining steps after.
 
@@ -130,9 +130,9 @@ def _dot8(typingctx, weights, at, count, values, base, stride):
 
 @intrinsic
 def _dots4x2(typingctx, weights, ats, counts, values, bases, stride):
-    """For rows r < 4: (sum over n < counts[r] of weights[ats[r] + n] * values[bases[r] + stride * n + c]) for c in
-    0, 1, each sum in order of n from 0.0; returned as the four rows' c = 0 sums, then their c = 1 sums. weights and
-    values as for [`_dot8`][ga_pig._kernels.simd._dot8]; ats, counts, bases 4-tuples of int64, stride int64."""
+    """For rows r < 4 and c in (0, 1): the sum over n < counts[r] of weights[ats[r] + n] * values[bases[r] + stride * n
+    + c], each in order of n from 0.0; returned as the four rows' c = 0 sums, then their c = 1 sums. weights and values
+    as for `_dot8`; ats, counts, bases 4-tuples of int64, stride int64."""
     quad = types.UniTuple(types.int64, ROWS)
     if not _floats(weights, values) or not all(x == quad for x in (ats, counts, bases)) or stride != types.int64:
         return None

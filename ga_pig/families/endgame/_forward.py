@@ -19,11 +19,10 @@ from ga_pig.families.endgame._final import _forward_step
 @numba.njit(cache=True)
 def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
                move_amount, ends):
-    """ends[S]: the chance that a turn of the mover in seat s at (me, op) ends banking the total S > me under
-    ``policy`` [seat, i, j, k] at cap ``top``; returns (the chance it ends with nothing banked — a bust, a pass, or a
-    reset at me = 0 —, the chance it ends in a reset to 0 from me > 0). The rules' arrays as in
-    [`Rules`][ga_pig._kernels.rules.Rules]. With MOVE outcomes the forward passes repeat until the mass in play is
-    below 1e-18."""
+    """ends[S]: the chance that a turn of the mover in seat s at (me, op) ends banking the total S > me under ``policy``
+    [seat, i, j, k] at cap ``top``; returns (the chance it ends with nothing banked — a bust, a pass, or a reset at
+    me = 0 —, the chance it ends in a reset to 0 from me > 0). The rules' arrays as in `rules.Rules`. With MOVE outcomes
+    the forward passes repeat until the mass in play is below 1e-18."""
     ends[:] = 0.0
     reach = np.zeros(ends.shape[0])
     reach[0] = 1.0
@@ -76,14 +75,12 @@ def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p,
 
 @numba.njit(cache=True)
 def _margins(rules, top, decides, policy, ending, won):
-    """Forward through the game ``rules`` (a [`Rules`][ga_pig._kernels.rules.Rules] record) from its start
-    under ``policy`` (both players, [seat, i, j, k], cap ``top``): won[s, m], the chance that seat s
-    wins with a final score m points above the loser's; ``ending`` = (over, fell) of the final turn,
-    from `_final_margins`. Turn starts are taken in order of their score sum; the two of a pair (a
-    bust passes the turn back and forth between them) are solved together. A reset sends the turn
-    back to a pair of lower score sum, taken in the next pass; passes repeat until the mass still in
-    play is below 1e-17 (left out). ``won``'s last axis must exceed every total a turn can bank.
-    Returns the chance of a stalemate."""
+    """Forward through the game ``rules`` (a `rules.Rules` record) from its start under ``policy`` (both players,
+    [seat, i, j, k], cap ``top``): won[s, m], the chance that seat s wins with a final score m points above the loser's;
+    ``ending`` = (over, fell) of the final turn, from `_final_margins`. Turn starts are taken in order of their score
+    sum; the two of a pair (a bust passes the turn back and forth between them) are solved together. A reset sends the
+    turn back to a pair of lower score sum, taken in the next pass; passes repeat until the mass still in play is below
+    1e-17 (left out). ``won``'s last axis must exceed every total a turn can bank. Returns the chance of a stalemate."""
     goal, add_p, add_amount, bust_p, reset_p = rules.goal, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p
     bank_p, bank_amount, move_p, move_amount = rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount
     mass = np.zeros((2, goal, goal))

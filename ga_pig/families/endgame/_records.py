@@ -1,5 +1,5 @@
-"""The records the endgame kernels take besides the [`Rules`][ga_pig._kernels.rules.Rules] record: NamedTuples,
-which numba passes as one struct each."""
+"""The records the endgame kernels take besides the `rules.Rules` record: NamedTuples, which numba passes as one struct
+each."""
 
 from __future__ import annotations
 

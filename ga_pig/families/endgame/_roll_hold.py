@@ -107,13 +107,12 @@ def _solve(rules, top, final, choice, P, policies, rounds):
 
 @numba.njit(cache=True)
 def _settle(rules, top, final, choice, P, policies, rounds):
-    """`_solve` of the game ``rules`` (a [`Rules`][ga_pig._kernels.rules.Rules] record) at cap ``top``
-    under the final turn ``final`` (a [`Final`][ga_pig.families.endgame._records.Final] record), swept
-    again while resets move values: a sweep reads the turn starts where resets land, P[s, i, 0, 0],
-    from before it (pairs of lower score sum), so it maps those 2 * goal numbers to new ones; sweeps
-    repeat until it returns them unchanged (to within ``choice.tol`` or the rounding floor), each
-    next guess extrapolated from the last few (`_extrapolate` of `ga_pig._kernels.anderson`).
-    Returns the sweeps, or 0 if a pair did not settle or the sweeps did not."""
+    """`_solve` of the game ``rules`` (a `rules.Rules` record) at cap ``top`` under the final turn ``final`` (a
+    `_records.Final` record), swept again while resets move values: a sweep reads the turn starts where resets land,
+    P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal numbers to new ones; sweeps
+    repeat until it returns them unchanged (to within ``choice.tol`` or the rounding floor), each next guess
+    extrapolated from the last few (`_extrapolate` of `ga_pig._kernels.anderson`). Returns the sweeps, or 0 if a pair
+    did not settle or the sweeps did not."""
     if rules.reset_p == 0.0:
         return 1 if _solve(rules, top, final, choice, P, policies, rounds) else 0
     goal = rules.goal

@@ -4,19 +4,13 @@ A turn's value is linear in the opponent's value at the start of its next turn, 
 at turn total k. `_side` fills alpha and beta for one seat, choosing the actions or evaluating them;
 `_side_pass` is one top-down pass over the turn totals. Indices as in `ga_pig.families.endgame._roll_hold`.
 
-The two-player chains (`ga_pig.families.two_player._chains`) solve the same kind of turn in another form, kept
-apart for what each computes, not for the order of its sums. They evaluate two fixed strategies, four numbers a
-row (each player's wins, the return to the opponent's turn start and its complement), every roll that goes on
-ending at the goal with a sure win, and settle a self-loop (doubling 0) by passes or elimination. Here a row is
-two numbers (alpha, beta); a seat chooses its actions inside the pass (policy improvement against the opponent's
-start value); a total past the goal is worth the final turn's odds, read per total (`_hold_past_goal`); the rolls
-that go on end at the cap for a seat that faces a final turn, a BANK at the goal; and a self-loop is folded in by
-one division. The two-player steps (`_onto`, `_ended`) would take all of that only as a payoff read per total and
-a choice inside their innermost loop, on every pair a two-player run evaluates. The order is no obstacle: with
-the rolls summed here in the two-player order (the return first, then ADD, MOVE, BANK, RESET, the payoffs past the
-goal last), last-round Pig (goal 50) solves to the same bits, equal-turns Pig moves 6889 of its 1,092,500
-values by at most 2.2e-16 (one ulp of 1; their sum not at all), and no run or table of `benchmarks/fingerprint.py`
-changes its hash.
+The two-player chains (`ga_pig.families.two_player._chains`) solve the same kind of turn in another form, kept apart
+for what each computes, not for the order of its sums (docs/explanation/engine.md says what differs: two numbers a row,
+actions chosen inside the pass, a total past the goal worth the final turn's odds (`_hold_past_goal`), rolls that end
+at the cap, a self-loop folded in by one division). The order is no obstacle: with the rolls summed here in the
+two-player order (the return first, then ADD, MOVE, BANK, RESET, the payoffs past the goal last), last-round Pig
+(goal 50) solves to the same bits, equal-turns Pig moves 6889 of its 1,092,500 values by at most 2.2e-16 (one ulp of
+1; their sum not at all), and no run or table of `benchmarks/fingerprint.py` changes its hash.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
-"""Private numba kernels: one member's exact win probability against copies of another in an
-n-player game of the Pig family — the GA's unit of work (`ga_pig.families.players._turns` states
-the state convention). Only the member's win probability is carried through the states (one
-number per state), and turns that roll below a total and then hold come from precomputed tables.
-The rules come as the [`Rules`][ga_pig._kernels.rules.Rules] record, the strategies and tables as
-the `Sides` and `Thresholds` records ([`_records`][ga_pig.families.players._records]).
+"""Private numba kernels: one member's exact win probability against copies of another in an n-player game of the Pig
+family — the GA's unit of work (`ga_pig.families.players._turns` states the state convention). Only the member's win
+probability is carried through the states (one number per state), and turns that roll below a total and then hold come
+from precomputed tables. The rules come as the `rules.Rules` record, the strategies and tables as the `Sides` and
+`Thresholds` records (`players._records`).
 """
 
 from __future__ import annotations
@@ -165,13 +164,11 @@ def _member_orbit(W, done, A, Bv, states, p0):
 
 @numba.njit(cache=True)
 def _one_against(rules, sides, tables, order, pair, W):
-    """The member's exact win probabilities when sides.pop[a] plays identity 0 and
-    sides.others[b] every other identity, pair = (a, b): W[p, idx] with identity p moving at idx
-    (order: every idx by descending score sum). The member's win probability is one component of
-    the orbit solve's start vectors, and around an orbit it obeys w_m = a_m + b_m w_(m+1) on its
-    own, so one number per state suffices. Threshold turns come from ``tables`` where its
-    thresholds give the turn's total (D empty: never). ``rules``: the
-    [`Rules`][ga_pig._kernels.rules.Rules] record."""
+    """The member's exact win probabilities when sides.pop[a] plays identity 0 and sides.others[b] every other identity,
+    pair = (a, b): W[p, idx] with identity p moving at idx (order: every idx by descending score sum). The member's win
+    probability is one component of the orbit solve's start vectors, and around an orbit it obeys w_m = a_m + b_m
+    w_(m+1) on its own, so one number per state suffices. Threshold turns come from ``tables`` where its thresholds give
+    the turn's total (D empty: never). ``rules``: the `rules.Rules` record."""
     pop, others, alternative, mix = sides
     D, won, lost, pop_t, others_t, alternative_t = tables
     a, b = pair

@@ -1,9 +1,8 @@
-"""Private numba kernels: the simulation loops of games of three or more players — a block of games
-per stream ([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks`), and the games of
-[`ga_pig.families.players.simulate`][ga_pig.families.players.simulate] (mixed strategies). Strategies are
-flat [idx, k], idx the scores from the mover's on (`ga_pig.families.players._turns`), or thresholds [idx] (roll
-while the turn total is below; `_rolls`); the roll table and the blocks come as the `Rolls` and `Blocks` records
-([`_records`][ga_pig.families.players._records])."""
+"""Private numba kernels: the simulation loops of games of three or more players — a block of games per stream
+([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks`), and the games of
+[`ga_pig.families.players.simulate`][ga_pig.families.players.simulate] (mixed strategies). Strategies are flat [idx, k],
+idx the scores from the mover's on (`ga_pig.families.players._turns`), or thresholds [idx] (roll while the turn total is
+below; `_rolls`); the roll table and the blocks come as the `Rolls` and `Blocks` records (`players._records`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
-"""Private numba kernels: an orbit whose movers' best responses cycle (no equilibrium in pure
-strategies on it), resolved by mixing two turn strategies per alternating mover at weights that
-leave each indifferent ([`ga_pig.families.players.solve`][ga_pig.families.players.solve] states the
-method). They read and write the `Orbit` and `Cycle` records
-([`_records`][ga_pig.families.players._records]): mover m's two turn strategies (rows[m, s], valued
-RA[m, s], RB[m, s]), its mixed turn (A[m], Bv[m]) and weight lams[m]; L is the orbit's number of
-movers.
+"""Private numba kernels: an orbit whose movers' best responses cycle (no equilibrium in pure strategies on it),
+resolved by mixing two turn strategies per alternating mover at weights that leave each indifferent
+([`ga_pig.families.players.solve`][ga_pig.families.players.solve] states the method). They read and write the `Orbit`
+and `Cycle` records (`players._records`): mover m's two turn strategies (rows[m, s], valued RA[m, s], RB[m, s]), its
+mixed turn (A[m], Bv[m]) and weight lams[m]; L is the orbit's number of movers.
 """
 
 from __future__ import annotations

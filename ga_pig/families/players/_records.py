@@ -1,5 +1,5 @@
-"""The records the family's numba kernels take: NamedTuples of arrays (numba passes each as one
-struct), next to the rules' [`Rules`][ga_pig._kernels.rules.Rules] record.
+"""The records the family's numba kernels take: NamedTuples of arrays (numba passes each as one struct), next to the
+rules' `rules.Rules` record.
 
 Scores are seen from the mover and stored flat (``idx``; `ga_pig.families.players._turns` states the
 convention); "flat per identity" means shape ``(identities, goal ** n, goal)`` for turn strategies
@@ -25,8 +25,8 @@ class Strategy(NamedTuple):
 
 
 class TurnRules(NamedTuple):
-    """What a turn reads of the [`Rules`][ga_pig._kernels.rules.Rules] record (`_turn_rules`):
-    the goal, the ADD outcomes, the chance of a BUST, the BANK outcomes."""
+    """What a turn reads of the `rules.Rules` record (`_turn_rules`): the goal, the ADD outcomes, the chance of a BUST,
+    the BANK outcomes."""
 
     goal: int
     add_p: np.ndarray
@@ -146,9 +146,9 @@ class Blocks(NamedTuple):
 
 @numba.njit(cache=True)
 def _turn_rules(rules):
-    """The `TurnRules` of a [`Rules`][ga_pig._kernels.rules.Rules] record, as fresh copies a kernel
-    makes once: the turn kernels are called per state, and every array of a record they take is
-    reference-counted at each call (the whole record cost the orbit solve about 40%)."""
+    """The `TurnRules` of a `rules.Rules` record, as fresh copies a kernel makes once: the turn kernels are called per
+    state, and every array of a record they take is reference-counted at each call (the whole record cost the orbit
+    solve about 40%)."""
     return TurnRules(rules.goal, rules.add_p.copy(), rules.add_amount.copy(), rules.bust_p, rules.bank_p.copy(),
                      rules.bank_amount.copy())
 

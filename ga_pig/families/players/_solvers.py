@@ -1,9 +1,7 @@
-"""Private numba kernels: the orbit solve of n-player games of the Pig family — equilibrium, exact
-evaluation and best responses in one pass over the orbits, highest score sum first
-([`ga_pig.families.players.solve`][ga_pig.families.players.solve] states the method;
-`ga_pig.families.players._turns` the state convention). The rules come as the
-[`Rules`][ga_pig._kernels.rules.Rules] record, the rest as the records of
-[`_records`][ga_pig.families.players._records].
+"""Private numba kernels: the orbit solve of n-player games of the Pig family — equilibrium, exact evaluation and best
+responses in one pass over the orbits, highest score sum first
+([`ga_pig.families.players.solve`][ga_pig.families.players.solve] states the method; `ga_pig.families.players._turns`
+the state convention). The rules come as the `rules.Rules` record, the rest as the records of `players._records`.
 """
 
 from __future__ import annotations

@@ -10,12 +10,10 @@ through the rotations of one score tuple (an orbit); holds raise the score sum. 
 solved one at a time, highest score sum first (`ga_pig.families.players._solvers`), each exactly
 for its movers' current policies.
 
-States carry the mover's identity p when players differ (X[p, idx], identities = X.shape[0] = n:
-evaluation and best response); the symmetric equilibrium solve drops it (identities = 1). Games
-whose turn totals and banked scores never fall (ADD, BUST and BANK outcomes), first to the goal
-wins. The rules come as a `TurnRules` record (what a turn reads of the
-[`Rules`][ga_pig._kernels.rules.Rules] record), the turn's scratch as a `Turn`
-([`_records`][ga_pig.families.players._records]).
+States carry the mover's identity p when players differ (X[p, idx], identities = X.shape[0] = n: evaluation and best
+response); the symmetric equilibrium solve drops it (identities = 1). Games whose turn totals and banked scores never
+fall (ADD, BUST and BANK outcomes), first to the goal wins. The rules come as a `TurnRules` record (what a turn reads of
+the `rules.Rules` record), the turn's scratch as a `Turn` (`players._records`).
 """
 
 from __future__ import annotations

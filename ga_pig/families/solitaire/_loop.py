@@ -1,6 +1,5 @@
 """Private numba kernels: the simulation loop of Pig solitaire, a block of games per stream
-([`ga_pig.simulate`][ga_pig.simulate] drives them through
-[`play_blocks`][ga_pig.families.solitaire._loop.play_blocks])."""
+([`ga_pig.simulate`][ga_pig.simulate] drives them through `play_blocks`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,9 @@
 """Private numba kernels: one player's turn as an affine chain, shared by every exact computation.
 
-Shared idea ("affine chains"): fix the banked scores (i, j). The mover's states (i, j, k),
-k = goal-i-1 .. 0, form a chain that is solved from the top down as affine functions of a single
-unknown — the value of the opponent's turn start at the same banked scores, which is where a
-bust or a pass leads. The opponent's chain is affine in the mover's turn-start value in the same
-way, and the two scalar equations close in one division ([`_close`][ga_pig.families.two_player._chains._close]).
+Fix the banked scores (i, j). The mover's states (i, j, k), k = goal-i-1 .. 0, form a chain solved from the top
+down as affine functions of one unknown: the value of the opponent's turn start at the same banked scores, where a
+bust or a pass leads. The opponent's chain is affine in the mover's turn-start value in the same way, and the two
+scalar equations close in one division (`_close`).
 
 For each chain state k we keep a row C[k] of four numbers:
     C[k, 0] : probability that a (the first strategy) wins, not counting the return route,
@@ -14,20 +13,14 @@ For each chain state k we keep a row C[k] of four numbers:
 Both returns pass (e = 0 on both chains) exactly when both players pass at k = 0: a stalemate,
 worth 0 to both. Turn-start tables hold the same (a wins, b wins) pairs in their last axis.
 
-When the turn total only grows (ADD, BUST, BANK) one top-down pass solves a chain exactly.
-DOUBLE and SUBTRACT (Pig Dice) lead from k to k' <= k: the chain is then solved by elimination, top down
-and back up ([`_solved_chain`][ga_pig.families.two_player._chains._solved_chain],
-[`_substitute`][ga_pig.families.two_player._chains._substitute]), exact and several times cheaper than repeating the
-top-down pass until no row moves by more than [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR] (Gauss–Seidel on
-one chain, [`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]: the reference it is checked and timed
-against). A game whose mover
-chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends
-([`_dice_row`][ga_pig.families.two_player._chains._dice_row]). The rules arrive at each kernel as one
-[`Rules`][ga_pig._kernels.rules.Rules] record; the kernel copies what its turns read once
-([`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]) and hands that tuple to these per-chain steps (the
-innermost steps of the hot loops: see [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] for why).
-Kernels take the kind of chain a game makes as an argument whose type names it
-([`PASS`][ga_pig.families.two_player._chains.PASS] and its siblings), so each compiles the steps of that kind alone.
+When the turn total only grows (ADD, BUST, BANK) one top-down pass solves a chain exactly. DOUBLE and SUBTRACT (Pig
+Dice) lead from k to k' <= k: the chain is then solved by elimination, top down and back up (`_solved_chain`,
+`_substitute`), exact and several times cheaper than repeating the top-down pass until no row moves by more than
+`ROUNDING_FLOOR` (Gauss–Seidel, `_swept_chain`: the reference it is checked and timed against). A game whose mover
+chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends (`_dice_row`). Each kernel copies what
+its turns read from the `rules.Rules` record once (`_turn_rules`, which says why) and hands that tuple to these
+per-chain steps. Kernels take the kind of chain as an argument whose type names it (`PASS` and its siblings), so each
+compiles the steps of that kind alone.
 """
 
 from __future__ import annotations
@@ -62,10 +55,9 @@ def _onto(row, p, nk, top, C):
 
 @numba.njit(cache=True, inline="always")
 def _ended(row, k, me, winner, hold, reset, tr):
-    """A rolling row's (a wins, b wins, d, e) from its sums ``row`` over the rolls that go on (as
-    [`_onto`][ga_pig.families.two_player._chains._onto] leaves them) and the rolls that end the turn at k: a BANK (a
-    win at the top, the hold row below it, a pass when it banks nothing at a turn start), a RESET, the turn's wins
-    credited to the mover's column ``winner``."""
+    """A rolling row's (a wins, b wins, d, e) from its sums ``row`` over the rolls that go on (as `_onto` leaves them)
+    and the rolls that end the turn at k: a BANK (a win at the top, the hold row below it, a pass when it banks nothing
+    at a turn start), a RESET, the turn's wins credited to the mover's column ``winner``."""
     _dice, goal, _add_p, _add_amount, _bust_p, reset_p, bank_p, bank_amount, _move_p, _move_amount = tr
     acc0, acc1, acc2, acc3, won = row
     top = goal - me
@@ -97,9 +89,8 @@ def _ended(row, k, me, winner, hold, reset, tr):
 # one algorithm kept whole (40 lines): the row split out into its own inlined step measured 5% slower on every game
 @numba.njit(cache=True, inline="always")
 def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
-    """One top-down pass over the chain's rows; returns the largest change of a row (tracked
-    only with DOUBLE or SUBTRACT rolls: rows read below k come from the previous pass). Arguments as
-    [`_turn`][ga_pig.families.two_player._chains._turn]."""
+    """One top-down pass over the chain's rows; returns the largest change of a row (tracked only with DOUBLE or
+    SUBTRACT rolls: rows read below k come from the previous pass). Arguments as `_turn`."""
     _dice, goal, add_p, add_amount, bust_p, _reset_p, _bank_p, _bank_amount, move_p, move_amount = tr
     moves = move_p.shape[0] > 0
     top = goal - me
@@ -140,7 +131,7 @@ PASS, SOLVED, SWEPT, DICE = (), (0,), (0, 0), (0, 0, 0)
 def chain_kind(rules, swept: bool = False) -> tuple:
     """The kind of chain a game's turns make (one of `PASS`, `SOLVED`, `SWEPT`, `DICE`); with ``swept``, roll/hold
     chains with DOUBLE or SUBTRACT rolls are swept (the reference elimination is checked and timed against), as are
-    those of a game that subtracts more than [`BELOW`][ga_pig.families.two_player._chains.BELOW] rows."""
+    those of a game that subtracts more than `BELOW` rows."""
     if rules.dice.shape[0] > 0:
         return DICE
     if rules.move_p.shape[0] == 0:
@@ -150,17 +141,16 @@ def chain_kind(rules, swept: bool = False) -> tuple:
 
 @numba.njit(cache=True)
 def _one_pass(s, me, opp, winner, hold, reset, C, tr):
-    """[`_chain_pass`][ga_pig.families.two_player._chains._chain_pass] as a kernel of its own (PASS steps)."""
+    """`_chain_pass` as a kernel of its own (PASS steps)."""
     _chain_pass(s, me, opp, winner, hold, reset, C, tr)
 
 
 @numba.njit(cache=True)
 def _swept_chain(s, me, opp, winner, hold, reset, C, tr):
-    """[`_turn`][ga_pig.families.two_player._chains._turn] by Gauss–Seidel: top-down passes, each reading the
-    rows below k (DOUBLE from 0, SUBTRACT) from the previous pass, until no row moves by more than
-    [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], starting from the rows C still holds (the previous
-    chain's, a close first guess; callers allocate C zeroed). The reference that elimination is checked and timed
-    against; ~45 passes on Pig Dice."""
+    """`_turn` by Gauss–Seidel: top-down passes, each reading the rows below k (DOUBLE from 0, SUBTRACT) from the
+    previous pass, until no row moves by more than `rules.ROUNDING_FLOOR`, starting from the rows C still holds (the
+    previous chain's, a close first guess; callers allocate C zeroed). The reference that elimination is checked and
+    timed against; ~45 passes on Pig Dice."""
     for _sweep in range(MAX_SWEEPS):
         if _chain_pass(s, me, opp, winner, hold, reset, C, tr) <= ROUNDING_FLOOR:
             return
@@ -175,21 +165,18 @@ BELOW = 6
 # one algorithm kept whole (105 lines with its docstring): a row's outcomes and its elimination share the registers
 @numba.njit(cache=True)
 def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
-    """[`_turn`][ga_pig.families.two_player._chains._turn] with DOUBLE or SUBTRACT rolls, by elimination: exact
-    in one top-down pass, no iteration. Leaves C[0] solved (all that closing a pair of turn starts reads) and returns
-    V for [`_substitute`][ga_pig.families.two_player._chains._substitute], which solves the rows above 0.
+    """`_turn` with DOUBLE or SUBTRACT rolls, by elimination: exact in one top-down pass, no iteration. Leaves C[0]
+    solved (all that closing a pair of turn starts reads) and returns V for `_substitute` to solve the rows above it.
 
-    A row reads rows above it (ADD, DOUBLE) and at most [`BELOW`][ga_pig.families.two_player._chains.BELOW] rows
-    below (SUBTRACT, floored at 0; DOUBLE and SUBTRACT from 0 stay at 0). Going down, each rolling row k is made
-    its constants C[k] plus V[k, m] times row k - 1 - m: the rows above that it reads are replaced, highest
-    first, by their own such forms (each leaves its share on the rows below it, carried in registers, so the
-    one dependent step per row above is a single multiply-add), what lands back on k is divided out (1 minus it
-    is at least the chance that the turn ends at the next roll) and what is left on the rows below is V[k].
-    Held rows are constants (V = 0). DOUBLE's 2k makes a rolling row k below top / 2 replace up to k rows above
-    it, O(top^2 / 8) steps in all (a held target, and held rows under it, end that early), against
-    Gauss–Seidel's ~45 passes of O(top) ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain], whose
-    fixed point this is). Every weight is a probability or a sum of them, so nothing cancels; e = 1 - d is still
-    accumulated on its own.
+    A row reads rows above it (ADD, DOUBLE) and at most `BELOW` rows below (SUBTRACT, floored at 0; DOUBLE and SUBTRACT
+    from 0 stay at 0). Going down, each rolling row k is made its constants C[k] plus V[k, m] times row k - 1 - m: the
+    rows above that it reads are replaced, highest first, by their own such forms (each leaves its share on the rows
+    below it, carried in registers, so the one dependent step per row above is a single multiply-add), what lands back
+    on k is divided out (1 minus it is at least the chance that the turn ends at the next roll) and what is left on the
+    rows below is V[k]. Held rows are constants (V = 0). DOUBLE's 2k makes a rolling row k below top / 2 replace up to k
+    rows above it, O(top^2 / 8) steps in all (a held target, and held rows under it, end that early), against
+    Gauss–Seidel's ~45 passes of O(top) (`_swept_chain`, whose fixed point this is). Every weight is a probability or a
+    sum of them, so nothing cancels; e = 1 - d is still accumulated on its own.
     """
     _dice, goal, add_p, add_amount, bust_p, _reset_p, _bank_p, _bank_amount, move_p, move_amount = tr
     top = goal - me
@@ -262,8 +249,7 @@ def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
 
 @numba.njit(cache=True)
 def _substitute(s, me, opp, C, V):
-    """Finish [`_solved_chain`][ga_pig.families.two_player._chains._solved_chain]: from k = 1 up, row k's constants
-    plus V[k] times the solved rows below it."""
+    """Finish `_solved_chain`: from k = 1 up, row k's constants plus V[k] times the solved rows below it."""
     for k in range(1, V.shape[0]):
         if s[me, opp, k]:
             x0 = C[k, 0]
@@ -284,9 +270,8 @@ def _substitute(s, me, opp, C, V):
 
 @numba.njit(cache=True)
 def _dice_row(d, me, winner, goal, dice, hold, C):
-    """Row C[0] of a turn that rolls ``d`` dice at once (Hog): dice[d, s] is the chance of
-    scoring s, s = 0 meaning a bust (the return route); hold[s] as in
-    [`_turn`][ga_pig.families.two_player._chains._turn]."""
+    """Row C[0] of a turn that rolls ``d`` dice at once (Hog): dice[d, s] is the chance of scoring s, s = 0 meaning a
+    bust (the return route); hold[s] as in `_turn`."""
     top = goal - me
     acc0 = 0.0
     acc1 = 0.0
@@ -320,14 +305,14 @@ def _turn(kind, s, me, opp, winner, hold, reset, C, tr):
     hold[k]: (a wins, b wins) after the mover banks turn total k > 0.
     reset: (a wins, b wins) after the mover's reset — the opponent's turn start with the mover
     at 0 (for me = 0 that is the return route itself).
-    tr: the rules a chain reads, from [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules].
+    tr: the rules a chain reads, from `_turn_rules`.
     """
     raise TypeError("_turn is compiled into kernels only")
 
 
 def _turn_start(kind, s, me, opp, winner, hold, reset, C, tr):
-    """[`_turn`][ga_pig.families.two_player._chains._turn] solved at least at its start, C[0]: all that closing a
-    pair of turn starts reads (elimination leaves the rows above unsolved)."""
+    """`_turn` solved at least at its start, C[0]: all that closing a pair of turn starts reads (elimination leaves the
+    rows above unsolved)."""
     raise TypeError("_turn_start is compiled into kernels only")
 
 
@@ -353,13 +338,13 @@ def _rolled(kind, s, me, opp, winner, hold, reset, C, tr):
 
 @overload(_turn, inline="always")
 def _turn_of(kind, s, me, opp, winner, hold, reset, C, tr):
-    """[`_turn`][ga_pig.families.two_player._chains._turn]'s steps for the kind (by its length)."""
+    """`_turn`'s steps for the kind (by its length)."""
     return (_passed, _substituted, _swept, _rolled)[len(kind.types)]
 
 
 @overload(_turn_start, inline="always")
 def _turn_start_of(kind, s, me, opp, winner, hold, reset, C, tr):
-    """[`_turn_start`][ga_pig.families.two_player._chains._turn_start]'s steps for the kind (by its length)."""
+    """`_turn_start`'s steps for the kind (by its length)."""
     return (_passed, _eliminated, _swept, _rolled)[len(kind.types)]
 
 

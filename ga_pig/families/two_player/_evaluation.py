@@ -1,22 +1,18 @@
 """Private numba kernels of exact evaluation: win probabilities of one fixed strategy against another.
 
-Each pair of banked scores closes its two chains (`ga_pig.families.two_player._chains`) in one division.
-When banked scores only grow every hold lands on a pair already solved, so the pairs are solved
-once, from high scores down: no iteration, no tolerance. RESET (2-dice Pig's snake eyes, Pass the
-Pigs' oinker) leads to the opponent's turn start at (j, 0), a pair of lower score sum: the whole
-table is then swept again, reading the previous sweep's values there, until it settles (Anderson
-extrapolation of those reset landings between sweeps, [`_anderson`][ga_pig.families.two_player._evaluation._anderson]).
-Re-running every chain on every sweep would cost each sweep a whole evaluation of Pig; so in roll/hold games
-([`_by_functionals`][ga_pig.families.two_player._evaluation._by_functionals] says which evaluations) each
-strategy's turns are first made linear functionals of the values they can bank
-([`ga_pig.families.two_player._functionals`][ga_pig.families.two_player._functionals]), and a sweep
-([`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]) takes two short dot products per
-pair. The turns are made for every strategy of an evaluation at once: a strategy met in several pairs (a population
-against an archive, a round robin) is made once, and a turn alike to one already made (the same decisions at every
-total it reaches) is not made again, within one strategy or across them; and the members of a population meet each
-opponent four at a time, swept in lockstep ([`ga_pig.families.two_player._lanes`][ga_pig.families.two_player._lanes],
-the same numbers as each pair alone). The chain sweep
-[`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] is one algorithm and stays one function.
+Each pair of banked scores closes its two chains (`ga_pig.families.two_player._chains`) in one division. When banked
+scores only grow every hold lands on a pair already solved, so the pairs are solved once, from high scores down: no
+iteration, no tolerance. RESET (2-dice Pig's snake eyes, Pass the Pigs' oinker) leads to the opponent's turn start at
+(j, 0), a pair of lower score sum: the whole table is then swept again, reading the previous sweep's values there, until
+it settles (Anderson extrapolation of those reset landings between sweeps, `_anderson`). Re-running every chain on every
+sweep would cost each sweep a whole evaluation of Pig; so in roll/hold games (`_by_functionals` says which evaluations)
+each strategy's turns are first made linear functionals of the values they can bank
+(`ga_pig.families.two_player._functionals`), and a sweep (`_functional_tables`) takes two short dot products per pair.
+The turns are made for every strategy of an evaluation at once: a strategy met in several pairs (a population against an
+archive, a round robin) is made once, and a turn alike to one already made (the same decisions at every total it
+reaches) is not made again, within one strategy or across them; and the members of a population meet each opponent four
+at a time, swept in lockstep (`ga_pig.families.two_player._lanes`, the same numbers as each pair alone). The chain sweep
+`_win_tables` is one algorithm and stays one function.
 """
 
 from __future__ import annotations
@@ -33,11 +29,9 @@ from ga_pig.families.two_player._lanes import LANES, _lane_sweep
 
 @numba.njit(cache=True)
 def _anderson(S0, T0, LS, LT, sweep, history):
-    """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S0 = S[:, 0],
-    T0 = T[:, 0], slices of any layout, so that every caller shares one compiled kernel) unchanged to within
-    [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR]; otherwise write the next guess into LS, LT
-    ([`_extrapolate`][ga_pig._kernels.anderson._extrapolate], ``history`` its
-    [`History`][ga_pig._kernels.anderson.History])."""
+    """After a sweep that read the reset landings LS, LT: True if the sweep returned them (S0 = S[:, 0], T0 = T[:, 0],
+    slices of any layout, so that every caller shares one compiled kernel) unchanged to within `rules.ROUNDING_FLOOR`;
+    otherwise write the next guess into LS, LT (`anderson._extrapolate`, ``history`` its `anderson.History`)."""
     goal = LS.shape[0]
     g = np.concatenate((LS.ravel(), LT.ravel()))
     f = np.concatenate((S0.copy().ravel(), T0.copy().ravel()))
@@ -53,17 +47,14 @@ def _anderson(S0, T0, LS, LT, sweep, history):
 def _win_tables(a, b, rules, S, T, kind):
     """Turn-start win probabilities (P(a wins), P(b wins)) for a against b; returns the sweeps.
 
-    S[i, j]: a (holding i) is about to start a turn against b (holding j).
-    T[j, i]: b (holding j) is about to start a turn against a (holding i) — mover's score first,
-    so that both chains read their hold values from contiguous rows.
-    Without RESET one sweep is exact. With it, a sweep reads where resets land — S[i, 0] and
-    T[j, 0], kept apart in LS and LT — from before the sweep, so the sweep is an affine map of
-    those 4 * goal numbers; sweeps repeat until it returns them unchanged to within
-    [`ROUNDING_FLOOR`][ga_pig._kernels.rules.ROUNDING_FLOOR], each next guess extrapolated from the last few (Anderson
-    acceleration: about 4x fewer sweeps than plain repetition, the same fixed point).
-    Each chain is solved down to its turn start by the steps of ``kind``
-    ([`chain_kind`][ga_pig.families.two_player._chains.chain_kind]; its SWEPT, Gauss–Seidel passes where elimination
-    would do, is the reference that tests and benchmarks/evaluation.py compare with).
+    S[i, j]: a (holding i) is about to start a turn against b (holding j). T[j, i]: b (holding j) is about to start a
+    turn against a (holding i) — mover's score first, so that both chains read their hold values from contiguous rows.
+    Without RESET one sweep is exact. With it, a sweep reads where resets land — S[i, 0] and T[j, 0], kept apart in LS
+    and LT — from before the sweep, so the sweep is an affine map of those 4 * goal numbers; sweeps repeat until it
+    returns them unchanged to within `rules.ROUNDING_FLOOR`, each next guess extrapolated from the last few (Anderson
+    acceleration: about 4x fewer sweeps than plain repetition, the same fixed point). Each chain is solved down to its
+    turn start by the steps of ``kind`` (`_chains.chain_kind`; its SWEPT, Gauss–Seidel passes where elimination would
+    do, is the reference that tests and benchmarks/evaluation.py compare with).
     """
     tr = _turn_rules(rules)
     if len(kind) == 0:
@@ -97,10 +88,9 @@ def _win_tables(a, b, rules, S, T, kind):
 
 @numba.njit(cache=True)
 def _functional_tables(funA, funB, rules, S, T):
-    """[`_win_tables`][ga_pig.families.two_player._evaluation._win_tables] from the two strategies' turns as
-    functionals ([`_functionals`][ga_pig.families.two_player._functionals._functionals]): a sweep takes two dot
-    products per pair instead of two chains, and the same fixed point is reached by the same sweeps and
-    extrapolation. Returns the sweeps."""
+    """`_win_tables` from the two strategies' turns as functionals (`_functionals._functionals`): a sweep takes two dot
+    products per pair instead of two chains, and the same fixed point is reached by the same sweeps and extrapolation.
+    Returns the sweeps."""
     goal = rules.goal
     S[:] = 0.0
     T[:] = 0.0
@@ -137,15 +127,12 @@ def _functional_tables(funA, funB, rules, S, T):
 
 
 def _by_functionals(rules, lone: bool = False) -> bool:
-    """True where evaluation goes through
-    [`_functional_tables`][ga_pig.families.two_player._evaluation._functional_tables]: every roll/hold game, where a
-    sweep is two short dot products per pair and each strategy's turns are made once
-    ([`_functional_set`][ga_pig.families.two_player._functionals._functional_set], turns alike once for all). Hog's
-    one-row turns keep the chain sweep of [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables]. So
-    does a ``lone`` pair in a game whose turn totals can fall (DOUBLE, SUBTRACT: Pig Dice), whose chains are solved
-    exactly by elimination while its flows repeat passes: there a turn costs about twice its chain, which only the
-    turns several strategies share repay (a population of threshold strategies against two champions: 15x faster
-    than chains at goal 100). Asked in Python, by [`_pair`][ga_pig.families.two_player._evaluation._pair] and its
+    """True where evaluation goes through `_functional_tables`: every roll/hold game, where a sweep is two short dot
+    products per pair and each strategy's turns are made once (`_functionals._functional_set`, turns alike once for
+    all). Hog's one-row turns keep the chain sweep of `_win_tables`. So does a ``lone`` pair in a game whose turn totals
+    can fall (DOUBLE, SUBTRACT: Pig Dice), whose chains are solved exactly by elimination while its flows repeat passes:
+    there a turn costs about twice its chain, which only the turns several strategies share repay (a population of
+    threshold strategies against two champions: 15x faster than chains at goal 100). Asked in Python, by `_pair` and its
     batch twins, so that a game compiles only the kernels of its own path."""
     return rules.dice.shape[0] == 0 and (not lone or rules.move_p.shape[0] == 0)
 
@@ -173,7 +160,7 @@ def _results(S, T, starts, out):
 
 @numba.njit(cache=True)
 def _pair_chains(a, b, rules, starts, out, kind):
-    """[`_pair`][ga_pig.families.two_player._evaluation._pair] by the chain sweep, chains of ``kind``."""
+    """`_pair` by the chain sweep, chains of ``kind``."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
     _win_tables(a, b, rules, S, T, kind)
@@ -182,8 +169,7 @@ def _pair_chains(a, b, rules, starts, out, kind):
 
 @numba.njit(cache=True)
 def _between(F, index, h, u, v, rules, starts, out):
-    """[`_pair`][ga_pig.families.two_player._evaluation._pair] of units u and v of a
-    [`_functional_set`][ga_pig.families.two_player._functionals._functional_set] (F, index, h)."""
+    """`_pair` of units u and v of a `_functionals._functional_set` (F, index, h)."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
     _functional_tables((F[u], index[u], h), (F[v], index[v], h), rules, S, T)
@@ -192,10 +178,8 @@ def _between(F, index, h, u, v, rules, starts, out):
 
 @numba.njit(cache=True)
 def _lanes_against(F, index, h, first, opponent, rules, starts, out):
-    """out[lane] = [`_between`][ga_pig.families.two_player._evaluation._between] of units first + lane and
-    ``opponent`` for the four lanes, bit for bit, swept in lockstep
-    ([`ga_pig.families.two_player._lanes`][ga_pig.families.two_player._lanes]). Returns the sweeps (the most any
-    lane took)."""
+    """out[lane] = `_between` of units first + lane and ``opponent`` for the four lanes, bit for bit, swept in lockstep
+    (`ga_pig.families.two_player._lanes`). Returns the sweeps (the most any lane took)."""
     goal = rules.goal
     FL = np.empty((goal, goal, 4, LANES))
     IL = np.empty((goal, goal, 3, LANES), dtype=np.int64)
@@ -228,9 +212,8 @@ def _lanes_against(F, index, h, first, opponent, rules, starts, out):
 
 @numba.njit(cache=True, parallel=True)
 def _versus_functionals(population, which, opponents, rules, starts, out):
-    """[`_versus`][ga_pig.families.two_player._evaluation._versus] through functionals: population[which] and the
-    opponents made one set, each strategy's turns once for all its pairs; members meet each opponent four at a time
-    ([`_lanes_against`][ga_pig.families.two_player._evaluation._lanes_against], the same numbers), the last few
+    """`_versus` through functionals: population[which] and the opponents made one set, each strategy's turns once for
+    all its pairs; members meet each opponent four at a time (`_lanes_against`, the same numbers), the last few
     alone."""
     F, index, h = _functional_set(population, which, opponents, _turn_rules(rules))
     n, m = which.shape[0], opponents.shape[0]
@@ -247,7 +230,7 @@ def _versus_functionals(population, which, opponents, rules, starts, out):
 
 @numba.njit(cache=True, parallel=True)
 def _versus_chains(population, opponents, rules, starts, out, kind):
-    """[`_versus`][ga_pig.families.two_player._evaluation._versus] by the chain sweep, one pair at a time."""
+    """`_versus` by the chain sweep, one pair at a time."""
     m = opponents.shape[0]
     for q in numba.prange(population.shape[0] * m):
         _pair_chains(population[q // m], opponents[q % m], rules, starts, out[q // m, q % m], kind)
@@ -276,15 +259,14 @@ def _pair(a, b, rules, starts, out):
 
 @numba.njit(cache=True, parallel=True)
 def _all_pairs_chains(population, first, second, rules, starts, out, kind):
-    """[`_all_pairs`][ga_pig.families.two_player._evaluation._all_pairs] by the chain sweep."""
+    """`_all_pairs` by the chain sweep."""
     for m in numba.prange(first.shape[0]):
         _pair_chains(population[first[m]], population[second[m]], rules, starts, out[m], kind)
 
 
 @numba.njit(cache=True, parallel=True)
 def _all_pairs_functionals(population, first, second, rules, starts, out):
-    """[`_all_pairs`][ga_pig.families.two_player._evaluation._all_pairs] through functionals, each member
-    named made one once for all its pairs."""
+    """`_all_pairs` through functionals, each member named made one once for all its pairs."""
     named = np.unique(np.concatenate((first, second)))
     F, index, h = _functional_set(population, named, population[:0], _turn_rules(rules))
     for m in numba.prange(first.shape[0]):

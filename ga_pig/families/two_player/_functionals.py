@@ -1,26 +1,23 @@
 """Private numba kernels: each turn of one strategy as a linear functional of the values it can bank.
 
-A chain of [`ga_pig.families.two_player._chains`][ga_pig.families.two_player._chains] is an affine map of the values
-after a hold, after a reset and after the return route. Run forward instead, from the turn start
-(mass 1 at turn total 0), the same turn gives the probabilities that it ends in each way: won
-(reaches the goal), d (the return route: a bust, a pass, or a reset from 0), rho (a reset from a
-banked score above 0), and h[t] (banks exactly t > 0). Its value at the turn start is then
-won + sum_t h[t] * (value after banking t) + rho * (value after a reset) + d * (the return route),
-whatever those values are: so a strategy's turns are computed once per strategy (not once per
-opponent, nor once per sweep when resets send the table round again), and the evaluation
-([`_evaluation`][ga_pig.families.two_player._evaluation]) only takes dot products. The flow visits only the turn
+A chain of `ga_pig.families.two_player._chains` is an affine map of the values after a hold, after a reset and after the
+return route. Run forward instead, from the turn start (mass 1 at turn total 0), the same turn gives the probabilities
+that it ends in each way: won (reaches the goal), d (the return route: a bust, a pass, or a reset from 0), rho (a reset
+from a banked score above 0), and h[t] (banks exactly t > 0). Its value at the turn start is then won + sum_t h[t] *
+(value after banking t) + rho * (value after a reset) + d * (the return route), whatever those values are: so a
+strategy's turns are computed once per strategy (not once per opponent, nor once per sweep when resets send the table
+round again), and the evaluation (`two_player._evaluation`) only takes dot products. The flow visits only the turn
 totals the strategy reaches.
 
-With DOUBLE or SUBTRACT rolls mass can return to lower totals: the flow repeats ascending passes,
-each pushing on what reached a lower total in the last, until what is left to push is below
-[`LEFT`][ga_pig.families.two_player._functionals.LEFT] (the rest of the mass is then placed, to that much).
+With DOUBLE or SUBTRACT rolls mass can return to lower totals: the flow repeats ascending passes, each pushing on what
+reached a lower total in the last, until what is left to push is below `LEFT` (the rest of the mass is then placed, to
+that much).
 
-A turn reads only the decisions at the totals it reaches, and most turns of the strategies a GA breeds are
-alike: a threshold strategy's row from one score holds at the same total whatever the opponent's score, and the
-members of a population hold at the same few totals.
-[`_functional_set`][ga_pig.families.two_player._functionals._functional_set] makes the turns of a whole set of
-strategies at once, and a turn whose decisions agree, on every total it reaches, with one already made from the
-same score is not run again but shares that one's numbers.
+A turn reads only the decisions at the totals it reaches, and most turns of the strategies a GA breeds are alike: a
+threshold strategy's row from one score holds at the same total whatever the opponent's score, and the members of a
+population hold at the same few totals. `_functional_set` makes the turns of a whole set of strategies at once, and a
+turn whose decisions agree, on every total it reaches, with one already made from the same score is not run again but
+shares that one's numbers.
 """
 
 from __future__ import annotations
@@ -143,10 +140,9 @@ def _share(F, index, u, me, opp, v, other):
 
 @numba.njit(cache=True)
 def _score_row(first, which, second, me, tr, F, index, flow, ends):
-    """Every unit's turns from score ``me`` into F[:, me] and index[:, me] (offsets into the returned h). A turn
-    whose decisions agree, on every total it reached, with the turn at opp - 1, or else with the turn last run
-    that first holds at the same total, shares that one's numbers. ``flow`` and ``ends`` as for
-    [`_turn_flow`][ga_pig.families.two_player._functionals._turn_flow]."""
+    """Every unit's turns from score ``me`` into F[:, me] and index[:, me] (offsets into the returned h). A turn whose
+    decisions agree, on every total it reached, with the turn at opp - 1, or else with the turn last run that first
+    holds at the same total, shares that one's numbers. ``flow`` and ``ends`` as for `_turn_flow`."""
     goal = tr[1]
     top = goal - me
     kept_unit = np.full(top + 1, -1, dtype=np.int64)  # by first held total: the turn last run, its opponent score
@@ -190,9 +186,9 @@ def _score_row(first, which, second, me, tr, F, index, flow, ends):
 
 @numba.njit(cache=True, parallel=True)
 def _functional_set(first, which, second, tr):
-    """The turns of strategies first[which] and then every one of second as functionals: (F, index, h), the turns
-    of unit u being (F[u], index[u], h) as [`_functionals`][ga_pig.families.two_player._functionals._functionals]
-    gives one strategy's. Scores are made in parallel, the lowest (longest turns) with the highest."""
+    """The turns of strategies first[which] and then every one of second as functionals: (F, index, h), the turns of
+    unit u being (F[u], index[u], h) as `_functionals` gives one strategy's. Scores are made in parallel, the lowest
+    (longest turns) with the highest."""
     goal = tr[1]
     units = which.shape[0] + second.shape[0]
     F = np.empty((units, goal, goal, 4))
@@ -233,10 +229,9 @@ def _functionals(s, tr):
 
 @numba.njit(cache=True, inline="always")
 def _value(fun, me, opp, winner, after, reset):
-    """(a wins, b wins) of the turn from (me, opp), the return route excluded: ``fun`` from
-    [`_functionals`][ga_pig.families.two_player._functionals._functionals], after[t] the values after
-    banking t (a row of the opponent's turn-start table from the mover's score on), reset the
-    value after a reset; winner 0 if the mover is a, 1 if b."""
+    """(a wins, b wins) of the turn from (me, opp), the return route excluded: ``fun`` from `_functionals`, after[t] the
+    values after banking t (a row of the opponent's turn-start table from the mover's score on), reset the value after a
+    reset; winner 0 if the mover is a, 1 if b."""
     F, index, h = fun
     at = index[me, opp, 0]
     lo = index[me, opp, 1]

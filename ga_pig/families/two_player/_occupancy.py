@@ -1,9 +1,7 @@
 """Private numba kernels of occupancy: which states a strategy reaches, and how often it visits them.
 
-[`_visits`][ga_pig.families.two_player._occupancy._visits] and
-[`_reachable`][ga_pig.families.two_player._occupancy._reachable] are each one algorithm (a forward flow in score order;
-a breadth-first search repeated until no turn start is new, one turn at a time in
-[`_expand`][ga_pig.families.two_player._occupancy._expand]).
+`_visits` and `_reachable` are each one algorithm (a forward flow in score order; a breadth-first search repeated until
+no turn start is new, one turn at a time in `_expand`).
 """
 
 from __future__ import annotations
@@ -17,14 +15,14 @@ from ga_pig.families.two_player._chains import _turn, _turn_rules
 
 @numba.njit(cache=True)
 def _visits(kind, a, b, rules, V):
-    """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first (Hog: k = 0,
-    a's turns at (i, j)); chains of ``kind`` ([`chain_kind`][ga_pig.families.two_player._chains.chain_kind]).
+    """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first (Hog: k = 0, a's turns at (i, j));
+    chains of ``kind`` (`_chains.chain_kind`).
 
-    Forward flow in score order: each pair's two turn starts close over the bust/pass loop as
-    in [`_win_tables`][ga_pig.families.two_player._evaluation._win_tables], then the flow runs along the chains. A
-    stalemate ends the game at the second of two consecutive passes, as in the simulator. A reset
-    sends flow back to a pair already passed; it is carried into the next pass, and passes repeat
-    until the flow still carried is below 1e-17 (each pass adds one more reset's worth of visits).
+    Forward flow in score order: each pair's two turn starts close over the bust/pass loop as in
+    `_evaluation._win_tables`, then the flow runs along the chains. A stalemate ends the game at the second of two
+    consecutive passes, as in the simulator. A reset sends flow back to a pair already passed; it is carried into the
+    next pass, and passes repeat until the flow still carried is below 1e-17 (each pass adds one more reset's worth of
+    visits).
     """
     tr = _turn_rules(rules)
     goal = tr[1]
@@ -179,9 +177,8 @@ def _reachable(s, rules, opponent_totals, R):
 
 @numba.njit(cache=True)
 def _expand(s, i, j, rules, opponent, start, reached, R):
-    """Mark in R the states of s's turn from (i, j) and in ``start`` the turn starts it may lead to;
-    opponent = (opponent_totals, can_bust) as in [`_reachable`][ga_pig.families.two_player._occupancy._reachable],
-    reached a (goal,) scratch array."""
+    """Mark in R the states of s's turn from (i, j) and in ``start`` the turn starts it may lead to; opponent =
+    (opponent_totals, can_bust) as in `_reachable`, reached a (goal,) scratch array."""
     opponent_totals, can_bust = opponent
     goal, can_reset = rules.goal, rules.resets
     probabilities, effects, amounts = rules.probabilities, rules.effects, rules.amounts

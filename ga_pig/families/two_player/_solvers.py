@@ -1,11 +1,8 @@
 """Private numba kernels of the solvers: optimal play (value and policy iteration) and best response.
 
-The zero-sum solvers handle the pairs {(i, j), (j, i)} of banked scores highest score sum first, so
-every hold lands on a pair already solved ([`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total]);
-with resets the caller repeats whole passes until they settle.
-[`_value_iteration`][ga_pig.families.two_player._solvers._value_iteration],
-[`_policy_iteration`][ga_pig.families.two_player._solvers._policy_iteration] and
-[`_best_response`][ga_pig.families.two_player._solvers._best_response] are each one algorithm and stay one function.
+The zero-sum solvers handle the pairs {(i, j), (j, i)} of banked scores highest score sum first, so every hold lands on
+a pair already solved (`_pairs_by_total`); with resets the caller repeats whole passes until they settle.
+`_value_iteration`, `_policy_iteration` and `_best_response` are each one algorithm and stay one function.
 """
 
 from __future__ import annotations
@@ -19,10 +16,9 @@ from ga_pig.families.two_player._chains import _chain_pass, _close, _dice_row, _
 
 @numba.njit(cache=True)
 def _roll_value(P, i, j, k, table, bust_value, reset_value, bank_row):
-    """Win probability of rolling at (i, j, k) given the table P, the values of busting and of
-    resetting, and bank_row[t], the value of banking a turn total t > 0. ``table``: the goal and the
-    roll table as fresh copies ([`_table`][ga_pig.families.two_player._solvers._table]), for the reason
-    [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules] gives."""
+    """Win probability of rolling at (i, j, k) given the table P, the values of busting and of resetting, and
+    bank_row[t], the value of banking a turn total t > 0. ``table``: the goal and the roll table as fresh copies
+    (`_table`), for the reason `_chains._turn_rules` gives."""
     goal, probabilities, effects, amounts = table
     v = 0.0
     for o in range(probabilities.shape[0]):
@@ -101,11 +97,10 @@ def _pairs_by_total(goal):
 
 @numba.njit(cache=True)
 def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
-    """The value iteration of [Neller & Presser 2004] on ``pairs`` {(i, j), (j, i)}, in order (the caller
-    passes slices of [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], highest score sum first,
-    and repeats the whole pass while resets move values). Zero-sum values: the opponent's win probability is 1 - P.
-    sweeps[i, j] counts. Returns the largest change of a pair's first sweep, or -1.0 if a pair
-    did not settle within ``max_sweeps``."""
+    """The value iteration of [Neller & Presser 2004] on ``pairs`` {(i, j), (j, i)}, in order (the caller passes slices
+    of `_pairs_by_total`, highest score sum first, and repeats the whole pass while resets move values). Zero-sum
+    values: the opponent's win probability is 1 - P. sweeps[i, j] counts. Returns the largest change of a pair's first
+    sweep, or -1.0 if a pair did not settle within ``max_sweeps``."""
     dice, goal = rules.dice.copy(), rules.goal
     table = _table(rules)
     row = np.zeros(goal)
@@ -150,10 +145,9 @@ def _value_iteration(pairs, rules, tol, max_sweeps, P, policy, sweeps):
 
 @numba.njit(cache=True, inline="always")
 def _zero_sum_turn(kind, policy, me, op, P, hold, C, tr):
-    """[`_turn`][ga_pig.families.two_player._chains._turn] for the zero-sum solver: the mover's win probability
-    at (me, op, k) is C[k, 0] + C[k, 2] * (1 - P[op, me, 0]); holding k > 0 is worth
-    1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]; ``tr`` from
-    [`_turn_rules`][ga_pig.families.two_player._chains._turn_rules]."""
+    """`_chains._turn` for the zero-sum solver: the mover's win probability at (me, op, k) is C[k, 0] + C[k, 2] * (1 -
+    P[op, me, 0]); holding k > 0 is worth 1 - P[op, me + k, 0] and a reset 1 - P[op, 0, 0]; ``tr`` from
+    `_chains._turn_rules`."""
     _zero_sum_bank_row(P, me, op, tr[1], hold[:, 0])
     _turn(kind, policy, me, op, 0, hold, (1.0 - P[op, 0, 0], 0.0), C, tr)
 
@@ -185,8 +179,8 @@ def _roll_values(P, rules, roll):
 
 @numba.njit(cache=True)
 def _improve(policy, me, op, P, dice, table, margin, row):
-    """Greedy policy improvement on one chain; an action changes only if better by > margin
-    (``table`` from [`_table`][ga_pig.families.two_player._solvers._table])."""
+    """Greedy policy improvement on one chain; an action changes only if better by > margin (``table`` from
+    `_table`)."""
     goal = table[0]
     changed = False
     bust = 1.0 - P[op, me, 0]
@@ -206,15 +200,13 @@ def _improve(policy, me, op, P, dice, table, margin, row):
 
 @numba.njit(cache=True)
 def _policy_iteration(kind, pairs, rules, margin, max_rounds, tables, scratch):
-    """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of
-    [`_pairs_by_total`][ga_pig.families.two_player._solvers._pairs_by_total], in order): per pair, solve the linear
-    equations of the current policy exactly (affine chains), improve greedily, repeat until the policy is stable.
-    Returns (converged, largest value move, whether an action switched); with resets the caller repeats the whole pass
-    until a pass moves no value beyond the rounding floor and changes no action. ``tables`` (P, policy, rounds) are
-    the caller's, written here; chains of ``kind`` ([`chain_kind`][ga_pig.families.two_player._chains.chain_kind]).
-    ``scratch`` (CA, CB (goal, 4), hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that
-    sweep (a game that subtracts more than [`BELOW`][ga_pig.families.two_player._chains.BELOW]) start from the previous
-    pair's."""
+    """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of `_pairs_by_total`, in order): per pair,
+    solve the linear equations of the current policy exactly (affine chains), improve greedily, repeat until the policy
+    is stable. Returns (converged, largest value move, whether an action switched); with resets the caller repeats the
+    whole pass until a pass moves no value beyond the rounding floor and changes no action. ``tables`` (P, policy,
+    rounds) are the caller's, written here; chains of ``kind`` (`_chains.chain_kind`). ``scratch`` (CA, CB (goal, 4),
+    hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that sweep (a game that subtracts more
+    than `_chains.BELOW`) start from the previous pair's."""
     P, policy, rounds = tables
     CA, CB, hold, row = scratch
     tr = _turn_rules(rules)
