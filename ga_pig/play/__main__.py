@@ -13,10 +13,10 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
-from ga_pig._cli import ready
+from ga_pig._cli import command, ready
 from ga_pig._config_doc import register_help
 from ga_pig.config import register as register_run
-from ga_pig.play.config import register
+from ga_pig.play.config import check_command_line, register
 
 register_run()
 register()
@@ -35,8 +35,6 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
-    from ga_pig._cli import command
-    from ga_pig.play.config import check_command_line
     from ga_pig.play.session import EXIT_STATUS
 
     command(check_command_line, main, interrupted=EXIT_STATUS["interrupted"])

@@ -71,12 +71,9 @@ def register() -> None:
     ConfigStore.instance().store(name="play_schema", node=PlayConfig)
 
 
-def _ranges() -> dict:
-    return {**GAME_RANGES, "member": Range(0), **{key: rule.range for key, rule in RULES.items()}}
-
-
 _config_doc.register_schema("play", _config_doc.Schema(
-    PlayConfig, lambda: OmegaConf.to_container(compose([]), resolve=True), _ranges,
+    PlayConfig, lambda: OmegaConf.to_container(compose([]), resolve=True),
+    lambda: {**GAME_RANGES, "member": Range(0), **{key: rule.range for key, rule in RULES.items()}},
     lambda: {"dice": lambda: DICE, "first": lambda: FIRST}))
 
 

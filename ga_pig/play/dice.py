@@ -39,8 +39,6 @@ def normalize(text: str) -> str:
 class ProgramDice:
     """Faces drawn with their probabilities from ``numpy.random.default_rng(seed)``."""
 
-    manual = False
-
     def __init__(self, game: Game, seed: int) -> None:
         self.faces = faces(game)
         self.p = np.array([f.probability for f in self.faces])
@@ -64,8 +62,6 @@ def face_at(game: Game, seed: int, game_id: int, index: int) -> Face:
 class ManualDice:
     """Faces typed in from real dice: ``ask(prompt)`` returns the text, ``tell(line)`` explains a
     face that is not one of the game's (and the prompt is asked again)."""
-
-    manual = True
 
     def __init__(self, game: Game, ask: Callable[[str], str], tell: Callable[[str], None]) -> None:
         self.game = game

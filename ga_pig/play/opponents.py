@@ -43,10 +43,6 @@ class Opponent:
     name: str
     strategy: np.ndarray | None = None
 
-    @property
-    def human(self) -> bool:
-        return self.spec == "human"
-
 
 def parse(spec: str, game: Game, member: int | None = None) -> Opponent:
     """The opponent ``spec`` names, checked against ``game``; ValueError naming the key."""
@@ -71,7 +67,6 @@ def parse(spec: str, game: Game, member: int | None = None) -> Opponent:
             fail("opponent", spec, f"{SPECS}; there is no file {path}")
         return Opponent(spec, path.name, _checked(_load(path, spec, "a strategy file"), game, spec, path))
     fail("opponent", spec, SPECS)
-    raise AssertionError  # fail raised
 
 
 def _from_run(spec: str, path: Path, game: Game, member: int | None) -> Opponent:
@@ -118,30 +113,26 @@ def _reason(error: BaseException) -> str:
 def _load(path: Path, spec: str, expected: str) -> np.ndarray:
     """The array ``numpy.save`` wrote to ``path``, never unpickling; any other file is refused as
     config key 'opponent' naming ``path`` and ``expected``."""
+    damage = "is not a .npy file"
     try:
         with path.open("rb") as handle:
             version = np.lib.format.read_magic(handle)
             read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
                 np.lib.format.read_array_header_2_0
             _, _, dtype = read_header(handle)
+        if not dtype.hasobject:
+            damage = "is truncated or damaged"
+            return np.load(path, allow_pickle=False)
     except OSError as error:
         fail("opponent", spec, f"{expected}; {path} cannot be read ({_reason(error)})")
     except (ValueError, EOFError):
-        fail("opponent", spec, f"{expected} saved by numpy.save; {path} is not a .npy file")
-    if dtype.hasobject:
-        fail("opponent", spec, f"{expected} (a bool array); {path} holds Python objects")
-    try:
-        return np.load(path, allow_pickle=False)
-    except OSError as error:
-        fail("opponent", spec, f"{expected}; {path} cannot be read ({_reason(error)})")
-    except (ValueError, EOFError):
-        fail("opponent", spec, f"{expected} saved by numpy.save; {path} is truncated or damaged")
-    raise AssertionError  # fail raised
+        fail("opponent", spec, f"{expected} saved by numpy.save; {path} {damage}")
+    fail("opponent", spec, f"{expected} (a bool array); {path} holds Python objects")
 
 
-def _checked(strategy: np.ndarray, game: Game, spec: str, path: Path | None = None) -> np.ndarray:
+def _checked(strategy: np.ndarray, game: Game, spec: str, path: Path) -> np.ndarray:
     try:
-        return space_of(game).check(strategy, f"the strategy in {path}" if path is not None else "the strategy")
+        return space_of(game).check(strategy, f"the strategy in {path}")
     except ValueError as error:
         fail("opponent", spec, f"a strategy for {game}: {error} (is game= the game it was evolved for?)")
         raise

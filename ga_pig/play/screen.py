@@ -20,9 +20,9 @@ __all__ = ["Screen", "Quit", "EndOfInput", "QUIT", "KEYS", "discard_typeahead"]
 
 #: What a player types to leave; the session keeps everything played so far.
 QUIT = ("q", "quit")
-#: The decision keys: typed text (lower case) -> what it means.
+#: The decision keys: typed text (lower case) -> what it means (``q`` quits, as at every prompt).
 KEYS = {"r": "roll", "roll": "roll", "h": "hold", "hold": "hold", "?": "hint", "hint": "hint",
-        "i": "rules", "rules": "rules", "q": "quit", "quit": "quit"}
+        "i": "rules", "rules": "rules"}
 
 
 class Quit(Exception):
@@ -54,8 +54,9 @@ class Screen:
                  flush: Callable[[], None] = discard_typeahead) -> None:
         self.read, self.write, self.sleep, self.flush = read, write, sleep, flush
 
-    def tell(self, line: str = "") -> None:
-        self.write(line)
+    def tell(self, *lines: str) -> None:
+        for line in lines:
+            self.write(line)
 
     def ask(self, prompt: str) -> str:
         """One line of input, typed after ``prompt`` appeared; end of input raises
@@ -66,31 +67,26 @@ class Screen:
         except EOFError:
             raise EndOfInput from None
 
-    def choose(self, prompt: str, options: dict[str, str], skip: bool = False) -> str | None:
-        """Ask until the answer is one of ``options`` (typed key -> value); with ``skip`` an
-        empty answer returns None. ``q`` quits."""
+    def choose(self, prompt: str, options: dict[str, str], skip: bool = False, what: str | None = None) -> str | None:
+        """Ask until the answer is one of ``options`` (typed key -> value); with ``skip`` an empty
+        answer returns None. ``q`` quits; anything else is refused as not ``what`` (by default: an
+        answer, the options named)."""
+        what = what or f"an answer here: type {', '.join(options)}{', or Enter to skip' if skip else ''} (q quits)"
         while True:
             typed = self.ask(prompt).strip().lower()
+            if typed in QUIT:
+                raise Quit
             if typed in options:
                 return options[typed]
             if skip and not typed:
                 return None
-            if typed in QUIT:
-                raise Quit
-            keys = ", ".join(options) + (", or Enter to skip" if skip else "")
-            self.tell(f"{typed!r} is not an answer here: type {keys} (q quits)")
+            self.tell(f"{typed!r} is not {what}")
 
     def key(self, prompt: str, hints: bool) -> str:
         """A decision key: ``roll``, ``hold``, ``hint`` or ``rules`` (``q`` raises
         [`Quit`][ga_pig.play.screen.Quit])."""
-        while True:
-            typed = self.ask(prompt).strip().lower()
-            meaning = KEYS.get(typed)
-            if meaning == "quit":
-                raise Quit
-            if meaning is not None:
-                return meaning
-            self.tell(f"{typed!r} is not a key here: r roll, h hold, {'? hint, ' if hints else ''}i rules, q quit")
+        hint = "? hint, " if hints else ""
+        return self.choose(prompt, KEYS, what=f"a key here: r roll, h hold, {hint}i rules, q quit")
 
     def pause(self, seconds: float) -> None:
         if seconds > 0:

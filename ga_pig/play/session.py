@@ -3,10 +3,9 @@ of [Exeter optimal §2.4.1]), the opponent, the dice, then ``games`` games with 
 recorded.
 
 A session ends played out, or stopped early: by ``q``, by the end of its input, by Ctrl-C, by SIGTERM or by SIGHUP
-(its terminal closed). Everything played is kept either way; session.json's ``stopped`` says which, and
-[`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS] gives ``python -m ga_pig.play`` its exit status, so a script can tell a
-session played out (0) from one whose input ran out (1), that was interrupted (130), terminated (143) or hung up
-(129). A session killed outright (``kill -9``) keeps ``ended`` null:
+(its terminal closed). Everything played is kept either way; session.json's ``stopped`` says which, and so does
+the exit status of ``python -m ga_pig.play`` ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS]). A session killed
+outright (``kill -9``) keeps ``ended`` null:
 [`session_status`][ga_pig.analysis.play.session_status] tells it from one still being played.
 
 [`PlayCallback`][ga_pig.play.session.PlayCallback] checks the config and claims the session's directory before Hydra
@@ -27,6 +26,10 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf, open_dict
 
+from ga_pig._cli import refuse
+from ga_pig.play.advice import Advisor
+from ga_pig.play.dice import ManualDice, ProgramDice
+from ga_pig.play.record import Journal, stopped_before_start
 from ga_pig.play.rulebook import rules
 from ga_pig.play.screen import QUIT, EndOfInput, Quit, Screen
 from ga_pig.play.table import ANSWERS, Seat, Table
@@ -63,13 +66,9 @@ def ask_questions(screen: Screen, name: str) -> dict:
 
 
 def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = None) -> dict:
-    """Play the session ``cfg`` describes, recording into ``directory``; returns session.json's
-    content. Quitting (``q``, end of input, Ctrl-C, SIGTERM, SIGHUP) ends it with everything played kept, and
-    ``stopped`` saying why ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS])."""
-    from ga_pig.play.advice import Advisor
+    """Play the session ``cfg`` describes, recording into ``directory``, until it ends (played out or
+    stopped, as the module docstring says); returns session.json's content."""
     from ga_pig.play.config import validate
-    from ga_pig.play.dice import ManualDice, ProgramDice
-    from ga_pig.play.record import Journal
 
     screen = screen or Screen()
     game, opponent = validate(cfg)
@@ -77,12 +76,19 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
     directory = Path(directory)
     screen.tell(f"ga_pig play: {game} against {opponent.name}")
     if cfg.rules:
-        for line in rules(game, bool(cfg.hints)):
-            screen.tell(line)
+        screen.tell(*rules(game, bool(cfg.hints)))
     screen.tell("solving optimal play for the record ...")
     advisor = Advisor(game)
-    seats = _seats(cfg, opponent, advisor)
-    journal = Journal(directory, _session(cfg, game, opponent, seed, directory, seats))
+    second = Seat(cfg.player2) if opponent.spec == "human" else \
+        Seat(opponent.name, advisor.policy if opponent.spec == "optimal" else opponent.strategy)
+    seats = [Seat(cfg.player), second]
+    journal = Journal(directory, {
+        "session": directory.name, "game": str(game), "game_config": OmegaConf.to_container(cfg.game),
+        "opponent": opponent.spec, "opponent_name": opponent.name, "seed": seed, "dice": cfg.dice,
+        "hints": bool(cfg.hints), "games_planned": int(cfg.games), "first": cfg.first,
+        "players": [{"name": s.name, "kind": s.kind} for s in seats],
+        "started": datetime.now().isoformat(timespec="seconds"), "ended": None, "games_played": 0, "quit": False,
+        "stopped": None})
     played, stopped = 0, None
     try:
         with stopping_on((signal.SIGTERM, signal.SIGHUP)):
@@ -120,31 +126,11 @@ def run_session(cfg: DictConfig, directory: str | Path, screen: Screen | None = 
     return journal.session
 
 
-def _seats(cfg: DictConfig, opponent, advisor) -> list[Seat]:
-    """The session's two seats: the player, then a second person or the opponent's strategy (optimal play's from
-    the advisor, which has solved it)."""
-    if opponent.human:
-        return [Seat(cfg.player), Seat(cfg.player2)]
-    return [Seat(cfg.player), Seat(opponent.name, advisor.policy if opponent.spec == "optimal" else opponent.strategy)]
-
-
-def _session(cfg: DictConfig, game, opponent, seed: int, directory: Path, seats: list[Seat]) -> dict:
-    """session.json's content as the session starts."""
-    return {"session": directory.name, "game": str(game), "game_config": OmegaConf.to_container(cfg.game),
-            "opponent": opponent.spec, "opponent_name": opponent.name, "seed": seed, "dice": cfg.dice,
-            "hints": bool(cfg.hints), "games_planned": int(cfg.games), "first": cfg.first,
-            "players": [{"name": s.name, "kind": s.kind} for s in seats],
-            "started": datetime.now().isoformat(timespec="seconds"), "ended": None, "games_played": 0,
-            "quit": False, "stopped": None}
-
-
 class PlayCallback(Callback):
     """Check the session's config, then claim its directory (see the module docstring)."""
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig._cli import refuse
         from ga_pig.play.config import validate
-        from ga_pig.play.record import stopped_before_start
         from ga_pig.rundir import claim_named, claim_new
 
         named = any(o.split("=", 1)[0].lstrip("+~") == "hydra.run.dir" for o in config.hydra.overrides.hydra)
@@ -164,6 +150,4 @@ class PlayCallback(Callback):
             config.hydra.run.dir = str(directory)
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig._cli import refuse
-
         refuse(ValueError("play sessions run one at a time: drop --multirun"))

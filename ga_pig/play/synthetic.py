@@ -1,16 +1,7 @@
 """Synthetic players: models of people whose true behaviour is known, for tests, demos and study
 design. Each is a ``decide(i, j, k, advice) -> "roll" | "hold"`` for [`Seat`][ga_pig.play.table.Seat];
 [`simulate`][ga_pig.play.synthetic.simulate] plays them against each other through the same table and files as a real
-session.
-
-* [`threshold_player`][ga_pig.play.synthetic.threshold_player] — holds once the turn total reaches
-  ``base + slope * lead`` (lead = own score − opponent's): hold-at-N is ``slope = 0``; a negative slope holds earlier
-  when ahead.
-* [`PROFILES`][ga_pig.play.synthetic.PROFILES] — risk-averse, risk-neutral and risk-seeking threshold players.
-* [`study`][ga_pig.play.synthetic.study] — the study of [Exeter optimal §2.4] with synthetic people: 15 games between 30
-  people, each with a stated risk class and a behaviour that matches it only with probability ``honesty``.
-* [`noisy_optimal`][ga_pig.play.synthetic.noisy_optimal] — rolls with probability
-  ``logistic((p_roll − p_hold) / temperature)`` (softmax on the exact win probabilities; temperature 0 plays optimally).
+session, and [`study`][ga_pig.play.synthetic.study] runs the study of [Exeter optimal §2.4] with synthetic people.
 
 Synthetic sessions are derived files: [`simulate`][ga_pig.play.synthetic.simulate] and
 [`study`][ga_pig.play.synthetic.study] rebuild their directory whole
@@ -28,7 +19,7 @@ import numpy as np
 
 from ga_pig.files import read_json, rebuilt_directory
 from ga_pig.game import Game
-from ga_pig.play.record import SESSION
+from ga_pig.play.record import SESSION, Journal
 
 __all__ = ["threshold_player", "noisy_optimal", "PROFILES", "profile", "simulate", "study"]
 
@@ -41,7 +32,8 @@ SYNTHETIC = "synthetic"
 
 
 def threshold_player(base: float, slope: float = 0.0):
-    """Hold when ``k >= base + slope * (i - j)``; roll otherwise."""
+    """Hold when ``k >= base + slope * (i - j)``; roll otherwise (hold-at-N is ``slope = 0``; a negative
+    slope holds earlier when ahead)."""
 
     def decide(i: int, j: int, k: int, advice) -> str:
         return "hold" if k >= base + slope * (i - j) else "roll"
@@ -57,7 +49,8 @@ def profile(kind: str):
 
 
 def noisy_optimal(temperature: float, seed: int = 0):
-    """Roll with probability logistic((p_roll - p_hold) / temperature); ``temperature`` 0 is optimal."""
+    """Roll with probability logistic((p_roll - p_hold) / temperature), a softmax on the exact win
+    probabilities; ``temperature`` 0 is optimal."""
     if not temperature >= 0:
         raise ValueError(f"temperature must be >= 0, got {temperature!r}")
     rng = np.random.default_rng(seed)
@@ -90,7 +83,6 @@ def simulate(game: Game, a: tuple, b: tuple, games: int, directory: str | Path, 
 def _record(game: Game, a: tuple, b: tuple, games: int, directory: Path, name: str, seed: int, advisor) -> None:
     """Play and record one synthetic session named ``name`` into the new directory ``directory``."""
     from ga_pig.play.dice import ProgramDice
-    from ga_pig.play.record import Journal
     from ga_pig.play.screen import Screen
     from ga_pig.play.table import Seat, Table
 

@@ -125,8 +125,7 @@ class Table:
         while True:
             key = self.screen.key(prompt, self.hints)
             if key == "rules":
-                for line in rules(self.game, self.hints):
-                    self.screen.tell(line)
+                self.screen.tell(*rules(self.game, self.hints))
                 continue
             if key != "hint":
                 return key, hinted

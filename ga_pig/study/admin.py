@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import io
 import logging
 import os
 import time
@@ -71,19 +70,18 @@ def _given_password(request: Request) -> str | None:
 class Gate:
     """The admin password's check: per client, the times of its recent wrong passwords."""
 
-    def __init__(self, failures: int = FAILURES, window_s: float = WINDOW_S) -> None:
-        self.failures, self.window_s = failures, window_s
+    def __init__(self) -> None:
         self.recent: dict[str, deque] = {}
         self._limiter: anyio.CapacityLimiter | None = None
 
     def _wait_s(self, client: str, now: float) -> float:
         """Seconds until ``client`` may try again (0: now); forgets failures older than the window."""
-        for address in [a for a, times in self.recent.items() if now - times[-1] > self.window_s]:
+        for address in [a for a, times in self.recent.items() if now - times[-1] > WINDOW_S]:
             del self.recent[address]
         times = self.recent.get(client)
-        if times is None or len(times) < self.failures:
+        if times is None or len(times) < FAILURES:
             return 0.0
-        return max(0.0, times[-self.failures] + self.window_s - now)
+        return max(0.0, times[-FAILURES] + WINDOW_S - now)
 
     async def check(self, request: Request) -> None:
         """Refuse the request unless it carries the admin password: 403 when the admin pages are off,
@@ -106,28 +104,24 @@ class Gate:
         if ok:
             return
         if password is not None:  # a browser's first request, without a password, is no failure
-            times = self.recent.setdefault(client, deque(maxlen=self.failures))
+            times = self.recent.setdefault(client, deque(maxlen=FAILURES))
             times.append(time.monotonic())
-            locked = len(times) == self.failures and times[-1] - times[0] <= self.window_s
-            log.warning("a wrong admin password from %s (%d within %.0f s)%s", client, len(times), self.window_s,
-                        f": it is refused for {self.window_s:.0f} s" if locked else "")
+            locked = len(times) == FAILURES and times[-1] - times[0] <= WINDOW_S
+            log.warning("a wrong admin password from %s (%d within %.0f s)%s", client, len(times), WINDOW_S,
+                        f": it is refused for {WINDOW_S:.0f} s" if locked else "")
         raise HTTPException(401, "the admin pages need the admin password",
                             headers={"WWW-Authenticate": 'Basic realm="ga_pig study admin"'})
 
 
-async def _admin_only(request: Request) -> None:
-    await request.app.state.admin.check(request)
-
-
 async def admin(request: Request) -> Response:
-    await _admin_only(request)
+    await request.app.state.admin.check(request)
     study = request.app.state.study
     shown = await run_in_threadpool(overview, study.store, int(study.plan.cfg.idle_minutes))
     return page(request, "admin.html", **shown, study_name=study.plan.cfg.name)
 
 
 async def download(request: Request) -> Response:
-    await _admin_only(request)
+    await request.app.state.admin.check(request)
     name, suffix = request.path_params["name"], request.path_params["suffix"]
     if name not in TABLES or suffix not in ("csv", "parquet"):
         raise Refused(404, f"no download {name}.{suffix}: expected one of "
@@ -136,6 +130,4 @@ async def download(request: Request) -> Response:
     attachment = {"Content-Disposition": f'attachment; filename="{name}.{suffix}"'}
     if suffix == "csv":
         return Response(frame.to_csv(index=False), media_type="text/csv", headers=attachment)
-    buffer = io.BytesIO()
-    frame.to_parquet(buffer, index=False)
-    return Response(buffer.getvalue(), media_type="application/vnd.apache.parquet", headers=attachment)
+    return Response(frame.to_parquet(index=False), media_type="application/vnd.apache.parquet", headers=attachment)

@@ -78,11 +78,9 @@ class SecurityHeaders:
         async def with_headers(message):
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers["Content-Security-Policy"] = CSP
-                headers["X-Frame-Options"] = "DENY"
-                headers["Referrer-Policy"] = "no-referrer"
-                headers["X-Content-Type-Options"] = "nosniff"
-                headers["Cross-Origin-Opener-Policy"] = "same-origin"
+                headers.update({"Content-Security-Policy": CSP, "X-Frame-Options": "DENY",
+                                "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
+                                "Cross-Origin-Opener-Policy": "same-origin"})
                 if dynamic:
                     headers["Cache-Control"] = "no-store"
                 if self.tls:
@@ -209,12 +207,10 @@ async def entry(request: Request) -> Response:
     if pid is None and not query:
         return page(request, "entry.html", fields=None)
     check_id(pid)
-    fields = {"PROLIFIC_PID" if source == "prolific" else "participant": pid}
-    for name, value in (("STUDY_ID", study_id), ("SESSION_ID", session_id)):
-        if value is not None:
-            fields[name] = value
     Study.check_other_ids(study_id, session_id)
-    return page(request, "entry.html", fields=fields, pid=pid)
+    fields = {"PROLIFIC_PID" if source == "prolific" else "participant": pid, "STUDY_ID": study_id,
+              "SESSION_ID": session_id}
+    return page(request, "entry.html", fields={k: v for k, v in fields.items() if v is not None}, pid=pid)
 
 
 async def enter(request: Request) -> Response:
@@ -287,8 +283,7 @@ async def withdraw(request: Request) -> Response:
 async def move(request: Request) -> Response:
     key = await _key(request)
     values = await _json(request)
-    answer = await run_in_threadpool(_study(request).move, key, values.get("token"), values.get("action"))
-    return JSONResponse(answer)
+    return JSONResponse(await run_in_threadpool(_study(request).move, key, values.get("token"), values.get("action")))
 
 
 async def hint(request: Request) -> Response:

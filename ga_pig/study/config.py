@@ -26,7 +26,7 @@ from ga_pig.play.config import check_command_line as _check_command_line
 from ga_pig.play.opponents import Opponent, parse
 
 __all__ = ["StudyConfig", "Plan", "Condition", "register", "compose", "check_command_line", "validate",
-           "database_url", "recorded", "admin_password", "loopback", "trusted_hosts", "public_base", "DATABASE_ENV",
+           "database_url", "recorded", "admin_password", "trusted_hosts", "public_base", "DATABASE_ENV",
            "PASSWORD_ENV", "FIRST", "CONSENT", "MIN_PASSWORD", "RULES"]
 
 #: The environment variable a database URL with a password is read from (never from the config).
@@ -125,12 +125,9 @@ def register() -> None:
     ConfigStore.instance().store(name="study_schema", node=StudyConfig)
 
 
-def _ranges() -> dict:
-    return {**GAME_RANGES, **{key: rule.range for key, rule in RULES.items()}}
-
-
 _config_doc.register_schema("study", _config_doc.Schema(
-    StudyConfig, lambda: OmegaConf.to_container(compose([]), resolve=True), _ranges, lambda: {"first": lambda: FIRST}))
+    StudyConfig, lambda: OmegaConf.to_container(compose([]), resolve=True),
+    lambda: {**GAME_RANGES, **{key: rule.range for key, rule in RULES.items()}}, lambda: {"first": lambda: FIRST}))
 
 
 def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
@@ -139,13 +136,8 @@ def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) ->
 
 
 def check_command_line(argv: list[str]) -> None:
-    """``python -m ga_pig.study``'s arguments composed as Hydra will, a refused one as one ValueError."""
-    _check_overrides_parse(argv)
-    _check_command_line(argv, StudyConfig, "ga_pig.study", compose)
-
-
-def _check_overrides_parse(argv: list[str]) -> None:
-    """Each ``key=value`` that Hydra's override grammar cannot read, refused naming its key (Hydra's own
+    """``python -m ga_pig.study``'s arguments composed as Hydra will, a refused one as one ValueError; a
+    ``key=value`` that Hydra's override grammar cannot read is refused naming its key (Hydra's own
     message names only the character it stopped at)."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import HydraException
@@ -160,6 +152,7 @@ def _check_overrides_parse(argv: list[str]) -> None:
             key, _, value = argument.partition("=")
             raise ValueError(f"config key '{key.lstrip('+~')}' = {value!r} cannot be read as a value "
                              f"({str(error).splitlines()[0]}): quote it, e.g. '{key}=\"{value}\"'") from None
+    _check_command_line(argv, StudyConfig, "ga_pig.study", compose)
 
 
 def database_url(cfg: DictConfig, directory) -> str:
@@ -217,11 +210,6 @@ def validate(cfg: DictConfig) -> Plan:
     return Plan(game, opponents, conditions, cfg)
 
 
-def loopback(host: str) -> bool:
-    """Whether ``host`` is reached from the server's own machine only."""
-    return str(host) in _LOOPBACK or str(host).startswith("127.")
-
-
 def admin_password(cfg: DictConfig) -> tuple[str | None, str | None]:
     """``(hash, plain)``: the config's admin_password_hash and $GA_PIG_STUDY_ADMIN_PASSWORD (None when unset)."""
     return cfg.admin_password_hash or None, os.environ.get(PASSWORD_ENV) or None
@@ -236,7 +224,7 @@ def _check_exposure(cfg: DictConfig) -> None:
                 parts.fragment or parts.username or parts.password:
             fail("public_url", url, "null or the https:// address of the study, with no path (e.g. "
                                     "https://pig.example.org): a reverse proxy in front terminates TLS")
-    if loopback(cfg.host):
+    if str(cfg.host) in _LOOPBACK or str(cfg.host).startswith("127."):  # reached from this machine only
         return
     if url is None:
         fail("host", cfg.host, f"{', '.join(_LOOPBACK)}, or public_url set to the https:// address a reverse proxy "

@@ -13,12 +13,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 import time
 from pathlib import Path
 
 import pandas as pd
-from sqlalchemy import select
+from sqlalchemy import create_engine, select
+from sqlalchemy.exc import SQLAlchemyError
 
+from ga_pig._cli import refuse
 from ga_pig.analysis.play import STUDY_DATABASE, STUDY_FILE
 from ga_pig.files import atomic_write, write_json
 from ga_pig.study.store import DECISION_COLUMNS, GAME_COLUMNS, Store, decisions, exits, games, pages, participants
@@ -33,20 +36,19 @@ PARTICIPANT_COLUMNS = ("pid", "source", "study_id", "session_id", "arm", "oppone
                        "completed")
 
 
+def _frame(store: Store, statement) -> pd.DataFrame:
+    """The rows ``statement`` selects, in its columns (an empty table has them too)."""
+    return pd.DataFrame(store.read(statement), columns=list(statement.selected_columns.keys()))
+
+
 def tables(store: Store) -> dict[str, pd.DataFrame]:
     """The study's tables: decisions and games with the terminal's columns, in the order they were
     made; participants with their condition, progress and seconds spent on each page before the
     completion page (``consent_s``, ...; a page still open until their last request)."""
-    decided = pd.DataFrame(store.read(select(*[decisions.c[c] for c in DECISION_COLUMNS])
-                                      .order_by(decisions.c.id)), columns=list(DECISION_COLUMNS))
-    played = pd.DataFrame(store.read(select(*[games.c[c] for c in GAME_COLUMNS])
-                                     .order_by(games.c.participant, games.c.game_id)), columns=list(GAME_COLUMNS))
-    people = pd.DataFrame(store.read(select(participants.c.id, participants.c.seen,
-                                            *[participants.c[c] for c in PARTICIPANT_COLUMNS])
-                                     .order_by(participants.c.id)),
-                          columns=["id", "seen", *PARTICIPANT_COLUMNS])
-    timing = pd.DataFrame(store.read(select(pages).where(pages.c.page != "done")),
-                          columns=["participant", "page", "entered", "left"])
+    decided = _frame(store, select(*decisions.c[DECISION_COLUMNS]).order_by(decisions.c.id))
+    played = _frame(store, select(*games.c[GAME_COLUMNS]).order_by(games.c.participant, games.c.game_id))
+    people = _frame(store, select(*participants.c["id", "seen", *PARTICIPANT_COLUMNS]).order_by(participants.c.id))
+    timing = _frame(store, select(pages).where(pages.c.page != "done"))
     if not timing.empty:
         # a page still open counts until the participant's last request
         ended = timing["left"].fillna(timing["participant"].map(people.set_index("id")["seen"]))
@@ -59,8 +61,7 @@ def tables(store: Store) -> dict[str, pd.DataFrame]:
     people = people.join(counted, on="pid").join(finished, on="pid")
     people[["decisions", "games_finished"]] = people[["decisions", "games_finished"]].fillna(0).astype(int)
     people["last_seen"] = pd.to_datetime(people["seen"], unit="s").dt.strftime("%Y-%m-%dT%H:%M:%S")
-    left = pd.DataFrame(store.read(select(exits.c.pid, exits.c.what, exits.c.consent_version, exits.c.time)
-                                   .order_by(exits.c.id)), columns=["pid", "what", "consent_version", "time"])
+    left = _frame(store, select(*exits.c["pid", "what", "consent_version", "time"]).order_by(exits.c.id))
     return {"decisions": decided, "games": played, "participants": people.drop(columns=["id", "seen"]),
             "exits": left, "_seen": people[["pid", "seen", "stage"]]}
 
@@ -100,8 +101,6 @@ def export(store: Store, out: str | Path, session: dict) -> Path:
 
 def _out_directory(out: Path) -> Path:
     """``out`` made if missing and checked writable, or ValueError naming it."""
-    import tempfile
-
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {str(out)!r}: expected a directory; it is a file")
     try:
@@ -114,10 +113,6 @@ def _out_directory(out: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from sqlalchemy import create_engine
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from ga_pig._cli import refuse
     from ga_pig.study.config import DATABASE_ENV
 
     parser = argparse.ArgumentParser(prog="python -m ga_pig.study.export", description=__doc__.split("\n\n")[0])

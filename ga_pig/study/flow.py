@@ -18,6 +18,7 @@ import json
 import re
 import secrets
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,13 +50,13 @@ class Refused(Exception):
         self.status, self.message = status, message
 
 
-def check_id(value: str | None, what: str = "participant ID") -> str:
+def check_id(value: str | None) -> str:
     """A participant ID as given, or Refused(400) naming what is wrong with it."""
     if value is None or not value.strip():
-        raise Refused(400, f"the link has no {what}: expected ?participant=ID or ?PROLIFIC_PID=ID")
+        raise Refused(400, "the link has no participant ID: expected ?participant=ID or ?PROLIFIC_PID=ID")
     if not isinstance(value, str) or not _ID.fullmatch(value):
-        raise Refused(400, f"{what} {value[:80]!r} is not valid: expected 1 to 64 letters, digits, '_', '.', '@' "
-                           "or '-'")
+        raise Refused(400, f"participant ID {value[:80]!r} is not valid: expected 1 to 64 letters, digits, '_', '.', "
+                           "'@' or '-'")
     return value
 
 
@@ -128,17 +129,20 @@ class Study:
         digest = int.from_bytes(hashlib.sha256(pid.encode()).digest()[:8], "little")
         return int(np.random.SeedSequence([self.seed, digest]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
-    def _participant(self, c, key: str) -> dict:
-        row = c.execute(select(participants).where(participants.c.key == key)).first()
-        if row is None:
-            raise Refused(404, UNKNOWN_LINK)
-        c.execute(update(participants).where(participants.c.id == row.id).values(seen=time.time()))
-        return dict(row._mapping)
+    @contextmanager
+    def _participant(self, key: str):
+        """One transaction with the participant of link ``key`` (404 if none), their last request noted:
+        ``(connection, row)``."""
+        with self.store.begin() as c:
+            row = c.execute(select(participants).where(participants.c.key == key)).first()
+            if row is None:
+                raise Refused(404, UNKNOWN_LINK)
+            c.execute(update(participants).where(participants.c.id == row.id).values(seen=time.time()))
+            yield c, dict(row._mapping)
 
     def view(self, key: str) -> dict:
         """The participant's row (their page is their ``stage``), the page's entry time noted."""
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             entered = c.execute(select(pages.c.page).where(pages.c.participant == p["id"],
                                                            pages.c.page == p["stage"])).scalar()
             if entered is None:
@@ -165,8 +169,7 @@ class Study:
     # ------------------------------------------------------------------ the pages before the games
     def consent(self, key: str, agree: bool) -> None:
         """Agree: on to the rules. Decline: the participant's row goes; only the decline is kept."""
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             self._expect(p, "consent")
             if agree:
                 self._advance(c, p, "rules")
@@ -174,8 +177,7 @@ class Study:
             self._forget(c, p, "declined")
 
     def rules_read(self, key: str) -> None:
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             self._expect(p, "rules")
             self._advance(c, p, "questions" if self.plan.cfg.questions else "games")
 
@@ -188,8 +190,7 @@ class Study:
                 raise Refused(400, f"answer {given[:20]!r} to {column!r}: expected one of {', '.join(options)} "
                                    "or nothing")
             answers[column] = options[given] if given else None
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             self._expect(p, "questions")
             c.execute(update(participants).where(participants.c.id == p["id"]).values(**answers))
             p.update(answers)
@@ -198,8 +199,7 @@ class Study:
     def withdraw(self, key: str) -> str:
         """Delete everything recorded of the participant; keep only that they withdrew. Returns their ID.
         Refused before consent (declining is the way out there) and after completion."""
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             if p["stage"] == "consent":
                 raise Refused(409, "you have not agreed to take part: choose 'I do not agree' on the consent page "
                                    "instead")
@@ -246,10 +246,8 @@ class Study:
             state = self._record(c, p, state, action, hinted=False, think_s=0.0, events=events)
         self._game_row(c, p, state)
         shown = time.time() + len(events) * self.plan.cfg.delay_ms / 1000  # the page plays the events out first
-        token = secrets.token_urlsafe(18)
-        values = {"game_id": p["game_id"], "state": json.dumps(state.to_dict()), "token": token, "token_issued": shown,
-                  "hinted": False,
-                  "recent": json.dumps(events)}
+        values = {"game_id": p["game_id"], "state": json.dumps(state.to_dict()), "token": secrets.token_urlsafe(18),
+                  "token_issued": shown, "hinted": False, "recent": json.dumps(events)}
         c.execute(update(participants).where(participants.c.id == p["id"]).values(**values))
         p.update(values)
         return events
@@ -304,33 +302,28 @@ class Study:
         ``token`` was issued with: ``{"events": [...], "game": the new view}``."""
         if action not in ("roll", "hold", "next"):
             raise Refused(400, f"action {str(action)[:20]!r}: expected roll, hold or next")
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             self._spend(c, p, token)
             state = State.from_dict(json.loads(p["state"]))
-            if action == "next" or state.over:
-                if action != "next" or not state.over:
-                    raise Refused(409, "the game is over: expected next" if state.over else "the game goes on: "
-                                  "expected roll or hold")
-                return self._next(c, p)
-            think = max(0.0, time.time() - (p["token_issued"] or time.time()))
-            events: list[dict] = []
-            state = self._record(c, p, state, action, hinted=bool(p["hinted"]), think_s=think, events=events)
-            self._computer_and_save(c, p, state, events)
+            if (action == "next") != state.over:
+                raise Refused(409, "the game is over: expected next" if state.over else "the game goes on: "
+                              "expected roll or hold")
+            if not state.over:
+                think = max(0.0, time.time() - (p["token_issued"] or time.time()))
+                events: list[dict] = []
+                state = self._record(c, p, state, action, hinted=bool(p["hinted"]), think_s=think, events=events)
+                self._computer_and_save(c, p, state, events)
+            elif p["game_id"] >= self.plan.cfg.games:
+                self._advance(c, p, "done")
+                return {"events": [], "game": None, "done": True}
+            else:
+                events = self._start_game(c, p, p["game_id"] + 1)
             return {"events": events, "game": self.game_view(p)}
-
-    def _next(self, c, p: dict) -> dict:
-        if p["game_id"] >= self.plan.cfg.games:
-            self._advance(c, p, "done")
-            return {"events": [], "game": None, "done": True}
-        events = self._start_game(c, p, p["game_id"] + 1)
-        return {"events": events, "game": self.game_view(p)}
 
     def hint(self, key: str, token: str) -> dict:
         """The exact win probabilities of rolling and holding at the participant's state (hint
         conditions only); the next decision is recorded as hinted."""
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             if not p["hints"]:
                 raise Refused(403, "hints are off in your version of the study")
             if p["stage"] != "games" or p["token"] != token:
@@ -344,8 +337,7 @@ class Study:
 
     def game(self, key: str) -> dict:
         """The view of the participant's game (for a reload or a second tab)."""
-        with self.store.begin() as c:
-            p = self._participant(c, key)
+        with self._participant(key) as (c, p):
             if p["stage"] != "games":
                 raise Refused(409, f"you are at the {p['stage']} page, not playing: reload the page")
             return self.game_view(p)

@@ -4,22 +4,24 @@ starting again a study stopped at any moment of its start (its directory then ho
 writes, [`START_FILES`][ga_pig.study.serve.START_FILES], and perhaps no ``study.json`` yet).
 
 The server is uvicorn with its h11 protocol, given a deadline for a request's headers
-([`HEADER_TIMEOUT_S`][ga_pig.study.serve.HEADER_TIMEOUT_S]): a connection that opens and never sends
-whole headers is closed, as uvicorn's keep-alive timeout closes an idle one."""
+([`Protocol`][ga_pig.study.serve.Protocol])."""
 
 from __future__ import annotations
 
 import logging
+import shutil
 import socket
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import h11
+import uvicorn
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from ga_pig._cli import refuse
 from ga_pig.analysis.play import STUDY_DATABASE, STUDY_FILE
 from ga_pig.files import read_json, write_json
 from ga_pig.rundir import LOCK_FILE
@@ -38,7 +40,9 @@ HEADER_TIMEOUT_S = 10.0
 
 class Protocol(H11Protocol):
     """uvicorn's h11 protocol with a deadline for each request's headers (uvicorn has none: a client
-    that sends part of its headers and waits would hold its connection for ever)."""
+    that sends part of its headers and waits would hold its connection for ever): a connection that
+    has not sent whole headers [`HEADER_TIMEOUT_S`][ga_pig.study.serve.HEADER_TIMEOUT_S] seconds after
+    it opened or was last answered is closed, as uvicorn's keep-alive timeout closes an idle one."""
 
     header_timeout_s = HEADER_TIMEOUT_S
 
@@ -109,8 +113,6 @@ def _claim(cfg: DictConfig, directory: Path) -> Path:
     """Lock the study's directory (made if new) and open its database once, so a database another
     study made or one that does not answer is refused before the server starts; a directory made
     here is removed again when refused."""
-    import shutil
-
     from sqlalchemy.exc import SQLAlchemyError
 
     from ga_pig.rundir import hold, release
@@ -142,8 +144,6 @@ def _claim(cfg: DictConfig, directory: Path) -> Path:
 
 def serve(cfg: DictConfig, directory: str | Path) -> None:
     """Serve the study until interrupted."""
-    import uvicorn
-
     from ga_pig.study.app import make_app
 
     plan = validate(cfg)
@@ -165,8 +165,6 @@ class StudyCallback(Callback):
     directory behind."""
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig._cli import refuse
-
         try:
             validate(config)
             _check_port(str(config.host), int(config.port))
@@ -177,6 +175,4 @@ class StudyCallback(Callback):
             config.hydra.run.dir = str(directory)
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
-        from ga_pig._cli import refuse
-
         refuse(ValueError("a study is one server: drop --multirun"))

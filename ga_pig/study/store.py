@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -202,8 +203,6 @@ def open_store(url: str, fixed: dict, seed: int | None) -> tuple[Store, int]:
     """Open (creating if new) the study database at ``url``; ``(store, seed)``. A database made for
     another study (``fixed``: what fixes its data) is refused with the first key that differs; a
     new one records ``fixed`` and the study's seed (``seed``, or a fresh one)."""
-    import secrets
-
     engine = create_engine(url, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         _sqlite(engine)
