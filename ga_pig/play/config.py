@@ -1,10 +1,9 @@
 """Typed Hydra schema of a play session (``conf/play.yaml``), registered as ``play_schema``, and
 the checks run before a session starts: one ``ValueError`` naming the key, nothing written.
 
-[`check_command_line`][ga_pig.play.config.check_command_line] composes the command line's overrides as Hydra will and
-turns what composition refuses (a misspelt key, a value of the wrong type, an unknown game) into that one
-line; [`check_keys`][ga_pig.play.config.check_keys] refuses keys the schema lacks (``+opponnent=x``) and values of the
-wrong type in a config built by hand; [`validate`][ga_pig.play.config.validate] checks ranges and names."""
+[`check_command_line`][ga_pig.play.config.check_command_line] checks a command line as Hydra composes it,
+[`check_keys`][ga_pig.play.config.check_keys] a config built by hand (``+opponnent=x``), and
+[`validate`][ga_pig.play.config.validate] ranges and names."""
 
 from __future__ import annotations
 

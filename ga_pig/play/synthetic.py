@@ -86,12 +86,9 @@ def _record(game: Game, a: tuple, b: tuple, games: int, directory: Path, name: s
     from ga_pig.play.screen import Screen
     from ga_pig.play.table import Seat, Table
 
-    seats = []
-    for spec in (a, b):
-        seat = Seat(spec[0], decide=spec[1])
-        if len(spec) > 2:
-            seat.answers.update(spec[2])
-        seats.append(seat)
+    seats = [Seat(spec[0], decide=spec[1]) for spec in (a, b)]
+    for seat, spec in zip(seats, (a, b), strict=True):
+        seat.answers.update(spec[2] if len(spec) > 2 else {})
     session = {"session": name, "game": str(game), "opponent": SYNTHETIC, "seed": seed, "dice": "program",
                "players": [{"name": s.name, "kind": s.kind, **s.answers} for s in seats]}
     journal = Journal(directory, session, sync=False)

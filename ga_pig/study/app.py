@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 
 from ga_pig.study import admin
 from ga_pig.study.config import CONSENT, trusted_hosts
-from ga_pig.study.flow import UNKNOWN_LINK, Refused, Study, check_id
+from ga_pig.study.flow import UNKNOWN_LINK, Refused, Study, check_ids
 from ga_pig.study.pages import HERE, page, refused
 from ga_pig.study.store import Unavailable
 from ga_pig.study.text import example, question_forms, rules_page
@@ -206,8 +206,7 @@ async def entry(request: Request) -> Response:
     pid, source, study_id, session_id = _entered(query)
     if pid is None and not query:
         return page(request, "entry.html", fields=None)
-    check_id(pid)
-    Study.check_other_ids(study_id, session_id)
+    check_ids(pid, study_id, session_id)
     fields = {"PROLIFIC_PID" if source == "prolific" else "participant": pid, "STUDY_ID": study_id,
               "SESSION_ID": session_id}
     return page(request, "entry.html", fields={k: v for k, v in fields.items() if v is not None}, pid=pid)

@@ -74,8 +74,8 @@ def overview(store: Store, idle_minutes: int) -> dict:
     idle = (time.time() - seen["seen"]) > 60 * idle_minutes
     dropouts = int((idle & (seen["stage"] != "done")).sum())
     left = found["exits"]["what"].value_counts()
-    counts = {"started": len(people), "finished": int((people["stage"] == "done").sum()),
-              "playing or idle": len(people) - int((people["stage"] == "done").sum()) - dropouts,
+    finished = int((people["stage"] == "done").sum())
+    counts = {"started": len(people), "finished": finished, "playing or idle": len(people) - finished - dropouts,
               f"dropouts (idle over {idle_minutes} min)": dropouts, "declined": int(left.get("declined", 0)),
               "withdrawn": int(left.get("withdrawn", 0)),
               "decisions by participants": int((found["decisions"]["kind"] == "human").sum())}

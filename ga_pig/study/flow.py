@@ -33,7 +33,7 @@ from ga_pig.study.config import Plan
 from ga_pig.study.store import Store, decisions, exits, games, pages, participants
 from ga_pig.study.store import study as settings
 
-__all__ = ["Study", "Refused", "check_id", "UNKNOWN_LINK"]
+__all__ = ["Study", "Refused", "check_ids", "UNKNOWN_LINK"]
 
 # matched whole (fullmatch): ``$`` alone would let a trailing newline through
 _ID = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
@@ -50,14 +50,18 @@ class Refused(Exception):
         self.status, self.message = status, message
 
 
-def check_id(value: str | None) -> str:
-    """A participant ID as given, or Refused(400) naming what is wrong with it."""
-    if value is None or not value.strip():
+def check_ids(pid: str | None, study_id: str | None = None, session_id: str | None = None) -> None:
+    """Refuse (400), naming what is wrong, a participant ID that is not 1 to 64 letters, digits, '_', '.',
+    '@' or '-', and a STUDY_ID or SESSION_ID that is not at most 64 letters, digits, '_', '.' or '-'."""
+    if pid is None or not pid.strip():
         raise Refused(400, "the link has no participant ID: expected ?participant=ID or ?PROLIFIC_PID=ID")
-    if not isinstance(value, str) or not _ID.fullmatch(value):
-        raise Refused(400, f"participant ID {value[:80]!r} is not valid: expected 1 to 64 letters, digits, '_', '.', "
+    if not isinstance(pid, str) or not _ID.fullmatch(pid):
+        raise Refused(400, f"participant ID {pid[:80]!r} is not valid: expected 1 to 64 letters, digits, '_', '.', "
                            "'@' or '-'")
-    return value
+    for name, value in (("STUDY_ID", study_id), ("SESSION_ID", session_id)):
+        if value is not None and not (isinstance(value, str) and _OTHER_ID.fullmatch(value)):
+            raise Refused(400, f"{name} {str(value)[:80]!r} is not valid: expected at most 64 letters, digits, "
+                               "'_', '.' or '-'")
 
 
 @dataclass
@@ -79,8 +83,7 @@ class Study:
         """The link key of participant ``pid``: a new participant assigned to the condition with the
         fewest participants so far, or, if ``pid`` has started, theirs only when ``held`` (the key the
         entering browser holds) is it: a known ID alone never hands over a participant's link."""
-        check_id(pid)
-        self.check_other_ids(study_id, session_id)
+        check_ids(pid, study_id, session_id)
         try:
             return self._enter(pid, source, study_id, session_id, held)
         except IntegrityError:  # the same ID entered twice at once on a database without BEGIN IMMEDIATE
@@ -110,14 +113,6 @@ class Study:
                 seed=self._seed_of(pid), consent_version=str(self.plan.cfg.consent_version), stage="consent",
                 game_id=0, hinted=False, started=now(), seen=time.time()))
             return key
-
-    @staticmethod
-    def check_other_ids(study_id: str | None, session_id: str | None) -> None:
-        """Refuse (400) a STUDY_ID or SESSION_ID that is not at most 64 letters, digits, '_', '.' or '-'."""
-        for name, value in (("STUDY_ID", study_id), ("SESSION_ID", session_id)):
-            if value is not None and not (isinstance(value, str) and _OTHER_ID.fullmatch(value)):
-                raise Refused(400, f"{name} {str(value)[:80]!r} is not valid: expected at most 64 letters, digits, "
-                                   "'_', '.' or '-'")
 
     def known(self, key: str) -> bool:
         """Whether ``key`` is a participant's link key."""
