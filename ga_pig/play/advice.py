@@ -35,11 +35,8 @@ class Advisor:
         if solution is not None and solution.game != game:
             raise ValueError(f"the solution is of {solution.game}, not of {game}")
         self.solution = solution if solution is not None else exact.optimal(game)
+        self.policy = self.solution.policy
         self.roll, self.hold = exact.action_values(self.solution)
-
-    @property
-    def policy(self):
-        return self.solution.policy
 
     def at(self, i: int, j: int, k: int, pass_ends: bool = False) -> Advice:
         """The advice at (i, j, k); ``pass_ends``: the opponent's last turn was a pass, so holding
@@ -47,5 +44,5 @@ class Advisor:
         p_roll = float(self.roll[i, j, k])
         if pass_ends and k == 0:
             return Advice(p_roll, 0.0, "roll")
-        action = "roll" if self.solution.policy[i, j, k] else "hold"
+        action = "roll" if self.policy[i, j, k] else "hold"
         return Advice(p_roll, float(self.hold[i, j, k]), action)
