@@ -73,11 +73,10 @@ def _load(path, name: str) -> pd.DataFrame:
     failed = _warn_failed(path)
     for run_dir in dirs:
         frame = _read(run_dir, name)
-        if frame is None:
-            if not any((run_dir / t).is_file() for t in TABLES):
-                warnings.warn(f"skipping {run_dir}: not a run with a table yet (no {name})", stacklevel=2)
-            continue
-        frames.append(frame)
+        if frame is not None:
+            frames.append(frame)
+        elif not any((run_dir / t).is_file() for t in TABLES):
+            warnings.warn(f"skipping {run_dir}: not a run with a table yet (no {name})", stacklevel=2)
     if not frames:
         raise ValueError(f"no runs with {name} under {Path(path).expanduser()} ({len(dirs)} run directories seen, "
                          f"{len(failed)} failed jobs)")

@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 from scipy import stats
-from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import proportion_confint, proportion_effectsize, samplesize_confint_proportion
 
 __all__ = ["games_needed", "games_to_detect", "win_interval", "decide", "mean_interval", "normal_quantiles"]
 
@@ -26,9 +27,6 @@ def games_to_detect(p: float, against: float = 0.5, alpha: float = 0.05, power: 
     """Games a study needs so that a player who wins with probability ``p`` is told apart from
     ``against`` (two-sided test at level ``alpha`` with the given ``power``; Cohen's h through
     statsmodels): the fair-test reasoning of [Exeter optimal §3.3], turned into a study's sample size."""
-    from statsmodels.stats.power import NormalIndPower
-    from statsmodels.stats.proportion import proportion_effectsize
-
     for name, value in (("p", p), ("against", against), ("alpha", alpha), ("power", power)):
         if not 0 < value < 1:
             raise ValueError(f"{name} must be in (0, 1), got {value!r}")

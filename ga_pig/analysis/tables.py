@@ -6,6 +6,8 @@ Every function returns a pandas DataFrame (and, where a search is involved, says
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
@@ -131,13 +133,10 @@ def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[p
     waits = range(60, 100, 5) if quick else range(60, 100)
     holds = [None] + (list(range(10, 41, 10)) if quick else list(range(1, 41)))
     leads = [-1, 0] if quick else [-1, 0, 5, 10, 20]
-    for wait_at in waits:
-        for hold in holds:
-            for lead in leads:
-                s = S.roll_and_wait(game, wait_at=wait_at, hold=hold, lead=lead)
-                seats = exact.seats(s, turtle, game)
-                error = abs(seats.a_first_wins_a - 0.710606) + abs(seats.b_first_wins_b - 0.297148)
-                candidates.append((error, wait_at, hold, lead, seats))
+    for wait_at, hold, lead in itertools.product(waits, holds, leads):
+        seats = exact.seats(S.roll_and_wait(game, wait_at=wait_at, hold=hold, lead=lead), turtle, game)
+        error = abs(seats.a_first_wins_a - 0.710606) + abs(seats.b_first_wins_b - 0.297148)
+        candidates.append((error, wait_at, hold, lead, seats))
     error, wait_at, hold, lead, wait_seats = min(candidates, key=lambda c: c[0])
     waiter = S.roll_and_wait(game, wait_at=wait_at, hold=hold, lead=lead)
     roll_vs_wait = exact.seats(roll, waiter, game)

@@ -17,6 +17,7 @@ from ga_pig import Game, exact
 from ga_pig.analysis import figures, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
 from ga_pig.analysis.tables import ENDGAME_GAMES, endgame_answers, players_answers
+from ga_pig.evolve.outputs import SUMMARY
 from ga_pig.families import DiceCounts, RollHold, space_of
 from ga_pig.files import atomic_write, write_text
 from ga_pig.turns import turn_tables
@@ -136,44 +137,41 @@ def _run_one(overrides: list[str], out: str) -> str:
     return out
 
 
-def run_experiments(out: Path, budget: Budget, labels: tuple[str, ...] | None = None) -> Path:
-    """The GA runs behind the curves (skipped when already finished: rerunning resumes nothing); with ``labels``,
-    only those experiments' runs, random search's draws left out."""
+def _run_unfinished(jobs: list[tuple[list[str], Path]]) -> None:
+    """Each (overrides, directory) whose run has not finished (rerunning resumes nothing), two at a time on one core
+    each."""
     from joblib import Parallel, delayed
 
+    Parallel(n_jobs=2, backend="loky")(delayed(_run_one)(overrides, str(target)) for overrides, target in jobs
+                                       if not (target / SUMMARY).is_file())
+
+
+def run_experiments(out: Path, budget: Budget, labels: tuple[str, ...] | None = None) -> Path:
+    """The GA runs behind the curves; with ``labels``, only those experiments' runs, random search's draws left out."""
     runs = out / "runs"
     jobs = []
     for label, overrides in GA_EXPERIMENTS:
-        if labels is not None and label not in labels:
-            continue
-        generations = budget.mutation_generations if label.startswith("mutation") else budget.generations
-        for seed in budget.seeds:
-            target = runs / label / f"seed{seed}"
-            if (target / "summary.json").is_file():
-                continue
-            jobs.append(([*overrides, f"generations={generations}", f"seed={seed}"], str(target)))
-    draws_dir = runs / "random_search"
-    if labels is None and not (draws_dir / "summary.json").is_file():
-        jobs.append((["experiment=random_search", f"draws={budget.draws}"], str(draws_dir)))
-    Parallel(n_jobs=2, backend="loky")(delayed(_run_one)(o, t) for o, t in jobs)
+        if labels is None or label in labels:
+            generations = budget.mutation_generations if label.startswith("mutation") else budget.generations
+            jobs += [([*overrides, f"generations={generations}", f"seed={seed}"], runs / label / f"seed{seed}")
+                     for seed in budget.seeds]
+    if labels is None:
+        jobs.append((["experiment=random_search", f"draws={budget.draws}"], runs / "random_search"))
+    _run_unfinished(jobs)
     return runs
 
 
 def run_discovery(out: Path, budget: Budget) -> Path:
-    """The discovery runs (skipped when already finished), two at a time on one core each."""
-    from joblib import Parallel, delayed
-
+    """The discovery runs, each experiment for its own time limit times the budget's scale."""
     from ga_pig.config import compose
 
     runs = out / "runs" / "discovery"
     jobs = []
     for name in DISCOVERY_EXPERIMENTS:
         seconds = float(compose([f"experiment={name}"]).time_limit_s) * budget.discovery_scale
-        for seed in budget.seeds:
-            target = runs / name / f"seed{seed}"
-            if not (target / "summary.json").is_file():
-                jobs.append(([f"experiment={name}", f"seed={seed}", f"time_limit_s={seconds}"], str(target)))
-    Parallel(n_jobs=2, backend="loky")(delayed(_run_one)(o, t) for o, t in jobs)
+        jobs += [([f"experiment={name}", f"seed={seed}", f"time_limit_s={seconds}"], runs / name / f"seed{seed}")
+                 for seed in budget.seeds]
+    _run_unfinished(jobs)
     return runs
 
 

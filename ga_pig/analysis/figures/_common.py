@@ -18,10 +18,11 @@ def empty(fig: Figure, ax, what: str) -> Figure:
 SCORE_AXES = {"xlabel": "player score i", "ylabel": "opponent score j"}
 
 
-def finish(fig: Figure, ax, **legend) -> Figure:
-    """``fig`` with ``ax``'s legend (``legend``: its options) and a light grid, laid out tight."""
+def finish(fig: Figure, ax, grid: bool = True, **legend) -> Figure:
+    """``fig`` with ``ax``'s legend (``legend``: its options) and, with ``grid``, a light grid, laid out tight."""
     ax.legend(**legend)
-    ax.grid(alpha=0.3)
+    if grid:
+        ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
 

@@ -37,9 +37,8 @@ def winning_margins(distributions: dict[str, np.ndarray], upto: int = 120) -> Fi
         ax.plot(np.arange(distribution.size), distribution, label=rule, lw=1.4)
     ax.set(xlabel="winning margin (points: winner's score - loser's)", ylabel="probability",
            title="winning margin in optimal play")
-    ax.legend(fontsize="small" if len(distributions) > 4 else None, ncols=2 if len(distributions) > 4 else 1)
-    fig.tight_layout()
-    return fig
+    return finish(fig, ax, grid=False, fontsize="small" if len(distributions) > 4 else None,
+                  ncols=2 if len(distributions) > 4 else 1)
 
 
 def risk_scores(turn_table: pd.DataFrame, by: str = "stated_risk") -> Figure:
@@ -79,6 +78,4 @@ def game_scores(turn_table: pd.DataFrame, game_id: int, session: str | None = No
         stated = one["stated_risk"].iloc[0]
         ax.plot(one["turn"], one["total"], marker="o", ms=3.5, label=f"{player}" + (f" ({stated})" if stated else ""))
     ax.set(xlabel="turn", ylabel="total score (points)", title=f"game {game_id}: each player's total after each turn")
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    return finish(fig, ax, grid=False)

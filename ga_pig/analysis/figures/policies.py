@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
 
 from ga_pig.analysis.figures._common import SCORE_AXES, check_strategy, empty, finish
 
@@ -222,8 +223,8 @@ def cube_waves(waves: list[tuple[int, np.ndarray, np.ndarray | None]], schedules
             what = "every gene drawn at random"
         else:
             for block_i, block_j in zip(*np.nonzero(changed), strict=True):
-                ax.add_patch(matplotlib.patches.Rectangle((block_i * side - 0.5, block_j * side - 0.5), side, side,
-                                                          fill=False, edgecolor="tab:red", linewidth=2))
+                ax.add_patch(Rectangle((block_i * side - 0.5, block_j * side - 0.5), side, side, fill=False,
+                                       edgecolor="tab:red", linewidth=2))
             what = f"refined, then {int(np.count_nonzero(changed))} genes mutated (red)"
         ax.set_title(f"wave {number}: side {side}, {n} × {n} genes\n{what}", fontsize=10)
         ax.set(**SCORE_AXES)
@@ -238,8 +239,8 @@ def cube_waves(waves: list[tuple[int, np.ndarray, np.ndarray | None]], schedules
             start += generations
     timeline.set_yticks(range(len(schedules)), list(schedules))
     timeline.set_ylim(len(schedules) - 0.5, -0.5)
-    timeline.legend(handles=[matplotlib.patches.Patch(color=colour_of[side], label=f"side {side}") for side in sides],
-                    fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    timeline.legend(handles=[Patch(color=colour_of[side], label=f"side {side}") for side in sides], fontsize=8,
+                    loc="center left", bbox_to_anchor=(1.01, 0.5))
     timeline.set(xlabel="generation", ylabel="experiment")
     timeline.set_title("each experiment's waves: the side in force, generation by generation", fontsize=10)
     fig.suptitle(title)

@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from scipy import stats
 
 from ga_pig.analysis.figures._common import empty, finish
@@ -99,9 +100,7 @@ def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float 
     ax.axhline(0.5 - band, color="grey", linestyle=":", label=f"½ ± {band}")
     ax.set(xlabel="games played", ylabel="measured win rate",
            title="identical strategies: spread of the measured win rate")
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    return finish(fig, ax, grid=False)
 
 
 def random_search_density(means, peaks: dict[str, float | list[float]] | None = None,
@@ -186,26 +185,22 @@ def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = 
         return empty(fig, by_generation, f"no recorded {column!r}")
     frame = frame.dropna(subset=[column]).sort_values("generation")
     for (value, group), colour in zip(frame.groupby(by, sort=True), plt.cm.tab10.colors, strict=False):
-        best = group.groupby("run_dir", group_keys=False)[column].cummax()
-        group = group.assign(best=best)
+        group = group.assign(best=group.groupby("run_dir", group_keys=False)[column].cummax())
         for n, (_, one) in enumerate(group.groupby("run_dir")):
-            label = str(value) if n == 0 else None
             by_generation.plot(one["generation"].clip(lower=1), one["best"], color=colour, alpha=0.6, linewidth=1.2,
-                               label=label)
+                               label=str(value) if n == 0 else None)
             by_time.plot(one["seconds"].clip(lower=0.1), one["best"], color=colour, alpha=0.6, linewidth=1.2)
     styles = (":", "--", "-.", (0, (6, 2, 1, 2, 1, 2)))
     for (name, value), style in zip((references or {}).items(), styles, strict=False):
         by_generation.axhline(value, color="grey", linestyle=style, linewidth=1, label=f"{name}: {value:.3f}")
         by_time.axhline(value, color="grey", linestyle=style, linewidth=1)
-    for ax, label in ((by_generation, "generation"), (by_time, "wall-clock time (seconds)")):
-        ax.set_xscale("log")
+    for ax, label, title in ((by_generation, "generation", "by generation"),
+                             (by_time, "wall-clock time (seconds)", "by wall-clock time")):
+        ax.set(xscale="log", xlabel=label, title=title)
         ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
         ax.xaxis.set_major_formatter(matplotlib.ticker.StrMethodFormatter("{x:g}"))
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        ax.set_xlabel(label)
         ax.grid(alpha=0.3)
-    by_generation.set_title("by generation")
-    by_time.set_title("by wall-clock time")
     by_generation.set_ylabel(f"best exact win rate vs optimal so far\n({_COLUMN_WORDS.get(column, column)})")
     fig.legend(*by_generation.get_legend_handles_labels(), loc="outside right upper", fontsize=8,
                title="colour: experiment (one line a run)\ngrey: references", title_fontsize=8)
@@ -256,12 +251,9 @@ def discovery_over_time(frame: pd.DataFrame, floor: float = 3e-6) -> Figure:
     axes[0, 0].yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axes[0, 0].set_ylim(max(0.5 - float(frame["champion"].min()), floor) * 2, floor / 1.5)
     axes[0, 0].set_ylabel("champion's best exact win rate vs optimal\n(log scale of its distance from 0.5)")
-    handles = [matplotlib.lines.Line2D([], [], color=colour_of[g], linestyle="-", marker="o", linewidth=1.5,
-                                       label=g) for g in games]
-    handles += [matplotlib.lines.Line2D([], [], color="0.4", linestyle="none", marker=".", markersize=5,
-                                        label="one seed"),
-                matplotlib.lines.Line2D([], [], color="0.4", linestyle="-", marker="o", linewidth=1.5,
-                                        label="median over seeds")]
+    handles = [Line2D([], [], color=colour_of[g], linestyle="-", marker="o", linewidth=1.5, label=g) for g in games]
+    handles += [Line2D([], [], color="0.4", linestyle="none", marker=".", markersize=5, label="one seed"),
+                Line2D([], [], color="0.4", linestyle="-", marker="o", linewidth=1.5, label="median over seeds")]
     fig.legend(handles=handles, loc="outside right center", fontsize=8)
     title = ["near-optimal play from random strategies: the champion's best by each recorded time"]
     if frame.groupby(["experiment", "game", "seed"]).size().max() <= 2:
