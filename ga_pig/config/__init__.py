@@ -2,16 +2,14 @@
 dataclasses ([`ga_pig.evolve.spec`][ga_pig.evolve.spec], [`ga_pig.evolve.parts`][ga_pig.evolve.parts]), which a
 composed, validated config becomes once per job ([`to_spec`][ga_pig.config.to_spec]).
 
-The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition. Each
-option of the groups ``population``, ``selection``, ``fitness`` and ``operators`` has its own
-dataclass (registered as ``schema/<group>/<option>``, which its ``conf/<group>/<option>.yaml``
-extends), holding the keys that starting population, scheme, judge or operator set reads: a key of
-another option is refused at composition too. [`validate`][ga_pig.config.validate] then checks ranges and cross-key
-rules before any work is done, each part in its own module here, raising one
-``ValueError`` that names the key, the value and what was expected.
+The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition; so does a key of
+another option of the groups whose options each have their own dataclass (``population``, ``selection``,
+``fitness``, ``operators``: ``base.Part``). [`validate`][ga_pig.config.validate] then checks ranges and cross-key rules
+before any work is done, each part in its own module here, raising one ``ValueError`` that names the key, the value
+and what was expected.
 
-Modules, top to bottom: ``checks`` (validation) > ``schema`` (the run's dataclass, the ConfigStore)
-> ``parts`` > ``population`` | ``selection`` | ``fitness`` | ``operators`` > ``base``. Names are checked
+Modules, top to bottom: ``checks`` (validation) > ``schema`` (the run's dataclass, its parts, the ConfigStore)
+> ``population`` | ``selection`` | ``fitness`` | ``operators`` > ``base``. Names are checked
 against the registries themselves, imported when validating, not at import (only
 [`ga_pig.game`][ga_pig.game] and ``ga_pig.families`` are imported with the schema); no list of names is kept here.
 """
@@ -20,8 +18,7 @@ from __future__ import annotations
 
 from ga_pig.config.base import CONF_DIR, MAX_SEED, MODES, Range, Rule, fail
 from ga_pig.config.checks import check_game, fit_cell_tests, fit_experiment, fit_genome, validate
-from ga_pig.config.parts import PARTS, part, upgrade
-from ga_pig.config.schema import RANGES, compose, over_schema, register, registry_names, to_spec
+from ga_pig.config.schema import PARTS, RANGES, compose, over_schema, part, register, registry_names, to_spec, upgrade
 from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, make_game, waves
 
 __all__ = ["fit_genome", "fit_cell_tests", "fit_experiment", "GameConfig", "MemeticConfig", "Config", "register",

@@ -46,9 +46,12 @@ class Rule(NamedTuple):
 
 
 def check_rules(node, rules: dict[str, Rule], prefix: str = "") -> None:
-    """Refuse the first key of ``node`` outside its rule's range (keys ``node`` lacks, and nulls, pass)."""
+    """Refuse the first key of ``node`` outside its rule's range (a dotted key reaches into a section; keys ``node``
+    lacks, and nulls, pass)."""
+    from omegaconf import OmegaConf
+
     for key, rule in rules.items():
-        value = node[key] if key in node else None
+        value = OmegaConf.select(node, key)
         if value is not None and not rule.range.holds(value):
             fail(prefix + key, value, rule.expected)
 
@@ -69,7 +72,6 @@ class Part(NamedTuple):
     keys, naming it; ``rules`` are the fixed bounds of its numeric keys."""
 
     group: str
-    base: type
     listed: Callable[[], Mapping[str, type]]
     names: tuple[str, ...]
     option_for: Callable

@@ -10,16 +10,16 @@ import inspect
 
 from omegaconf import DictConfig, OmegaConf
 
-from ga_pig.config.base import MODES, check_rules, fail
+from ga_pig._schema import nearest
+from ga_pig.config.base import MODES, check_rules, fail, fields
 from ga_pig.config.islands import check_islands
-from ga_pig.config.parts import PARTS, check_keys, part, refuse_key
-from ga_pig.config.schema import CONF_DIR, RULES, compose, make_game
+from ga_pig.config.schema import CONF_DIR, PARTS, RULES, compose, make_game, part
 from ga_pig.config.selection import survivors
 from ga_pig.families import engine_of, space_of
 from ga_pig.game import Game
 
 __all__ = ["validate", "check_game", "fit_genome", "fit_cell_tests", "fit_experiment", "check_part_overrides",
-           "BYTES_PER_MEMBER_STATE"]
+           "check_keys", "refuse_key", "BYTES_PER_MEMBER_STATE"]
 
 #: Memory a GA run needs per state of the game for each member: its genome, its expanded
 #: strategy, its child and the evaluation's copies. Measured as the growth of the peak resident
@@ -31,16 +31,19 @@ BYTES_PER_MEMBER_STATE = 8
 def validate(cfg: DictConfig, game: Game | None = None) -> Game:
     """Check ranges and cross-key rules; raise ValueError naming the first bad key. Returns the run's game
     (``game``: the one [`check_game`][ga_pig.config.checks.check_game] already built from ``cfg``)."""
+    from ga_pig.evolve.genomes import GENOMES
+
     if cfg.mode not in MODES:
         fail("mode", cfg.mode, f"one of {MODES}")
     game = check_game(cfg) if game is None else game
-    check_rules(cfg, {k: r for k, r in RULES.items() if "." not in k})
-    check_rules(cfg.memetic, {"every": RULES["memetic.every"]}, "memetic.")
-    check_rules(cfg.logger, {"policy_every": RULES["logger.policy_every"]}, "logger.")
+    check_rules(cfg, {k: r for k, r in RULES.items() if not k.startswith("game.")})
     check_keys(cfg)
     for owner in PARTS:
         owner.check(cfg, game)
-    _check_genome(cfg, game)
+    fits = tuple(name for name, genome in GENOMES.items() if genome.fits(space_of(game)))
+    if cfg.genome not in fits:
+        fail("genome", cfg.genome, f"one of {tuple(GENOMES)}" if cfg.genome not in GENOMES else
+             f"one of {fits} for {cfg.game.name}, whose strategies are {space_of(game).noun}")
     if not 0 <= cfg.elite <= survivors(cfg):
         fail("elite", cfg.elite, f"an integer in [0, {survivors(cfg)}] (the survivors: selection.mu, or "
              "population_size // 2 when null)")
@@ -64,11 +67,10 @@ def check_game(cfg: DictConfig) -> Game:
 
     if cfg.game.name not in GAMES:
         fail("game.name", cfg.game.name, f"one of {tuple(sorted(GAMES))}")
-    ranged = ("game.goal", "game.sides", "game.turns")
-    check_rules(cfg.game, {k.partition(".")[2]: r for k, r in RULES.items() if k in ranged}, "game.")
+    check_rules(cfg, {k: RULES[k] for k in ("game.goal", "game.sides", "game.turns")})
     if cfg.game.endgame not in ENDGAMES:
         fail("game.endgame", cfg.game.endgame, f"one of {ENDGAMES}")
-    check_rules(cfg.game, {"players": RULES["game.players"]}, "game.")
+    check_rules(cfg, {"game.players": RULES["game.players"]})
     for key in ("sides", "p_oinker", "max_dice", "turns"):
         value = cfg.game[key]
         takers = sorted(g for g, builder in GAMES.items() if key in inspect.signature(builder).parameters)
@@ -94,25 +96,12 @@ def check_game(cfg: DictConfig) -> Game:
     return game
 
 
-def _check_genome(cfg: DictConfig, game) -> None:
-    from ga_pig.evolve.genomes import GENOMES
-
-    if cfg.genome not in GENOMES:
-        fail("genome", cfg.genome, f"one of {tuple(GENOMES)}")
-    if not GENOMES[cfg.genome].fits(space_of(game)):
-        fits = tuple(name for name, genome in GENOMES.items() if genome.fits(space_of(game)))
-        fail("genome", cfg.genome, f"one of {fits} for {cfg.game.name}, whose strategies are {space_of(game).noun}")
-
-
 def _check_cube(cfg: DictConfig) -> None:
     if cfg.cube is None:
         return
     cube = OmegaConf.to_container(cfg.cube) if OmegaConf.is_config(cfg.cube) else cfg.cube
-    shape_ok = isinstance(cube, list) and len(cube) > 0 and all(
-        isinstance(w, list) and len(w) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in w)
-        for w in cube
-    )
-    if not shape_ok:
+    if not (isinstance(cube, list) and cube and all(
+            isinstance(w, list) and len(w) == 2 and all(type(x) is int for x in w) for w in cube)):  # bools refused
         fail("cube", cube, "a non-empty list of [side, generations] integer pairs, e.g. [[20, 20], [5, 80]]")
     previous = None
     for side, gens in cube:
@@ -144,14 +133,11 @@ def _check_memory(cfg: DictConfig, game) -> None:
 
 
 def fit_genome(cfg: DictConfig, overrides: list[str] | None = None, game: Game | None = None) -> str | None:
-    """Give the run its game's genome where the experiment's does not fit the game (so every
-    experiment runs on every game with ``game=`` alone: ``experiment=coevolve_exact game=hog`` evolves
-    Hog's dice counts; on a two-player game the leader genome of ``coevolve_players`` gives way to the
-    threshold genome it is built on, the nearest that fits before any other). A genome named in
-    ``overrides`` (the command line's ``key=value`` strings) is left for
-    [`validate`][ga_pig.config.validate] to refuse; with no ``overrides``, a genome other than the
-    experiment's own counts as named. ``game``: the game of ``cfg``, built (None: built here). Sets
-    ``cfg.genome``; returns the line to log, or None."""
+    """Give the run its game's genome where the experiment's does not fit the game, so every experiment runs on every
+    game with ``game=`` alone (``experiment=coevolve_exact game=hog`` evolves Hog's dice counts; on a two-player game
+    the leader genome of ``coevolve_players`` gives way to the threshold genome it is built on, the nearest that fits
+    before any other). A genome the user named (`_named`) is left for [`validate`][ga_pig.config.validate] to refuse.
+    ``game``: the game of ``cfg``, built (None: built here). Sets ``cfg.genome``; returns the line to log, or None."""
     from ga_pig.evolve.genomes import GENOMES
 
     game = _game_of(cfg) if game is None else game
@@ -176,8 +162,7 @@ def fit_genome(cfg: DictConfig, overrides: list[str] | None = None, game: Game |
 def fit_cell_tests(cfg: DictConfig, overrides: list[str] | None = None, game: Game | None = None) -> str | None:
     """Turn the experiment's ``fitness.cell_tests`` off where the game's family cannot begin a game at a score
     pair (three players, the endgame rules), so ``experiment=coevolve_simulated game.players=3`` runs without
-    them; a value named in ``overrides`` is left for [`validate`][ga_pig.config.validate] to refuse (as
-    [`fit_genome`][ga_pig.config.fit_genome] does). Returns the line to log, or None."""
+    them; a value the user named is left for validation to refuse, as [`fit_genome`][ga_pig.config.fit_genome] does."""
     if not cfg.get("fitness") or not cfg.fitness.get("cell_tests"):
         return None
     game = _game_of(cfg) if game is None else game
@@ -220,6 +205,28 @@ def _named(cfg: DictConfig, key: str, overrides: list[str] | None) -> bool:
     own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"
     return not own.is_file() or OmegaConf.select(cfg, key) != OmegaConf.select(
         compose([f"experiment={cfg.experiment}"]), key)
+
+
+def refuse_key(group: str, option: str, key: str, value) -> None:
+    """Refuse ``group.key``, which ``group=option``'s dataclass lacks, naming the nearest key it has
+    and the options that have ``key``."""
+    owner = part(group)
+    allowed = fields(owner.options[option])
+    close = nearest(key, allowed)
+    hint = f" (did you mean '{group}.{close}'?)" if close else ""
+    owners = owner.owners(key)
+    where = f"; {key} is a key of {group}={', '.join(owners)}" if owners else ""
+    fail(f"{group}.{key}", value, f"a key of {group}={option}: {', '.join(allowed)}{hint}{where}")
+
+
+def check_keys(cfg) -> None:
+    """Refuse a key that a part's option lacks (added with Hydra's ``+``)."""
+    for owner in PARTS:
+        node = cfg[owner.group]
+        option = owner.option_of(node)
+        for key in node:
+            if key not in fields(owner.options[option]):
+                refuse_key(owner.group, option, key, node[key])
 
 
 def check_part_overrides(overrides: list[str]) -> None:

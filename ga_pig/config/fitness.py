@@ -5,7 +5,6 @@ and their checks."""
 from __future__ import annotations
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
-from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.families import engine_of
 
@@ -36,24 +35,18 @@ def _option_for(node) -> str | None:
                  (node["kind"], node["opponent"])), None)
 
 
-def _check_judge(kind: str, opponent: str) -> None:
-    """Refuse a fitness kind and opponent that no registered judge ([`JUDGES`][ga_pig.evolve.judges.JUDGES]) takes."""
-    kinds = tuple(dict.fromkeys(k for k, _ in JUDGES))
+def check(cfg, game) -> None:
+    """Refuse a judge no one registered ([`JUDGES`][ga_pig.evolve.judges.JUDGES]), one the game's players rule out,
+    keys the judge lacks, and values out of range."""
+    fitness, players = cfg.fitness, int(cfg.game.players)
+    kind, opponent, kinds = fitness.kind, fitness.opponent, tuple(dict.fromkeys(k for k, _ in JUDGES))
     if kind not in kinds:
         fail("fitness.kind", kind, f"one of {kinds}")
     if (kind, opponent) not in JUDGES:
-        opponents = [o for k, o in JUDGES if k == kind]
+        expected = " or ".join(repr(o) for k, o in JUDGES if k == kind)
         judged_by = [k for k, o in JUDGES if o == opponent]
-        expected = " or ".join(map(repr, opponents))
         fail("fitness.opponent", opponent, f"{expected} unless fitness.kind is {' or '.join(map(repr, judged_by))}"
              if judged_by else f"one of {tuple(dict.fromkeys(o for _, o in JUDGES))}")
-
-
-def check(cfg, game) -> None:
-    """Refuse a judge no one registered, one the game's players rule out, keys the judge lacks, and
-    values out of range."""
-    fitness, players = cfg.fitness, int(cfg.game.players)
-    _check_judge(fitness.kind, fitness.opponent)
     if players != 2 and JUDGES[(fitness.kind, fitness.opponent)].two_players_only:
         fail("fitness.opponent", fitness.opponent, f"a judge for any number of players with "
              f"game.players={players} ({fitness.opponent!r} solves a zero-sum game between two)")
@@ -78,4 +71,4 @@ def check(cfg, game) -> None:
              "(restarts are for two players, first to bank the goal wins: the Exeter GA (2016)'s rule)")
 
 
-FITNESS = Part("fitness", P.FitnessConfig, _options, ("kind", "opponent"), _option_for, check, RULES)
+FITNESS = Part("fitness", _options, ("kind", "opponent"), _option_for, check, RULES)

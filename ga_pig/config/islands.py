@@ -10,7 +10,7 @@ from omegaconf import DictConfig
 
 from ga_pig.config.base import Range, Rule, check_rules, fail
 
-__all__ = ["ISLAND_RULES", "SELECTS", "REPLACES", "TOPOLOGIES", "CLUSTERS", "check_islands"]
+__all__ = ["ISLAND_RULES", "CHOICES", "CLUSTERS", "check_islands"]
 
 #: The island model's numeric keys and what a refusal says was expected.
 ISLAND_RULES: dict[str, Rule] = {
@@ -21,9 +21,8 @@ ISLAND_RULES: dict[str, Rule] = {
     "cluster.cores": Rule(Range(1), "an integer >= 1 or null"),
     "cluster.lost_after_s": Rule(Range(0, low_open=True), "seconds > 0 (how long the run waits for a worker)"),
 }
-SELECTS = ("best", "random")
-REPLACES = ("worst", "random")
-TOPOLOGIES = ("ring", "full", "random_pairs")
+#: The names ``migration.<key>`` takes, by key.
+CHOICES = {"select": ("best", "random"), "replace": ("worst", "random"), "topology": ("ring", "full", "random_pairs")}
 CLUSTERS = ("local", "slurm")
 #: The keys of ``cluster=slurm`` alone.
 SLURM_KEYS = ("cores", "memory", "walltime", "queue", "account", "job_extra")
@@ -33,12 +32,9 @@ _ADDRESS = re.compile(r"^(tcp|tls)://[^\s/:]+:\d{1,5}$")
 def check_islands(cfg: DictConfig, survivors: int) -> None:
     """Refuse a bad value of ``islands``, ``migration.*`` or ``cluster.*``; ``survivors``: the members each island's
     selection keeps, which immigrants replace."""
-    check_rules(cfg, {"islands": ISLAND_RULES["islands"]})
-    for group in ("migration", "cluster"):
-        rules = {k.partition(".")[2]: r for k, r in ISLAND_RULES.items() if k.startswith(f"{group}.")}
-        check_rules(cfg[group], rules, f"{group}.")
+    check_rules(cfg, ISLAND_RULES)
     migration, cluster, islands = cfg.migration, cfg.cluster, int(cfg.islands)
-    for key, allowed in (("select", SELECTS), ("replace", REPLACES), ("topology", TOPOLOGIES)):
+    for key, allowed in CHOICES.items():
         if migration[key] not in allowed:
             fail(f"migration.{key}", migration[key], f"one of {allowed}")
     if cluster.kind not in CLUSTERS:

@@ -86,4 +86,4 @@ def check(cfg, game) -> None:
     check_rules(ops, RULES, "operators.")
 
 
-OPERATORS = Part("operators", P.OperatorsConfig, _options, ("crossover", "mutation"), _option_for, check, RULES)
+OPERATORS = Part("operators", _options, ("crossover", "mutation"), _option_for, check, RULES)

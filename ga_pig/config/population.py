@@ -36,5 +36,5 @@ def check(cfg, game) -> None:
              "with mode=random_search (its draws are random members, drawn with population.p_roll)")
 
 
-POPULATION = Part("population", P.PopulationConfig, OPTIONS.copy, ("kind",),
+POPULATION = Part("population", OPTIONS.copy, ("kind",),
                   lambda node: node["kind"] if node["kind"] in OPTIONS else None, check, RULES)

@@ -1,7 +1,8 @@
 """The run schema: the run spec's dataclasses ([`ga_pig.evolve.spec`][ga_pig.evolve.spec], with the
 parameter dataclasses of [`ga_pig.evolve.parts`][ga_pig.evolve.parts]) registered in Hydra's ConfigStore, the
-ranges of their keys, and the helpers that read a composed config (``compose``, ``make_game``) and turn it
-into the run's spec once (``to_spec``)."""
+ranges of their keys, the parts whose options each have their own dataclass (``PARTS``, in the order validation
+checks them), and the helpers that read a composed config (``compose``, ``make_game``) and turn it into the run's
+spec once (``to_spec``)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,32 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from ga_pig.config.base import CONF_DIR, MAX_SEED, Range, Rule, fields
+from ga_pig.config.base import CONF_DIR, MAX_SEED, Part, Range, Rule, fields
+from ga_pig.config.fitness import FITNESS
 from ga_pig.config.islands import ISLAND_RULES
-from ga_pig.config.parts import PARTS, part, upgrade
+from ga_pig.config.operators import OPERATORS
+from ga_pig.config.population import POPULATION
+from ga_pig.config.selection import SELECTION
 from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, freeze, make_game, waves
 from ga_pig.game import MAX_SIDES
 
-__all__ = ["GameConfig", "MemeticConfig", "Config", "RULES", "RANGES", "register", "registry_names", "compose",
-           "make_game", "waves", "run_keys", "over_schema", "to_spec"]
+__all__ = ["GameConfig", "MemeticConfig", "Config", "RULES", "RANGES", "PARTS", "part", "upgrade", "register",
+           "registry_names", "compose", "make_game", "waves", "run_keys", "over_schema", "to_spec"]
+
+PARTS: tuple[Part, ...] = (POPULATION, SELECTION, FITNESS, OPERATORS)
+
+
+def part(group: str) -> Part | None:
+    """The part of config group ``group`` (None: not a part)."""
+    return next((p for p in PARTS if p.group == group), None)
+
+
+def upgrade(config: dict) -> dict:
+    """A saved config (plain data) whose parts may hold keys of other options (a config written
+    with one set of keys for every judge, scheme, population and operator set), each part cut to
+    the keys of the option it names."""
+    return {key: part(key).upgrade(value) if part(key) is not None and isinstance(value, dict) else value
+            for key, value in config.items()}
 
 
 #: The top-level and game keys' fixed ranges, with what a refusal says was expected.
@@ -27,8 +46,6 @@ RULES: dict[str, Rule] = {
     "game.sides": Rule(Range(2, MAX_SIDES), f"an integer from 2 to {MAX_SIDES} or null"),
     "game.players": Rule(Range(2), "an integer >= 2"),
     "game.turns": Rule(Range(1), "an integer >= 1 or null"),
-    "memetic.every": Rule(Range(0), "an integer >= 0 (generations between best responses; 0: never)"),
-    "logger.policy_every": Rule(Range(0), "an integer >= 0 (generations between policy pictures; 0: at the end only)"),
     "mutation": Rule(Range(0, 1), "a fraction in [0, 1]"),
     "generations": Rule(Range(1), "an integer >= 1"),
     "population_size": Rule(Range(2), "an integer >= 2"),
@@ -39,6 +56,8 @@ RULES: dict[str, Rule] = {
     "seed": Rule(Range(0, MAX_SEED), f"an integer in [0, 2**63 - 1 = {MAX_SEED}] (it is stored in int64 tables)"),
     "time_limit_s": Rule(Range(0, low_open=True), "a positive number of seconds or null"),
     "draws": Rule(Range(1), "an integer >= 1"),
+    "memetic.every": Rule(Range(0), "an integer >= 0 (generations between best responses; 0: never)"),
+    "logger.policy_every": Rule(Range(0), "an integer >= 0 (generations between policy pictures; 0: at the end only)"),
 }
 
 #: The fixed range of every numeric key that has one, parts' keys included (ranges that depend on

@@ -39,5 +39,5 @@ def check(cfg, game) -> None:
         fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
 
 
-SELECTION = Part("selection", P.SelectionConfig, OPTIONS.copy, ("scheme",),
+SELECTION = Part("selection", OPTIONS.copy, ("scheme",),
                  lambda node: node["scheme"] if node["scheme"] in OPTIONS else None, check, RULES)
