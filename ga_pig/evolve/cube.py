@@ -25,18 +25,17 @@ def blocks(goal: int, side: int) -> int:
     return -(-goal // side)
 
 
-def _crop(array: np.ndarray, n: int, dims: int) -> np.ndarray:
-    return np.ascontiguousarray(array[(Ellipsis,) + (slice(0, n),) * dims])
+def _repeated(genome: np.ndarray, factor: int, n: int, dims: int) -> np.ndarray:
+    """Each of the last ``dims`` axes repeated ``factor`` times, then cut to ``n``."""
+    out = genome
+    for axis in range(-dims, 0):
+        out = np.repeat(out, factor, axis=axis)
+    return np.ascontiguousarray(out[(Ellipsis,) + (slice(0, n),) * dims])
 
 
 def expand(genome: np.ndarray, side: int, goal: int, dims: int = 3) -> np.ndarray:
     """Strategy (or stack of strategies) of shape (..., goal, ...) from coarse genomes."""
-    if side == 1:
-        return np.array(genome, copy=True)
-    out = genome
-    for axis in range(-dims, 0):
-        out = np.repeat(out, side, axis=axis)
-    return _crop(out, goal, dims)
+    return np.array(genome, copy=True) if side == 1 else _repeated(genome, side, goal, dims)
 
 
 def refine(genome: np.ndarray, side: int, new_side: int, goal: int, dims: int = 3) -> np.ndarray:
@@ -44,11 +43,7 @@ def refine(genome: np.ndarray, side: int, new_side: int, goal: int, dims: int = 
     it) so that every expanded strategy is unchanged."""
     if new_side < 1 or side % new_side:
         raise ValueError(f"cube side {new_side} must be >= 1 and divide the previous side {side}")
-    factor = side // new_side
-    out = genome
-    for axis in range(-dims, 0):
-        out = np.repeat(out, factor, axis=axis)
-    return _crop(out, blocks(goal, new_side), dims)
+    return _repeated(genome, side // new_side, blocks(goal, new_side), dims)
 
 
 def coarsen(strategy: np.ndarray, side: int, dims: int = 3) -> np.ndarray:

@@ -1,18 +1,15 @@
 """Genome encodings: what a run's genomes are and how they stand for strategies (config ``genome``).
 
-* ``tensor`` — the genome of [Exeter GA 2016 §3.3]: a value per state, the strategy space's own
-  genes (roll/hold bits; Hog's dice counts, under an endgame rule one per seat), in cube-system
-  blocks of side c ([`ga_pig.evolve.cube`][ga_pig.evolve.cube]).
-* ``threshold`` — for roll/hold games (under every endgame rule: one threshold per seat, past the
-  goal; the only genome there): ``h[i, j]``, roll while the turn total is below ``h``
-  ([`threshold`][ga_pig.strategies.threshold]), in square blocks of side c over ``(i, j)``: 10^4 integer
-  genes instead of 10^6 bits at goal 100. Pig's optimal policy is not a threshold strategy in 19,093
-  of its 505,000 consulted states, yet its nearest threshold strategy wins 0.49999558 against it.
-  For three or more players ``h[i_0, ..., i_{n-1}]``, a gene per score tuple (cubes of side c).
-  Genes are kept at most ``goal - i`` (for a block, ``i`` its first row): any larger threshold
-  means the same strategy (never hold, roll to win), and such a plateau would make shifts of the
-  boundary change nothing there — from a random start, evolution stalled near 0.47 against the
-  optimal until the genes were capped.
+* ``tensor`` — the genome of [Exeter GA 2016 §3.3]: the strategy space's own genes, in cube-system blocks of side c
+  ([`ga_pig.evolve.cube`][ga_pig.evolve.cube]).
+* ``threshold`` — for roll/hold games (under an endgame rule one per seat, past the goal: the only genome there):
+  10^4 integer genes instead of 10^6 bits at goal 100, in square blocks of side c over ``(i, j)`` (cubes over every
+  score with three or more players). Pig's optimal policy is not a threshold strategy in 19,093 of its 505,000
+  consulted states, yet its nearest threshold strategy wins 0.49999558 against it. Genes are kept at most ``goal - i``
+  (for a block, ``i`` its first row): any larger threshold means the same strategy (never hold, roll to win), and such
+  a plateau would make shifts of the boundary change nothing there — from a random start, evolution stalled near 0.47
+  against the optimal until the genes were capped.
+* ``leader`` — for three or more players, a threshold per mover's score and highest opposing score.
 
 Whatever the genome, a run's files hold strategies in the tensor convention
 ([`ga_pig.strategies`][ga_pig.strategies]), so every tool reads them unchanged:
@@ -128,7 +125,8 @@ class Genome:
 
     def refine(self, genomes: np.ndarray, side: int, new_side: int) -> np.ndarray:
         """The same strategies as genomes of the smaller block side ``new_side``."""
-        return self.settle(cube.refine(genomes, side, new_side, self.game.goal, self.dims))
+        axes = self.plane if self.seated else self.dims
+        return self.settle(self._unplanes(cube.refine(self._planes(genomes), side, new_side, self.game.goal, axes)))
 
     def settle(self, genomes: np.ndarray) -> np.ndarray:
         """Genomes (one or a stack) in their canonical form, in place, after variation: the
@@ -180,14 +178,7 @@ class TensorGenome(Genome):
         return self.space.random(rng, (size,), cube.blocks(self.game.goal, side), p_roll=p_roll)
 
     def encode(self, strategies, side):
-        if self.seated:
-            return self._unplanes(cube.coarsen(strategies, side, self.plane))
-        return cube.coarsen(strategies, side, self.dims)
-
-    def refine(self, genomes, side, new_side):
-        if self.seated:
-            return self._unplanes(cube.refine(self._planes(genomes), side, new_side, self.game.goal, self.plane))
-        return super().refine(genomes, side, new_side)
+        return self._unplanes(cube.coarsen(strategies, side, self.plane if self.seated else self.dims))
 
     def decode(self, genomes, side, force_roll_at_zero, out=None):
         if self.seated:
@@ -217,7 +208,8 @@ class TensorGenome(Genome):
 
 
 class ThresholdGenome(Genome):
-    """``h[i, j]``: roll while the turn total is below ``h``. Under an endgame rule
+    """``h[i, j]`` (``h[i_0, ..., i_{n-1}]`` with n players): roll while the turn total is below ``h``
+    ([`threshold`][ga_pig.strategies.threshold]). Under an endgame rule
     ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]) one threshold per seat, ``h[i, j, seat]`` (the
     seat last, so operators see the same ``(i, j)`` plane), running past the goal: ``h > goal - i``
     rolls on through the goal and banks at ``i + h``, up to the cap ``top`` in a seat that decides
@@ -270,10 +262,6 @@ class ThresholdGenome(Genome):
         if self.seated:
             np.maximum(genomes, 1, out=genomes)
         return genomes
-
-    def refine(self, genomes, side, new_side):
-        planes = cube.refine(self._planes(genomes), side, new_side, self.game.goal, self.plane)
-        return self.settle(self._unplanes(planes))
 
     def decode(self, genomes, side, force_roll_at_zero, out=None):
         h = cube.expand(self._planes(genomes), side, self.game.goal, self.plane)

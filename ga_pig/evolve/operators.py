@@ -1,43 +1,28 @@
 """Variation operators on whole genomes (numpy, no per-gene Python loops).
 
-* [`crossover`][ga_pig.evolve.operators.crossover] — [Exeter GA 2016 §3.4.3]: where the parents agree the child keeps
-  their value; where they disagree each gene is a fair coin. Done bytewise: child = a ^ ((a ^ b) & coin).
-* [`mutate`][ga_pig.evolve.operators.mutate] — flip each gene independently with probability ``rate``: the number of
-  flips is Binomial(n_genes, rate), so every genome, however small, mutates at the requested average rate.
-  Sparse rates draw the gaps between flipped genes (geometric, which is exactly a Bernoulli
-  process) instead of one uniform per gene, so a 10^6-gene genome mutates in about 0.1 ms.
+Gene by gene: [`crossover`][ga_pig.evolve.operators.crossover] ([Exeter GA 2016 §3.4.3]) and
+[`mutate`][ga_pig.evolve.operators.mutate], which flips Binomial(n_genes, rate) genes, so every genome, however
+small, mutates at the requested average rate; sparse rates draw the gaps between flipped genes (geometric, which is
+exactly a Bernoulli process) instead of one uniform per gene, so a 10^6-gene genome mutates in about 0.1 ms. Integer
+genes (Hog's dice counts, thresholds) cross over the same way; what a mutated gene becomes is its genome's rule
+([`Genome.mutated`][ga_pig.evolve.genomes.Genome.mutated], for the tensor genome the strategy space's).
 
-Integer genes (Hog's dice counts, thresholds) cross over the same way; what a mutated gene becomes
-is its genome's rule ([`Genome.mutated`][ga_pig.evolve.genomes.Genome.mutated], for the tensor genome the
-strategy space's).
-
-Structure-aware operators, for any genome (they work on the ``(i, j)`` score plane, where a
-strategy's decisions change slowly):
-
-* [`block_crossover`][ga_pig.evolve.operators.block_crossover] — the child takes each square region of ``block`` x
-  ``block`` genes over ``(i, j)`` (the cube's regions as units) whole from one parent or the other.
-* [`boundary_shift`][ga_pig.evolve.operators.boundary_shift] — move the roll/hold boundary of random square regions
-  along the turn total (thresholds up or down; a tensor's columns slide along k; Hog: more or fewer dice), by
-  log-uniform steps up to ``shift``; every child gets at least one region. A seated genome (one
-  threshold per seat, under an endgame rule) shifts one seat's region or both seats' at once;
-  with three or more players the regions are cubes over every player's score.
-* [`visited_shift`][ga_pig.evolve.operators.visited_shift] — the same, with regions centred on score pairs in proportion
-  to how often play reaches them (occupancy-guided: the champion's exact turn starts in self-play).
-* [`shift_copy`][ga_pig.evolve.operators.shift_copy] — [`boundary_shift`][ga_pig.evolve.operators.boundary_shift], with
-  a share of the regions instead copying the region up to ``block`` genes away over ``(i, j)``: it moves *where* in the
-  score plane a strategy's decisions change (the edge of a band where it rolls on to the goal; the turn starts
-  a changed opening leads to inherit tuned neighbours). Thresholds cannot move such an edge by
-  shifts along the turn total: a gene between "hold at 25" and "roll to the goal at 50" loses at
-  every step in between. The threshold genome copies "roll to the goal" as that, not as a number
-  ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
+Structure-aware, for any genome: they work on square regions of the ``(i, j)`` score plane (cubes over every
+player's score with three or more), where a strategy's decisions change slowly —
+[`block_crossover`][ga_pig.evolve.operators.block_crossover], [`boundary_shift`][ga_pig.evolve.operators.boundary_shift]
+(every child gets at least one region; a seated genome, one threshold per seat under an endgame rule, shifts one
+seat's region or both seats' at once), [`visited_shift`][ga_pig.evolve.operators.visited_shift] (occupancy-guided)
+and [`shift_copy`][ga_pig.evolve.operators.shift_copy], which moves *where* in the score plane a strategy's decisions
+change (the edge of a band where it rolls on to the goal; the turn starts a changed opening leads to inherit tuned
+neighbours). Thresholds cannot move such an edge by shifts along the turn total: a gene between "hold at 25" and
+"roll to the goal at 50" loses at every step in between. The threshold genome copies "roll to the goal" as that,
+not as a number ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
 
 [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS] are the only
 lists of operators, each entered by [`operator`][ga_pig.evolve.operators.operator] with its parameter dataclass
-([`OperatorParams`][ga_pig.evolve.parts.OperatorParams]: the ``operators.*`` keys it reads, ``block``, ``shift``,
-``copy_share``).
-The config names them (``operators.crossover``, ``operators.mutation``; group ``conf/operators/``), the schema,
-``--help`` and the configuration reference take their keys from the registries, and the toolbox passes each operator
-its keys' values.
+([`OperatorParams`][ga_pig.evolve.parts.OperatorParams]: the ``operators.*`` keys it reads). The config names them
+(``operators.crossover``, ``operators.mutation``; group ``conf/operators/``), the schema, ``--help`` and the
+configuration reference take their keys from the registries, and the toolbox passes each operator its keys' values.
 """
 
 from __future__ import annotations

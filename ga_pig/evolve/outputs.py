@@ -60,11 +60,8 @@ def load_population_file(path: Path, space: Space) -> tuple[np.ndarray, int, np.
     """(genomes, side, win_rate) as [`save_population`][ga_pig.evolve.outputs.save_population] wrote them for
     ``space``."""
     with np.load(path, allow_pickle=False) as data:
-        shape = tuple(int(n) for n in data["shape"])
-        stored = np.array(data["genomes"])
-        side = int(data["side"])
-        win_rate = np.array(data["win_rate"])
-    return space.unpack(stored, shape), side, win_rate
+        genomes = space.unpack(np.array(data["genomes"]), tuple(int(n) for n in data["shape"]))
+        return genomes, int(data["side"]), np.array(data["win_rate"])
 
 
 #: What a checkpoint must hold; a file without it is not one of ours.
@@ -93,9 +90,8 @@ def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitnes
     stopped: genomes (bit-packed when bool), their fitness, the cube side, the RNG state, the
     records so far, named ``arrays`` (the champion, the judge's state), and ``fingerprint``, the
     config it belongs to (see [`fingerprint`][ga_pig.evolve.resume.fingerprint])."""
-    extra = {}
-    for name, array in (arrays or {}).items():
-        extra.update(_stored(f"array_{name}", array))
+    extra = {key: value for name, array in (arrays or {}).items()
+             for key, value in _stored(f"array_{name}", array).items()}
     save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, **_stored("genomes", genomes, "genome"),
              fitness=np.asarray(fitness, dtype=np.float64), side=side, generation=generation, elapsed=elapsed,
              rng_state=json.dumps(rng_state), records=json.dumps(records), resumes=json.dumps(resumes), **extra)
@@ -155,9 +151,8 @@ def winrate_figure(records: list[dict], title: str):
         ax.text(0.5, 0.5, "no generations recorded", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
     elif not recorded:
-        x = frame["generation"]
-        ax.plot(x, frame["fitness_mean"], color="tab:blue", label="population mean fitness")
-        ax.plot(x, frame["fitness_best"], color="tab:green", label="population best fitness")
+        ax.plot(frame["generation"], frame["fitness_mean"], color="tab:blue", label="population mean fitness")
+        ax.plot(frame["generation"], frame["fitness_best"], color="tab:green", label="population best fitness")
     else:
         x = frame["generation"]
         ax.fill_between(x, frame["min"], frame["max"], color="tab:blue", alpha=0.15, label="population min–max")

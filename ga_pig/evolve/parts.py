@@ -1,13 +1,8 @@
-"""The parameters of each registered component a run picks, one dataclass per option of the parts of the
-run spec ([`Config`][ga_pig.evolve.spec.Config]): the starting population
-([`POPULATIONS`][ga_pig.evolve.populations.POPULATIONS]), the selection scheme
-([`SCHEMES`][ga_pig.evolve.selection.SCHEMES]), the operator set and each operator's keys
-([`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS], [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]) and the judge
-([`JUDGES`][ga_pig.evolve.judges.JUDGES]).
-
-Each holds the keys its component reads; ``ga_pig.config`` registers them in Hydra's ConfigStore (as
-``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends) and checks their values. The ``#:``
-comment above a field is its line in ``--help`` and the configuration reference."""
+"""The parameters of each registered component a run picks, one dataclass per option of the parts of the run spec
+([`Config`][ga_pig.evolve.spec.Config]), holding the keys its component reads: the starting population, the selection
+scheme, the operator set and each operator's keys, and the judge. ``ga_pig.config`` registers them in Hydra's
+ConfigStore and checks their values. The ``#:`` comment above a field is its line in ``--help`` and the configuration
+reference."""
 
 from __future__ import annotations
 
@@ -165,9 +160,7 @@ class OperatorsConfig(Frozen):
 @dataclass
 class OperatorParams:
     """The keys an operator reads, ``operators.<key>``: the parameter dataclass it is registered with
-    ([`operator`][ga_pig.evolve.operators.operator]), each key a keyword argument of its function of the same name;
-    a key ``fine_<key>`` instead replaces ``<key>`` from the cube's last wave on (null: unchanged). This one has
-    none (``uniform``, ``per_gene``)."""
+    ([`operator`][ga_pig.evolve.operators.operator]). This one has none (``uniform``, ``per_gene``)."""
 
 
 @dataclass
@@ -233,11 +226,8 @@ class StructuredOperators(ShiftCopyParams, OperatorsConfig):
 
 @dataclass
 class FitnessConfig(Frozen):
-    """``simulated``: games decide matches. ``exact``: exact win rates do, between members
-    (opponent ``population``), against a ladder of the run's own champions (``champions``),
-    against the Nash mixture of an archive of them (``nash``: double oracle) or against the
-    Neller-optimal policy (``optimal``). Each judge has its own keys: ``fitness=<option>`` picks
-    the judge with them, and a key of another judge is refused."""
+    """The judge (see [`JUDGES`][ga_pig.evolve.judges.JUDGES]), named by ``kind`` and ``opponent``;
+    ``fitness=<option>`` picks it with its own keys, and a key of another judge is refused."""
 
     #: what decides a match: simulated games or exact win rates
     kind: str = "simulated"
@@ -312,10 +302,9 @@ class _Sequential:
     #: 8, 16, 32, ... batches; max_games a match): near-equal strategies then differ only in the games where they
     #: play differently. false: the challenger plays the champion alone (batches doubling up to max_games)
     paired: bool = False
-    #: champions, simulated: pairs of games begun at one score pair a generation's cell tests may play (0: none). A
-    #: member's row at a score pair the champion's games reach (its turn's decisions there, or its dice count) is
-    #: tested against the champion's by games begun there, both sides playing the champion after that turn
-    #: (sequential, up to max_games pairs a test, z standard errors); the rows that win are switched into the
+    #: champions, simulated: pairs of games begun at one score pair a generation's cell tests may play (0: none): a
+    #: member's row at a score pair the champion's games reach is tested against the champion's by games begun there
+    #: (sequential, up to max_games pairs a test, z standard errors), and the rows that win are switched into the
     #: champion (ga_pig.evolve.judges.cells). Two players under the first-to-goal rule
     cell_tests: int = 0
 

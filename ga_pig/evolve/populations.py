@@ -51,10 +51,9 @@ def random_population(size, game, cfg, rng, side):
 def mixed_population(size, game, cfg, rng, side):
     """Random, hold-at, score and optimal members in turn."""
     kinds = [random_population, hold_at_population, score_population, optimal_population]
-    parts = [kinds[n % len(kinds)] for n in range(size)]
     out = np.empty((size,) + space_of(game).shape, dtype=bool)
-    for kind in kinds:
-        members = [n for n, part in enumerate(parts) if part is kind]
+    for first, kind in enumerate(kinds):
+        members = list(range(first, size, len(kinds)))
         if members:
             out[members] = kind(len(members), game, cfg, rng, side)
     return out

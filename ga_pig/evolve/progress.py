@@ -8,8 +8,7 @@ Its rate and time left leave out numba's compile time ([`CompileClock`][ga_pig._
 
 [`Limit`][ga_pig.evolve.progress.Limit] is ``time_limit_s``: wall-clock seconds from the run's start, compilation
 included (the limit is the scheduler's, not the GA's), checked at every generation boundary, so a run ends
-within one generation of it. A generation that alone takes longer than the limit is named in the
-log the first time it happens.
+within one generation of it.
 """
 
 from __future__ import annotations
@@ -40,11 +39,9 @@ def _duration(seconds: float) -> str:
     return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{seconds:02d}s" if minutes else f"{seconds}s"
 
 
-class _WhileBarShown(logging.Filter):
+def _not_progress(record: logging.LogRecord) -> bool:
     """Keeps progress lines off the console while a bar shows the same thing there."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.name != PROGRESS_LOGGER
+    return record.name != PROGRESS_LOGGER
 
 
 def _console_handlers() -> list[logging.Handler]:
@@ -56,30 +53,27 @@ class Progress:
     """A run's progress from generation ``initial`` to ``total``: a context manager around the
     generation loop, told of each generation by [`advance`][ga_pig.evolve.progress.Progress.advance]."""
 
-    def __init__(self, spec: Config, total: int, initial: int, compiling, stream=None, limit=None) -> None:
-        self.total, self.initial, self.compiling = total, initial, compiling
-        self.limit = Limit(None, 0.0) if limit is None else limit
-        self.stream = sys.stderr if stream is None else stream
-        self.show_bar = spec.progress and self.stream.isatty()
+    def __init__(self, spec: Config, total: int, initial: int, compiling, limit: Limit) -> None:
+        self.total, self.initial, self.compiling, self.limit = total, initial, compiling, limit
+        self.show_bar = spec.progress and sys.stderr.isatty()
         self.bar = None
         self.label = spec.experiment
-        self._filter = _WhileBarShown()
 
     def __enter__(self) -> Progress:
         self.started = time.monotonic()
         self.compiled = self.compiling.seconds
-        self.logged = -float("inf")
+        self.logged, self._shifted = -float("inf"), 0.0
         if self.show_bar:
-            self.bar = tqdm(total=self.total, initial=self.initial, desc=self.label, unit="gen", file=self.stream)
+            self.bar = tqdm(total=self.total, initial=self.initial, desc=self.label, unit="gen", file=sys.stderr)
             for handler in _console_handlers():
-                handler.addFilter(self._filter)
+                handler.addFilter(_not_progress)
         return self
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.close()
             for handler in _console_handlers():
-                handler.removeFilter(self._filter)
+                handler.removeFilter(_not_progress)
 
     def advance(self, generation: int, record: dict | None) -> None:
         """Generation ``generation`` is reached (from the last one told, or ``initial``); ``record``: the latest
@@ -88,11 +82,11 @@ class Progress:
         working = time.monotonic() - self.started - (self.compiling.seconds - self.compiled)  # compile time left out
         rate = done / max(working, 1e-9)
         if self.bar is not None:
-            compiled = self.compiling.seconds - self.compiled - getattr(self, "_shifted", 0.0)
+            compiled = self.compiling.seconds - self.compiled - self._shifted
             if compiled > 0:  # leave compile time out of tqdm's rate and ETA too
                 self.bar.start_t += compiled
                 self.bar.last_print_t += compiled
-                self._shifted = getattr(self, "_shifted", 0.0) + compiled
+                self._shifted += compiled
             postfix = {} if record is None else _scores(record)
             if (stops := self.limit.remaining()) is not None:  # tqdm's own ETA counts generations only
                 postfix["stops in"] = _duration(stops)

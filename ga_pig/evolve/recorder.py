@@ -51,15 +51,11 @@ class Recorder:
     [`flush`][ga_pig.evolve.recorder.Recorder.flush] now); [`finish`][ga_pig.evolve.recorder.Recorder.finish] writes the
     final outputs. ``records`` are those so far (a resumed run's included), in a DEAP ``Logbook``
     (``recorder.records.select("mean")``, as in a DEAP script); ``elapsed`` the seconds already spent before this
-    process.
-
-    A row holds the run's own fitness (``fitness_mean``, ``fitness_best``) and, with ``record``
-    on, the exact win rates against the optimal policy of the population (``mean``, ``max``,
-    ``min``, ``std``), each by DEAP's ``Statistics`` ([`RATES`][ga_pig.evolve.recorder.RATES],
-    [`FITNESS`][ga_pig.evolve.recorder.FITNESS]), that of the run's champion (``champion``: the strategy it would
-    output, chosen by its own fitness), and its diversity ([`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]). With
-    ``record`` off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row
-    added and the champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
+    process. A row's statistics are DEAP's ([`RATES`][ga_pig.evolve.recorder.RATES],
+    [`FITNESS`][ga_pig.evolve.recorder.FITNESS]); its ``champion`` is the rate of the strategy the run would output,
+    chosen by its own fitness; its diversity is [`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]'s. With ``record``
+    off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row added and the
+    champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
 
     def __init__(self, spec: Config, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock,

@@ -1,16 +1,10 @@
 """The end-of-run report: where a run's champion stands, in a few plain lines.
 
-Its exact win rate against the optimal policy (the equilibrium in the other seats with three or
-more players) and against hold at 20, with who starts decided by a coin; the figure
-[Exeter GA 2016 §4.3] published for the same experiment (knockout 0.133, round robin 0.139, cube
-system 0.24 from random strategies), beside this run's best; and the commands that evolve
-near-optimal play, with what they reached within their time limits in ``benchmarks/discovery.py``
-on a 2-core machine.
-
-[`report`][ga_pig.evolve.report.report] builds the lines from the run's summary and champion;
-[`tell`][ga_pig.evolve.report.tell] prints them
-(when the run shows progress) and writes them to the log. The lines hold no timing of this run,
-so a seed gives the same report, and ``summary.json`` stays the same for a seed.
+Its exact win rate against the optimal policy (the equilibrium in the other seats with three or more players) and
+against hold at 20, with who starts decided by a coin; the figure [Exeter GA 2016 §4.3] published for the same
+experiment beside this run's best; and the commands that evolve near-optimal play, with what they reached within
+their time limits in ``benchmarks/discovery.py`` on a 2-core machine. The lines hold no timing of this run, so a
+seed gives the same report, and ``summary.json`` stays the same for a seed.
 """
 
 from __future__ import annotations
@@ -62,7 +56,7 @@ def report(spec: Config, game: Game, summary: dict, champion: np.ndarray) -> lis
         optimal = f"{summary['champion']:.4f} against {against} ({par})"
     lines = ["champion (exact win rates, who starts decided by a coin):",
              f"  {optimal}, {_against_hold_at(game, champion)}"]
-    published = _published(spec, game)
+    published = EXETER_GA_2016.get(spec.experiment) if _plain_pig(game) and spec.population.kind == "random" else None
     if published is not None:
         reached = "not recorded" if summary.get("best_ever") is None else f"{summary['best_ever']:.4f}"
         lines.append(f"  Exeter GA (2016) published {published} for this experiment (its GA's best member); "
@@ -84,11 +78,6 @@ def _plain_pig(game: Game) -> bool:
     return game.name == "pig" and game.goal == 100 and game.players == 2 and game.endgame == "first_to_goal"
 
 
-def _published(spec: Config, game: Game) -> float | None:
-    """The figure of [Exeter GA 2016 §4.3] for this experiment, where it published one."""
-    return EXETER_GA_2016.get(spec.experiment) if _plain_pig(game) and spec.population.kind == "random" else None
-
-
 def _near_optimal(game: Game) -> list[str]:
     """Where to go for near-optimal play: the discovery experiments and what they reach on Pig."""
     where = "" if _plain_pig(game) else f" game={game.name}"
@@ -105,7 +94,7 @@ def tell(lines: list[str], show: bool) -> None:
         print("\n".join(lines), file=sys.stdout, flush=True)
     consoles = [h for h in logging.getLogger().handlers
                 if isinstance(h, logging.StreamHandler) and getattr(h, "stream", None) in (sys.stdout, sys.stderr)]
-    keep_off = _NotThis()
+    keep_off = lambda record: record.name != REPORT_LOGGER  # noqa: E731
     for handler in consoles:
         handler.addFilter(keep_off)
     try:
@@ -113,10 +102,3 @@ def tell(lines: list[str], show: bool) -> None:
     finally:
         for handler in consoles:
             handler.removeFilter(keep_off)
-
-
-class _NotThis(logging.Filter):
-    """Keeps the report's log record off a console handler."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.name != REPORT_LOGGER

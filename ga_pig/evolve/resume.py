@@ -38,7 +38,5 @@ def fingerprint(config: dict) -> str:
     """A digest of everything in a run's ``config`` (plain data: the spec's, or a saved ``config.yaml``'s) that
     decides what a run computes (all but [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE], ``resume`` and Hydra's
     node): a checkpoint stores it, so one copied from another run is recognized."""
-    plain = dict(config)
-    for key in (*CHANGEABLE, "resume", "hydra"):
-        plain.pop(key, None)
+    plain = {key: value for key, value in config.items() if key not in (*CHANGEABLE, "resume", "hydra")}
     return hashlib.sha256(json.dumps(plain, sort_keys=True).encode()).hexdigest()

@@ -2,17 +2,10 @@
 generation is the survivors' offspring ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]), the ``elite`` best of them
 carried over unchanged.
 
-* ``round_robin``, ``knockout`` — [Exeter GA 2016 §3.4.1–3.4.2]: half the population survives.
-* ``mu_plus_lambda`` — (μ+λ): the best ``mu`` by round-robin total survive and all are carried
-  over (re-judged next generation beside their λ = population_size − μ children), so a good
-  member is never lost while it stays among the best.
-* ``mu_comma_lambda`` — (μ,λ): the best ``mu`` of the λ = population_size members are the
-  parents; only ``elite`` of them are carried over.
-* ``tournament`` — population_size tournaments of ``tournament_size`` members drawn at random
-  (with replacement); each winner is a parent (the same member may win several).
-
-A scheme takes the ``selection.*`` values its signature names (``mu``, ``tournament_size``) as
-keywords. A scheme that carries all its survivors over is named in ``KEEPS_SURVIVORS``.
+``round_robin`` and ``knockout`` are [Exeter GA 2016 §3.4.1–3.4.2]'s: half the population survives. A scheme that
+carries all its survivors over (``KEEPS_SURVIVORS``: (μ+λ), re-judged next generation beside their λ =
+population_size − μ children) never loses a good member while it stays among the best. A scheme takes the
+``selection.*`` values its signature names (``mu``, ``tournament_size``) as keywords.
 """
 
 from __future__ import annotations
@@ -26,8 +19,7 @@ __all__ = ["round_robin", "knockout", "mu_plus_lambda", "mu_comma_lambda", "tour
 
 def round_robin(strategies: np.ndarray, judge, rng: np.random.Generator):
     """Every member meets every other; the top half by total survive (ties by a coin)."""
-    totals = judge.totals(strategies)
-    return _best(totals, rng)[: len(strategies) // 2], totals
+    return mu_plus_lambda(strategies, judge, rng, len(strategies) // 2)
 
 
 def knockout(strategies: np.ndarray, judge, rng: np.random.Generator):
@@ -56,10 +48,8 @@ def mu_plus_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: 
     return _best(totals, rng)[:mu], totals
 
 
-def mu_comma_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: int):
-    """(μ,λ): the ``mu`` best by total are the parents."""
-    totals = judge.totals(strategies)
-    return _best(totals, rng)[:mu], totals
+#: (μ,λ): the ``mu`` best by total are the parents; it selects as (μ+λ) does, only ``elite`` of them carried over.
+mu_comma_lambda = mu_plus_lambda
 
 
 def tournament(strategies: np.ndarray, judge, rng: np.random.Generator, tournament_size: int):

@@ -93,7 +93,6 @@ def start(spec: Config, resumed: Resumed | None, game: Game, genes: Genome, rng:
     arrays = state["arrays"]
     for part in stateful:
         part.restore({name[len("judge_"):]: a for name, a in arrays.items() if name.startswith("judge_")})
-
     return Start(population, state["side"], begin, records, state["elapsed"], resumes,
                  Champion(arrays.get("champion")))
 

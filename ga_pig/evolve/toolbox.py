@@ -31,12 +31,6 @@ def _mutate(individual: Individual, rate: float, rng: np.random.Generator, genes
     return individual
 
 
-def _options(function, values: dict) -> dict:
-    """The ``values`` that ``function``'s signature names."""
-    names = inspect.signature(function).parameters
-    return {key: value for key, value in values.items() if key in names}
-
-
 def _fine(value, fine: bool, coarse):
     return coarse if not fine or value is None else value
 
@@ -71,7 +65,8 @@ def build_toolbox(spec: Config, game: Game, rng: np.random.Generator, judge, gen
     toolbox.register("mutate", _mutate, rate=_fine(ops.fine_mutation, fine, spec.mutation), rng=rng, genes=genes,
                      mutation=partial(mutation.function, **_keys(mutation, ops, fine)))
     choice = {**dataclasses.asdict(spec.selection), "mu": spec.survivors}  # the scheme's keys, mu resolved
-    toolbox.register("select", scheme, judge=judge, rng=rng, **_options(scheme, choice))
+    named = inspect.signature(scheme).parameters
+    toolbox.register("select", scheme, judge=judge, rng=rng, **{k: v for k, v in choice.items() if k in named})
     elite = spec.survivors if spec.selection.scheme in KEEPS_SURVIVORS else spec.elite
 
     toolbox.register("clone", Individual)

@@ -29,21 +29,18 @@ _PAIRED = np.array([[0, 1], [2, 1]])
 class Ladder(Judge):
     """A ladder of champions (oracle-free co-evolution with memory).
 
-    The first generation plays a round robin; its best member is the first champion. From then
-    on each member's fitness is its mean win rate against the last ``archive`` champions (the
-    reigning one included); the fittest member that beats the reigning champion becomes the next
-    one — the GA's analogue of iterated best response ([Exeter optimal §3.1.1]), with the archive
-    guarding against cycling back to strategies beaten before. With ``must_beat`` > 1 a
-    challenger must beat each of the last ``must_beat`` champions, not only the reigning one
-    (harder to promote a strategy that only exploits the reigning champion's weaknesses). The
-    reigning champion is the run's own best (``champion``), chosen without the optimal policy.
-    With n players a member plays alone against copies of a champion, and beating it means
-    winning more than its fair share, 1/n. With ``margin`` > 0 beating means winning more than
-    the fair share plus ``margin`` (a challenger that only edges out the champion — often by
-    exploiting it, while playing no better against the rest — stays a challenger). With
-    ``aggregate="min"`` a member's fitness is its worst rate against the archive, not the mean.
-    A member that is the champion is never tested against itself. The champion improvers of a
-    [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion.
+    The first generation plays a round robin; its best member is the first champion. From then on each member's
+    fitness is its win rate against the last ``archive`` champions (``aggregate``: their mean or the worst); the
+    fittest member that beats each of the last ``must_beat`` champions becomes the next one — the GA's analogue of
+    iterated best response ([Exeter optimal §3.1.1]), with the archive guarding against cycling back to strategies
+    beaten before. With n players a member plays alone against copies of a champion, and beating it means winning
+    more than its fair share, 1/n, plus ``margin``. The reigning champion is the run's own best (``champion``),
+    chosen without the optimal policy; a member that is the champion is never tested against itself. The champion
+    improvers of a [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion.
+
+    A ladder gives ``_versus(strategies, opponents)``, the (members, opponents) win rates; ``_round_robin(strategies)``,
+    each member's mean win rate against the others; and ``_promotes(candidate, champion)``, whether ``candidate``,
+    ahead of ``champion`` by its fitness games, truly beats it.
     """
 
     game: Game
@@ -53,18 +50,6 @@ class Ladder(Judge):
     @property
     def champion(self) -> np.ndarray | None:
         return self.champions[-1] if self.champions else None
-
-    def _versus(self, strategies: np.ndarray, opponents: list[np.ndarray]) -> np.ndarray:
-        """(members, opponents) win rates of each member against each opponent."""
-        raise NotImplementedError
-
-    def _round_robin(self, strategies: np.ndarray) -> np.ndarray:
-        """Each member's mean win rate against the others."""
-        raise NotImplementedError
-
-    def _promotes(self, candidate: np.ndarray, champion: np.ndarray) -> bool:
-        """Whether ``candidate``, ahead of ``champion`` by its fitness games, truly beats it."""
-        raise NotImplementedError
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         if not self.champions:
@@ -125,23 +110,16 @@ class ExactLadder(Ladder):
 @dataclass
 class SimulatedLadder(Ladder):
     """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by simulated games only: ``games_per_match`` games against each
-    champion give the fitness; a candidate is promoted after a sequential test against the
-    reigning champion — batches that double from ``games_per_match`` up to ``fitness.max_games``,
-    stopping as soon as the lead (wins − losses) is beyond ``fitness.z`` standard errors either
-    way; promoted only if it ends ahead by that much. With n players the lead is
-    ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the
-    candidate wins its fair share, 1/n (with two players, wins − losses). ([Exeter optimal §3.3] asks for the sample
-    size that makes a comparison fair; here it adapts to how close the two are.) With
-    ``fitness.common`` every member meets the same dice against each champion (common random
-    numbers), so members are ranked on the games where they play differently. With ``margin``
-    the lead must exceed its z standard errors plus what a win rate of fair share + ``margin``
-    would give (``n margin`` a game). With ``fitness.paired`` the test is paired instead: the challenger and a copy
-    of the champion each play the champion on the same dice, turn by turn, and the difference of their leads is
-    tested against its spread over batches; where two near-equal strategies decide alike the games are the same
-    and add no noise, so a small edge is resolved in far fewer games. With ``compact`` (set where the game's loop reads
-    thresholds and the run's genome gives them: three or more players, threshold genomes) members and champions are
-    per-state thresholds ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), a hundredth of the
-    decisions' memory, played exactly as their strategies."""
+    champion give the fitness; a candidate is promoted after a sequential test against the reigning champion —
+    batches that double from ``games_per_match`` up to ``fitness.max_games``, stopping as soon as the lead is beyond
+    ``fitness.z`` standard errors either way; promoted only if it ends ahead by that much. With n players the lead is
+    ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the candidate wins its
+    fair share, 1/n (with two players, wins − losses); ``margin`` adds what a win rate of fair share + ``margin``
+    would give (``n margin`` a game). ([Exeter optimal §3.3] asks for the sample size that makes a comparison fair;
+    here it adapts to how close the two are.) ``fitness.common`` and ``fitness.paired``: see their keys. With
+    ``compact`` (set where the game's loop reads thresholds and the run's genome gives them: three or more players,
+    threshold genomes) members and champions are per-state thresholds
+    ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), played exactly as their strategies."""
 
     game: Game
     games_per_match: int
@@ -180,9 +158,8 @@ class SimulatedLadder(Ladder):
         return self._paired(candidate, champion) if self.params.paired else self._head_to_head(candidate, champion)
 
     def _paired(self, candidate, champion):
-        """The challenger's lead over the champion less a copy of the champion's, on the same dice turn by turn, in
-        batches of ``games_per_match``; after 8, 16, 32, ... batches (and the last), decided once the mean is beyond
-        ``z`` standard errors of the batches' spread (or the batches do not vary)."""
+        """The paired test (``fitness.paired``), decided once the batches' mean is beyond ``z`` standard errors of
+        their spread (or the batches do not vary)."""
         pool = self._scratch.stack([candidate, champion, champion])
         others, per_game, z = self.game.players - 1, self.game.players * self.params.margin, self.params.z
         batches = max(self.params.max_games // self.games_per_match, 2)

@@ -43,20 +43,16 @@ def _meta_nash(payoff: np.ndarray) -> np.ndarray:
 @judge("exact_nash", P.ExactNash)
 @dataclass
 class ExactNash(Judge):
-    """Double oracle over the run's own champions (oracle-free; PSRO's meta-Nash with a GA as
-    the best-response oracle). The archive holds up to ``archive`` past champions and their exact
-    win rates against each other (``payoff``); its maximin mixture (`_meta_nash`) is
-    the opponent: a member's fitness is its win rate against that mixture (the weighted mean of its
-    rates against the archived champions the mixture plays). The fittest member, when it beats the
-    mixture (rate above 1/2 plus ``margin``), joins the archive and the mixture is solved again.
-    Unlike a ladder, which answers only the latest champions and so can chase a cycle of better
-    responses (rock, paper, scissors, rock, ...), a strategy beaten by the mixture of all it has
-    seen cannot climb back in: the mixture approaches the equilibrium as the archive grows. A
-    full archive forgets the oldest champion the mixture no longer plays (the one it plays least
-    when it plays them all). The run's own best (``champion``, saved as ``best.npy``) is the
-    archived champion whose worst margin against the archive is highest — chosen from the run's
-    own games, never the optimal policy. Two players only: with more the archive's game is not
-    zero-sum (config validation refuses it: ``two_players_only``)."""
+    """Double oracle over the run's own champions (oracle-free; PSRO's meta-Nash with a GA as the best-response
+    oracle). The archive holds past champions and their exact win rates against each other (``payoff``); its
+    maximin mixture (`_meta_nash`) is the opponent: a member's fitness is its win rate against that mixture. The
+    fittest member, when it beats the mixture by ``margin``, joins the archive and the mixture is solved again.
+    Unlike a ladder, which answers only the latest champions and so can chase a cycle of better responses (rock,
+    paper, scissors, rock, ...), a strategy beaten by the mixture of all it has seen cannot climb back in: the
+    mixture approaches the equilibrium as the archive grows. A full archive forgets the oldest champion the mixture
+    no longer plays (the one it plays least when it plays them all). The run's own best (``champion``) is the
+    archived champion whose worst margin against the archive is highest. Two players only: with more the archive's
+    game is not zero-sum."""
 
     two_players_only = True
 

@@ -1,6 +1,7 @@
-"""Judges that play the members against each other (oracle-free): simulated games
+"""Judges that keep no champion: the members against each other (oracle-free), by simulated games
 ([`SimulatedJudge`][ga_pig.evolve.judges.SimulatedJudge]) or exact win rates
-([`ExactJudge`][ga_pig.evolve.judges.ExactJudge])."""
+([`ExactJudge`][ga_pig.evolve.judges.ExactJudge]), or each against optimal play (oracle-judged,
+[`OptimalJudge`][ga_pig.evolve.judges.OptimalJudge])."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.families import engine_of
 from ga_pig.game import Game
 
-__all__ = ["SimulatedJudge", "ExactJudge"]
+__all__ = ["SimulatedJudge", "ExactJudge", "OptimalJudge"]
 
 
 @judge("simulated", P.SimulatedFitness)
@@ -67,3 +68,25 @@ class ExactJudge(Judge):
         copies."""
         return engine_of(self.game).pair_win_rates(strategies, np.asarray(pairs, dtype=np.int64).reshape(-1, 2),
                                                    self.starts)
+
+
+@judge("optimal", P.OptimalFitness)
+@dataclass
+class OptimalJudge(Judge):
+    """Each member's exact win rate against the Neller-optimal policy decides (the rates the
+    recorder computed for this generation are reused; with ``fitness.restart`` the judge's own,
+    from its start weights)."""
+
+    rates: RatesVsOptimal
+    params: P.OptimalFitness = field(default_factory=P.OptimalFitness)
+
+    @classmethod
+    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> OptimalJudge:
+        return cls(rates, spec.fitness)
+
+    def __post_init__(self) -> None:
+        self.starts = start_weights(self.rates.game, self.params)
+        self._restarted = None if self.starts is None else self.rates.from_starts(self.starts)
+
+    def totals(self, strategies: np.ndarray) -> np.ndarray:
+        return self.rates(strategies) if self._restarted is None else self._restarted(strategies)
