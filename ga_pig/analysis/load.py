@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
-from ga_pig.evolve.outputs import DRAWS, GENERATIONS, SUMMARY
+from ga_pig.evolve.outputs import DRAWS, FAILED, GENERATIONS, POPULATION, SUMMARY, load_population_file, read_failure
 from ga_pig.families import space_of
 from ga_pig.files import read_json, read_table
 
@@ -39,8 +39,6 @@ def run_dirs(path: str | Path) -> list[Path]:
 def failed_jobs(path: str | Path) -> list[tuple[Path, dict]]:
     """Every job directory at or below ``path`` whose run failed, with what it recorded (error,
     overrides); sorted."""
-    from ga_pig.evolve.outputs import FAILED, read_failure
-
     found = sorted({p.parent for p in Path(path).expanduser().rglob(FAILED)})
     return [(d, read_failure(d) or {"error": "unreadable failed.json", "overrides": []}) for d in found]
 
@@ -147,7 +145,6 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     roll/hold tensors (Hog: int dice counts). ``population.npz`` stores the genomes as cube
     blocks, bit-packed for roll/hold games; this expands them back."""
     from ga_pig.evolve import cube
-    from ga_pig.evolve.outputs import POPULATION, load_population_file
     from ga_pig.evolve.spec import make_game
 
     run_dir = Path(run_dir).expanduser()

@@ -22,12 +22,15 @@ analyses take every kind but ``computer``.
 from __future__ import annotations
 
 import json
+import sqlite3
 import warnings
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ga_pig.files import read_json
 from ga_pig.rundir import DirectoryInUse, check_free
@@ -69,10 +72,8 @@ def _lines(path: Path) -> list[dict]:
     """The rows of a ``.jsonl`` file; a last line cut off by a killed process is dropped."""
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
-        try:
+        with suppress(json.JSONDecodeError):
             rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
     return rows
 
 
@@ -121,9 +122,6 @@ def _last_recording(rows: pd.DataFrame, name: str, path: Path) -> pd.DataFrame:
 def _study_rows(directory: Path, name: str) -> pd.DataFrame:
     """The rows of ``name`` in a study's SQLite database, with the terminal's columns, in the order
     they were made (games by participant, then game)."""
-    import sqlite3
-    from contextlib import closing
-
     database = directory / STUDY_DATABASE
     if not database.is_file():
         raise ValueError(f"{directory} is a study whose database is not a file here (PostgreSQL?): export it first "
@@ -300,8 +298,6 @@ def behaviour_risk(decisions: pd.DataFrame, margin: float = 3.0) -> pd.DataFrame
 def late_game_test(turn_table: pd.DataFrame, late: tuple[int, int] = (14, 16)) -> dict:
     """The claim of [Exeter optimal §3.2.1] that players bank less in turns 14–16 ("panic"): Welch's t-test
     of the points banked per turn in those turns against the earlier ones."""
-    from scipy import stats
-
     points = turn_table["points"].astype(float)
     in_late = turn_table["turn"].between(*late)
     early = points[turn_table["turn"] < late[0]]

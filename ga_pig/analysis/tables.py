@@ -14,8 +14,9 @@ import pandas as pd
 from ga_pig import exact, simulate
 from ga_pig import strategies as S
 from ga_pig.analysis.stats import win_interval
-from ga_pig.families import space_of
-from ga_pig.game import Game
+from ga_pig.families import endgame, space_of
+from ga_pig.families import players as NP
+from ga_pig.game import ENDGAMES, Game
 
 __all__ = ["APPENDIX_A", "FIG17", "appendix_a", "fig17", "hold_at_tournament", "nontransitive_trio",
            "optimal_vs_hold20", "exploitative", "iterated_best_response", "ENDGAME_GAMES", "endgame_answers",
@@ -232,9 +233,6 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
     ``names``: game names, or (name, parameters) pairs ([`ENDGAME_GAMES`][ga_pig.analysis.tables.ENDGAME_GAMES]); the
     table's ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
     the solutions and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
-    from ga_pig.families import endgame
-    from ga_pig.game import ENDGAMES
-
     rows, solutions = [], {}
     for entry in names:
         name, params = (entry, {}) if isinstance(entry, str) else entry
@@ -265,8 +263,6 @@ def players_answers(goal: int = 100, players: int = 3) -> tuple[pd.DataFrame, di
 
     Returns the table and facts: the equilibrium's seat values, its unsettled orbits and its
     exploitability ([`exploitability`][ga_pig.families.players.exploitability])."""
-    from ga_pig.families import players as NP
-
     game = Game.pig(goal=goal, players=players)
     solution = NP.optimal(game)
     two = Game.pig(goal=goal)

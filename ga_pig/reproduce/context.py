@@ -17,6 +17,7 @@ from ga_pig import Game, exact
 from ga_pig.analysis import figures, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
 from ga_pig.analysis.tables import ENDGAME_GAMES, endgame_answers, players_answers
+from ga_pig.config import compose
 from ga_pig.evolve.outputs import SUMMARY
 from ga_pig.families import DiceCounts, RollHold, space_of
 from ga_pig.files import atomic_write, write_text
@@ -163,8 +164,6 @@ def run_experiments(out: Path, budget: Budget, labels: tuple[str, ...] | None = 
 
 def run_discovery(out: Path, budget: Budget) -> Path:
     """The discovery runs, each experiment for its own time limit times the budget's scale."""
-    from ga_pig.config import compose
-
     runs = out / "runs" / "discovery"
     jobs = []
     for name in DISCOVERY_EXPERIMENTS:

@@ -7,8 +7,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 
-def empty(fig: Figure, ax, what: str) -> Figure:
-    """``fig`` with ``ax`` replaced by a note that there is no data for ``what``."""
+def empty(fig: Figure, ax, what: str, *others) -> Figure:
+    """``fig`` with ``ax`` replaced by a note that there is no data for ``what``, and the axes ``others`` hidden."""
+    for other in others:
+        other.set_axis_off()
     ax.text(0.5, 0.5, f"no data: {what}", ha="center", va="center", transform=ax.transAxes)
     ax.set_axis_off()
     return fig

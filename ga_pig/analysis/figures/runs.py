@@ -58,8 +58,7 @@ def diversity_curves(frame: pd.DataFrame, title: str = "") -> Figure:
     per run; dotted verticals where the cube side changes (from the first run's ``cube_side``)."""
     fig, (spread, agreed) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
     if frame is None or frame.empty:
-        agreed.set_axis_off()
-        return empty(fig, spread, "no recorded generations")
+        return empty(fig, spread, "no recorded generations", agreed)
     runs = list(frame.groupby("run_dir")) if "run_dir" in frame else [(None, frame)]
     for n, (_, run) in enumerate(runs):
         run = run.sort_values("generation")
@@ -113,8 +112,7 @@ def random_search_density(means, peaks: dict[str, float | list[float]] | None = 
     fig, (zoom, full) = plt.subplots(1, 2, figsize=(12, 4.8), gridspec_kw={"width_ratios": [1, 1.25]},
                                      layout="constrained")
     if means.size < 2:
-        full.set_axis_off()
-        return empty(fig, zoom, "fewer than two random-search draws")
+        return empty(fig, zoom, "fewer than two random-search draws", full)
     mu, sd = means.mean(), means.std(ddof=1)
     kde = stats.gaussian_kde(means)
     quantiles = {level: stats.norm.ppf(level, mu, sd) for level in levels}
@@ -181,8 +179,7 @@ def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = 
     is what a run reports (``champion``: the strategy the run itself picked)."""
     fig, (by_generation, by_time) = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True, layout="constrained")
     if frame is None or frame.empty or column not in frame:
-        by_time.set_axis_off()
-        return empty(fig, by_generation, f"no recorded {column!r}")
+        return empty(fig, by_generation, f"no recorded {column!r}", by_time)
     frame = frame.dropna(subset=[column]).sort_values("generation")
     for (value, group), colour in zip(frame.groupby(by, sort=True), plt.cm.tab10.colors, strict=False):
         group = group.assign(best=group.groupby("run_dir", group_keys=False)[column].cummax())
