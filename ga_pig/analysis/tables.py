@@ -98,16 +98,14 @@ def hold_at_tournament(game: Game | None = None, thresholds=range(1, 101)) -> tu
     W = exact.win_matrix(np.stack([S.hold_at(n, game) for n in thresholds]), game)
     totals = W.sum(axis=1) - np.diag(W)
     order = np.argsort(-totals)
-    ranked = W[np.ix_(order, order)]
-    upsets = int(np.sum(np.triu(ranked < 0.5, k=1)))  # head-to-head results against the totals' ranking
+    upsets = int(np.sum(np.triu(W[np.ix_(order, order)] < 0.5, k=1)))  # head-to-head results against the ranking
     beats = (W > 0.5).astype(np.int64)
     cycles = int(np.trace(np.linalg.matrix_power(beats, 3)))  # a 3-cycle p > q > r > p, counted from each of the 3
     table = pd.DataFrame({"hold_at": thresholds, "total_win_rate": totals,
                           "mean_win_rate": totals / (len(thresholds) - 1)}).sort_values(
         "total_win_rate", ascending=False, ignore_index=True)
-    winner = thresholds[int(order[0])]
     # a tournament is transitive (a total order) exactly when it has no 3-cycle
-    facts = {"winner": winner, "upsets_against_ranking": upsets, "three_cycles": cycles // 3,
+    facts = {"winner": thresholds[int(order[0])], "upsets_against_ranking": upsets, "three_cycles": cycles // 3,
              "transitive": cycles == 0,
              "winner_beats_all": bool(np.all(W[order[0], np.arange(len(thresholds)) != order[0]] > 0.5))}
     return table, W, facts

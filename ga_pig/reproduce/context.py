@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ga_pig import Game, exact
-from ga_pig.analysis import figures, tables
+from ga_pig.analysis import figures, play, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
-from ga_pig.analysis.tables import ENDGAME_GAMES, endgame_answers, players_answers
 from ga_pig.config import compose
 from ga_pig.evolve.outputs import SUMMARY
 from ga_pig.families import DiceCounts, RollHold, space_of
@@ -50,7 +49,7 @@ class Budget:
         if quick:
             return cls(12, 6, (0,), 12, range(200, 3001, 700), 12, range(5, 61, 5), True, 10, 0.005, ("pig",), 30)
         return cls(1000, 200, (0, 1, 2), 300, range(100, 5001, 100), 100, range(1, 101), False, 100, 1.0,
-                   ENDGAME_GAMES, 100)
+                   tables.ENDGAME_GAMES, 100)
 
 
 @dataclass
@@ -267,12 +266,12 @@ class Context:
     @functools.cached_property
     def endgame(self) -> tuple[pd.DataFrame, dict]:
         """(answers table, {(game, rule): (solution, winning margins)}) of the endgame rules."""
-        return endgame_answers(self.budget.endgame_games, self.game.goal)
+        return tables.endgame_answers(self.budget.endgame_games, self.game.goal)
 
     @functools.cached_property
     def players(self) -> tuple[pd.DataFrame, dict]:
         """(table, facts) of three-player Pig: equilibrium, approximation, heuristics."""
-        return players_answers(self.budget.players_goal, 3)
+        return tables.players_answers(self.budget.players_goal, 3)
 
     @functools.cached_property
     def discovery(self) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
@@ -284,13 +283,12 @@ class Context:
     def play_study(self) -> tuple[pd.DataFrame, pd.DataFrame, list[dict]]:
         """(decisions, turns, people) of the human study of [Exeter optimal §2.4] played by synthetic
         people, its sessions rebuilt on every run."""
-        from ga_pig.analysis.play import load_play, turns
         from ga_pig.play.advice import Advisor
         from ga_pig.play.synthetic import study
 
         directory, people = study(self.game, self.out / "play_study", advisor=Advisor(self.game, self.solution))
-        decisions, _ = load_play(directory)
-        return decisions, turns(decisions), people
+        decisions, _ = play.load_play(directory)
+        return decisions, play.turns(decisions), people
 
     @functools.cached_property
     def draws(self) -> pd.DataFrame:
