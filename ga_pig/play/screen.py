@@ -69,8 +69,8 @@ class Screen:
 
     def choose(self, prompt: str, options: dict[str, str], skip: bool = False, what: str | None = None) -> str | None:
         """Ask until the answer is one of ``options`` (typed key -> value); with ``skip`` an empty
-        answer returns None. ``q`` quits; anything else is refused as not ``what`` (by default: an
-        answer, the options named)."""
+        answer returns None. ``q`` quits; anything else is told it is not ``what`` (by default: an
+        answer, the options named) and asked again."""
         what = what or f"an answer here: type {', '.join(options)}{', or Enter to skip' if skip else ''} (q quits)"
         while True:
             typed = self.ask(prompt).strip().lower()
