@@ -24,12 +24,10 @@ def cold(dispatchers) -> bool:
     return False
 
 
-def announce(dispatchers) -> bool:
-    """Print [`MESSAGE`][ga_pig._compile.MESSAGE] on stderr if the kernels are not cached yet; return whether it did."""
+def announce(dispatchers) -> None:
+    """Print [`MESSAGE`][ga_pig._compile.MESSAGE] on stderr if the kernels are not cached yet."""
     if cold(dispatchers):
         print(MESSAGE, file=sys.stderr, flush=True)
-        return True
-    return False
 
 
 class CompileClock:

@@ -175,26 +175,19 @@ class LaunchCallback(Callback):
             config.hydra.overrides.hydra.append(f"hydra.sweep.dir={sweep_dir}")
 
 
-class _NoSacctNoise(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "sacct" not in record.getMessage()
-
-
-def accounting_off() -> bool:
-    """Whether the SLURM cluster this machine submits to keeps no job accounting (so ``sacct``
-    cannot answer)."""
-    try:
-        shown = subprocess.run(["scontrol", "show", "config"], capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return "accounting_storage/none" in shown.stdout
+def _no_sacct(record: logging.LogRecord) -> bool:
+    return "sacct" not in record.getMessage()
 
 
 def quiet_sacct() -> None:
-    """On a cluster whose accounting is off, silence submitit's polls of ``sacct``: its stderr
-    ("Slurm accounting storage is disabled") and submitit's warning that the call failed, both
+    """On a cluster whose accounting is off (``sacct`` cannot answer), silence submitit's polls of ``sacct``: its
+    stderr ("Slurm accounting storage is disabled") and submitit's warning that the call failed, both
     repeated on every poll. submitit then tells finished jobs by their result files."""
-    if not accounting_off():
+    try:
+        shown = subprocess.run(["scontrol", "show", "config"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    if "accounting_storage/none" not in shown.stdout:
         return
     from submitit.slurm import slurm
 
@@ -205,6 +198,4 @@ def quiet_sacct() -> None:
 
     if type(slurm.SlurmJob.watcher) is slurm.SlurmInfoWatcher:  # not replaced yet
         slurm.SlurmJob.watcher = QuietWatcher(delay_s=slurm.SlurmJob.watcher._delay_s)
-    logger = logging.getLogger("submitit")
-    if not any(isinstance(f, _NoSacctNoise) for f in logger.filters):
-        logger.addFilter(_NoSacctNoise())
+    logging.getLogger("submitit").addFilter(_no_sacct)  # once: a filter already there is not added again

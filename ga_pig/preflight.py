@@ -27,15 +27,14 @@ import itertools
 import math
 import shutil
 import subprocess
-import typing
 from pathlib import Path
 
 from ga_pig import _schema
 from ga_pig._cli import refuse
 from ga_pig._config_doc import conf_groups
-from ga_pig.config import Config, compose
+from ga_pig.config import compose
 from ga_pig.config.checks import check_part_overrides
-from ga_pig.config.schema import run_keys
+from ga_pig.config.schema import run_keys as schema_keys
 
 __all__ = ["preflight", "check_overrides", "schema_keys"]
 
@@ -45,12 +44,6 @@ MAX_COMBINATIONS = 256
 #: Command-line flags after which Hydra runs nothing (help, info, completion).
 NOTHING_RUNS = ("--help", "-h", "--hydra-help", "--info", "-i", "--shell-completion", "-sc", "--version")
 SLURM_LAUNCHERS = ("slurm", "submitit_slurm")
-
-
-def schema_keys(cls=Config) -> dict[str, typing.Any]:
-    """Every key of the run schema, dotted (``game.goal``), with its type; nested sections too,
-    and of a part (``fitness``, ...) the keys of every option."""
-    return run_keys() if cls is Config else _schema.keys(cls)
 
 
 def _nearest(name: str, names) -> str:

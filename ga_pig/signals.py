@@ -67,8 +67,7 @@ def stopping_on(signums: tuple[int, ...] | None = None):
         yield
         return
     signums = stop_signals() if signums is None else signums
-    previous = {s: signal.getsignal(s) for s in signums}
-    previous = {s: old for s, old in previous.items() if old is not signal.SIG_IGN}
+    previous = {s: old for s in signums if (old := signal.getsignal(s)) is not signal.SIG_IGN}
     for s, old in previous.items():
         signal.signal(s, _Raise(old.displaced if isinstance(old, _Raise) else old))
     try:
@@ -86,8 +85,7 @@ def deferred():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, *stop_signals())}
-    handlers = {s: h for s, h in handlers.items() if callable(h)}
+    handlers = {s: h for s in (signal.SIGINT, *stop_signals()) if callable(h := signal.getsignal(s))}
     received: list[int] = []
     for s in handlers:
         signal.signal(s, lambda signum, frame: received.append(signum))

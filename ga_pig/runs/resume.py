@@ -41,8 +41,7 @@ def stopped_before_checkpoint(directory: str | Path) -> bool:
         return False
     temporary = {n for n in names if n.startswith(".") and (n.endswith(".tmp") or n.startswith(".ga_pig-probe-"))}
     rest = names - temporary
-    return (bool(names - {LOCK_FILE}) and rest <= SETUP_FILES and CHECKPOINT not in rest
-            and SUMMARY not in rest)
+    return bool(names - {LOCK_FILE}) and rest <= SETUP_FILES and CHECKPOINT not in rest and SUMMARY not in rest
 
 
 def restart_command(directory: str | Path) -> str:

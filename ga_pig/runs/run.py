@@ -16,11 +16,12 @@ import functools
 import logging
 from pathlib import Path
 
+import numba
 from omegaconf import DictConfig, OmegaConf
 
 from ga_pig._compile import announce as announce_compiling
 from ga_pig._compile import compile_timer
-from ga_pig.config import fail, to_spec
+from ga_pig.config import compose, fail, to_spec
 from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.islands import evolve_islands
 from ga_pig.evolve.outputs import FAILED, RUN_FILES
@@ -40,12 +41,10 @@ __all__ = ["run", "run_overrides"]
 def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = None) -> dict:
     """Run the experiment ``cfg`` (or continue ``cfg.resume``), writing into ``output_dir``.
 
-    With ``resume=<run dir>`` the run continues in that directory from its checkpoint;
-    ``overrides`` are the command-line ``key=value`` strings given with it, of which only
-    [`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE] may change a value (``None``: inferred by comparing
-    ``cfg`` with a bare ``resume=`` config). Everything is checked before anything is written.
-    The run holds its directory ([`ga_pig.rundir`][ga_pig.rundir]) from the first check to the last write:
-    a directory another process holds, or one that already holds a run, is refused.
+    With ``resume=<run dir>`` the run continues in that directory from its checkpoint; ``overrides``: the
+    command-line ``key=value`` strings, as for [`prepare`][ga_pig.runs.resume.prepare]. Everything is checked
+    before anything is written. The run holds its directory ([`ga_pig.rundir`][ga_pig.rundir]) from the first
+    check to the last write: a directory another process holds, or one that already holds a run, is refused.
 
     Returns the summary that is also written to ``summary.json`` (``stopped``: null, or
     ``"time_limit_s"`` for a run that ran out of time; ``resume=`` continues it). Ctrl-C, and the
@@ -80,6 +79,7 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
                 return random_search(run)
             return evolve(run) if spec.islands == 1 else evolve_islands(run)
 
+
 def _write_config(job: Job, directory: Path) -> None:
     """The run's ``config.yaml``: a new run's config, or a resumed run's with the changes made (``resume`` left
     out: it names where the run continued, not what it computes)."""
@@ -111,10 +111,6 @@ def _check_unused(directory: Path) -> None:
 def run_overrides(overrides: list[str], output_dir: str | Path, threads: int | None = None) -> dict:
     """Compose a config from command-line style ``overrides`` and run it quietly (no progress
     bar), numba limited to ``threads`` if given — what scripts and parallel jobs need."""
-    import numba
-
-    from ga_pig.config import compose
-
     if threads is not None:
         numba.set_num_threads(threads)
     return run(compose([*overrides, "progress=false"]), output_dir, [*overrides, "progress=false"])
