@@ -39,10 +39,8 @@ def main() -> None:
         print(f"{name:<{width}}" + "".join(f"{first[r, c]:>12.6f}" for c in range(len(names))))
 
     seats = exact.seats(solution.policy, named["hold at 20"], game)
-    print(
-        f"\noptimal vs hold at 20: optimal first {seats.a_first_wins_a:.6f}, "
-        f"optimal second {seats.b_first_wins_a:.6f}, coin-flip start {seats.win_rate:.6f}"
-    )
+    print(f"\noptimal vs hold at 20: optimal first {seats.a_first_wins_a:.6f}, "
+          f"optimal second {seats.b_first_wins_a:.6f}, coin-flip start {seats.win_rate:.6f}")
 
 
 if __name__ == "__main__":

@@ -72,19 +72,14 @@ def _dice_turn(strategy, i: int, j: int, game: Game, rng: _random.Random, visits
 def play(a, b, game: Game, n_games: int, seed: int = 0) -> tuple[int, int, int]:
     """(wins of a, wins of b, stalemates) over ``n_games``, first mover alternating (a starts)."""
     rng = _random.Random(seed)
-    wins = [0, 0]
-    stalemates = 0
+    counts = {0: 0, 1: 0, -1: 0}  # a's wins, b's wins, stalemates
     for game_index in range(n_games):
         if game_index % 2 == 0:
             result = play_one(a, b, game, rng)
-        else:
-            result = play_one(b, a, game, rng)
-            result = -1 if result == -1 else 1 - result
-        if result == -1:
-            stalemates += 1
-        else:
-            wins[result] += 1
-    return wins[0], wins[1], stalemates
+        else:  # b moved first: play_one's 0 is b's win
+            result = {0: 1, 1: 0, -1: -1}[play_one(b, a, game, rng)]
+        counts[result] += 1
+    return counts[0], counts[1], counts[-1]
 
 
 def brute_force(a, b, game: Game, start: tuple[int, int] = (0, 0)) -> tuple[float, float]:
@@ -101,16 +96,10 @@ def brute_force(a, b, game: Game, start: tuple[int, int] = (0, 0)) -> tuple[floa
 def _brute_force_roll_hold(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:
     """[`brute_force`][ga_pig.reference.brute_force] for roll/hold games: states (mover, i, j, k, passed)."""
     goal = game.goal
-    index = {}
-    for mover in (0, 1):
-        for i in range(goal):
-            for j in range(goal):
-                for k in range(goal - i):
-                    for passed in (0, 1):
-                        index[mover, i, j, k, passed] = len(index)
-    n = len(index)
-    A = np.eye(n)
-    rhs = np.zeros((n, 2))  # columns: a wins, b wins
+    states = itertools.product((0, 1), range(goal), range(goal), range(goal), (0, 1))
+    index = {state: n for n, state in enumerate(s for s in states if s[1] + s[3] < goal)}  # (mover, i, j, k, passed)
+    A = np.eye(len(index))
+    rhs = np.zeros((len(index), 2))  # columns: a wins, b wins
     for (mover, i, j, k, passed), row in index.items():
         strategy = a if mover == 0 else b
         if strategy[i, j, k]:

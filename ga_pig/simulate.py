@@ -1,9 +1,8 @@
 """Monte Carlo play between strategies (numba kernels, both cores).
 
-Games are cut into fixed blocks of at most [`BLOCK`][ga_pig.simulate.BLOCK] games; each block draws from its own
-splitmix64 stream, keyed by (seed, match, block) (`ga_pig._streams`). Blocks run in parallel
-and their integer counts are summed, so the same seed gives the same result whatever the thread
-count.
+Each block of [`BLOCK`][ga_pig.simulate.BLOCK] games draws from its own stream keyed by (seed, match, block)
+(`ga_pig._streams`); blocks run in parallel and their integer counts are summed, so the same seed gives the same
+result whatever the thread count.
 
 In every match the first mover alternates game by game: the match's even-numbered games are
 started by the first strategy. A stalemate (both players pass at a turn start, one after the
@@ -70,18 +69,12 @@ class PlayResult:
 MAX_GAMES = 2**62
 
 
-
-
-# --------------------------------------------------------------------------- public API
 def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = False) -> np.ndarray:
     """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each
     (``common``: every match replays the same dice, turn by turn): a's wins and b's wins in the
     games a started, then in those b started. With n >= 3 players (b in every seat but a's),
     (n_matches, 2 n): a's wins and the b's wins in the games a played from seat 0, 1, ...
-
-    The blocks go to the kernel `CHUNK_BLOCKS` at a time, so memory stays bounded however
-    many games are asked for, and Ctrl-C (KeyboardInterrupt) is honoured between chunks.
-    """
+    The blocks go to the kernel `CHUNK_BLOCKS` at a time."""
     n_matches = len(pair_a)
     blocks_per_match = -(-games // BLOCK)
     total_blocks = n_matches * blocks_per_match
@@ -130,15 +123,9 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     n_games = check_int("n_games", n_games, 1, MAX_GAMES)
     pop = np.stack([a, b])
     counts = _run_matches(pop, [0], [1], n_games, game, seed)[0]
-    return PlayResult(
-        games=n_games,
-        a_first_games=(n_games + 1) // 2,
-        a_first_wins_a=int(counts[0]),
-        a_first_wins_b=int(counts[1]),
-        b_first_games=n_games // 2,
-        b_first_wins_a=int(counts[2]),
-        b_first_wins_b=int(counts[3]),
-    )
+    return PlayResult(games=n_games, a_first_games=(n_games + 1) // 2, a_first_wins_a=int(counts[0]),
+                      a_first_wins_b=int(counts[1]), b_first_games=n_games // 2, b_first_wins_a=int(counts[2]),
+                      b_first_wins_b=int(counts[3]))
 
 
 def _pool(population: object, game: Game, name: str = "population") -> np.ndarray:
@@ -209,16 +196,12 @@ def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0,
     """
     population = _pool(strategies, game, "strategies")
     n = population.shape[0]
-    if not engine_of(game).symmetric:  # every ordered pair: p alone against copies of q
-        p, q = np.nonzero(~np.eye(n, dtype=bool))
-        wins = np.zeros((n, n), dtype=np.int64)
-        if len(p):
-            wins[p, q] = matches(population, np.stack([p, q], axis=1), game, games_per_pair, seed, common)[:, 0]
-        return wins
-    p, q = np.triu_indices(n, k=1)
+    symmetric = engine_of(game).symmetric  # else every ordered pair: p alone against copies of q
+    p, q = np.triu_indices(n, k=1) if symmetric else np.nonzero(~np.eye(n, dtype=bool))
     wins = np.zeros((n, n), dtype=np.int64)
     if len(p):
         result = matches(population, np.stack([p, q], axis=1), game, games_per_pair, seed, common)
         wins[p, q] = result[:, 0]
-        wins[q, p] = result[:, 1]
+        if symmetric:
+            wins[q, p] = result[:, 1]
     return wins

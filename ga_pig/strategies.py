@@ -41,39 +41,15 @@ from ga_pig._validate import check_int
 from ga_pig.families import space_of
 from ga_pig.game import Game, check_game
 
-__all__ = [
-    "check",
-    "check_population",
-    "equal",
-    "legal",
-    "hold_at",
-    "score",
-    "roll_to_win",
-    "turtle",
-    "roll_and_wait",
-    "random",
-    "from_function",
-    "force_roll_at_zero",
-    "dice",
-    "random_dice",
-    "threshold",
-    "thresholds_of",
-    "keep_pace",
-    "hold_at_23",
-    "LITERATURE",
-]
+__all__ = ["check", "check_population", "equal", "legal", "hold_at", "score", "roll_to_win", "turtle", "roll_and_wait",
+           "random", "from_function", "force_roll_at_zero", "dice", "random_dice", "threshold", "thresholds_of",
+           "keep_pace", "hold_at_23", "LITERATURE"]
 
 
 def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
-    """Validate a strategy for ``game`` and return it unchanged.
-
-    Raises
-    ------
-    ValueError
-        If ``s`` is not a strategy of the game's space ([`space_of`][ga_pig.families.space_of]): a numpy bool array
-        of shape ``(goal, goal, goal)``, for Hog an integer array of shape ``(goal, goal)`` of dice
-        counts 1..max_dice; the message names the expected shape and dtype and what was given.
-    """
+    """Return ``s`` unchanged if it is a strategy of the game's space ([`space_of`][ga_pig.families.space_of]): a
+    numpy bool array of shape ``(goal, goal, goal)``, for Hog an integer array of shape ``(goal, goal)`` of dice
+    counts 1..max_dice; else raise ValueError naming the expected shape and dtype and what was given."""
     check_game(game)
     return space_of(game).check(s, name)
 
@@ -225,12 +201,6 @@ def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
     return out
 
 
-def _round_half_up(numerator: np.ndarray, divisor: int) -> np.ndarray:
-    """``numerator / divisor`` rounded to the nearest integer, halves upwards (towards +inf):
-    ``floor(numerator / divisor + 1/2)``, in integers."""
-    return (2 * numerator + divisor) // (2 * divisor)
-
-
 def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -> np.ndarray:
     """Neller & Presser's "keep pace and end race" rule ([Neller & Presser 2010]).
 
@@ -256,9 +226,7 @@ def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -
     Returns
     -------
     ndarray(bool, shape=space_of(game).shape)
-        ``s[i, j, k]`` True to roll (indexing: [`ga_pig.strategies`][ga_pig.strategies]). Where
-        ``i + k`` reaches the goal the mover has won: those entries are never consulted, and under
-        an endgame rule they hold, as for every builder here.
+        ``s[i, j, k]`` True to roll (indexing: [`ga_pig.strategies`][ga_pig.strategies]).
 
     Notes
     -----
@@ -266,36 +234,19 @@ def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -
     parameters wins 0.495390298098834 on Pig to 100 (``exact.win_rate(keep_pace(game),
     exact.optimal(game).policy, game)``); the figure cited for the source is about 0.4953.
     Rounding halves to even instead gives 0.495343870308521.
-
-    References
-    ----------
-    [Neller & Presser 2010].
     """
     check_int("hold", hold, 0)
     check_int("divisor", divisor, 1)
     check_int("race_at", race_at, 0)
     i, j, k = space_of(game).grid()
-    return space_of(game).table((np.maximum(i, j) >= race_at) | (k < hold + _round_half_up(j - i, divisor)))
+    pace = (2 * (j - i) + divisor) // (2 * divisor)  # round((j - i) / divisor), halves up: floor(x + 1/2) in integers
+    return space_of(game).table((np.maximum(i, j) >= race_at) | (k < hold + pace))
 
 
 def hold_at_23(game: Game) -> np.ndarray:
-    """The two-dice rule studied by [Zhu & Ma 2022]: hold at 23 (the same tensor as
-    ``hold_at(23, game)``, [`hold_at`][ga_pig.strategies.hold_at]).
+    """The two-dice rule studied by [Zhu & Ma 2022] for 2-dice Pig to 100 (``Game.two_dice()``), for any roll/hold
+    game: hold at 23, the same tensor as ``hold_at(23, game)`` ([`hold_at`][ga_pig.strategies.hold_at]).
 
-    Roll while the turn total is below 23, then hold; where ``i + k`` reaches the goal the mover
-    has won (never consulted; under an endgame rule it holds there, as for every builder here).
-
-    Parameters
-    ----------
-    game : Game
-        Any roll/hold game; the rule is studied for 2-dice Pig to 100 (``Game.two_dice()``).
-
-    Returns
-    -------
-    ndarray(bool, shape=space_of(game).shape)
-
-    Notes
-    -----
     On 2-dice Pig to 100 it wins 0.474681922274201 against that game's optimal policy, a fair
     coin deciding who starts; the figure cited for [Zhu & Ma 2022] is about 0.4747.
     """

@@ -128,8 +128,7 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np
     Where the family can (two players under ``first_to_goal``, every roll/hold game), each strategy's turns are made
     once for all its pairs, turns alike across strategies once for all, and the members meet each opponent four at
     a time in one sweep: cheaper than a [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same
-    numbers (a generation of 16 against two champions on two-dice Pig takes 0.37 of the time of its 32 pairs
-    evaluated one by one).
+    numbers.
 
     Parameters
     ----------
