@@ -54,16 +54,13 @@ class Game:
         0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
         positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
         number chosen per (i, j); the turn scores the dice's sum unless one of them busts.
-        Strategies are then int arrays of shape ``(goal, goal)``: the game's [`space_of`][ga_pig.families.space_of] says
-        which kind of strategy it takes.
+        The game's strategy space ([`space_of`][ga_pig.families.space_of]) says which kind of strategy it takes.
     endgame : str
-        One of [`ENDGAMES`][ga_pig.game.ENDGAMES]: ``first_to_goal`` (default, the source documents' rule),
-        ``last_round`` or ``equal_turns`` ([`ga_pig.families.endgame`][ga_pig.families.endgame], where the rules
-        are stated and which games it takes: every game but three or more players).
+        One of [`ENDGAMES`][ga_pig.game.ENDGAMES] ([`ga_pig.families.endgame`][ga_pig.families.endgame] states the
+        rules and which games take them: every game but three or more players).
     players : int
         Players taking turns, >= 2. With more than two, strategies are indexed by every player's
-        score ([`ga_pig.families.players`][ga_pig.families.players], which so far is the only part of the engine that
-        takes them).
+        score ([`ga_pig.families.players`][ga_pig.families.players]).
     turns : int
         0: no turn limit. A positive value makes Pig solitaire: each player has ``turns`` turns to bank
         the goal alone ([`ga_pig.families.solitaire`][ga_pig.families.solitaire]).
@@ -96,28 +93,21 @@ class Game:
                              f"outcomes, got {self.outcomes}")
         if len(self.outcomes) == 0:
             raise ValueError("outcomes must list at least one roll outcome, got none")
-        probabilities = []
         for outcome in self.outcomes:
             effect = Effect(outcome.effect)
             if not np.isfinite(outcome.probability) or outcome.probability < 0:
-                raise ValueError(
-                    f"outcome probabilities must be non-negative, got {outcome.probability!r} "
-                    f"in {outcome}"
-                )
+                raise ValueError(f"outcome probabilities must be non-negative, got {outcome.probability!r} "
+                                 f"in {outcome}")
             if effect in (Effect.BUST, Effect.RESET, Effect.DOUBLE) and outcome.amount != 0:
                 raise ValueError(f"only ADD, BANK and SUBTRACT outcomes carry an amount, got {outcome}")
             if effect is Effect.SUBTRACT and outcome.amount < 1:
-                raise ValueError(
-                    f"a SUBTRACT outcome must take at least 1 point, got amount {outcome.amount} in {outcome}"
-                )
+                raise ValueError(f"a SUBTRACT outcome must take at least 1 point, got amount {outcome.amount} "
+                                 f"in {outcome}")
             if effect is Effect.BANK and outcome.amount < 0:
                 raise ValueError(f"a BANK outcome cannot take points away, got amount {outcome.amount} in {outcome}")
             if effect is Effect.ADD and outcome.amount < 1:
-                raise ValueError(
-                    f"an ADD outcome must add at least 1 point, got amount {outcome.amount} in "
-                    f"{outcome}"
-                )
-            probabilities.append(outcome.probability)
+                raise ValueError(f"an ADD outcome must add at least 1 point, got amount {outcome.amount} in {outcome}")
+        probabilities = [outcome.probability for outcome in self.outcomes]
         total = float(np.sum(probabilities))
         if abs(total - 1.0) > 1e-12:
             raise ValueError(f"outcome probabilities must sum to 1, got {total!r}")
@@ -253,10 +243,8 @@ class Game:
         if unknown:
             takers = sorted(g for g, b in GAMES.items() if unknown[0] in inspect.signature(b).parameters)
             elsewhere = f" ({', '.join(takers)} take{'s' * (len(takers) == 1)} it)" if takers else ""
-            raise ValueError(
-                f"game {name!r} takes no parameter {', '.join(map(repr, unknown))}{elsewhere}; "
-                f"it accepts: {', '.join(accepted)}"
-            )
+            raise ValueError(f"game {name!r} takes no parameter {', '.join(map(repr, unknown))}{elsewhere}; "
+                             f"it accepts: {', '.join(accepted)}")
         return builder(**params)
 
     # ------------------------------------------------------------------ one roll, in plain Python
@@ -281,10 +269,9 @@ class Game:
         return k, (i + k if i + k >= self.goal else None)
 
     def dice_table(self) -> np.ndarray:
-        """pi[d, s]: the probability that rolling d dice at once scores s (s = 0: some die busts),
-        for 1 <= d <= max_dice (pi(d, k) of [Neller & Presser 2005, "Hog"]); row 0 is unused. Shape
-        ``(max_dice + 1, max_dice * top + 1)`` with ``top`` the largest ADD amount; ``(0, 0)``
-        for a roll/hold game ([`ga_pig.game.dice`][ga_pig.game.dice])."""
+        """pi[d, s]: the probability that rolling d dice at once scores s, as
+        [`ga_pig.game.dice`][ga_pig.game.dice] tabulates it (pi(d, k) of [Neller & Presser 2005, "Hog"]); shape
+        ``(0, 0)`` for a roll/hold game."""
         return dice.dice_table(self.outcomes, self.max_dice) if self.max_dice else np.zeros((0, 0))
 
     def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -39,12 +39,7 @@ class Effect(enum.IntEnum):
 
 
 # The effect codes as plain ints, for the numba kernels (which branch on them): from Effect, here only.
-ADD = int(Effect.ADD)
-BUST = int(Effect.BUST)
-RESET = int(Effect.RESET)
-BANK = int(Effect.BANK)
-DOUBLE = int(Effect.DOUBLE)
-SUBTRACT = int(Effect.SUBTRACT)
+ADD, BUST, RESET, BANK, DOUBLE, SUBTRACT = map(int, Effect)
 
 
 @dataclass(frozen=True)

@@ -38,9 +38,7 @@ PASS_THE_PIGS_ROLLS = (
 def die(sides: int) -> Rolls:
     """One fair die with ``sides`` faces: a 1 busts, 2..sides add their value."""
     p = 1.0 / sides
-    outcomes = (Outcome(p, Effect.BUST),) + tuple(
-        Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)
-    )
+    outcomes = (Outcome(p, Effect.BUST), *(Outcome(p, Effect.ADD, face) for face in range(2, sides + 1)))
     faces = tuple(Face(str(face), p, face - 1) for face in range(1, sides + 1))
     return outcomes, faces
 
@@ -102,10 +100,8 @@ def pass_the_pigs(p_oinker: float) -> Rolls:
     [`Game.pass_the_pigs`][ga_pig.game.Game.pass_the_pigs] states; an oinker (the pigs touch) with probability
     ``p_oinker`` resets."""
     if isinstance(p_oinker, bool) or not isinstance(p_oinker, int | float) or not 0.0 <= p_oinker < 1.0:
-        raise ValueError(
-            f"p_oinker must be a probability in [0, 1), got {p_oinker!r} (at 1 every roll is an "
-            f"oinker and nobody can ever score)"
-        )
+        raise ValueError(f"p_oinker must be a probability in [0, 1), got {p_oinker!r} (at 1 every roll is an "
+                         "oinker and nobody can ever score)")
     counts = np.array([n for _, n, _ in PASS_THE_PIGS_ROLLS], dtype=np.int64)
     points = [value for _, _, value in PASS_THE_PIGS_ROLLS]
     weights: Counter[tuple[Effect, int]] = Counter()
