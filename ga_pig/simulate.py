@@ -157,8 +157,7 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
     the same opponent meet the same luck, and two members that decide alike wherever play goes
     win exactly the same games. Comparisons between members then carry only the noise of the
     games in which they play differently, and two games that part at one decision go on with the same dice in
-    every later turn (a stream running through the game would be shifted by the changed turn for all of them).
-    Each match alone is as random as without it.
+    every later turn. Each match alone is as random as without it.
 
     With three or more players, ``pairs[m, 1]`` plays every seat but one and ``pairs[m, 0]`` the
     remaining one, seat ``g % n`` in game g (seat 0 moves first); ``wins[m, 1]`` counts the games

@@ -1,13 +1,9 @@
 """Exact win probabilities between fixed strategies ([Exeter optimal §2.2–2.3], without its 5 s per pair).
 
-The equations of each pair of banked scores close in one division (see
-`ga_pig.families.two_player._chains`), so a pair of strategies is solved exactly, level by level,
-with no Monte Carlo. Games whose rolls can lower the turn total (Pig Dice) or the banked score
-(2-dice Pig, Pass the Pigs with oinkers) go through the same kernels, which then sweep until no
-value moves by more than a few ulps. Stalemates — both players passing at a turn start forever —
-are losses for both ([Exeter optimal §2.3.4]): probabilities of a win, of b's win and of a
-stalemate add up to 1, and nothing is ever NaN. Each function checks its arguments and asks the
-game's family ([`ga_pig.families`][ga_pig.families]) for the numbers.
+Each function checks its arguments and asks the game's family ([`ga_pig.families`][ga_pig.families]) for the
+numbers, solved exactly, with no Monte Carlo (see `ga_pig.families.two_player._chains`). Stalemates — both players
+passing at a turn start forever — are losses for both ([Exeter optimal §2.3.4]): probabilities of a win, of b's
+win and of a stalemate add up to 1, and nothing is ever NaN.
 """
 
 from __future__ import annotations
