@@ -98,8 +98,9 @@ class Family:
         self._refuse("seats")
 
     def win_rate(self, a: np.ndarray, b) -> float:
-        """Exact seat-averaged win rate of a checked a against b."""
-        raise NotImplementedError
+        """Exact seat-averaged win rate of a checked ``a`` against ``b`` (which is checked here), from its seats."""
+        p = self.seats(a, self.space.check(b, "b"))
+        return 0.5 * (p[0] + p[2])
 
     def win_rates(self, population: np.ndarray, opponent, seat: str = "both", starts=None) -> np.ndarray:
         """Exact win rate of each member of a checked population against ``opponent`` (checked

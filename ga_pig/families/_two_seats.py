@@ -57,10 +57,6 @@ class TwoSeats(Family):
                              f"(one per turn-start score pair), got shape {weights.shape}, sum {weights.sum():.6g}")
         return np.ascontiguousarray(weights)
 
-    def win_rate(self, a, b):
-        p = self.seats(a, self.space.check(b, "b"))
-        return 0.5 * (p[0] + p[2])
-
     def _against(self, population, opponent, starts):
         """(n, 4) outcome rows of each member against one checked ``opponent`` ((n, 8) with starts)."""
         starts = self._starts(starts)

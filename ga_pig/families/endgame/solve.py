@@ -76,18 +76,14 @@ TIE_MARGIN = 1e-13
 BYTES_PER_STATE = 9
 
 
-def _choice(method: str, improve, tol: float, max_iterations: int) -> Choice:
-    exact = method == "policy_iteration"
-    return Choice(exact, np.array(improve, np.bool_), float(tol), TIE_MARGIN if exact else 0.0, int(max_iterations))
-
-
 def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: int, improve=(True, True),
                 policy: np.ndarray | None = None):
     """(P, policy, rounds, W, decides) solved at cap ``top`` (Hog: tables [seat, i, j] of dice, no cap): both
     seats choosing (optimal play), or only the seats in ``improve`` against the others' actions in ``policy`` (a
     best response)."""
-    goal, decides = game.goal, _decides(game)
-    choice, rounds = _choice(method, improve, tol, max_iterations), np.zeros((goal, goal), dtype=np.int64)
+    goal, decides, exact = game.goal, _decides(game), method == "policy_iteration"
+    choice = Choice(exact, np.array(improve, np.bool_), float(tol), TIE_MARGIN if exact else 0.0, int(max_iterations))
+    rounds = np.zeros((goal, goal), dtype=np.int64)
     if game.max_dice:
         W, _best = _dice_final(game, dice_size(game))
         P, policy = np.zeros((2, goal, goal)), np.ones((2, goal, goal), np.int64) if policy is None else policy
@@ -211,8 +207,7 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> En
     ``value[0, 0, 0, 0]`` is its win probability moving first. ``start`` and ``win_probability`` read
     as for optimal play from the responder's side when it moves first.
     """
-    b = space_of(game).check(b, "b")
-    _supported(game)
+    b = space_of(game).check(b, "b")  # space_of refuses what the family does not handle
     dice = bool(game.max_dice)
     top = game.goal if dice else b.shape[-1] - 1
     values, policy, rounds = [], np.zeros_like(b), np.zeros((game.goal, game.goal), dtype=np.int64)

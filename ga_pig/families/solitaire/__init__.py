@@ -9,7 +9,6 @@ from ga_pig.families.solitaire.solve import (
     BYTES_PER_STATE,
     SolitaireSolution,
     beats,
-    memory,
     optimal,
     successes,
     visits,
@@ -19,5 +18,5 @@ from ga_pig.families.solitaire.space import SolitaireRollHold, supported
 #: The family the registry lists (its instance for a game is the game's engine).
 FAMILY = Solitaire
 
-__all__ = ["FAMILY", "Solitaire", "SolitaireSolution", "SolitaireRollHold", "with_turns", "supported", "memory",
-           "optimal", "successes", "beats", "visits", "BYTES_PER_STATE"]
+__all__ = ["FAMILY", "Solitaire", "SolitaireSolution", "SolitaireRollHold", "with_turns", "supported", "optimal",
+           "successes", "beats", "visits", "BYTES_PER_STATE"]

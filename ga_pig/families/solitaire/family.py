@@ -36,9 +36,6 @@ class Solitaire(Family):
         w = float(solve.beats(s_a, s_b))
         return np.array([w, 1 - w, w, 1 - w])  # no first mover: both seats alike, no draws
 
-    def win_rate(self, a, b):
-        return self.seats(a, self.space.check(b, "b"))[0]
-
     def win_rates(self, population, opponent, seat="both", starts=None):
         self._no_starts(starts)
         s = solve.successes(np.concatenate([population, self.space.check(opponent, "opponent")[None]]), self.game)

@@ -27,7 +27,7 @@ from ga_pig.families.solitaire import _values
 from ga_pig.families.solitaire.space import space_of
 from ga_pig.game import Game
 
-__all__ = ["SolitaireSolution", "BYTES_PER_STATE", "memory", "successes", "beats", "optimal", "visits"]
+__all__ = ["SolitaireSolution", "BYTES_PER_STATE", "successes", "beats", "optimal", "visits"]
 
 #: Bytes per state the solvers hold: the value table (float64) and the policy (bool).
 BYTES_PER_STATE = 9
@@ -65,11 +65,6 @@ class SolitaireSolution:
         """The success probability at the start, the one seat that plays (against any opponent the
         win rate is ``1/2 + (start[0] - s_b) / 2``)."""
         return (self.win_probability,)
-
-
-def memory(game: Game) -> float:
-    """Bytes [`optimal`][ga_pig.families.solitaire.optimal] needs for ``game``."""
-    return BYTES_PER_STATE * space_of(game).states
 
 
 def successes(population: np.ndarray, game: Game) -> np.ndarray:

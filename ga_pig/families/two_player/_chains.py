@@ -123,8 +123,8 @@ def _chain_pass(s, me, opp, winner, hold, reset, C, tr):
 
 
 #: Kinds of chain as markers numba types apart (tuples of different lengths), so a kernel handed one compiles only
-#: that kind's steps ([`_turn`][ga_pig.families.two_player._chains._turn]): PASS, one top-down pass (totals only
-#: grow); SOLVED, elimination (DOUBLE, SUBTRACT); SWEPT, Gauss–Seidel passes; DICE, Hog's one-row turns.
+#: that kind's steps (`_turn`): PASS, one top-down pass (totals only grow); SOLVED, elimination (DOUBLE, SUBTRACT);
+#: SWEPT, Gauss–Seidel passes; DICE, Hog's one-row turns.
 PASS, SOLVED, SWEPT, DICE = (), (0,), (0, 0), (0, 0, 0)
 
 
@@ -157,8 +157,7 @@ def _swept_chain(s, me, opp, winner, hold, reset, C, tr):
 
 
 #: Rows below a row that a roll can reach (Pig Dice's SUBTRACT takes 2..6): the width of the window that
-#: [`_solved_chain`][ga_pig.families.two_player._chains._solved_chain] carries in registers. A game that subtracts more
-#: has its chains swept ([`_swept_chain`][ga_pig.families.two_player._chains._swept_chain]).
+#: `_solved_chain` carries in registers. A game that subtracts more has its chains swept (`_swept_chain`).
 BELOW = 6
 
 

@@ -39,12 +39,11 @@ WON, D, E, RHO = 0, 1, 2, 3
 
 @numba.njit(cache=True)
 def _turn_flow(row, me, tr, flow, ends):
-    """ends[:4] = (won, d, e, rho) of the mover's turn from score me, deciding by ``row`` (the strategy's
-    decisions at (me, opp, k) for every k), and ends[4 + t] = h[t] for lo <= t < hi; returns (lo, hi, reach): the
-    span of totals it banks (lo == hi: none) and the highest total it reaches, so that row[:reach + 1] are all
-    the decisions it read. ``flow`` (goal,) and ends[4:] must be all zero on
-    entry; flow is left so, ends[4 + lo: 4 + hi] is the caller's to read and clear. Only the totals the turn
-    reaches are touched (a hold at 20 visits about 25 of up to ``goal``)."""
+    """ends[:4] = (won, d, e, rho) of the mover's turn from score me, deciding by ``row`` (the strategy's decisions at
+    (me, opp, k) for every k), and ends[4 + t] = h[t] for lo <= t < hi; returns (lo, hi, reach): the span of totals it
+    banks (lo == hi: none) and the highest total it reaches, so that row[:reach + 1] are all the decisions it read.
+    ``flow`` (goal,) and ends[4:] must be all zero on entry; flow is left so, ends[4 + lo: 4 + hi] is the caller's to
+    read and clear. Only the totals the turn reaches are touched (a hold at 20 visits about 25 of up to ``goal``)."""
     _dice, goal, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount = tr
     top = goal - me
     for c in range(4):

@@ -13,12 +13,8 @@ from ga_pig.families.two_player._loop import _play_game
 
 @numba.njit(cache=True, parallel=True)
 def _rollouts(pop, cells, openings, seeds, n, table, kind, out):
-    """For each test t, ``n`` pairs of games begun at the turn start ``cells[t]`` = (i, j): pop[0] to move
-    with i banked against pop[1] with j. In one game of a pair pop[0] plays its first turn with the row
-    ``openings[t]`` (its decisions at each turn total, or its dice count), in the other with its own; both then
-    go on alike on the same dice, turn by turn (each pair keyed by ``seeds[t]`` and its number). out[t] =
-    (pop[0]'s wins in the first games less those in the second, the pairs whose winners differ). table as in
-    `_play_game`; kind = (moves, dice)."""
+    """[`Family.rollouts`][ga_pig.families._family.Family.rollouts], pop[0] the champion and pop[1] its copy; each
+    test t's pairs keyed by ``seeds[t]`` and their number. table as in `_play_game`; kind = (moves, dice)."""
     unused = np.zeros((1, 1), dtype=np.int64)
     for t in numba.prange(cells.shape[0]):
         i, j, lead, parted = cells[t, 0], cells[t, 1], 0, 0
