@@ -42,18 +42,15 @@ class KeepChampion:
                   champion: np.ndarray | None, side: int) -> list[Individual]:
         if champion is None:
             return children
-        genome = self._genome(parents, strategies, champion, side)
+        genome = next((parent for parent, strategy in zip(parents, strategies, strict=True)
+                       if S.equal(strategy, champion)), None)
+        if genome is None:
+            decisions = self.genes.decisions(champion)  # the champion may be held as thresholds
+            written = self.genes.encode(decisions[None], side)
+            genome = written[0] if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], decisions) \
+                else None
         if genome is None or any(np.array_equal(child, genome) for child in children):
             return children
         kept = list(children)
         kept[self.slot] = Individual(genome)
         return kept
-
-    def _genome(self, parents: list[Individual], strategies: np.ndarray, champion: np.ndarray,
-                side: int) -> np.ndarray | None:
-        for parent, strategy in zip(parents, strategies, strict=True):
-            if S.equal(strategy, champion):
-                return parent
-        decisions = self.genes.decisions(champion)  # the champion may be held as thresholds
-        written = self.genes.encode(decisions[None], side)
-        return written[0] if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], decisions) else None

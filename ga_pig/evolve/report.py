@@ -61,8 +61,12 @@ def report(spec: Config, game: Game, summary: dict, champion: np.ndarray) -> lis
         reached = "not recorded" if summary.get("best_ever") is None else f"{summary['best_ever']:.4f}"
         lines.append(f"  Exeter GA (2016) published {published} for this experiment (its GA's best member); "
                      f"this run's best member reached {reached}")
-    lines += _near_optimal(game)
-    return lines
+    # where to go for near-optimal play: the discovery experiments and what they reach on Pig
+    where = "" if _plain_pig(game) else f" game={game.name}"
+    first, *rest = [f"python -m ga_pig experiment={name}{where} reaches {rate:.5f} in {minutes} minutes ({shown})"
+                    for name, (rate, minutes, shown) in NEAR_OPTIMAL.items()]
+    on_pig = "" if _plain_pig(game) else " (measured on Pig)"
+    return [*lines, f"near-optimal play{on_pig}: {first}", *(f"  or {line}" for line in rest)]
 
 
 def _against_hold_at(game: Game, champion: np.ndarray) -> str:
@@ -76,15 +80,6 @@ def _against_hold_at(game: Game, champion: np.ndarray) -> str:
 
 def _plain_pig(game: Game) -> bool:
     return game.name == "pig" and game.goal == 100 and game.players == 2 and game.endgame == "first_to_goal"
-
-
-def _near_optimal(game: Game) -> list[str]:
-    """Where to go for near-optimal play: the discovery experiments and what they reach on Pig."""
-    where = "" if _plain_pig(game) else f" game={game.name}"
-    first, *rest = [f"python -m ga_pig experiment={name}{where} reaches {rate:.5f} in {minutes} minutes ({shown})"
-                    for name, (rate, minutes, shown) in NEAR_OPTIMAL.items()]
-    on_pig = "" if _plain_pig(game) else " (measured on Pig)"
-    return [f"near-optimal play{on_pig}: {first}", *(f"  or {line}" for line in rest)]
 
 
 def tell(lines: list[str], show: bool) -> None:
