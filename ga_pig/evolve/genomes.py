@@ -243,12 +243,10 @@ class ThresholdGenome(Genome):
         """Thresholds uniform on 0..goal - i (``p_roll`` does not apply). Seated, one draw on
         1..goal - i serves both seats: a random strategy of Pig to 100 played in either seat,
         banking by the goal; variation then carries thresholds past it and the seats apart."""
-        n = self.shape(side)[0]
-        goal = self.game.goal
-        cap = (goal - -(-goal // n) * np.arange(n)).reshape((n,) + (1,) * (self.plane - 1))
+        n, goal = self.shape(side)[0], self.game.goal
         if not self.seated:
-            return np.floor(rng.random((size,) + self.shape(side)) * (cap + 1)).astype(np.int16)
-        draws = 1 + np.floor(rng.random((size, n, n)) * cap)
+            return np.floor(rng.random((size,) + self.shape(side)) * (self._cap(n) + 1)).astype(np.int16)
+        draws = 1 + np.floor(rng.random((size, n, n)) * (goal - -(-goal // n) * np.arange(n))[:, None])
         return np.repeat(draws[..., None], 2, axis=-1).astype(np.int16)
 
     def encode(self, strategies, side):

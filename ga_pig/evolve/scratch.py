@@ -32,7 +32,4 @@ class Scratch:
 
     def stack(self, parts: Sequence[np.ndarray]) -> np.ndarray:
         """``np.stack(parts)`` written into kept memory (each part copied once)."""
-        out = self.empty((len(parts),) + parts[0].shape, parts[0].dtype)
-        for n, part in enumerate(parts):
-            out[n] = part
-        return out
+        return np.stack(parts, out=self.empty((len(parts),) + parts[0].shape, parts[0].dtype))

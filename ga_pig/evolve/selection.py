@@ -33,8 +33,7 @@ def knockout(strategies: np.ndarray, judge, rng: np.random.Generator):
     fitness = np.empty(n)
     fitness[pairs[:, 0]] = scores[:, 0]
     fitness[pairs[:, 1]] = scores[:, 1]
-    order = np.lexsort((rng.random(len(winners)), -fitness[winners]))
-    return winners[order], fitness
+    return winners[_best(fitness[winners], rng)], fitness
 
 
 def _best(totals: np.ndarray, rng: np.random.Generator) -> np.ndarray:
