@@ -101,16 +101,13 @@ def _games_restart(rows: pd.DataFrame) -> pd.Series:
     return (started.diff() <= 0).reindex(rows.index, fill_value=False)
 
 
-_RESTARTS = {"decisions": _decisions_restart, "games": _games_restart}
-
-
 def _last_recording(rows: pd.DataFrame, name: str, path: Path) -> pd.DataFrame:
     """The rows of the last recording in the line file ``path``: the journal appends, so a
     directory recorded into twice holds both recordings one after the other, and session.json and
     the parquet tables describe the last one."""
     if rows.empty:
         return rows
-    recording = _RESTARTS[name](rows).cumsum()
+    recording = (_decisions_restart if name == "decisions" else _games_restart)(rows).cumsum()
     recordings = int(recording.iloc[-1]) + 1
     if recordings == 1:
         return rows
@@ -187,11 +184,10 @@ def _warn_unless_ended(directory: Path) -> None:
     session = read_json(directory / "session.json") if (directory / "session.json").is_file() else {}
     if "ended" not in session or session["ended"] is not None:
         return
-    status = session_status(directory)
-    if status == "cut off":
+    if session_status(directory) == "cut off":
         warnings.warn(f"{directory}: the session was cut off (killed before it could record its end); its last "
                       "game stops where it was cut", stacklevel=3)
-    elif status == "playing":
+    else:  # "playing": "ended" was ruled out above
         warnings.warn(f"{directory}: the session is still being played; read as far as it has got", stacklevel=3)
 
 

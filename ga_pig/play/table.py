@@ -24,6 +24,8 @@ from ga_pig.play.state import ANSWERS, Move, State, decision_row, now, step
 __all__ = ["Seat", "Table", "ANSWERS"]
 
 PAST = {"roll": "rolled", "hold": "held"}
+
+
 @dataclass
 class Seat:
     """A player: a person when ``strategy`` is None, else the roll/hold tensor it plays.

@@ -18,7 +18,7 @@ from ga_pig.analysis import figures, play, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
 from ga_pig.config import compose
 from ga_pig.evolve.outputs import SUMMARY
-from ga_pig.families import DiceCounts, RollHold, space_of
+from ga_pig.families import DiceCounts, space_of
 from ga_pig.files import atomic_write, write_text
 from ga_pig.turns import turn_tables
 
@@ -173,22 +173,6 @@ def run_discovery(out: Path, budget: Budget) -> Path:
     return runs
 
 
-def _roll_hold_view(best: exact.Solution, name: str):
-    """(the optimal first move, the boundary surface) of a roll/hold variant."""
-    reach = exact.reachable(best.policy, best.game)
-    start_move = f"hold at {np.flatnonzero(~best.policy[0, 0] & reach[0, 0]).min()}"
-    return start_move, figures.boundary_surface(best.policy, f"{name}: optimal policy")
-
-
-def _dice_view(best: exact.Solution, name: str):
-    """(the optimal first move, the dice surface) of a variant that rolls its dice at once."""
-    return f"{best.policy[0, 0]} dice", figures.dice_policy(best.policy, "Hog: dice to roll, optimal")
-
-
-#: How each kind of strategy space shows its optimal policy in the variants table.
-_VARIANT_VIEWS = {RollHold: _roll_hold_view, DiceCounts: _dice_view}
-
-
 @dataclass
 class Context:
     """Where to write, the budget, the index, Pig and its optimal solution, and the shared
@@ -244,7 +228,13 @@ class Context:
             started = time.perf_counter()
             best = exact.optimal(variant)
             seconds = time.perf_counter() - started
-            out[name] = (best, seconds, *_VARIANT_VIEWS[type(space_of(variant))](best, name))
+            if isinstance(space_of(variant), DiceCounts):
+                out[name] = (best, seconds, f"{best.policy[0, 0]} dice",
+                             figures.dice_policy(best.policy, "Hog: dice to roll, optimal"))
+            else:
+                reach = exact.reachable(best.policy, best.game)
+                out[name] = (best, seconds, f"hold at {np.flatnonzero(~best.policy[0, 0] & reach[0, 0]).min()}",
+                             figures.boundary_surface(best.policy, f"{name}: optimal policy"))
         return out
 
     @functools.cached_property

@@ -73,6 +73,7 @@ participants = Table(
     Column("completed", String(32)),
 )
 
+
 def _owner(**options) -> Column:
     """The participant a row belongs to (its rows go with them)."""
     return Column("participant", Integer, ForeignKey("participants.id", ondelete="CASCADE"), **options)
