@@ -127,10 +127,8 @@ class Space:
     def table(self, decisions: np.ndarray) -> np.ndarray:
         """A fresh strategy from roll decisions over ``(i, j, k)`` (broadcastable to
         [`grid`][ga_pig.families._space.Space.grid]'s shape), as the space lays it out."""
-        if "roll_hold" not in self.offers:
-            raise ValueError(f"roll/hold strategies are for games whose strategies are roll/hold decisions; "
-                             f"{self.game} has {self.noun}: build one with strategies.dice(n, game) or "
-                             f"strategies.random_dice")
+        self.require("roll_hold", "roll/hold strategies", "build one with strategies.dice(n, game) or "
+                     "strategies.random_dice")
         return np.broadcast_to(np.asarray(decisions, dtype=bool), self.shape).copy()
 
     def legal(self) -> np.ndarray:
@@ -142,10 +140,6 @@ class Space:
         """Independent random genes, shape ``lead + (n,) * dims`` (``n`` defaults to the goal:
         a coarser ``n`` draws cube-system genomes). ``p_roll``: the chance a roll/hold gene rolls."""
         raise NotImplementedError
-
-    def starting_policy(self) -> np.ndarray:
-        """The solvers' first policy (roll everywhere; one die), in the kernels' layout."""
-        return np.ones(self.kernel_shape, dtype=self.dtype)
 
     def mutated(self, genes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The GA's per-gene mutation rule: new values for the ``genes`` chosen to mutate, each

@@ -20,9 +20,9 @@ AT_START = np.zeros((0, 0))
 
 
 class TwoSeats(Family):
-    """A two-player family: subclasses give the outcome rows of a population against opponents
-    (``_versus``) and of one chunk of pairs within a population (``_pair_rows``); the pairs go to
-    it [`CHUNK_PAIRS`][ga_pig.families._two_seats.CHUNK_PAIRS] at a time."""
+    """A two-player family whose solve module answers best responses: subclasses give the outcome rows
+    of a population against opponents (``_versus``) and of one chunk of pairs within a population
+    (``_pair_rows``); the pairs go to it [`CHUNK_PAIRS`][ga_pig.families._two_seats.CHUNK_PAIRS] at a time."""
 
     def _versus(self, population: np.ndarray, opponents: np.ndarray, starts: np.ndarray) -> np.ndarray:
         """(n, m, 4) outcome rows of each member against each of the m ``opponents`` ((n, m, 8) with starts)."""
@@ -61,6 +61,9 @@ class TwoSeats(Family):
         """(n, 4) outcome rows of each member against one checked ``opponent`` ((n, 8) with starts)."""
         starts = self._starts(starts)
         return self._versus(population, self.space.check(opponent, "opponent")[None], starts)[:, 0]
+
+    def best_response(self, b, max_iterations=10_000):
+        return self.solve.best_response(b, self.game, max_iterations)
 
     def win_rates(self, population, opponent, seat="both", starts=None):
         p = self._against(population, opponent, starts)[:, -4:]

@@ -28,9 +28,6 @@ class Endgame(TwoSeats):
         return (Game.pig(goal=10, sides=4, endgame="last_round"), Game.two_dice(goal=12, endgame="equal_turns"),
                 Game.hog(goal=10, max_dice=3, endgame="equal_turns"))
 
-    def best_response(self, b, max_iterations=10_000):
-        return solve.best_response(b, self.game, max_iterations)
-
     def seats(self, a, b):
         return solve.seat_probabilities(a[None], [0], [0], self.game, b[None])[0]
 

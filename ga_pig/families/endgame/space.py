@@ -105,9 +105,6 @@ class EndgameRollHold(_RollHoldGenes, Space):
                              f"use genome=threshold or cube side 1")
         return self.forbid_passing(rng.random(tuple(lead) + self.shape) < p_roll)
 
-    def starting_policy(self) -> np.ndarray:
-        return np.ones(self.shape, dtype=bool)
-
     @property
     def turn_totals(self) -> int:
         return self.top + 1

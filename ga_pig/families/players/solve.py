@@ -167,14 +167,12 @@ def optimal(game: Game, players: int | None = None, max_iterations: int = 1000,
                            game)
 
 
-def _stack(policies, game: Game, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _stack(policies, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(policy, alternative, mix), flat per seat, from one strategy per player: a bool array, or a
     [`PlayersSolution`][ga_pig.families.players.PlayersSolution] (its stationary strategy, mixing where it
     mixes)."""
-    goal = game.goal
+    goal, players = game.goal, len(policies)
     shape = (goal,) * players + (goal,)
-    if len(policies) != players:
-        raise ValueError(f"policies must hold one strategy per player ({players}), got {len(policies)}")
     stacked = []  # (policy, alternative, mix) per seat
     for seat, s in enumerate(policies):
         if isinstance(s, PlayersSolution):
@@ -197,7 +195,7 @@ def evaluate(policies, game: Game) -> np.ndarray:
     mixed, strategy); shape (n,), summing to 1 minus the chance of a stalemate."""
     players = len(policies)
     _check_players(game, players)
-    X, _, _ = _run(game, players, players, [False] * players, _stack(policies, game, players), 1)
+    X, _, _ = _run(game, players, players, [False] * players, _stack(policies, game), 1)
     return X[0, 0].copy()
 
 
@@ -258,7 +256,7 @@ def _responses(policies, game: Game, seat: int, max_iterations: int) -> tuple[np
     _check_players(game, players)
     if not isinstance(seat, int | np.integer) or not 0 <= seat < players:
         raise ValueError(f"seat must be in 0..{players - 1}, got {seat!r}")
-    strategy = _stack(policies, game, players)
+    strategy = _stack(policies, game)
     strategy[2][seat] = 0.0  # the responder plays pure
     greedy = [p == seat for p in range(players)]
     X, _, unsettled = _run(game, players, players, greedy, strategy, max_iterations)
@@ -304,7 +302,7 @@ def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
     _check_players(game, players)
     games = check_int("games", games, 1)
     keys = block_keys(seed, games)
-    policy, alternative, mix = _stack(policies, game, players)
+    policy, alternative, mix = _stack(policies, game)
     probabilities, effects, amounts = game.tables()
     cumulative, uniform = roll_table(probabilities)
     winners = np.empty(games, dtype=np.int64)

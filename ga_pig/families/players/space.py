@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -55,10 +56,7 @@ def against_leader(table: np.ndarray, players: int) -> np.ndarray:
 def leaders(goal: int, players: int) -> np.ndarray:
     """The highest opposing score at every tuple of the other players' scores (the next player's first):
     shape ``(goal,) * (players - 1)``."""
-    grids = np.indices((goal,) * (players - 1), sparse=True)
-    leader = grids[0]
-    for g in grids[1:]:
-        leader = np.maximum(leader, g)
+    leader = functools.reduce(np.maximum, np.indices((goal,) * (players - 1), sparse=True))
     return np.broadcast_to(leader, (goal,) * (players - 1))
 
 

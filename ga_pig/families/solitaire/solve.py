@@ -98,15 +98,12 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15,
     value = np.where(j < turns, np.where(i + k >= goal, 1.0, 0.0), np.nan)
     policy = np.ones(space.shape, dtype=bool)
     for rounds in range(1, max_iterations + 1):
-        if _settled(method, policy, rules, turns, value, tol):
+        if method == "value_iteration":
+            settled = _values._sweep(policy, rules, turns, True, value) <= max(tol, ROUNDING_FLOOR)
+        else:
+            _values._sweep(policy, rules, turns, False, value)
+            settled = _values._improve(policy, rules, turns, value) == 0
+        if settled:
             return SolitaireSolution(policy & space.legal(), value, rounds, method, game)
     raise RuntimeError(f"{method} did not settle {game} in {max_iterations} rounds")
-
-
-def _settled(method: str, policy: np.ndarray, rules, turns: int, value: np.ndarray, tol: float) -> bool:
-    """One round of ``method`` on ``policy`` and ``value`` (in place): whether it changed nothing."""
-    if method == "value_iteration":
-        return _values._sweep(policy, rules, turns, True, value) <= max(tol, ROUNDING_FLOOR)
-    _values._sweep(policy, rules, turns, False, value)
-    return _values._improve(policy, rules, turns, value) == 0
 # --8<-- [end:optimal]

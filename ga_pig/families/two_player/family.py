@@ -13,8 +13,7 @@ import numpy as np
 
 from ga_pig._kernels.rules import BANKS, GOES_ON, _roll
 from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
-from ga_pig.families import _two_seats
-from ga_pig.families._two_seats import AT_START, TwoSeats
+from ga_pig.families._two_seats import AT_START, CHUNK_PAIRS, TwoSeats
 from ga_pig.families.two_player import _evaluation, _loop, _occupancy, _rollouts, _solvers, solve
 from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
@@ -36,9 +35,6 @@ class TwoPlayer(TwoSeats):
     def examples(cls):
         return Game.pig(goal=12, sides=4), Game.two_dice(goal=14), Game.pig_dice(goal=14), Game.hog(goal=12, max_dice=3)
 
-    def best_response(self, b, max_iterations=10_000):
-        return solve.best_response(b, self.game, max_iterations)
-
     def seats(self, a, b):
         out = np.empty(4)
         _evaluation._pair(self.space.kernel_view(a), self.space.kernel_view(b), self.rules, AT_START, out)
@@ -48,7 +44,7 @@ class TwoPlayer(TwoSeats):
         n, m = population.shape[0], opponents.shape[0]
         out = np.empty((n, m, 8 if starts.size else 4))  # with starts: the start's four, then theirs
         members, versus = self.space.kernel_view(population), self.space.kernel_view(opponents)
-        rows = max(1, _two_seats.CHUNK_PAIRS // max(m, 1))
+        rows = max(1, CHUNK_PAIRS // max(m, 1))
         for low in range(0, n, rows):
             _evaluation._versus(members[low:low + rows], versus, self.rules, starts, out[low:low + rows])
         return out
@@ -77,10 +73,9 @@ class TwoPlayer(TwoSeats):
         return self.space.from_kernel(V)
 
     def play_blocks(self):
-        # Hog's dice counts where the kernel reads pop[n, i, j, 0]
-        moves = self.rules.move_p.shape[0] > 0  # DOUBLE, SUBTRACT: the loop that plays them
-        return _blocks(_loop.DICE if self.game.max_dice else _loop.MOVES if moves else _loop.PLAIN), \
-            self.space.kernel_view, ()
+        # the loop for Hog's dice counts (read as pop[n, i, j, 0]), for DOUBLE and SUBTRACT outcomes, or the plain one
+        moves, dice = self._table[1]
+        return _blocks(_loop.DICE if dice else _loop.MOVES if moves else _loop.PLAIN), self.space.kernel_view, ()
 
     @functools.cached_property
     def _table(self) -> tuple:

@@ -92,7 +92,7 @@ def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
     kernels' layout, once the game is known to fit in memory."""
     space = space_of(game)
     space.check_fits(BYTES_PER_STATE, what)
-    return np.zeros(space.kernel_shape), space.starting_policy()
+    return np.zeros(space.kernel_shape), np.ones(space.kernel_shape, dtype=space.dtype)
 
 
 def optimal(game: Game, method: str, tol: float, max_iterations: int) -> Solution:
@@ -140,11 +140,10 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
     ``value[i, j, k]`` is the responder's win probability at its state (i, j, k) against b;
     ``value[0, 0, 0]`` is its win probability moving first. Stalemates count as losses.
     """
-    space_of(game).check(b, "b")
-    goal = game.goal
+    fixed, goal = space_of(game).kernel_view(space_of(game).check(b, "b")), game.goal
     value, policy = _tables(game, "exact.best_response")
     at_start, to_b, iterations = np.zeros((goal, goal, 2)), np.zeros((goal, goal, 2)), np.zeros((goal, goal), np.int64)
-    fixed, rules = space_of(game).kernel_view(b), rules_of(game)
+    rules = rules_of(game)
     scratch = np.zeros((goal, 4)), np.zeros((goal, 4))
 
     def one_pass(rows: np.ndarray) -> tuple[bool, float, bool]:
@@ -162,8 +161,8 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     Returns ``(roll, hold)``, each of shape (goal, goal, goal), NaN where i + k >= goal. Their
     difference tells exact ties (where two solvers may legitimately pick different actions).
     """
-    game = solution.game
-    space_of(game).require("roll_hold", "action_values", "use dice_values")
+    game, space = solution.game, space_of(solution.game)
+    space.require("roll_hold", "action_values", "use dice_values")
     goal = game.goal
     P = solution.value
     i, j, k = np.ogrid[:goal, :goal, :goal]
@@ -171,10 +170,10 @@ def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
     bust = 1.0 - start.T[:, :, None]  # 1 - P[j, i, 0]
     banked = np.minimum(i + k, goal - 1)
     hold_banked = 1.0 - start[j, banked]  # 1 - P[j, i + k, 0]: bank the turn total k > 0
-    roll = np.zeros(space_of(game).shape)
+    roll = np.zeros(space.shape)
     _solvers._roll_values(np.ascontiguousarray(P, dtype=np.float64), rules_of(game), roll)
     hold = np.where(k > 0, hold_banked, bust)
-    mask = space_of(game).legal()
+    mask = space.legal()
     roll[~mask] = np.nan
     hold = np.where(mask, hold, np.nan)
     return roll, hold
