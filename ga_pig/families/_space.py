@@ -127,8 +127,10 @@ class Space:
     def table(self, decisions: np.ndarray) -> np.ndarray:
         """A fresh strategy from roll decisions over ``(i, j, k)`` (broadcastable to
         [`grid`][ga_pig.families._space.Space.grid]'s shape), as the space lays it out."""
-        self.require("roll_hold", "roll/hold strategies", "build one with strategies.dice(n, game) or "
-                     "strategies.random_dice")
+        if "roll_hold" not in self.offers:
+            raise ValueError(f"roll/hold strategies are for games whose strategies are roll/hold decisions; "
+                             f"{self.game} has {self.noun}: build one with strategies.dice(n, game) or "
+                             f"strategies.random_dice")
         return np.broadcast_to(np.asarray(decisions, dtype=bool), self.shape).copy()
 
     def legal(self) -> np.ndarray:
