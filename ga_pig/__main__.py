@@ -25,6 +25,15 @@ register()
 register_help()
 
 
+def _share_cores() -> None:
+    """Jobs of a local parallel sweep each get one numba thread instead of all of them."""
+    hydra_cfg = HydraConfig.get()
+    if hydra_cfg.mode == RunMode.MULTIRUN and "joblib" in str(hydra_cfg.launcher.get("_target_", "")):
+        import numba
+
+        numba.set_num_threads(1)
+
+
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> float:
     from ga_pig.evolve.outputs import record_failure
@@ -33,11 +42,8 @@ def main(cfg: DictConfig) -> float:
     from ga_pig.signals import Stopped
     from ga_pig.track.records import objective
 
+    _share_cores()
     hydra_cfg = HydraConfig.get()
-    if hydra_cfg.mode == RunMode.MULTIRUN and "joblib" in str(hydra_cfg.launcher.get("_target_", "")):
-        import numba
-
-        numba.set_num_threads(1)  # jobs of a local parallel sweep each get one numba thread, not all of them
     output_dir = hydra_cfg.runtime.output_dir
     continue_restarted(cfg, output_dir)
     try:

@@ -28,7 +28,9 @@ from ga_pig.evolve.outputs import BEST, SUMMARY, write_json
 from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.recorder import Recorder
 from ga_pig.evolve.report import report, tell
+from ga_pig.evolve.spec import Config
 from ga_pig.evolve.state import Boundary, Checkpointer, start
+from ga_pig.game import Game
 from ga_pig.signals import Stopped, stopping_on
 
 __all__ = ["evolve"]
@@ -82,19 +84,32 @@ def evolve(run: Run) -> dict:
         summary = recorder.finish(generation, side_at(schedule, max(generation - 1, 0))[0], side, np.stack(population),
                                   schedule, begin.resumes, champion, stopped)
         checkpointer.save(at)  # kept: generations= extends a finished run, resume= continues a stopped one
-    except (KeyboardInterrupt, Stopped) as error:  # records flushed, checkpoint written, resume command printed
-        recorder.flush()
-        checkpointer.save(at)
-        why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
-        print(_stopped(out, at.generation, total, why), file=sys.stderr, flush=True)
+    except (KeyboardInterrupt, Stopped) as error:
+        _save_stopped(error, recorder, checkpointer, at, out, total)
         raise
-    lines = report(spec, game, summary, np.load(out / BEST))  # the end-of-run report, in the summary too
-    summary = {**summary, "report": lines}
-    write_json(out / SUMMARY, summary)
-    tell(lines, spec.progress)
+    summary = _reported(spec, game, out, summary)
     if stopped:
         print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return run.finished(summary)
+
+
+def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkpointer, at: Boundary, out: Path,
+                  total: int) -> None:
+    """On Ctrl-C or a stop signal: the records flushed, the checkpoint written, the resume command printed."""
+    recorder.flush()
+    checkpointer.save(at)
+    why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
+    print(_stopped(out, at.generation, total, why), file=sys.stderr, flush=True)
+
+
+def _reported(spec: Config, game: Game, out: Path, summary: dict) -> dict:
+    """The summary with the end-of-run report ([`ga_pig.evolve.report`][ga_pig.evolve.report]) under ``report``,
+    written to ``summary.json`` again; the report printed and logged."""
+    lines = report(spec, game, summary, np.load(out / BEST))
+    summary = {**summary, "report": lines}
+    write_json(out / SUMMARY, summary)
+    tell(lines, spec.progress)
+    return summary
 
 
 def _stopped(out: Path, generation: int, total: int, why: str) -> str:
