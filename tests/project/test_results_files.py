@@ -119,6 +119,36 @@ def test_lines_counts_each_kind_of_line(tmp_path):
     assert lines.count(source) == {"lines": 11, "docstrings": 4, "comments": 1, "blank": 3, "code": 3}
 
 
+def test_lines_counts_a_commits_net_lines_outside_the_added_modules(tmp_path, monkeypatch):
+    """A commit's net lines (added less removed) are counted in ga_pig's Python modules only, and not under the
+    paths of the capabilities counted apart: an issue's commits are charged what they wrote, nothing else."""
+    import subprocess
+
+    lines = _benchmark("lines")
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path, check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    (tmp_path / "ga_pig" / "track").mkdir(parents=True)
+    (tmp_path / "ga_pig" / "a.py").write_text("x = 1\ny = 2\nz = 3\n")
+    (tmp_path / "ga_pig" / "track" / "b.py").write_text("b = 1\n")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    (tmp_path / "ga_pig" / "a.py").write_text("x = 1\nz = 3\nu = 4\nv = 5\n")  # one removed, two added
+    (tmp_path / "ga_pig" / "track" / "b.py").write_text("b = 1\n" * 6)
+    (tmp_path / "ga_pig" / "page.html").write_text("<p>\n</p>\n")
+    (tmp_path / "README.md").write_text("words\n")
+    git("commit", "-qam", "change")
+    git("add", ".")
+    git("commit", "-qm", "untracked ones")
+    monkeypatch.setattr(lines, "ROOT", tmp_path)
+    assert lines.net_lines(git("rev-parse", "HEAD~1"), ("ga_pig/track/",)) == 1
+    assert lines.net_lines(git("rev-parse", "HEAD~1"), ()) == 6
+    assert lines.net_lines(git("rev-parse", "HEAD"), ()) == 0
+
+
 def test_the_engine_page_renders_the_line_counts():
     """The engine page's table is lines.json's rows (the count a reader sees is the one measured)."""
     results = json.loads((RESULTS / "lines.json").read_text())
