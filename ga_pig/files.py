@@ -87,6 +87,13 @@ def read_json(path: Path) -> dict:
     return json.loads(Path(path).read_text())
 
 
+def writable_directory(path: Path) -> Path:
+    """``path`` made if missing and written to once (a temporary file), or the OSError that stopped it."""
+    path.mkdir(parents=True, exist_ok=True)
+    tempfile.TemporaryFile(dir=path).close()
+    return path
+
+
 @contextmanager
 def rebuilt_directory(path: Path):
     """Yield a new, empty directory beside ``path`` to build ``path``'s content in. When the block

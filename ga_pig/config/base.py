@@ -7,7 +7,7 @@ import dataclasses
 import typing
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 __all__ = ["fail", "Range", "Rule", "check_rules", "Part", "fields", "CONF_DIR", "MODES", "MAX_SEED"]
 
@@ -17,7 +17,7 @@ MAX_SEED = 2**63 - 1
 CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
 
 
-def fail(key: str, value: object, expected: str) -> None:
+def fail(key: str, value: object, expected: str) -> NoReturn:
     """Raise the one config error: ValueError naming ``key``, its ``value`` and what was expected."""
     raise ValueError(f"config key '{key}' = {value!r}: expected {expected}")
 

@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import tempfile
 import time
 import typing
 from pathlib import Path
 
-from ga_pig.files import write_text
+from ga_pig.files import writable_directory, write_text
 from ga_pig.reproduce.context import Budget, Context, Index
 from ga_pig.reproduce.entries import ENTRIES, SECTIONS, Entry
 
@@ -69,8 +68,7 @@ def main(argv=None, on_figure: typing.Callable[[str, object], None] | None = Non
     started = time.perf_counter()
     out = args.out / ("quick" if args.quick else "full")
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=out).close()
+        writable_directory(out)
     except OSError as error:
         parser.error(f"--out {str(args.out)!r}: expected a directory this process can write to "
                      f"({error.strerror}: {error.filename or out})")

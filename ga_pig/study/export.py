@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ga_pig._cli import refuse
 from ga_pig.analysis.play import STUDY_DATABASE, STUDY_FILE
-from ga_pig.files import atomic_write, write_json
+from ga_pig.files import atomic_write, writable_directory, write_json
 from ga_pig.study.store import DECISION_COLUMNS, GAME_COLUMNS, Store, decisions, exits, games, pages, participants
 
 __all__ = ["tables", "overview", "export", "TABLES", "PARTICIPANT_COLUMNS"]
@@ -104,12 +103,10 @@ def _out_directory(out: Path) -> Path:
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {str(out)!r}: expected a directory; it is a file")
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=out).close()
+        return writable_directory(out)
     except OSError as error:
         raise ValueError(f"--out {str(out)!r}: cannot write there ({error.strerror}); expected a directory this "
                          "user may write") from None
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
