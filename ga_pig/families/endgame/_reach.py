@@ -14,12 +14,13 @@ from ga_pig._kernels.rules import _moved
 
 @numba.njit(cache=True)
 def _reach(policy, at, bounds, decides, add_amount, move_amount, reached):
-    """The largest turn total the mover in seat s at (me, op), ``at`` = (s, me, op), can reach under its table
-    ``policy`` [i, j, k], ``bounds`` = (goal, top) (a turn start always rolls): totals above it never matter to the
-    turn's value. One scan up the totals (stopping once a whole roll's reach has passed with nothing reached),
-    repeated with MOVE outcomes while a subtraction reaches a total below the one it came from for the first time.
-    ``reached`` is workspace of length top + 1; the arrays are arguments of their own, not a record, as `_side`'s are
-    (a call per pair)."""
+    """The largest turn total the mover in seat s at (me, op), ``at`` = (s, me, op), can reach under
+    its table ``policy`` [i, j, k], ``bounds`` = (goal, top, start_rolls) (a turn start rolls as the
+    table says, or always with ``start_rolls``): totals above it never matter to the turn's value.
+    One scan up the totals (stopping once a whole roll's reach has passed with nothing reached),
+    repeated with MOVE outcomes while a subtraction reaches a total below the one it came from for
+    the first time. ``reached`` is workspace of length top + 1; the arrays are arguments of their
+    own, not a record, as `_side`'s are (a call per pair)."""
     if move_amount.shape[0] == 0:
         return _reach_scan(policy, at, bounds, decides, add_amount, move_amount, reached, False)
     return _reach_scan(policy, at, bounds, decides, add_amount, move_amount, reached, True)
@@ -29,7 +30,7 @@ def _reach(policy, at, bounds, decides, add_amount, move_amount, reached):
 def _reach_scan(policy, at, bounds, decides, add_amount, move_amount, reached, moves):
     """`_reach`, with ``moves`` a constant in each inlined copy."""
     s, me, op = at
-    goal, top = bounds
+    goal, top, start_rolls = bounds
     reached[:] = False
     reached[0] = True
     last = 0
@@ -46,7 +47,7 @@ def _reach_scan(policy, at, bounds, decides, add_amount, move_amount, reached, m
             total = me + k
             if total >= goal and (not decides[s] or total >= top):
                 continue
-            if not (policy[me, op, k] or k == 0):
+            if not (policy[me, op, k] or k == 0 and start_rolls):
                 continue
             for o in range(add_amount.shape[0]):
                 after = total + add_amount[o]

@@ -22,7 +22,7 @@ from ga_pig.families.endgame._side import _side
 
 # one body: its rounds as a kernel of their own cost 5x, and inline they would take the rules' arrays
 @numba.njit(cache=True)
-def _solve(rules, top, final, choice, P, policies, rounds):
+def _solve(rules, top, final, start_rolls, choice, P, policies, rounds):
     """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
     first (every hold below the goal lands on a pair already solved), the game, cap and final turn
     as in `_settle`. Only the seats s with ``choice.improve[s]`` choose their actions (both: optimal
@@ -31,7 +31,7 @@ def _solve(rules, top, final, choice, P, policies, rounds):
     against the current start values, then solves the pair's two linear equations for that policy
     exactly, until no action switches; otherwise (value iteration) it repeats greedy sweeps until the
     start values move by no more than ``choice.tol``. ``policies`` are the seats' tables [i, j, k]
-    (every turn start rolls whatever they say). Writes P (only its turn starts,
+    (with ``start_rolls`` every turn start rolls whatever they say). Writes P (only its turn starts,
     k = 0, when its last axis has length 1), the choosing seats' tables and rounds[i, j]; returns
     False if a pair did not settle within ``choice.max_rounds``."""
     policy0, policy1 = policies
@@ -39,7 +39,7 @@ def _solve(rules, top, final, choice, P, policies, rounds):
     goal, decides, W = rules.goal, final.decides, final.W
     add_p, add_amount, bust_p, reset_p = rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p
     bank_p, bank_amount, move_p, move_amount = rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount
-    size, bounds = top + 1, (goal, top)
+    size, bounds = top + 1, (goal, top, start_rolls)
     full = P.shape[3] > 1
     chooses = improve[0] or improve[1]
     prune = not full and not chooses  # only turn-start values of a fixed policy: unreachable totals skipped
@@ -65,10 +65,11 @@ def _solve(rules, top, final, choice, P, policies, rounds):
                 last1 = _reach(policy1, (1, j, i), bounds, decides, add_amount, move_amount, reached)
             for r in range(max_rounds):
                 s0 = _side(P, policy0, 0, i, j, y, improve[0], margin, goal, top, decides, W, add_p, add_amount, bust_p,
-                           reset_p, bank_p, bank_amount, move_p, move_amount, alpha0, beta0, last0)
+                           reset_p, bank_p, bank_amount, move_p, move_amount, alpha0, beta0, last0, start_rolls)
                 if exact_pairs:
                     s1 = _side(P, policy1, 1, j, i, x, improve[1], margin, goal, top, decides, W, add_p, add_amount,
-                               bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, last1)
+                               bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, last1,
+                               start_rolls)
                     a1, b1, a2, b2 = alpha0[0], beta0[0], alpha1[0], beta1[0]
                     x = (a1 + b1 * a2) / (1.0 - b1 * b2)
                     y = a2 + b2 * x
@@ -79,7 +80,7 @@ def _solve(rules, top, final, choice, P, policies, rounds):
                 else:
                     x_new = alpha0[0] + beta0[0] * y
                     _side(P, policy1, 1, j, i, x_new, improve[1], margin, goal, top, decides, W, add_p, add_amount,
-                          bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1)
+                          bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1, start_rolls)
                     y_new = alpha1[0] + beta1[0] * x_new
                     moved = max(abs(x_new - x), abs(y_new - y))
                     x, y = x_new, y_new
@@ -92,9 +93,9 @@ def _solve(rules, top, final, choice, P, policies, rounds):
             # the tables at the settled start values, for the final policy
             if not prune:  # pruned: the one round already left both sides' turn starts as they are
                 _side(P, policy0, 0, i, j, y, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, reset_p,
-                      bank_p, bank_amount, move_p, move_amount, alpha0, beta0, -1)
+                      bank_p, bank_amount, move_p, move_amount, alpha0, beta0, -1, start_rolls)
                 _side(P, policy1, 1, j, i, x, False, margin, goal, top, decides, W, add_p, add_amount, bust_p, reset_p,
-                      bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1)
+                      bank_p, bank_amount, move_p, move_amount, alpha1, beta1, -1, start_rolls)
             for k in range(top - i + 1 if full else 1):
                 P[0, i, j, k] = alpha0[k] + beta0[k] * y
             for k in range(top - j + 1 if full else 1):
@@ -106,15 +107,16 @@ def _solve(rules, top, final, choice, P, policies, rounds):
 
 
 @numba.njit(cache=True)
-def _settle(rules, top, final, choice, P, policies, rounds):
+def _settle(rules, top, final, choice, P, policies, start_rolls, rounds):
     """`_solve` of the game ``rules`` (a `rules.Rules` record) at cap ``top`` under the final turn ``final`` (a
     `_records.Final` record), swept again while resets move values: a sweep reads the turn starts where resets land,
     P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal numbers to new ones; sweeps
     repeat until it returns them unchanged (to within ``choice.tol`` or the rounding floor), each next guess
     extrapolated from the last few (`_extrapolate` of `ga_pig._kernels.anderson`). Returns the sweeps, or 0 if a pair
-    did not settle or the sweeps did not."""
+    did not settle or the sweeps did not. ``start_rolls`` is True from every caller, at run time: with the constant
+    folded into `_side` and `_reach` every endgame solve and pair ran 1.2-2.3x slower (benchmarks/compare.py)."""
     if rules.reset_p == 0.0:
-        return 1 if _solve(rules, top, final, choice, P, policies, rounds) else 0
+        return 1 if _solve(rules, top, final, start_rolls, choice, P, policies, rounds) else 0
     goal = rules.goal
     n = 2 * goal
     guess, swept, following = np.full(n, 0.5), np.zeros(n), np.zeros(n)
@@ -124,7 +126,7 @@ def _settle(rules, top, final, choice, P, policies, rounds):
         for s in range(2):
             for i in range(goal):
                 P[s, i, 0, 0] = guess[s * goal + i]
-        if not _solve(rules, top, final, choice, P, policies, rounds):
+        if not _solve(rules, top, final, start_rolls, choice, P, policies, rounds):
             return 0
         for s in range(2):
             for i in range(goal):
@@ -136,12 +138,12 @@ def _settle(rules, top, final, choice, P, policies, rounds):
 
 
 @numba.njit(cache=True, parallel=True)
-def _pairs(pop, others, first, second, rules, final, out):
+def _pairs(pop, others, first, second, rules, final, start_rolls, out):
     """Exact seat probabilities of pop[first[m]] (a) against others[second[m]] (b), in parallel:
     out[m] = (a wins a-first, b wins a-first, a wins b-first, b wins b-first). Each seating
     evaluates the first mover's seat-0 table against the other's seat-1 table, read in place; a
-    turn start always rolls (so no game stalls: the wins add up to 1). ``rules`` and ``final`` as
-    in `_settle`."""
+    turn start always rolls (so no game stalls: the wins add up to 1). ``rules``, ``final`` and ``start_rolls`` (True)
+    as in `_settle`."""
     goal, top = rules.goal, pop.shape[4] - 1
     evaluate = Choice(True, np.zeros(2, dtype=np.bool_), 0.0, 0.0, 2)
     for m in numba.prange(first.shape[0]):
@@ -150,7 +152,7 @@ def _pairs(pop, others, first, second, rules, final, out):
             lead, follow = (a, b) if order == 0 else (b, a)
             starts = np.zeros((2, goal, goal, 1))
             rounds = np.zeros((goal, goal), dtype=np.int64)
-            _settle(rules, top, final, evaluate, starts, (lead[0], follow[1]), rounds)
+            _settle(rules, top, final, evaluate, starts, (lead[0], follow[1]), start_rolls, rounds)
             v = starts[0, 0, 0, 0]
             out[m, 2 * order + (0 if order == 0 else 1)] = v
             out[m, 2 * order + (1 if order == 0 else 0)] = 1.0 - v

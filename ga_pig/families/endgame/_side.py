@@ -24,28 +24,32 @@ from ga_pig.families.endgame._final import _hold_past_goal
 # positional: called per pair and round, a record of the rules' arrays cost it 3-5% of an exact pair (measured)
 @numba.njit(cache=True)
 def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount, bust_p,
-          reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last):
-    """One mover's turn at banked scores (me, op) in seat s: alpha[k] + beta[k] * B is its win probability at turn
-    total k, B being the opponent's win probability at the start of its next turn, (1 - s, op, me, 0). ``policy`` is
-    the seat's table [i, j, k]. With ``greedy`` each action is chosen against B = ``opponent_start`` (the current one
-    stays unless the other beats it by more than ``margin``; a turn start always rolls); otherwise the policy as it
-    stands is evaluated, from turn total ``last`` down when given (the largest it can reach: entries above it are
-    left as they were and never read by those below), and only the chosen action's value is computed. A reset hands
-    the opponent its turn start at (op, 0): read from P as it stands (a pair of lower score sum, so from the previous
-    sweep), a bust when me = 0. With MOVE outcomes (DOUBLE, SUBTRACT) a total can lead to a lower one, read from the
-    previous pass (the first from what alpha and beta hold: the caller's first guess): passes repeat until no entry
-    moves by more than `ROUNDING_FLOOR`, the actions chosen (with ``greedy``) in the first pass only and then
-    evaluated — a policy-improvement step, so the caller's rounds repeat until none switches (choosing again in every
-    pass took twice the passes). Returns whether an action switched."""
+          reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls):
+    """One mover's turn at banked scores (me, op) in seat s: alpha[k] + beta[k] * B is its win
+    probability at turn total k, B being the opponent's win probability at the start of its next
+    turn, (1 - s, op, me, 0). ``policy`` is the seat's table [i, j, k]. With ``greedy`` each action
+    is chosen against B = ``opponent_start`` (the current one stays unless the other beats it by
+    more than ``margin``; with ``start_rolls`` a turn start rolls whatever passing is worth);
+    otherwise the policy as it stands is evaluated (rolling at the turn start when
+    ``start_rolls``), from turn total ``last`` down when given (the largest it can reach: entries
+    above it are left as they were and never read by those below), and only the chosen action's
+    value is computed. A reset hands the opponent its turn start at (op, 0): read from
+    P as it stands (a pair of lower score sum, so from the previous sweep), a bust when me = 0.
+    With MOVE outcomes (DOUBLE, SUBTRACT) a total can lead to a lower one, read from the previous
+    pass (the first from what alpha and beta hold: the caller's first guess): passes repeat until
+    no entry moves by more than `ROUNDING_FLOOR`, the actions chosen (with ``greedy``) in the
+    first pass only and then evaluated — a policy-improvement step, so the caller's rounds repeat
+    until none switches (choosing again in every pass took twice the passes). Returns whether an
+    action switched."""
     if move_p.shape[0] == 0:  # one pass is exact; the constant drops the MOVE code from this copy
         return _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p,
                           add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last,
-                          False)[1]
+                          start_rolls, False)[1]
     switched = False
     for sweep in range(MAX_SWEEPS):
         change, flipped = _side_pass(P, policy, s, me, op, opponent_start, greedy and sweep == 0, margin, goal, top,
                                      decides, W, add_p, add_amount, bust_p, reset_p, bank_p, bank_amount, move_p,
-                                     move_amount, alpha, beta, last, True)
+                                     move_amount, alpha, beta, last, start_rolls, True)
         switched = switched or flipped
         if change <= ROUNDING_FLOOR:
             break
@@ -55,7 +59,7 @@ def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decid
 # one body, positional: roll and hold split out as inline functions over records cost 40% a call (measured)
 @numba.njit(cache=True, inline="always")
 def _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount,
-               bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, moves):
+               bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls, moves):
     """One top-down pass of `_side`: returns (the largest change of an entry, tracked only
     with ``moves``; whether an action switched)."""
     switched = False
@@ -74,7 +78,7 @@ def _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, 
             if greedy:
                 policy[me, op, k] = False
             continue
-        rolls = policy[me, op, k] or k == 0
+        rolls = policy[me, op, k] or (k == 0 and start_rolls)
         if greedy or rolls:
             roll_a, roll_b = bust_a + reset_a, -bust_a
             for o in range(add_p.shape[0]):
@@ -116,7 +120,7 @@ def _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, 
                 hold_a, hold_b = 1.0 - P[1 - s, op, total, 0], 0.0
             else:
                 hold_a, hold_b = _hold_past_goal(decides, W, s, total, op), 0.0
-        if greedy and k != 0:
+        if greedy and not (k == 0 and start_rolls):
             roll_v = roll_a + roll_b * opponent_start
             hold_v = hold_a + hold_b * opponent_start
             better = roll_v > hold_v + margin if not rolls else hold_v > roll_v + margin

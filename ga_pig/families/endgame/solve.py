@@ -95,7 +95,7 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: i
         if policy is None:
             policy = np.zeros((2, goal, goal, top + 1), dtype=np.bool_)
             policy[..., 0] = True  # a turn start rolls (the game's strategies have no gene there)
-        ok = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), rounds)
+        ok = _roll_hold._settle(rules, top, Final(decides, W), choice, P, (policy[0], policy[1]), True, rounds)
     if not ok:
         raise RuntimeError(f"{method} did not settle on {game}: a pair of scores took more than {max_iterations} "
                            f"rounds" + ("" if game.max_dice else ", or the sweeps over the resets did not settle"))
@@ -187,12 +187,13 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
     out = np.empty((len(first), 4))
     population = np.ascontiguousarray(population)
     others = population if others is None else np.ascontiguousarray(others)
+    first, second = np.asarray(first, np.int64), np.asarray(second, np.int64)
     if game.max_dice:
-        kernel, rules, (W, _best) = _dice._pairs, rules_of(game), _dice_final(game, dice_size(game))
+        W, _best = _dice_final(game, dice_size(game))
+        _dice._pairs(population, others, first, second, rules_of(game), Final(_decides(game), W), out)
     else:
-        kernel, (rules, W) = _roll_hold._pairs, _kernel_rules(game, population.shape[-1] - 1)
-    kernel(population, others, np.asarray(first, np.int64), np.asarray(second, np.int64), rules,
-           Final(_decides(game), W), out)
+        rules, W = _kernel_rules(game, population.shape[-1] - 1)
+        _roll_hold._pairs(population, others, first, second, rules, Final(_decides(game), W), True, out)
     return out
 
 
