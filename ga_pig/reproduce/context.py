@@ -239,13 +239,15 @@ class Context:
 
     @functools.cached_property
     def runs(self) -> tuple[Path, pd.DataFrame, pd.DataFrame]:
-        """(runs dir, generations of every GA run, summaries), each labelled by experiment."""
+        """(runs dir, generations of every GA run, summaries), each labelled by experiment (random search's
+        summary by "random_search"); other runs under the runs dir (the discovery runs) are left out."""
         runs = run_experiments(self.out, self.budget)
-        frame, summaries = load_runs(runs), load_summaries(runs)
-        label_of = {str(runs / label): label for label, _ in GA_EXPERIMENTS}
-        for table in (frame, summaries):
-            table["label"] = table["run_dir"].map(lambda d: label_of.get(str(Path(d).parent), "other"))
-        return runs, frame, summaries
+        known = {label for label, _ in GA_EXPERIMENTS} | {"random_search"}
+        labelled = []
+        for table in (load_runs(runs), load_summaries(runs)):
+            table["label"] = table["run_dir"].map(lambda d: Path(d).relative_to(runs).parts[0])
+            labelled.append(table[table["label"].isin(known)].reset_index(drop=True))
+        return runs, *labelled
 
     def runs_of(self, label: str) -> pd.DataFrame:
         """The generations of the GA runs of experiment ``label`` only (those of ``runs``, made if not finished):

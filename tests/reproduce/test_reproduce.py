@@ -120,3 +120,31 @@ def test_reproduce_runs_an_unfinished_run_again(tmp_path):
     _run_one(overrides, str(left))
     columns = ["experiment", "seed", "best_ever", "final_mean"]
     pd.testing.assert_frame_equal(load_summaries(left.parent)[columns], load_summaries(tmp_path / "whole")[columns])
+
+
+def test_the_ga_entries_read_only_the_ga_experiments_runs(tmp_path):
+    """Discovery runs already under the same runs directory (a full reproduce writes both) add no row to
+    the GA entries: their curves and the GA results table hold the GA experiments' runs and random search's."""
+    from ga_pig.evolve.outputs import DRAWS, GENERATIONS, SUMMARY
+    from ga_pig.reproduce import _ga
+    from ga_pig.reproduce.context import GA_EXPERIMENTS, Budget, Context, Index
+
+    def finished(run_dir, mode, table):
+        run_dir.mkdir(parents=True)
+        (run_dir / "config.yaml").write_text(f"mode: {mode}\n")
+        pd.DataFrame({"generation": [0, 1], "mean": [0.1, 0.2], "max": [0.2, 0.3]}).to_parquet(run_dir / table)
+        (run_dir / SUMMARY).write_text(json.dumps({"mode": mode, "best_ever": 0.3, "final_mean": 0.2}))
+
+    budget = Budget.make(quick=True)
+    runs = tmp_path / "runs"
+    finished(runs / "discovery" / "coevolve_exact" / "seed0", "evolve", GENERATIONS)
+    labels = sorted(label for label, _ in GA_EXPERIMENTS)
+    for label in labels:
+        for seed in budget.seeds:
+            finished(runs / label / f"seed{seed}", "evolve", GENERATIONS)
+    finished(runs / "random_search", "random_search", DRAWS)
+    ctx = Context(tmp_path, budget, Index(tmp_path))
+    _, frame, summaries = ctx.runs
+    assert sorted(set(frame["label"])) == labels and len(frame) == 2 * len(labels) * len(budget.seeds)
+    assert sorted(set(summaries["label"])) == sorted([*labels, "random_search"])
+    assert list(_ga.ga_results(ctx)[0]["experiment"]) == labels
