@@ -19,7 +19,7 @@ from hydra.types import RunMode
 from omegaconf import DictConfig
 
 from ga_pig._config_doc import register_help
-from ga_pig.config import register
+from ga_pig.config import CONF_DIR, register
 
 register()
 register_help()
@@ -34,7 +34,7 @@ def _share_cores() -> None:
         numba.set_num_threads(1)
 
 
-@hydra.main(version_base="1.3", config_path="../conf", config_name="config")
+@hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
 def main(cfg: DictConfig) -> float:
     from ga_pig.evolve.outputs import record_failure
     from ga_pig.launch import continue_restarted, tell_stop

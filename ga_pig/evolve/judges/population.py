@@ -73,7 +73,7 @@ class ExactJudge(Judge):
 @judge("optimal", P.OptimalFitness)
 @dataclass
 class OptimalJudge(Judge):
-    """Each member's exact win rate against the Neller-optimal policy decides (the rates the
+    """Each member's exact win rate against the optimal policy decides (the rates the
     recorder computed for this generation are reused; with ``fitness.restart`` the judge's own,
     from its start weights)."""
 
