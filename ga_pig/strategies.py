@@ -26,8 +26,7 @@ score, the next player's, ..., the turn total ([`PlayersRollHold`][ga_pig.famili
 builders here read ``j`` as the highest opposing score.
 
 Games that roll their dice at once (Hog) have no turn total. Their strategies are int arrays of
-shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see [`dice`][ga_pig.strategies.dice],
-[`random_dice`][ga_pig.strategies.random_dice]). Every engine function takes them in place of the bool tensors. Which
+shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see [`dice`][ga_pig.strategies.dice]). Every engine function takes them in place of the bool tensors. Which
 kind a game takes is its strategy space, [`space_of`][ga_pig.families.space_of] ([`ga_pig.spaces`][ga_pig.families]).
 """
 
@@ -42,7 +41,7 @@ from ga_pig.families import space_of
 from ga_pig.game import Game, check_game
 
 __all__ = ["check", "check_population", "equal", "legal", "hold_at", "score", "roll_to_win", "turtle", "roll_and_wait",
-           "random", "from_function", "force_roll_at_zero", "dice", "random_dice", "threshold", "thresholds_of",
+           "random", "from_function", "force_roll_at_zero", "dice", "threshold", "thresholds_of",
            "keep_pace", "hold_at_23", "LITERATURE"]
 
 
@@ -81,12 +80,6 @@ def dice(n: int, game: Game) -> np.ndarray:
     """Hog: always roll ``n`` dice (1 <= n <= game.max_dice)."""
     space_of(game).require("dice", "dice strategies")
     return space_of(game).constant(n)
-
-
-def random_dice(game: Game, rng: np.random.Generator | int | None = None) -> np.ndarray:
-    """Hog: an independent uniform dice count 1..max_dice at every (i, j)."""
-    space_of(game).require("dice", "dice strategies")
-    return space_of(game).random(np.random.default_rng(rng))
 
 
 def hold_at(n: int, game: Game) -> np.ndarray:

@@ -130,7 +130,7 @@ class Space:
         if "roll_hold" not in self.offers:
             raise ValueError(f"roll/hold strategies are for games whose strategies are roll/hold decisions; "
                              f"{self.game} has {self.noun}: build one with strategies.dice(n, game) or "
-                             f"strategies.random_dice")
+                             f"strategies.random(game)")
         return np.broadcast_to(np.asarray(decisions, dtype=bool), self.shape).copy()
 
     def legal(self) -> np.ndarray:

@@ -140,7 +140,7 @@ def test_visits_agree_with_counted_games(game):
     resets, subtractions and Hog's dice included; the expected number of a's turns matches too."""
     rng = np.random.default_rng(5)
     if game.max_dice:
-        a, b = S.random_dice(game, rng), S.dice(2, game)
+        a, b = S.random(game, rng), S.dice(2, game)
     else:
         a, b = S.force_roll_at_zero(rng.random(space_of(game).shape) < 0.7), S.hold_at(3, game)
     V = exact.visits(a, b, game)
@@ -317,7 +317,7 @@ def test_hog_dice_table_by_enumeration():
 def test_hog_matches_brute_force(goal, seed):
     game = Game.hog(goal=goal, max_dice=3)
     rng = np.random.default_rng(seed)
-    a, b = S.random_dice(game, rng), S.random_dice(game, rng)
+    a, b = S.random(game, rng), S.random(game, rng)
     seats = exact.seats(a, b, game)
     assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-12)
     assert (seats.b_first_wins_b, seats.b_first_wins_a) == pytest.approx(reference.brute_force(b, a, game), abs=1e-12)
@@ -354,7 +354,7 @@ def test_hog_best_response_is_best():
     assert reference.brute_force(br.policy, b, game)[0] == pytest.approx(br.win_probability, abs=1e-12)
     rng = np.random.default_rng(1)
     for _ in range(30):
-        assert reference.brute_force(S.random_dice(game, rng), b, game)[0] <= br.win_probability + 1e-12
+        assert reference.brute_force(S.random(game, rng), b, game)[0] <= br.win_probability + 1e-12
 
 
 def test_hog_bad_input():
