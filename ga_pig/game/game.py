@@ -288,11 +288,6 @@ class Game:
         scores once, from high to low; with them it sweeps until the values settle."""
         return any(Effect(o.effect) is Effect.RESET and o.probability > 0 for o in self.outcomes)
 
-    @property
-    def monotone(self) -> bool:
-        """True when banked scores never fall: ``not`` [`resets`][ga_pig.game.Game.resets]."""
-        return not self.resets
-
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params)
         return f"{self.name}({args})"

@@ -51,7 +51,7 @@ def test_two_dice_table():
     table = {(o.effect, o.amount): round(o.probability * 36) for o in g.outcomes}
     assert table[(Effect.RESET, 0)] == 1 and table[(Effect.BUST, 0)] == 10
     assert [table[(Effect.ADD, s)] for s in range(4, 13)] == [1, 2, 3, 4, 5, 4, 3, 2, 1]
-    assert not g.monotone and "two_dice" in GAMES and Game.named("two_dice", goal=50).goal == 50
+    assert g.resets and "two_dice" in GAMES and Game.named("two_dice", goal=50).goal == 50
 
 
 def test_simulator_applies_the_reset():
@@ -206,7 +206,7 @@ def test_pass_the_pigs_seed003():
     literal = exact.optimal(_seed003_literal_pass_the_pigs())
     assert round(literal.win_probability, 4) == 0.5282 and np.argmin(literal.policy[0, 0]) == 18
     oinkers = Game.pass_the_pigs(p_oinker=0.01)
-    assert not oinkers.monotone and exact.optimal(oinkers).win_probability < solution.win_probability
+    assert oinkers.resets and exact.optimal(oinkers).win_probability < solution.win_probability
 
 
 @pytest.mark.parametrize("p_oinker", [-0.1, 1.0, 1.5, float("nan"), "0.1", True])
@@ -239,7 +239,7 @@ def test_monotone_variants_through_the_exact_engine(name):
     """Variants that only add or bust: solvers agree, the optimal policy beats hold-at-25 in the
     simulator exactly as the evaluator says (4 standard errors, 10^6 games)."""
     game = Game.named(name)
-    assert game.monotone and sum(o.probability for o in game.outcomes) == pytest.approx(1, abs=1e-15)
+    assert not game.resets and sum(o.probability for o in game.outcomes) == pytest.approx(1, abs=1e-15)
     pi = assert_solvers_agree(game)
     assert 0.5 < pi.win_probability < 0.6
     assert_simulation_agrees(pi.policy, S.hold_at(25, game), game, seed=5)
