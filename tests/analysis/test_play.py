@@ -13,8 +13,8 @@ def test_synthetic_thresholds_are_recovered(tmp_path, pig):
     synthetic.simulate(pig, ("averse", synthetic.profile("averse"), {"stated_risk": "loving"}),
                        ("seeker", synthetic.threshold_player(27, -0.15), {"stated_risk": "loving"}), 150,
                        tmp_path / "a", seed=4, advisor=advisor)
-    synthetic.simulate(pig, ("optimal", synthetic.noisy_optimal(0.0), {"stated_risk": "neutral"}),
-                       ("noisy", synthetic.noisy_optimal(0.02, seed=1), {"stated_risk": "neutral"}), 40,
+    synthetic.simulate(pig, ("optimal", lambda i, j, k, advice: advice.optimal_action, {"stated_risk": "neutral"}),
+                       ("noisy", synthetic.profile("neutral"), {"stated_risk": "neutral"}), 40,
                        tmp_path / "b", seed=5, advisor=advisor)
     decisions, games = load_play(tmp_path)
     assert len(games) == 190 and games["finished"].all()
