@@ -1,10 +1,7 @@
 """What a strategy is, for one game: the base of every family's strategy space.
 
-A family ([`ga_pig.families`][ga_pig.families]) owns the spaces of its games; a game reaches its own
-through [`space_of`][ga_pig.families.space_of]. A space knows the strategy's shape and dtype, which of
-its entries are ever consulted, how to draw one at random, how to check one, how the numba kernels
-read it, how the GA mutates one of its genes, and how a run stores it. Index convention:
-[`ga_pig.strategies`][ga_pig.strategies].
+A game reaches its own through [`space_of`][ga_pig.families.space_of]. A space knows the strategy's shape and dtype,
+which entries are consulted, how to draw, check, mutate and store one, and how the kernels read it.
 """
 
 from __future__ import annotations
