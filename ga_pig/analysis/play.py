@@ -54,10 +54,8 @@ NEUTRAL_THRESHOLD = 20.0
 
 
 def play_dirs(path: str | Path = "outputs/play") -> list[Path]:
-    """Session directories at or under ``path`` (those holding ``session.json``, or a study's
-    ``study.json``), sorted. Those inside a hidden directory below ``path`` are left out: a
-    directory being rebuilt ([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) is hidden until it is
-    complete."""
+    """Session directories at or under ``path`` (those holding ``session.json``, or a study's ``study.json``),
+    sorted; hidden ones (being rebuilt: [`rebuilt_directory`][ga_pig.files.rebuilt_directory]) are left out."""
     path = Path(path).expanduser()
     marks = ("session.json", STUDY_FILE)
     if any((path / mark).is_file() for mark in marks):
@@ -76,10 +74,8 @@ def _lines(path: Path) -> list[dict]:
 
 
 def _decisions_restart(rows: pd.DataFrame) -> pd.Series:
-    """Which decision rows start a recording again. Within one recording each row either goes on
-    with the turn before it (same game and turn, which did not end, from the turn total the last
-    roll left) or starts a later turn or game; a row that opens game play afresh (the first
-    mover's first turn, scores and turn total 0) and does neither follows another recording."""
+    """Which decision rows start a recording again: a row that opens play afresh (the first mover's first turn, at
+    0, 0, 0) but neither goes on with the turn before it nor starts a later turn or game."""
     before = rows.shift()
     game, game_before = rows["game_id"], before["game_id"]
     ply = 2 * (rows["turn"] - 1) + rows["seat"]  # the game's turns in order, both players'
@@ -220,10 +216,8 @@ def players(decisions: pd.DataFrame) -> pd.DataFrame:
 class HoldModel:
     """``P(hold) = logistic(b0 + bk * k + blead * lead)`` with lead = own score − opponent's.
 
-    ``threshold`` is the hold-at-N rule the player is closest to at lead 0: the turn total at which
-    holding becomes more likely than rolling, plus half a point (turn totals are whole numbers, so
-    a strict hold-at-N player's midpoint lies between N − 1 and N); ``slope`` how many points it
-    moves per point of lead (negative: holds earlier when ahead)."""
+    ``threshold`` is the hold-at-N rule the player is closest to at lead 0 (where holding becomes more likely than
+    rolling, plus half a point); ``slope`` how many points it moves per point of lead."""
 
     player: str | None
     decisions: int
