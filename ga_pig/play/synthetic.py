@@ -3,11 +3,8 @@ design. Each is a ``decide(i, j, k, advice) -> "roll" | "hold"`` for [`Seat`][ga
 [`simulate`][ga_pig.play.synthetic.simulate] plays them against each other through the same table and files as a real
 session, and [`study`][ga_pig.play.synthetic.study] runs the study of [Exeter optimal §2.4] with synthetic people.
 
-Synthetic sessions are derived files: [`simulate`][ga_pig.play.synthetic.simulate] and
-[`study`][ga_pig.play.synthetic.study] rebuild their directory whole
-([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) rather than record into it, so running them again gives the same
-sessions — the live game's journal appends, and a second recording into one directory would add every decision again. A
-directory holding anything but synthetic sessions (a person's session, say) is refused, never replaced.
+Both rebuild their directory whole ([`rebuilt_directory`][ga_pig.files.rebuilt_directory]), so running them again
+gives the same sessions; a directory holding anything but synthetic sessions is refused, never replaced.
 """
 
 from __future__ import annotations
