@@ -1,15 +1,11 @@
 """Counter-based random streams: the one source of randomness of every sampler's kernels.
 
-A seed (a non-negative integer, None for fresh entropy, or a ``numpy.random.SeedSequence``) becomes
-two 64-bit keys through ``SeedSequence`` (`seed_keys`). Games are cut into fixed blocks of `BLOCK`
-games; each block draws from its own splitmix64 stream, whose starting state is keyed by the seed's
-keys and the block's counters (stream, block) (`stream_keys`; in [`ga_pig.simulate`][ga_pig.simulate]
-the stream is the match, in [`ga_pig.families.endgame`][ga_pig.families.endgame] and
-[`ga_pig.families.players`][ga_pig.families.players] there is one). A game's dice then depend on the seed and
-the game's place alone, never on the thread count or how the games are chunked. Kernels advance a
-state with `_splitmix` and draw from it with `_draw` (a roll outcome) or `_uniform` (a float in
-[0, 1)); they hold no global state. With common random numbers a game's turns each draw from their own stream
-(`_turn_stream`), so two games that part at one decision go on with the same dice turn by turn.
+A seed (a non-negative integer, None for fresh entropy, or a ``numpy.random.SeedSequence``) becomes two 64-bit keys
+(`seed_keys`). Games are cut into blocks of `BLOCK`; each block draws from its own splitmix64 stream keyed by the
+seed's keys and its counters (stream, block) (`stream_keys`), so a game's dice depend on the seed and its place alone,
+never on threads or chunking. Kernels advance a state with `_splitmix` and draw with `_draw` (a roll outcome) or
+`_uniform`; with common random numbers each turn draws from its own stream (`_turn_stream`), so two games that part at
+one decision go on with the same dice.
 """
 
 from __future__ import annotations

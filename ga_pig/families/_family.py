@@ -1,9 +1,8 @@
 """What a rule family is, and its engine: the operations every part of ga_pig asks of a game.
 
 A family is a class saying which games it covers; its instance for one game is that game's engine
-([`engine_of`][ga_pig.families.engine_of], made once per game), holding the game, its strategy space and
-its rules record, with the game's exact evaluation, optimal play, best response and simulation loop as
-methods. What a family does not offer its engine refuses in one line naming the game and what to use.
+([`engine_of`][ga_pig.families.engine_of]), holding the game, its strategy space and rules record. What a
+family does not offer its engine refuses in one line naming the game and what to use.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""A study started from its config: its directory (one server at a time), database, exact advice
-and web server. Starting again on the same directory reopens the study where it was, and so does
-starting again a study stopped at any moment of its start (its directory then holds only what a start
-writes, [`START_FILES`][ga_pig.study.serve.START_FILES], and perhaps no ``study.json`` yet).
-
-The server is uvicorn with its h11 protocol, given a deadline for a request's headers
-([`Protocol`][ga_pig.study.serve.Protocol])."""
+"""A study started from its config: its directory (one server at a time), database, exact advice and web server
+(uvicorn, with a deadline for a request's headers: [`Protocol`][ga_pig.study.serve.Protocol]). Starting again on
+the same directory reopens the study where it was, even one stopped during its start
+([`START_FILES`][ga_pig.study.serve.START_FILES])."""
 
 from __future__ import annotations
 

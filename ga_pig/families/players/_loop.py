@@ -105,12 +105,9 @@ def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulativ
 
 @numba.njit(cache=True)
 def _play(strategy, goal, rolls, games, keys, winners):
-    """Play ``games`` games, strategy.policy[p] (flat: [idx, k]) the strategy of the player in
-    seat p, seat 0 moving first; at the start of a turn at idx, with probability
-    strategy.mix[p, idx] the player follows strategy.alternative[p] instead for the turn (a
-    `Strategy` per seat). Game g draws its dice and its mixing from the stream keys[g // BLOCK]
-    (`ga_pig._streams`), which runs through its block's games in order. winners[g]: the winning
-    seat, -1 for a game stalled for 100 000 turns."""
+    """Play ``games`` games, strategy.policy[p] (flat: [idx, k]) the strategy of seat p, seat 0 moving first; a turn
+    at idx follows strategy.alternative[p] with probability strategy.mix[p, idx]. Game g draws from the stream
+    keys[g // BLOCK]. winners[g]: the winning seat, -1 for a game stalled for 100 000 turns."""
     policies, alternative, mix = strategy.policy, strategy.alternative, strategy.mix
     cumulative, uniform, effects, amounts = rolls.cumulative, rolls.uniform, rolls.effects, rolls.amounts
     n = policies.shape[0]
