@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ga_pig import Game, exact, simulate
 from ga_pig import strategies as S
 from ga_pig.evolve.genomes import ThresholdGenome
-from ga_pig.families import _family, space_of
+from ga_pig.families import _family, engine_of, space_of
 from ga_pig.simulate import BLOCK
 
 G = Game.pig(goal=30)
@@ -310,7 +310,7 @@ THREE = Game.pig(goal=20, players=3)
 
 def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
     """Random threshold strategies that roll at every turn start (no stalemates)."""
-    genes = ThresholdGenome(game)
+    genes = ThresholdGenome(engine_of(game))
     return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1, True)
 
 
