@@ -10,6 +10,8 @@ one decision go on with the same dice.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
@@ -48,6 +50,32 @@ def roll_table(probabilities: np.ndarray) -> tuple[np.ndarray, bool]:
     game's [`tables`][ga_pig.game.Game.tables]); ``uniform`` when they are all equal."""
     probabilities = np.asarray(probabilities, dtype=np.float64)
     return np.cumsum(probabilities), bool(np.all(probabilities == probabilities[0]))
+
+
+class Rolls(NamedTuple):
+    """What a simulated game draws: the roll outcomes' cumulative probabilities and whether they
+    are equal (`roll_table`), and each outcome's effect and amount."""
+
+    cumulative: np.ndarray
+    uniform: bool
+    effects: np.ndarray
+    amounts: np.ndarray
+
+
+def rolls_of(game) -> Rolls:
+    """The `Rolls` of ``game``'s roll table ([`tables`][ga_pig.game.Game.tables])."""
+    probabilities, effects, amounts = game.tables()
+    return Rolls(*roll_table(probabilities), effects, amounts)
+
+
+class Blocks(NamedTuple):
+    """Blocks of simulated games: block i plays a[i] against b[i], games[i] games from the stream
+    key seed[i]."""
+
+    a: np.ndarray
+    b: np.ndarray
+    games: np.ndarray
+    seed: np.ndarray
 
 
 @numba.njit(cache=True, inline="always")

@@ -147,5 +147,6 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
         raise FileNotFoundError(f"no {POPULATION} in {run_dir} (not a run, or not finished)")
     cfg = OmegaConf.load(run_dir / "config.yaml")
     game = make_game(cfg)
-    genomes, side, win_rate = load_population_file(stored, space_of(game))
-    return cube.strategies(genomes, side, game, bool(cfg.force_roll_at_zero)), win_rate
+    space = space_of(game)
+    genomes, side, win_rate = load_population_file(stored, space)
+    return cube.strategies(genomes, side, space, bool(cfg.force_roll_at_zero)), win_rate

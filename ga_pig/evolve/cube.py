@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig.families import space_of
+from ga_pig.families import Space
 
 __all__ = ["blocks", "expand", "refine", "coarsen", "strategies"]
 
@@ -66,8 +66,8 @@ def coarsen(strategy: np.ndarray, side: int, dims: int = 3) -> np.ndarray:
     return 2 * summed >= sizes if strategy.dtype == np.bool_ else np.floor(summed / sizes + 0.5).astype(strategy.dtype)
 
 
-def strategies(genomes: np.ndarray, side: int, game, force_roll_at_zero: bool) -> np.ndarray:
-    """The strategies a run's genomes stand for: expanded to the game's states and, if the run
+def strategies(genomes: np.ndarray, side: int, space: Space, force_roll_at_zero: bool) -> np.ndarray:
+    """The strategies a run's genomes stand for: expanded to the states of the game's ``space`` and, if the run
     forbids passing, rolling at every turn start (Hog has no turn total: nothing to force)."""
-    out = expand(genomes, side, game.goal, space_of(game).dims)
-    return space_of(game).forbid_passing(out) if force_roll_at_zero else out
+    out = expand(genomes, side, space.game.goal, space.dims)
+    return space.forbid_passing(out) if force_roll_at_zero else out

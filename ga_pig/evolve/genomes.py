@@ -26,14 +26,13 @@ import numpy as np
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.families import Space, leaders, space_of
-from ga_pig.game import Game
+from ga_pig.families import Family, Space, leaders
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "LeaderGenome", "GENOMES", "genome_of"]
 
 
 class Genome:
-    """One encoding, bound to a game. Genomes of block side ``side`` have shape
+    """One encoding, bound to a game's engine. Genomes of block side ``side`` have shape
     ``(n,) * dims`` with ``n = ceil(goal / side)``; stacks have a leading member axis."""
 
     name: ClassVar[str] = ""
@@ -49,10 +48,10 @@ class Genome:
     #: Whether [`thresholds`][ga_pig.evolve.genomes.Genome.thresholds] gives the strategies as thresholds.
     compact: bool = False
 
-    def __init__(self, game: Game) -> None:
-        space_of(game).require(self.needs, f"genome {self.name!r}")
-        self.game, self.space = game, space_of(game)
-        self.plane = game.players
+    def __init__(self, engine: Family) -> None:
+        engine.space.require(self.needs, f"genome {self.name!r}")
+        self.engine, self.game, self.space = engine, engine.game, engine.space
+        self.plane = self.game.players
         self._visits: np.ndarray | None = None
 
     def thresholds(self, genomes: np.ndarray, side: int, force_roll_at_zero: bool,
@@ -87,9 +86,7 @@ class Genome:
         """Note where play goes: the expected turns begun at each score pair ``(i, j)`` when
         ``strategy`` plays itself (exact, [`visits`][ga_pig.exact.visits]; no solver), for
         [`occupancy`][ga_pig.evolve.genomes.Genome.occupancy]."""
-        from ga_pig import exact
-
-        visits = exact.visits(strategy, strategy, self.game)
+        visits = self.engine.visits(strategy, strategy)
         self._visits = visits if visits.ndim == 2 else visits[..., 0]
 
     def occupancy(self, side: int) -> np.ndarray | None:
@@ -167,10 +164,10 @@ class TensorGenome(Genome):
     name = "tensor"
     needs = "tensor_genome"
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
+    def __init__(self, engine: Family) -> None:
+        super().__init__(engine)
         self.seated = self.space.seated
-        self.dims, self.dtype = (3 if self.seated else space_of(game).dims), space_of(game).dtype
+        self.dims, self.dtype = (3 if self.seated else self.space.dims), self.space.dtype
 
     def random(self, rng, size, side, p_roll):
         if self.seated:
@@ -184,7 +181,7 @@ class TensorGenome(Genome):
         if self.seated:
             strategies = np.ascontiguousarray(cube.expand(self._planes(genomes), side, self.game.goal, self.plane))
         else:
-            strategies = cube.strategies(genomes, side, self.game, force_roll_at_zero)
+            strategies = cube.strategies(genomes, side, self.space, force_roll_at_zero)
         return _into(strategies, out)
 
     def mutated(self, genes, rng):
@@ -219,12 +216,12 @@ class ThresholdGenome(Genome):
     needs = "threshold_genome"
     dtype = np.dtype(np.int16)
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
+    def __init__(self, engine: Family) -> None:
+        super().__init__(engine)
         self.seated = self.space.seated
         self.compact = not self.seated
-        self.dims = 3 if self.seated else game.players
-        goal = game.goal
+        self.dims = 3 if self.seated else self.game.players
+        goal = self.game.goal
         #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
         self.limits = np.array(self.space.ends if self.seated else (goal,), dtype=np.int64)
         self.high = int(self.limits.max())
@@ -321,13 +318,13 @@ class LeaderGenome(ThresholdGenome):
     name = "leader"
     needs = "leader_genome"
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
+    def __init__(self, engine: Family) -> None:
+        super().__init__(engine)
         self.dims = self.plane = 2
-        goal = game.goal
+        goal = self.game.goal
         self._room = (goal - np.arange(goal))[:, None]
         #: the highest opposing score at each tuple of the others' scores (flat)
-        self._leader = leaders(goal, game.players).reshape(-1)
+        self._leader = leaders(goal, self.game.players).reshape(-1)
 
     def decode(self, genomes, side, force_roll_at_zero, out=None):
         return S.threshold(self.thresholds(genomes, side, force_roll_at_zero), self.game, out=out)
@@ -374,6 +371,6 @@ def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
 GENOMES: dict[str, type[Genome]] = {"tensor": TensorGenome, "threshold": ThresholdGenome, "leader": LeaderGenome}
 
 
-def genome_of(cfg, game: Game) -> Genome:
-    """The encoding ``cfg.genome`` names, for ``game``."""
-    return GENOMES[str(cfg.genome)](game)
+def genome_of(cfg, engine: Family) -> Genome:
+    """The encoding ``cfg.genome`` names, for the game of ``engine``."""
+    return GENOMES[str(cfg.genome)](engine)

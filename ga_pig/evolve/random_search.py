@@ -8,7 +8,6 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
-from ga_pig import exact
 from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.outputs import DRAWS, SUMMARY
 from ga_pig.files import write_json, write_table
@@ -20,8 +19,8 @@ def random_search(run: Run) -> dict:
     """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies for the run's game, each
     set's mean exact win rate against the optimal policy, written into ``run.out``; the summary told to the
     watcher, if any."""
-    spec, game, out, space = run.spec, run.game, run.out, run.engine.space
-    optimal = exact.optimal(game).policy
+    spec, out, engine, space = run.spec, run.out, run.engine, run.engine.space
+    optimal = engine.optimal().policy
     columns = spec.columns
     rng = np.random.default_rng(int(spec.seed))
     rows, began = [], time.perf_counter()
@@ -29,7 +28,7 @@ def random_search(run: Run) -> dict:
         strategies = space.random(rng, (int(spec.population_size),), p_roll=float(spec.population.p_roll))
         if spec.force_roll_at_zero:
             space.forbid_passing(strategies)
-        rates = exact.win_rates(strategies, optimal, game)
+        rates = engine.win_rates(strategies, optimal)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})
     write_table(rows, out / DRAWS)

@@ -19,6 +19,7 @@ from ga_pig.config import check_game, compose, fail, fit_experiment, over_schema
 from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.outputs import CHECKPOINT, FAILED, RUN_FILES, SUMMARY, load_checkpoint
 from ga_pig.evolve.resume import CHANGEABLE, CONFIG_FILE, Resumed, fingerprint
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.rundir import LOCK_FILE
 
@@ -149,7 +150,7 @@ def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
 
 
 def _check_genomes(state: dict, cfg: DictConfig, game: Game, path: Path) -> None:
-    genes = genome_of(cfg, game)
+    genes = genome_of(cfg, engine_of(game))
     expected = (int(cfg.population_size) * int(cfg.islands),) + genes.shape(state["side"])  # islands stacked
     genomes = state["genomes"]
     if genomes.shape != expected or genomes.dtype != genes.dtype:

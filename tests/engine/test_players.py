@@ -18,8 +18,8 @@ from ga_pig import exact, strategies
 from ga_pig import strategies as S
 from ga_pig.analysis import tables
 from ga_pig.evolve.genomes import ThresholdGenome
+from ga_pig.families import engine_of, space_of
 from ga_pig.families import players as NP
-from ga_pig.families import space_of
 from ga_pig.families.players import _orbits
 from ga_pig.families.players import solve as NP_solve
 from ga_pig.game import Effect, Game
@@ -221,7 +221,7 @@ MIXED = Game.pig(goal=16, sides=3, players=3)
 
 def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
     """Random threshold strategies that roll at every turn start (no stalemates)."""
-    genes = ThresholdGenome(game)
+    genes = ThresholdGenome(engine_of(game))
     return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1, True)
 
 

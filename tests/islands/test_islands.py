@@ -183,14 +183,14 @@ def test_full_topology_counts_every_sender():
         validate(compose(["islands=3", "migration=full", "migration.emigrants=6"]))
 
 
-def _dying(marker: Path, spec, island, state, stop):
+def _dying(marker: Path, spec, engine, island, state, stop):
     """Island 0's second epoch kills its worker (SIGKILL) the first time it runs; every other run is the epoch."""
     from ga_pig.evolve.islands import epoch
 
     if island == 0 and stop == 4 and not marker.exists():
         marker.touch()
         os.kill(os.getpid(), signal.SIGKILL)
-    return epoch(spec, island, state, stop)
+    return epoch(spec, engine, island, state, stop)
 
 
 @pytest.mark.slow

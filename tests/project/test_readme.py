@@ -28,7 +28,7 @@ from ga_pig.config import compose, make_game
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.operators import CROSSOVERS
 from ga_pig.evolve.selection import SCHEMES
-from ga_pig.families import space_of
+from ga_pig.families import engine_of, space_of
 from ga_pig.game import GAMES, Game
 from ga_pig.runs import run
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
@@ -246,7 +246,8 @@ def test_readme_scheme_plugs_in(registries, tmp_path):
     summary = run(compose(["selection.scheme=truncation", "fitness=exact", *SMALL]), tmp_path)
     check_outputs(tmp_path, summary)
     population = np.stack([np.zeros((12, 12, 12), bool), np.ones((12, 12, 12), bool)])
-    survivors, totals = SCHEMES["truncation"](population, registries["HoldAtJudge"](Game.pig(12)), None)
+    judge = registries["HoldAtJudge"](engine_of(Game.pig(12)))
+    survivors, totals = SCHEMES["truncation"](judge.scores(population), None)
     assert list(survivors) == [int(np.argmax(totals))]
 
 

@@ -106,7 +106,6 @@ def _sample(policies, games, ending, draws, keys, scores, winners, kind):
             policies, 0, 1, goal, top, best, decides, cumulative, uniform, effects, amounts, kind, False, state)
 
 
-# positional: unpacking the grouped blocks and roll table in this parallel loop cost Pig's simulation 12% (measured)
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                          common, out, decides, best, kind):
@@ -132,13 +131,3 @@ def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, c
 
 #: The final turn's dice of a roll/hold game, never read: the dice branch folds away.
 NO_DICE = np.ones(1, dtype=np.int64)
-
-
-def play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
-                out, decides, best=None):
-    """The loop as [`ga_pig.simulate`][ga_pig.simulate] calls every family's; ``best``: Hog's final-turn dice (None
-    for roll/hold games)."""
-    if best is not None:
-        pop = pop[..., None]  # Hog's dice counts [p, seat, i, j] as pop[p, seat, i, j, 0]
-    _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                         bool(common), out, decides, NO_DICE if best is None else best, HELD if best is None else DICE)

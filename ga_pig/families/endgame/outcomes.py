@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ga_pig._kernels.rules import rules_of
-from ga_pig._streams import block_keys, roll_table
+from ga_pig._streams import block_keys, rolls_of
 from ga_pig._validate import check_int
 from ga_pig.families.endgame import _dice, _final, _forward, _loop
 from ga_pig.families.endgame.final_turn import _decides, _dice_final, _largest_bank, _supported, dice_size
@@ -70,8 +70,6 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
     keys = block_keys(seed, games)
     goal = game.goal
     policies = np.ascontiguousarray(policies)
-    probabilities, effects, amounts = game.tables()
-    draws = (*roll_table(probabilities), effects, amounts)
     winners, scores = np.empty(games, dtype=np.int64), np.empty((games, 2), dtype=np.int64)
     if game.max_dice:
         if policies.dtype.kind not in "iu" or policies.shape != (2, 2, goal, goal) or policies.min() < 1 \
@@ -86,5 +84,5 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
                          f"{goal}, got {policies.dtype} {policies.shape}")
     else:
         pop, top, best, kind = policies, policies.shape[4] - 1, _loop.NO_DICE, _loop.HELD
-    _loop._sample(pop, games, (goal, top, best, _decides(game)), draws, keys, scores, winners, kind)
+    _loop._sample(pop, games, (goal, top, best, _decides(game)), tuple(rolls_of(game)), keys, scores, winners, kind)
     return winners, scores

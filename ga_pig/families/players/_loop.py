@@ -1,8 +1,8 @@
 """Private numba kernels: the simulation loops of games of three or more players — a block of games per stream
-([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks`), and the games of
+([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks_players`), and the games of
 [`ga_pig.families.players.simulate`][ga_pig.families.players.simulate] (mixed strategies). Strategies are flat [idx, k],
 idx the scores from the mover's on (`ga_pig.families.players._turns`), or thresholds [idx] (roll while the turn total is
-below; `_rolls`); the roll table and the blocks come as the `Rolls` and `Blocks` records (`players._records`)."""
+below; `_rolls`); the roll table and the blocks come as the `Rolls` and `Blocks` records (`ga_pig._streams`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from numba.extending import overload
 
 from ga_pig._kernels.rules import _turn_after
 from ga_pig._streams import BLOCK, _draw, _splitmix, _turn_stream, _uniform
-from ga_pig.families.players._records import Blocks, Rolls
 
 
 def _rolls(pop, who, idx, k):
@@ -93,14 +92,6 @@ def _play_blocks_players(pop, blocks, goal, rolls, common, out):
                 out[blk, 2 * seat] += 1
             elif winner >= 0:
                 out[blk, 2 * seat + 1] += 1
-
-
-def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
-                 out):
-    """`_play_blocks_players` called with [`ga_pig.simulate`][ga_pig.simulate]'s arguments, every
-    family's loop's: the blocks and the roll table as its records."""
-    _play_blocks_players(pop, Blocks(block_a, block_b, block_games, block_seed), goal,
-                         Rolls(cumulative, uniform, effects, amounts), common, out)
 
 
 @numba.njit(cache=True)

@@ -122,26 +122,6 @@ class OwnTurn(NamedTuple):
     reach: np.ndarray
 
 
-class Rolls(NamedTuple):
-    """What a simulated game draws: the roll outcomes' cumulative probabilities and whether they
-    are equal (`ga_pig._streams.roll_table`), and each outcome's effect and amount."""
-
-    cumulative: np.ndarray
-    uniform: bool
-    effects: np.ndarray
-    amounts: np.ndarray
-
-
-class Blocks(NamedTuple):
-    """Blocks of simulated games: block i plays a[i] against b[i], games[i] games from the stream
-    key seed[i]."""
-
-    a: np.ndarray
-    b: np.ndarray
-    games: np.ndarray
-    seed: np.ndarray
-
-
 @numba.njit(cache=True)
 def _turn_rules(rules):
     """The `TurnRules` of a `rules.Rules` record, as fresh copies a kernel makes once: the turn kernels are called per

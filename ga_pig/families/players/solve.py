@@ -25,12 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig._kernels.rules import rules_of
-from ga_pig._streams import block_keys, roll_table
+from ga_pig._streams import block_keys, rolls_of
 from ga_pig._validate import check_int, check_memory
 from ga_pig.families.players._evaluation import _stops, _threshold_rows, _versus
 from ga_pig.families.players._loop import _play
 from ga_pig.families.players._orbits import _resolve_orbit
-from ga_pig.families.players._records import Rolls, Search, Sides, Solved, Strategy, Thresholds
+from ga_pig.families.players._records import Search, Sides, Solved, Strategy, Thresholds
 from ga_pig.families.players._solvers import _solve
 from ga_pig.families.players.space import against_leader, space_of, supported
 from ga_pig.game import Game, check_game
@@ -278,11 +278,8 @@ def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
     games = check_int("games", games, 1)
     keys = block_keys(seed, games)
     policy, alternative, mix = _stack(policies, game)
-    probabilities, effects, amounts = game.tables()
-    cumulative, uniform = roll_table(probabilities)
     winners = np.empty(games, dtype=np.int64)
-    _play(Strategy(policy, alternative, mix), game.goal, Rolls(cumulative, uniform, effects, amounts), games, keys,
-          winners)
+    _play(Strategy(policy, alternative, mix), game.goal, rolls_of(game), games, keys, winners)
     return np.bincount(winners[winners >= 0], minlength=players)
 
 
