@@ -62,7 +62,7 @@ def check_cluster(spec) -> None:
     # a thread of its own: the caller may be inside an event loop (a notebook's)
     asker = threading.Thread(target=lambda: answer.append(_identity(connect, str(address))), daemon=True)
     asker.start()
-    asker.join(ANSWER_S + 5)  # its own deadline is ANSWER_S; this one for a thread held up (a busy machine, DNS)
+    asker.join(ANSWER_S + 6)  # its own deadline is ANSWER_S + 1; this one for a thread held up (a busy machine, DNS)
     found = answer[0] if answer else TimeoutError()
     if isinstance(found, dict) and found.get("type") == "Scheduler":
         return
@@ -71,14 +71,14 @@ def check_cluster(spec) -> None:
     elif isinstance(found, OSError) and str(found):  # nothing listens (Dask's connect says how long it tried)
         why = str(found)
     else:
-        why = f"it took the connection but did not speak Dask's protocol within {ANSWER_S:g} s"
+        why = f"it took the connection but did not speak Dask's protocol within {ANSWER_S + 1:g} s"
     raise ValueError(f"config key 'cluster.address' = {address!r}: expected a Dask scheduler that answers; {why}")
 
 
 def _identity(connect: Callable, address: str) -> dict | BaseException:
     """What the process at ``address`` says it is (Dask's ``identity`` call: ``type``, ``n_workers``, ...), or
-    the error that stopped the asking, within [`ANSWER_S`][ga_pig.runs.cluster.ANSWER_S] in all (``connect``:
-    distributed's)."""
+    the error that stopped the asking: ``ANSWER_S`` to connect (Dask's own deadline, which names a port where nothing
+    listens), a second more for the answer (``connect``: distributed's)."""
     async def ask() -> dict:
         comm = await connect(address, timeout=ANSWER_S)
         try:
@@ -88,7 +88,7 @@ def _identity(connect: Callable, address: str) -> dict | BaseException:
             comm.abort()
 
     try:
-        return asyncio.run(asyncio.wait_for(ask(), ANSWER_S))
+        return asyncio.run(asyncio.wait_for(ask(), ANSWER_S + 1))
     except Exception as error:
         return error
 

@@ -158,8 +158,8 @@ def _http_port() -> int:
 
 
 @pytest.mark.parametrize("service, why", [(_closed_port, "Timed out trying to connect"),
-                                          (_silent_port, "did not speak Dask's protocol within 0.5 s"),
-                                          (_http_port, "did not speak Dask's protocol within 0.5 s")])
+                                          (_silent_port, "did not speak Dask's protocol within 1.5 s"),
+                                          (_http_port, "did not speak Dask's protocol within 1.5 s")])
 def test_a_scheduler_that_does_not_answer_as_dask_is_refused_before_any_work(service, why, tmp_path, monkeypatch,
                                                                              capsys):
     from ga_pig.preflight import preflight
