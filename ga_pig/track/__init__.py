@@ -47,8 +47,8 @@ SEND_EVERY_S = 5.0
 
 def check(spec: Config, experiment: str | None = None) -> None:
     """Refuse, in one ValueError, a logger that ``spec`` (the run spec, or a composed config) names and that
-    cannot be used: MLflow's store cannot be opened and written to ([`probe`][ga_pig.track.mlflow_run.probe],
-    which makes the MLflow ``experiment`` the run is sent to: by default the spec's), the TensorBoard directory
+    cannot be used: MLflow's store cannot be opened and written to (``mlflow_run.probe``, which makes the MLflow
+    ``experiment`` the run is sent to: by default the spec's), the TensorBoard directory
     cannot be written, a library is missing, or the tracking URI holds credentials."""
     from ga_pig.track.mlflow_run import probe, store_uri
     from ga_pig.track.tensorboard_run import check_logdir
