@@ -71,6 +71,8 @@ def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = N
         engine = engine_of(job.game)
         # a store that cannot be used is refused as the trackers open, before any work
         with Tracking(spec, directory, engine.space.name) as tracking:
+            if job.resumed is not None:  # the checkpoint's rows a stopped run had not sent yet
+                tracking.rows(job.resumed.state["records"])
             announce_compiling(engine.kernels())
             _write_config(job, directory)
             run = Run(spec, engine, directory, job.resumed, compiling, tracking if tracking else None,
