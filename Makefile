@@ -40,8 +40,9 @@ play: $(STAMP)
 study: $(STAMP)
 	$(BIN)/python -m ga_pig.study $(ARGS)
 
+# numba's kernels are compiled once, over both cores, before the test workers start (tests/warm.py)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
+	GA_PIG_WARM=1 $(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
 
 # The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
 # (a SLURM sweep, a job signalled as before its time limit and one past it, both requeued; skipped where no cluster

@@ -1,6 +1,12 @@
+import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
+from numba.core import event
 
 from ga_pig import Game, exact
 
@@ -26,3 +32,68 @@ def tiny():
     """Goal 6 with a 3-sided die: small enough for dense linear algebra."""
     return Game.pig(goal=6, sides=3)
 
+
+class _Compiles(event.Listener):
+    """Seconds numba spends compiling in this process (outermost compiles only) and how many kernels it compiled."""
+
+    def __init__(self):
+        self.depth, self.kernels, self.seconds, self._began = 0, 0, 0.0, 0.0
+
+    def on_start(self, event):
+        if self.depth == 0:
+            self._began = time.perf_counter()
+        self.depth += 1
+        self.kernels += 1
+
+    def on_end(self, event):
+        self.depth -= 1
+        if self.depth == 0:
+            self.seconds += time.perf_counter() - self._began
+
+
+_compiles = _Compiles()
+_warmed: list[str] = []
+_workers: list[dict] = []
+
+
+def _warm_up(config) -> None:
+    """Compile every kernel once, split over the cores, before xdist starts its workers (its own
+    ``pytest_sessionstart`` runs after this one): no two workers compile the same kernel. With a warm cache
+    this only loads it."""
+    from tests.warm import PHASES
+
+    began, said, failed = time.perf_counter(), [], []
+    root = Path(__file__).resolve().parents[1]
+    for phase in PHASES:
+        processes = [subprocess.Popen([sys.executable, "-m", "tests.warm", *share], cwd=root, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True) for share in phase]
+        for process in processes:
+            text = process.communicate()[0]
+            said += [line.removeprefix("warm ") for line in text.splitlines() if line.startswith("warm ")]
+            failed += [text.splitlines()[-1]] if process.returncode else []
+    _warmed.append(f"numba warm-up before the workers: {time.perf_counter() - began:.0f} s ({'; '.join(said)})"
+                   + (f"; FAILED (the tests will say why): {failed[0]}" if failed else ""))
+
+
+def pytest_sessionstart(session):
+    config = session.config
+    event.register("numba:compile", _compiles)
+    if not hasattr(config, "workerinput") and os.environ.get("GA_PIG_WARM"):  # set by `make test`
+        _warm_up(config)
+
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workerinput"):
+        session.config.workeroutput["numba"] = {"kernels": _compiles.kernels, "seconds": _compiles.seconds}
+
+
+def pytest_testnodedown(node, error):
+    _workers.append(getattr(node, "workeroutput", {}).get("numba", {"kernels": 0, "seconds": 0.0}))
+
+
+def pytest_terminal_summary(terminalreporter):
+    counts = _workers or [{"kernels": _compiles.kernels, "seconds": _compiles.seconds}]
+    for line in _warmed:
+        terminalreporter.write_line(line)
+    terminalreporter.write_line(f"numba compiled {sum(c['kernels'] for c in counts)} kernels in the test processes, "
+                                f"{sum(c['seconds'] for c in counts):.0f} s in all")

@@ -28,8 +28,10 @@ PROMPT = r"([^\r\n|]+?) (\d+) \| ([^\r\n|]+?) (\d+) \| turn total (\d+) \| r rol
 
 
 def spawn(*args, timeout=120):
+    """A session in a terminal, with SIGHUP's default disposition also where the tests run under nohup."""
     return pexpect.spawn(sys.executable, ["-m", "ga_pig.play", "delay=0", *args], cwd=str(ROOT), timeout=timeout,
-                         encoding="utf-8", dimensions=(24, 80))
+                         encoding="utf-8", dimensions=(24, 80),
+                         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
 
 
 def play_out(child, holds_at: dict, extra=None):

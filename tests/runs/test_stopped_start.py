@@ -30,8 +30,13 @@ MIDWAY = ["experiment=knockout", "generations=40", "checkpoint_every=1000", "eva
 
 
 def _cli(*args) -> subprocess.Popen:
+    """``python -m ga_pig`` with SIGHUP's default disposition, also where the tests run under nohup."""
     return subprocess.Popen([sys.executable, "-m", "ga_pig", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sighup)
+
+
+def _default_sighup():
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _signal_when(ready, process: subprocess.Popen, signum: int, seconds=300) -> tuple[str, str]:
