@@ -38,7 +38,7 @@ from _trees import ROOT, revision
 
 RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
 SCRATCH = Path("/tmp/ga_pig-faults")
-PYTHON = "/work/main/.venv/bin/python"
+PYTHON = sys.executable
 TESTS = ["-m", "pytest", "-v", "-p", "no:randomly", "-p", "no:cacheprovider", "-m", "not slow"]
 #: A test's failure as pytest -v reports it under xdist: "[gw0] [ 12%] FAILED tests/x.py::test_y".
 FAILED = re.compile(r"^\[gw\d+\] \[\s*\d+%\] (?:FAILED|ERROR) (.+?)\s*$", re.M)
