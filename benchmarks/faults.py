@@ -36,6 +36,8 @@ from typing import NamedTuple
 from _machine import machine
 from _trees import ROOT, revision
 
+from ga_pig._cache import kernel_digest
+
 RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
 SCRATCH = Path("/tmp/ga_pig-faults")
 PYTHON = sys.executable
@@ -174,16 +176,6 @@ FAULTS = [
     F("study_withdraw_keeps_decisions", "study", "a withdrawal keeps the participant's decisions",
       ("for table in (decisions, games, pages):", "for table in (games, pages):")),
 ]
-
-
-def kernel_digest(package: Path) -> str:
-    """The digest ``ga_pig._cache.kernel_digest`` names numba's cache folder by: every module mentioning numba."""
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        text = path.read_bytes()
-        if b"numba" in text:
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + text + b"\0")
-    return digest.hexdigest()[:16]
 
 
 def copy_of(tree: Path) -> Path:
