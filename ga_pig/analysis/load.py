@@ -154,4 +154,4 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     cfg = OmegaConf.load(run_dir / "config.yaml")
     game = make_game(cfg)
     genomes, side, win_rate = load_population_file(stored, space_of(game))
-    return cube.strategies(genomes, side, game, bool(cfg.force_roll_at_zero)), win_rate
+    return cube.strategies(genomes, side, game), win_rate

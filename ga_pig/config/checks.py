@@ -231,7 +231,7 @@ def check_keys(cfg) -> None:
 
 def check_part_overrides(overrides: list[str]) -> None:
     """Where ``overrides`` do not compose, refuse the first that sets a key its part's option lacks
-    (``fitness=exact fitness.common=true``), naming the nearest key the option has."""
+    (``fitness=exact fitness.archive=3``), naming the nearest key the option has."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     parsed = OverridesParser.create().parse_overrides(list(overrides))

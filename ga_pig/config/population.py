@@ -12,7 +12,7 @@ __all__ = ["POPULATION"]
 
 #: option (``conf/population/<option>.yaml``) -> the dataclass of its kind
 OPTIONS: dict[str, type] = {"random": P.RandomPopulation, "hold_at": P.HoldAtPopulation, "score": P.ScorePopulation,
-                            "optimal": P.OptimalPopulation, "mixed": P.MixedPopulation}
+                            "optimal": P.OptimalPopulation}
 
 RULES = {"p_roll": Rule(Range(0, 1), "a probability in [0, 1]")}
 

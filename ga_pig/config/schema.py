@@ -32,12 +32,17 @@ def part(group: str) -> Part | None:
     return next((p for p in PARTS if p.group == group), None)
 
 
+#: Top-level keys of saved runs that the schema no longer has, each with the value that is now fixed behaviour:
+#: a saved config holding that value reads without the key; one holding another is refused (its run did otherwise).
+RETIRED = {"force_roll_at_zero": True}
+
+
 def upgrade(config: dict) -> dict:
     """A saved config (plain data) whose parts may hold keys of other options (a config written
     with one set of keys for every judge, scheme, population and operator set), each part cut to
-    the keys of the option it names."""
+    the keys of the option it names; a retired key holding what is now fixed (``RETIRED``) left out."""
     return {key: part(key).upgrade(value) if part(key) is not None and isinstance(value, dict) else value
-            for key, value in config.items()}
+            for key, value in config.items() if key not in RETIRED or value != RETIRED[key]}
 
 
 #: The top-level and game keys' fixed ranges, with what a refusal says was expected.

@@ -10,7 +10,7 @@ __all__ = ["SELECTION", "survivors"]
 
 #: option (``conf/selection/<option>.yaml``) -> the dataclass of its scheme
 OPTIONS: dict[str, type] = {"knockout": P.Knockout, "round_robin": P.RoundRobin, "mu_plus_lambda": P.MuPlusLambda,
-                            "mu_comma_lambda": P.MuCommaLambda, "tournament": P.Tournament}
+                            "tournament": P.Tournament}
 
 RULES = {"mu": Rule(Range(1), "an integer >= 1 or null"), "tournament_size": Rule(Range(1), "an integer >= 1")}
 
@@ -34,7 +34,7 @@ def check(cfg, game) -> None:
     mu = selection.get("mu")
     if mu is not None and not 1 <= mu < size:
         fail("selection.mu", mu, f"an integer in [1, population_size - 1 = {size - 1}] (mu parents breed the other "
-             "members; mu_comma_lambda needs mu < lambda = population_size) or null")
+             "members) or null")
     if "tournament_size" in selection and not 1 <= selection.tournament_size <= size:
         fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
 

@@ -61,7 +61,7 @@ class Generations:
         fit = spec.fitness
         self.cells = CellTests(game, fit.cell_budget(), fit.max_games, fit.z, rng) if fit.cell_budget() else None
         self.memetic = BestResponseStep(game, genes, spec.memetic.every)
-        self.keep = KeepChampion(genes, spec.force_roll_at_zero, slot=-2 if self.memetic.every else -1) \
+        self.keep = KeepChampion(genes, slot=-2 if self.memetic.every else -1) \
             if fit.keeps_champion() else None
         self.stateful = (self.judge, self.cells) if self.cells else (self.judge,)
 
@@ -100,12 +100,12 @@ class Generations:
     def decoded(self, population: list[Individual], side: int) -> np.ndarray:
         """The strategies of ``population`` (in the scratch memory): as thresholds where the judge reads them
         (``compact``: 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions)."""
-        genes, spec = self.genes, self.spec
+        genes = self.genes
         if self.judge.compact:
             into = self.scratch.empty((len(population),) + genes.space.shape[:-1], np.int16)
-            return genes.thresholds(np.stack(population), side, spec.force_roll_at_zero, out=into)
+            return genes.thresholds(np.stack(population), side, out=into)
         into = self.scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
-        return genes.decode(np.stack(population), side, spec.force_roll_at_zero, out=into)
+        return genes.decode(np.stack(population), side, out=into)
 
     def observe(self, champion: Champion) -> None:
         """Show ``champion`` to an operator that watches play (``operators.mutation`` in ``OBSERVING``)."""

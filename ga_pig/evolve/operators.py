@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig.evolve.parts import BlockParams, OperatorParams, ShiftCopyParams, ShiftParams
+from ga_pig.evolve.parts import BlockParams, OperatorParams, ShiftParams
 
 __all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "visited_shift", "shift_copy",
            "random_bits", "Operator", "operator", "CROSSOVERS", "MUTATIONS", "OBSERVING"]
@@ -246,11 +246,12 @@ def _offsets(rng: np.random.Generator, reach: int, count: int, plane: int) -> np
     return steps * keep
 
 
-@operator("mutation", "shift_copy", ShiftCopyParams)
+@operator("mutation", "shift_copy", ShiftParams)
 def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4, shift: int = 2,
                copy_share: float = 0.5) -> np.ndarray:
     """[`boundary_shift`][ga_pig.evolve.operators.boundary_shift], except that each region, with probability
-    ``copy_share``, takes instead the genes of the region displaced by up to ``block`` genes along each score axis
+    ``copy_share`` (a run's: one half), takes instead the genes of the region displaced by up to ``block`` genes
+    along each score axis
     (moving the place where a strategy's decisions change: the edge of a roll-to-win band, a route's turn
     starts); in place. Shifts and copies keep a threshold strategy a threshold strategy."""
     regions = _seats(genes, _regions(genome, rate, rng, block, plane=genes.plane), rng)

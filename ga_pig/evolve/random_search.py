@@ -27,8 +27,7 @@ def random_search(run: Run) -> dict:
     rows, began = [], time.perf_counter()
     for draw in tqdm(range(int(spec.draws)), desc="random search", disable=not spec.progress, unit="draw"):
         strategies = space.random(rng, (int(spec.population_size),), p_roll=float(spec.population.p_roll))
-        if spec.force_roll_at_zero:
-            space.forbid_passing(strategies)
+        space.forbid_passing(strategies)  # a turn start rolls, as the GA's members do
         rates = exact.win_rates(strategies, optimal, game)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})

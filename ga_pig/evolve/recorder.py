@@ -68,7 +68,7 @@ class Recorder:
         self.columns = spec.columns
         self.legal = space_of(game).legal()
         self.diversity = Diversity(game, self.legal, (lambda: rates.optimal) if spec.record else None,
-                                   genes.decided_by_genes(spec.force_roll_at_zero))
+                                   genes.decided_by_genes())
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
         self._scratch = Scratch()
@@ -128,7 +128,7 @@ class Recorder:
         write best.npy (the champion), population.npz, summary.json and winrate.png; returns the
         summary. ``stopped``: why the run ended before its last generation, or None."""
         spec, out = self.spec, self.out
-        strategies = self.genes.decode(genomes, side, spec.force_roll_at_zero)
+        strategies = self.genes.decode(genomes, side)
         # the champion's index, if any, is into the last selected generation, not this one
         champion = Champion(np.array(strategies[0]), None) if champion.strategy is None else \
             Champion(self._decided(champion).strategy, None)

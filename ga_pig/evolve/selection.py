@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["round_robin", "knockout", "mu_plus_lambda", "mu_comma_lambda", "tournament", "SCHEMES", "KEEPS_SURVIVORS"]
+__all__ = ["round_robin", "knockout", "mu_plus_lambda", "tournament", "SCHEMES", "KEEPS_SURVIVORS"]
 
 
 def round_robin(strategies: np.ndarray, judge, rng: np.random.Generator):
@@ -47,10 +47,6 @@ def mu_plus_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: 
     return _best(totals, rng)[:mu], totals
 
 
-#: (μ,λ): the ``mu`` best by total are the parents; it selects as (μ+λ) does, only ``elite`` of them carried over.
-mu_comma_lambda = mu_plus_lambda
-
-
 def tournament(strategies: np.ndarray, judge, rng: np.random.Generator, tournament_size: int):
     """One tournament per member: ``tournament_size`` members drawn with replacement, the best
     total (a coin among ties) wins; winners best first."""
@@ -65,6 +61,6 @@ def tournament(strategies: np.ndarray, judge, rng: np.random.Generator, tourname
 
 #: name -> scheme(strategies, judge, rng, **selection) -> (survivors best first, fitness per member)
 SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout, "mu_plus_lambda": mu_plus_lambda,
-                                "mu_comma_lambda": mu_comma_lambda, "tournament": tournament}
+                                "tournament": tournament}
 #: the schemes that carry every survivor over (the toolbox's elite is then ``mu``)
 KEEPS_SURVIVORS = {"mu_plus_lambda"}

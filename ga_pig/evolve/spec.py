@@ -188,9 +188,6 @@ class Config(Frozen):
     #: end the run after the generation that crosses this many seconds, with every output
     #: written and a checkpoint to resume from (null: no limit)
     time_limit_s: float | None = None
-    #: strategies always roll at a turn start (no passing), as [Exeter GA 2016 §3.3] rules; false lets
-    #: evolution find out that passing does not pay (two passes in a row end the game in a stalemate)
-    force_roll_at_zero: bool = True
     #: random search: number of draws of `population_size` random strategies
     draws: int = 300
     #: show a progress bar on a terminal (the progress lines in the log are written either way)

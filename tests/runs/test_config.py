@@ -129,8 +129,8 @@ def test_cube_schedule_is_cut_or_extended():
     ("fitness=simulated_champions fitness.aggregate=max",
      "config key 'fitness.aggregate' = 'max': expected one of ('mean', 'min')"),
     ("fitness=exact fitness.restart=1.5", "config key 'fitness.restart' = 1.5: expected a number in [0, 1]"),
-    ("fitness=exact fitness.kind=simulated fitness.restart=0.5", "config key 'fitness.kind' = 'simulated': expected "
-                                                                 "'exact' with fitness=exact"),
+    ("fitness=exact fitness.kind=simulated fitness.restart=0.5", "config key 'fitness.restart' = 0.5: expected its "
+                                                                 "default 0.0 with fitness.kind=simulated"),
     ("fitness=simulated_champions fitness.z=0", "config key 'fitness.z' = 0.0: expected a positive number"),
     ("fitness=simulated_champions fitness.paired=true games_per_match=2000 fitness.max_games=3000",
      "config key 'fitness.max_games' = 3000: expected at least 2 * games_per_match = 4000 with fitness.paired"),
@@ -142,8 +142,6 @@ def test_cube_schedule_is_cut_or_extended():
     ("operators=structured operators.fine_block=0",
      "config key 'operators.fine_block' = 0: expected null or an integer >= 1"),
     ("operators.fine_mutation=2", "config key 'operators.fine_mutation' = 2.0: expected null or a probability"),
-    ("operators=structured operators.copy_share=1.5",
-     "config key 'operators.copy_share' = 1.5: expected a probability in [0, 1]"),
     ("fitness=exact_nash game.players=3", "config key 'fitness.opponent' = 'nash': expected a judge for any "
                                              "number of players with game.players=3"),
 ])

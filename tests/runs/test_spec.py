@@ -112,7 +112,7 @@ def test_every_setting_no_experiment_sets_has_an_example_that_runs():
 
     text = (Path(__file__).parents[2] / "docs" / "reference" / "configuration.md").read_text()
     commands = [line.split("#")[0].split()[3:] for line in text.splitlines() if line.startswith("python -m ga_pig ")]
-    for key in ("force_roll_at_zero", "fitness.restart", "fitness.margin", "fitness.aggregate"):
+    for key in ("fitness.restart", "fitness.margin", "fitness.aggregate"):
         assert any(o.startswith(f"{key}=") for command in commands for o in command), key
     for command in commands:
         validate(compose(command))

@@ -159,7 +159,7 @@ def finish(spec: Config, island: int, state: IslandState) -> IslandState:
     here = _Island(spec, state, island)
     population = here.pending()
     genes, generation = here.run.genes, here.state.generation
-    strategies = genes.decode(np.stack(population), here.side, spec.force_roll_at_zero)
+    strategies = genes.decode(np.stack(population), here.side)
     champion = Champion(genes.decisions(here.champion.strategy) if here.champion.strategy is not None
                         else np.array(strategies[0]))
     recorder = here.recorder()

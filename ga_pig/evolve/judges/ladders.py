@@ -116,7 +116,8 @@ class SimulatedLadder(Ladder):
     ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the candidate wins its
     fair share, 1/n (with two players, wins − losses); ``margin`` adds what a win rate of fair share + ``margin``
     would give (``n margin`` a game). ([Exeter optimal §3.3] asks for the sample size that makes a comparison fair;
-    here it adapts to how close the two are.) ``fitness.common`` and ``fitness.paired``: see their keys. With
+    here it adapts to how close the two are.) Members meet the same dice against each champion, turn by turn (common
+    random numbers, so they are compared on the same luck); ``fitness.paired``: see its key. With
     ``compact`` (set where the game's loop reads thresholds and the run's genome gives them: three or more players,
     threshold genomes) members and champions are per-state thresholds
     ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), played exactly as their strategies."""
@@ -147,11 +148,11 @@ class SimulatedLadder(Ladder):
         members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
         pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
         wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                common=self.params.common)
+                                common=True)
         return (wins[:, 0] / self.games_per_match).reshape(n, len(opponents))
 
     def _round_robin(self, strategies):
-        wins = SimulatedJudge(self.game, self.games_per_match, self.rng, self.params).totals(strategies)
+        wins = SimulatedJudge(self.game, self.games_per_match, self.rng, common=True).totals(strategies)
         return per_opponent(wins, len(strategies), self.games_per_match)
 
     def _promotes(self, candidate, champion):

@@ -22,12 +22,14 @@ __all__ = ["SimulatedJudge", "ExactJudge", "OptimalJudge"]
 @judge("simulated", P.SimulatedFitness)
 @dataclass
 class SimulatedJudge(Judge):
-    """Games decide: totals are wins over all pairings, duels are wins in one match."""
+    """Games decide: totals are wins over all pairings, duels are wins in one match. ``common``: every match
+    replays the same dice, turn by turn (the ladders' round robin; [`matches`][ga_pig.simulate.matches])."""
 
     game: Game
     games_per_match: int
     rng: np.random.Generator
     params: P.SimulatedFitness = field(default_factory=P.SimulatedFitness)
+    common: bool = False
 
     @classmethod
     def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
@@ -35,7 +37,7 @@ class SimulatedJudge(Judge):
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                    common=self.params.common)
+                                    common=self.common)
         return wins.sum(axis=1).astype(float)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
@@ -45,7 +47,7 @@ class SimulatedJudge(Judge):
         symmetric = engine_of(self.game).symmetric  # one match scores both members
         played = pairs if symmetric else np.concatenate([pairs, pairs[:, ::-1]])
         wins = simulate.matches(strategies, played, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                common=self.params.common).astype(float)
+                                common=self.common).astype(float)
         return wins if symmetric else np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
 
 
