@@ -9,8 +9,8 @@ import dataclasses
 import functools
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail, fields
-from ga_pig.evolve import parts as P
 from ga_pig.families import engine_of
+from ga_pig.spec import components as P
 
 __all__ = ["OPERATORS"]
 

@@ -5,8 +5,8 @@ their checks."""
 from __future__ import annotations
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
-from ga_pig.evolve import parts as P
 from ga_pig.families import space_of
+from ga_pig.spec import components as P
 
 __all__ = ["POPULATION"]
 

@@ -17,10 +17,10 @@ from ga_pig.evolve.keeper import KeepChampion
 from ga_pig.evolve.memetic import BestResponseStep
 from ga_pig.evolve.operators import OBSERVING
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.evolve.spec import Config, waves
 from ga_pig.evolve.state import Champion
 from ga_pig.evolve.toolbox import build_toolbox
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec, waves
 
 __all__ = ["Generations", "Judged", "side_at"]
 
@@ -53,7 +53,7 @@ class Generations:
     (the cube's last wave breeds with ``operators.fine_*``) and the champion improvers (cell tests, the solver's best
     response, the champion kept). ``stateful``: the parts a checkpoint carries (``state()`` / ``restore``)."""
 
-    def __init__(self, spec: Config, game: Game, rng: np.random.Generator, rates: RatesVsOptimal) -> None:
+    def __init__(self, spec: RunSpec, game: Game, rng: np.random.Generator, rates: RatesVsOptimal) -> None:
         self.spec, self.schedule, self.scratch = spec, waves(spec), Scratch()
         self.genes = genes = genome_of(spec, game)
         self.judge = make_judge(spec, game, rng, rates)

@@ -28,6 +28,7 @@ from ga_pig.evolve import cube
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.families import Space, leaders, space_of
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "LeaderGenome", "GENOMES", "genome_of"]
 
@@ -375,6 +376,6 @@ def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
 GENOMES: dict[str, type[Genome]] = {"tensor": TensorGenome, "threshold": ThresholdGenome, "leader": LeaderGenome}
 
 
-def genome_of(cfg, game: Game) -> Genome:
-    """The encoding ``cfg.genome`` names, for ``game``."""
-    return GENOMES[str(cfg.genome)](game)
+def genome_of(spec: RunSpec, game: Game) -> Genome:
+    """The encoding ``spec.genome`` names, for ``game``."""
+    return GENOMES[spec.genome](game)

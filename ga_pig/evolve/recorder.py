@@ -19,10 +19,10 @@ from ga_pig.evolve.diversity import Diversity
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.evolve.spec import Config
 from ga_pig.evolve.state import Champion
 from ga_pig.families import space_of
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec
 
 __all__ = ["Recorder", "WRITE_EVERY_S"]
 
@@ -57,7 +57,7 @@ class Recorder:
     off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row added and the
     champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
 
-    def __init__(self, spec: Config, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
+    def __init__(self, spec: RunSpec, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock,
                  on_row: Callable[[dict, np.ndarray], None] | None = None) -> None:
         self.spec, self.out, self.game, self.genes, self.rates = spec, out, game, genes, rates

@@ -16,9 +16,9 @@ import numpy as np
 
 from ga_pig import exact
 from ga_pig import strategies as S
-from ga_pig.evolve.spec import Config
 from ga_pig.families import space_of
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec
 
 __all__ = ["report", "tell", "EXETER_GA_2016", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
 
@@ -42,7 +42,7 @@ HOLD_AT = 20
 log = logging.getLogger(REPORT_LOGGER)
 
 
-def report(spec: Config, game: Game, summary: dict, champion: np.ndarray) -> list[str]:
+def report(spec: RunSpec, game: Game, summary: dict, champion: np.ndarray) -> list[str]:
     """The report's lines for a finished run of ``spec`` on ``game``: ``summary`` is what the run
     wrote to ``summary.json`` (its ``champion`` and ``best_ever`` rates: None where not
     recorded), ``champion`` the strategy in ``best.npy``."""

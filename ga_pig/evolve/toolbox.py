@@ -14,8 +14,8 @@ from ga_pig.evolve.breeding import breed
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.selection import KEEPS_SURVIVORS, SCHEMES
-from ga_pig.evolve.spec import Config
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec
 
 __all__ = ["build_toolbox"]
 
@@ -43,7 +43,7 @@ def _keys(entry: operators.Operator, ops, fine: bool) -> dict:
             for key in keys if not key.startswith("fine_")}
 
 
-def build_toolbox(spec: Config, game: Game, rng: np.random.Generator, judge, genes: Genome,
+def build_toolbox(spec: RunSpec, game: Game, rng: np.random.Generator, judge, genes: Genome,
                   fine: bool = False) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run ``spec`` describes.
 

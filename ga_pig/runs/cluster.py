@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ga_pig.evolve.islands import WorkersLost
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec
 
 __all__ = ["check_cluster", "dask_pool", "numba_threads", "ANSWER_S", "POLL_S"]
 
@@ -42,11 +42,10 @@ POLL_S = 1.0
 log = logging.getLogger("ga_pig.evolve.run")
 
 
-def check_cluster(spec) -> None:
-    """Refuse, in one ValueError, a ``cluster.address`` of a run with islands where no scheduler answers; ``spec``:
-    the run spec, or a composed config."""
+def check_cluster(spec: RunSpec) -> None:
+    """Refuse, in one ValueError, a ``cluster.address`` of a run with islands where no scheduler answers."""
     address = spec.cluster.address
-    if int(spec.islands) == 1 or address is None:
+    if spec.islands == 1 or address is None:
         return
     host, _, port = str(address).partition("://")[2].rpartition(":")
     try:
@@ -56,11 +55,11 @@ def check_cluster(spec) -> None:
                          f"none did within {ANSWER_S:g} s ({error})") from None
 
 
-def _workers(spec: Config) -> int:
+def _workers(spec: RunSpec) -> int:
     return spec.cluster.workers or max(1, min(spec.islands, os.cpu_count() or 1))
 
 
-def numba_threads(spec: Config) -> int | None:
+def numba_threads(spec: RunSpec) -> int | None:
     """The numba threads each worker runs its tasks with: ``cluster=local``, the threads this process has (this
     machine's cores, or a job's share of them in a parallel sweep) over its workers, at least 1; ``cluster=slurm``,
     each worker job's ``cores`` (1 when null); a scheduler someone started (``cluster.address``), None: its workers
@@ -74,7 +73,7 @@ def numba_threads(spec: Config) -> int | None:
     return max(1, numba.get_num_threads() // _workers(spec))
 
 
-def _processes(spec: Config) -> bool:
+def _processes(spec: RunSpec) -> bool:
     """Whether the local workers are processes: as ``cluster.processes`` says, except in a job of a loky pool
     (``hydra/launcher=joblib``), whose start method a worker process could not use: threads there, and the log
     says so."""
@@ -86,7 +85,7 @@ def _processes(spec: Config) -> bool:
     return False
 
 
-def _cluster(spec: Config, logs: Path | None):
+def _cluster(spec: RunSpec, logs: Path | None):
     """A new cluster for ``spec``: local workers, or SLURM jobs (each job one worker, started with its numba
     threads in ``NUMBA_NUM_THREADS``, its output and errors in ``logs``: None, where sbatch is run)."""
     cluster, threads = spec.cluster, str(numba_threads(spec))
@@ -144,7 +143,7 @@ def _dashboard() -> bool:
 
 
 @contextmanager
-def dask_pool(spec: Config, logs: Path | None = None) -> Iterator[Callable]:
+def dask_pool(spec: RunSpec, logs: Path | None = None) -> Iterator[Callable]:
     """A pool for the island loop on the cluster ``spec.cluster`` names, open for the block; the dashboard's link
     printed on stderr. SLURM workers write their logs into ``logs`` (the run directory's ``slurm/``)."""
     from distributed import Client

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec
 from ga_pig.track.records import RunName, check_uri, params, tags
 
 __all__ = ["MLflowRun", "store_uri", "probe", "DEFAULT_STORE"]
@@ -32,10 +32,10 @@ PICTURE, PICTURE_FILE = "policy", "policy.png"
 FINISHED = "ga_pig.finished"
 
 
-def store_uri(spec: Config) -> str:
+def store_uri(spec: RunSpec) -> str:
     """The tracking store ``spec`` names, a SQLite path made absolute (``sqlite:///outputs/mlflow.db`` is relative
     to the directory the run started in)."""
-    uri = str(spec.logger.tracking_uri or DEFAULT_STORE)
+    uri = spec.logger.tracking_uri or DEFAULT_STORE
     check_uri(uri)
     if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
         return "sqlite:///" + str(Path(uri[len("sqlite:///"):]).resolve())
@@ -81,7 +81,7 @@ class MLflowRun:
     """The run ``name`` in the MLflow store ``uri`` (created, with ``spec`` as parameters, if the store lacks it);
     ``sent``: the last generation the store holds of each metric."""
 
-    def __init__(self, spec: Config, name: RunName, uri: str) -> None:
+    def __init__(self, spec: RunSpec, name: RunName, uri: str) -> None:
         from mlflow.tracking import MlflowClient
 
         probe(uri)

@@ -11,9 +11,9 @@ from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.islands import evolve_islands
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.run import evolve
-from ga_pig.evolve.spec import make_game
 from ga_pig.families import engine_of
 from ga_pig.files import read_json
+from ga_pig.spec import make_game
 
 TINY = ["experiment=knockout", "game.goal=20", "generations=4", "population_size=6", "games_per_match=10",
         "eval_every=1", "draws=3", "progress=false"]
@@ -38,7 +38,7 @@ class Notes:
 def test_a_run_assembled_by_hand_runs_its_loop_and_tells_its_watcher(tmp_path, loop, overrides):
     spec = to_spec(compose([*TINY, *overrides]))
     notes = Notes()
-    summary = loop(Run(spec, engine_of(make_game(spec)), tmp_path, watcher=notes))
+    summary = loop(Run(spec, engine_of(make_game(spec.game)), tmp_path, watcher=notes))
     assert notes.summaries == [summary]
     assert read_json(tmp_path / "summary.json") == summary
     if loop is random_search:

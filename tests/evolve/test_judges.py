@@ -8,14 +8,14 @@ import pytest
 
 from ga_pig import exact
 from ga_pig import strategies as S
-from ga_pig.config import compose, make_game, part
+from ga_pig.config import compose, part, to_spec
 from ga_pig.evolve.judges import JUDGES
-from ga_pig.evolve.parts import SimulatedChampions
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.families import FAMILIES, engine_of, space_of
 from ga_pig.families import players as NP
 from ga_pig.game import Game
 from ga_pig.runs import run
+from ga_pig.spec import SimulatedChampions, make_game
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
 
 G = Game.pig(20)
@@ -351,7 +351,7 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
         return
     summary = run(cfg, tmp_path)
     check_outputs(tmp_path, summary)
-    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
+    space_of(make_game(to_spec(cfg).game)).check(np.load(tmp_path / "best.npy"), "best.npy")
 
 
 def test_a_ladder_never_tests_the_reigning_champion_against_itself(monkeypatch):
@@ -405,7 +405,8 @@ def test_a_three_player_ladder_holds_thresholds_and_plays_as_with_decisions(geno
 
     cfg = [*PLAYERS, f"genome={genome}", "fitness=simulated_champions", "games_per_match=100", "generations=12",
            "fitness.max_games=800", "fitness.paired=true", "fitness.keep_champion=true", "eval_every=3"]
-    compact = SimulatedLadder.for_run(make_game(compose(cfg)), compose(cfg), np.random.default_rng(0), None)
+    spec = to_spec(compose(cfg))
+    compact = SimulatedLadder.for_run(make_game(spec.game), spec, np.random.default_rng(0), None)
     assert compact.compact
     run(compose(cfg), tmp_path / "thresholds")
     made = SimulatedLadder.for_run.__func__
@@ -448,7 +449,7 @@ def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, 
     from ga_pig.config import to_spec
     from ga_pig.evolve.judges import Judge, judge
     from ga_pig.evolve.outputs import load_checkpoint
-    from ga_pig.evolve.parts import FitnessConfig
+    from ga_pig.spec import FitnessConfig
 
     made = []
 

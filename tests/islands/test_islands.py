@@ -22,7 +22,7 @@ import pytest
 from ga_pig.config import compose, fit_experiment, validate
 from ga_pig.runs import run
 
-run_module = importlib.import_module("ga_pig.runs.run")  # the module, which the package's `run` hides
+run_module = importlib.import_module("ga_pig.runs.start")  # the module, which the package's `run` hides
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPERIMENTS = sorted(p.stem for p in (ROOT / "conf" / "experiment").glob("*.yaml"))

@@ -13,9 +13,9 @@ from ga_pig.config import PARTS, compose, over_schema, to_spec, validate
 from ga_pig.config.base import fields
 from ga_pig.config.fitness import FITNESS
 from ga_pig.evolve.judges import JUDGES
-from ga_pig.preflight import preflight
 from ga_pig.runs import run
-from tests.runs.test_preflight import refused
+from ga_pig.runs.command import check
+from tests.runs.test_command import refused
 
 #: Each part's keys as a config held them when one dataclass served every option (in its order, with its defaults).
 OLD_PARTS = {
@@ -94,7 +94,7 @@ def test_an_option_with_more_keys_than_its_names_read_is_accepted():
     validate(compose(["fitness=exact", "fitness.opponent=optimal"]))
     validate(compose(["fitness=exact_champions", "fitness.opponent=nash"]))
     validate(compose(["operators=structured", "operators.crossover=uniform", "operators.mutation=per_gene"]))
-    preflight(["--multirun", "fitness=exact,simulated,exact_champions", "selection=knockout,tournament"])
+    check(["--multirun", "fitness=exact,simulated,exact_champions", "selection=knockout,tournament"])
 
 
 def _old_style(saved: dict) -> dict:
@@ -154,7 +154,8 @@ def test_a_run_written_with_every_option_s_keys_resumes(overrides, tmp_path):
     """A run directory whose config.yaml (and checkpoint) hold every option's keys in each part
     resumes, and ends as a run straight through does."""
     from ga_pig.evolve.outputs import CHECKPOINT
-    from ga_pig.evolve.resume import CONFIG_FILE, fingerprint
+    from ga_pig.rundir import CONFIG_FILE
+    from ga_pig.spec import fingerprint
 
     old = tmp_path / "old"
     run(compose([*overrides, "generations=2"]), old)

@@ -239,14 +239,14 @@ def test_command_line_refuses_bad_values_leaving_nothing(tmp_path):
 
 
 def test_help_names_the_program_and_every_key():
-    from ga_pig.config import Config
+    from ga_pig.spec import RunSpec
 
     process = _cli("--help")
     output, _ = process.communicate(timeout=120)
     assert process.returncode == 0
     assert output.startswith("ga_pig: ") and "__main__" not in output
     keys = [line.split()[0] for line in output.split("== Keys")[1].splitlines()[1:] if line.strip()]
-    fields = set(Config.__dataclass_fields__)
+    fields = set(RunSpec.__dataclass_fields__)
     listed = {key.split(".")[0] for key in keys if not key.startswith("ga_pig")}
     assert fields <= listed, fields - listed
 

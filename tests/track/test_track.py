@@ -312,7 +312,7 @@ def test_credentials_in_the_tracking_uri_are_refused_without_being_shown():
 
 
 def test_the_command_line_takes_several_loggers_and_refuses_a_misspelt_one(capsys):
-    from ga_pig.preflight import check_overrides
+    from ga_pig.runs.command import check_overrides
 
     assert check_overrides(["logger=[tensorboard,mlflow]"], False) == [["logger=[tensorboard,mlflow]"]]
     with pytest.raises(SystemExit) as refused:

@@ -21,9 +21,9 @@ from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal, Verdict
 from ga_pig.evolve.populations import initial_genomes
 from ga_pig.evolve.recorder import Recorder
-from ga_pig.evolve.spec import Config, make_game
 from ga_pig.evolve.state import Champion
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec, make_game
 
 __all__ = ["IslandState", "island_rng", "stream", "epoch", "finish"]
 
@@ -93,8 +93,8 @@ class _Island:
     """An island's parts rebuilt from its state inside a task: the run's generations, its generator and judge
     restored, its population."""
 
-    def __init__(self, spec: Config, state: IslandState | None, island: int) -> None:
-        self.spec, self.island, self.game = spec, island, make_game(spec)
+    def __init__(self, spec: RunSpec, state: IslandState | None, island: int) -> None:
+        self.spec, self.island, self.game = spec, island, make_game(spec.game)
         self.rng = island_rng(spec.seed, island)
         self.rates = _rates(self.game)
         self.run = Generations(spec, self.game, self.rng, self.rates)
@@ -134,7 +134,7 @@ class _Island:
                            self.rng.bit_generator.state, survivors, self.champion.strategy, judge_state, rows, rates)
 
 
-def epoch(spec: Config, island: int, state: IslandState | None, stop: int) -> IslandState:
+def epoch(spec: RunSpec, island: int, state: IslandState | None, stop: int) -> IslandState:
     """Island ``island`` (``state``; None: its first population, drawn) evolved to the start of generation ``stop``:
     the survivors it holds bred, then each generation judged (recorded every ``recorded_every``) and bred, the last
     one's survivors kept for the next migration."""
@@ -153,7 +153,7 @@ def epoch(spec: Config, island: int, state: IslandState | None, stop: int) -> Is
     return state
 
 
-def finish(spec: Config, island: int, state: IslandState) -> IslandState:
+def finish(spec: RunSpec, island: int, state: IslandState) -> IslandState:
     """Island ``island``'s final population (its survivors bred), recorded as the run's last row with the island's
     champion, and its members' exact win rates against the optimal policy (NaN unrecorded)."""
     here = _Island(spec, state, island)

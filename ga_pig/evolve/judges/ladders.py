@@ -11,7 +11,6 @@ import numpy as np
 
 from ga_pig import simulate
 from ga_pig import strategies as S
-from ga_pig.evolve import parts as P
 from ga_pig.evolve.genomes import GENOMES
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.population import SimulatedJudge
@@ -19,6 +18,7 @@ from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.families import engine_of
 from ga_pig.game import Game
+from ga_pig.spec import components as P
 
 __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
 
@@ -131,8 +131,8 @@ class SimulatedLadder(Ladder):
 
     @classmethod
     def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
-        compact = engine_of(game).reads_thresholds and GENOMES[str(spec.genome)](game).compact
-        return cls(game, int(spec.games_per_match), rng, spec.fitness, compact=compact)
+        compact = engine_of(game).reads_thresholds and GENOMES[spec.genome](game).compact
+        return cls(game, spec.games_per_match, rng, spec.fitness, compact=compact)
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         super().restore(state)

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig import simulate
-from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.families import engine_of
 from ga_pig.game import Game
+from ga_pig.spec import components as P
 
 __all__ = ["SimulatedJudge", "ExactJudge", "OptimalJudge"]
 
@@ -33,7 +33,7 @@ class SimulatedJudge(Judge):
 
     @classmethod
     def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
-        return cls(game, int(spec.games_per_match), rng, spec.fitness)
+        return cls(game, spec.games_per_match, rng, spec.fitness)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=draw_seed(self.rng),

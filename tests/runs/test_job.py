@@ -1,4 +1,4 @@
-"""ga_pig.runs.resume: runs continued from their checkpoint, and what resuming refuses."""
+"""ga_pig.runs.job: runs continued from their checkpoint, and what resuming refuses."""
 
 from __future__ import annotations
 
@@ -197,7 +197,7 @@ def test_run_from_before_a_key_existed_resumes(finished_run, tmp_path):
     import shutil
 
     from ga_pig.evolve.outputs import load_checkpoint, save_checkpoint
-    from ga_pig.evolve.resume import fingerprint
+    from ga_pig.spec import fingerprint
 
     out = tmp_path / "old"
     shutil.copytree(finished_run, out)

@@ -1,8 +1,8 @@
-"""The parameters of each registered component a run picks, one dataclass per option of the parts of the run spec
-([`Config`][ga_pig.evolve.spec.Config]), holding the keys its component reads: the starting population, the selection
-scheme, the operator set and each operator's keys, and the judge. ``ga_pig.config`` registers them in Hydra's
-ConfigStore and checks their values. The ``#:`` comment above a field is its line in ``--help`` and the configuration
-reference."""
+"""The parameters of each registered component a run picks, one dataclass per option of the config groups that pick
+one ([`RunSpec`][ga_pig.spec.RunSpec]'s ``population``, ``selection``, ``operators`` and ``fitness``), holding the keys
+its component reads: the starting population, the selection scheme, the operator set and each operator's keys, and
+the judge. ``ga_pig.config`` registers them in Hydra's ConfigStore and checks their values. The ``#:`` comment above a
+field is its line in ``--help`` and the configuration reference."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ __all__ = ["Frozen", "PopulationConfig", "RandomPopulation", "HoldAtPopulation",
 
 class Frozen:
     """A dataclass of the run spec: Hydra fills it while composing; once the spec is made
-    ([`freeze`][ga_pig.evolve.spec.freeze]) its fields cannot change."""
+    ([`freeze`][ga_pig.spec.freeze]) its fields cannot change."""
 
     def __setattr__(self, name: str, value) -> None:
         if self.__dict__.get("_frozen"):
