@@ -6,7 +6,7 @@ Resuming (``resume=<run dir>``) reads the run's own ``config.yaml``; of the over
 [`CHANGEABLE`][ga_pig.spec.CHANGEABLE] may change a value (they change how long and how visibly a run goes on, not
 what it computes). Any other override that disagrees with the saved run is refused, naming the key, and so is a
 checkpoint that is unreadable or belongs to another run. What a checkpoint holds and when it is written:
-[`ga_pig.evolve.run`][ga_pig.evolve.run].
+[`Resumed`][ga_pig.evolve.assembled.Resumed].
 """
 
 from __future__ import annotations

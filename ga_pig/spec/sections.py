@@ -142,8 +142,8 @@ class RunSpec(Frozen):
     """The run spec: what one run computes and how it is watched. ``ga_pig.config`` composes and validates
     it from ``conf/`` and the command line, and [`to_spec`][ga_pig.config.to_spec] makes it once per job,
     frozen; everything below the front door reads this and nothing else. Null-means-something keys are
-    resolved here: [`recorded_every`][ga_pig.spec.RunSpec.recorded_every] (``eval_every``),
-    [`survivors`][ga_pig.spec.RunSpec.survivors] (``selection.mu``) and [`waves`][ga_pig.spec.waves]
+    resolved here: [`recorded_every`][ga_pig.spec.sections.RunSpec.recorded_every] (``eval_every``),
+    [`survivors`][ga_pig.spec.sections.RunSpec.survivors] (``selection.mu``) and [`waves`][ga_pig.spec.waves]
     (``cube``)."""
 
     #: the experiment's name, which names its output directory; ``experiment=<name>`` loads
