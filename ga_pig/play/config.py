@@ -188,7 +188,7 @@ def playable_game(cfg: DictConfig):
     from ga_pig.exact.solve import memory
 
     try:
-        game = make_game(OmegaConf.to_object(cfg.game))
+        game = make_game(GameConfig(**OmegaConf.to_container(cfg.game)))
     except ValueError as error:
         raise ValueError(f"config key 'game': {error}") from None
     if "action_values" not in space_of(game).offers:

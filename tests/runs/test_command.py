@@ -184,6 +184,8 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
         (["mutation=abc"], "mutation"),
         (["record=2"], "record"),
         (["--cfg", "job", "mutaton=0.3"], "mutaton"),
+        (["--cfg", "job", "mutation=2"], "mutation"),
+        (["seed=1180591620717411303424"], "seed"),
         (["--multirun", "experiment=knockout", "mutation=0.01,0.02,1.5"], "mutation"),
         (["game.players=10"], "game.players"),
         (["game.p_oinker=0.1"], "game.p_oinker"),

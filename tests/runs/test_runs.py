@@ -225,19 +225,6 @@ def test_sweeps_started_together_get_their_own_directories(tmp_path):
     assert sorted(seeds) == [[1, 2], [3, 4]]
 
 
-def test_command_line_refuses_bad_values_leaving_nothing(tmp_path):
-    for args in (["mutation=2"], ["--cfg", "job", "mutation=2"], ["seed=1180591620717411303424"]):
-        process = _cli(*args, cwd=tmp_path)
-        output, _ = process.communicate(timeout=120)
-        assert process.returncode == 2, output
-        assert output.strip().startswith("ga_pig: config key"), output
-        assert len(output.strip().splitlines()) == 1, output
-    assert not (tmp_path / "outputs").exists()
-    process = _cli("--cfg", "job", "mutation=0.2", cwd=tmp_path)
-    output, _ = process.communicate(timeout=120)
-    assert process.returncode == 0 and "mutation: 0.2" in output
-
-
 def test_help_names_the_program_and_every_key():
     from ga_pig.spec import RunSpec
 
@@ -262,15 +249,6 @@ def test_multirun_sweep(launcher, tmp_path):
     assert [p.name for p in runs] == ["0_knockout", "1_knockout"]
     mutations = sorted(json.loads((p / "summary.json").read_text())["mutation"] for p in runs)
     assert mutations == [0.01, 0.05]
-
-
-def test_sweep_with_a_bad_job_starts_none(tmp_path):
-    sweep = tmp_path / "sweep"
-    process = _cli("--multirun", "experiment=knockout", "mutation=0.01,0.02,1.5", *TINY, f"hydra.sweep.dir={sweep}")
-    output, _ = process.communicate(timeout=300)
-    assert process.returncode == 2, output
-    assert output.strip() == "ga_pig: config key 'mutation' = 1.5: expected a fraction in [0, 1]"
-    assert not sweep.exists()
 
 
 def test_failed_job_is_reported_beside_the_others(tmp_path):

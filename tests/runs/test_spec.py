@@ -52,40 +52,30 @@ def _counted(monkeypatch) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.parametrize("mode", ["evolve", "random_search"])
-def test_a_job_composes_its_config_once_and_builds_its_game_once(monkeypatch, tmp_path, mode):
-    counts = _counted(monkeypatch)
-    run_overrides([*TINY, f"mode={mode}", "draws=2"], tmp_path / "run")
-    assert counts == {"compose": 1, "prepare": 1, "game": 1}
-
-
-def test_a_resume_builds_only_the_saved_run_s_game(monkeypatch, tmp_path):
-    """A resume composes its command line once and builds the game of the run it continues once (not that of the
-    command line's own defaults, which it does not run)."""
-    run_overrides(TINY, tmp_path / "run")
-    counts = _counted(monkeypatch)
-    run_overrides([f"resume={tmp_path / 'run'}", "generations=3"], tmp_path / "unused")
-    assert counts == {"compose": 1, "prepare": 1, "game": 1}
-
-
-@pytest.mark.parametrize("resumed", [False, True])
-def test_the_command_line_prepares_a_job_once(monkeypatch, tmp_path, resumed):
-    """``python -m ga_pig``: the command line's check composes the job's config once and prepares the job once (its
-    spec made and its game built once); the launch callback and the run loop receive that job, a resume's too."""
+@pytest.mark.parametrize("entry, resumed, mode", [("python", False, "evolve"), ("python", False, "random_search"),
+                                                 ("python", True, "evolve"), ("command line", False, "evolve"),
+                                                 ("command line", True, "evolve")])
+def test_a_job_is_composed_prepared_and_its_game_built_once(monkeypatch, tmp_path, entry, resumed, mode):
+    """A job composes its config once and is prepared once (its spec made, its game built once), from Python
+    (``run_overrides``) and from ``python -m ga_pig``, whose check prepares the job that the launch callback and the
+    run loop then receive. A resume builds the game of the run it continues (not the command line's defaults')."""
     from hydra.core.global_hydra import GlobalHydra
 
     if resumed:
         run_overrides(TINY, tmp_path / "run")
     counts = _counted(monkeypatch)
-    line = [f"resume={tmp_path / 'run'}", "generations=3"] if resumed else [*TINY, f"hydra.run.dir={tmp_path / 'run'}"]
-    monkeypatch.setattr(sys, "argv", ["ga_pig", *line, "progress=false"])
-    handlers, level = list(logging.root.handlers), logging.root.level  # Hydra sets up the job's logging
-    try:
-        runpy.run_module("ga_pig", run_name="__main__")
-    finally:
-        GlobalHydra.instance().clear()
-        logging.root.handlers[:], logging.root.level = handlers, level
-    assert read_json(tmp_path / "run" / "summary.json")["generations"] == (3 if resumed else 2)
+    line = [f"resume={tmp_path / 'run'}", "generations=3"] if resumed else [*TINY, f"mode={mode}", "draws=2"]
+    if entry == "python":
+        run_overrides(line, tmp_path / "run")
+    else:
+        monkeypatch.setattr(sys, "argv", ["ga_pig", *line, "progress=false", f"hydra.run.dir={tmp_path / 'run'}"])
+        handlers, level = list(logging.root.handlers), logging.root.level  # Hydra sets up the job's logging
+        try:
+            runpy.run_module("ga_pig", run_name="__main__")
+        finally:
+            GlobalHydra.instance().clear()
+            logging.root.handlers[:], logging.root.level = handlers, level
+    assert not resumed or read_json(tmp_path / "run" / "summary.json")["generations"] == 3
     assert counts == {"compose": 1, "prepare": 1, "game": 1}
 
 
