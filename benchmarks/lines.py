@@ -1,18 +1,11 @@
 """How big ga_pig is: lines of Python in ``ga_pig/`` now and at an earlier revision, split into code, docstrings,
-comments and blank lines, with the modules of capabilities added since then counted apart, and the lines that the
-commits of the issues worked beside the redesign wrote into the other modules.
+comments and blank lines, with the modules of capabilities added since then counted apart.
 
     python benchmarks/lines.py [--base 7089732]
 
 The earlier revision is read from git (``git archive``), so nothing is checked out. A docstring is the string that
 opens a module, class or function (its every line); a comment line holds only a comment. Prints a table and writes
-benchmarks/results/lines.json, which the engine page renders. Target (the redesign's): fewer lines than the base.
-
-The redesign shared its round with four issues whose features also landed in modules older than them (the study
-server's defences in ``ga_pig/study/``, the stop during setup in the launch and the run directory, figures of the
-docs' data, the islands' and trackers' keys of the run spec). Their commits are listed in ``OTHER_ISSUES``; a
-commit's net lines (added less removed, in ga_pig's modules outside ``ADDED``) are its issue's. Every other commit
-since the base, merges included, counts as the redesign's: where a commit did both, it is the redesign's.
+benchmarks/results/lines.json. Target: fewer lines than the base.
 """
 
 from __future__ import annotations
@@ -37,16 +30,6 @@ BASE = "7089732"
 ADDED = {
     "live tracking and diversity": ("ga_pig/track/", "ga_pig/evolve/diversity.py"),
     "islands on Dask": ("ga_pig/evolve/islands/", "ga_pig/runs/cluster.py", "ga_pig/config/islands.py"),
-}
-#: The commits since the base made for the other issues of the redesign's round, by issue (``git show`` says what
-#: each did); the ones listed change ga_pig's line count outside ``ADDED``.
-OTHER_ISSUES = {
-    "reliability: a stop during setup, the study server's defences": (
-        "98a3dea", "02e6457", "885a2d4", "1642d0c", "df4bcfd", "93f39f7", "44f1319", "27f31f5", "9be2d25", "d6cdb7c",
-        "bee7fb8", "075a2df"),
-    "docs that follow the data": ("a3c23f2", "37a291c", "917e435", "5bb2121", "1f8ca93", "8307756", "9fb2e51"),
-    "live tracking and diversity": ("b4fa274", "55ae777", "aa62545", "58840d3", "97efa47"),
-    "islands on Dask": ("3daa193", "3e063a5", "74d7b79", "8e8c141"),
 }
 KINDS = ("code", "docstrings", "comments", "blank")
 
@@ -81,18 +64,6 @@ def sources_at(revision: str) -> dict[str, str]:
                 if m.isfile() and m.name.endswith(".py")}
 
 
-def net_lines(commit: str, added: tuple[str, ...]) -> int:
-    """Lines of Python ``commit`` added less those it removed in ``ga_pig/``, outside the paths under ``added``."""
-    numstat = subprocess.run(["git", "show", "--numstat", "--no-renames", "--format=", commit, "--", "ga_pig"],
-                             cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    net = 0
-    for line in numstat.splitlines():
-        inserted, deleted, path = line.split("\t")
-        if path.endswith(".py") and not path.startswith(added):
-            net += int(inserted) - int(deleted)
-    return net
-
-
 def total(sources: dict[str, str]) -> dict[str, int]:
     """The kinds of lines summed over ``sources``."""
     sums = dict.fromkeys(("lines", *KINDS), 0)
@@ -122,22 +93,9 @@ def main() -> None:
                "target": None} for name in ADDED),
             {"measure": "now, without the modules added", "value": counts["without_added"]["lines"], "unit": "lines",
              "target": f"< {counts['base']['lines']}"}]
-    everything_added = tuple(prefix for prefixes in ADDED.values() for prefix in prefixes)
-    others = {name: sum(net_lines(commit, everything_added) for commit in commits)
-              for name, commits in OTHER_ISSUES.items()}
-    rows += [*({"measure": f"written into the other modules by the commits for {name}", "value": net,
-                "unit": "lines", "target": None} for name, net in others.items()),
-             {"measure": f"net, every other commit since {args.base} (the redesign's)",
-              "value": counts["without_added"]["lines"] - sum(others.values()) - counts["base"]["lines"],
-              "unit": "lines", "target": "< 0"},
-             {"measure": "now, without the modules added and the other issues' lines",
-              "value": counts["without_added"]["lines"] - sum(others.values()), "unit": "lines",
-              "target": f"< {counts['base']['lines']}"}]
     print(tabulate(rows, headers="keys"))
     RESULTS.write_text(json.dumps({"rows": rows, "revision": args.base, "counts": counts,
                                    "added": {name: sorted(files) for name, files in added.items()},
-                                   "other_issues": {name: {"commits": list(OTHER_ISSUES[name]), "net": net}
-                                                    for name, net in others.items()},
                                    "date": time.strftime("%Y-%m-%d"), "machine": machine()}, indent=1) + "\n")
     print(f"written {RESULTS}")
 

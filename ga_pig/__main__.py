@@ -9,13 +9,13 @@ import hydra
 from omegaconf import DictConfig
 
 from ga_pig._config_doc import register_help
-from ga_pig.config import register
+from ga_pig.config import CONF_DIR, register
 
 register()
 register_help()
 
 
-@hydra.main(version_base="1.3", config_path="../conf", config_name="config")
+@hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
 def main(cfg: DictConfig) -> float:
     from ga_pig.runs.command import task
 

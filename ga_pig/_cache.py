@@ -1,10 +1,8 @@
 """Where numba keeps the compiled kernels: one folder per version of the package's kernel sources.
 
-numba's cache (``cache=True``) checks only the file that defines a kernel, so a kernel that calls or
-inlines one from another module would load stale machine code after that module changed. The folder
-is named by a digest of every module of the package that uses numba, so a change to any of them
-compiles afresh, and folders of earlier versions are removed. ``NUMBA_CACHE_DIR``, when set, is used
-as given.
+numba's cache checks only the file that defines a kernel, so one inlining another module's would load stale code.
+The folder is named by a digest of every module that uses numba; folders of earlier versions are removed.
+``NUMBA_CACHE_DIR``, when set, is used as given.
 """
 
 from __future__ import annotations

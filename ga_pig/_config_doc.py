@@ -278,11 +278,15 @@ def help_keys(schema: str = "run", composed: dict | None = None) -> str:
 
 
 def register_help() -> None:
-    """Register the ``ga_pig_keys`` resolver with which ``--help`` lists a schema's every key
-    (idempotent); the command lines call it before Hydra renders their help."""
+    """Register the ``ga_pig_keys`` resolver with which ``--help`` lists a schema's every key, and
+    ``ga_pig_version``, the version its first line names (idempotent); the command lines call it before Hydra
+    renders their help."""
     from omegaconf import OmegaConf
 
+    import ga_pig
+
     OmegaConf.register_new_resolver("ga_pig_keys", _help_keys, replace=True)
+    OmegaConf.register_new_resolver("ga_pig_version", lambda: ga_pig.__version__, replace=True)
     OmegaConf.register_new_resolver("ga_pig_groups", group_options, replace=True)
 
 

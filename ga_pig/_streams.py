@@ -1,18 +1,16 @@
 """Counter-based random streams: the one source of randomness of every sampler's kernels.
 
-A seed (a non-negative integer, None for fresh entropy, or a ``numpy.random.SeedSequence``) becomes
-two 64-bit keys through ``SeedSequence`` (`seed_keys`). Games are cut into fixed blocks of `BLOCK`
-games; each block draws from its own splitmix64 stream, whose starting state is keyed by the seed's
-keys and the block's counters (stream, block) (`stream_keys`; in [`ga_pig.simulate`][ga_pig.simulate]
-the stream is the match, in [`ga_pig.families.endgame`][ga_pig.families.endgame] and
-[`ga_pig.families.players`][ga_pig.families.players] there is one). A game's dice then depend on the seed and
-the game's place alone, never on the thread count or how the games are chunked. Kernels advance a
-state with `_splitmix` and draw from it with `_draw` (a roll outcome) or `_uniform` (a float in
-[0, 1)); they hold no global state. With common random numbers a game's turns each draw from their own stream
-(`_turn_stream`), so two games that part at one decision go on with the same dice turn by turn.
+A seed (a non-negative integer, None for fresh entropy, or a ``numpy.random.SeedSequence``) becomes two 64-bit keys
+(`seed_keys`). Games are cut into blocks of `BLOCK`; each block draws from its own splitmix64 stream keyed by the
+seed's keys and its counters (stream, block) (`stream_keys`), so a game's dice depend on the seed and its place alone,
+never on threads or chunking. Kernels advance a state with `_splitmix` and draw with `_draw` (a roll outcome) or
+`_uniform`; with common random numbers each turn draws from its own stream (`_turn_stream`), so two games that part at
+one decision go on with the same dice.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -52,6 +50,32 @@ def roll_table(probabilities: np.ndarray) -> tuple[np.ndarray, bool]:
     game's [`tables`][ga_pig.game.Game.tables]); ``uniform`` when they are all equal."""
     probabilities = np.asarray(probabilities, dtype=np.float64)
     return np.cumsum(probabilities), bool(np.all(probabilities == probabilities[0]))
+
+
+class Rolls(NamedTuple):
+    """What a simulated game draws: the roll outcomes' cumulative probabilities and whether they
+    are equal (`roll_table`), and each outcome's effect and amount."""
+
+    cumulative: np.ndarray
+    uniform: bool
+    effects: np.ndarray
+    amounts: np.ndarray
+
+
+def rolls_of(game) -> Rolls:
+    """The `Rolls` of ``game``'s roll table ([`tables`][ga_pig.game.Game.tables])."""
+    probabilities, effects, amounts = game.tables()
+    return Rolls(*roll_table(probabilities), effects, amounts)
+
+
+class Blocks(NamedTuple):
+    """Blocks of simulated games: block i plays a[i] against b[i], games[i] games from the stream
+    key seed[i]."""
+
+    a: np.ndarray
+    b: np.ndarray
+    games: np.ndarray
+    seed: np.ndarray
 
 
 @numba.njit(cache=True, inline="always")

@@ -96,12 +96,9 @@ def writable_directory(path: Path) -> Path:
 
 @contextmanager
 def rebuilt_directory(path: Path):
-    """Yield a new, empty directory beside ``path`` to build ``path``'s content in. When the block
-    ends without error the new directory takes ``path``'s place and what was there is removed;
-    when it raises (Ctrl-C and stop signals included) the new directory is removed and ``path``
-    is left as it was. A directory of derived files is so replaced whole, never added to. The
-    new and the old directory are hidden (names starting with a dot) while beside ``path``; the
-    swap renames twice, so ``path`` is missing for a moment but never holds a mix of both."""
+    """Yield a new, empty, hidden directory beside ``path`` to build ``path``'s content in. When the block ends
+    without error it takes ``path``'s place (two renames: ``path`` is missing for a moment but never holds a mix);
+    when it raises (Ctrl-C and stop signals included) it is removed and ``path`` is left as it was."""
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise ValueError(f"{path} is a file; expected a directory (or nothing) to rebuild there")

@@ -1,9 +1,7 @@
 """Plain-Python reference implementations, independent of the numba kernels.
 
-Slow on purpose and written for obviousness: the tests cross-check the fast engine against them
-and the benchmark times the simulator against [`play`][ga_pig.reference.play]. Same rules and stalemate semantics
-as the engine (see [`ga_pig.strategies`][ga_pig.strategies]): a stalemate is two consecutive passes and ends the
-game with no winner.
+Slow on purpose and written for obviousness: the tests cross-check the engine against them. Same rules as the
+engine; a stalemate is two consecutive passes and ends the game with no winner.
 """
 
 from __future__ import annotations
@@ -85,10 +83,9 @@ def play(a, b, game: Game, n_games: int, seed: int = 0) -> tuple[int, int, int]:
 def brute_force(a, b, game: Game, start: tuple[int, int] = (0, 0)) -> tuple[float, float]:
     """(P(a wins), P(b wins)) with a moving first, by one dense linear system over every state.
 
-    The state is (mover, i, j, k, previous turn ended in a pass); a pass after a pass is the
-    stalemate, so the system is non-singular. Any effect the engine knows, banked scores that
-    fall included. Only for tiny games (goal <= ~12). ``start``: the banked scores (a's, b's) the
-    game begins from, a about to start a turn.
+    The state is (mover, i, j, k, previous turn ended in a pass); a pass after a pass is the stalemate, so the
+    system is non-singular. Only for tiny games (goal <= ~12). ``start``: the banked scores (a's, b's) the game
+    begins from.
     """
     return _BRUTE_FORCE[type(space_of(game))](a, b, game, start)
 

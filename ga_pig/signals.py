@@ -18,7 +18,7 @@ import sys
 import threading
 from contextlib import contextmanager
 
-__all__ = ["Stopped", "stop_signals", "stopping_on", "deferred"]
+__all__ = ["Stopped", "stop_signals", "stopping_on", "deferred", "sparing_helpers"]
 
 
 class Stopped(BaseException):
@@ -96,3 +96,23 @@ def deferred():
             signal.signal(s, old)
     if received:
         handlers[received[0]](received[0], None)
+
+
+@contextmanager
+def sparing_helpers():
+    """Processes started in the block (a run's helpers: Dask's local workers, the picture worker) never get Ctrl-C,
+    which a terminal sends to every process of the run: the run stops them itself, and one stopped by it while it
+    starts would print a traceback. Ctrl-C is held back from the main thread for the block (threads and processes
+    started in it inherit the hold) and raised when the block ends if it came meanwhile, so what the block started
+    is there to be stopped. Only in the main thread, where signals are handled."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started in the block, it would lift the hold from the thread starting it
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)

@@ -20,17 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
+from ga_pig._streams import BLOCK
 from ga_pig._validate import check_int
-from ga_pig.families import engine_of
-from ga_pig.game import Game, check_game
+from ga_pig.families import Family, engine_of
+from ga_pig.game import Game
 from ga_pig.strategies import check
 
 __all__ = ["BLOCK", "PlayResult", "play", "matches", "round_robin"]
-
-#: Blocks per kernel call (1M games, a fraction of a second): bounds memory, lets Ctrl-C in.
-CHUNK_BLOCKS = 256
-
 
 @dataclass(frozen=True)
 class PlayResult:
@@ -69,39 +65,6 @@ class PlayResult:
 MAX_GAMES = 2**62
 
 
-def _run_matches(pop, pair_a, pair_b, games, game: Game, seed, common: bool = False) -> np.ndarray:
-    """Per-match counts (n_matches, 4) for matches pair_a[m] vs pair_b[m] of ``games`` each
-    (``common``: every match replays the same dice, turn by turn): a's wins and b's wins in the
-    games a started, then in those b started. With n >= 3 players (b in every seat but a's),
-    (n_matches, 2 n): a's wins and the b's wins in the games a played from seat 0, 1, ...
-    The blocks go to the kernel `CHUNK_BLOCKS` at a time."""
-    n_matches = len(pair_a)
-    blocks_per_match = -(-games // BLOCK)
-    total_blocks = n_matches * blocks_per_match
-    keys = seed_keys(seed)
-    probabilities, effects, amounts = game.tables()
-    cumulative, uniform = roll_table(probabilities)
-    width = 2 * game.players
-    kernel, pop_view, extra = engine_of(game).play_blocks()
-    pop = pop_view(pop)
-    pair_a = np.asarray(pair_a, dtype=np.int64)
-    pair_b = np.asarray(pair_b, dtype=np.int64)
-    counts = np.zeros((n_matches, width), dtype=np.int64)
-    for low in range(0, total_blocks, CHUNK_BLOCKS):
-        block = np.arange(low, min(low + CHUNK_BLOCKS, total_blocks), dtype=np.int64)
-        match_index, block_in_match = np.divmod(block, blocks_per_match)
-        block_games = np.minimum(BLOCK, games - block_in_match * BLOCK)
-        # One 64-bit stream key per (match, block), derived from the seed alone; with common
-        # random numbers the same key for a block of every match.
-        which = np.zeros_like(match_index) if common else match_index
-        mix = stream_keys(keys, which, block_in_match)
-        out = np.zeros((len(block), width), dtype=np.int64)
-        kernel(pop, pair_a[match_index], pair_b[match_index], block_games, mix, game.goal, cumulative, uniform, effects,
-               amounts, bool(common), out, *extra)
-        np.add.at(counts, match_index, out)
-    return counts
-
-
 def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | None = 0) -> PlayResult:
     """Play ``n_games`` games of ``a`` against ``b``, the first mover alternating (a starts game 0).
 
@@ -121,18 +84,16 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
         raise ValueError(f"play is for two players; {game} has {game.players}: use matches (one strategy against "
                          f"copies of another) or ga_pig.families.players.simulate")
     n_games = check_int("n_games", n_games, 1, MAX_GAMES)
-    pop = np.stack([a, b])
-    counts = _run_matches(pop, [0], [1], n_games, game, seed)[0]
+    counts = engine_of(game).matches(np.stack([a, b]), np.array([[0, 1]]), n_games, seed, by_seat=True)[0]
     return PlayResult(games=n_games, a_first_games=(n_games + 1) // 2, a_first_wins_a=int(counts[0]),
                       a_first_wins_b=int(counts[1]), b_first_games=n_games // 2, b_first_wins_a=int(counts[2]),
                       b_first_wins_b=int(counts[3]))
 
 
-def _pool(population: object, game: Game, name: str = "population") -> np.ndarray:
-    """``population`` checked: a stack of strategies or, where the game's family reads them (three or more
+def _pool(population: object, engine: Family, name: str = "population") -> np.ndarray:
+    """``population`` checked: a stack of strategies or, where the engine's family reads them (three or more
     players), of per-state thresholds."""
-    check_game(game)
-    engine = engine_of(game)
+    game = engine.game
     if not (isinstance(population, np.ndarray) and population.dtype.kind in "iu" and engine.reads_thresholds):
         return engine.space.check_population(population, name)
     plane = engine.space.shape[:-1]
@@ -165,7 +126,8 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
     goal, ..., goal)``: each member rolls while the turn total is below its threshold, exactly as the strategy
     [`threshold`][ga_pig.strategies.threshold] makes of it, with a hundredth of its memory.
     """
-    population = _pool(population, game)
+    engine = engine_of(game)
+    population = _pool(population, engine)
     games_per_match = check_int("games_per_match", games_per_match, 1, MAX_GAMES)
     pairs = np.asarray(pairs, dtype=np.int64)
     n = population.shape[0]
@@ -181,8 +143,7 @@ def matches(population: np.ndarray, pairs: np.ndarray, game: Game, games_per_mat
                          "population and pair the two)")
     if len(pairs) == 0:
         return np.zeros((0, 2), dtype=np.int64)
-    counts = _run_matches(population, pairs[:, 0], pairs[:, 1], games_per_match, game, seed, common)
-    return np.stack([counts[:, 0::2].sum(axis=1), counts[:, 1::2].sum(axis=1)], axis=1)
+    return engine.matches(population, pairs, games_per_match, seed, common)
 
 
 def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0, common: bool = False) -> np.ndarray:
@@ -193,14 +154,6 @@ def round_robin(strategies: np.ndarray, game: Game, games_per_pair: int, seed=0,
     every ordered pair plays: ``wins[p, q]`` counts the games p won alone against copies of q (``strategies`` may
     be thresholds, as in [`matches`][ga_pig.simulate.matches]).
     """
-    population = _pool(strategies, game, "strategies")
-    n = population.shape[0]
-    symmetric = engine_of(game).symmetric  # else every ordered pair: p alone against copies of q
-    p, q = np.triu_indices(n, k=1) if symmetric else np.nonzero(~np.eye(n, dtype=bool))
-    wins = np.zeros((n, n), dtype=np.int64)
-    if len(p):
-        result = matches(population, np.stack([p, q], axis=1), game, games_per_pair, seed, common)
-        wins[p, q] = result[:, 0]
-        if symmetric:
-            wins[q, p] = result[:, 1]
-    return wins
+    engine = engine_of(game)
+    games_per_pair = check_int("games_per_pair", games_per_pair, 1, MAX_GAMES)
+    return engine.round_robin(_pool(strategies, engine, "strategies"), games_per_pair, seed, common)

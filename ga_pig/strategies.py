@@ -2,33 +2,18 @@
 
 The one convention
 ------------------
-A strategy for a game with goal ``g`` is a plain numpy array ``s`` of dtype ``bool`` and shape
-``(g, g, g)``. ``s[i, j, k]`` is True to **roll** and False to **hold**, where
+A strategy for a game with goal ``g`` is a plain numpy bool array ``s`` of shape ``(g, g, g)``;
+``s[i, j, k]`` is True to **roll** and False to **hold**, where ``i`` is the mover's banked score,
+``j`` the opponent's and ``k`` the mover's turn total. Entries with ``i + k >= g`` are never consulted
+(a roll reaching the goal wins at once). Holding at ``k = 0`` passes the turn; if both players pass
+forever (a stalemate) nobody wins ([Exeter optimal §2.3.4]). Value tables from
+[`ga_pig.exact`][ga_pig.exact] use the same indexing; every builder returns a fresh array.
 
-* ``i`` is the mover's banked score,
-* ``j`` is the opponent's banked score,
-* ``k`` is the mover's turn total.
-
-Entries with ``i + k >= g`` are never consulted: a roll that brings ``i + k`` to the goal wins
-at once. Holding at ``k = 0`` passes the turn. If both players pass forever (a stalemate)
-nobody wins: it counts as a loss for both ([Exeter optimal §2.3.4]).
-
-Value tables returned by [`ga_pig.exact`][ga_pig.exact] use the same indexing. Every builder here returns
-a fresh array; none keeps a reference to it.
-
-Under an endgame rule that answers a player who banks the goal (``Game.endgame``), strategies
-are indexed ``s[seat, i, j, k]`` and run past the goal
-([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]); the builders here then give both seats the same
-decisions, holding once ``i + k`` reaches the goal.
-
-For three or more players a strategy is indexed ``s[i_0, i_1, ..., i_{n-1}, k]``: the mover's
-score, the next player's, ..., the turn total ([`PlayersRollHold`][ga_pig.families.players.space.PlayersRollHold]); the
-builders here read ``j`` as the highest opposing score.
-
-Games that roll their dice at once (Hog) have no turn total. Their strategies are int arrays of
-shape ``(g, g)``: ``s[i, j]`` is the number of dice to roll, 1..max_dice (see [`dice`][ga_pig.strategies.dice],
-[`random_dice`][ga_pig.strategies.random_dice]). Every engine function takes them in place of the bool tensors. Which
-kind a game takes is its strategy space, [`space_of`][ga_pig.families.space_of] ([`ga_pig.spaces`][ga_pig.families]).
+Other families index differently, and the builders follow them: under an endgame rule ``s[seat, i, j, k]``
+past the goal ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold], both seats alike); for three or
+more players ``s[i_0, ..., i_{n-1}, k]`` ([`PlayersRollHold`][ga_pig.families.players.space.PlayersRollHold], ``j``
+read as the highest opposing score); for Hog an int array ``s[i, j]`` of dice counts 1..max_dice
+([`dice`][ga_pig.strategies.dice]). A game's strategy space, [`space_of`][ga_pig.families.space_of], says which.
 """
 
 from __future__ import annotations
@@ -42,14 +27,13 @@ from ga_pig.families import space_of
 from ga_pig.game import Game, check_game
 
 __all__ = ["check", "check_population", "equal", "legal", "hold_at", "score", "roll_to_win", "turtle", "roll_and_wait",
-           "random", "from_function", "force_roll_at_zero", "dice", "random_dice", "threshold", "thresholds_of",
+           "random", "from_function", "force_roll_at_zero", "dice", "threshold", "thresholds_of",
            "keep_pace", "hold_at_23", "LITERATURE"]
 
 
 def check(s: object, game: Game, name: str = "strategy") -> np.ndarray:
-    """Return ``s`` unchanged if it is a strategy of the game's space ([`space_of`][ga_pig.families.space_of]): a
-    numpy bool array of shape ``(goal, goal, goal)``, for Hog an integer array of shape ``(goal, goal)`` of dice
-    counts 1..max_dice; else raise ValueError naming the expected shape and dtype and what was given."""
+    """Return ``s`` unchanged if it is a strategy of the game's space ([`space_of`][ga_pig.families.space_of]),
+    else raise ValueError naming the expected shape and dtype and what was given."""
     check_game(game)
     return space_of(game).check(s, name)
 
@@ -62,8 +46,7 @@ def check_population(population: object, game: Game, name: str = "population") -
 
 def equal(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two strategies (or stacks) hold the same decisions, compared eight bytes at a time where
-    both are contiguous and of one dtype: ``np.array_equal``'s element-wise temporary would be 100 MB for one
-    three-player strategy to 100."""
+    both are contiguous and of one dtype (``np.array_equal``'s temporary is 100 MB for three players to 100)."""
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
     if a.flags.c_contiguous and b.flags.c_contiguous and a.nbytes % 8 == 0:
@@ -83,12 +66,6 @@ def dice(n: int, game: Game) -> np.ndarray:
     return space_of(game).constant(n)
 
 
-def random_dice(game: Game, rng: np.random.Generator | int | None = None) -> np.ndarray:
-    """Hog: an independent uniform dice count 1..max_dice at every (i, j)."""
-    space_of(game).require("dice", "dice strategies")
-    return space_of(game).random(np.random.default_rng(rng))
-
-
 def hold_at(n: int, game: Game) -> np.ndarray:
     """Roll while the turn total is below ``n``, then hold (``n = 0`` always passes)."""
     check_int("n", n, 0)
@@ -97,11 +74,9 @@ def hold_at(n: int, game: Game) -> np.ndarray:
 
 
 def threshold(h: np.ndarray, game: Game, out: np.ndarray | None = None) -> np.ndarray:
-    """The threshold strategy of ``h``: at scores ``(i, j)`` roll while the turn total is below
-    ``h[i, j]`` (``h`` of shape ``(goal, goal)``, or a stack ``(..., goal, goal)``; 0 always
-    passes, ``goal`` never holds). Hold-at-n is ``h`` constant n. For n players ``h`` has a score
-    axis per player, ``h[i_0, ..., i_{n-1}]``. ``out``: a bool array of the result's shape to write
-    it into (returned), as numpy's ``out=``."""
+    """The threshold strategy of ``h``: at scores ``(i, j)`` roll while the turn total is below ``h[i, j]``
+    (``h`` int, shape ``(..., goal, goal)``, a score axis per player for n players; 0 always passes). ``out``:
+    a bool array of the result's shape to write into, as numpy's ``out=``."""
     space_of(game).require("thresholds", "threshold strategies")
     h = np.asarray(h)
     plane = space_of(game).shape[:-1]
@@ -114,10 +89,9 @@ def threshold(h: np.ndarray, game: Game, out: np.ndarray | None = None) -> np.nd
 
 
 def thresholds_of(s: np.ndarray, game: Game) -> np.ndarray:
-    """The thresholds ``h[i, j]`` nearest to strategy ``s`` (or a stack): the first turn total at
-    which it holds among the states it is consulted in (``k < goal - i``), ``goal - i`` if it
-    never holds there. ``threshold(thresholds_of(s))`` equals ``s`` on legal states exactly when
-    ``s`` is a threshold strategy."""
+    """The thresholds ``h[i, j]`` (int16) nearest to strategy ``s`` (or a stack): the first legal turn total
+    at which it holds, ``goal - i`` if none; ``threshold(thresholds_of(s))`` equals ``s`` on legal states
+    exactly when ``s`` is a threshold strategy."""
     space_of(game).require("thresholds", "threshold strategies")
     goal = game.goal
     i = np.arange(goal).reshape((goal,) + (1,) * (len(space_of(game).shape) - 1))
@@ -145,14 +119,9 @@ def turtle(n: int, game: Game) -> np.ndarray:
 
 
 def roll_and_wait(game: Game, wait_at: int = 80, hold: int | None = None, lead: int = 0) -> np.ndarray:
-    """The 'roll and wait' of [Exeter optimal §3.3.6], parametrized.
-
-    Below a banked score of ``wait_at``: roll while ``i + k < wait_at`` (and, if ``hold`` is
-    given, while ``k < hold``). From ``wait_at`` on: pass (hold at ``k = 0``) while the
-    opponent trails by more than ``lead`` points, i.e. wait for the opponent to catch up;
-    once ``j >= i - lead``, roll to win. A negative ``lead`` waits until the opponent is ahead
-    (``lead = -1``: strictly ahead).
-    """
+    """The 'roll and wait' of [Exeter optimal §3.3.6]: below a banked score of ``wait_at`` roll while
+    ``i + k < wait_at`` (and ``k < hold``, if given); from there pass while the opponent trails by more than
+    ``lead`` points, then roll to win once ``j >= i - lead`` (negative ``lead``: wait until it is ahead)."""
     check_int("wait_at", wait_at, 0)
     check_int("lead", lead, -game.goal)
     i, j, k = space_of(game).grid()
@@ -173,12 +142,8 @@ def random(game: Game, rng: np.random.Generator | int | None = None, p_roll: flo
 
 
 def from_function(f: Callable[[object, object, object], object], game: Game) -> np.ndarray:
-    """Tabulate a decision function ``f(i, j, k) -> roll?`` ([Exeter optimal §2.3.2]).
-
-    ``f`` is first called once with broadcastable index arrays; if it returns something of the
-    strategy's shape (or broadcastable to it) that is used. Otherwise (``f`` uses ``if`` on its
-    arguments, say) it is called once per state with Python ints.
-    """
+    """Tabulate a decision function ``f(i, j, k) -> roll?`` ([Exeter optimal §2.3.2]): called once on
+    broadcastable index arrays, or, where that fails (``f`` branches on its arguments), once per state."""
     i, j, k = space_of(game).grid()
     try:
         result = np.asarray(f(i, j, k))
@@ -204,36 +169,25 @@ def force_roll_at_zero(s: np.ndarray) -> np.ndarray:
 def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -> np.ndarray:
     """Neller & Presser's "keep pace and end race" rule ([Neller & Presser 2010]).
 
-    If either banked score is at least ``race_at``, roll on to the goal ("end race"); otherwise
-    hold once the turn total reaches ``hold + round((j - i) / divisor)`` ("keep pace": hold later
-    when behind, earlier when ahead). Rounding is explicit: halves round **up**, towards
-    +infinity, ``round(x) = floor(x + 1/2)`` (so ``(j - i) = -4`` gives 0 and ``+4`` gives 1), as
-    ``Math.round`` does in the Java and JavaScript implementations of the rule we found; the text
-    of the rule we have does not say. Python's ``round`` (halves to even) is not used.
+    If either banked score is at least ``race_at``, roll on to the goal; otherwise hold once the turn total
+    reaches ``hold + round((j - i) / divisor)``, halves rounding up as the Java and JavaScript versions'
+    ``Math.round`` do (the rule's text does not say). Against optimal play on Pig to 100 it wins
+    0.495390298098834 (cited: about 0.4953; halves to even: 0.495343870308521).
 
     Parameters
     ----------
     game : Game
-        A roll/hold game. The defaults are the published rule for Pig to 100; the numbers are
-        points, not shares of the goal.
+        A roll/hold game; the defaults are the published rule for Pig to 100, in points.
     hold : int
-        The hold-at value when the scores are level (21).
+        The hold-at value when the scores are level.
     divisor : int
-        Points of score difference per point of hold-at (8), >= 1.
+        Points of score difference per point of hold-at, >= 1.
     race_at : int
-        The banked score, either player's, from which the mover rolls on to the goal (71).
+        The banked score, either player's, from which the mover rolls on to the goal.
 
     Returns
     -------
     ndarray(bool, shape=space_of(game).shape)
-        ``s[i, j, k]`` True to roll (indexing: [`ga_pig.strategies`][ga_pig.strategies]).
-
-    Notes
-    -----
-    Against the optimal policy, a fair coin deciding who starts, the rule with the default
-    parameters wins 0.495390298098834 on Pig to 100 (``exact.win_rate(keep_pace(game),
-    exact.optimal(game).policy, game)``); the figure cited for the source is about 0.4953.
-    Rounding halves to even instead gives 0.495343870308521.
     """
     check_int("hold", hold, 0)
     check_int("divisor", divisor, 1)
@@ -244,15 +198,10 @@ def keep_pace(game: Game, hold: int = 21, divisor: int = 8, race_at: int = 71) -
 
 
 def hold_at_23(game: Game) -> np.ndarray:
-    """The two-dice rule studied by [Zhu & Ma 2022] for 2-dice Pig to 100 (``Game.two_dice()``), for any roll/hold
-    game: hold at 23, the same tensor as ``hold_at(23, game)`` ([`hold_at`][ga_pig.strategies.hold_at]).
-
-    On 2-dice Pig to 100 it wins 0.474681922274201 against that game's optimal policy, a fair
-    coin deciding who starts; the figure cited for [Zhu & Ma 2022] is about 0.4747.
-    """
+    """The rule of [Zhu & Ma 2022] for 2-dice Pig to 100, for any roll/hold game: ``hold_at(23, game)``. On 2-dice
+    Pig to 100 it wins 0.474681922274201 against optimal play (cited: about 0.4747)."""
     return hold_at(23, game)
 
 
-#: The rules from the literature, by name: name -> builder(game) -> strategy (for the play
-#: opponents; each cites its source in its docstring).
+#: The rules from the literature, by name: name -> builder(game) -> strategy (for the play opponents).
 LITERATURE: dict[str, Callable[[Game], np.ndarray]] = {"keep_pace": keep_pace, "hold_at_23": hold_at_23}

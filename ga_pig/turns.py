@@ -9,8 +9,8 @@ With n turns left and banked score i, the within-turn choice at turn total k is
                               RESET -> R[n-1, 0]
                               BANK x -> 1 if i + k + x >= goal else R[n-1, i + k + x]
 
-and R[n, i] = W(0). The stop rule is reported as the smallest turn total at which holding is
-optimal (the "stop number" of [Durango Bill]), together with a check that it is a threshold rule.
+and R[n, i] = W(0). The stop rule is the smallest turn total at which holding is optimal (the
+"stop number" of [Durango Bill]).
 """
 
 from __future__ import annotations
@@ -69,11 +69,9 @@ def _turn_tables(goal, turns, probabilities, effects, amounts, R, stop, threshol
 def turn_tables(game: Game, turns: int = 10) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(probability, stop) tables of playing ``game`` alone.
 
-    ``probability.loc[i, n]``: the best probability of reaching the goal within n turns from a
-    banked score of i; ``stop.loc[i, n]``: hold once the turn total reaches this (``goal - i`` means
-    roll until the goal). Rows are banked scores 0..goal-1, columns n = 1..turns. A stop number that
-    is not a pure threshold (holding optimal at it but not at some larger turn total) raises, since
-    the table could not describe the rule.
+    ``probability.loc[i, n]``: the best probability of reaching the goal within n turns from a banked score
+    of i; ``stop.loc[i, n]``: hold once the turn total reaches this (``goal - i``: roll until the goal). A stop
+    rule that is not a threshold raises.
     """
     check_int("turns", turns, 1)
     supported = (Effect.ADD, Effect.BUST, Effect.RESET, Effect.BANK)

@@ -28,7 +28,7 @@ class Numbers:
     MACROS = ("result", "runs", "seeds", "median", "summary", "span", "worst", "target", "met", "rule", "measure",
               "evaluation", "ga", "best_by", "drift", "count", "pig_table", "every_game_table", "every_game_met",
               "max_drift", "shortfall", "drift_target", "hours", "between", "runs_table", "minutes",
-              "times_recorded")
+              "times_recorded", "transcript", "summary_excerpt", "refusal")
 
     def __init__(self, results: Path | None = None):
         self.results = Path(results or results_folder())
@@ -204,13 +204,24 @@ class Numbers:
                                   for key in self.result(name)["results"]))
 
     def every_game_met(self) -> str:
-        """"every game meets them", or the targets not met, from the recorded runs of every game."""
+        """"every game meets them" (or the targets not met), from the recorded runs of every game, and which games
+        rest on fewer than three seeds: there a target is met by one or two runs, not by a median."""
         from ga_pig.analysis.discovery import targets
 
+        experiments = ("coevolve_exact", "coevolve_simulated")
         missed = [f"{experiment} on {game} by {seconds // 60} min" for game in self._games()
-                  for experiment in ("coevolve_exact", "coevolve_simulated")
-                  for seconds, _ in targets(experiment, game) if self.met(experiment, game, seconds) != "met"]
-        return "every game meets them" if not missed else "not met: " + ", ".join(missed)
+                  for experiment in experiments for seconds, _ in targets(experiment, game)
+                  if self.met(experiment, game, seconds) != "met"]
+        verdict = "every game meets them" if not missed else "not met: " + ", ".join(missed)
+        few: dict[int, list[str]] = {}
+        for game in self._games():
+            counts = {experiment: self.count(experiment, game) for experiment in experiments}
+            for n in sorted({n for n in counts.values() if n < 3}):
+                judged = [e for e in experiments if counts[e] == n]
+                few.setdefault(n, []).append(f"`{game}`" + ("" if len(judged) == 2 else f" (`{judged[0]}`)"))
+        words = {1: "one seed", 2: "two seeds"}
+        return verdict + "".join(f"; on {words[n]}: {', '.join(games)}" for n, games in sorted(few.items())) + (
+            ": there one or two runs meet them, with no median of three to show how much a run varies" if few else "")
 
     def max_drift(self) -> float:
         """The largest fall of a games-judged population's best from its best ever to the end, over every game."""
@@ -269,6 +280,35 @@ class Numbers:
         if source == "by hand":
             return f"{shown} (copied by hand {entry['note']}, {entry['date']}; not timed by `benchmarks/suite.py` yet)"
         raise ValueError(f"suite.json: {command}'s source is {source!r}; expected 'timed', 'ci_log' or 'by hand'")
+
+    def transcript(self, head: int = 3, tail: int = 2) -> str:
+        """What ``make run`` printed, as ``benchmarks/transcript.py`` recorded it (``transcript.json``): every line,
+        the progress lines cut to their first ``head`` and last ``tail`` with ``...`` between."""
+        lines = self.result("transcript")["lines"]
+        progress = [n for n, line in enumerate(lines) if "ga_pig.progress" in line]
+        if len(progress) > head + tail:
+            lines = lines[: progress[head]] + ["..."] + lines[progress[-tail]:]
+        return "\n".join(lines)
+
+    def summary_excerpt(self) -> str:
+        """The recorded run's ``summary.json`` lines that getting started explains, as the file writes them."""
+        summary = self.result("transcript")["summary"]
+        return "\n".join(f'  "{key}": {json.dumps(value)},' for key, value in summary.items())
+
+    @staticmethod
+    def refusal(*argv: str) -> str:
+        """The one line ``python -m ga_pig ARGV`` is refused with, checked on the machine that builds the site."""
+        import contextlib
+        import io
+
+        from ga_pig.runs.command import check
+
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said), contextlib.suppress(SystemExit):
+            check(list(argv))
+        if not said.getvalue():
+            raise ValueError(f"python -m ga_pig {' '.join(argv)} is not refused on this machine")
+        return said.getvalue().strip()
 
     def ga(self, scheme: str, field: str = "best_ever") -> list[float]:
         """One field of the GA benchmark's seeds for ``scheme`` (``knockout``, ``round_robin``, ``cube``,

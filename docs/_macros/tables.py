@@ -101,14 +101,16 @@ CHAMPIONS = {"vs_optimal": "evolved champion, vs_optimal (oracle-judged, 300 s)"
 
 def rules_table(name: str, results: dict, directory: Path) -> str:
     """The exact win rates against the optimal policy of ``benchmarks/results/<name>.json``'s rules, with Pig's
-    evolved champions (the median of their seeds in ``discovery_pig.json``) after Pig's rules."""
+    evolved champions (the champion each run ends with, the median of their seeds in ``discovery_pig.json``) after
+    Pig's rules."""
     numbers = Numbers(directory)
     rows = list(results["rules"])
     at = max(n for n, row in enumerate(rows) if row["game"] == "pig") + 1
     for experiment, words in CHAMPIONS.items():
         runs = numbers.runs(experiment)
-        rate = numbers.median(experiment)
-        rows.insert(at, {"game": "pig", "rule": f"{words}, median of seeds {', '.join(str(r['seed']) for r in runs)}",
+        rate = numbers.median(experiment, field="champion_final")
+        rows.insert(at, {"game": "pig", "rule": f"{words}, at the end of the run, median of seeds "
+                                               f"{', '.join(str(r['seed']) for r in runs)}",
                          "win_rate": rate, "distance": 0.5 - rate, "source": "`benchmarks/results/discovery_pig.json`"})
         at += 1
     lines = [f"*Computed by `python benchmarks/{name}.py`; `benchmarks/results/{name}.json`; the evolved champions "

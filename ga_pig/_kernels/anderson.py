@@ -1,10 +1,8 @@
 """Private numba kernel: Anderson extrapolation of a fixed point reached by repeated sweeps.
 
-Where banked scores can fall (RESET), a sweep over the pairs of scores reads the values at the reset landings from
-before the sweep, so one sweep is a map of those few numbers (affine for fixed play). Sweeps repeat until the map
-returns them unchanged to within `rules.ROUNDING_FLOOR`; `_extrapolate` turns the last few sweeps into the next guess
-(about 4x fewer sweeps than plain repetition, the same fixed point: it is only accepted once a plain sweep returns it
-unchanged).
+Where banked scores can fall (RESET), one sweep over the pairs of scores is a map of the values at the reset
+landings. `_extrapolate` turns the last few sweeps into the next guess (about 4x fewer sweeps; the fixed point is only
+accepted once a plain sweep returns it unchanged to within `rules.ROUNDING_FLOOR`).
 """
 
 from __future__ import annotations

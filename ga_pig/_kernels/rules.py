@@ -1,9 +1,8 @@
 """The rules as the exact kernels read them: one typed record, and what every kernel shares.
 
-`rules_of` turns a [`Game`][ga_pig.game.Game] into a `Rules` record (a NamedTuple, which numba passes as one struct);
-the kernels read fields by name. The effect codes come from [`Effect`][ga_pig.game.Effect] and are read in one place,
-`_roll`, which every family's simulation loop and exact kernels call, most loops through `_turn_after` (the chains read
-the record's outcomes grouped by effect, DOUBLE and SUBTRACT through `_moved`).
+`rules_of` turns a [`Game`][ga_pig.game.Game] into a `Rules` record (a NamedTuple, which numba passes as one struct).
+The effect codes are read in one place, `_roll`, which every family's loops call (the chains read the outcomes
+grouped by effect).
 """
 
 from __future__ import annotations
@@ -111,12 +110,9 @@ GOES_ON, BANKS, BUSTS, RESETS = 0, 1, 2, 3
 def _roll(k, o, effects, amounts, moves=True, busts_first=True):
     """(turn total, what the turn does: `GOES_ON`, `BANKS`, `BUSTS` or `RESETS`) after rolling outcome o of the roll
     table (``effects``, ``amounts``) at turn total k; a bust or a reset leaves the total 0. ``moves``: the table
-    may hold DOUBLE or SUBTRACT outcomes (False, a constant, leaves them out of a loop's code). The codes are tested
-    in a chain, an amount read only where the effect takes one. ``busts_first`` (a constant) picks the chain's order
-    after ADD: True, BUST and RESET by one range test, then BANK and the MOVEs (a switch's jump table, the amount read
-    first, or the MOVE tests in a loop without them each cost the simulation of two-dice games 5-10%, measured);
-    False, the MOVEs, BANK, RESET, then BUST, the order Pig solitaire's value sweeps take (25% faster there than
-    the other order, measured; the two-player value iteration gained nothing from it)."""
+    may hold DOUBLE or SUBTRACT outcomes (False, a constant, leaves them out of a loop's code). ``busts_first`` (a
+    constant) picks the order of the tests after ADD: True, BUST and RESET first (faster for the simulation loops);
+    False, the MOVEs, BANK, RESET, then BUST (faster for Pig solitaire's value sweeps)."""
     effect = effects[o]
     if effect == ADD:
         return k + amounts[o], GOES_ON

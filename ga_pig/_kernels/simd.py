@@ -1,9 +1,8 @@
 """Private numba intrinsics: dot products whose running sums are kept in vectors.
 
-Numba leaves LLVM's SLP vectorizer off (it miscompiled some code), so running sums written as scalars stay scalar
-chains, one addition after another. These intrinsics write their loops in LLVM IR with the sums in vectors. Lane by
-lane a vector multiply and add round exactly as the scalar ones do, and every sum still adds its terms in order, so
-the results are bit for bit those of the plain loops they replace:
+Numba leaves LLVM's SLP vectorizer off, so running sums written as scalars stay scalar chains. These intrinsics write
+their loops in LLVM IR with the sums in vectors; every sum still adds its terms in order, so the results are bit for
+bit those of the plain loops:
 
 - `_dot8`: one weight row against eight interleaved columns (two 4-wide vectors),
   ``sums[k] += weights[at + n] * values[base + stride * n + k]`` for k < 8;

@@ -44,9 +44,8 @@ def fair_test_spread(game: Game, strategy: np.ndarray, games=range(100, 5001, 10
 def expected_turn_score(policy: np.ndarray, game: Game) -> np.ndarray:
     """Expected points one turn banks from each (i, j) under ``policy`` ([Neller & Presser 2005 Fig. 10]).
 
-    A turn that reaches the goal counts its whole turn total. Hog: sum over scores of
-    s * pi(d, s) for the policy's d. Roll/hold games whose rolls only ADD or BUST: a backward
-    pass over the turn total, all (i, j) at once. Returns ndarray(float, shape=(goal, goal)).
+    A turn that reaches the goal counts its whole turn total. Roll/hold games whose rolls only ADD or BUST, and
+    Hog. Returns ndarray(float, shape=(goal, goal)).
     """
     S.check(policy, game, "policy")
     return _TURN_SCORE[type(space_of(game))](policy, game)

@@ -1,18 +1,13 @@
 """How far an evolved strategy is from optimal play, and where.
 
-Against a fixed opponent the game is a Markov decision problem, so the performance-difference
-identity holds exactly: when a strategy ``s`` moves first against the optimal policy, the win
-probability it gives up,
+Against the optimal policy (a best response to itself) the game is a Markov decision problem, so the
+performance-difference identity holds exactly: what a strategy ``s`` moving first gives up,
 
-    P*(0, 0, 0) - P(s first wins against the optimal)
-        = sum over states x of visits_s(x) * (V*(x) - Q*(x, s(x))),
+    P*(0, 0, 0) - P(s first wins against the optimal) = sum over x of visits_s(x) * (V*(x) - Q*(x, s(x))),
 
-is the sum over its own decisions of how often play reaches them ([`visits`][ga_pig.exact.visits]
-against the optimal) times what each wrong decision costs in the optimal solution's action values
-([`action_values`][ga_pig.exact.action_values]; Hog: [`dice_values`][ga_pig.exact.dice_values]).
-[`decision_costs`][ga_pig.analysis.discovery.decision_costs] returns both factors, so the gap can be located state by
-state, and tests check the identity against the exact evaluator. The optimal policy is a best response to itself, which
-is what makes ``V*`` the value of the right Markov decision problem.
+is how often play reaches each of its decisions ([`visits`][ga_pig.exact.visits]) times what the decision costs in
+the optimal action values ([`action_values`][ga_pig.exact.action_values]; Hog:
+[`dice_values`][ga_pig.exact.dice_values]). [`decision_costs`][ga_pig.analysis.discovery.decision_costs] returns both.
 """
 
 from __future__ import annotations
@@ -31,13 +26,12 @@ from ga_pig.strategies import check
 __all__ = ["DecisionCosts", "decision_costs", "cost_table", "EXETER_GA_2016_PEAKS", "TARGETS", "MILESTONES",
            "GAME_TARGETS", "PLAYERS_TARGETS", "SHORTFALL", "DRIFT", "targets", "target_met"]
 
-#: The discovery targets, the one place they are set (``benchmarks/discovery.py`` and the findings pages read them):
-#: experiment -> (the champion's best exact win rate vs optimal by the end of the budget, the budget in seconds of
-#: wall time, one core per run). Met when the median of the seeds reaches it and no seed is short by more than
-#: ``SHORTFALL``.
+#: The discovery targets, set here only: experiment -> (the champion's best exact win rate vs optimal by the end of
+#: the budget, the budget in seconds of wall time on one core), met as
+#: [`target_met`][ga_pig.analysis.discovery.target_met] says.
 TARGETS = {"vs_optimal": (0.4995, 300), "coevolve_exact": (0.499, 900), "coevolve_simulated": (0.495, 900)}
-#: Three players to 100 (``coevolve_players``): the champion's rate against two equilibrium players, seats averaged
-#: (1/3 at best), by the end of its budget; kept apart because the two-player benchmark runs every key of ``TARGETS``.
+#: Three players to 100: the champion's rate against two equilibrium players, seats averaged (1/3 at best); apart
+#: from ``TARGETS``, whose every key the two-player benchmark runs.
 PLAYERS_TARGETS = {"coevolve_players": (0.328, 1800)}
 #: Targets at an earlier point of the same run: experiment -> ((seconds, target), ...), read from the run's own
 #: generations (its champion's best within that much wall time).
@@ -78,8 +72,7 @@ class DecisionCosts:
     visits : ndarray(float64, shape=space_of(game).shape)
         Expected visits to each of the strategy's states when it moves first against the optimal.
     regret : ndarray(float64, shape=space_of(game).shape)
-        Win probability lost by its decision at each state, in the optimal solution's action
-        values (0 where it decides as the optimal does, or where two actions tie exactly).
+        Win probability lost by its decision at each state, in the optimal action values.
     differs : ndarray(bool, shape=space_of(game).shape)
         Consulted states where its decision is not the optimal policy's.
     win_probability : float
@@ -99,14 +92,12 @@ class DecisionCosts:
 
     @property
     def cost(self) -> float:
-        """sum of visits x regret: the win probability the strategy gives up moving first (equals
-        ``optimal_value - win_probability`` up to rounding)."""
+        """sum of visits x regret: ``optimal_value - win_probability`` up to rounding."""
         return float((self.visits * self.regret).sum())
 
     @property
     def disagreement(self) -> float:
-        """The occupancy-weighted share of its decisions that differ from the optimal policy's:
-        of all the decisions it makes in a game (expected), the share the optimal makes otherwise."""
+        """The occupancy-weighted share of its decisions that differ from the optimal policy's."""
         total = self.visits.sum()
         return float((self.visits * self.differs).sum() / total) if total > 0 else 0.0
 

@@ -1,10 +1,8 @@
 """One-call loading of runs for notebooks: a run directory, a sweep directory or all of outputs/.
 
-A run directory is one holding the ``config.yaml`` a run writes first. Finished, partially
-finished (killed) and resumed runs all load; a run directory with no table yet, or with a
-corrupt one, is skipped with a warning naming it. A sweep job that failed (its directory holds
-``failed.json``) is reported by a warning naming the job, its overrides and the error, and by a
-row with ``status`` "failed" in [`load_summaries`][ga_pig.analysis.load.load_summaries].
+A run directory holds the ``config.yaml`` a run writes first. Finished, killed and resumed runs all load; one with no
+table yet, or a corrupt one, is skipped with a warning. A sweep job that failed (``failed.json``) gets a warning and a
+``status`` "failed" row in [`load_summaries`][ga_pig.analysis.load.load_summaries].
 """
 
 from __future__ import annotations
@@ -85,11 +83,9 @@ def _load(path, name: str) -> pd.DataFrame:
 def load_runs(path: str | Path = "outputs") -> pd.DataFrame:
     """One long table of every GA run under ``path``: one row per run × recorded generation.
 
-    Columns: the recorded statistics (generation, cube_side, mean, max, min, std, the diversity columns
-    diversity, diversity_reached, distinct and fixed, seconds), the run's config values (experiment, population,
-    selection, fitness, opponent, mutation, population_size, games_per_match, elite, cube, seed ...), ``run_dir``
-    and ``finished`` (False for a run that was stopped and not yet resumed to its end). Where a run with islands
-    (``islands`` > 1) is among them, ``island`` says whose row it is (0 for a run without islands).
+    Columns: the recorded statistics (generation, cube_side, mean, max, ..., seconds), the run's config values
+    (experiment, population, selection, ..., seed), ``run_dir``, ``finished`` and, where a run has islands,
+    ``island`` (0 for a run without).
     """
     frame = _load(path, GENERATIONS)
     if "island" in frame:
@@ -141,10 +137,8 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
 
 
 def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
-    """A finished run's final population as full strategies, with their exact win rates against
-    the optimal policy: ``(strategies, win_rate)``; strategies have shape (n, *space_of(game).shape), bool
-    roll/hold tensors (Hog: int dice counts). ``population.npz`` stores the genomes as cube
-    blocks, bit-packed for roll/hold games; this expands them back."""
+    """A finished run's final population as full strategies, shape (n, *space_of(game).shape), with their exact
+    win rates against the optimal policy: ``(strategies, win_rate)``."""
     from ga_pig.evolve import cube
     from ga_pig.spec import GameConfig, make_game
 
@@ -152,6 +146,6 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     stored = run_dir / POPULATION
     if not stored.is_file():
         raise FileNotFoundError(f"no {POPULATION} in {run_dir} (not a run, or not finished)")
-    game = make_game(GameConfig(**OmegaConf.to_container(OmegaConf.load(run_dir / CONFIG_FILE).game)))
-    genomes, side, win_rate = load_population_file(stored, space_of(game))
-    return cube.strategies(genomes, side, game), win_rate
+    space = space_of(make_game(GameConfig(**OmegaConf.to_container(OmegaConf.load(run_dir / CONFIG_FILE).game))))
+    genomes, side, win_rate = load_population_file(stored, space)
+    return cube.strategies(genomes, side, space), win_rate

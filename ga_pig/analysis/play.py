@@ -4,9 +4,7 @@
 ``decisions``: the tracker form per player and turn ([`turns`][ga_pig.analysis.play.turns], the data behind
 [Exeter optimal Figs. 7–14]), each player's losses ([`players`][ga_pig.analysis.play.players]), an effective hold
 threshold ([`hold_model`][ga_pig.analysis.play.hold_model]), and the claims of [Exeter optimal §3.2.1] on risk
-classes and late-game panic, tested. [`read_tracker`][ga_pig.analysis.play.read_tracker] imports a paper tracker form
-([Exeter optimal Fig. 5]) as the same turn table, so the turn-level analyses run on it; paper has no decisions, so
-nothing that needs them can.
+classes and late-game panic, tested.
 
 ``decisions`` columns: session, game_id, player, seat (0 moved first), kind (human/computer),
 stated_risk, answer_q2, answer_q3, turn (the player's turn number in the game), i, j, k (mover's
@@ -37,7 +35,7 @@ from ga_pig.rundir import DirectoryInUse, check_free
 
 __all__ = ["load_play", "play_dirs", "session_status", "DECISION_COLUMNS", "GAME_COLUMNS", "STUDY_FILE",
            "STUDY_DATABASE", "turns", "players", "hold_model", "HoldModel", "risk_gradients",
-           "behaviour_risk", "late_game_test", "read_tracker", "TRACKER_COLUMNS", "NEUTRAL_THRESHOLD"]
+           "behaviour_risk", "late_game_test", "NEUTRAL_THRESHOLD"]
 
 #: The columns of a decision row, in their order (described above).
 DECISION_COLUMNS = ("session", "game_id", "player", "seat", "kind", "stated_risk", "answer_q2", "answer_q3", "turn",
@@ -56,10 +54,8 @@ NEUTRAL_THRESHOLD = 20.0
 
 
 def play_dirs(path: str | Path = "outputs/play") -> list[Path]:
-    """Session directories at or under ``path`` (those holding ``session.json``, or a study's
-    ``study.json``), sorted. Those inside a hidden directory below ``path`` are left out: a
-    directory being rebuilt ([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) is hidden until it is
-    complete."""
+    """Session directories at or under ``path`` (those holding ``session.json``, or a study's ``study.json``),
+    sorted; hidden ones (being rebuilt: [`rebuilt_directory`][ga_pig.files.rebuilt_directory]) are left out."""
     path = Path(path).expanduser()
     marks = ("session.json", STUDY_FILE)
     if any((path / mark).is_file() for mark in marks):
@@ -78,10 +74,8 @@ def _lines(path: Path) -> list[dict]:
 
 
 def _decisions_restart(rows: pd.DataFrame) -> pd.Series:
-    """Which decision rows start a recording again. Within one recording each row either goes on
-    with the turn before it (same game and turn, which did not end, from the turn total the last
-    roll left) or starts a later turn or game; a row that opens game play afresh (the first
-    mover's first turn, scores and turn total 0) and does neither follows another recording."""
+    """Which decision rows start a recording again: a row that opens play afresh (the first mover's first turn, at
+    0, 0, 0) but neither goes on with the turn before it nor starts a later turn or game."""
     before = rows.shift()
     game, game_before = rows["game_id"], before["game_id"]
     ply = 2 * (rows["turn"] - 1) + rows["seat"]  # the game's turns in order, both players'
@@ -222,10 +216,8 @@ def players(decisions: pd.DataFrame) -> pd.DataFrame:
 class HoldModel:
     """``P(hold) = logistic(b0 + bk * k + blead * lead)`` with lead = own score − opponent's.
 
-    ``threshold`` is the hold-at-N rule the player is closest to at lead 0: the turn total at which
-    holding becomes more likely than rolling, plus half a point (turn totals are whole numbers, so
-    a strict hold-at-N player's midpoint lies between N − 1 and N); ``slope`` how many points it
-    moves per point of lead (negative: holds earlier when ahead)."""
+    ``threshold`` is the hold-at-N rule the player is closest to at lead 0 (where holding becomes more likely than
+    rolling, plus half a point); ``slope`` how many points it moves per point of lead."""
 
     player: str | None
     decisions: int
@@ -305,38 +297,3 @@ def late_game_test(turn_table: pd.DataFrame, late: tuple[int, int] = (14, 16)) -
             "late_turns": int(in_late.sum()), "early_turns": len(early), "t": float(test.statistic),
             "p_value": float(test.pvalue)}
 
-
-#: A tracker form as CSV, one row per turn number: what each player rolled and banked that turn
-#: (the form's "No. of times rolled" and "Bank score", the points the turn put in the bank).
-TRACKER_COLUMNS = ("turn", "rolled_1", "banked_1", "rolled_2", "banked_2")
-
-
-def read_tracker(path: str | Path, players: tuple[str, str] = ("player 1", "player 2"),
-                 stated_risk: tuple[str | None, str | None] = (None, None), game_id: int = 1,
-                 session: str | None = None) -> pd.DataFrame:
-    """A paper tracker form (columns [`TRACKER_COLUMNS`][ga_pig.analysis.play.TRACKER_COLUMNS]; a player's cells are
-    empty once the game is over) as a turn table like [`turns`][ga_pig.analysis.play.turns]'s, ``source`` "tracker".
-    Turn-level data only: paper records no decision, so per-decision losses and thresholds cannot be computed from
-    it."""
-    path = Path(path)
-    form = pd.read_csv(path)
-    missing = [c for c in TRACKER_COLUMNS if c not in form.columns]
-    if missing:
-        raise ValueError(f"{path}: a tracker form needs the columns {', '.join(TRACKER_COLUMNS)}; missing "
-                         f"{', '.join(missing)}")
-    rows = []
-    for seat, (name, stated) in enumerate(zip(players, stated_risk, strict=True)):
-        total = 0
-        for _, line in form.iterrows():
-            rolled, banked = line[f"rolled_{seat + 1}"], line[f"banked_{seat + 1}"]
-            if pd.isna(rolled) and pd.isna(banked):
-                continue
-            if pd.isna(rolled) or pd.isna(banked) or rolled < 0 or banked < 0:
-                raise ValueError(f"{path}: turn {line['turn']} of {name}: expected two whole numbers >= 0 (times "
-                                 f"rolled, points banked), got {rolled!r} and {banked!r}")
-            rows.append({"session": session or path.stem, "game_id": game_id, "player": name,
-                         "turn": int(line["turn"]), "seat": seat, "kind": "human", "stated_risk": stated,
-                         "start": total, "opponent": None, "rolls": int(rolled), "total": total + int(banked),
-                         "points": int(banked), "source": "tracker"})
-            total += int(banked)
-    return pd.DataFrame(rows)

@@ -115,10 +115,8 @@ def nontransitive_trio(game: Game | None = None, quick: bool = False) -> tuple[p
     """The turtle / roll-to-win / roll-and-wait loop of [Exeter optimal §3.3.6]: the parameters that reproduce
     its theoretical numbers (0.812840, 0.195448, 0.710606, 0.297148), searched exactly.
 
-    turtle(n) is hold-at-n; roll_and_wait(wait_at, hold, lead) climbs to ``wait_at`` (holding at
-    ``hold`` if given), then passes until the opponent is within ``lead`` (lead -1: ahead) and
-    rolls to win. The full search covers wait_at 60..99, hold none or 1..40, lead -1, 0, 5, 10,
-    20 (8,200 strategies; ``quick``: 80); ``facts["roll_and_wait_error"]`` is the best error.
+    The search covers roll_and_wait's wait_at 60..99, hold none or 1..40, lead -1, 0, 5, 10, 20 (8,200
+    strategies; ``quick``: 80); ``facts["roll_and_wait_error"]`` is the best error.
     """
     game = game or Game.pig()
     roll = S.roll_to_win(game)
@@ -224,13 +222,10 @@ ENDGAME_GAMES = ("pig", "piggy", "piggy_sevens", "big_pig", "freys", "two_dice",
 
 def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame, dict]:
     """The open endgame questions of [Neller & Presser 2005, "Endgame Variations"], answered exactly per game and rule:
-    the first mover's win probability under optimal play, how far past the goal optimal players bank (largest margin
-    over all states; at the start of a close race, both at goal - 10), and the winning margin
-    (final score of the winner minus the loser's) — its mean and its chance to be 5 or less. Hog
-    has no turn total to bank past the goal: its margins past the goal are NaN.
-    ``names``: game names, or (name, parameters) pairs ([`ENDGAME_GAMES`][ga_pig.analysis.tables.ENDGAME_GAMES]); the
-    table's ``game`` column names the parameters too (``pass_the_pigs(p_oinker=0.01)``). Also returns
-    the solutions and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
+    the first mover's win probability under optimal play, how far past the goal optimal players bank (largest margin;
+    at goal - 10 each; NaN for Hog), and the winning margin's mean and chance to be 5 or less. ``names``: game names,
+    or (name, parameters) pairs ([`ENDGAME_GAMES`][ga_pig.analysis.tables.ENDGAME_GAMES]). Also returns the solutions
+    and their margins, ``{(game label, rule): (EndgameSolution, won)}``."""
     rows, solutions = [], {}
     for entry in names:
         name, params = (entry, {}) if isinstance(entry, str) else entry
@@ -254,13 +249,10 @@ def endgame_answers(names=ENDGAME_GAMES, goal: int = 100) -> tuple[pd.DataFrame,
 
 def players_answers(goal: int = 100, players: int = 3) -> tuple[pd.DataFrame, dict]:
     """The open n-player question of [Neller & Presser 2005, "Three or More Players"], measured exactly: optimal
-    (equilibrium) play for ``players`` players of Pig, and how its approximation (the 2-player optimal
-    policy against the leading opponent) and simple heuristics do — one such player in each seat
-    against equilibrium opponents (its win probability, and what it gives up against the
-    equilibrium's value of that seat), and every player using it.
-
-    Returns the table and facts: the equilibrium's seat values, its unsettled orbits and its
-    exploitability ([`exploitability`][ga_pig.families.players.exploitability])."""
+    (equilibrium) play for ``players`` players of Pig, and how its approximation and simple heuristics do: one such
+    player in each seat against equilibrium opponents (its win probability and loss), and every player using it.
+    Returns the table and facts (seat values, unsettled orbits,
+    [`exploitability`][ga_pig.families.players.exploitability])."""
     game = Game.pig(goal=goal, players=players)
     solution = NP.optimal(game)
     two = Game.pig(goal=goal)

@@ -14,7 +14,10 @@ __all__ = ["fail", "Range", "Rule", "check_rules", "Part", "fields", "CONF_DIR",
 MODES = ("evolve", "random_search")
 #: The largest seed: runs store it in int64 columns.
 MAX_SEED = 2**63 - 1
-CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
+#: The Hydra configs: ``conf/`` at the repository's top level in a checkout; an installed wheel carries them as
+#: ``ga_pig/conf`` (setup.py puts them there).
+_PACKAGE = Path(__file__).resolve().parents[1]
+CONF_DIR = _PACKAGE / "conf" if (_PACKAGE / "conf").is_dir() else _PACKAGE.parent / "conf"
 
 
 def fail(key: str, value: object, expected: str) -> NoReturn:

@@ -24,9 +24,10 @@ def check(cfg, game) -> None:
     population = cfg.population
     if population.kind not in POPULATIONS:
         fail("population.kind", population.kind, f"one of {tuple(POPULATIONS)}")
-    if not supports(population.kind, game):
-        fail("population.kind", population.kind, f"one of {tuple(k for k in POPULATIONS if supports(k, game))} "
-             f"for {cfg.game.name}, whose strategies are {space_of(game).noun} (the others build other kinds)")
+    space = space_of(game)
+    if not supports(population.kind, space):
+        fail("population.kind", population.kind, f"one of {tuple(k for k in POPULATIONS if supports(k, space))} "
+             f"for {cfg.game.name}, whose strategies are {space.noun} (the others build other kinds)")
     POPULATION.check_fit(population)
     check_rules(population, RULES, "population.")
     if "thresholds" in population and (not population.thresholds or min(population.thresholds) < 0):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ga_pig.families import space_of
+from ga_pig.families import Space
 
 __all__ = ["blocks", "expand", "refine", "coarsen", "strategies"]
 
@@ -66,7 +66,7 @@ def coarsen(strategy: np.ndarray, side: int, dims: int = 3) -> np.ndarray:
     return 2 * summed >= sizes if strategy.dtype == np.bool_ else np.floor(summed / sizes + 0.5).astype(strategy.dtype)
 
 
-def strategies(genomes: np.ndarray, side: int, game) -> np.ndarray:
-    """The strategies a run's genomes stand for: expanded to the game's states, rolling at every turn start (no
-    passing, as [Exeter GA 2016 §3.3] rules; Hog has no turn total: nothing to force)."""
-    return space_of(game).forbid_passing(expand(genomes, side, game.goal, space_of(game).dims))
+def strategies(genomes: np.ndarray, side: int, space: Space) -> np.ndarray:
+    """The strategies a run's genomes stand for: expanded to the states of the game's ``space``, rolling at every
+    turn start (no passing, as [Exeter GA 2016 §3.3] rules; Hog has no turn total: nothing to force)."""
+    return space.forbid_passing(expand(genomes, side, space.game.goal, space.dims))

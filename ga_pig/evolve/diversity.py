@@ -31,8 +31,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit, prange
 
-from ga_pig.families import engine_of, family_of
-from ga_pig.game import Game
+from ga_pig.families import Family
 
 __all__ = ["diversity", "diversity_columns", "Diversity", "DIVERSITY_COLUMNS"]
 
@@ -161,18 +160,18 @@ def _block_sums(mask: np.ndarray, side: int) -> np.ndarray:
 
 
 class Diversity:
-    """A run's diversity columns, row after row, for ``game`` (legal states ``legal``), ``diversity_reached`` over
-    the states ``optimal`` play reaches (searched on the first row; None: NaN, as for a family that does not
-    offer reachability). The masks every row reads are made on the first row and kept. ``genes``: the states
-    whose decision is their genome's gene for their cube block (a mask of the space's shape; the others' are alike
-    in every member), given where an encoding's genes are decisions
+    """A run's diversity columns, row after row, for the game of ``engine`` (legal states ``legal``),
+    ``diversity_reached`` over the states ``optimal`` play reaches (searched on the first row; None: NaN, as for a
+    family that does not offer reachability). The masks every row reads are made on the first row and kept.
+    ``genes``: the states whose decision is their genome's gene for their cube block (a mask of the space's shape;
+    the others' are alike in every member), given where an encoding's genes are decisions
     ([`Genome.decided_by_genes`][ga_pig.evolve.genomes.Genome.decided_by_genes]); a row at a cube side above 1
     then reads the genomes, each side's block weights made once."""
 
-    def __init__(self, game: Game, legal: np.ndarray, optimal: Callable[[], np.ndarray] | None,
+    def __init__(self, engine: Family, legal: np.ndarray, optimal: Callable[[], np.ndarray] | None,
                  genes: np.ndarray | None = None) -> None:
-        self.game, self.legal, self.genes = game, legal, genes
-        self.optimal = optimal if family_of(game).offers("reachable") else None
+        self.engine, self.legal, self.genes = engine, legal, genes
+        self.optimal = optimal if engine.offers("reachable") else None
         self._masks: _Masks | None = None
         self._blocks: dict[int, _Blocks] = {}
 
@@ -180,7 +179,7 @@ class Diversity:
         """The columns of ``strategies`` (decisions); ``genomes`` (a stack or sequence), of cube side ``side``,
         the genomes they were decoded from, if known."""
         if self._masks is None:
-            reached = None if self.optimal is None else engine_of(self.game).reachable(self.optimal())
+            reached = None if self.optimal is None else self.engine.reachable(self.optimal())
             self._masks = _Masks(self.legal, reached)
         if genomes is None or side == 1 or self.genes is None:
             return self._masks.columns(strategies)

@@ -19,7 +19,7 @@ from ga_pig.evolve.operators import OBSERVING
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.evolve.state import Champion
 from ga_pig.evolve.toolbox import build_toolbox
-from ga_pig.game import Game
+from ga_pig.families import Family
 from ga_pig.spec import RunSpec, waves
 
 __all__ = ["Generations", "Judged", "side_at"]
@@ -49,18 +49,19 @@ class Judged:
 
 
 class Generations:
-    """The parts of a run ``spec`` picks for ``game``, every draw from ``rng``: the genome, the judge, the toolboxes
-    (the cube's last wave breeds with ``operators.fine_*``) and the champion improvers (cell tests, the solver's best
-    response, the champion kept). ``stateful``: the parts a checkpoint carries (``state()`` / ``restore``)."""
+    """The parts of a run ``spec`` picks for the game of ``engine`` (the run's, handed down), every draw from
+    ``rng``: the genome, the judge, the toolboxes (the cube's last wave breeds with ``operators.fine_*``) and the
+    champion improvers (cell tests, the solver's best response, the champion kept). ``stateful``: the parts a
+    checkpoint carries (``state()`` / ``restore``)."""
 
-    def __init__(self, spec: RunSpec, game: Game, rng: np.random.Generator, rates: RatesVsOptimal) -> None:
+    def __init__(self, spec: RunSpec, engine: Family, rng: np.random.Generator, rates: RatesVsOptimal) -> None:
         self.spec, self.schedule, self.scratch = spec, waves(spec), Scratch()
-        self.genes = genes = genome_of(spec, game)
-        self.judge = make_judge(spec, game, rng, rates)
-        self.toolboxes = [build_toolbox(spec, game, rng, self.judge, genes, fine) for fine in (False, True)]
+        self.genes = genes = genome_of(spec, engine)
+        self.judge = make_judge(spec, engine, rng, rates)
+        self.toolboxes = [build_toolbox(spec, rng, genes, fine) for fine in (False, True)]
         fit = spec.fitness
-        self.cells = CellTests(game, fit.cell_budget(), fit.max_games, fit.z, rng) if fit.cell_budget() else None
-        self.memetic = BestResponseStep(game, genes, spec.memetic.every)
+        self.cells = CellTests(engine, fit.cell_budget(), fit.max_games, fit.z, rng) if fit.cell_budget() else None
+        self.memetic = BestResponseStep(genes, spec.memetic.every)
         self.keep = KeepChampion(genes, slot=-2 if self.memetic.every else -1) \
             if fit.keeps_champion() else None
         self.stateful = (self.judge, self.cells) if self.cells else (self.judge,)

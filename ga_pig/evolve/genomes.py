@@ -26,15 +26,14 @@ import numpy as np
 from ga_pig import strategies as S
 from ga_pig.evolve import cube
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.families import Space, leaders, space_of
-from ga_pig.game import Game
+from ga_pig.families import Family, Space, leaders
 from ga_pig.spec import RunSpec
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "LeaderGenome", "GENOMES", "genome_of"]
 
 
 class Genome:
-    """One encoding, bound to a game. Genomes of block side ``side`` have shape
+    """One encoding, bound to a game's engine. Genomes of block side ``side`` have shape
     ``(n,) * dims`` with ``n = ceil(goal / side)``; stacks have a leading member axis."""
 
     name: ClassVar[str] = ""
@@ -50,10 +49,10 @@ class Genome:
     #: Whether [`thresholds`][ga_pig.evolve.genomes.Genome.thresholds] gives the strategies as thresholds.
     compact: bool = False
 
-    def __init__(self, game: Game) -> None:
-        space_of(game).require(self.needs, f"genome {self.name!r}")
-        self.game, self.space = game, space_of(game)
-        self.plane = game.players
+    def __init__(self, engine: Family) -> None:
+        engine.space.require(self.needs, f"genome {self.name!r}")
+        self.engine, self.game, self.space = engine, engine.game, engine.space
+        self.plane = self.game.players
         self._visits: np.ndarray | None = None
 
     def thresholds(self, genomes: np.ndarray, side: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -87,9 +86,7 @@ class Genome:
         """Note where play goes: the expected turns begun at each score pair ``(i, j)`` when
         ``strategy`` plays itself (exact, [`visits`][ga_pig.exact.visits]; no solver), for
         [`occupancy`][ga_pig.evolve.genomes.Genome.occupancy]."""
-        from ga_pig import exact
-
-        visits = exact.visits(strategy, strategy, self.game)
+        visits = self.engine.visits(strategy, strategy)
         self._visits = visits if visits.ndim == 2 else visits[..., 0]
 
     def occupancy(self, side: int) -> np.ndarray | None:
@@ -166,10 +163,10 @@ class TensorGenome(Genome):
     name = "tensor"
     needs = "tensor_genome"
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
+    def __init__(self, engine: Family) -> None:
+        super().__init__(engine)
         self.seated = self.space.seated
-        self.dims, self.dtype = (3 if self.seated else space_of(game).dims), space_of(game).dtype
+        self.dims, self.dtype = (3 if self.seated else self.space.dims), self.space.dtype
 
     def random(self, rng, size, side, p_roll):
         if self.seated:
@@ -183,7 +180,7 @@ class TensorGenome(Genome):
         if self.seated:
             strategies = np.ascontiguousarray(cube.expand(self._planes(genomes), side, self.game.goal, self.plane))
         else:
-            strategies = cube.strategies(genomes, side, self.game)
+            strategies = cube.strategies(genomes, side, self.space)
         return _into(strategies, out)
 
     def mutated(self, genes, rng):
@@ -218,12 +215,12 @@ class ThresholdGenome(Genome):
     needs = "threshold_genome"
     dtype = np.dtype(np.int16)
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
+    def __init__(self, engine: Family) -> None:
+        super().__init__(engine)
         self.seated = self.space.seated
         self.compact = not self.seated
-        self.dims = 3 if self.seated else game.players
-        goal = game.goal
+        self.dims = 3 if self.seated else self.game.players
+        goal = self.game.goal
         #: the largest meaningful threshold at i = 0, per seat (one entry without seats)
         self.limits = np.array(self.space.ends if self.seated else (goal,), dtype=np.int64)
         self.high = int(self.limits.max())
@@ -326,13 +323,13 @@ class LeaderGenome(ThresholdGenome):
     name = "leader"
     needs = "leader_genome"
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
+    def __init__(self, engine: Family) -> None:
+        super().__init__(engine)
         self.dims = self.plane = 2
-        goal = game.goal
+        goal = self.game.goal
         self._room = (goal - np.arange(goal))[:, None]
         #: the highest opposing score at each tuple of the others' scores (flat)
-        self._leader = leaders(goal, game.players).reshape(-1)
+        self._leader = leaders(goal, self.game.players).reshape(-1)
 
     def _read(self, h, out=None):
         """The plane ``h[..., i, m]`` read at every score tuple (in ``out``'s memory if given)."""
@@ -376,6 +373,6 @@ def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
 GENOMES: dict[str, type[Genome]] = {"tensor": TensorGenome, "threshold": ThresholdGenome, "leader": LeaderGenome}
 
 
-def genome_of(spec: RunSpec, game: Game) -> Genome:
-    """The encoding ``spec.genome`` names, for ``game``."""
-    return GENOMES[spec.genome](game)
+def genome_of(spec: RunSpec, engine: Family) -> Genome:
+    """The encoding ``spec.genome`` names, for the game of ``engine``."""
+    return GENOMES[spec.genome](engine)

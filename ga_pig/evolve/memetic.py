@@ -18,8 +18,6 @@ import numpy as np
 
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
-from ga_pig.families import engine_of
-from ga_pig.game import Game
 
 __all__ = ["BestResponseStep"]
 
@@ -28,9 +26,8 @@ __all__ = ["BestResponseStep"]
 class BestResponseStep:
     """``step(population, champion, side, generation)``: the population with its last member
     replaced by the best response to ``champion`` when ``generation`` is a multiple of
-    ``every`` (``every = 0``: never)."""
+    ``every`` (``every = 0``: never); the response is the genome's engine's."""
 
-    game: Game
     genes: Genome
     every: int
 
@@ -38,5 +35,5 @@ class BestResponseStep:
                  generation: int) -> list[Individual]:
         if not self.every or (generation + 1) % self.every:
             return population
-        response = engine_of(self.game).best_response(self.genes.decisions(champion)).policy
+        response = self.genes.engine.best_response(self.genes.decisions(champion)).policy
         return [*population[:-1], Individual(self.genes.encode(response[None], side)[0])]

@@ -148,7 +148,7 @@ def mutate(genome: np.ndarray, rate: float, rng: np.random.Generator,
     if not genome.flags.c_contiguous:
         raise ValueError("mutate needs a C-contiguous genome (it flips genes in place)")
     if rule is None and genome.dtype != np.bool_:
-        raise ValueError(f"mutating {genome.dtype} genes needs their space's rule (space_of(game).mutated)")
+        raise ValueError(f"mutating {genome.dtype} genes needs their space's rule (Space.mutated)")
     positions = _flip_positions(genome.size, float(rate), rng)
     flat = genome.reshape(-1)
     flat[positions] = ~flat[positions] if rule is None else rule(flat[positions], rng)

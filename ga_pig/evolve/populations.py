@@ -11,11 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.evolve.cube import blocks, expand
-from ga_pig.families import space_of
-from ga_pig.game import Game
+from ga_pig.families import Space
 
 __all__ = ["POPULATIONS", "ANY_SPACE", "supports", "initial_genomes"]
 
@@ -28,27 +26,26 @@ def _cycle(size: int, thresholds, build) -> np.ndarray:
     return np.stack([build(thresholds[min(n // per, len(thresholds) - 1)]) for n in range(size)])
 
 
-def hold_at_population(size, game, cfg, rng, side):
-    return _cycle(size, cfg.thresholds, lambda n: S.hold_at(n, game))
+def hold_at_population(size, engine, cfg, rng, side):
+    return _cycle(size, cfg.thresholds, lambda n: S.hold_at(n, engine.game))
 
 
-def score_population(size, game, cfg, rng, side):
-    return _cycle(size, cfg.thresholds, lambda n: S.score(n, game))
+def score_population(size, engine, cfg, rng, side):
+    return _cycle(size, cfg.thresholds, lambda n: S.score(n, engine.game))
 
 
-def optimal_population(size, game, cfg, rng, side):
-    policy = exact.optimal(game).policy
-    return np.broadcast_to(policy, (size,) + space_of(game).shape).copy()
+def optimal_population(size, engine, cfg, rng, side):
+    return np.broadcast_to(engine.optimal().policy, (size,) + engine.space.shape).copy()
 
 
-def random_population(size, game, cfg, rng, side):
+def random_population(size, engine, cfg, rng, side):
     """Independent random genes at the genome's resolution (the game's space draws them: roll
     with probability ``p_roll``; Hog: a uniform dice count)."""
-    genomes = space_of(game).random(rng, (size,), blocks(game.goal, side), p_roll=cfg.p_roll)
-    return expand(genomes, side, game.goal, space_of(game).dims)
+    genomes = engine.space.random(rng, (size,), blocks(engine.game.goal, side), p_roll=cfg.p_roll)
+    return expand(genomes, side, engine.game.goal, engine.space.dims)
 
 
-#: name -> builder(size, game, population_cfg, rng, side) -> strategies (size, *space_of(game).shape)
+#: name -> builder(size, engine, population_cfg, rng, side) -> strategies (size, *engine.space.shape)
 POPULATIONS: dict[str, Callable] = {"random": random_population, "hold_at": hold_at_population,
                                     "score": score_population, "optimal": optimal_population}
 
@@ -58,15 +55,15 @@ POPULATIONS: dict[str, Callable] = {"random": random_population, "hold_at": hold
 ANY_SPACE = ("random", "optimal")
 
 
-def supports(kind: str, game: Game) -> bool:
-    """Whether the starting population ``kind`` can build strategies of ``game``'s space."""
-    return kind in ANY_SPACE or "thresholds" in space_of(game).offers
+def supports(kind: str, space: Space) -> bool:
+    """Whether the starting population ``kind`` can build strategies of a game's ``space``."""
+    return kind in ANY_SPACE or "thresholds" in space.offers
 
 
-def initial_genomes(kind: str, size: int, game: Game, genes, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
-    """Genomes of the encoding ``genes`` ([`Genome`][ga_pig.evolve.genomes.Genome]; tensor genomes
-    are (size, n, n, n), (size, n, n) for Hog) of block side ``side`` for the named starting
+def initial_genomes(kind: str, size: int, genes, cfg, rng: np.random.Generator, side: int) -> np.ndarray:
+    """Genomes of the encoding ``genes`` ([`Genome`][ga_pig.evolve.genomes.Genome], bound to the run's engine;
+    tensor genomes are (size, n, n, n), (size, n, n) for Hog) of block side ``side`` for the named starting
     population: ``random`` drawn by the encoding, the others its nearest genomes to their strategies."""
     if kind == "random":
         return genes.random(rng, size, side, cfg.p_roll)
-    return genes.encode(POPULATIONS[kind](size, game, cfg, rng, side), side)
+    return genes.encode(POPULATIONS[kind](size, genes.engine, cfg, rng, side), side)

@@ -8,7 +8,6 @@ import time
 import numpy as np
 from tqdm.auto import tqdm
 
-from ga_pig import exact
 from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.outputs import DRAWS, SUMMARY
 from ga_pig.files import write_json, write_table
@@ -20,15 +19,15 @@ def random_search(run: Run) -> dict:
     """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies for the run's game, each
     set's mean exact win rate against the optimal policy, written into ``run.out``; the summary told to the
     watcher, if any."""
-    spec, game, out, space = run.spec, run.game, run.out, run.engine.space
-    optimal = exact.optimal(game).policy
+    spec, out, engine, space = run.spec, run.out, run.engine, run.engine.space
+    optimal = engine.optimal().policy
     columns = spec.columns
     rng = np.random.default_rng(spec.seed)
     rows, began = [], time.perf_counter()
     for draw in tqdm(range(spec.draws), desc="random search", disable=not spec.progress, unit="draw"):
         strategies = space.random(rng, (spec.population_size,), p_roll=spec.population.p_roll)
         space.forbid_passing(strategies)  # a turn start rolls, as the GA's members do
-        rates = exact.win_rates(strategies, optimal, game)
+        rates = engine.win_rates(strategies, optimal)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})
     write_table(rows, out / DRAWS)

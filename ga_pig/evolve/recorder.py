@@ -20,8 +20,6 @@ from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.evolve.state import Champion
-from ga_pig.families import space_of
-from ga_pig.game import Game
 from ga_pig.spec import RunSpec
 
 __all__ = ["Recorder", "WRITE_EVERY_S"]
@@ -57,17 +55,17 @@ class Recorder:
     off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row added and the
     champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
 
-    def __init__(self, spec: RunSpec, out: Path, game: Game, genes: Genome, rates: RatesVsOptimal,
+    def __init__(self, spec: RunSpec, out: Path, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock,
                  on_row: Callable[[dict, np.ndarray], None] | None = None) -> None:
-        self.spec, self.out, self.game, self.genes, self.rates = spec, out, game, genes, rates
+        self.spec, self.out, self.genes, self.rates = spec, out, genes, rates
         self.records = tools.Logbook()
         self.records.extend(records)
         self.on_row = on_row
         self.compiling, self.compiled = compiling, compiling.seconds
         self.columns = spec.columns
-        self.legal = space_of(game).legal()
-        self.diversity = Diversity(game, self.legal, (lambda: rates.optimal) if spec.record else None,
+        self.legal = genes.space.legal()
+        self.diversity = Diversity(genes.engine, self.legal, (lambda: rates.optimal) if spec.record else None,
                                    genes.decided_by_genes())
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
@@ -137,7 +135,7 @@ class Recorder:
         self.flush()
         rates = self._rates(strategies)
         O.save_npy(out / O.BEST, champion.strategy)
-        O.save_population(out / O.POPULATION, space_of(self.game), *self.genes.stored(genomes, side), rates)
+        O.save_population(out / O.POPULATION, self.genes.space, *self.genes.stored(genomes, side), rates)
         records = pd.DataFrame.from_records(self.records)
         summary = {**self.columns, "generations": generation, "stopped": stopped, "waves": [list(w) for w in schedule],
                    "final_mean": _number(rates.mean()), "final_best": _number(rates.max()),

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 import numpy as np
 
-from ga_pig import exact
 from ga_pig import strategies as S
-from ga_pig.families import space_of
+from ga_pig.evolve.outputs import SUMMARY, write_json
+from ga_pig.families import Family
 from ga_pig.game import Game
 from ga_pig.spec import RunSpec
 
-__all__ = ["report", "tell", "EXETER_GA_2016", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
+__all__ = ["report", "reported", "stop_message", "tell", "EXETER_GA_2016", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
 
 REPORT_LOGGER = "ga_pig.evolve.report"
 
@@ -42,10 +43,11 @@ HOLD_AT = 20
 log = logging.getLogger(REPORT_LOGGER)
 
 
-def report(spec: RunSpec, game: Game, summary: dict, champion: np.ndarray) -> list[str]:
-    """The report's lines for a finished run of ``spec`` on ``game``: ``summary`` is what the run
+def report(spec: RunSpec, engine: Family, summary: dict, champion: np.ndarray) -> list[str]:
+    """The report's lines for a finished run of ``spec`` on the game of ``engine``: ``summary`` is what the run
     wrote to ``summary.json`` (its ``champion`` and ``best_ever`` rates: None where not
     recorded), ``champion`` the strategy in ``best.npy``."""
+    game = engine.game
     if game.players == 2:
         against, par = "the optimal policy", "optimal play itself: 0.5"
     else:
@@ -55,7 +57,7 @@ def report(spec: RunSpec, game: Game, summary: dict, champion: np.ndarray) -> li
     else:
         optimal = f"{summary['champion']:.4f} against {against} ({par})"
     lines = ["champion (exact win rates, who starts decided by a coin):",
-             f"  {optimal}, {_against_hold_at(game, champion)}"]
+             f"  {optimal}, {_against_hold_at(engine, champion)}"]
     published = EXETER_GA_2016.get(spec.experiment) if _plain_pig(game) and spec.population.kind == "random" else None
     if published is not None:
         reached = "not recorded" if summary.get("best_ever") is None else f"{summary['best_ever']:.4f}"
@@ -69,17 +71,34 @@ def report(spec: RunSpec, game: Game, summary: dict, champion: np.ndarray) -> li
     return [*lines, f"near-optimal play{on_pig}: {first}", *(f"  or {line}" for line in rest)]
 
 
-def _against_hold_at(game: Game, champion: np.ndarray) -> str:
+def _against_hold_at(engine: Family, champion: np.ndarray) -> str:
     """The champion's exact win rate against hold at [`HOLD_AT`][ga_pig.evolve.report.HOLD_AT], where that is one quick
     evaluation (two players, a roll/hold game played to the goal); else why it is left out."""
-    if "action_values" not in space_of(game).offers or HOLD_AT >= game.goal:
+    game = engine.game
+    if "action_values" not in engine.space.offers or HOLD_AT >= game.goal:
         return (f"not measured against hold at {HOLD_AT} (only in two-player roll/hold games played to a goal "
                 f"above {HOLD_AT}; this is {game.name}, goal {game.goal}, {game.players} players, {game.endgame})")
-    return f"{exact.win_rate(champion, S.hold_at(HOLD_AT, game), game):.4f} against hold at {HOLD_AT}"
+    return f"{engine.win_rate(champion, S.hold_at(HOLD_AT, game)):.4f} against hold at {HOLD_AT}"
 
 
 def _plain_pig(game: Game) -> bool:
     return game.name == "pig" and game.goal == 100 and game.players == 2 and game.endgame == "first_to_goal"
+
+
+def reported(spec: RunSpec, engine: Family, out: Path, summary: dict, champion: np.ndarray, *more: str) -> dict:
+    """``summary`` with the report's lines (then ``more``) under ``report``, written to ``summary.json`` again; the
+    lines printed and logged."""
+    lines = [*report(spec, engine, summary, champion), *more]
+    summary = {**summary, "report": lines}
+    write_json(out / SUMMARY, summary)
+    tell(lines, spec.progress)
+    return summary
+
+
+def stop_message(out: Path, generation: int, total: int, why: str) -> str:
+    """What a run stopped before its end prints: why, its checkpoint, and the command that continues it."""
+    return (f"{why}: checkpoint at generation {generation} of {total} in {out}\n"
+            f"continue with: python -m ga_pig resume={out}")
 
 
 def tell(lines: list[str], show: bool) -> None:

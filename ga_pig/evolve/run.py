@@ -24,14 +24,12 @@ from ga_pig._compile import NoClock
 from ga_pig.evolve.assembled import Run
 from ga_pig.evolve.generation import Generations, side_at
 from ga_pig.evolve.judges import RatesVsOptimal
-from ga_pig.evolve.outputs import BEST, SUMMARY, write_json
+from ga_pig.evolve.outputs import BEST
 from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.recorder import Recorder
-from ga_pig.evolve.report import report, tell
+from ga_pig.evolve.report import reported, stop_message
 from ga_pig.evolve.state import Boundary, Checkpointer, start
-from ga_pig.game import Game
 from ga_pig.signals import Stopped, stopping_on
-from ga_pig.spec import RunSpec
 
 __all__ = ["evolve"]
 
@@ -42,19 +40,19 @@ def evolve(run: Run) -> dict:
     checkpoint) if given. The watcher, if any, takes each recorded row with the champion's decisions, then the
     summary. Returns the summary also written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint,
     prints the resume command and re-raises."""
-    spec, game, out, compiling = run.spec, run.game, run.out, run.compiling or NoClock()
-    began, rng, rates = time.monotonic(), np.random.default_rng(spec.seed), RatesVsOptimal(game)
-    parts = Generations(spec, game, rng, rates)
+    spec, engine, out, compiling = run.spec, run.engine, run.out, run.compiling or NoClock()
+    began, rng, rates = time.monotonic(), np.random.default_rng(spec.seed), RatesVsOptimal(engine)
+    parts = Generations(spec, engine, rng, rates)
     genes, schedule, stateful = parts.genes, parts.schedule, parts.stateful
     total = sum(g for _, g in schedule)
-    begin = start(spec, run.resumed, game, genes, rng, schedule[0][0], stateful)
+    begin = start(spec, run.resumed, genes, rng, schedule[0][0], stateful)
     population, side, champion = begin.population, begin.side, begin.champion
     limit = Limit(spec.time_limit_s, began)
     if spec.record:  # the optimal play a recording run compares with is solved now, not inside the first
         _ = rates.optimal  # generation, so the limit can name the cost
     limit.setup_done(compiling.seconds, spec.record)
     progress = Progress(spec, total, begin.generation, compiling, limit=limit)
-    recorder = Recorder(spec, out, game, genes, rates, begin.records, begin.elapsed, compiling, run.on_row)
+    recorder = Recorder(spec, out, genes, rates, begin.records, begin.elapsed, compiling, run.on_row)
     checkpointer = Checkpointer(spec, out, recorder.records, begin.resumes)
 
     def boundary(generation: int) -> Boundary:
@@ -87,9 +85,9 @@ def evolve(run: Run) -> dict:
     except (KeyboardInterrupt, Stopped) as error:
         _save_stopped(error, recorder, checkpointer, at, out, total)
         raise
-    summary = _reported(spec, game, out, summary)
+    summary = reported(spec, engine, out, summary, np.load(out / BEST))
     if stopped:
-        print(_stopped(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
+        print(stop_message(out, generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return run.finished(summary)
 
 
@@ -99,19 +97,4 @@ def _save_stopped(error: BaseException, recorder: Recorder, checkpointer: Checkp
     recorder.flush()
     checkpointer.save(at)
     why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
-    print(_stopped(out, at.generation, total, why), file=sys.stderr, flush=True)
-
-
-def _reported(spec: RunSpec, game: Game, out: Path, summary: dict) -> dict:
-    """The summary with the end-of-run report ([`ga_pig.evolve.report`][ga_pig.evolve.report]) under ``report``,
-    written to ``summary.json`` again; the report printed and logged."""
-    lines = report(spec, game, summary, np.load(out / BEST))
-    summary = {**summary, "report": lines}
-    write_json(out / SUMMARY, summary)
-    tell(lines, spec.progress)
-    return summary
-
-
-def _stopped(out: Path, generation: int, total: int, why: str) -> str:
-    return (f"{why}: checkpoint at generation {generation} of {total} in {out}\n"
-            f"continue with: python -m ga_pig resume={out}")
+    print(stop_message(out, at.generation, total, why), file=sys.stderr, flush=True)

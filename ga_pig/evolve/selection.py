@@ -1,6 +1,7 @@
-"""Selection schemes. Each returns (survivor indices best first, fitness per member); the next
-generation is the survivors' offspring ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]), the ``elite`` best of them
-carried over unchanged.
+"""Selection schemes. Each is a pure function of a generation's [`Scores`][ga_pig.evolve.selection.Scores] and the
+run's generator, and returns (survivor indices best first, fitness per member); the next generation is the
+survivors' offspring ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]), the ``elite`` best of them carried over
+unchanged.
 
 ``round_robin`` and ``knockout`` are [Exeter GA 2016 §3.4.1–3.4.2]'s: half the population survives. A scheme that
 carries all its survivors over (``KEEPS_SURVIVORS``: (μ+λ), re-judged next generation beside their λ =
@@ -11,28 +12,43 @@ population_size − μ children) never loses a good member while it stays among 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["round_robin", "knockout", "mu_plus_lambda", "tournament", "SCHEMES", "KEEPS_SURVIVORS"]
+__all__ = ["Scores", "round_robin", "knockout", "mu_plus_lambda", "tournament", "SCHEMES", "KEEPS_SURVIVORS"]
 
 
-def round_robin(strategies: np.ndarray, judge, rng: np.random.Generator):
+@dataclass(frozen=True)
+class Scores:
+    """A judge's word on a generation of ``size`` members: ``totals()``, each member's round-robin total;
+    ``duels(pairs)``, both members' scores in each knockout match. Asking changes no judge."""
+
+    size: int
+    totals: Callable[[], np.ndarray]
+    duels: Callable[[np.ndarray], np.ndarray]
+
+    @classmethod
+    def of(cls, totals: np.ndarray) -> Scores:  # totals already made; a duel's scores are the two members' totals
+        return cls(len(totals), lambda: totals, lambda pairs: totals[np.asarray(pairs)])
+
+
+def round_robin(scores: Scores, rng: np.random.Generator):
     """Every member meets every other; the top half by total survive (ties by a coin)."""
-    return mu_plus_lambda(strategies, judge, rng, len(strategies) // 2)
+    return mu_plus_lambda(scores, rng, scores.size // 2)
 
 
-def knockout(strategies: np.ndarray, judge, rng: np.random.Generator):
+def knockout(scores: Scores, rng: np.random.Generator):
     """Random pairs meet once; each match's winner survives (a coin decides a tie)."""
-    n = len(strategies)
+    n = scores.size
     pairs = rng.permutation(n).reshape(-1, 2)
-    scores = judge.duels(strategies, pairs)
+    duels = scores.duels(pairs)
     coin = rng.random(len(pairs)) < 0.5
-    first_wins = (scores[:, 0] > scores[:, 1]) | ((scores[:, 0] == scores[:, 1]) & coin)
+    first_wins = (duels[:, 0] > duels[:, 1]) | ((duels[:, 0] == duels[:, 1]) & coin)
     winners = np.where(first_wins, pairs[:, 0], pairs[:, 1])
     fitness = np.empty(n)
-    fitness[pairs[:, 0]] = scores[:, 0]
-    fitness[pairs[:, 1]] = scores[:, 1]
+    fitness[pairs[:, 0]] = duels[:, 0]
+    fitness[pairs[:, 1]] = duels[:, 1]
     return winners[_best(fitness[winners], rng)], fitness
 
 
@@ -41,17 +57,17 @@ def _best(totals: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.lexsort((rng.random(len(totals)), -totals))
 
 
-def mu_plus_lambda(strategies: np.ndarray, judge, rng: np.random.Generator, mu: int):
+def mu_plus_lambda(scores: Scores, rng: np.random.Generator, mu: int):
     """(μ+λ): the ``mu`` best by total survive, all carried over."""
-    totals = judge.totals(strategies)
+    totals = scores.totals()
     return _best(totals, rng)[:mu], totals
 
 
-def tournament(strategies: np.ndarray, judge, rng: np.random.Generator, tournament_size: int):
+def tournament(scores: Scores, rng: np.random.Generator, tournament_size: int):
     """One tournament per member: ``tournament_size`` members drawn with replacement, the best
     total (a coin among ties) wins; winners best first."""
-    totals = judge.totals(strategies)
-    n = len(strategies)
+    totals = scores.totals()
+    n = scores.size
     rank = np.empty(n, dtype=np.int64)
     rank[_best(totals, rng)] = np.arange(n)
     entrants = rng.integers(0, n, size=(n, tournament_size))
@@ -59,7 +75,7 @@ def tournament(strategies: np.ndarray, judge, rng: np.random.Generator, tourname
     return winners[np.argsort(rank[winners], kind="stable")], totals
 
 
-#: name -> scheme(strategies, judge, rng, **selection) -> (survivors best first, fitness per member)
+#: name -> scheme(scores, rng, **selection) -> (survivors best first, fitness per member)
 SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout, "mu_plus_lambda": mu_plus_lambda,
                                 "tournament": tournament}
 #: the schemes that carry every survivor over (the toolbox's elite is then ``mu``)

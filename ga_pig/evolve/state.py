@@ -15,7 +15,6 @@ from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.outputs import CHECKPOINT, save_checkpoint
 from ga_pig.evolve.populations import initial_genomes
-from ga_pig.game import Game
 from ga_pig.spec import RunSpec, fingerprint
 
 __all__ = ["Boundary", "Champion", "Start", "start", "Checkpointer"]
@@ -71,13 +70,12 @@ class Start:
     champion: Champion
 
 
-def start(spec: RunSpec, resumed: Resumed | None, game: Game, genes: Genome, rng: np.random.Generator,
-          first_side: int, stateful: tuple) -> Start:
+def start(spec: RunSpec, resumed: Resumed | None, genes: Genome, rng: np.random.Generator, first_side: int,
+          stateful: tuple) -> Start:
     """A new run (its first population drawn) or a resumed one (its RNG, population, fitness, records, champion,
     and the judge and improvers of ``stateful`` restored)."""
     if resumed is None:
-        genomes = initial_genomes(spec.population.kind, spec.population_size, game, genes, spec.population, rng,
-                                  first_side)
+        genomes = initial_genomes(spec.population.kind, spec.population_size, genes, spec.population, rng, first_side)
         return Start([Individual(g) for g in genomes], first_side, 0, [], 0.0, [], Champion(None))
     state = resumed.state
     begin = state["generation"]

@@ -14,7 +14,6 @@ from ga_pig.evolve.breeding import breed
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.selection import KEEPS_SURVIVORS, SCHEMES
-from ga_pig.game import Game
 from ga_pig.spec import RunSpec
 
 __all__ = ["build_toolbox"]
@@ -38,13 +37,12 @@ def _fine(value, fine: bool, coarse):
 def _keys(entry: operators.Operator, ops, fine: bool) -> dict:
     """The values of the keys the registered operator ``entry`` reads, from the spec's ``ops``; with ``fine`` each
     ``fine_<key>`` it has replaces ``<key>`` (null: unchanged)."""
-    keys = entry.keys()
-    return {key: _fine(getattr(ops, f"fine_{key}") if f"fine_{key}" in keys else None, fine, getattr(ops, key))
+    keys, values = entry.keys(), dataclasses.asdict(ops)
+    return {key: _fine(values[f"fine_{key}"] if f"fine_{key}" in keys else None, fine, values[key])
             for key in keys if not key.startswith("fine_")}
 
 
-def build_toolbox(spec: RunSpec, game: Game, rng: np.random.Generator, judge, genes: Genome,
-                  fine: bool = False) -> base.Toolbox:
+def build_toolbox(spec: RunSpec, rng: np.random.Generator, genes: Genome, fine: bool = False) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run ``spec`` describes.
 
     ``mate`` and ``mutate`` are the operators ``spec.operators`` names
@@ -52,8 +50,8 @@ def build_toolbox(spec: RunSpec, game: Game, rng: np.random.Generator, judge, ge
     values of the ``operators.*`` keys its parameter dataclass holds. With ``fine`` (the cube's last wave)
     ``operators.fine_*`` replace the key (``block``, ``shift``) or the rate they name.
 
-    ``select(strategies)`` returns (survivor indices best first, fitness per member), the scheme
-    ``spec.selection`` names asking ``judge`` ([`ga_pig.evolve.judges`][ga_pig.evolve.judges]);
+    ``select(scores)`` returns (survivor indices best first, fitness per member), the scheme ``spec.selection`` names
+    reading a judge's [`Scores`][ga_pig.evolve.selection.Scores] ([`ga_pig.evolve.judges`][ga_pig.evolve.judges]);
     ``breed(population, survivors)`` the next generation ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]).
     """
     toolbox = base.Toolbox()
@@ -66,7 +64,7 @@ def build_toolbox(spec: RunSpec, game: Game, rng: np.random.Generator, judge, ge
                      mutation=partial(mutation.function, **_keys(mutation, ops, fine)))
     choice = {**dataclasses.asdict(spec.selection), "mu": spec.survivors}  # the scheme's keys, mu resolved
     named = inspect.signature(scheme).parameters
-    toolbox.register("select", scheme, judge=judge, rng=rng, **{k: v for k, v in choice.items() if k in named})
+    toolbox.register("select", scheme, rng=rng, **{k: v for k, v in choice.items() if k in named})
     elite = spec.survivors if spec.selection.scheme in KEEPS_SURVIVORS else spec.elite
 
     toolbox.register("clone", Individual)

@@ -1,13 +1,8 @@
 """Rule families: every game belongs to exactly one, and the family's class is its engine.
 
-A family ([`Family`][ga_pig.families._family.Family]) is one folder here: its strategy space, its
-game loop (the simulation kernels), its exact evaluation, optimal play and best response. Its
-instance for one game is that game's engine, made once by [`engine_of`][ga_pig.families.engine_of]
-and reused by everything that plays or judges the game; [`space_of`][ga_pig.families.space_of] is
-the engine's strategy space. The rest of ga_pig never tests which kind of game it has.
-
-The axes of a game compose as a dice family (a roll table of roll-and-hold outcomes, or Hog's
-dice counts) × an ending rule × a number of players; the families cover:
+A family ([`Family`][ga_pig.families._family.Family]) is one folder: its strategy space, game loop, exact
+evaluation, optimal play and best response. Bound to one game by [`engine_of`][ga_pig.families.engine_of], it is
+that game's engine; the rest of ga_pig never tests which kind of game it has.
 
 | family | players | ending rule | dice |
 |---|---|---|---|

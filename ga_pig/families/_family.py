@@ -1,9 +1,8 @@
 """What a rule family is, and its engine: the operations every part of ga_pig asks of a game.
 
 A family is a class saying which games it covers; its instance for one game is that game's engine
-([`engine_of`][ga_pig.families.engine_of], made once per game), holding the game, its strategy space and
-its rules record, with the game's exact evaluation, optimal play, best response and simulation loop as
-methods. What a family does not offer its engine refuses in one line naming the game and what to use.
+([`engine_of`][ga_pig.families.engine_of]), holding the game, its strategy space and rules record. What a
+family does not offer its engine refuses in one line naming the game and what to use.
 """
 
 from __future__ import annotations
@@ -14,11 +13,16 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from ga_pig._kernels.rules import rules_of
+from ga_pig._streams import BLOCK, Blocks, Rolls, rolls_of, seed_keys, stream_keys
 
 if TYPE_CHECKING:
     from ga_pig._kernels.rules import Rules
     from ga_pig.families._space import Space
     from ga_pig.game import Game
+
+
+#: Blocks per call of a family's loop (1M games, a fraction of a second): bounds memory, lets Ctrl-C in.
+CHUNK_BLOCKS = 256
 
 
 class Family:
@@ -33,7 +37,7 @@ class Family:
     #: games the other loses), so a round robin plays each unordered pair once.
     symmetric: ClassVar[bool] = True
     #: Whether [`play_blocks`][ga_pig.families._family.Family.play_blocks]'s loop also reads strategies as
-    #: per-state thresholds (roll while the turn total is below; [`ga_pig.simulate.matches`][ga_pig.simulate.matches]).
+    #: per-state thresholds (roll while the turn total is below; [`matches`][ga_pig.families._family.Family.matches]).
     reads_thresholds: ClassVar[bool] = False
     #: Whether exact win rates may be taken from other score pairs than the start (``starts``).
     restarts: ClassVar[bool] = False
@@ -49,6 +53,11 @@ class Family:
     def rules(self) -> Rules:
         """The game's `Rules` record (`ga_pig._kernels.rules`), as the kernels read it."""
         return rules_of(self.game)
+
+    @functools.cached_property
+    def rolls(self) -> Rolls:
+        """The game's roll table as its simulation loop draws from it (`ga_pig._streams.Rolls`)."""
+        return rolls_of(self.game)
 
     # ------------------------------------------------------------------ the games it owns
     @classmethod
@@ -138,11 +147,54 @@ class Family:
         self._refuse("exact.visits", "it follows two players, first to bank the goal wins")
 
     # ------------------------------------------------------------------ simulation
-    def play_blocks(self):
-        """``(kernel, pop_view, extra)`` for [`ga_pig.simulate`][ga_pig.simulate]: the numba loop that plays
-        a chunk of blocks of games, the population as it reads it (strategies, or thresholds where
-        ``reads_thresholds``), and the arguments it takes after the common ones."""
+    def loop_view(self, population: np.ndarray) -> np.ndarray:
+        """A checked population as [`play_blocks`][ga_pig.families._family.Family.play_blocks] reads it."""
+        return self.space.kernel_view(population)
+
+    def play_blocks(self, pop: np.ndarray, blocks: Blocks, common: bool, out: np.ndarray) -> None:
+        """Play the ``blocks`` (`ga_pig._streams.Blocks`) of games between members of ``pop`` (as
+        [`loop_view`][ga_pig.families._family.Family.loop_view] gives it) with the family's numba loop, drawing from
+        [`rolls`][ga_pig.families._family.Family.rolls]; out[blk]: the counts
+        [`matches`][ga_pig.families._family.Family.matches] sums (``common``: see there)."""
         raise NotImplementedError
+
+    def matches(self, population: np.ndarray, pairs: np.ndarray, games: int, seed, common: bool = False,
+                by_seat: bool = False) -> np.ndarray:
+        """Wins (n_pairs, 2) of the members of a checked population in one match of ``games`` games per row of
+        ``pairs`` (checked; [`ga_pig.simulate.matches`][ga_pig.simulate.matches] says what they count and what
+        ``common`` does); ``by_seat``: (n_pairs, 2 n) for n players, the first member's wins and the other's in the
+        games it started, then in those the other started (with n >= 3, in the games it played from seat 0, 1, ...).
+        The blocks of `BLOCK` games go to the loop `CHUNK_BLOCKS` at a time."""
+        blocks_per_match = -(-games // BLOCK)
+        total_blocks = len(pairs) * blocks_per_match
+        keys, pop, pairs = seed_keys(seed), self.loop_view(population), np.asarray(pairs, dtype=np.int64)
+        counts = np.zeros((len(pairs), 2 * self.game.players), dtype=np.int64)
+        for low in range(0, total_blocks, CHUNK_BLOCKS):
+            block = np.arange(low, min(low + CHUNK_BLOCKS, total_blocks), dtype=np.int64)
+            match_index, block_in_match = np.divmod(block, blocks_per_match)
+            block_games = np.minimum(BLOCK, games - block_in_match * BLOCK)
+            # One 64-bit stream key per (match, block), derived from the seed alone; with common
+            # random numbers the same key for a block of every match.
+            which = np.zeros_like(match_index) if common else match_index
+            mix = stream_keys(keys, which, block_in_match)
+            out = np.zeros((len(block), counts.shape[1]), dtype=np.int64)
+            self.play_blocks(pop, Blocks(pairs[match_index, 0], pairs[match_index, 1], block_games, mix), bool(common),
+                             out)
+            np.add.at(counts, match_index, out)
+        return counts if by_seat else np.stack([counts[:, 0::2].sum(axis=1), counts[:, 1::2].sum(axis=1)], axis=1)
+
+    def round_robin(self, population: np.ndarray, games: int, seed, common: bool = False) -> np.ndarray:
+        """(n, n) wins of every member of a checked population against every other
+        ([`ga_pig.simulate.round_robin`][ga_pig.simulate.round_robin])."""
+        n = population.shape[0]
+        p, q = np.triu_indices(n, k=1) if self.symmetric else np.nonzero(~np.eye(n, dtype=bool))
+        wins = np.zeros((n, n), dtype=np.int64)
+        if len(p):
+            result = self.matches(population, np.stack([p, q], axis=1), games, seed, common)
+            wins[p, q] = result[:, 0]
+            if self.symmetric:
+                wins[q, p] = result[:, 1]
+        return wins
 
     def turn_starts(self, a: np.ndarray, b: np.ndarray, games: int, seed) -> np.ndarray:
         """(goal, goal) int: how many turns began at each score pair (the mover's banked score, the other's) in
@@ -178,5 +230,14 @@ class Family:
                              f"to bank the goal wins; {self.game} has players={self.game.players}, "
                              f"endgame={self.game.endgame!r}")
 
+    def __reduce__(self):
+        """Pickled as its family and game: a process that unpickles it (an island's worker) makes it once."""
+        return _unpickled, (type(self), self.game)
+
     def __repr__(self) -> str:
         return f"<{self.name} engine of {self.game}: {self.games}>"
+
+
+@functools.lru_cache(maxsize=16)
+def _unpickled(family: type[Family], game: Game) -> Family:
+    return family(game)

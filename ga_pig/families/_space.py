@@ -1,10 +1,7 @@
 """What a strategy is, for one game: the base of every family's strategy space.
 
-A family ([`ga_pig.families`][ga_pig.families]) owns the spaces of its games; a game reaches its own
-through [`space_of`][ga_pig.families.space_of]. A space knows the strategy's shape and dtype, which of
-its entries are ever consulted, how to draw one at random, how to check one, how the numba kernels
-read it, how the GA mutates one of its genes, and how a run stores it. Index convention:
-[`ga_pig.strategies`][ga_pig.strategies].
+A game reaches its own through [`space_of`][ga_pig.families.space_of]. A space knows the strategy's shape and dtype,
+which entries are consulted, how to draw, check, mutate and store one, and how the kernels read it.
 """
 
 from __future__ import annotations
@@ -130,7 +127,7 @@ class Space:
         if "roll_hold" not in self.offers:
             raise ValueError(f"roll/hold strategies are for games whose strategies are roll/hold decisions; "
                              f"{self.game} has {self.noun}: build one with strategies.dice(n, game) or "
-                             f"strategies.random_dice")
+                             f"strategies.random(game)")
         return np.broadcast_to(np.asarray(decisions, dtype=bool), self.shape).copy()
 
     def legal(self) -> np.ndarray:

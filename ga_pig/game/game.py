@@ -1,12 +1,9 @@
 """Rules as data: a jeopardy dice game is a goal score and a table of roll outcomes.
 
-Every engine function (simulator, exact evaluator, solvers) reads a game only through
-[`Game.tables`][ga_pig.game.Game.tables], three flat arrays — probability, effect code, amount — so a new variant is
-a new outcome table ([`ga_pig.game.variants`][ga_pig.game.variants]), not a new kernel. [`GAMES`][ga_pig.game.GAMES]
-names every variant's builder.
-
-The index convention for strategies and value tables over a game's states is documented once,
-in [`ga_pig.strategies`][ga_pig.strategies].
+The engine reads a game only through [`Game.tables`][ga_pig.game.Game.tables] (probability, effect code, amount),
+so a new variant is a new outcome table ([`ga_pig.game.variants`][ga_pig.game.variants]), not a new kernel;
+[`GAMES`][ga_pig.game.GAMES] names every builder. The ``s[i, j, k]`` convention is in
+[`ga_pig.strategies`][ga_pig.strategies].
 """
 
 from __future__ import annotations
@@ -36,37 +33,30 @@ MAX_DICE = 1000
 
 @dataclass(frozen=True)
 class Game:
-    """A two-player jeopardy dice game: first to bank ``goal`` points wins.
+    """A jeopardy dice game: first to bank ``goal`` points wins.
 
     Parameters
     ----------
     name : str
         Registry name (``"pig"``, ``"piglet"``, ...), used in outputs and configs.
     goal : int
-        Score needed to win, >= 2. Strategies over this game have shape ``(goal, goal, goal)``.
+        Score needed to win, >= 2.
     outcomes : tuple of Outcome
-        The roll table. Probabilities are non-negative and sum to 1.
+        The roll table; probabilities are non-negative and sum to 1.
     faces : tuple of Face
-        What a physical roll shows (a die's face, two dice, a coin) and which outcome it is: the
-        program draws faces to show them, and a player entering real dice types one
-        ([`ga_pig.play`][ga_pig.play]). Empty for a game given only as an outcome table.
+        What a physical roll shows and which outcome it is, for drawing and typing rolls
+        ([`ga_pig.play`][ga_pig.play]); empty for a game given only as an outcome table.
     max_dice : int
-        0 for the jeopardy games, where the mover decides to roll or hold after every roll. A
-        positive value makes a Hog-like game: one roll per turn of 1..max_dice dice at once, the
-        number chosen per (i, j); the turn scores the dice's sum unless one of them busts.
-        The game's strategy space ([`space_of`][ga_pig.families.space_of]) says which kind of strategy it takes.
+        0: roll or hold after every roll. Positive: a Hog-like game, one roll per turn of 1..max_dice dice
+        chosen per (i, j) ([`space_of`][ga_pig.families.space_of] says which strategies a game takes).
     endgame : str
-        One of [`ENDGAMES`][ga_pig.game.ENDGAMES] ([`ga_pig.families.endgame`][ga_pig.families.endgame] states the
-        rules and which games take them: every game but three or more players).
+        One of [`ENDGAMES`][ga_pig.game.ENDGAMES] ([`ga_pig.families.endgame`][ga_pig.families.endgame]).
     players : int
-        Players taking turns, >= 2. With more than two, strategies are indexed by every player's
-        score ([`ga_pig.families.players`][ga_pig.families.players]).
+        Players taking turns, >= 2 ([`ga_pig.families.players`][ga_pig.families.players]).
     turns : int
-        0: no turn limit. A positive value makes Pig solitaire: each player has ``turns`` turns to bank
-        the goal alone ([`ga_pig.families.solitaire`][ga_pig.families.solitaire]).
+        0: no turn limit; positive: Pig solitaire, ``turns`` turns to bank the goal alone
+        ([`ga_pig.families.solitaire`][ga_pig.families.solitaire]).
 
-    Notes
-    -----
     Construct through [`pig`][ga_pig.game.Game.pig], [`piglet`][ga_pig.game.Game.piglet] or
     [`named`][ga_pig.game.Game.named]; the constructor validates.
     """
@@ -192,15 +182,10 @@ class Game:
         position with the frequencies of [`PASS_THE_PIGS_ROLLS`][ga_pig.game.PASS_THE_PIGS_ROLLS] (3939 rolls by
         6th-graders, 1997).
 
-        Opposite siders bust; matching siders score 1; a double of any other position scores
-        four times its single value (double razorback 20, double trotter 20, double snouter 40,
-        double leaning jowler 60); otherwise the two single values add. With probability
-        ``p_oinker`` the pigs touch (an "oinker"): the turn ends and the banked score falls to 0.
-
-        The equation of [Neller & Presser 2005], as extracted, scores matching positions 0..2 as 1 point, which would
-        make a double razorback worth 1. The game scores it 20, and only that reading reproduces
-        its results (first player wins 0.5310, holds at 21 at the start; the "1 point"
-        reading gives 0.5282 and 18), so it is the one used here.
+        Opposite siders bust; matching siders score 1; a double of any other position scores four times its
+        single value (a double razorback 20: the source's equation, as extracted, says 1, but only 20 reproduces
+        its results, 0.5310 and hold at 21); otherwise the two single values add. With probability ``p_oinker``
+        the pigs touch (an "oinker"): the turn ends and the banked score falls to 0.
         """
         outcomes, faces = variants.pass_the_pigs(p_oinker)
         params = (("goal", goal), ("p_oinker", float(p_oinker)), *_ending(endgame, players))
@@ -209,9 +194,8 @@ class Game:
     @classmethod
     def hog(cls, goal: int = 100, max_dice: int = 30, endgame: str = "first_to_goal") -> Game:
         """Hog ([Neller & Presser 2005, "Hog"]): one roll per turn of as many fair dice as the mover chooses, up to
-        ``max_dice``; the turn scores their sum unless any shows a 1. [Neller & Presser 2005]: the optimal
-        policy is the same for every ``max_dice >= 26``. Under another ``endgame`` a final turn
-        rolls the number of dice most likely to get ahead ([`ga_pig.families.endgame`][ga_pig.families.endgame])."""
+        ``max_dice``; the turn scores their sum unless any shows a 1 (the optimal policy is the same for every
+        ``max_dice >= 26``)."""
         check_int("max_dice", max_dice, 1, MAX_DICE)
         die = cls.pig(goal)
         return cls("hog", goal, die.outcomes, (("goal", goal), ("max_dice", max_dice), *_ending(endgame, 2)),
@@ -249,10 +233,8 @@ class Game:
 
     # ------------------------------------------------------------------ one roll, in plain Python
     def after_roll(self, outcome: Outcome, i: int, k: int) -> tuple[int, int | None]:
-        """What rolling ``outcome`` at banked score ``i`` and turn total ``k`` does: ``(turn total
-        after, banked score after the turn)``, the second None while the turn goes on. For the
-        plain-Python players ([`ga_pig.reference`][ga_pig.reference], [`ga_pig.play`][ga_pig.play]); the kernels have
-        their own."""
+        """What rolling ``outcome`` at banked score ``i`` and turn total ``k`` does, in plain Python: ``(turn total
+        after, banked score after the turn)``, the second None while the turn goes on."""
         effect = Effect(outcome.effect)
         if effect is Effect.BUST:
             return 0, i
@@ -283,15 +265,9 @@ class Game:
 
     @property
     def resets(self) -> bool:
-        """True when banked scores can fall (a RESET outcome of positive probability). Every part
-        of the engine asks this here: without resets the exact engine solves the pairs of banked
-        scores once, from high to low; with them it sweeps until the values settle."""
+        """True when banked scores can fall (a RESET outcome of positive probability): the exact engine then
+        sweeps the pairs of scores until they settle, rather than once from high to low."""
         return any(Effect(o.effect) is Effect.RESET and o.probability > 0 for o in self.outcomes)
-
-    @property
-    def monotone(self) -> bool:
-        """True when banked scores never fall: ``not`` [`resets`][ga_pig.game.Game.resets]."""
-        return not self.resets
 
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params)
@@ -322,8 +298,7 @@ GAMES: dict[str, Callable[..., Game]] = {
 
 
 def check_game(game: object, name: str = "game") -> Game:
-    """Return ``game`` if it is a [`Game`][ga_pig.game.Game], else raise a TypeError saying how to
-    make one (a game's name is not a game)."""
+    """Return ``game`` if it is a [`Game`][ga_pig.game.Game], else raise a TypeError saying how to make one."""
     if isinstance(game, Game):
         return game
     hint = f" (make one with Game.named({game!r}))" if isinstance(game, str) else ""

@@ -1,8 +1,5 @@
 """The rows of a game's roll table: what an outcome does ([`Effect`][ga_pig.game.Effect]), with which probability
 and amount ([`Outcome`][ga_pig.game.Outcome]), and what a physical roll shows ([`Face`][ga_pig.game.Face]).
-
-The effect codes as plain ints (``ADD``, ``BUST``, ...) are what the numba kernels branch on; they are taken
-from [`Effect`][ga_pig.game.Effect] here and nowhere else.
 """
 
 from __future__ import annotations
@@ -25,9 +22,7 @@ class Effect(enum.IntEnum):
     SUBTRACT: take ``amount`` off the turn total, flooring it at 0; the mover may roll again
     (Pig Dice's tail).
 
-    The integer values are the codes the numba kernels branch on. RESET makes banked scores
-    fall; DOUBLE and SUBTRACT let the turn total fall or stay put. The engine handles both (see
-    `ga_pig.families.two_player._chains`).
+    The integer values are the codes the numba kernels branch on.
     """
 
     ADD = 0
@@ -38,7 +33,7 @@ class Effect(enum.IntEnum):
     SUBTRACT = 5
 
 
-# The effect codes as plain ints, for the numba kernels (which branch on them): from Effect, here only.
+# The effect codes as plain ints, for the numba kernels: taken from Effect here and nowhere else.
 ADD, BUST, RESET, BANK, DOUBLE, SUBTRACT = map(int, Effect)
 
 

@@ -1,10 +1,6 @@
-"""The roll tables of the variants: each one's outcomes and the faces a physical roll shows.
-
-[`Game`][ga_pig.game.Game]'s constructors ([`Game.pig`][ga_pig.game.Game.pig],
-[`Game.two_dice`][ga_pig.game.Game.two_dice], ...) name a game and its parameters and state its rules; the tables
-those rules roll are built here, as plain data.
-A two-dice variant is a rule ``(first die, second die) -> (effect, amount)`` given to
-[`two_dice`][ga_pig.game.variants.two_dice].
+"""The variants' roll tables, as plain data: each one's outcomes and the faces a physical roll shows, for
+[`Game`][ga_pig.game.Game]'s constructors. A two-dice variant is a rule ``(first die, second die) -> (effect,
+amount)`` given to [`two_dice`][ga_pig.game.variants.two_dice].
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """Who sits across the table: a spec string (``opponent=`` in the config) to an
 [`Opponent`][ga_pig.play.opponents.Opponent].
 
-Specs: ``optimal`` (the optimal policy of [Neller & Presser 2004]), ``hold_at:N``, ``score:N``, ``turtle:N``,
-``roll_to_win``, the rules from the literature ``keep_pace`` and ``hold_at_23``
-([`LITERATURE`][ga_pig.strategies.LITERATURE]; all these are builders of [`ga_pig.strategies`][ga_pig.strategies]),
-``human`` (a second person at the same keyboard), a strategy saved as ``.npy`` (the tensor convention of
-[`ga_pig.strategies`][ga_pig.strategies]), or a GA run directory: its ``best.npy``, or member ``member`` of its
-``population.npz``.
+Specs: ``optimal`` ([Neller & Presser 2004]), ``hold_at:N``, ``score:N``, ``turtle:N``, ``roll_to_win``,
+``keep_pace`` and ``hold_at_23`` (builders of [`ga_pig.strategies`][ga_pig.strategies]), ``human`` (a second person
+at the same keyboard), a strategy saved as ``.npy``, or a GA run directory: its ``best.npy``, or member ``member``
+of its ``population.npz``.
 """
 
 from __future__ import annotations

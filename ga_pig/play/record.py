@@ -1,20 +1,14 @@
 """A play session's files, in ``outputs/play/<session>/`` beside Hydra's ``.hydra/``:
 
-* ``session.json`` — game, opponent, seed, dice, hints, the people and their stated answers;
-  ``ended``, ``stopped`` and the games played once the session is over. ``ended`` stays null
-  while the session is played, and after a kill that no process can catch (``kill -9``, a lost
-  machine): [`session_status`][ga_pig.analysis.play.session_status] tells the two apart by whether a
-  live process still holds the directory ([`ga_pig.rundir`][ga_pig.rundir]).
-* ``decisions.jsonl`` — one line per decision (columns: [`ga_pig.analysis.play`][ga_pig.analysis.play]), appended and
-  flushed to disk as it is made, so a killed terminal loses nothing; ``decisions.parquet`` — the
-  same rows as a table, rewritten atomically after every game and when the session ends.
-* ``games.jsonl`` / ``games.parquet`` — a row per game, written when it starts and again when it
-  ends (the last row of a game is its state).
+* ``session.json`` — game, opponent, seed, dice, hints, the people and their stated answers; ``ended``,
+  ``stopped`` and the games played once the session is over (``ended`` null while played or after ``kill -9``:
+  [`session_status`][ga_pig.analysis.play.session_status] tells the two apart).
+* ``decisions.jsonl`` — one line per decision (columns: [`ga_pig.analysis.play`][ga_pig.analysis.play]), flushed as
+  it is made; ``decisions.parquet`` — the same rows, rewritten atomically after every game.
+* ``games.jsonl`` / ``games.parquet`` — a row per game, written when it starts and when it ends.
 
-[`load_play`][ga_pig.analysis.load_play] reads them, preferring the line files (a killed session's
-parquet misses the game in progress). A session stopped before it began (during its setup, before
-``session.json``) leaves only its lock, Hydra's ``.hydra/`` and ``play.log``:
-[`stopped_before_start`][ga_pig.play.record.stopped_before_start] lets the same command start it again there.
+[`load_play`][ga_pig.analysis.load_play] reads them, preferring the line files. A session stopped during its setup
+leaves only its lock, ``.hydra/`` and ``play.log`` ([`stopped_before_start`][ga_pig.play.record.stopped_before_start]).
 """
 
 from __future__ import annotations

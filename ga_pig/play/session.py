@@ -2,16 +2,10 @@
 of [Exeter optimal §2.4.1]), the opponent, the dice, then ``games`` games with seats alternating, every decision
 recorded.
 
-A session ends played out, or stopped early: by ``q``, by the end of its input, by Ctrl-C, by SIGTERM or by SIGHUP
-(its terminal closed). Everything played is kept either way; session.json's ``stopped`` says which, and so does
-the exit status of ``python -m ga_pig.play`` ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS]). A session killed
-outright (``kill -9``) keeps ``ended`` null:
-[`session_status`][ga_pig.analysis.play.session_status] tells it from one still being played.
-
-[`PlayCallback`][ga_pig.play.session.PlayCallback] checks the config and claims the session's directory before Hydra
-makes it, so a refused config prints one line and leaves nothing behind; a directory left by a session stopped
-before it began ([`stopped_before_start`][ga_pig.play.record.stopped_before_start]) is emptied and the session starts
-again there, saying so."""
+A session ends played out, or stopped early by ``q``, the end of its input, Ctrl-C, SIGTERM or SIGHUP; everything
+played is kept, and session.json's ``stopped`` and the exit status ([`EXIT_STATUS`][ga_pig.play.session.EXIT_STATUS])
+say which. [`PlayCallback`][ga_pig.play.session.PlayCallback] checks the config and claims the directory before
+Hydra makes it, so a refused config leaves nothing behind."""
 
 from __future__ import annotations
 

@@ -3,10 +3,8 @@
 state), the one game logic of the terminal table ([`ga_pig.play.table`][ga_pig.play.table]) and the study
 server ([`ga_pig.study`][ga_pig.study]).
 
-The rules are the engine's (a roll that brings the banked score plus turn total to the goal wins at
-once; holding at turn total 0 passes; a pass right after the other seat's pass ends the game with no
-winner, [Exeter optimal §2.3.4]). A state holds no dice: the caller draws the face, from a seeded
-stream, real dice or a replay, so a state and the same faces always give the same game.
+The rules are the engine's ([Exeter optimal §2.3.4]). A state holds no dice: the caller draws the face (a seeded
+stream, real dice or a replay), so a state and the same faces always give the same game.
 [`decision_row`][ga_pig.play.state.decision_row] turns a step into the record every decision gets."""
 
 from __future__ import annotations

@@ -3,16 +3,12 @@ design. Each is a ``decide(i, j, k, advice) -> "roll" | "hold"`` for [`Seat`][ga
 [`simulate`][ga_pig.play.synthetic.simulate] plays them against each other through the same table and files as a real
 session, and [`study`][ga_pig.play.synthetic.study] runs the study of [Exeter optimal §2.4] with synthetic people.
 
-Synthetic sessions are derived files: [`simulate`][ga_pig.play.synthetic.simulate] and
-[`study`][ga_pig.play.synthetic.study] rebuild their directory whole
-([`rebuilt_directory`][ga_pig.files.rebuilt_directory]) rather than record into it, so running them again gives the same
-sessions — the live game's journal appends, and a second recording into one directory would add every decision again. A
-directory holding anything but synthetic sessions (a person's session, say) is refused, never replaced.
+Both rebuild their directory whole ([`rebuilt_directory`][ga_pig.files.rebuilt_directory]), so running them again
+gives the same sessions; a directory holding anything but synthetic sessions is refused, never replaced.
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +17,7 @@ from ga_pig.files import read_json, rebuilt_directory
 from ga_pig.game import Game
 from ga_pig.play.record import SESSION, Journal
 
-__all__ = ["threshold_player", "noisy_optimal", "PROFILES", "profile", "simulate", "study"]
+__all__ = ["threshold_player", "PROFILES", "profile", "simulate", "study"]
 
 #: Risk profiles as threshold players (base, slope): averse banks early, seeking late and more so
 #: when behind.
@@ -46,23 +42,6 @@ def profile(kind: str):
     if kind not in PROFILES:
         raise ValueError(f"unknown risk profile {kind!r}; expected one of {', '.join(PROFILES)}")
     return threshold_player(*PROFILES[kind])
-
-
-def noisy_optimal(temperature: float, seed: int = 0):
-    """Roll with probability logistic((p_roll - p_hold) / temperature), a softmax on the exact win
-    probabilities; ``temperature`` 0 is optimal."""
-    if not temperature >= 0:
-        raise ValueError(f"temperature must be >= 0, got {temperature!r}")
-    rng = np.random.default_rng(seed)
-
-    def decide(i: int, j: int, k: int, advice) -> str:
-        if temperature == 0:
-            return advice.optimal_action
-        z = (advice.p_roll - advice.p_hold) / temperature
-        p_roll = 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
-        return "roll" if rng.random() < p_roll else "hold"
-
-    return decide
 
 
 def simulate(game: Game, a: tuple, b: tuple, games: int, directory: str | Path, seed: int = 0,

@@ -1,11 +1,6 @@
-"""One game at the terminal table: seats (a person at the keyboard, a strategy or a model of a
-person), the screen and the journal around the step function of [`ga_pig.play.state`][ga_pig.play.state],
-which holds the rules ([Exeter optimal §2.3.4]); the rules in words are
-[`ga_pig.play.rulebook`][ga_pig.play.rulebook]'s.
-
-Every decision, by a person or a strategy, goes to the journal with the exact win probabilities
-of rolling and holding from that state under optimal play, the optimal action and the win
-probability the chosen action gave up."""
+"""One game at the terminal table: seats (a person at the keyboard, a strategy or a model of a person), the screen
+and the journal around the step function of [`ga_pig.play.state`][ga_pig.play.state]. Every decision goes to the
+journal with the exact win probabilities of rolling and holding, the optimal action and what the choice gave up."""
 
 from __future__ import annotations
 

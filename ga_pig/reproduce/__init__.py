@@ -2,14 +2,10 @@
 
     python -m ga_pig.reproduce [--quick] [--out outputs/reproduce] [--only NAME ...]
 
-Writes PNG figures, CSV and Markdown tables and an ``index.md`` that lists each against its source
-document's figure or table with the numbers side by side. Every file is rebuilt whole from its sources
-(atomically, [`ga_pig.files`][ga_pig.files]), so running it again gives the same tables; finished GA
-runs are kept and read again, unfinished ones run again from the start. What is written is a table
-of entries (`ENTRIES`, grouped in `SECTIONS`, both in `ga_pig.reproduce.entries`): ``--only`` takes
-an entry's or a section's name, and any entry runs alone. The GA experiments it
-needs run through the same ``ga_pig.runs.run`` as ``python -m ga_pig``, two at a time. ``--quick``
-shrinks every budget (short GA runs, fewer simulated games, coarser searches); it is what the tests run.
+Writes PNG figures, CSV and Markdown tables and an ``index.md`` that lists each against its source document's
+figure or table. Every file is rebuilt whole and atomically, so running it again gives the same tables; finished GA
+runs are read again, unfinished ones rerun (``ga_pig.runs.run``, two at a time). ``--only`` takes an entry's or a
+section's name (``ga_pig.reproduce.entries``); ``--quick`` shrinks every budget, and is what the tests run.
 """
 
 from __future__ import annotations

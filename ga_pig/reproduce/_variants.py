@@ -65,23 +65,6 @@ def endgame_answers(ctx):
         f"{int(pig['largest_margin'].max())} points past the goal")
 
 
-def endgame_margins(ctx):
-    _, solutions = ctx.endgame
-    margins = {rule: solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
-               if name == "pig" and rule != "first_to_goal"}
-    return (figures.endgame_margins(margins, ctx.game.goal),
-            "first mover, Pig: " + ", ".join(f"{rule} up to {int(m.max())} points past the goal"
-                                            for rule, m in margins.items()))
-
-
-def winning_margins(ctx):
-    _, solutions = ctx.endgame
-    distributions = {rule: won.sum(axis=0) for (name, rule), (_, won) in solutions.items() if name == "pig"}
-    means = {rule: float((np.arange(d.size) * d).sum()) for rule, d in distributions.items()}
-    return (figures.winning_margins(distributions),
-            "exact, forward from the start; mean margin " + ", ".join(f"{r} {m:.2f}" for r, m in means.items()))
-
-
 def _titled(label: str) -> str:
     """A game label of ``endgame_answers`` (``pass_the_pigs(p_oinker=0.01)``) as a figure names it."""
     name, _, rest = label.partition("(")
@@ -89,20 +72,31 @@ def _titled(label: str) -> str:
     return figures.game_title(name, {key: float(value) for key, value in parameters.items()})
 
 
-def variant_margins(ctx):
+def endgame_margins(ctx, variants: bool = False):
+    """How far past the goal the first mover banks: under Pig's endgame rules, or (``variants``) under last_round
+    in every roll/hold game."""
     _, solutions = ctx.endgame
-    margins = {_titled(name): solution.margin()[0] for (name, rule), (solution, _) in solutions.items()
-               if rule == "last_round" and "roll_hold" in space_of(solution.game).offers}
-    return (figures.endgame_margins(margins, ctx.game.goal, rule="last_round", shared_scale=False),
-            "last_round, first mover: " + ", ".join(f"{name} up to {int(m.max())}" for name, m in margins.items()))
+    margins = {(_titled(name) if variants else rule): solution.margin()[0]
+               for (name, rule), (solution, _) in solutions.items()
+               if (rule == "last_round" and "roll_hold" in space_of(solution.game).offers if variants
+                   else name == "pig" and rule != "first_to_goal")}
+    if variants:
+        return (figures.endgame_margins(margins, ctx.game.goal, rule="last_round", shared_scale=False),
+                "last_round, first mover: " + ", ".join(f"{name} up to {int(m.max())}" for name, m in margins.items()))
+    return (figures.endgame_margins(margins, ctx.game.goal), "first mover, Pig: " + ", ".join(
+        f"{rule} up to {int(m.max())} points past the goal" for rule, m in margins.items()))
 
 
-def variant_winning_margins(ctx):
+def winning_margins(ctx, variants: bool = False):
+    """The winner's margin in optimal play, exact: under Pig's endgame rules, or (``variants``) under last_round
+    in every game."""
     _, solutions = ctx.endgame
-    distributions = {name: won.sum(axis=0) for (name, rule), (_, won) in solutions.items() if rule == "last_round"}
-    means = {name: float((np.arange(d.size) * d).sum()) for name, d in distributions.items()}
-    return (figures.winning_margins(distributions),
-            "last_round, exact; mean margin " + ", ".join(f"{n} {m:.1f}" for n, m in means.items()))
+    distributions = {(name if variants else rule): won.sum(axis=0) for (name, rule), (_, won) in solutions.items()
+                     if (rule == "last_round" if variants else name == "pig")}
+    means = ", ".join(f"{key} {float((np.arange(d.size) * d).sum()):.{1 if variants else 2}f}"
+                      for key, d in distributions.items())
+    return figures.winning_margins(distributions), ("last_round, exact; mean margin " if variants
+                                                    else "exact, forward from the start; mean margin ") + means
 
 
 def players_table(ctx):

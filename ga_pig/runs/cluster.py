@@ -18,24 +18,30 @@ run four threads.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
+import math
 import multiprocessing
 import os
-import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ga_pig.evolve.islands import WorkersLost
+from ga_pig.signals import sparing_helpers
 from ga_pig.spec import RunSpec
 
 __all__ = ["check_cluster", "dask_pool", "numba_threads", "ANSWER_S", "POLL_S"]
 
-#: Seconds a scheduler named by ``cluster.address`` has to accept a connection before the run is refused.
+#: Seconds a scheduler named by ``cluster.address`` has to answer as one before the run is refused.
 ANSWER_S = 5.0
+#: How many islands per Dask worker a run may have before it says, in one line, that the first records will be long
+#: in coming.
+CROWDED = 4
 #: Seconds between two looks, while an epoch runs, at how many workers the scheduler has (at most).
 POLL_S = 1.0
 
@@ -43,16 +49,47 @@ log = logging.getLogger("ga_pig.evolve.run")
 
 
 def check_cluster(spec: RunSpec) -> None:
-    """Refuse, in one ValueError, a ``cluster.address`` of a run with islands where no scheduler answers."""
+    """Refuse, in one ValueError, a ``cluster.address`` of a run with islands where no Dask scheduler answers Dask's
+    own handshake and identity call within [`ANSWER_S`][ga_pig.runs.cluster.ANSWER_S] (nothing listens; another
+    service, which answers in another protocol or not at all; a Dask worker)."""
     address = spec.cluster.address
     if spec.islands == 1 or address is None:
         return
-    host, _, port = str(address).partition("://")[2].rpartition(":")
+    from distributed.comm import connect  # imported here: the deadline is the scheduler's, not the import's
+
+    answer: list = []
+    # a thread of its own: the caller may be inside an event loop (a notebook's)
+    asker = threading.Thread(target=lambda: answer.append(_identity(connect, address)), daemon=True)
+    asker.start()
+    asker.join(ANSWER_S + 6)  # its own deadline is ANSWER_S + 1; this one for a thread held up (a busy machine, DNS)
+    found = answer[0] if answer else TimeoutError()
+    if isinstance(found, dict) and found.get("type") == "Scheduler":
+        return
+    if isinstance(found, dict) and "type" in found:
+        why = f"a Dask {found['type']} answered, not a scheduler"
+    elif isinstance(found, OSError) and str(found):  # nothing listens (Dask's connect says how long it tried)
+        why = str(found)
+    else:
+        why = f"it took the connection but did not speak Dask's protocol within {ANSWER_S + 1:g} s"
+    raise ValueError(f"config key 'cluster.address' = {address!r}: expected a Dask scheduler that answers; {why}")
+
+
+def _identity(connect: Callable, address: str) -> dict | BaseException:
+    """What the process at ``address`` says it is (Dask's ``identity`` call: ``type``, ``n_workers``, ...), or
+    the error that stopped the asking: ``ANSWER_S`` to connect (Dask's own deadline, which names a port where nothing
+    listens), a second more for the answer (``connect``: distributed's)."""
+    async def ask() -> dict:
+        comm = await connect(address, timeout=ANSWER_S)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
     try:
-        socket.create_connection((host, int(port)), timeout=ANSWER_S).close()
-    except (OSError, ValueError) as error:
-        raise ValueError(f"config key 'cluster.address' = {address!r}: expected a Dask scheduler that answers; "
-                         f"none did within {ANSWER_S:g} s ({error})") from None
+        return asyncio.run(asyncio.wait_for(ask(), ANSWER_S + 1))
+    except Exception as error:
+        return error
 
 
 def _workers(spec: RunSpec) -> int:
@@ -137,6 +174,18 @@ def _gathered(client, futures: list, lost_after_s: float) -> list:
             raise WorkersLost(lost_after_s)
 
 
+def _warn_if_crowded(spec: RunSpec, workers: int) -> None:
+    """Say, in one line, that ``spec.islands`` outnumber the cluster's ``workers`` by more than
+    [`CROWDED`][ga_pig.runs.cluster.CROWDED] to one: the islands are the model, not a speed setting, so the run
+    keeps them all (its outputs do not depend on the workers), but nothing is recorded before the first epoch
+    ends, and each epoch takes as long as the islands one worker runs one after another."""
+    if workers and spec.islands > CROWDED * workers:
+        log.warning("islands=%d on %d Dask worker%s: each runs about %d islands one after another in every epoch, so "
+                    "the first records come when generation %d's migration is done; more workers (cluster.workers, "
+                    "cluster=slurm, cluster.address) run more of them at once", spec.islands, workers,
+                    "s" * (workers > 1), math.ceil(spec.islands / workers), min(spec.migration.every, spec.generations))
+
+
 def _dashboard() -> bool:
     """Whether Dask can serve its dashboard here (it needs bokeh)."""
     return importlib.util.find_spec("bokeh") is not None
@@ -150,23 +199,28 @@ def dask_pool(spec: RunSpec, logs: Path | None = None) -> Iterator[Callable]:
 
     # Dask's scheduler narrates every client and worker at INFO, which a run's log (INFO) would repeat
     logging.getLogger("distributed").setLevel(logging.WARNING)
-    cluster = None if spec.cluster.address else _cluster(spec, logs)
+    cluster = client = None
     try:
-        with Client(spec.cluster.address or cluster) as client:
-            if cluster is not None and spec.cluster.kind == "slurm":
-                client.wait_for_workers(1)
-            where = client.dashboard_link if _dashboard() else "none (install bokeh for Dask's dashboard)"
-            print(f"islands: {spec.islands} on Dask {client.scheduler.address}; dashboard: {where}", file=sys.stderr,
-                  flush=True)
+        with sparing_helpers():  # Ctrl-C is the run's, raised once what starts here can be closed
+            cluster = None if spec.cluster.address else _cluster(spec, logs)
+            client = Client(cluster) if cluster is not None else Client(spec.cluster.address, timeout=ANSWER_S)
+        if cluster is not None and spec.cluster.kind == "slurm":
+            client.wait_for_workers(1)
+        where = client.dashboard_link if _dashboard() else "none (install bokeh for Dask's dashboard)"
+        print(f"islands: {spec.islands} on Dask {client.scheduler.address}; dashboard: {where}", file=sys.stderr,
+              flush=True)
+        _warn_if_crowded(spec, len(client.nthreads()) if spec.cluster.address else _workers(spec))
 
-            threads = numba_threads(spec)
+        threads = numba_threads(spec)
 
-            def pool(function: Callable, calls: list[tuple]) -> list:
-                futures = [client.submit(_with_threads, threads, function, *call, pure=False) for call in calls]
-                return _gathered(client, futures, spec.cluster.lost_after_s)
+        def pool(function: Callable, calls: list[tuple]) -> list:
+            futures = [client.submit(_with_threads, threads, function, *call, pure=False) for call in calls]
+            return _gathered(client, futures, spec.cluster.lost_after_s)
 
-            yield pool
+        yield pool
     finally:
+        if client is not None:
+            client.close()
         if cluster is not None:
             # workers busy in a kernel at the end outlive the nanny's grace and are killed: nothing to warn about
             logging.getLogger("distributed.nanny").setLevel(logging.ERROR)

@@ -119,6 +119,8 @@ def check(argv: list[str]) -> None:
     args, unknown = get_args_parser().parse_known_args(argv)
     if unknown:
         refuse(f"unknown option {unknown[0]!r}; `python -m ga_pig --help` lists the options")
+    if sum(map(bool, (args.run, args.multirun, args.cfg))) > 1:
+        refuse("--run, --multirun and --cfg: expected one of them; Hydra runs one mode at a time")
     overrides = list(args.overrides)
     multirun = bool(args.multirun) or _hydra_value(overrides, "hydra.mode") == "MULTIRUN"
     jobs = check_overrides(overrides, multirun)
@@ -130,6 +132,9 @@ def check(argv: list[str]) -> None:
         _check_directory("hydra.run.dir", _hydra_value(overrides, "hydra.run.dir"))
     run_dir = None if multirun else _hydra_value(overrides, "hydra.run.dir")
     checked = [_check_job(job, run_dir) for job in jobs]
+    hydra = [o for o in overrides if o.lstrip("+~").startswith(("hydra.", "hydra/")) and "," not in o]
+    if hydra:
+        _check_hydra_config([*jobs[0], *hydra])
     if not multirun:
         _checked[:] = checked
 
@@ -147,7 +152,10 @@ def _values(override) -> list[tuple[object, str]]:
     sweep = override.value()
     if type(sweep).__name__ == "IntervalSweep":
         return [(sweep.start, str(sweep.start)), (sweep.end, str(sweep.end))]
-    if type(sweep).__name__ == "GlobSweep":
+    if type(sweep).__name__ == "Glob":
+        if override.key_or_group not in conf_groups():
+            refuse(f"config key '{override.key_or_group}' = {override.input_line.partition('=')[2]!r}: glob() picks "
+                   "among a config group's options, and this key is not a group; list its values (a,b) or a range()")
         return [(v, v) for v in sweep.filter(conf_groups().get(override.key_or_group, []))]
     return list(zip(override.sweep_iterator(), override.sweep_string_iterator(), strict=True))
 
@@ -208,6 +216,22 @@ def _check_hydra(override) -> None:
         if problem:
             refuse(f"hydra/launcher = {override.input_line.partition('=')[2]!r}: expected a SLURM cluster to submit "
                    f"to, but {problem}; run from the cluster's login node, or sweep here with hydra/launcher=local")
+
+
+def _check_hydra_config(job: list[str]) -> None:
+    """Hydra's own keys and options in ``job`` (``hydra/launcher=``, ``hydra.job.chdir=``, ...) as Hydra composes
+    them, a refused one in one line."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    from ga_pig.config import CONF_DIR
+
+    try:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            hydra_compose("config", overrides=job, return_hydra_config=True)
+    except Exception as error:  # Hydra's composition errors: the first line names the problem
+        why = [(str(e).strip().splitlines() or [""])[0] for e in (error, error.__cause__) if e is not None]
+        refuse(f"{' '.join(o for o in job if o.lstrip('+~').startswith('hydra'))}: {': '.join(why)}")
 
 
 def slurm_unavailable() -> str | None:

@@ -21,6 +21,7 @@ from ga_pig.config import check_game, compose, fail, fit_experiment, over_schema
 from ga_pig.evolve.assembled import Resumed
 from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.outputs import load_checkpoint
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.rundir import CHECKPOINT, CONFIG_FILE, SUMMARY, stopped_before_checkpoint
 from ga_pig.runs.cluster import check_cluster
@@ -158,7 +159,7 @@ def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
 
 
 def _check_genomes(state: dict, spec: RunSpec, game: Game, path: Path) -> None:
-    genes = genome_of(spec, game)
+    genes = genome_of(spec, engine_of(game))
     expected = (spec.population_size * spec.islands,) + genes.shape(state["side"])  # islands stacked
     genomes = state["genomes"]
     if genomes.shape != expected or genomes.dtype != genes.dtype:

@@ -77,6 +77,8 @@ def run_job(job: Job, output_dir: str | Path) -> dict:
         engine = engine_of(job.game)
         # a store that cannot be used is refused as the trackers open, before any work
         with Tracking(spec, directory, engine.space.name) as tracking:
+            if job.resumed is not None:  # the checkpoint's rows a stopped run had not sent yet
+                tracking.rows(job.resumed.state["records"])
             announce_compiling(engine.kernels())
             _write_config(job, directory)
             run = Run(spec, engine, directory, resumed, compiling, tracking if tracking else None,

@@ -70,7 +70,7 @@ class ScorePopulation(_Thresholds, PopulationConfig):
 
 @dataclass
 class OptimalPopulation(PopulationConfig):
-    """Copies of the Neller-optimal policy."""
+    """Copies of the optimal policy."""
 
     kind: str = "optimal"
 
@@ -307,7 +307,7 @@ class ExactFitness(_Restart, FitnessConfig):
 
 @dataclass
 class OptimalFitness(_Restart, FitnessConfig):
-    """Each member's exact win rate against the Neller-optimal policy."""
+    """Each member's exact win rate against the optimal policy."""
 
     kind: str = "exact"
     opponent: str = "optimal"

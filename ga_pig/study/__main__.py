@@ -11,6 +11,7 @@ from omegaconf import DictConfig
 
 from ga_pig._cli import command, ready
 from ga_pig._config_doc import register_help
+from ga_pig.config import CONF_DIR
 from ga_pig.config import register as register_run
 from ga_pig.study.config import check_command_line, register
 
@@ -19,7 +20,7 @@ register()
 register_help()
 
 
-@hydra.main(version_base="1.3", config_path="../../conf", config_name="study")
+@hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="study")
 def main(cfg: DictConfig) -> None:
     from ga_pig.study.serve import serve
 

@@ -4,12 +4,9 @@
 The password is ``$GA_PIG_STUDY_ADMIN_PASSWORD``, or the config's ``admin_password_hash`` (PBKDF2-SHA256,
 made by ``python -m ga_pig.study.password``). With neither, the admin pages are off (403).
 
-A hash is checked in a worker thread (at most [`HASHING`][ga_pig.study.admin.HASHING] at once, apart from
-the participants' database calls), so wrong passwords never hold up participants' requests. A client
-(by address; behind a proxy, the one uvicorn reads from ``X-Forwarded-For``) with
-[`FAILURES`][ga_pig.study.admin.FAILURES] wrong passwords within [`WINDOW_S`][ga_pig.study.admin.WINDOW_S]
-seconds is refused (429, nothing checked) until the window has passed; each failure and each lock-out
-is logged in one line."""
+A hash is checked in a worker thread (at most [`HASHING`][ga_pig.study.admin.HASHING] at once), so wrong passwords
+never hold up participants. A client address with [`FAILURES`][ga_pig.study.admin.FAILURES] wrong passwords within
+[`WINDOW_S`][ga_pig.study.admin.WINDOW_S] seconds is refused (429) until the window has passed."""
 
 from __future__ import annotations
 

@@ -1,22 +1,16 @@
 """The study's web server: a Starlette application over a [`Study`][ga_pig.study.flow.Study].
 
-Pages are rendered on the server ([`ga_pig.study.pages`][ga_pig.study.pages]); the game page's script
-(a static file: the pages carry no inline script) only shows states and events and sends "roll",
-"hold" or "next" with the state's token as ``application/json``. A refused request gets a 4xx and one
-line, never a traceback; bodies over [`MAX_BODY`][ga_pig.study.app.MAX_BODY] bytes are refused before
-they are read whole. The study's calls to the database run in Starlette's thread pool, so a request
-waiting for the database never holds up the others; a database file gone or replaced under the
-server gets 503 ([`Unavailable`][ga_pig.study.store.Unavailable]). ``/admin``:
-[`ga_pig.study.admin`][ga_pig.study.admin].
+Pages are rendered on the server ([`ga_pig.study.pages`][ga_pig.study.pages]); the game page's static script
+only shows states and sends "roll", "hold" or "next" with the state's token as JSON. A refused request gets a
+4xx and one line; bodies over [`MAX_BODY`][ga_pig.study.app.MAX_BODY] bytes are refused before they are read.
+Database calls run in Starlette's thread pool; a database file gone or replaced gets 503
+([`Unavailable`][ga_pig.study.store.Unavailable]).
 
-Who may act for a participant: the study's link (a GET) shows a Start button; only its POST makes a
-participant, and its answer sets the participant's link key in a cookie
-([`COOKIE`][ga_pig.study.app.COOKIE]: HttpOnly, SameSite=Strict, Secure behind TLS). Every
-participant URL (``/p/<key>``) must come with that cookie, so a reload or a second tab opens where the
-participant is, in the browser they began in, and nowhere else; their ID entered again from another
-browser is refused. Every POST must come from the study's own pages (``Sec-Fetch-Site`` and
-``Origin`` checked); only the configured hosts are answered; every answer carries the security
-headers of [`SecurityHeaders`][ga_pig.study.app.SecurityHeaders]."""
+Only the POST behind the study's link makes a participant, and its answer sets the participant's key in a cookie
+([`COOKIE`][ga_pig.study.app.COOKIE]: HttpOnly, SameSite=Strict, Secure behind TLS) that every ``/p/<key>``
+must carry, so a participant goes on only in the browser they began in. Every POST must come from the study's own
+pages (``Sec-Fetch-Site`` and ``Origin``); only the configured hosts are answered; every answer carries
+[`SecurityHeaders`][ga_pig.study.app.SecurityHeaders]."""
 
 from __future__ import annotations
 

@@ -2,11 +2,10 @@
 
     python -m ga_pig.study.export outputs/study/<name> [--out DIR]
 
-writes ``decisions``, ``games``, ``participants`` and ``exits`` as CSV and parquet, and a
-``session.json``, into ``<study>/export/`` (or ``--out``), without the server: the export is a play
-session directory that [`load_play`][ga_pig.analysis.load_play] reads like a terminal session's.
-The database is the study's SQLite file (a study without one is refused: nothing is made), or the URL
-in $GA_PIG_STUDY_DATABASE. A refused command prints one line and exits with 2."""
+writes ``decisions``, ``games``, ``participants`` and ``exits`` as CSV and parquet, and a ``session.json``, into
+``<study>/export/`` (or ``--out``), without the server: a session directory
+[`load_play`][ga_pig.analysis.load_play] reads. The database is the study's SQLite file, or the URL in
+$GA_PIG_STUDY_DATABASE."""
 
 from __future__ import annotations
 

@@ -3,12 +3,9 @@ risk questions → games → completion, each request one transaction
 ([`Store.begin`][ga_pig.study.store.Store.begin]).
 
 The server decides everything. A participant's dice are roll n of game g under their own seed
-([`face_at`][ga_pig.play.dice.face_at]), stored with them; a game is its
-[`State`][ga_pig.play.state.State] in the database, advanced by the one step function the terminal
-plays too. A move must carry the token issued with the state it answers: a token is spent by the
-first move that carries it (a conditional update, so two requests cannot both spend it), so a
-replayed, forged, out-of-turn or double-clicked move is refused and records nothing. The computer's
-moves are played at once after the participant's and returned as events for the page to show."""
+([`face_at`][ga_pig.play.dice.face_at]); a game is its [`State`][ga_pig.play.state.State] in the database. A move
+must carry the token issued with the state it answers, spent by a conditional update, so a replayed, forged,
+out-of-turn or double-clicked move is refused and records nothing. The computer's moves are returned as events."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
-"""A study started from its config: its directory (one server at a time), database, exact advice
-and web server. Starting again on the same directory reopens the study where it was, and so does
-starting again a study stopped at any moment of its start (its directory then holds only what a start
-writes, [`START_FILES`][ga_pig.study.serve.START_FILES], and perhaps no ``study.json`` yet).
-
-The server is uvicorn with its h11 protocol, given a deadline for a request's headers
-([`Protocol`][ga_pig.study.serve.Protocol])."""
+"""A study started from its config: its directory (one server at a time), database, exact advice and web server
+(uvicorn, with a deadline for a request's headers: [`Protocol`][ga_pig.study.serve.Protocol]). Starting again on
+the same directory reopens the study where it was, even one stopped during its start
+([`START_FILES`][ga_pig.study.serve.START_FILES])."""
 
 from __future__ import annotations
 
@@ -111,8 +108,8 @@ def _check_port(host: str, port: int) -> None:
 
 def _claim(cfg: DictConfig, directory: Path) -> Path:
     """Lock the study's directory (made if new) and open its database once, so a database another
-    study made or one that does not answer is refused before the server starts; a directory made
-    here is removed again when refused."""
+    study made or one that does not answer is refused before the server starts; the directories made
+    here (its missing parents too) are removed again when refused."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from ga_pig.rundir import hold, release
@@ -125,16 +122,22 @@ def _claim(cfg: DictConfig, directory: Path) -> Path:
         raise ValueError(f"hydra.run.dir = {str(directory)!r}: expected a new directory or a study's; it holds "
                          "other files")
     url = database_url(cfg, directory)
-    new = not directory.exists()
-    directory.mkdir(parents=True, exist_ok=True)
-    hold(directory)
+    made = next((p for p in (*reversed(directory.absolute().parents), directory) if not p.exists()), None)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        hold(directory)
+    except OSError as error:  # a file on the way, a file system that cannot be written
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise ValueError(f"hydra.run.dir = {str(directory)!r}: cannot make the study's directory "
+                         f"({error.strerror or error}); pick another") from None
     try:
         store, _ = open_store(url, recorded(cfg), cfg.seed)
         store.dispose()
     except (ValueError, SQLAlchemyError) as error:
         release(directory)
-        if new:
-            shutil.rmtree(directory, ignore_errors=True)
+        if made is not None:  # the outermost directory made here
+            shutil.rmtree(made, ignore_errors=True)
         if isinstance(error, SQLAlchemyError):
             cause = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
             raise ValueError(f"database {_masked(url)}: {cause}") from None

@@ -2,18 +2,12 @@
 WAL mode, each write transaction taken at once with ``BEGIN IMMEDIATE`` so concurrent requests queue
 instead of failing), any other URL (PostgreSQL) unchanged.
 
-Tables: ``study`` (what fixes the study's data, and its seed), ``participants`` (one row each, with
-the game state, the move token and the stage), ``decisions`` and ``games`` (the columns of the
-terminal's records, [`ga_pig.analysis.play`][ga_pig.analysis.play], plus the participant they belong to),
-``pages`` (when each page was entered and left) and ``exits`` (declines and withdrawals: the ID and
-when, nothing more). Every request runs in one transaction, so what a response acknowledges is stored
-and what a refused request tried leaves nothing.
-
-A SQLite database is checked before and after every transaction (``begin``): its file and its WAL must
-still be the ones the server opened (same device and inode). A file deleted or replaced under a running
-server would otherwise take every later write with it, acknowledged but gone; instead the transaction
-is rolled back and [`Unavailable`][ga_pig.study.store.Unavailable] raised (the server answers 503), with
-one log line."""
+Tables: ``study`` (what fixes the study's data, and its seed), ``participants`` (game state, move token,
+stage), ``decisions`` and ``games`` (the terminal's columns, [`ga_pig.analysis.play`][ga_pig.analysis.play], plus
+the participant), ``pages`` (when each was entered and left) and ``exits`` (declines and withdrawals). Every
+request runs in one transaction. A SQLite file or WAL deleted or replaced under the server (another device or
+inode, checked around every transaction) rolls it back and raises [`Unavailable`][ga_pig.study.store.Unavailable],
+rather than acknowledging writes that are gone."""
 
 from __future__ import annotations
 

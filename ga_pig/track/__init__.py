@@ -8,8 +8,9 @@ row (the generation as the step), the config as parameters (HParams in TensorBoa
 picture ([`ga_pig.track.pictures`][ga_pig.track.pictures]) every ``logger.policy_every`` generations of a live run
 and at the end (afterwards: at the end, from ``best.npy``), drawn beside the run's loop
 ([`ga_pig.track.painter`][ga_pig.track.painter]) and sent, at its generation's step, when drawn. A tracker
-holds what it was sent; only later generations of each metric, and of the picture, are sent to it, so a resumed
-run, or a second send, continues its run instead of repeating one.
+is asked what it holds (each metric's steps, the pictures' last step), and only the generations it lacks of each
+metric, and later pictures, are sent to it, so a resumed run (which first sends its checkpoint's rows), or a second
+send, fills in its run instead of repeating one, also after a run killed with rows still waiting to be sent.
 
 A store that cannot be used is refused before any work ([`check`][ga_pig.track.check]); one lost in the middle
 of a run costs one warning line, and the run goes on, its files whole.
@@ -43,15 +44,16 @@ ARTIFACTS = (SUMMARY, BEST, WINRATE, CONFIG_FILE)
 SEND_EVERY_S = 5.0
 
 
-def check(spec: RunSpec) -> None:
-    """Refuse, in one ValueError, a logger that the run spec ``spec`` names and that
-    cannot be used: MLflow's store does not answer (or its database's directory cannot be written), the
-    TensorBoard directory cannot be written, a library is missing, or the tracking URI holds credentials."""
+def check(spec: RunSpec, experiment: str | None = None) -> None:
+    """Refuse, in one ValueError, a logger that the run spec ``spec`` names and that cannot be used: MLflow's store
+    cannot be opened and written to (``mlflow_run.probe``, which makes the MLflow ``experiment`` the run is sent to:
+    by default the spec's), the TensorBoard directory cannot be written, a library is missing, or the tracking URI
+    holds credentials."""
     from ga_pig.track.mlflow_run import probe, store_uri
     from ga_pig.track.tensorboard_run import check_logdir
 
     if spec.logger.mlflow:
-        probe(store_uri(spec))
+        probe(store_uri(spec), experiment or spec.logger.experiment or spec.experiment)
     if spec.logger.tensorboard:
         check_logdir(spec)
 
@@ -68,9 +70,9 @@ class Tracking:
         from ga_pig.track.mlflow_run import MLflowRun, store_uri
         from ga_pig.track.tensorboard_run import TensorBoardRun
 
-        check(spec)
         self.spec, self.run_dir = spec, Path(run_dir)
         self.name = run_name(spec, self.run_dir)
+        check(spec, self.name.experiment)
         self.constant = set(spec.columns)
         self.trackers: dict[str, object] = {}
         self.finished = False
@@ -107,7 +109,7 @@ class Tracking:
         for kind, tracker in list(self.trackers.items()):
             values = [(int(row["generation"]), key, value) for row in rows
                       for key, value in metrics(row, self.constant).items()
-                      if row["generation"] > tracker.sent.get(key, -1)]
+                      if row["generation"] not in tracker.sent.get(key, ())]
             if values:
                 self._try(kind, lambda t=tracker, v=values: t.send(v), f"generation {values[0][0]}")
 

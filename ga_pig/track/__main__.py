@@ -24,16 +24,21 @@ __all__ = ["runs_under", "send", "main"]
 
 
 def runs_under(paths: list[str | Path]) -> list[Path]:
-    """The run directories ``paths`` name: each one that holds a run's ``config.yaml``, else every run under it."""
+    """The run directories ``paths`` name: each one that holds a run's ``config.yaml``, else every run under it;
+    a ``.hydra/`` folder (or a folder in one), or one with no run under it, is refused (ValueError)."""
     found: list[Path] = []
     for path in map(Path, paths):
+        hydra = next((p for p in (path.resolve(), *path.resolve().parents) if p.name == ".hydra"), None)
+        if hydra is not None:  # it holds Hydra's copy of the config: not a run
+            raise ValueError(f"RUN_DIR {str(path)!r}: expected a run directory; .hydra/ is Hydra's record of the run "
+                             f"in {str(hydra.parent)!r}, which is the one to name")
         if (path / CONFIG_FILE).is_file():
             found.append(path)
             continue
         under = sorted(c.parent for c in path.rglob(CONFIG_FILE) if c.parent.name != ".hydra")
         if not under:
             raise ValueError(f"RUN_DIR {str(path)!r}: expected a run directory (holding {CONFIG_FILE}) or a "
-                             "directory of runs; it holds none")
+                             "directory of runs; " + ("it holds none" if path.is_dir() else "no such directory"))
         found.extend(under)
     return found
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from ga_pig import __version__
 from ga_pig.spec import RunSpec
 from ga_pig.track.records import RunName, check_uri, params, tags
 
@@ -30,15 +31,25 @@ MAX_METRICS, MAX_PARAMS = 1000, 100
 PICTURE, PICTURE_FILE = "policy", "policy.png"
 #: The tag naming the last generation of the run whose outputs the run holds.
 FINISHED = "ga_pig.finished"
+#: The experiment tag naming the ga_pig version that last wrote to it.
+VERSION_TAG = "ga_pig.version"
 
 
 def store_uri(spec: RunSpec) -> str:
     """The tracking store ``spec`` names, a SQLite path made absolute (``sqlite:///outputs/mlflow.db`` is relative
-    to the directory the run started in)."""
+    to the directory the run started in). A relative SQLite path whose directory does not exist is refused
+    (ValueError), except under ``outputs/``, where runs are written: MLflow would make it, wherever the command
+    happened to start."""
     uri = spec.logger.tracking_uri or DEFAULT_STORE
     check_uri(uri)
     if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
-        return "sqlite:///" + str(Path(uri[len("sqlite:///"):]).resolve())
+        relative = Path(uri[len("sqlite:///"):])
+        absolute = relative.resolve()
+        if not absolute.parent.is_dir() and relative.parts[:1] != ("outputs",):
+            raise ValueError(f"config key 'logger.tracking_uri' = {uri!r}: expected a database in a directory that "
+                             f"exists; sqlite:/// is followed by a path relative to {Path.cwd()}, where "
+                             f"{relative.parent} is not a directory (sqlite:////{relative} is absolute)")
+        return "sqlite:///" + str(absolute)
     return uri
 
 
@@ -47,30 +58,73 @@ def _sqlite_path(uri: str) -> Path | None:
 
 
 @cache
-def probe(uri: str) -> None:
-    """Refuse a store that cannot be used, before any work: a server that does not answer, a database whose
-    directory cannot be written, or MLflow not installed. Raises ValueError in one line."""
+def probe(uri: str, experiment: str) -> str:
+    """Open the store ``uri`` through MLflow's own client and write to it once, before any work: make its
+    ``experiment`` if it lacks it and tag it with the ga_pig version that uses it; return the experiment's id.
+    A store that cannot be used (a scheme MLflow does not know, a server that does not answer or does not let
+    us write, a database under a file or in a directory that cannot be written, MLflow's file store, which MLflow
+    refuses, or MLflow not installed) raises ValueError in one line naming the URI and the reason."""
     try:
+        from mlflow.store.db.db_types import DATABASE_ENGINES
         from mlflow.tracking import MlflowClient
     except ImportError:
         raise ValueError("logger=mlflow: expected MLflow to be installed: pip install 'ga_pig[tracking]'") from None
     path = _sqlite_path(uri)
+    if urlsplit(uri).scheme == "sqlite" and (path is None or path.is_dir()):
+        raise ValueError(f"config key 'logger.tracking_uri' = {uri!r}: expected a database file, "
+                         "sqlite:///<path> (an absolute path: sqlite:////<path>)")
     if path is not None:
         existing = next(p for p in (path.parent, *path.parents) if p.exists())
-        if not os.access(existing, os.W_OK):
+        if not existing.is_dir() or not os.access(existing, os.W_OK):
             raise ValueError(f"config key 'logger.tracking_uri' = {uri!r}: expected a database in a directory "
-                             f"that can be written; {existing} cannot")
-        return
+                             f"that can be written; {existing} {'cannot' if existing.is_dir() else 'is a file'}")
     if urlsplit(uri).scheme in ("http", "https"):
         for key, value in HTTP_DEFAULTS.items():
             os.environ.setdefault(key, value)
         # urllib3 logs a line for each of MLflow's retries; a lost server is said once, by ga_pig.track
         logging.getLogger("urllib3.connectionpool").setLevel(logging.ERROR)
-        try:
-            MlflowClient(tracking_uri=uri).search_experiments(max_results=1)
-        except Exception as error:
-            raise ValueError(f"config key 'logger.tracking_uri' = {uri!r}: expected an MLflow tracking server that "
-                             f"answers; {type(error).__name__}: {_first_line(error)}") from None
+    try:
+        if urlsplit(uri).scheme.partition("+")[0] in DATABASE_ENGINES:  # one try, not MLflow's minutes of retries
+            _connect(uri)
+        client = MlflowClient(tracking_uri=uri)
+        experiment_id = _experiment(client, uri, experiment)
+        client.set_experiment_tag(experiment_id, VERSION_TAG, __version__)
+    except Exception as error:
+        raise ValueError(f"config key 'logger.tracking_uri' = {uri!r}: expected an MLflow store that can be opened "
+                         f"and written to; {type(error).__name__}: {_first_line(error)}") from None
+    return experiment_id
+
+
+def _connect(uri: str) -> None:
+    """Open the database ``uri`` once (SQLite: the file made, its directories too)."""
+    import sqlalchemy
+
+    path = _sqlite_path(uri)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = sqlalchemy.create_engine(uri)
+    try:
+        engine.connect().close()
+    finally:
+        engine.dispose()
+
+
+def _experiment(client, uri: str, experiment: str) -> str:
+    """The id of ``experiment`` in ``client``'s store, made if the store lacks it (a SQLite store keeps its
+    artifacts beside the database, under ``mlartifacts/<experiment>``)."""
+    found = client.get_experiment_by_name(experiment)
+    if found is not None:
+        return found.experiment_id
+    path = _sqlite_path(uri)
+    location = None if path is None else \
+        (path.parent / "mlartifacts" / re.sub(r"[^\w.-]+", "_", experiment)).as_uri()
+    try:
+        return client.create_experiment(experiment, artifact_location=location)
+    except Exception:  # another job of the sweep created it first
+        found = client.get_experiment_by_name(experiment)
+        if found is None:
+            raise
+        return found.experiment_id
 
 
 def _first_line(error: BaseException) -> str:
@@ -79,15 +133,14 @@ def _first_line(error: BaseException) -> str:
 
 class MLflowRun:
     """The run ``name`` in the MLflow store ``uri`` (created, with ``spec`` as parameters, if the store lacks it);
-    ``sent``: the last generation the store holds of each metric."""
+    ``sent``: the generations the store holds of each metric."""
 
     def __init__(self, spec: RunSpec, name: RunName, uri: str) -> None:
         from mlflow.tracking import MlflowClient
 
-        probe(uri)
+        self.experiment_id = probe(uri, name.experiment)
         self.uri, self.name = uri, name
         self.client = MlflowClient(tracking_uri=uri)
-        self.experiment_id = self._experiment(name.experiment)
         found = self.client.search_runs([self.experiment_id], max_results=1,
                                         filter_string=f"tags.`ga_pig.run_dir` = '{name.directory}'")
         if found:
@@ -97,24 +150,9 @@ class MLflowRun:
             self.run = self.client.create_run(self.experiment_id, run_name=name.name, tags=tags(spec, name))
         self.run_id = self.run.info.run_id
         self._params(params(spec))
-        self.sent = {key: max(m.step for m in self.client.get_metric_history(self.run_id, key))
+        self.sent = {key: {m.step for m in self.client.get_metric_history(self.run_id, key)}
                      for key in self.client.get_run(self.run_id).data.metrics}
         self.last_picture = max(self.picture_steps(), default=-1)
-
-    def _experiment(self, experiment: str) -> str:
-        found = self.client.get_experiment_by_name(experiment)
-        if found is not None:
-            return found.experiment_id
-        path = _sqlite_path(self.uri)
-        location = None if path is None else \
-            (path.parent / "mlartifacts" / re.sub(r"[^\w.-]+", "_", experiment)).as_uri()
-        try:
-            return self.client.create_experiment(experiment, artifact_location=location)
-        except Exception:  # another job of the sweep created it first
-            found = self.client.get_experiment_by_name(experiment)
-            if found is None:
-                raise
-            return found.experiment_id
 
     def _params(self, values: dict[str, str]) -> None:
         """Log the parameters the run lacks (MLflow keeps a parameter's first value: a resume's changes are in
@@ -135,7 +173,7 @@ class MLflowRun:
         for start in range(0, len(batch), MAX_METRICS):
             self.client.log_batch(self.run_id, metrics=batch[start:start + MAX_METRICS])
         for step, key, _ in values:
-            self.sent[key] = max(self.sent.get(key, -1), step)
+            self.sent.setdefault(key, set()).add(step)
 
     def picture_steps(self) -> list[int]:
         """The generations of the policy pictures the run holds (MLflow names an image's files by key and step:

@@ -14,12 +14,15 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections import deque
 from collections.abc import Hashable
 from concurrent.futures import Future, ProcessPoolExecutor
 
 import numpy as np
 
+from ga_pig.signals import sparing_helpers
 from ga_pig.track import pictures
 
 __all__ = ["Painter"]
@@ -29,6 +32,8 @@ log = logging.getLogger("ga_pig.track")
 #: How much lower than the run's the worker's scheduling priority is: a picture waits for a free core rather than
 #: taking one from the loop.
 NICENESS = 10
+#: Seconds between two looks of the worker at whether the run's process is still alive.
+WATCH_S = 0.5
 
 
 class Painter:
@@ -45,8 +50,9 @@ class Painter:
         if process:
             try:
                 self.pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=_worker_start)
-                self.warm = self.pool.submit(_warm)  # the worker started, matplotlib imported
+                                                initializer=_worker_start, initargs=(os.getpid(),))
+                with sparing_helpers():  # the worker is started by the first task
+                    self.warm = self.pool.submit(_warm)  # the worker started, matplotlib imported
             except Exception as error:
                 self._inline(error)
 
@@ -116,10 +122,20 @@ class Painter:
                  "for them: %s)", message)
 
 
-def _worker_start() -> None:
-    """The worker leaves Ctrl-C to the run (a terminal sends it to both) and yields a core to it."""
+def _worker_start(run: int) -> None:
+    """The worker leaves Ctrl-C to the run (a terminal sends it to both), yields a core to it, and ends when the
+    run's process ``run`` has ended, however it ended (``kill -9`` included)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.nice(NICENESS)
+    threading.Thread(target=_end_with, args=(run,), daemon=True).start()
+
+
+def _end_with(run: int) -> None:
+    """Exit once this process's parent is no longer ``run`` (it died, and init adopted this one). Its queue's pipe
+    stays open in this process too, so no end of input would say so."""
+    while os.getppid() == run:
+        time.sleep(WATCH_S)
+    os._exit(0)
 
 
 def _warm() -> None:

@@ -44,30 +44,29 @@ def check_logdir(spec: RunSpec) -> None:
                          f"written; {existing} cannot")
 
 
-def last_steps(folder: Path) -> tuple[dict[str, int], dict[str, int]]:
-    """The last step of each scalar, and of each image, in ``folder``'s event files, by TensorBoard's event
-    reader."""
+def steps(folder: Path) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    """The steps of each scalar, and of each image, in ``folder``'s event files, by TensorBoard's event reader."""
     if not folder.is_dir():
         return {}, {}
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     events = EventAccumulator(str(folder), size_guidance={"scalars": 0, "images": 0})
     events.Reload()
-    return ({tag: max(event.step for event in events.Scalars(tag)) for tag in events.Tags()["scalars"]},
-            {tag: max(event.step for event in events.Images(tag)) for tag in events.Tags()["images"]})
+    return ({tag: {event.step for event in events.Scalars(tag)} for tag in events.Tags()["scalars"]},
+            {tag: {event.step for event in events.Images(tag)} for tag in events.Tags()["images"]})
 
 
 class TensorBoardRun:
-    """The run ``name``'s folder under ``spec``'s log directory; ``sent``: the last step it holds of each scalar,
-    ``last_picture``: of the policy picture (-1: none)."""
+    """The run ``name``'s folder under ``spec``'s log directory; ``sent``: the steps it holds of each scalar,
+    ``last_picture``: the last of the policy picture (-1: none)."""
 
     def __init__(self, spec: RunSpec, name: RunName) -> None:
         check_logdir(spec)
         self.root = logdir_of(spec)
         self.folder = self.root / name.subfolder
         self.group = self.folder.parent
-        self.sent, images = last_steps(self.folder)
-        self.last_picture = images.get(PICTURE, -1)
+        self.sent, images = steps(self.folder)
+        self.last_picture = max(images.get(PICTURE, ()), default=-1)
         self._writer = None
 
     def writer(self):
@@ -84,7 +83,7 @@ class TensorBoardRun:
         """Write each (generation, name, value) as a scalar at that step."""
         for step, key, value in values:
             self.writer().add_scalar(key, value, global_step=step)
-            self.sent[key] = max(self.sent.get(key, -1), step)
+            self.sent.setdefault(key, set()).add(step)
         self.writer().flush()
 
     def picture(self, generation: int, pixels: np.ndarray) -> None:
@@ -103,8 +102,8 @@ class TensorBoardRun:
         if not folder.is_dir():
             self.writer().add_hparams(hparams, final, name=HPARAMS, global_step=generation)
         else:
-            held, _ = last_steps(folder)
-            if not final or max(held.values(), default=-1) >= generation:
+            held, _ = steps(folder)
+            if not final or any(generation in held_steps for held_steps in held.values()):
                 return
             from tensorboardX import SummaryWriter
 

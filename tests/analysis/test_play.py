@@ -1,6 +1,5 @@
-"""ga_pig.analysis.play: hold models, risk and tracker forms of recorded play."""
+"""ga_pig.analysis.play: hold models and risk of recorded play."""
 
-import pandas as pd
 import pytest
 
 from ga_pig.analysis import load_play
@@ -14,8 +13,8 @@ def test_synthetic_thresholds_are_recovered(tmp_path, pig):
     synthetic.simulate(pig, ("averse", synthetic.profile("averse"), {"stated_risk": "loving"}),
                        ("seeker", synthetic.threshold_player(27, -0.15), {"stated_risk": "loving"}), 150,
                        tmp_path / "a", seed=4, advisor=advisor)
-    synthetic.simulate(pig, ("optimal", synthetic.noisy_optimal(0.0), {"stated_risk": "neutral"}),
-                       ("noisy", synthetic.noisy_optimal(0.02, seed=1), {"stated_risk": "neutral"}), 40,
+    synthetic.simulate(pig, ("optimal", lambda i, j, k, advice: advice.optimal_action, {"stated_risk": "neutral"}),
+                       ("noisy", synthetic.profile("neutral"), {"stated_risk": "neutral"}), 40,
                        tmp_path / "b", seed=5, advisor=advisor)
     decisions, games = load_play(tmp_path)
     assert len(games) == 190 and games["finished"].all()
@@ -33,24 +32,3 @@ def test_synthetic_thresholds_are_recovered(tmp_path, pig):
     gradients = P.risk_gradients(turns).set_index("stated_risk")
     assert set(gradients.index) == {"loving", "neutral"} and (gradients["gradient"] > 0).all()
     assert set(P.late_game_test(turns)) >= {"t", "p_value"}
-
-
-def test_tracker_form_of_seed_000_figure_6(tmp_path):
-    """[Exeter optimal Fig. 6]: a risk-loving player's rolls and banked points, typed from the form;
-    the totals are the report's (16, 24, ..., 101)."""
-    rolled = [4, 2, 3, 3, 1, 3, 3, 2, 1, 4, 1, 4]
-    banked = [16, 8, 8, 16, 0, 0, 13, 9, 0, 16, 0, 15]
-    other = [(2, 5), (3, 12), (1, 0)]
-    form = pd.DataFrame({"turn": range(1, 13), "rolled_1": [r for r, _ in other] + [None] * 9,
-                         "banked_1": [b for _, b in other] + [None] * 9, "rolled_2": rolled, "banked_2": banked})
-    form.to_csv(tmp_path / "game_6.csv", index=False)
-    turns = P.read_tracker(tmp_path / "game_6.csv", players=("A", "B"), stated_risk=("neutral", "loving"))
-    b = turns[turns["player"] == "B"]
-    assert b["total"].tolist() == [16, 24, 32, 48, 48, 48, 61, 70, 70, 86, 86, 101]
-    assert b["rolls"].tolist() == rolled and set(b["stated_risk"]) == {"loving"}
-    assert turns[turns["player"] == "A"]["total"].tolist() == [5, 17, 17]
-    assert set(P.risk_gradients(turns)["stated_risk"]) == {"neutral", "loving"}
-    form.drop(columns="banked_2").to_csv(tmp_path / "bad.csv", index=False)
-    with pytest.raises(ValueError, match="needs the columns turn, rolled_1, banked_1, rolled_2, banked_2; missing "
-                                         "banked_2"):
-        P.read_tracker(tmp_path / "bad.csv")

@@ -2,7 +2,8 @@
 
 import pytest
 
-from ga_pig import Game
+from ga_pig import Game, exact
+from ga_pig import strategies as S
 from ga_pig.analysis import tables
 
 
@@ -31,3 +32,10 @@ def test_nontransitive_trio_search():
     assert roll_vs_wait["second_first_wins_exact"] == pytest.approx(0.0, abs=1e-12)
     assert facts["roll_and_wait_error"] > 1e-4 and not facts["roll_and_wait_reproduced"]
     assert facts["loop_holds"] and facts["searched"] == 80
+    # as findings/seeds.md writes them: turtle (hold at 5) against roll-to-win, and the closest reading of the full
+    # search, climb to 60 holding at 24 and wait until behind, against the turtle, each moving first and second
+    game, turtle = Game.pig(), S.turtle(5, Game.pig())
+    for a, b, written in ((turtle, S.roll_to_win(game), ("0.812840", "0.195448")),
+                          (S.roll_and_wait(game, wait_at=60, hold=24, lead=-1), turtle, ("0.711002", "0.297433"))):
+        seats = exact.seats(a, b, game)
+        assert (f"{seats.a_first_wins_a:.6f}", f"{seats.b_first_wins_b:.6f}") == written

@@ -107,7 +107,7 @@ import sys
 from ga_pig import Game, exact, strategies as S
 from ga_pig.families.two_player import _chains
 game = getattr(Game, sys.argv[1])(goal=20)
-a = S.random_dice(game, 1) if game.max_dice else S.hold_at(15, game)
+a = S.random(game, 1) if game.max_dice else S.hold_at(15, game)
 exact.seats(a, a, game)
 exact.optimal(game)
 exact.best_response(a, game)

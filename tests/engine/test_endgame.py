@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from ga_pig import exact, simulate, strategies
 from ga_pig._kernels.rules import rules_of
+from ga_pig.analysis import tables
 from ga_pig.families import endgame, space_of
 from ga_pig.families.endgame import solve as endgame_solve
 from ga_pig.game import ENDGAMES, Effect, Game
@@ -127,11 +128,23 @@ def pig_solutions():
 
 
 def test_answers_for_pig(pig_solutions):
-    """The numbers the README gives (first mover's win probability under optimal play)."""
+    """The first mover's win probability under optimal play, and the numbers findings/pigtail.md and its tutorial give:
+    as they write them, the share of last-round games won by 5 points or less, and the classic optimal policy (banking
+    at the goal), hold at 25 and hold at 20 against each rule's optimal policy."""
     last, equal = pig_solutions["last_round"], pig_solutions["equal_turns"]
     assert last.start[0] == pytest.approx(0.527952323749746, abs=1e-12)
     assert equal.start[0] == pytest.approx(0.456420429651184, abs=1e-12)
     assert sum(last.start) == pytest.approx(1.0, abs=1e-15)
+    assert (f"{last.start[0]:.6f}", str(last.start[1])[:8], f"{last.start[0]:.4f}", f"{equal.start[0]:.4f}") == (
+        "0.527952", "0.472047", "0.5280", "0.4564")
+    assert f"{endgame.margins(last).sum(axis=0)[:6].sum():.0%}" == "13%"
+    classic = exact.optimal(Game.pig()).policy
+    for solution, rates in ((last, ("0.4752", "0.4765", "0.4689")), (equal, ("0.4913", "0.4843", "0.4776"))):
+        game, space = solution.game, space_of(solution.game)
+        stopping = np.zeros((game.goal, game.goal, space.turn_totals), bool)
+        stopping[..., : game.goal] = classic
+        rivals = space.table(stopping), strategies.hold_at(25, game), strategies.hold_at(20, game)
+        assert tuple(f"{exact.win_rate(rival, solution.policy, game):.4f}" for rival in rivals) == rates
     # the last round: near the goal in a close game, bank well past it; far ahead, at the goal
     margin = last.margin()
     assert margin[0, 90, 90] > 10 and margin[0, 0, 0] == 0
@@ -156,7 +169,7 @@ def test_the_cap_is_proved_not_guessed(pig_solutions):
     game = Game.pig(endgame="last_round")
     P, _policy, _rounds, W, decides = endgame_solve._solve_with(game, game.goal + 20, "policy_iteration", 1e-15, 10_000)
     assert not endgame_solve._holding_is_optimal_at(game.goal + 20, P, W, decides, 1 / 6, 0.0)
-    assert abs(P[0, 0, 0, 0] - pig_solutions["last_round"].start[0]) > 1e-7
+    assert abs(P[0, 0, 0, 0] - pig_solutions["last_round"].start[0]) == pytest.approx(1.6e-6, abs=5e-8)
     widened = endgame.optimal(game, margin=20)
     assert widened.top > game.goal + 20
     wide = endgame.optimal(game, margin=250)
@@ -200,15 +213,6 @@ def reset_solutions():
     return {(name, rule): endgame.optimal(make(rule)) for name, make in RESETS.items() for rule in RULES}
 
 
-def test_answers_with_resets(reset_solutions):
-    """The README's numbers for 2-dice Pig and Pass the Pigs with oinkers (p 0.01)."""
-    starts = {key: solution.start[0] for key, solution in reset_solutions.items()}
-    assert starts["two_dice", "last_round"] == pytest.approx(0.518401077055734, abs=1e-12)
-    assert starts["two_dice", "equal_turns"] == pytest.approx(0.470541687401845, abs=1e-12)
-    assert starts["oinkers", "last_round"] == pytest.approx(0.5235100471291918, abs=1e-12)
-    assert starts["oinkers", "equal_turns"] == pytest.approx(0.46797724111718536, abs=1e-12)
-
-
 @pytest.mark.parametrize("rule", RULES)
 def test_resets_value_iteration_agrees_with_policy_iteration(rule):
     game = Game.two_dice(goal=40, endgame=rule)
@@ -249,14 +253,11 @@ def pig_dice_solutions():
 
 
 def test_answers_for_pig_dice(pig_dice_solutions):
-    """Pig Dice's head and tail double the turn total and its tails take points off: the README's
-    numbers, proved at a cap 235 points past the goal (the final turn's heavy tail), the same to
+    """Pig Dice's head and tail double the turn total and its tails take points off: its answers are
+    proved at a cap 235 points past the goal (the final turn's heavy tail), the same to
     the last digit as at a cap 864 past it; the margins forward add up to them."""
     last, equal = pig_dice_solutions["last_round"], pig_dice_solutions["equal_turns"]
-    assert last.top == equal.top == 335
-    assert last.start[0] == pytest.approx(0.5313221112076597, abs=1e-12)
-    assert equal.start[0] == pytest.approx(0.45075959333896626, abs=1e-12)
-    assert last.margin()[0].max() == 40 and equal.margin()[0].max() == 19 and (equal.margin()[1] == 0).all()
+    assert last.top == equal.top == 335 and (equal.margin()[1] == 0).all()  # the rest: ENDGAME_TABLE
     check_margins(Game.pig_dice(endgame="equal_turns"), equal, 200_000, 5, ((1, 10), (10, 40), (40, 100), (100, 700)))
 
 
@@ -266,6 +267,33 @@ def test_pig_dice_value_iteration_agrees_with_policy_iteration():
     by_policies = endgame.optimal(game)
     legal = ~np.isnan(by_policies.value)
     np.testing.assert_allclose(by_values.value[legal], by_policies.value[legal], rtol=0, atol=1e-12)
+
+
+#: findings/pigtail.md's table as it writes it: per game, the first mover's win probability under first_to_goal,
+#: last_round and equal_turns; how far past the goal optimal play banks at most under last_round and equal_turns
+#: (Hog: no turn total); the mean winning margin under each rule.
+ENDGAME_TABLE = {
+    "pig": ("0.530593 0.527952 0.456420", "24 11", "54.5 45.4 49.3"),
+    "piggy": ("0.540693 0.534655 0.443011", "42 20", "77.4 58.5 64.8"),
+    "piggy_sevens": ("0.540705 0.534646 0.443524", "42 20", "77.5 58.8 64.9"),
+    "big_pig": ("0.535963 0.532108 0.457501", "30 10", "70.0 55.9 61.9"),
+    "freys": ("0.536692 0.533808 0.462167", "29 11", "66.4 56.2 60.2"),
+    "two_dice": ("0.519559 0.518401 0.470542", "18 8", "68.1 62.2 64.4"),
+    "pig_dice": ("0.535805 0.531322 0.450760", "40 19", "84.1 66.2 72.6"),
+    "pass_the_pigs": ("0.530973 0.528661 0.463630", "22 9", "60.6 50.0 55.0"),
+    "pass_the_pigs(p_oinker=0.01)": ("0.525151 0.523510 0.467977", "20 8", "65.9 57.4 61.1"),
+    "hog": ("0.529865 0.528220 0.469283", "nan nan", "53.7 46.4 50.3"),
+}
+
+
+@pytest.mark.parametrize("entry", tables.ENDGAME_GAMES, ids=str)
+def test_the_endgame_table_of_the_findings(entry):
+    answers, _ = tables.endgame_answers((entry,))
+    row = answers.set_index("endgame")
+    assert ENDGAME_TABLE[answers["game"][0]] == (
+        " ".join(f"{row.first_wins[rule]:.6f}" for rule in ENDGAMES),
+        " ".join(f"{row.largest_margin[rule]:.0f}" for rule in RULES),
+        " ".join(f"{row.mean_winning_margin[rule]:.1f}" for rule in ENDGAMES))
 
 
 def test_bad_endgame_values_are_refused_before_any_work():

@@ -94,8 +94,7 @@ def test_win_rates_from_other_starts_match_a_dense_solve(game):
     stalemates allowed); the same through pair_win_rates and win_matrix; restarts(game, 0) is the
     game's start bit for bit."""
     rng = np.random.default_rng(7)
-    dice = "dice" in space_of(game).offers
-    population = np.stack([S.random_dice(game, rng) if dice else S.random(game, rng, 0.7) for _ in range(3)])
+    population = np.stack([S.random(game, rng, 0.7) for _ in range(3)])
     weights = np.zeros((game.goal, game.goal))  # six score pairs, the start among them
     weights.flat[[0, *rng.choice(np.arange(1, game.goal**2), size=5, replace=False)]] = rng.random(6)
     weights /= weights.sum()
@@ -210,7 +209,7 @@ def test_chunked_evaluation_equals_one_kernel_call(monkeypatch):
 
 def _strategies(game: Game, rng: np.random.Generator, n: int) -> np.ndarray:
     if game.max_dice:
-        return np.stack([S.random_dice(game, rng) for _ in range(n)])
+        return np.stack([S.random(game, rng) for _ in range(n)])
     if game.endgame != "first_to_goal":
         return np.stack([S.random(game, rng) for _ in range(n)])
     return np.stack([S.threshold(rng.integers(2, 9, (game.goal,) * game.players), game) for _ in range(n - 1)]

@@ -25,7 +25,7 @@ def _games(goal: int | None) -> list[Game]:
 
 def _random(game: Game, rng: np.random.Generator) -> np.ndarray:
     if game.max_dice:
-        return S.random_dice(game, rng)
+        return S.random(game, rng)
     return S.random(game, rng, p_roll=rng.uniform(0.3, 0.95))
 
 

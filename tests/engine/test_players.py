@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from ga_pig import exact, strategies
 from ga_pig import strategies as S
+from ga_pig.analysis import tables
 from ga_pig.evolve.genomes import ThresholdGenome
+from ga_pig.families import engine_of, space_of
 from ga_pig.families import players as NP
-from ga_pig.families import space_of
 from ga_pig.families.players import _orbits
 from ga_pig.families.players import solve as NP_solve
 from ga_pig.game import Effect, Game
@@ -220,7 +221,7 @@ MIXED = Game.pig(goal=16, sides=3, players=3)
 
 def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
     """Random threshold strategies that roll at every turn start (no stalemates)."""
-    genes = ThresholdGenome(game)
+    genes = ThresholdGenome(engine_of(game))
     return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1)
 
 
@@ -287,3 +288,29 @@ def test_pair_rates_and_the_win_matrix():
     np.testing.assert_allclose(np.diag(W), 1 / 3, atol=1e-13)  # no stalemates: a third against its own copies
     rates = exact.pair_win_rates(members, [[0, 1], [2, 3]], THREE)
     np.testing.assert_allclose(rates, [[W[0, 1], W[1, 0]], [W[2, 3], W[3, 2]]], atol=1e-14)  # each alone
+
+
+@pytest.mark.slow
+def test_the_values_the_findings_give():
+    """findings/pigtail.md's exact numbers of three and four players, as it writes them (minutes: the equilibria of
+    three players at goal 100 and of four at goal 60): seat values one rival earns among equilibrium players and
+    when every player uses it, what it gives up a seat; win rates against copies of the equilibrium."""
+    table, facts = tables.players_answers(100)
+    shown = table[(table.who != "every player") | table.strategy.isin(["equilibrium", "Neller-Presser approximation"])]
+    written = [" ".join(f"{v:.6f}" for v in row[["seat 1", "seat 2", "seat 3"]]) + f" {row.loss:.4f}"
+               for _, row in shown.iterrows()]
+    assert written == ["0.365594 0.331856 0.302551 0.0000", "0.362255 0.328464 0.298973 0.0034",
+                       "0.365785 0.331913 0.302302 nan", "0.315268 0.281087 0.251504 0.0507",
+                       "0.343676 0.310039 0.280606 0.0219", "0.321871 0.287620 0.258472 0.0440"], written
+    assert (facts["mixed"], facts["unsettled"], f"{facts['exploitability']:.1e}") == (77, 0, "2.2e-16")
+    four = NP.optimal(Game.pig(goal=60, players=4))
+    assert (" ".join(f"{v:.6f}" for v in four.start), four.mixed) == ("0.293353 0.260937 0.234102 0.211608", 23)
+    for goal, rivals, written in ((50, ("approximation", 25, 20, "roll"), "0.324484 0.316520 0.259412 0.310301"),
+                                  (100, ("approximation", 25), "0.3299 0.3114")):
+        game = Game.pig(goal=goal, players=3)
+        equilibrium = facts["solution"] if goal == 100 else NP.optimal(game)
+        members = np.stack([NP.approximation(exact.optimal(Game.pig(goal=goal)).policy, 3) if rival == "approximation"
+                            else S.roll_to_win(game) if rival == "roll" else NP.hold_at(rival, goal, 3)
+                            for rival in rivals])
+        digits = 6 if goal == 50 else 4
+        assert " ".join(f"{rate:.{digits}f}" for rate in exact.win_rates(members, equilibrium, game)) == written

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ga_pig import Game, exact, simulate
 from ga_pig import strategies as S
 from ga_pig.evolve.genomes import ThresholdGenome
-from ga_pig.families import space_of
+from ga_pig.families import _family, engine_of, space_of
 from ga_pig.simulate import BLOCK
 
 G = Game.pig(goal=30)
@@ -229,18 +229,14 @@ def test_simulation_agrees_with_exact(pig, optimal_pig, make_a, make_b):
     assert within_four_se(r.stalemates, n, 0.5 * (seats.a_first_stalemate + seats.b_first_stalemate))
 
 
-def test_many_games_use_bounded_memory_and_agree_with_one_chunk():
+def test_many_games_use_bounded_memory_and_agree_with_one_chunk(monkeypatch):
     """More games than one chunk: the same counts as the blocks played in one kernel call."""
     game = Game.pig(goal=20)
     a, b = S.hold_at(6, game), S.hold_at(9, game)
-    n = simulate.BLOCK * simulate.CHUNK_BLOCKS * 2 + 12345
+    n = simulate.BLOCK * _family.CHUNK_BLOCKS * 2 + 12345
     chunked = simulate.play(a, b, game, n, seed=7)
-    old = simulate.CHUNK_BLOCKS
-    try:
-        simulate.CHUNK_BLOCKS = 10**9
-        whole = simulate.play(a, b, game, n, seed=7)
-    finally:
-        simulate.CHUNK_BLOCKS = old
+    monkeypatch.setattr(_family, "CHUNK_BLOCKS", 10**9)
+    whole = simulate.play(a, b, game, n, seed=7)
     assert chunked == whole and chunked.games == n
 
 
@@ -314,7 +310,7 @@ THREE = Game.pig(goal=20, players=3)
 
 def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
     """Random threshold strategies that roll at every turn start (no stalemates)."""
-    genes = ThresholdGenome(game)
+    genes = ThresholdGenome(engine_of(game))
     return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1)
 
 

@@ -16,7 +16,7 @@ from ga_pig.families import space_of
 def test_optimal_pig_start(pig, method):
     solution = exact.optimal(pig, method=method)
     assert solution.win_probability == pytest.approx(0.5306, abs=5e-5)
-    assert round(solution.win_probability, 4) == 0.5306
+    assert round(solution.win_probability, 4) == 0.5306 and f"{solution.win_probability:.6f}" == "0.530593"
     # the exact evaluator agrees with the solver's own value table
     assert exact.win_probability(solution.policy, solution.policy, pig) == pytest.approx(
         solution.win_probability, abs=1e-13
@@ -59,6 +59,12 @@ def test_optimal_vs_hold20_every_seat(pig, optimal_pig):
     best = exact.best_response(S.hold_at(20, pig), pig)
     assert best.win_probability == pytest.approx(0.5874, abs=5e-5)
     assert best.win_probability > seats.a_first_wins_a
+    # as findings/seeds.md writes them: against hold at 20, 21 and 22 moving first; the best response to hold at 20
+    # moving first, and against the optimal policy and hold at 20 with a coin deciding who starts
+    first = [exact.seats(optimal_pig.policy, S.hold_at(n, pig), pig).a_first_wins_a for n in (20, 21, 22)]
+    assert (f"{first[0]:.2%}", f"{first[1]:.4f}", f"{first[2]:.4f}") == ("57.15%", "0.5802", "0.5853")
+    assert (f"{best.win_probability:.6f}", f"{exact.win_rate(best.policy, optimal_pig.policy, pig):.4f}",
+            f"{exact.win_rate(best.policy, S.hold_at(20, pig), pig):.4f}") == ("0.587368", "0.4580", "0.5549")
 
 
 def test_optimal_reachable_start_row(optimal_pig):

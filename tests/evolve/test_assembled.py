@@ -3,12 +3,17 @@ front end) hands the loop the spec, the engine and a directory, and any object w
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
 from ga_pig.config import compose, to_spec
 from ga_pig.evolve.assembled import Run
+from ga_pig.evolve.generation import Generations
+from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.islands import evolve_islands
+from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.run import evolve
 from ga_pig.families import engine_of
@@ -48,3 +53,21 @@ def test_a_run_assembled_by_hand_runs_its_loop_and_tells_its_watcher(tmp_path, l
     # the single population's rows come with the champion's decisions; an island run's champions stay on its islands
     assert all((c is not None) == (loop is evolve) for c in notes.champions)
     assert summary["generations"] == 4
+
+
+def test_a_generation_plays_through_the_engine_it_is_handed(monkeypatch):
+    """The run's engine is handed down: a generation judged and bred asks the engine it is given, and no layer looks
+    one up meanwhile (every ``engine_of`` fails)."""
+    spec, asked = to_spec(compose([*TINY, "fitness=exact"])), []
+
+    class Stub(type(engine_of(make_game(spec)))):
+        def pair_win_rates(self, population, pairs, starts=None):
+            asked.append(len(pairs))
+            return super().pair_win_rates(population, pairs, starts)
+
+    stub, rng = Stub(make_game(spec)), np.random.default_rng(0)
+    for module in [m for name, m in sys.modules.items() if name.startswith("ga_pig") and hasattr(m, "engine_of")]:
+        monkeypatch.setattr(module, "engine_of", lambda game: pytest.fail(f"the engine of {game} was looked up"))
+    parts = Generations(spec, stub, rng, RatesVsOptimal(stub))
+    population = [Individual(g) for g in parts.genes.random(rng, 6, parts.schedule[0][0], 0.5)]
+    assert len(parts.bred(parts.judged(0, population, parts.schedule[0][0]), 0)) == 6 and asked == [3]  # 3 matches

@@ -31,7 +31,7 @@ def _broken(game: Game, seed: int):
 
 
 def _tests(game, seed, budget=1 << 16):
-    return CellTests(game, budget, 1 << 16, 3.0, np.random.default_rng(seed))
+    return CellTests(engine_of(game), budget, 1 << 16, 3.0, np.random.default_rng(seed))
 
 
 @pytest.mark.parametrize("game", [HOG, PIG], ids=["hog", "pig"])

@@ -11,7 +11,7 @@ from ga_pig import strategies as S
 from ga_pig.evolve.diversity import BLOCK, DIVERSITY_COLUMNS, Diversity, _block_sums, diversity, diversity_columns
 from ga_pig.evolve.genomes import TensorGenome
 from ga_pig.exact import reachable
-from ga_pig.families import family_of
+from ga_pig.families import engine_of, family_of
 from ga_pig.game import Game
 
 
@@ -32,7 +32,7 @@ def test_diversity_columns_match_brute_force(game):
     offered = family_of(game).offers("reachable")
     reached = reachable(c, game) if offered else None
     columns = diversity_columns(population, legal, reached)
-    assert Diversity(game, legal, lambda: c)(population) == pytest.approx(columns, nan_ok=True)
+    assert Diversity(engine_of(game), legal, lambda: c)(population) == pytest.approx(columns, nan_ok=True)
     assert tuple(columns) == DIVERSITY_COLUMNS
     assert columns["diversity"] == pytest.approx(_brute(population, legal), rel=1e-12)
     assert diversity(population, legal) == columns["diversity"]
@@ -56,7 +56,7 @@ def test_clones_have_no_diversity():
     assert diversity_columns(clones, legal, reachable(clones[0], game)) == {
         "diversity": 0.0, "diversity_reached": 0.0, "distinct": 1, "fixed": 1.0}
     assert np.isnan(diversity_columns(clones, legal, None)["diversity_reached"])
-    assert np.isnan(Diversity(game, legal, None)(clones)["diversity_reached"])  # record=false: nothing solved
+    assert np.isnan(Diversity(engine_of(game), legal, None)(clones)["diversity_reached"])  # record=false: unsolved
 
 
 @pytest.mark.parametrize("dtype, members, size", [(np.bool_, 6, 2 * BLOCK + 13), (np.int16, 5, BLOCK // 2 + 3),
@@ -91,7 +91,7 @@ def _same(one: dict, other: dict) -> bool:
 def test_columns_read_from_cube_genomes_are_those_of_their_decisions(game, side):
     """Counted over the genes of a cube side (ragged blocks where the side does not divide the goal; Hog's dice
     counts; the turn starts a run forces to roll), every column is exactly the decisions' (equal, not close)."""
-    genes = TensorGenome(game)
+    genes = TensorGenome(engine_of(game))
     rng = np.random.default_rng(side)
     genomes = genes.random(rng, 6, side, 0.5)
     genomes[1] = genomes[0]
@@ -106,8 +106,8 @@ def test_columns_read_from_cube_genomes_are_those_of_their_decisions(game, side)
         genomes[2].reshape(-1)[unread[0]] = genomes[2].reshape(-1)[unread[0]] == 0
     assert (weights > 0).any()
     strategies = genes.decode(genomes, side)
-    by_genes = Diversity(game, legal, lambda: strategies[3], decided)
-    by_states = Diversity(game, legal, lambda: strategies[3])
+    by_genes = Diversity(genes.engine, legal, lambda: strategies[3], decided)
+    by_states = Diversity(genes.engine, legal, lambda: strategies[3])
     columns = by_states(strategies)
     assert _same(by_genes(None, list(genomes), side), columns)  # None: the decisions are not read
     assert columns["distinct"] == 4 and 0 < columns["fixed"] < 1

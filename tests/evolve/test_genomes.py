@@ -11,7 +11,7 @@ from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.config import compose
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
-from ga_pig.families import EndgameRollHold, space_of
+from ga_pig.families import EndgameRollHold, engine_of, space_of
 from ga_pig.families.players.space import against_leader
 from ga_pig.game import Game
 from ga_pig.runs import run
@@ -20,7 +20,7 @@ G = Game.pig(20)
 
 
 def _genes(name: str, game: Game = G):
-    return GENOMES[name](game)
+    return GENOMES[name](engine_of(game))
 
 
 def test_threshold_genome_of_the_optimal_policy_loses_almost_nothing():
@@ -54,7 +54,7 @@ def test_threshold_genomes_round_trip_and_decode_to_tensors():
 
 def test_threshold_genome_refuses_games_without_a_turn_total():
     with pytest.raises(ValueError, match="genome 'threshold' is for games whose strategies are roll/hold"):
-        ThresholdGenome(Game.hog(10))
+        ThresholdGenome(engine_of(Game.hog(10)))
     with pytest.raises(ValueError, match="config key 'genome' = 'threshold': expected one of \\('tensor',\\) for hog"):
         run(compose(["game=hog", "genome=threshold"]), "/nonexistent/never-written")
 
@@ -120,7 +120,7 @@ def test_the_space_and_its_threshold_genome():
     assert not legal[..., 0].any()  # a turn start always rolls
     assert legal[0, 90, 0, 20] and not legal[1, 90, 0, 20]  # only the first mover plays past the goal
     assert legal[1, 90, 0, 9] and not legal[1, 90, 0, 10]
-    genes = ThresholdGenome(game)
+    genes = ThresholdGenome(engine_of(game))
     rng = np.random.default_rng(0)
     genomes = genes.random(rng, 3, 1, 0.5)
     assert genomes.shape == (3, 100, 100, 2)

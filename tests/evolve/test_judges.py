@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +11,7 @@ import pytest
 from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.config import compose, part, to_spec
-from ga_pig.evolve.judges import JUDGES
+from ga_pig.evolve.judges import JUDGES, ExactRates, RatesVsOptimal, SimulatedLadder, _meta_nash
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.families import FAMILIES, engine_of, space_of
 from ga_pig.families import players as NP
@@ -19,6 +21,7 @@ from ga_pig.spec import SimulatedChampions, make_game
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
 
 G = Game.pig(20)
+E = engine_of(G)  # its engine, as a run hands it down
 
 
 LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
@@ -32,7 +35,7 @@ LADDERS = {"exact": ["fitness=exact_champions"],
 
 def _ladder(kind: str, cfg, game: Game = G):
     """The ladder judge of ``kind`` (a key of LADDERS) for ``cfg``."""
-    return JUDGES[("exact" if kind == "exact" else "simulated", "champions")].for_run(game, cfg,
+    return JUDGES[("exact" if kind == "exact" else "simulated", "champions")].for_run(engine_of(game), cfg,
                                                                                       np.random.default_rng(0), None)
 
 
@@ -69,27 +72,23 @@ def test_oracle_free_runs_never_solve_the_game(kind, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("kind", ["exact", "simulated"])
 def test_the_ladder_promotes_champions_that_beat_the_reigning_one(kind, tmp_path):
-    from ga_pig.evolve.judges import JUDGES
-
     cfg = compose([*LADDER, *LADDERS[kind], "fitness.archive=3"])
-    judge = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    judge = JUDGES[(kind, "champions")].for_run(E, cfg, np.random.default_rng(0), None)
     rng = np.random.default_rng(1)
     weak = np.stack([S.hold_at(2, G), S.hold_at(3, G)])
-    judge.totals(weak)
+    judge.crown(weak, ())
     assert np.array_equal(judge.champion, S.hold_at(3, G))
-    judge.totals(np.stack([S.hold_at(5, G), S.random(G, rng)]))  # hold-at-5 beats hold-at-3 clearly
+    judge.crown(np.stack([S.hold_at(5, G), S.random(G, rng)]), ())  # hold-at-5 beats hold-at-3 clearly
     assert np.array_equal(judge.champion, S.hold_at(5, G)) and len(judge.champions) == 2
-    judge.totals(np.stack([S.hold_at(1, G), S.hold_at(1, G)]))  # nobody beats the champion
+    judge.crown(np.stack([S.hold_at(1, G), S.hold_at(1, G)]), ())  # nobody beats the champion
     assert np.array_equal(judge.champion, S.hold_at(5, G))
     state = judge.state()
-    fresh = JUDGES[(kind, "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    fresh = JUDGES[(kind, "champions")].for_run(E, cfg, np.random.default_rng(0), None)
     fresh.restore(state)
     assert all(np.array_equal(a, b) for a, b in zip(fresh.champions, judge.champions, strict=True))
 
 
 def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
-    from ga_pig.evolve import judges
-
     rng = np.random.default_rng(3)
     population = np.stack([S.random(G, rng) for _ in range(5)])
     opponent = S.hold_at(6, G)
@@ -102,7 +101,7 @@ def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
         return evaluate(strategies, b, seat, starts)
 
     monkeypatch.setattr(engine, "win_rates", counted)
-    rates = judges.ExactRates(G, size=6)
+    rates = ExactRates(engine, size=6)
     first = rates(population, opponent)
     np.testing.assert_array_equal(first, evaluate(population, opponent, "both", None))
     again = rates(population[[3, 1, 1]], opponent)
@@ -117,8 +116,6 @@ def test_exact_rates_remember_pairs_and_change_no_result(monkeypatch):
 def test_exact_rates_against_an_archive_evaluate_only_the_pairs_not_known(monkeypatch):
     """ExactRates.versus: the members and opponents of the unknown pairs in one call of the engine's versus (the
     same numbers as one opponent at a time); pairs known, from either method, are not evaluated again."""
-    from ga_pig.evolve import judges
-
     rng = np.random.default_rng(4)
     population = np.stack([S.random(G, rng) for _ in range(4)])
     old, new = S.hold_at(6, G), S.hold_at(9, G)
@@ -131,7 +128,7 @@ def test_exact_rates_against_an_archive_evaluate_only_the_pairs_not_known(monkey
         return evaluate(strategies, opponents, starts)
 
     monkeypatch.setattr(engine, "versus", counted)
-    rates = judges.ExactRates(G)
+    rates = ExactRates(engine)
     known = rates(population[:2], old)  # two members against the old champion, by __call__
     together = rates.versus(population, [old, new])
     np.testing.assert_array_equal(together[:2, 0], known)
@@ -147,14 +144,12 @@ def test_exact_rates_against_an_archive_evaluate_only_the_pairs_not_known(monkey
 def test_the_simulated_ladder_ranks_members_on_the_same_dice_and_a_population_on_their_own():
     """fitness=simulated_champions: members that play alike get the same fitness against the same champions
     (common random numbers); fitness=simulated: each match is played on its own dice, so their own luck."""
-    from ga_pig.evolve.judges import JUDGES
-
-    ladder = JUDGES[("simulated", "champions")].for_run(G, compose([*LADDER, *LADDERS["simulated"]]),
+    ladder = JUDGES[("simulated", "champions")].for_run(E, compose([*LADDER, *LADDERS["simulated"]]),
                                                          np.random.default_rng(0), None)
-    ladder.totals(np.stack([S.hold_at(3, G), S.hold_at(4, G)]))
+    ladder.crown(np.stack([S.hold_at(3, G), S.hold_at(4, G)]), ())
     fitness = ladder.totals(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(6, G)]))
     assert fitness[0] == fitness[1]
-    population = JUDGES[("simulated", "population")].for_run(G, compose(LADDER), np.random.default_rng(0), None)
+    population = JUDGES[("simulated", "population")].for_run(E, compose(LADDER), np.random.default_rng(0), None)
     duels = population.duels(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(8, G)]),
                              np.array([[0, 2], [1, 2]]))
     assert not np.array_equal(duels[0], duels[1])
@@ -170,7 +165,7 @@ def test_must_beat_asks_a_challenger_to_beat_the_last_champions(kind):
         cfg = compose([*LADDER, *LADDERS[kind], "fitness.archive=2", f"fitness.must_beat={must_beat}"])
         ladder = _ladder(kind, cfg)
         ladder.champions = [strong, weak]
-        ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+        ladder.crown(np.stack([challenger, S.hold_at(1, G)]), ())
         assert np.array_equal(ladder.champion, challenger) == promoted, must_beat
 
 
@@ -184,7 +179,7 @@ def test_the_oracle_free_ladders_promote_only_a_challenger_that_beats_the_last_t
     cfg = compose([f"experiment={experiment}", "game.goal=20", *quick])
     ladder = _ladder(experiment.removeprefix("coevolve_"), cfg)
     ladder.champions = [strong, weak]
-    ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+    ladder.crown(np.stack([challenger, S.hold_at(1, G)]), ())
     assert np.array_equal(ladder.champion, weak)
 
 
@@ -201,7 +196,7 @@ def test_margin_asks_a_challenger_to_win_by_more_than_it(kind):
         ladder = _ladder(kind, cfg)
         assert ladder._promotes(challenger, champion) == (promoted or kind == "exact"), margin  # the test alone
         ladder.champions = [champion]
-        ladder.totals(np.stack([challenger, S.hold_at(1, G)]))
+        ladder.crown(np.stack([challenger, S.hold_at(1, G)]), ())
         assert np.array_equal(ladder.champion, challenger) == promoted, margin
 
 
@@ -209,44 +204,52 @@ def test_restart_judges_rate_games_begun_at_every_score_pair(monkeypatch):
     """fitness.restart: the exact judges' win rates are averaged over games begun at every score
     pair (exact.restarts), the recorded rates stay the start's — learnt from the judge's own
     evaluation, not evaluated again."""
-    from ga_pig.evolve.judges import JUDGES, RatesVsOptimal
-
     starts = exact.restarts(G, 0.3)
     members = np.stack([S.hold_at(n, G) for n in (3, 4, 6)])
     cfg = compose([*LADDER, *LADDERS["exact"], "fitness.archive=1", "fitness.restart=0.3"])
-    rates = RatesVsOptimal(G)
+    rates = RatesVsOptimal(E)
     at_start = exact.win_rates(members, rates.optimal, G)
-    judged = JUDGES[("exact", "optimal")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
+    judged = JUDGES[("exact", "optimal")].for_run(E, cfg, np.random.default_rng(0), rates).totals(members)
     assert np.array_equal(judged, exact.win_rates(members, rates.optimal, G, starts=starts))
     with monkeypatch.context() as patch:
         patch.setattr(engine_of(G), "win_rates", None)  # the recorder must not evaluate again
         assert np.array_equal(rates(members), at_start)
     assert not np.allclose(judged, at_start)
     W = exact.win_matrix(members, G, starts)
-    totals = JUDGES[("exact", "population")].for_run(G, cfg, np.random.default_rng(0), rates).totals(members)
+    totals = JUDGES[("exact", "population")].for_run(E, cfg, np.random.default_rng(0), rates).totals(members)
     assert np.array_equal(totals, W.sum(axis=1) - np.diag(W))
-    ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), rates)
+    ladder = JUDGES[("exact", "champions")].for_run(E, cfg, np.random.default_rng(0), rates)
     ladder.champions = [S.hold_at(5, G)]
     assert np.array_equal(ladder.totals(members), exact.win_rates(members, S.hold_at(5, G), G, starts=starts))
 
 
 @pytest.mark.parametrize("aggregate", ["mean", "min"])
 def test_aggregate_makes_fitness_the_mean_or_the_worst_rate_against_the_champions(aggregate):
-    from ga_pig.evolve.judges import JUDGES
-
     champions = [S.hold_at(6, G), S.hold_at(2, G)]
     members = np.stack([S.hold_at(n, G) for n in (3, 4, 5)])
     cfg = compose([*LADDER, *LADDERS["exact"], "fitness.archive=2", f"fitness.aggregate={aggregate}"])
-    ladder = JUDGES[("exact", "champions")].for_run(G, cfg, np.random.default_rng(0), None)
+    ladder = JUDGES[("exact", "champions")].for_run(E, cfg, np.random.default_rng(0), None)
     ladder.champions = list(champions)
     rates = np.stack([exact.win_rates(members, c, G) for c in champions], axis=1)
     assert not np.allclose(rates.min(axis=1), rates.mean(axis=1))
     assert np.array_equal(ladder.totals(members), rates.min(axis=1) if aggregate == "min" else rates.mean(axis=1))
 
 
-def test_the_meta_nash_of_rock_paper_scissors_plays_each_a_third():
-    from ga_pig.evolve.judges import _meta_nash
+@pytest.mark.parametrize("fitness", sorted(JUDGES))
+def test_totals_change_no_judge(fitness):
+    """Asked twice (the run's generator where it was), a judge's totals give the same answer and leave its champions
+    as they were: only its verdict's ``crown`` changes a judge."""
+    option = part("fitness").option_for({"kind": fitness[0], "opponent": fitness[1]})
+    rng, members = np.random.default_rng(0), np.stack([S.hold_at(n, G) for n in (2, 5, 9, 12)])
+    judge = JUDGES[fitness].for_run(E, compose([*LADDER, f"fitness={option}"]), rng, RatesVsOptimal(E))
+    judge.crown(members[:2], ())  # a champion to judge against, where the judge keeps one
+    drawn, held = rng.bit_generator.state, pickle.dumps(judge.state())
+    first = judge.totals(members)
+    rng.bit_generator.state = drawn
+    assert np.array_equal(judge.totals(members), first) and pickle.dumps(judge.state()) == held
 
+
+def test_the_meta_nash_of_rock_paper_scissors_plays_each_a_third():
     rps = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])  # row's win rate against column
     assert np.allclose(_meta_nash(rps), 1 / 3, atol=1e-9)
     dominated = np.array([[0.5, 0.4, 0.3], [0.6, 0.5, 0.45], [0.7, 0.55, 0.5]])  # the last beats both others
@@ -256,8 +259,6 @@ def test_the_meta_nash_of_rock_paper_scissors_plays_each_a_third():
 @pytest.mark.parametrize("seed", range(5))
 def test_the_meta_nash_is_never_beaten_by_an_archived_strategy(seed):
     """Maximin of an antisymmetric game: no archived strategy gains against the mixture (value 0)."""
-    from ga_pig.evolve.judges import _meta_nash
-
     rng = np.random.default_rng(seed)
     rates = rng.random((7, 7))
     payoff = np.triu(rates, 1) + np.triu(1 - rates, 1).T + np.eye(7) / 2  # rates of a zero-sum game
@@ -267,24 +268,22 @@ def test_the_meta_nash_is_never_beaten_by_an_archived_strategy(seed):
 
 
 def test_the_nash_archive_admits_what_beats_its_mixture_and_forgets_what_it_no_longer_plays():
-    from ga_pig.evolve.judges import JUDGES
-
     cfg = compose([*LADDER, "fitness=exact_nash", "fitness.archive=2"])
-    judge = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
-    judge.totals(np.stack([S.hold_at(2, G), S.hold_at(3, G)]))
+    judge = JUDGES[("exact", "nash")].for_run(E, cfg, np.random.default_rng(0), None)
+    judge.crown(np.stack([S.hold_at(2, G), S.hold_at(3, G)]), ())
     assert np.array_equal(judge.champion, S.hold_at(3, G)) and judge.weights.tolist() == [1.0]
-    fitness = judge.totals(np.stack([S.hold_at(5, G), S.hold_at(1, G)]))  # hold-at-5 beats the mixture
+    fitness = judge.crown(np.stack([S.hold_at(5, G), S.hold_at(1, G)]), ())  # hold-at-5 beats the mixture
     assert np.allclose(fitness, exact.win_rates(np.stack([S.hold_at(5, G), S.hold_at(1, G)]), S.hold_at(3, G), G))
     assert len(judge.champions) == 2 and np.array_equal(judge.champion, S.hold_at(5, G))
     assert np.allclose(judge.weights, [0, 1])  # hold-at-5 beats hold-at-3: the mixture is hold-at-5 alone
     rate = exact.win_rates(S.hold_at(3, G)[None], S.hold_at(5, G), G)[0]
     assert judge.payoff[0, 1] == pytest.approx(rate, abs=1e-14)
-    judge.totals(np.stack([S.hold_at(1, G), S.hold_at(2, G)]))  # nobody beats it: nothing changes
+    judge.crown(np.stack([S.hold_at(1, G), S.hold_at(2, G)]), ())  # nobody beats it: nothing changes
     assert len(judge.champions) == 2
-    judge.totals(np.stack([S.hold_at(7, G), S.hold_at(1, G)]))  # hold-at-7 beats hold-at-5 at goal 20
+    judge.crown(np.stack([S.hold_at(7, G), S.hold_at(1, G)]), ())  # hold-at-7 beats hold-at-5 at goal 20
     assert len(judge.champions) == 2  # full: hold-at-3, which the mixture no longer plays, is forgotten
     assert np.array_equal(judge.champions[0], S.hold_at(5, G)) and np.array_equal(judge.champion, S.hold_at(7, G))
-    fresh = JUDGES[("exact", "nash")].for_run(G, cfg, np.random.default_rng(0), None)
+    fresh = JUDGES[("exact", "nash")].for_run(E, cfg, np.random.default_rng(0), None)
     fresh.restore(judge.state())
     assert np.array_equal(fresh.payoff, judge.payoff) and np.array_equal(fresh.weights, judge.weights)
 
@@ -306,12 +305,12 @@ def test_the_ladder_promotes_a_member_that_wins_more_than_a_third(kind):
                    *(["fitness.max_games=64000"] if kind != "exact" else []),
                    *(["fitness.paired=true"] if kind == "paired" else [])])
     judge = _ladder(kind, cfg, THREE)
-    judge.totals(np.stack([S.hold_at(2, THREE), S.hold_at(3, THREE)]))
+    judge.crown(np.stack([S.hold_at(2, THREE), S.hold_at(3, THREE)]), ())
     assert np.array_equal(judge.champion, S.hold_at(3, THREE))
-    fitness = judge.totals(np.stack([S.hold_at(4, THREE), S.hold_at(1, THREE)]))
+    fitness = judge.crown(np.stack([S.hold_at(4, THREE), S.hold_at(1, THREE)]), ())
     assert fitness[0] == pytest.approx(0.4717, abs=0.02)
     assert np.array_equal(judge.champion, S.hold_at(4, THREE)) and len(judge.champions) == 2
-    judge.totals(np.stack([S.hold_at(3, THREE)]))
+    judge.crown(np.stack([S.hold_at(3, THREE)]), ())
     assert np.array_equal(judge.champion, S.hold_at(4, THREE))
 
 
@@ -357,16 +356,13 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
 def test_a_ladder_never_tests_the_reigning_champion_against_itself(monkeypatch):
     """A member that plays the reigning champion is passed over even when its games put it above the
     fair share; the next member that does is tested."""
-    from ga_pig.evolve.judges import SimulatedLadder
-
-    game = Game.pig(20)
-    old, champion, other = (S.hold_at(h, game) for h in (10, 15, 18))
-    ladder = SimulatedLadder(game, 100, np.random.default_rng(0), SimulatedChampions(archive=2, max_games=1000, z=3.0),
+    old, champion, other = (S.hold_at(h, G) for h in (10, 15, 18))
+    ladder = SimulatedLadder(E, 100, np.random.default_rng(0), SimulatedChampions(archive=2, max_games=1000, z=3.0),
                              champions=[old, champion])
     monkeypatch.setattr(ladder, "_versus", lambda strategies, opponents: np.array([[0.7, 0.7], [0.6, 0.6]]))
     tested = []
     monkeypatch.setattr(ladder, "_promotes", lambda candidate, reigning: tested.append(candidate) or False)
-    ladder.totals(np.stack([champion, other]))
+    ladder.crown(np.stack([champion, other]), ())
     assert len(tested) == 1 and np.array_equal(tested[0], other)
 
 
@@ -375,7 +371,6 @@ def test_the_paired_test_resolves_an_edge_that_games_alone_leave_undecided():
     0.03-0.1% of the time: the copy loses by 0.0034. Paired, the same dice show that edge within 64,000 games a
     match; head to head, the games' own noise leaves it undecided. The copy is not promoted over the optimal, nor
     over itself (identical play: no lead)."""
-    from ga_pig.evolve.judges import SimulatedLadder
     from ga_pig.exact.occupancy import visits
 
     game = Game.pig(50)
@@ -387,10 +382,10 @@ def test_the_paired_test_resolves_an_edge_that_games_alone_leave_undecided():
     assert 0.002 < exact.win_rate(optimal, champion, game) - 0.5 < 0.005
     for seed in range(3):
         for paired, promoted in ((True, True), (False, False)):
-            ladder = SimulatedLadder(game, 2000, np.random.default_rng(seed),
+            ladder = SimulatedLadder(engine_of(game), 2000, np.random.default_rng(seed),
                                      SimulatedChampions(archive=1, max_games=64000, z=3.0, paired=paired))
             assert ladder._promotes(optimal, champion) == promoted, (paired, seed)
-        ladder = SimulatedLadder(game, 2000, np.random.default_rng(seed),
+        ladder = SimulatedLadder(engine_of(game), 2000, np.random.default_rng(seed),
                                  SimulatedChampions(archive=1, max_games=64000, z=3.0, paired=True))
         assert not ladder._promotes(champion, optimal) and not ladder._promotes(champion.copy(), champion)
 
@@ -400,13 +395,12 @@ def test_a_three_player_ladder_holds_thresholds_and_plays_as_with_decisions(geno
     """With three players and a threshold genome the simulated ladder holds its members and champions as per-state
     thresholds: the run writes what it writes holding decisions, byte for byte; a checkpoint's champions held as
     decisions are read back as thresholds."""
-    from ga_pig.evolve.judges import SimulatedLadder
     from ga_pig.evolve.outputs import load_checkpoint
 
     cfg = [*PLAYERS, f"genome={genome}", "fitness=simulated_champions", "games_per_match=100", "generations=12",
            "fitness.max_games=800", "fitness.paired=true", "fitness.keep_champion=true", "eval_every=3"]
     spec = to_spec(compose(cfg))
-    compact = SimulatedLadder.for_run(make_game(spec.game), spec, np.random.default_rng(0), None)
+    compact = SimulatedLadder.for_run(engine_of(make_game(spec.game)), spec, np.random.default_rng(0), None)
     assert compact.compact
     run(compose(cfg), tmp_path / "thresholds")
     made = SimulatedLadder.for_run.__func__
@@ -464,18 +458,21 @@ def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, 
 
     @dataclass
     class WorstSeen(Judge):
-        game: Game
+        engine: object
         params: WorstSeenFitness = field(default_factory=WorstSeenFitness)
         worst: np.ndarray | None = None
         rate: float = 2.0
 
         @classmethod
-        def for_run(cls, game, spec, rng, rates):
-            made.append(super().for_run(game, spec, rng, rates))
+        def for_run(cls, engine, spec, rng, rates):
+            made.append(super().for_run(engine, spec, rng, rates))
             return made[-1]
 
         def totals(self, strategies):
-            rates = exact.win_rates(strategies, S.hold_at(self.params.hold, self.game), self.game)
+            return exact.win_rates(strategies, S.hold_at(self.params.hold, self.game), self.game)
+
+        def crown(self, strategies, improvers):
+            rates = self.totals(strategies)
             if rates.min() < self.rate:
                 self.worst, self.rate = np.array(strategies[int(np.argmin(rates))]), float(rates.min())
             return rates
@@ -491,8 +488,8 @@ def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, 
     monkeypatch.setattr(store, "repo", copy.deepcopy(store.repo))  # both taken out again after the test
     monkeypatch.setitem(JUDGES, ("exact", "worst_seen"), None)
     judge("worst_seen", WorstSeenFitness)(WorstSeen)
-    seen = WorstSeen(G)
-    by_total = lambda strategies: (np.argsort(-seen.totals(strategies)), seen.totals(strategies))  # noqa: E731
+    seen = WorstSeen(E)
+    by_total = lambda scores: (np.argsort(-scores.totals()), scores.totals())  # noqa: E731
     first = seen.verdict(np.stack([S.hold_at(1, G), S.hold_at(8, G)]), by_total)
     assert first.changed and np.array_equal(first.champion, S.hold_at(1, G)) and list(first.survivors) == [1, 0]
     again = seen.verdict(np.stack([S.hold_at(8, G), S.hold_at(9, G)]), by_total)

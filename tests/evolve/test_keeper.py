@@ -9,6 +9,7 @@ from ga_pig.config import compose
 from ga_pig.evolve.genomes import GENOMES
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.keeper import KeepChampion
+from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.runs import run
 
@@ -22,7 +23,7 @@ def _population(genes, side: int, size: int, seed: int) -> list[Individual]:
 def test_the_parent_playing_the_champion_replaces_the_child_at_the_slot():
     """The champion is a parent's strategy (here at side 10, as the first cube wave leaves it): that
     parent's genome takes the child slot; every other child is untouched."""
-    genes = GENOMES["threshold"](G)
+    genes = GENOMES["threshold"](engine_of(G))
     parents = _population(genes, 10, 6, 1)
     strategies = genes.decode(np.stack(parents), 10)
     children = _population(genes, 10, 6, 2)
@@ -32,7 +33,7 @@ def test_the_parent_playing_the_champion_replaces_the_child_at_the_slot():
 
 
 def test_children_that_carry_the_champion_or_no_champion_are_left_alone():
-    genes = GENOMES["tensor"](G)
+    genes = GENOMES["tensor"](engine_of(G))
     parents = _population(genes, 4, 5, 3)
     strategies = genes.decode(np.stack(parents), 4)
     keep = KeepChampion(genes)
@@ -44,12 +45,12 @@ def test_children_that_carry_the_champion_or_no_champion_are_left_alone():
 def test_a_champion_no_parent_plays_is_written_anew_only_when_exact():
     """At side 1 a threshold strategy is its genome exactly; a tensor strategy that differs inside a
     block of side 4 has no genome of that side, and is left out."""
-    genes = GENOMES["threshold"](G)
+    genes = GENOMES["threshold"](engine_of(G))
     parents = _population(genes, 1, 4, 5)
     champion = genes.decode(genes.random(np.random.default_rng(6), 1, 1, 0.5), 1)[0]
     kept = KeepChampion(genes)(parents, parents, genes.decode(np.stack(parents), 1), champion, 1)
     assert np.array_equal(genes.decode(np.stack(kept[-1:]), 1)[0], champion)
-    tensor = GENOMES["tensor"](G)
+    tensor = GENOMES["tensor"](engine_of(G))
     parents = _population(tensor, 4, 5, 7)
     strategies = tensor.decode(np.stack(parents), 4)
     champion = strategies[0].copy()

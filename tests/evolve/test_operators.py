@@ -13,7 +13,8 @@ from ga_pig.evolve import operators
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING, boundary_shift
-from ga_pig.families import space_of
+from ga_pig.evolve.toolbox import build_toolbox
+from ga_pig.families import engine_of, space_of
 from ga_pig.runs import run
 from ga_pig.spec import make_game
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
@@ -101,7 +102,7 @@ GAME_OF = {"leader": Game.pig(20, players=3)}
 
 
 def _genes(name: str, game: Game | None = None):
-    return GENOMES[name](GAME_OF.get(name, G) if game is None else game)
+    return GENOMES[name](engine_of(GAME_OF.get(name, G) if game is None else game))
 
 
 def _threshold_tensor(rng, side=1):
@@ -231,13 +232,11 @@ def test_visited_shift_mutates_where_play_goes():
 
 
 def test_mutation_leaves_threshold_genomes_capped():
-    from ga_pig.evolve.toolbox import build_toolbox
-
     cfg = compose(["game.goal=20", "genome=threshold", "operators=structured", "operators.shift=40",
                    "mutation=0.5", "population_size=4", "progress=false"])
     genes = _genes("threshold")
     rng = np.random.default_rng(0)
-    toolbox = build_toolbox(to_spec(cfg), G, rng, None, genes)
+    toolbox = build_toolbox(to_spec(cfg), rng, genes)
     child = toolbox.mutate(Individual(genes.random(rng, 1, 1, 0.5)[0]))
     assert (child <= G.goal - np.arange(G.goal)[:, None]).all()
 
@@ -264,7 +263,7 @@ THREE = Game.pig(goal=20, players=3)
 
 
 def test_boundary_shift_moves_cubes_and_keeps_thresholds_legal():
-    genes = ThresholdGenome(THREE)
+    genes = ThresholdGenome(engine_of(THREE))
     assert genes.plane == 3 and genes.shape(1) == (20, 20, 20)
     rng = np.random.default_rng(5)
     genome = genes.random(rng, 1, 1, 0.5)[0]
@@ -305,15 +304,13 @@ def test_every_operator_runs(crossover, mutation, space, tmp_path):
 def test_coevolve_exact_changes_fewer_genes_per_child_at_the_finest_side():
     """coevolve_exact's last wave (operators.fine_mutation) breeds children that differ from their parent in about a
     fifth of the genes its earlier waves change: near the top most changes cost (docs/findings/discovery.md)."""
-    from ga_pig.evolve.toolbox import build_toolbox
-
     cfg = compose(["experiment=coevolve_exact", "progress=false"])
-    game = make_game(to_spec(cfg).game)
-    genes = GENOMES[cfg.genome](game)
+    genes = GENOMES[cfg.genome](engine_of(make_game(to_spec(cfg).game)))
+    game = genes.game
     rng = np.random.default_rng(3)
     changed = {}
     for fine in (False, True):
-        toolbox = build_toolbox(to_spec(cfg), game, rng, None, genes, fine=fine)
+        toolbox = build_toolbox(to_spec(cfg), rng, genes, fine=fine)
         counts = []
         for _ in range(300):
             parent = genes.random(rng, 1, 1, 0.5)[0]

@@ -13,6 +13,7 @@ from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.config import compose, to_spec
 from ga_pig.evolve.report import HOLD_AT, NEAR_OPTIMAL, REPORT_LOGGER, report
+from ga_pig.families import engine_of
 from ga_pig.runs import run
 from ga_pig.spec import make_game
 
@@ -23,7 +24,7 @@ def test_the_report_of_the_exeter_ga_cube_experiment():
     cfg = compose(["experiment=cube", "mutation=0.005"])
     game = make_game(to_spec(cfg).game)
     champion = S.hold_at(25, game)
-    lines = report(to_spec(cfg), game, {"champion": 0.4789, "best_ever": 0.31}, champion)
+    lines = report(to_spec(cfg), engine_of(game), {"champion": 0.4789, "best_ever": 0.31}, champion)
     text = "\n".join(lines)
     against_hold_at = exact.win_rate(champion, S.hold_at(HOLD_AT, game), game)
     assert f"0.4789 against the optimal policy (optimal play itself: 0.5), {against_hold_at:.4f} against hold at 20" \
@@ -52,8 +53,8 @@ def test_the_report_says_what_applies(overrides, says, not_says):
     cfg = compose(overrides)
     game = make_game(to_spec(cfg).game)
     champion = S.dice(5, game) if game.max_dice else S.hold_at(10, game)
-    record = cfg.record
-    text = "\n".join(report(to_spec(cfg), game, {"champion": 0.3 if record else None, "best_ever": 0.3}, champion))
+    summary = {"champion": 0.3 if cfg.record else None, "best_ever": 0.3}
+    text = "\n".join(report(to_spec(cfg), engine_of(game), summary, champion))
     assert says in text and not_says not in text
     if game.name != "pig" or game.players != 2 or game.endgame != "first_to_goal":
         assert f"game={game.name}" in text and "(measured on Pig)" in text

@@ -10,14 +10,16 @@ from ga_pig import strategies as S
 from ga_pig.config import compose
 from ga_pig.evolve.judges import ExactJudge, OptimalJudge, RatesVsOptimal, SimulatedJudge
 from ga_pig.evolve.selection import SCHEMES
+from ga_pig.families import engine_of
 from ga_pig.runs import run
 
 G = Game.pig(goal=30)
+E = engine_of(G)
 
 
 def test_round_robin_keeps_top_half_by_exact_total():
     population = np.stack([S.hold_at(n, G) for n in (1, 3, 8, 10, 12, 20)])
-    survivors, totals = SCHEMES["round_robin"](population, ExactJudge(G), np.random.default_rng(0))
+    survivors, totals = SCHEMES["round_robin"](ExactJudge(E).scores(population), np.random.default_rng(0))
     W = exact.win_matrix(population, G)
     assert np.allclose(totals, W.sum(axis=1) - np.diag(W))
     assert sorted(survivors) == sorted(np.argsort(-totals)[:3])
@@ -28,18 +30,18 @@ def test_knockout_winners_and_optimal_judge():
     optimal = exact.optimal(G).policy
     population = np.stack([S.hold_at(0, G), optimal] * 3)
     rng = np.random.default_rng(5)
-    survivors, fitness = SCHEMES["knockout"](population, OptimalJudge(RatesVsOptimal(G)), rng)
+    survivors, fitness = SCHEMES["knockout"](OptimalJudge(RatesVsOptimal(E)).scores(population), rng)
     assert len(survivors) == 3
     assert np.allclose(fitness, exact.win_rates(population, optimal, G))
     # a simulated knockout where passing strategies meet rollers: rollers always win
-    survivors, wins = SCHEMES["knockout"](np.stack([S.hold_at(0, G), S.hold_at(5, G)]),
-                                          SimulatedJudge(G, 11, rng), rng)
+    pair = np.stack([S.hold_at(0, G), S.hold_at(5, G)])
+    survivors, wins = SCHEMES["knockout"](SimulatedJudge(E, 11, rng).scores(pair), rng)
     assert survivors.tolist() == [1] and wins.tolist() == [0, 11]
 
 
 def test_knockout_tie_is_a_coin():
     same = np.stack([S.hold_at(0, G)] * 2)  # always stalemate: 0-0 every time
-    winners = {int(SCHEMES["knockout"](same, ExactJudge(G), np.random.default_rng(s))[0][0]) for s in range(20)}
+    winners = {int(SCHEMES["knockout"](ExactJudge(E).scores(same), np.random.default_rng(s))[0][0]) for s in range(20)}
     assert winners == {0, 1}
 
 
@@ -60,15 +62,11 @@ def test_mu_plus_lambda_never_loses_its_best_under_exact_fitness(tmp_path, monke
 def test_tournament_winners_are_the_best_of_their_draws():
     """Each winner is the best of ``tournament_size`` members drawn with replacement: size 1 is a
     uniform draw (mean rank about half), size 6 the maximum of six (expected 6/7 of the way up)."""
-    from ga_pig.evolve.selection import tournament
-
-    class Fixed:
-        def totals(self, strategies):
-            return np.arange(len(strategies), dtype=float)
+    from ga_pig.evolve.selection import Scores, tournament
 
     n = 2000
-    one, totals = tournament(np.zeros(n), Fixed(), np.random.default_rng(0), tournament_size=1)
-    six, _ = tournament(np.zeros(n), Fixed(), np.random.default_rng(0), tournament_size=6)
+    one, totals = tournament(Scores.of(np.arange(n, dtype=float)), np.random.default_rng(0), tournament_size=1)
+    six, _ = tournament(Scores.of(np.arange(n, dtype=float)), np.random.default_rng(0), tournament_size=6)
     assert len(one) == len(six) == n
     assert abs(one.mean() / n - 0.5) < 0.03 and abs(six.mean() / n - 6 / 7) < 0.03
     assert list(totals[six]) == sorted(totals[six], reverse=True)

@@ -5,7 +5,9 @@ follow every island, and a Hydra sweep runs its own islands in each job."""
 from __future__ import annotations
 
 import io
+import logging
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -33,10 +35,10 @@ def _scheduler(workers: int):
 
 
 def _ga_pig(directory: Path, *overrides: str) -> subprocess.Popen:
-    """``python -m ga_pig`` with the SMALL islands and ``overrides``, into ``directory``."""
+    """``python -m ga_pig`` with the SMALL islands and ``overrides``, into ``directory``, in a session of its own."""
     return subprocess.Popen([sys.executable, "-m", "ga_pig", *SMALL, *overrides, f"hydra.run.dir={directory}"],
                             cwd=directory.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True)
 
 
 def test_a_scheduler_without_workers_stops_the_run_after_lost_after_s(tmp_path):
@@ -51,6 +53,27 @@ def test_a_scheduler_without_workers_stops_the_run_after_lost_after_s(tmp_path):
     assert process.returncode == LOST_STATUS, stderr
     assert "no Dask worker for 1 s (cluster.lost_after_s)" in stderr
     assert "before the run's first checkpoint" in stderr and "hydra.run.dir=" in stderr
+
+
+def test_ctrl_c_while_the_local_workers_start_is_the_one_line(tmp_path):
+    """A terminal's Ctrl-C reaches every process of the run: the workers Dask is starting leave it to the run,
+    which closes them and says the one line."""
+    import psutil
+
+    process = _ga_pig(tmp_path / "run", "cluster.processes=true")
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not any(
+                "spawn_main" in " ".join(child.cmdline()) for child in psutil.Process(process.pid).children()):
+            time.sleep(0.02)
+        time.sleep(0.5)  # the workers are importing what they run
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal does: to the whole process group
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    said = [line for line in stderr.splitlines() if not line.startswith("compiling numba kernels")]
+    assert process.returncode == 130 and len(said) == 1, stderr
+    assert said[0].startswith("ga_pig: interrupted (Ctrl-C) before the run's first checkpoint")
 
 
 @pytest.mark.slow
@@ -82,13 +105,19 @@ def test_a_run_that_loses_every_worker_keeps_its_checkpoint_and_resumes_as_if_ne
     _same(_outputs(tmp_path / "whole"), _outputs(directory))
 
 
-@pytest.mark.parametrize("processes", [True, False])
-def test_each_local_worker_runs_numba_with_its_share_of_the_cores(processes):
-    spec = to_spec(compose(["islands=2", "cluster.workers=2", f"cluster.processes={str(processes).lower()}"]))
+@pytest.mark.parametrize("processes, islands", [(True, 8), (False, 9)])
+def test_each_local_worker_runs_numba_with_its_share_of_the_cores(processes, islands, caplog):
+    """And islands that outnumber the workers more than 4 to 1 are said in one line."""
+    spec = to_spec(compose([f"islands={islands}", "cluster.workers=2", f"cluster.processes={str(processes).lower()}"]))
     share = max(1, numba.get_num_threads() // 2)  # this machine's cores, unless NUMBA_NUM_THREADS says fewer
     assert numba_threads(spec) == share
-    with dask_pool(spec) as pool:
+    with caplog.at_level(logging.WARNING, logger="ga_pig.evolve.run"), dask_pool(spec) as pool:
         assert pool(numba.get_num_threads, [(), ()]) == [share, share]
+    warned = [r.getMessage() for r in caplog.records if r.name == "ga_pig.evolve.run"]
+    assert warned == ([] if islands == 8 else [
+        "islands=9 on 2 Dask workers: each runs about 5 islands one after another in every epoch, so the first "
+        "records come when generation 10's migration is done; more workers (cluster.workers, cluster=slurm, "
+        "cluster.address) run more of them at once"])
 
 
 class _Terminal(io.StringIO):

@@ -5,13 +5,14 @@ experiment valid with islands on every game."""
 from __future__ import annotations
 
 import functools
+import http.server
 import importlib
 import json
 import os
 import signal
 import socket
-import subprocess
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pandas as pd
 import pytest
 
 from ga_pig.config import compose, fit_experiment, validate
-from ga_pig.runs import run
+from ga_pig.runs import cluster, run
 
 run_module = importlib.import_module("ga_pig.runs.start")  # the module, which the package's `run` hides
 
@@ -133,20 +134,44 @@ def test_a_time_limit_ends_the_run_at_a_migration_with_every_output(tmp_path, ca
     assert pd.read_parquet(tmp_path / "run" / "migrations.parquet").empty  # stopped before the first migration
 
 
+#: The services of the test below, kept open while the tests run.
+_SERVICES: list = []
+
+
 def _closed_port() -> int:
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         return free.getsockname()[1]
 
 
-def test_a_scheduler_that_does_not_answer_is_refused_before_any_work(tmp_path):
-    directory = tmp_path / "run"
-    address = f"tcp://127.0.0.1:{_closed_port()}"
-    done = subprocess.run([sys.executable, "-m", "ga_pig", "islands=2", f"cluster.address={address}",
-                           f"hydra.run.dir={directory}"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert done.returncode == 2
-    assert done.stderr.strip().count("\n") == 0 and "cluster.address" in done.stderr and address in done.stderr
-    assert not directory.exists()
+def _silent_port() -> int:
+    """A port where connections are taken (the kernel's backlog) and nothing is ever said."""
+    _SERVICES.append(socket.create_server(("127.0.0.1", 0)))
+    return _SERVICES[-1].getsockname()[1]
+
+
+def _http_port() -> int:
+    quiet = type("Quiet", (http.server.BaseHTTPRequestHandler,), {"log_message": lambda *args: None})
+    _SERVICES.append(http.server.ThreadingHTTPServer(("127.0.0.1", 0), quiet))
+    threading.Thread(target=_SERVICES[-1].serve_forever, daemon=True).start()
+    return _SERVICES[-1].server_address[1]
+
+
+@pytest.mark.parametrize("service, why", [(_closed_port, "Timed out trying to connect"),
+                                          (_silent_port, "did not speak Dask's protocol within 1.5 s"),
+                                          (_http_port, "did not speak Dask's protocol within 1.5 s")])
+def test_a_scheduler_that_does_not_answer_as_dask_is_refused_before_any_work(service, why, tmp_path, monkeypatch,
+                                                                             capsys):
+    from ga_pig.runs.command import check
+
+    monkeypatch.setattr(cluster, "ANSWER_S", 0.5)
+    address = f"tcp://127.0.0.1:{service()}"
+    with pytest.raises(SystemExit) as refused:
+        check(["islands=2", f"cluster.address={address}", f"hydra.run.dir={tmp_path / 'run'}"])
+    said = capsys.readouterr().err
+    assert refused.value.code == 2 and said.count("\n") == 1 and why in said
+    assert f"config key 'cluster.address' = '{address}': expected a Dask scheduler that answers; " in said
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS)
@@ -183,14 +208,14 @@ def test_full_topology_counts_every_sender():
         validate(compose(["islands=3", "migration=full", "migration.emigrants=6"]))
 
 
-def _dying(marker: Path, spec, island, state, stop):
+def _dying(marker: Path, spec, engine, island, state, stop):
     """Island 0's second epoch kills its worker (SIGKILL) the first time it runs; every other run is the epoch."""
     from ga_pig.evolve.islands import epoch
 
     if island == 0 and stop == 4 and not marker.exists():
         marker.touch()
         os.kill(os.getpid(), signal.SIGKILL)
-    return epoch(spec, island, state, stop)
+    return epoch(spec, engine, island, state, stop)
 
 
 @pytest.mark.slow

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import ga_pig
 import ga_pig.study.config  # noqa: F401  (registers the play and study schemas with _config_doc)
 from ga_pig import _config_doc, _schema
 from ga_pig.config import compose
@@ -77,6 +78,7 @@ def test_help_lists_every_key(module, schema):
     listed = re.findall(r"^([\w.]+)(?: |$)", keys, flags=re.M)
     assert listed == _leaves(schema)
     assert "${" not in shown.stdout and "$$" not in shown.stdout
+    assert module != "ga_pig" or shown.stdout.startswith(f"ga_pig {ga_pig.__version__}: ")  # the release's version
 
 
 def test_help_defaults_follow_the_command_line():

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shlex
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ from ga_pig.config import compose, to_spec
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.operators import CROSSOVERS
 from ga_pig.evolve.selection import SCHEMES
-from ga_pig.families import space_of
+from ga_pig.families import engine_of, space_of
 from ga_pig.game import GAMES, Game
 from ga_pig.runs import run
 from ga_pig.spec import make_game
@@ -150,8 +151,11 @@ def test_results_table_matches_its_sources():
     discovery = json.loads((results / "discovery_pig.json").read_text())["results"]
     for experiment in ("vs_optimal", "coevolve_exact", "coevolve_simulated"):
         row = _table_row(f"`{experiment}`")
-        assert "discovery_pig.json" in row
-        assert round(discovery[f"{experiment}/pig"]["median"], 5) == _number(row), experiment
+        runs = discovery[f"{experiment}/pig"]["runs"]
+        assert "discovery_pig.json" in row and sorted(run["seed"] for run in runs) == [0, 1, 2]
+        final, best = (round(statistics.median(run[field] for run in runs), 5)
+                       for field in ("champion_final", "champion_best_ever"))
+        assert f"{final:.5f} at the end; {best:.5f} at its best" in row, experiment
 
 
 def test_make_run_times_and_rates_match_their_sources():
@@ -243,7 +247,8 @@ def test_readme_scheme_plugs_in(registries, tmp_path):
     summary = run(compose(["selection.scheme=truncation", "fitness=exact", *SMALL]), tmp_path)
     check_outputs(tmp_path, summary)
     population = np.stack([np.zeros((12, 12, 12), bool), np.ones((12, 12, 12), bool)])
-    survivors, totals = SCHEMES["truncation"](population, registries["HoldAtJudge"](Game.pig(12)), None)
+    judge = registries["HoldAtJudge"](engine_of(Game.pig(12)))
+    survivors, totals = SCHEMES["truncation"](judge.scores(population), None)
     assert list(survivors) == [int(np.argmax(totals))]
 
 

@@ -20,7 +20,7 @@ def test_pig_table():
     assert probabilities.tolist() == [1 / 6] * 6
     assert effects.tolist() == [Effect.BUST] + [Effect.ADD] * 5
     assert amounts.tolist() == [0, 2, 3, 4, 5, 6]
-    assert g.monotone
+    assert not g.resets
 
 
 def test_piglet_table():

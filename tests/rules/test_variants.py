@@ -51,7 +51,7 @@ def test_two_dice_table():
     table = {(o.effect, o.amount): round(o.probability * 36) for o in g.outcomes}
     assert table[(Effect.RESET, 0)] == 1 and table[(Effect.BUST, 0)] == 10
     assert [table[(Effect.ADD, s)] for s in range(4, 13)] == [1, 2, 3, 4, 5, 4, 3, 2, 1]
-    assert not g.monotone and "two_dice" in GAMES and Game.named("two_dice", goal=50).goal == 50
+    assert g.resets and "two_dice" in GAMES and Game.named("two_dice", goal=50).goal == 50
 
 
 def test_simulator_applies_the_reset():
@@ -140,7 +140,7 @@ def test_visits_agree_with_counted_games(game):
     resets, subtractions and Hog's dice included; the expected number of a's turns matches too."""
     rng = np.random.default_rng(5)
     if game.max_dice:
-        a, b = S.random_dice(game, rng), S.dice(2, game)
+        a, b = S.random(game, rng), S.dice(2, game)
     else:
         a, b = S.force_roll_at_zero(rng.random(space_of(game).shape) < 0.7), S.hold_at(3, game)
     V = exact.visits(a, b, game)
@@ -206,7 +206,7 @@ def test_pass_the_pigs_seed003():
     literal = exact.optimal(_seed003_literal_pass_the_pigs())
     assert round(literal.win_probability, 4) == 0.5282 and np.argmin(literal.policy[0, 0]) == 18
     oinkers = Game.pass_the_pigs(p_oinker=0.01)
-    assert not oinkers.monotone and exact.optimal(oinkers).win_probability < solution.win_probability
+    assert oinkers.resets and exact.optimal(oinkers).win_probability < solution.win_probability
 
 
 @pytest.mark.parametrize("p_oinker", [-0.1, 1.0, 1.5, float("nan"), "0.1", True])
@@ -239,7 +239,7 @@ def test_monotone_variants_through_the_exact_engine(name):
     """Variants that only add or bust: solvers agree, the optimal policy beats hold-at-25 in the
     simulator exactly as the evaluator says (4 standard errors, 10^6 games)."""
     game = Game.named(name)
-    assert game.monotone and sum(o.probability for o in game.outcomes) == pytest.approx(1, abs=1e-15)
+    assert not game.resets and sum(o.probability for o in game.outcomes) == pytest.approx(1, abs=1e-15)
     pi = assert_solvers_agree(game)
     assert 0.5 < pi.win_probability < 0.6
     assert_simulation_agrees(pi.policy, S.hold_at(25, game), game, seed=5)
@@ -317,7 +317,7 @@ def test_hog_dice_table_by_enumeration():
 def test_hog_matches_brute_force(goal, seed):
     game = Game.hog(goal=goal, max_dice=3)
     rng = np.random.default_rng(seed)
-    a, b = S.random_dice(game, rng), S.random_dice(game, rng)
+    a, b = S.random(game, rng), S.random(game, rng)
     seats = exact.seats(a, b, game)
     assert (seats.a_first_wins_a, seats.a_first_wins_b) == pytest.approx(reference.brute_force(a, b, game), abs=1e-12)
     assert (seats.b_first_wins_b, seats.b_first_wins_a) == pytest.approx(reference.brute_force(b, a, game), abs=1e-12)
@@ -354,7 +354,7 @@ def test_hog_best_response_is_best():
     assert reference.brute_force(br.policy, b, game)[0] == pytest.approx(br.win_probability, abs=1e-12)
     rng = np.random.default_rng(1)
     for _ in range(30):
-        assert reference.brute_force(S.random_dice(game, rng), b, game)[0] <= br.win_probability + 1e-12
+        assert reference.brute_force(S.random(game, rng), b, game)[0] <= br.win_probability + 1e-12
 
 
 def test_hog_bad_input():

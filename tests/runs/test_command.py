@@ -147,6 +147,10 @@ def test_every_group_refuses_an_unknown_option(group, capsys):
         (["mutation=[1"], "cannot read the command line"),
         (["--no-such-flag"], "unknown option '--no-such-flag'"),
         (["game.name=two_dice"], "config key 'game.sides' = 6: expected null for game 'two_dice'"),
+        (["--multirun", "seed=glob(*)"], "config key 'seed' = 'glob(*)': glob() picks among a config group's options"),
+        (["--multirun", "seed=0,1", "hydra/launcher=nowhere"], "Could not find 'hydra/launcher/nowhere'"),
+        (["hydra.job.chdir=maybe"], "hydra.job.chdir=maybe: Error merging override hydra.job.chdir=maybe: Value "),
+        (["--multirun", "--cfg", "job", "seed=0,1"], "--run, --multirun and --cfg: expected one of them"),
     ],
 )
 def test_command_lines_refused_before_any_job(argv, message, capsys):
@@ -155,7 +159,7 @@ def test_command_lines_refused_before_any_job(argv, message, capsys):
 
 def test_help_and_good_lines_pass(capsys):
     for argv in (["--help"], ["experiment=cube", "mutation=0.005"], ["--multirun", "seed=0,1", "mutation=0.1,0.2"],
-                 ["--cfg", "job", "game=hog"], ["+mutation=0.2"]):
+                 ["--cfg", "job", "game=hog"], ["+mutation=0.2"], ["--multirun", "game=glob(piglet)"]):
         check(argv)
     assert capsys.readouterr().err == ""
 

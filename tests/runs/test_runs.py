@@ -231,7 +231,9 @@ def test_help_names_the_program_and_every_key():
     process = _cli("--help")
     output, _ = process.communicate(timeout=120)
     assert process.returncode == 0
-    assert output.startswith("ga_pig: ") and "__main__" not in output
+    from ga_pig import __version__
+
+    assert output.startswith(f"ga_pig {__version__}: ") and "__main__" not in output
     keys = [line.split()[0] for line in output.split("== Keys")[1].splitlines()[1:] if line.strip()]
     fields = set(RunSpec.__dataclass_fields__)
     listed = {key.split(".")[0] for key in keys if not key.startswith("ga_pig")}

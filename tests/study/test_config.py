@@ -18,6 +18,7 @@ from ga_pig.study.config import (
     trusted_hosts,
     validate,
 )
+from ga_pig.study.serve import _claim
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,6 +74,11 @@ def test_the_command_refuses_in_one_line_and_makes_nothing(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and "holds other files" in result.stderr
     assert sorted(p.name for p in taken.iterdir()) == ["notes.txt"]
+    with pytest.raises(ValueError, match="unable to open database file"):  # its missing parents are not left either
+        _claim(compose(["database=sqlite:////nonexistent/x.db"]), tmp_path / "new" / "study")
+    assert not (tmp_path / "new").exists()
+    with pytest.raises(ValueError, match="cannot make the study's directory \\(Not a directory\\)"):
+        _claim(compose([]), taken / "notes.txt" / "study")
 
 
 def test_a_busy_port_or_another_studys_database_is_refused_in_one_line(tmp_path, make_study):

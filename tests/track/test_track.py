@@ -6,9 +6,12 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -208,6 +211,18 @@ def test_a_second_send_repeats_nothing(stores, finished):
     assert sorted((stores[1] / "cube" / finished.name).rglob("events.*")) == event_files
 
 
+def test_a_send_fills_the_generations_a_tracker_lacks_between_those_it_holds(stores, finished, tmp_path):
+    from tensorboardX import SummaryWriter
+
+    run_dir = shutil.copytree(finished, tmp_path / "holes")
+    with SummaryWriter(str(stores[1] / "cube" / run_dir.name)) as writer:  # generations 0 and 2 held, 1 missing
+        for generation in (0, 2):
+            writer.add_scalar("diversity", 0.5, global_step=generation)
+    track_main([str(run_dir), "--tensorboard"])
+    steps = [e.step for e in tensorboard_scalars(stores[1] / "cube" / run_dir.name).Scalars("diversity")]
+    assert sorted(steps) == list(range(7))
+
+
 def test_a_store_lost_mid_run_costs_one_warning_and_the_rest_is_sent_afterwards(stores, tmp_path, monkeypatch,
                                                                                    caplog):
     run_dir = tmp_path / "lost"
@@ -290,18 +305,31 @@ def test_a_sweeps_jobs_are_one_experiment_and_one_tensorboard_folder(stores, tmp
     assert sorted(p.name for p in (stores[1] / sweep.name).iterdir()) == ["0_cube", "1_cube"]
 
 
-def test_a_store_that_does_not_answer_is_refused_before_any_work(tmp_path):
+@pytest.mark.parametrize("uri, why", [
+    ("http://127.0.0.1:{port}", "expected an MLflow store that can be opened and written to; MlflowException: API"),
+    ("foo://", "expected an MLflow store that can be opened and written to; UnsupportedModelRegistryStoreURIException"),
+    ("file://{tmp}/mlruns", "expected an MLflow store that can be opened and written to; MlflowException: The "
+                            "filesystem tracking backend"),
+    ("sqlite:///{tmp}/a_file/x.db", "expected a database in a directory that can be written; {tmp}/a_file is a file"),
+    ("sqlite:///nonexistent/dir/x.db", "expected a database in a directory that exists; sqlite:/// is followed by a "
+                                       "path relative to {tmp}, where nonexistent/dir is not a directory"),
+    ("sqlite://", "expected a database file"),
+])
+def test_a_store_mlflow_cannot_open_and_write_is_refused_in_one_line_making_nothing(uri, why, tmp_path, monkeypatch,
+                                                                                   capsys):
+    from ga_pig.runs.command import check as check_command
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a_file").touch()
     with socket.socket() as free:  # a port nothing listens on
         free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-    answer = subprocess.run([sys.executable, "-m", "ga_pig", "logger=mlflow", f"logger.tracking_uri=http://127.0.0.1:{port}",
-                             "experiment=cube", "generations=1", "progress=false"], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=300)
-    assert answer.returncode == 2
-    assert answer.stderr.strip().splitlines() == [answer.stderr.strip()]
-    assert f"logger.tracking_uri' = 'http://127.0.0.1:{port}': expected an MLflow tracking server that answers" \
-        in answer.stderr
-    assert not (tmp_path / "outputs").exists()
+        uri = uri.format(tmp=tmp_path, port=free.getsockname()[1])
+    with pytest.raises(SystemExit) as refused:
+        check_command(["experiment=cube", "logger=mlflow", f"logger.tracking_uri={uri}"])
+    said = capsys.readouterr().err
+    assert refused.value.code == 2 and said.count("\n") == 1
+    assert said.startswith(f"ga_pig: config key 'logger.tracking_uri' = {uri!r}: {why.format(tmp=tmp_path)}")
+    assert [p.name for p in tmp_path.iterdir()] == ["a_file"]
 
 
 def test_credentials_in_the_tracking_uri_are_refused_without_being_shown():
@@ -311,6 +339,18 @@ def test_credentials_in_the_tracking_uri_are_refused_without_being_shown():
     assert "s3cret" not in str(refused.value) and "alice" not in str(refused.value)
 
 
+def test_the_command_line_refuses_a_hydra_folder_by_name(stores, finished, tmp_path, capsys):
+    hydra = tmp_path / "run" / ".hydra"
+    hydra.mkdir(parents=True)
+    shutil.copy(finished / "config.yaml", hydra / "config.yaml")  # Hydra keeps the run's config there too
+    with pytest.raises(SystemExit) as refused:
+        track_main([str(hydra)])
+    said = capsys.readouterr().err
+    assert refused.value.code == 2 and said.count("\n") == 1
+    assert f".hydra/ is Hydra's record of the run in '{hydra.parent}'" in said
+    assert mlflow_runs(stores[0], hydra)[1] == []
+
+
 def test_the_command_line_takes_several_loggers_and_refuses_a_misspelt_one(capsys):
     from ga_pig.runs.command import check_overrides
 
@@ -318,3 +358,41 @@ def test_the_command_line_takes_several_loggers_and_refuses_a_misspelt_one(capsy
     with pytest.raises(SystemExit) as refused:
         check_overrides(["logger=[tensorboard,mlfow]"], False)
     assert refused.value.code == 2 and "(did you mean 'mlflow'?)" in capsys.readouterr().err
+
+
+def test_a_run_killed_with_rows_waiting_leaves_no_process_and_the_resume_sends_every_row_once(stores, tmp_path):
+    """SIGKILL within the 5-second batch, the checkpoint holding rows MLflow was never sent: no process of the run
+    outlives it (the painter's worker, multiprocessing's resource tracker), and the resume and a later
+    ``ga_pig.track`` leave MLflow holding every row of the table exactly once."""
+    import psutil
+
+    from ga_pig.evolve.outputs import load_checkpoint
+
+    run_dir = tmp_path / "killed"
+    process = subprocess.Popen([sys.executable, "-m", "ga_pig", *tracked(stores, "logger=mlflow", "generations=100000",
+                                                                     "checkpoint_every=1", "logger.policy_every=1"),
+                                f"hydra.run.dir={run_dir}"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 240
+        while not (run_dir / "checkpoint.npz").is_file() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.0)  # the first row went at once; those since wait for the 5-second batch
+        helpers = psutil.Process(process.pid).children(recursive=True)
+        started = [" ".join(helper.cmdline()) for helper in helpers]
+    finally:
+        process.kill()
+        process.wait()
+    assert any("spawn_main" in command for command in started)  # the painter's worker
+    assert psutil.wait_procs(helpers, timeout=30)[1] == []  # none left alive
+    checkpoint = load_checkpoint(run_dir / "checkpoint.npz")
+    client, runs = mlflow_runs(stores[0], run_dir)
+    held = [m.step for m in client.get_metric_history(runs[0].info.run_id, "diversity")]
+    assert len(held) < len(checkpoint["records"])  # rows the killed run never sent
+    resume = [f"resume={run_dir}", f"generations={checkpoint['generation'] + 1}", "progress=false"]
+    run(compose(resume), run_dir, resume)
+    for _ in range(2):  # after the resume; and after a second send, which finds nothing to add
+        client, runs = mlflow_runs(stores[0], run_dir)
+        assert len(runs) == 1 and runs[0].info.status == "FINISHED"
+        assert_mlflow_holds(client, runs[0].info.run_id, run_dir)
+        track_main([str(run_dir)])

@@ -162,12 +162,9 @@ def decision_costs(strategy: np.ndarray, optimal: np.ndarray, cost: np.ndarray, 
 
 def endgame_margins(margins: dict[str, np.ndarray], goal: int, rule: str | None = None,
                     shared_scale: bool = True) -> Figure:
-    """How many points past the goal an optimal player banks, over (own score i, opponent's
-    score j), one heat map per endgame rule (or per game): ``margins[label]`` is
-    [`margin`][ga_pig.families.endgame.EndgameSolution.margin] for the first mover, shape (goal, goal).
-    Four maps a row. ``rule`` (one ending rule for every map) goes into the title; with ``shared_scale`` false each
-    map has its own colour bar, so a game that banks little past the goal is not drawn flat beside one that banks
-    much."""
+    """How many points past the goal an optimal player banks over (i, j), one heat map per label:
+    ``margins[label]`` is [`margin`][ga_pig.families.endgame.EndgameSolution.margin] for the first mover, shape
+    (goal, goal). ``rule`` goes into the title; with ``shared_scale`` false each map has its own colour bar."""
     n = max(1, len(margins))
     columns = min(n, 4)
     rows = -(-n // columns)

@@ -27,10 +27,9 @@ _COLUMN_WORDS = {"mean": "population mean", "max": "population best", "min": "po
 def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, column: str = "mean",
                    title: str = "") -> Figure:
     """Recorded win rate vs generation, one colour per value of ``by`` ([Exeter GA 2016 Figs. 5–9, 12–16]):
-    a thin line per run and a thick one for the mean over runs, smoothed by a centred moving
-    average over ``window`` records (fewer for short runs: at most a fifth of the records, so a
-    run of a few records is not flattened); the legend says which is which. ``frame`` is
-    [`load_runs`][ga_pig.analysis.load_runs]'s table; ``column`` one of its win-rate columns."""
+    a thin line per run and a thick one for the mean over runs, smoothed by a centred moving average over
+    ``window`` records (at most a fifth of a run's). ``frame`` is [`load_runs`][ga_pig.analysis.load_runs]'s table;
+    ``column`` one of its win-rate columns."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     if frame is None or frame.empty:
         return empty(fig, ax, "no recorded generations")
@@ -51,11 +50,9 @@ def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, c
 
 
 def diversity_curves(frame: pd.DataFrame, title: str = "") -> Figure:
-    """How alike a population's strategies are over the generations (the diversity columns of
-    [`load_runs`][ga_pig.analysis.load_runs]' table, [`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]): above,
-    the mean pairwise Hamming distance over legal states (``diversity``) and over the states optimal play reaches
-    (``diversity_reached``); below, the share of legal states where every member decides alike (``fixed``). A line
-    per run; dotted verticals where the cube side changes (from the first run's ``cube_side``)."""
+    """How alike a population's strategies are over the generations ([`load_runs`][ga_pig.analysis.load_runs]'
+    diversity columns): above, ``diversity`` and ``diversity_reached``; below, ``fixed``. A line per run; dotted
+    verticals where the first run's cube side changes."""
     fig, (spread, agreed) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
     if frame is None or frame.empty:
         return empty(fig, spread, "no recorded generations", agreed)
@@ -172,11 +169,9 @@ def versus_all(thresholds, win_rates, name: str = "hold at 25") -> Figure:
 
 def discovery_curves(frame: pd.DataFrame, references: dict[str, float] | None = None, by: str = "experiment",
                      column: str = "champion") -> Figure:
-    """Best exact win rate against the optimal so far, against generations (left) and wall time
-    (right), one colour per value of ``by`` (thin: runs; thick: the median over runs at each
-    generation), with ``references`` (name -> win rate: the GA peaks of [Exeter GA 2016 §4], hold at
-    25) as horizontal lines. ``frame`` is [`load_runs`][ga_pig.analysis.load_runs]' table; ``column``
-    is what a run reports (``champion``: the strategy the run itself picked)."""
+    """Best exact win rate against the optimal so far, against generations (left) and wall time (right), one colour
+    per value of ``by`` (thin: runs; thick: their median), ``references`` (name -> win rate) as horizontal lines.
+    ``frame`` is [`load_runs`][ga_pig.analysis.load_runs]' table; ``column`` what a run reports."""
     fig, (by_generation, by_time) = plt.subplots(1, 2, figsize=(13, 4.8), sharey=True, layout="constrained")
     if frame is None or frame.empty or column not in frame:
         return empty(fig, by_generation, f"no recorded {column!r}", by_time)
@@ -211,13 +206,10 @@ _JUDGING = {"vs_optimal": "judged by the optimal policy", "coevolve_exact": "ora
 
 
 def discovery_over_time(frame: pd.DataFrame, floor: float = 3e-6) -> Figure:
-    """The best exact win rate against the optimal that a discovery run's own champion reached by each recorded
-    time, one panel per experiment (how it is judged), one colour per game (nudged sideways so games at one time
-    stay apart): a dot per seed, a line and a large marker through the median over seeds. The y axis is the
-    distance from 0.5 on a log scale, labelled in win rates, so that 0.499 and 0.4999 read apart; a rate within
-    ``floor`` of 0.5 is drawn at the floor. ``frame`` has columns experiment, game, seed, minutes, champion (one row
-    per run and recorded time). The title says so where no run has more than two times recorded, so that a line
-    between them is not read as a curve."""
+    """The best exact win rate against the optimal a discovery run's champion reached by each recorded time: a panel
+    per experiment, a colour per game, a dot per seed and a line through the median. The y axis is the distance from
+    0.5 on a log scale (a rate within ``floor`` of 0.5 drawn at the floor). ``frame``: columns experiment, game,
+    seed, minutes, champion."""
     need = {"experiment", "game", "seed", "minutes", "champion"}
     if frame is None or frame.empty or not need <= set(frame.columns):
         fig, ax = plt.subplots(figsize=(7, 4.5))

@@ -1,6 +1,6 @@
 """One island of the island model: its state between epochs
 ([`IslandState`][ga_pig.evolve.islands.island.IslandState], arrays and plain values only) and the two tasks a worker
-runs on it, pure functions of the run's spec, the state and the island's index:
+runs on it, pure functions of the run's spec and engine, the state and the island's index:
 [`epoch`][ga_pig.evolve.islands.island.epoch] (evolve it to a generation) and
 [`finish`][ga_pig.evolve.islands.island.finish] (breed its final population). Each island draws from its own
 generator, keyed by the run's seed and its index ([`island_rng`][ga_pig.evolve.islands.island.island_rng]), so where
@@ -22,8 +22,8 @@ from ga_pig.evolve.judges import RatesVsOptimal, Verdict
 from ga_pig.evolve.populations import initial_genomes
 from ga_pig.evolve.recorder import Recorder
 from ga_pig.evolve.state import Champion
-from ga_pig.game import Game
-from ga_pig.spec import RunSpec, make_game
+from ga_pig.families import Family
+from ga_pig.spec import RunSpec
 
 __all__ = ["IslandState", "island_rng", "stream", "epoch", "finish"]
 
@@ -66,15 +66,11 @@ class IslandState:
     elapsed: float = 0.0
 
 
-def _rates(game: Game) -> RatesVsOptimal:
-    """The game's rates against the optimal policy, one per worker thread (remembered by content: sharing them
-    across tasks changes no result, only the time; a worker's threads do not share them)."""
-    return _thread_rates(game, threading.get_ident())
-
-
 @functools.lru_cache(maxsize=8)
-def _thread_rates(game: Game, thread: int) -> RatesVsOptimal:
-    return RatesVsOptimal(game)
+def _rates(engine: Family, thread: int) -> RatesVsOptimal:
+    """The game's rates against the optimal policy, one per worker ``thread`` (remembered by content: sharing them
+    across tasks changes no result, only the time; a worker's threads do not share them)."""
+    return RatesVsOptimal(engine)
 
 
 def _population(genomes: np.ndarray, fitness: np.ndarray) -> list[Individual]:
@@ -93,15 +89,15 @@ class _Island:
     """An island's parts rebuilt from its state inside a task: the run's generations, its generator and judge
     restored, its population."""
 
-    def __init__(self, spec: RunSpec, state: IslandState | None, island: int) -> None:
-        self.spec, self.island, self.game = spec, island, make_game(spec.game)
+    def __init__(self, spec: RunSpec, engine: Family, state: IslandState | None, island: int) -> None:
+        self.spec, self.island = spec, island
         self.rng = island_rng(spec.seed, island)
-        self.rates = _rates(self.game)
-        self.run = Generations(spec, self.game, self.rng, self.rates)
+        self.rates = _rates(engine, threading.get_ident())
+        self.run = Generations(spec, engine, self.rng, self.rates)
         if state is None:
             side = self.run.schedule[0][0]
-            genomes = initial_genomes(spec.population.kind, spec.population_size, self.game, self.run.genes,
-                                      spec.population, self.rng, side)
+            genomes = initial_genomes(spec.population.kind, spec.population_size, self.run.genes, spec.population,
+                                      self.rng, side)
             state = IslandState(island, 0, genomes, np.full(len(genomes), np.nan), side, {})
         else:
             self.rng.bit_generator.state = state.rng_state
@@ -125,7 +121,7 @@ class _Island:
         return self.run.bred(Judged(wave, self.side, self.population, strategies, verdict, self.champion), generation)
 
     def recorder(self) -> Recorder:
-        return Recorder(self.spec, None, self.game, self.run.genes, self.rates, [], self.state.elapsed, NoClock())
+        return Recorder(self.spec, None, self.run.genes, self.rates, [], self.state.elapsed, NoClock())
 
     def state_at(self, generation: int, population: list[Individual], survivors: np.ndarray | None,
                  rows: list, rates: np.ndarray | None = None) -> IslandState:
@@ -134,12 +130,13 @@ class _Island:
                            self.rng.bit_generator.state, survivors, self.champion.strategy, judge_state, rows, rates)
 
 
-def epoch(spec: RunSpec, island: int, state: IslandState | None, stop: int) -> IslandState:
-    """Island ``island`` (``state``; None: its first population, drawn) evolved to the start of generation ``stop``:
+def epoch(spec: RunSpec, engine: Family, island: int, state: IslandState | None, stop: int) -> IslandState:
+    """Island ``island`` (``state``; None: its first population, drawn) of a run on the game of ``engine`` evolved to
+    the start of generation ``stop``:
     the survivors it holds bred, then each generation judged (recorded every ``recorded_every``) and bred, the last
     one's survivors kept for the next migration."""
     began = time.perf_counter()
-    here = _Island(spec, state, island)
+    here = _Island(spec, engine, state, island)
     population, recorder, rows = here.pending(), here.recorder(), []
     for generation in range(here.state.generation, stop):
         judged = here.run.judged(generation, population, here.side)
@@ -153,10 +150,10 @@ def epoch(spec: RunSpec, island: int, state: IslandState | None, stop: int) -> I
     return state
 
 
-def finish(spec: RunSpec, island: int, state: IslandState) -> IslandState:
+def finish(spec: RunSpec, engine: Family, island: int, state: IslandState) -> IslandState:
     """Island ``island``'s final population (its survivors bred), recorded as the run's last row with the island's
     champion, and its members' exact win rates against the optimal policy (NaN unrecorded)."""
-    here = _Island(spec, state, island)
+    here = _Island(spec, engine, state, island)
     population = here.pending()
     genes, generation = here.run.genes, here.state.generation
     strategies = genes.decode(np.stack(population), here.side)

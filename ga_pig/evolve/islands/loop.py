@@ -41,16 +41,13 @@ from ga_pig.evolve.outputs import (
     FAILED,
     GENERATIONS,
     POPULATION,
-    SUMMARY,
     save_npy,
     save_population,
-    write_json,
     write_table,
 )
 from ga_pig.evolve.progress import Limit, Progress
-from ga_pig.evolve.report import report, tell
-from ga_pig.families import space_of
-from ga_pig.game import Game
+from ga_pig.evolve.report import reported, stop_message
+from ga_pig.families import Family
 from ga_pig.signals import Stopped, stopping_on
 from ga_pig.spec import RunSpec, fingerprint, waves
 
@@ -82,10 +79,10 @@ def in_process(function: Callable, calls: list[tuple]) -> list:
     return [function(*call) for call in calls]
 
 
-def choose(spec: RunSpec, game: Game, champions: list[np.ndarray]) -> int:
+def choose(spec: RunSpec, engine: Family, champions: list[np.ndarray]) -> int:
     """The island whose champion the experiment's own judge (a fresh one, drawing from the run's final stream)
     gives the highest total among the islands' champions; the first such island on a tie."""
-    judge = make_judge(spec, game, stream(spec.seed, FINAL), RatesVsOptimal(game))
+    judge = make_judge(spec, engine, stream(spec.seed, FINAL), RatesVsOptimal(engine))
     return int(np.argmax(judge.totals(np.stack(champions))))
 
 
@@ -146,7 +143,7 @@ def evolve_islands(run: Run) -> dict:
 
 
 def _evolve(run: Run, pool: Pool) -> dict:
-    spec, game, out = run.spec, run.game, run.out
+    spec, engine, out = run.spec, run.engine, run.out
     on_row = run.on_row
     islands, total, every = _Coordinator(spec, out, run.resumed), spec.generations, spec.migration.every
     progress = Progress(spec, total, islands.generation, run.compiling or NoClock(),
@@ -160,7 +157,7 @@ def _evolve(run: Run, pool: Pool) -> dict:
                     break
                 states, moves, migration = islands.migrated()
                 stop = min((islands.generation // every + 1) * every, total)
-                calls = [(spec, i, _at(state, islands.elapsed()), stop) for i, state in enumerate(states)]
+                calls = [(spec, engine, i, _at(state, islands.elapsed()), stop) for i, state in enumerate(states)]
                 islands.states = pool(epoch, calls)
                 islands.moves.extend(moves)
                 islands.migration = migration
@@ -174,36 +171,36 @@ def _evolve(run: Run, pool: Pool) -> dict:
                 islands.flush()
                 progress.advance(stop, leading([r for r in rows if r["generation"] == rows[-1]["generation"]])
                                  if rows else None)
-            final = pool(finish, [(spec, i, islands.states[i]) for i in range(spec.islands)])
+            final = pool(finish, [(spec, engine, i, islands.states[i]) for i in range(spec.islands)])
     except (KeyboardInterrupt, Stopped) as error:
         islands.flush()
         islands.save()
         why = "interrupted" if isinstance(error, KeyboardInterrupt) else str(error)
         if islands.states[0] is not None:  # else nothing to continue: the front end says how to start again
-            print(_stopped(out, islands.generation, total, why), file=sys.stderr, flush=True)
+            print(stop_message(out, islands.generation, total, why), file=sys.stderr, flush=True)
         raise
-    summary = _finished(spec, game, islands, final, stopped, on_row)
+    summary = _finished(spec, engine, islands, final, stopped, on_row)
     if stopped:
-        print(_stopped(out, islands.generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
+        print(stop_message(out, islands.generation, total, "time_limit_s reached, outputs written"), file=sys.stderr)
     return run.finished(summary)
 
 
-def _finished(spec: RunSpec, game: Game, islands: _Coordinator, final: list[IslandState], stopped: str | None,
+def _finished(spec: RunSpec, engine: Family, islands: _Coordinator, final: list[IslandState], stopped: str | None,
               on_row: Callable[[dict, np.ndarray | None], None] | None) -> dict:
     """The final rows recorded (and given to ``on_row``) and every output written: best.npy (the chosen island's
     champion), population.npz (every island's final members, island by island), summary.json, winrate.png, the
     report."""
-    out, genes = islands.out, genome_of(spec, game)
+    out, genes = islands.out, genome_of(spec, engine)
     rows = [row for state in final for row in state.rows]
     islands.records.extend(rows)
     islands.flush()
     for row in merged(rows, spec.columns) if on_row else ():
         on_row(row, None)
-    island = choose(spec, game, [state.champion for state in final])
+    island = choose(spec, engine, [state.champion for state in final])
     best = genes.decisions(final[island].champion)
     save_npy(out / BEST, best)
     genomes, rates = np.concatenate([s.genomes for s in final]), np.concatenate([s.rates for s in final])
-    save_population(out / POPULATION, space_of(game), *genes.stored(genomes, final[0].side), rates)
+    save_population(out / POPULATION, engine.space, *genes.stored(genomes, final[0].side), rates)
     rows = [row for row in islands.records if row["generation"] == islands.generation]
     every_max = [row["max"] for row in islands.records]
     summary = {
@@ -228,13 +225,8 @@ def _finished(spec: RunSpec, game: Game, islands: _Coordinator, final: list[Isla
     (out / FAILED).unlink(missing_ok=True)
     plot_islands(islands.records, out / "winrate.png",
                  f"{spec.experiment}: {spec.islands} islands, migration every {spec.migration.every}")
-    lines = [*report(spec, game, summary, best),
-             f"the champion came from island {island} of {spec.islands}, ranked first among the islands' champions "
-             "by the experiment's own judge"]
-    summary = {**summary, "report": lines}
-    write_json(out / SUMMARY, summary)
-    tell(lines, spec.progress)
-    return summary
+    return reported(spec, engine, out, summary, best, f"the champion came from island {island} of {spec.islands}, "
+                    "ranked first among the islands' champions by the experiment's own judge")
 
 
 def _at(state: IslandState | None, elapsed: float) -> IslandState | None:
@@ -245,8 +237,3 @@ def _at(state: IslandState | None, elapsed: float) -> IslandState | None:
 def _number(value) -> float | None:
     value = float(value)
     return None if np.isnan(value) else value
-
-
-def _stopped(out: Path, generation: int, total: int, why: str) -> str:
-    return (f"{why}: checkpoint at generation {generation} of {total} in {out}\n"
-            f"continue with: python -m ga_pig resume={out}")

@@ -6,7 +6,7 @@ judges a generation into a [`Verdict`][ga_pig.evolve.judges.Verdict].
 Oracle-free judges — ``population`` (members against each other), ``champions`` (a ladder,
 [`Ladder`][ga_pig.evolve.judges.Ladder]) and ``nash`` — play only the run's own strategies; the optimal policy is
 never computed for them (with ``record=false`` a run never solves the game). The oracle-judged ``optimal`` judge plays
-each member against the Neller-optimal policy. Exact judges' ``fitness.restart`` never changes the recorded rates
+each member against the optimal policy. Exact judges' ``fitness.restart`` never changes the recorded rates
 (and the headline numbers): those are always from the game's start.
 
 [`JUDGES`][ga_pig.evolve.judges.JUDGES] is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``,

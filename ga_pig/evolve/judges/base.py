@@ -12,7 +12,8 @@ from typing import ClassVar
 import numpy as np
 
 from ga_pig import exact
-from ga_pig.families import engine_of
+from ga_pig.evolve.selection import Scores
+from ga_pig.families import Family
 from ga_pig.game import Game
 from ga_pig.spec import FitnessConfig
 
@@ -32,25 +33,30 @@ class Verdict:
 
 
 class Judge:
-    """The protocol of every judge. ``params``: its parameter dataclass (the spec's ``fitness``, held as ``params``;
-    the schema, ``--help`` and the reference list its keys) and ``option`` (``fitness=<option>``), given by
-    [`judge`][ga_pig.evolve.judges.judge]; ``for_run(game, spec, rng, rates)`` builds it for a run. ``totals``: each
+    """The protocol of every judge, made for the run's ``engine`` (the game's, handed down by
+    [`Run`][ga_pig.evolve.assembled.Run]). ``params``: its parameter dataclass (the spec's ``fitness``, held as
+    ``params``; the schema, ``--help`` and the reference list its keys) and ``option`` (``fitness=<option>``), given by
+    [`judge`][ga_pig.evolve.judges.judge]; ``for_run(engine, spec, rng, rates)`` builds it for a run. ``totals``: each
     member's round-robin total ([Exeter GA 2016 §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each
-    knockout match ([Exeter GA 2016 §3.4.2]; by default read from the totals). A judge that keeps a champion (saved
-    as ``best.npy``) returns it as ``champion`` and carries it across checkpoints as ``state()`` / ``restore(state)``
-    (arrays by name); it applies the champion improvers of a ``verdict`` (``improve(strategies, champion)``: a better
-    champion or None) once its totals are made. ``two_players_only``: refused for more players; ``compact``: it reads
-    members as per-state thresholds."""
+    knockout match ([Exeter GA 2016 §3.4.2]; by default read from the totals); neither changes the judge.
+    [`verdict`][ga_pig.evolve.judges.Judge.verdict] judges a generation. A judge that keeps a champion (saved as
+    ``best.npy``) returns it as ``champion``, promotes it in ``crown`` (the verdict's step, the only one that changes
+    a judge) and carries it across checkpoints as ``state()`` / ``restore(state)`` (arrays by name).
+    ``two_players_only``: refused for more players; ``compact``: it reads members as per-state thresholds."""
 
     params: ClassVar[type[FitnessConfig]] = FitnessConfig
     option: ClassVar[str] = ""
     two_players_only: ClassVar[bool] = False
     compact: bool = False
-    _improvers: tuple = ()
+    engine: Family
+
+    @property
+    def game(self) -> Game:
+        return self.engine.game
 
     @classmethod
-    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates) -> Judge:
-        return cls(game, spec.fitness)
+    def for_run(cls, engine: Family, spec, rng: np.random.Generator, rates) -> Judge:
+        return cls(engine, spec.fitness)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -58,8 +64,16 @@ class Judge:
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         return self.totals(strategies)[np.asarray(pairs)]
 
+    def scores(self, strategies: np.ndarray) -> Scores:  # what a scheme asks: totals and duels, judged when asked
+        return Scores(len(strategies), lambda: self.totals(strategies), lambda pairs: self.duels(strategies, pairs))
+
     @property
     def champion(self) -> np.ndarray | None:
+        return None
+
+    def crown(self, strategies: np.ndarray, improvers: tuple) -> np.ndarray | None:
+        """Each member's total, the champion promoted from ``strategies``, then improved by each of ``improvers``
+        (``improve(strategies, champion)``: a better champion or None); None where the judge keeps no champion."""
         return None
 
     def state(self) -> dict:
@@ -69,11 +83,12 @@ class Judge:
         """A judge that keeps no champion carries no state."""
 
     def verdict(self, strategies: np.ndarray, select: Callable, improvers: tuple = ()) -> Verdict:
-        """The generation ``strategies`` judged by ``select`` (a scheme bound to this judge: ``select(strategies)
-        -> (survivors, fitness)``), the ``improvers`` applied to the champion as the totals are made."""
-        before, self._improvers = self.champion, tuple(improvers)
-        survivors, fitness = select(strategies)
-        self._improvers = ()
+        """The generation ``strategies`` judged: the champion crowned, once, then the survivors and fitness that
+        ``select(scores) -> (survivors, fitness)`` (the run's scheme) gives from the totals crowning made, or from
+        this judge's [`scores`][ga_pig.evolve.judges.Judge.scores]."""
+        before = self.champion
+        totals = self.crown(strategies, improvers)
+        survivors, fitness = select(self.scores(strategies) if totals is None else Scores.of(totals))
         return Verdict(fitness, survivors, self.champion, self.champion is not before)
 
 
@@ -95,15 +110,15 @@ def judge(option: str, params: type[FitnessConfig]) -> Callable[[type], type]:
     return register
 
 
-def make_judge(spec, game: Game, rng: np.random.Generator, rates) -> Judge:
-    """The judge ``spec.fitness`` names (validation has refused one not registered), built for this run;
-    ``rates``: the run's [`RatesVsOptimal`][ga_pig.evolve.judges.RatesVsOptimal]."""
-    return JUDGES[(spec.fitness.kind, spec.fitness.opponent)].for_run(game, spec, rng, rates)
+def make_judge(spec, engine: Family, rng: np.random.Generator, rates) -> Judge:
+    """The judge ``spec.fitness`` names (validation has refused one not registered), built for this run's
+    ``engine``; ``rates``: the run's [`RatesVsOptimal`][ga_pig.evolve.judges.RatesVsOptimal]."""
+    return JUDGES[(spec.fitness.kind, spec.fitness.opponent)].for_run(engine, spec, rng, rates)
 
 
-def exact_round_robin(strategies: np.ndarray, game: Game, starts: np.ndarray | None) -> np.ndarray:
+def exact_round_robin(strategies: np.ndarray, engine: Family, starts: np.ndarray | None) -> np.ndarray:
     """Each member's total of exact seat-averaged win rates against every other member."""
-    W = engine_of(game).win_matrix(strategies, starts)
+    W = engine.win_matrix(strategies, starts)
     return W.sum(axis=1) - np.diag(W)
 
 

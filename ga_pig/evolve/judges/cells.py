@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig.evolve.judges.base import draw_seed
-from ga_pig.families import engine_of
-from ga_pig.game import Game
+from ga_pig.families import Family
 
 __all__ = ["CellTests", "FIRST", "VISIT_GAMES"]
 
@@ -47,7 +46,7 @@ OPEN = 16
 class CellTests:
     """``improve(strategies, champion)``: the champion with the rows that won their cell tests, or None."""
 
-    game: Game
+    engine: Family
     budget: int
     most: int
     z: float
@@ -59,8 +58,7 @@ class CellTests:
     visits: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        self._engine = engine_of(self.game)
-        space = self._engine.space
+        space = self.engine.space
         self._legal = space.legal() if space.dims == 3 else None
 
     def improve(self, strategies: np.ndarray, champion: np.ndarray) -> np.ndarray | None:
@@ -115,7 +113,7 @@ class CellTests:
             chosen.setdefault(pairs, []).append(key)
             spent += pairs
         for pairs, keys in chosen.items():
-            out = self._engine.rollouts(self.base, np.stack([self.rows[k] for k in keys]),
+            out = self.engine.rollouts(self.base, np.stack([self.rows[k] for k in keys]),
                                         np.array([k[:2] for k in keys]), pairs, draw_seed(self.rng))
             for key, (lead, parted) in zip(keys, out, strict=True):
                 self._look(self.tests[key], int(lead), int(parted), pairs)
@@ -153,7 +151,7 @@ class CellTests:
             for key in [k for k in self.tests if changed[k[0], k[1]]]:
                 del self.tests[key], self.rows[key]
         self.base = np.array(champion)
-        self.visits = self._engine.turn_starts(self.base, self.base, VISIT_GAMES, draw_seed(self.rng))
+        self.visits = self.engine.turn_starts(self.base, self.base, VISIT_GAMES, draw_seed(self.rng))
 
     # ------------------------------------------------------------------ checkpoints
     def state(self) -> dict:

@@ -9,15 +9,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig import simulate
 from ga_pig import strategies as S
 from ga_pig.evolve.genomes import GENOMES
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.families import engine_of
-from ga_pig.game import Game
+from ga_pig.families import Family
 from ga_pig.spec import components as P
 
 __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
@@ -36,14 +34,15 @@ class Ladder(Judge):
     beaten before. With n players a member plays alone against copies of a champion, and beating it means winning
     more than its fair share, 1/n, plus ``margin``. The reigning champion is the run's own best (``champion``),
     chosen without the optimal policy; a member that is the champion is never tested against itself. The champion
-    improvers of a [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion.
+    improvers of a [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion, in
+    ``crown``; ``totals`` only measures the members against the champions as they stand.
 
     A ladder gives ``_versus(strategies, opponents)``, the (members, opponents) win rates; ``_round_robin(strategies)``,
     each member's mean win rate against the others; and ``_promotes(candidate, champion)``, whether ``candidate``,
     ahead of ``champion`` by its fitness games, truly beats it.
     """
 
-    game: Game
+    engine: Family
     params: P.ExactChampions | P.SimulatedChampions
     champions: list
 
@@ -51,27 +50,40 @@ class Ladder(Judge):
     def champion(self) -> np.ndarray | None:
         return self.champions[-1] if self.champions else None
 
-    def totals(self, strategies: np.ndarray) -> np.ndarray:
+    def _scored(self, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Each member's fitness and its rates against the last ``archive`` champions (None: no champion yet, a
+        round robin)."""
         if not self.champions:
-            fitness = self._round_robin(strategies)
-            self.champions.append(np.array(strategies[int(np.argmax(fitness))]))
-        else:
-            opponents = self.champions[-self.params.archive:]
-            rates = self._versus(strategies, opponents)
-            fitness = rates.min(axis=1) if self.params.aggregate == "min" else rates.mean(axis=1)
-            beaten = min(self.params.must_beat, len(opponents))
-            for m in np.argsort(-fitness, kind="stable"):
-                if (rates[m, -beaten:] <= fair(self.game) + self.params.margin).any() or \
-                        S.equal(strategies[m], opponents[-1]):
-                    continue
-                if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
-                    self.champions = [*self.champions, np.array(strategies[m])][-self.params.archive:]
-                break
-        for improver in self._improvers:
-            improved = improver.improve(strategies, self.champion)
+            return self._round_robin(strategies), None
+        rates = self._versus(strategies, self.champions[-self.params.archive:])
+        return (rates.min(axis=1) if self.params.aggregate == "min" else rates.mean(axis=1)), rates
+
+    def totals(self, strategies: np.ndarray) -> np.ndarray:
+        return self._scored(strategies)[0]
+
+    def crown(self, strategies: np.ndarray, improvers: tuple) -> np.ndarray:
+        fitness, rates = self._scored(strategies)
+        champions = [np.array(strategies[int(np.argmax(fitness))])] if rates is None else \
+            self._promoted(strategies, fitness, rates)
+        for improver in improvers:
+            improved = improver.improve(strategies, champions[-1])
             if improved is not None:
-                self.champions = [*self.champions, improved][-self.params.archive:]
+                champions = [*champions, improved][-self.params.archive:]
+        self.champions = champions
         return fitness
+
+    def _promoted(self, strategies: np.ndarray, fitness: np.ndarray, rates: np.ndarray) -> list:
+        """The champions with the fittest member that beats each of the last ``must_beat`` added, if it does."""
+        opponents = self.champions[-self.params.archive:]
+        beaten = min(self.params.must_beat, len(opponents))
+        for m in np.argsort(-fitness, kind="stable"):
+            if (rates[m, -beaten:] <= fair(self.game) + self.params.margin).any() or \
+                    S.equal(strategies[m], opponents[-1]):
+                continue
+            if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
+                return [*self.champions, np.array(strategies[m])][-self.params.archive:]
+            break
+        return self.champions
 
     def state(self) -> dict:
         """The champions as they stand (the list is replaced, never changed in place, so this is a
@@ -88,19 +100,19 @@ class ExactLadder(Ladder):
     """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by exact win rates: a member that beats the reigning champion
     (exact win rate above 1/2, plus ``margin``) is promoted."""
 
-    game: Game
+    engine: Family
     params: P.ExactChampions = field(default_factory=P.ExactChampions)
     champions: list = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.starts = start_weights(self.game, self.params)
-        self._rates = ExactRates(self.game, starts=self.starts)
+        self._rates = ExactRates(self.engine, starts=self.starts)
 
     def _versus(self, strategies, opponents):
         return self._rates.versus(strategies, opponents)
 
     def _round_robin(self, strategies):
-        return per_opponent(exact_round_robin(strategies, self.game, self.starts), len(strategies))
+        return per_opponent(exact_round_robin(strategies, self.engine, self.starts), len(strategies))
 
     def _promotes(self, candidate, champion):
         return True  # its exact rate against the champion is above the fair share
@@ -122,7 +134,7 @@ class SimulatedLadder(Ladder):
     threshold genomes) members and champions are per-state thresholds
     ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), played exactly as their strategies."""
 
-    game: Game
+    engine: Family
     games_per_match: int
     rng: np.random.Generator
     params: P.SimulatedChampions = field(default_factory=P.SimulatedChampions)
@@ -130,9 +142,9 @@ class SimulatedLadder(Ladder):
     compact: bool = False
 
     @classmethod
-    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
-        compact = engine_of(game).reads_thresholds and GENOMES[spec.genome](game).compact
-        return cls(game, spec.games_per_match, rng, spec.fitness, compact=compact)
+    def for_run(cls, engine: Family, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
+        compact = engine.reads_thresholds and GENOMES[spec.genome](engine).compact
+        return cls(engine, spec.games_per_match, rng, spec.fitness, compact=compact)
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         super().restore(state)
@@ -147,12 +159,11 @@ class SimulatedLadder(Ladder):
         pool = self._scratch.stack([*strategies, *opponents])
         members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
         pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
-        wins = simulate.matches(pool, pairs, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                common=True)
+        wins = self.engine.matches(pool, pairs, self.games_per_match, draw_seed(self.rng), True)
         return (wins[:, 0] / self.games_per_match).reshape(n, len(opponents))
 
     def _round_robin(self, strategies):
-        wins = SimulatedJudge(self.game, self.games_per_match, self.rng, common=True).totals(strategies)
+        wins = SimulatedJudge(self.engine, self.games_per_match, self.rng, common=True).totals(strategies)
         return per_opponent(wins, len(strategies), self.games_per_match)
 
     def _promotes(self, candidate, champion):
@@ -166,8 +177,7 @@ class SimulatedLadder(Ladder):
         batches = max(self.params.max_games // self.games_per_match, 2)
         d, look = np.zeros(batches), 8
         for b in range(batches):
-            wins = simulate.matches(pool, _PAIRED, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                    common=True)
+            wins = self.engine.matches(pool, _PAIRED, self.games_per_match, draw_seed(self.rng), True)
             lead = others * wins[:, 0] - wins[:, 1]
             d[b] = lead[0] - lead[1] - per_game * self.games_per_match
             if b + 1 in (look, batches) and b > 0:
@@ -183,7 +193,7 @@ class SimulatedLadder(Ladder):
         played, lead, batch, most = 0, 0, self.games_per_match, self.params.max_games
         while played < most:
             batch = min(batch, most - played)
-            wins = simulate.matches(pool, np.array([[0, 1]]), self.game, batch, seed=draw_seed(self.rng))[0]
+            wins = self.engine.matches(pool, np.array([[0, 1]]), batch, draw_seed(self.rng))[0]
             played, lead = played + batch, lead + others * int(wins[0]) - int(wins[1])
             if abs(lead - edge * played) > z * np.sqrt(others * played):
                 break

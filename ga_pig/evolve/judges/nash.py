@@ -9,8 +9,7 @@ import numpy as np
 
 from ga_pig.evolve.judges.base import Judge, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.rates import ExactRates
-from ga_pig.families import engine_of
-from ga_pig.game import Game
+from ga_pig.families import Family
 from ga_pig.spec import components as P
 
 __all__ = ["ExactNash"]
@@ -56,14 +55,14 @@ class ExactNash(Judge):
 
     two_players_only = True
 
-    game: Game
+    engine: Family
     params: P.ExactNash = field(default_factory=P.ExactNash)
     champions: list = field(default_factory=list)
     payoff: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     def __post_init__(self) -> None:
         self.starts = start_weights(self.game, self.params)
-        self._rates = ExactRates(self.game, starts=self.starts)
+        self._rates = ExactRates(self.engine, starts=self.starts)
         self._solve()
 
     def _solve(self) -> None:
@@ -78,14 +77,16 @@ class ExactNash(Judge):
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         if not self.champions:
-            fitness = per_opponent(exact_round_robin(strategies, self.game, self.starts), len(strategies))
-            self._admit(strategies[int(np.argmax(fitness))])
-            return fitness
+            return per_opponent(exact_round_robin(strategies, self.engine, self.starts), len(strategies))
         plays = np.flatnonzero(self.weights > 1e-12)
-        rates = self._rates.versus(strategies, [self.champions[c] for c in plays])
-        fitness = rates @ self.weights[plays]
+        return self._rates.versus(strategies, [self.champions[c] for c in plays]) @ self.weights[plays]
+
+    def crown(self, strategies: np.ndarray, improvers: tuple) -> np.ndarray:
+        """The fittest member admitted: the first generation's always, later one that beats the mixture by
+        ``margin``."""
+        fitness = self.totals(strategies)
         best = int(np.argmax(fitness))
-        if fitness[best] > fair(self.game) + self.params.margin:
+        if not self.champions or fitness[best] > fair(self.game) + self.params.margin:
             self._admit(strategies[best])
         return fitness
 
@@ -95,7 +96,7 @@ class ExactNash(Judge):
         pool = np.stack([strategy, *self.champions])
         k = len(self.champions)
         pairs = np.stack([np.zeros(k + 1, dtype=np.int64), np.arange(k + 1)], axis=1)
-        rates = engine_of(self.game).pair_win_rates(pool, pairs, self.starts)
+        rates = self.engine.pair_win_rates(pool, pairs, self.starts)
         payoff = np.empty((k + 1, k + 1))
         payoff[:k, :k] = self.payoff
         payoff[k, :k], payoff[:k, k] = rates[1:, 0], rates[1:, 1]

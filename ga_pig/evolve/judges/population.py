@@ -9,11 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig import simulate
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
-from ga_pig.families import engine_of
-from ga_pig.game import Game
+from ga_pig.families import Family
 from ga_pig.spec import components as P
 
 __all__ = ["SimulatedJudge", "ExactJudge", "OptimalJudge"]
@@ -25,29 +23,28 @@ class SimulatedJudge(Judge):
     """Games decide: totals are wins over all pairings, duels are wins in one match. ``common``: every match
     replays the same dice, turn by turn (the ladders' round robin; [`matches`][ga_pig.simulate.matches])."""
 
-    game: Game
+    engine: Family
     games_per_match: int
     rng: np.random.Generator
     params: P.SimulatedFitness = field(default_factory=P.SimulatedFitness)
     common: bool = False
 
     @classmethod
-    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
-        return cls(game, spec.games_per_match, rng, spec.fitness)
+    def for_run(cls, engine: Family, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
+        return cls(engine, spec.games_per_match, rng, spec.fitness)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        wins = simulate.round_robin(strategies, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                    common=self.common)
+        wins = self.engine.round_robin(strategies, self.games_per_match, draw_seed(self.rng), self.common)
         return wins.sum(axis=1).astype(float)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         """Wins of both members; with three or more players each plays alone against the
         other's copies (two matches)."""
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-        symmetric = engine_of(self.game).symmetric  # one match scores both members
+        symmetric = self.engine.symmetric  # one match scores both members
         played = pairs if symmetric else np.concatenate([pairs, pairs[:, ::-1]])
-        wins = simulate.matches(strategies, played, self.game, self.games_per_match, seed=draw_seed(self.rng),
-                                common=self.common).astype(float)
+        wins = self.engine.matches(strategies, played, self.games_per_match, draw_seed(self.rng),
+                                   self.common).astype(float)
         return wins if symmetric else np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
 
 
@@ -56,26 +53,25 @@ class SimulatedJudge(Judge):
 class ExactJudge(Judge):
     """Exact seat-averaged win rates between members decide."""
 
-    game: Game
+    engine: Family
     params: P.ExactFitness = field(default_factory=P.ExactFitness)
 
     def __post_init__(self) -> None:
         self.starts = start_weights(self.game, self.params)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        return exact_round_robin(strategies, self.game, self.starts)
+        return exact_round_robin(strategies, self.engine, self.starts)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         """Win rates of both members; with three or more players each alone against the other's
         copies."""
-        return engine_of(self.game).pair_win_rates(strategies, np.asarray(pairs, dtype=np.int64).reshape(-1, 2),
-                                                   self.starts)
+        return self.engine.pair_win_rates(strategies, np.asarray(pairs, dtype=np.int64).reshape(-1, 2), self.starts)
 
 
 @judge("optimal", P.OptimalFitness)
 @dataclass
 class OptimalJudge(Judge):
-    """Each member's exact win rate against the Neller-optimal policy decides (the rates the
+    """Each member's exact win rate against the optimal policy decides (the rates the
     recorder computed for this generation are reused; with ``fitness.restart`` the judge's own,
     from its start weights)."""
 
@@ -83,11 +79,15 @@ class OptimalJudge(Judge):
     params: P.OptimalFitness = field(default_factory=P.OptimalFitness)
 
     @classmethod
-    def for_run(cls, game: Game, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> OptimalJudge:
+    def for_run(cls, engine: Family, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> OptimalJudge:
         return cls(rates, spec.fitness)
 
+    @property
+    def engine(self) -> Family:
+        return self.rates.engine
+
     def __post_init__(self) -> None:
-        self.starts = start_weights(self.rates.game, self.params)
+        self.starts = start_weights(self.game, self.params)
         self._restarted = None if self.starts is None else self.rates.from_starts(self.starts)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:

@@ -10,8 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ga_pig.families import engine_of
-from ga_pig.game import Game
+from ga_pig.families import Family
 
 __all__ = ["ExactRates", "RatesVsOptimal"]
 
@@ -38,10 +37,9 @@ class ExactRates:
     them, ``shadow`` (the start's [`ExactRates`][ga_pig.evolve.judges.ExactRates], the recorder's) learns each member's
     rate from the start out of the same evaluation."""
 
-    def __init__(self, game: Game, size: int = 4096, starts: np.ndarray | None = None,
+    def __init__(self, engine: Family, size: int = 4096, starts: np.ndarray | None = None,
                  shadow: ExactRates | None = None) -> None:
-        self.game, self.size, self.starts, self.shadow = game, size, starts, shadow
-        self._engine = engine_of(game)
+        self.engine, self.size, self.starts, self.shadow = engine, size, starts, shadow
         self._known: OrderedDict[tuple[bytes, bytes], float] = OrderedDict()
         self._seen: list[tuple[object, bytes]] = []
 
@@ -66,10 +64,10 @@ class ExactRates:
             # all new (every member of a recorded generation, mostly): no copy (100 MB a strategy at three players)
             unknown = strategies if len(new) == len(strategies) else strategies[new]
             if self.starts is not None and self.shadow is not None:
-                fresh, at_start = self._engine.win_rates_from(unknown, opponent, self.starts)
+                fresh, at_start = self.engine.win_rates_from(unknown, opponent, self.starts)
                 self.shadow._learn([keys[n] for n in new], at_start)
             else:
-                fresh = self._engine.win_rates(unknown, opponent, "both", self.starts)
+                fresh = self.engine.win_rates(unknown, opponent, "both", self.starts)
             known = {keys[n]: float(rate) for n, rate in zip(new, fresh, strict=True)}
         out = np.array([known[key] if key in known else self._known[key] for key in keys])
         self._learn(keys, out)
@@ -88,7 +86,7 @@ class ExactRates:
         known = {}
         if rows:
             unknown = strategies if len(rows) == len(strategies) else strategies[rows]
-            fresh = self._engine.versus(unknown, np.stack([opponents[c] for c in columns]), self.starts)
+            fresh = self.engine.versus(unknown, np.stack([opponents[c] for c in columns]), self.starts)
             known = {keys[n][c]: float(fresh[r, q]) for r, n in enumerate(rows) for q, c in enumerate(columns)}
         out = np.array([[known[key] if key in known else self._known[key] for key in row] for row in keys])
         self._learn([key for row in keys for key in row], out.ravel())
@@ -111,10 +109,10 @@ class RatesVsOptimal:
     The game is solved on first use, not before: a run that neither records nor is judged
     against the optimal never solves it."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, engine: Family) -> None:
+        self.engine = engine
         self._optimal: np.ndarray | None = None
-        self._rates = ExactRates(game)
+        self._rates = ExactRates(engine)
 
     @property
     def optimal(self):
@@ -123,8 +121,7 @@ class RatesVsOptimal:
         players the equilibrium ([`PlayersSolution`][ga_pig.families.players.PlayersSolution], mixing where it
         mixes), which the rates put in every seat but the member's."""
         if self._optimal is None:
-            engine = engine_of(self.game)
-            self._optimal = engine.opponent(engine.optimal())
+            self._optimal = self.engine.opponent(self.engine.optimal())
         return self._optimal
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:
@@ -134,5 +131,5 @@ class RatesVsOptimal:
         """Rates against the optimal policy from games begun at the weighted ``starts``
         (remembered); each evaluation also teaches this object the members' rates from the
         start, so recording them costs no second evaluation."""
-        remembered = ExactRates(self.game, starts=starts, shadow=self._rates)
+        remembered = ExactRates(self.engine, starts=starts, shadow=self._rates)
         return lambda strategies: remembered(strategies, self.optimal, OPTIMAL)

@@ -1,13 +1,8 @@
 """Private numba kernels of the endgame rules for games that roll their dice at once (Hog).
 
-A turn is one roll of the number of dice the mover's table names; it scores the dice's sum unless
-one of them busts. Once a player's score reaches the goal the other may take one final turn
-([`ga_pig.families.endgame`][ga_pig.families.endgame] says when): it needs more than the difference, and rolls the
-number of dice most likely to get it — ``W[n]``, the best chance of scoring at least n in one roll, and
-``best[n]``, the fewest dice that give it. There is no turn total, so tables are indexed ``[seat,
-i, j]``: the mover's seat (0: first mover), its score, the opponent's. Scores only grow, so one
-sweep over the pairs of scores from high sums down is exact, each pair's two seats solved together
-(a bust hands the turn to the other seat at the same scores).
+A turn is one roll of the number of dice the mover's table ``[seat, i, j]`` names. A final turn rolls the dice most
+likely to get ahead: ``W[n]``, the best chance of scoring at least n in one roll, ``best[n]`` the fewest dice that
+give it. Scores only grow, so one sweep over the pairs of scores from high sums down is exact.
 """
 
 from __future__ import annotations

@@ -17,11 +17,9 @@ from ga_pig._kernels.rules import MAX_SWEEPS, ROUNDING_FLOOR, _moved
 
 @numba.njit(cache=True)
 def _final_turn(add_p, add_amount, bank_p, bank_amount, move_p, move_amount, size):
-    """W[n]: the chance that a player who must add at least n points in one turn does so (they
-    roll until they have, or bust), for n = 0..size-1; W[0] = 1. Without MOVE outcomes W[n] only
-    depends on n minus what a roll adds (one recursion); with them each n is its own chain over
-    the turn totals 0..n-1, swept from the top down until no value moves by more than
-    `ROUNDING_FLOOR` (warm-started from the last n's)."""
+    """W[n]: the chance that a player who must add at least n points in one turn does so, for n = 0..size-1
+    (W[0] = 1). With MOVE outcomes each n is its own chain over the totals 0..n-1, swept top down until no value
+    moves by more than `ROUNDING_FLOOR`."""
     W = np.ones(size)
     if move_p.shape[0] == 0:
         for n in range(1, size):

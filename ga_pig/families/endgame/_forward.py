@@ -77,10 +77,9 @@ def _turn_ends(policy, s, me, op, goal, top, decides, add_p, add_amount, bust_p,
 def _margins(rules, top, decides, policy, ending, won):
     """Forward through the game ``rules`` (a `rules.Rules` record) from its start under ``policy`` (both players,
     [seat, i, j, k], cap ``top``): won[s, m], the chance that seat s wins with a final score m points above the loser's;
-    ``ending`` = (over, fell) of the final turn, from `_final_margins`. Turn starts are taken in order of their score
-    sum; the two of a pair (a bust passes the turn back and forth between them) are solved together. A reset sends the
-    turn back to a pair of lower score sum, taken in the next pass; passes repeat until the mass still in play is below
-    1e-17 (left out). ``won``'s last axis must exceed every total a turn can bank. Returns the chance of a stalemate."""
+    ``ending`` = (over, fell) of the final turn, from `_final_margins`. Turn starts go by score sum, a pair's two
+    together; a reset's mass is taken in the next pass, until less than 1e-17 is in play. ``won``'s last axis must
+    exceed every total a turn can bank. Returns the chance of a stalemate."""
     goal, add_p, add_amount, bust_p, reset_p = rules.goal, rules.add_p, rules.add_amount, rules.bust_p, rules.reset_p
     bank_p, bank_amount, move_p, move_amount = rules.bank_p, rules.bank_amount, rules.move_p, rules.move_amount
     mass = np.zeros((2, goal, goal))

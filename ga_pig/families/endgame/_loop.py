@@ -4,11 +4,9 @@ through `play_blocks`).
 
 One game function, `_play_endgame_game`, plays both kinds of turn: pop[p] is indexed [seat, i, j, k], the
 decisions at each turn total (roll/hold, ``top`` the cap) or, with a last axis of one, the dice rolled at once
-(Hog, ``best`` the final turn's dice). The kind arrives as a marker whose type names it (`HELD`, `DICE`, as
-the two-player loop's), so the branch between the kinds folds away and each compiles its own loop. Both turns
-are written out in the game function itself: a turn as a function of its own, inlined per turn, made numba
-count references to the arrays it takes on every turn (and on every roll, for the tables `_turn_after` reads:
-atomic calls its reference pruning leaves in a loop), which ran Hog's sampling 2.4x slower (measured).
+(Hog, ``best`` the final turn's dice). The kind arrives as a marker whose type names it (`HELD`, `DICE`), so each
+compiles its own loop. Both turns are written out in the game function: a turn function of its own made numba count
+references to its arrays on every turn, 2.4x slower for Hog.
 """
 
 from __future__ import annotations
@@ -42,13 +40,10 @@ def _after_endgame_turn(seat, who, players, banked, op, goal, decides, final):
 @numba.njit(cache=True, inline="always")
 def _play_endgame_game(pop, first, second, goal, top, best, decides, cumulative, uniform, effects, amounts, kind,
                        common, state):
-    """One game under an endgame rule, ``first`` in seat 0, turns of the ``kind`` (`HELD` or `DICE`; pop, ``top``
-    and ``best`` as the module says). A mover in seat s whose banked score reaches the goal hands the other a final
-    turn when ``decides[s]`` (else wins); the final turn rolls until ahead (a tie goes to the player who reached
-    the score first), or, Hog, rolls best[n] dice, n the points it needs; a turn start always rolls, so no game
-    stalls. ``common``: each turn draws from its own stream, keyed by ``state`` and the turn's number
-    (`ga_pig._streams`). Returns (winner index into pop, state, the first mover's final banked score, the
-    second's)."""
+    """One game under an endgame rule, ``first`` in seat 0, turns of the ``kind`` (`HELD` or `DICE`). A mover in
+    seat s reaching the goal hands the other a final turn when ``decides[s]`` (else wins); the final turn rolls until
+    ahead, or (Hog) rolls best[n] dice. ``common``: each turn draws from its own stream (`ga_pig._streams`).
+    Returns (winner index into pop, state, the first mover's final banked score, the second's)."""
     dice = len(kind) == 2
     score0, score1 = 0, 0
     key = state
@@ -111,7 +106,6 @@ def _sample(policies, games, ending, draws, keys, scores, winners, kind):
             policies, 0, 1, goal, top, best, decides, cumulative, uniform, effects, amounts, kind, False, state)
 
 
-# positional: unpacking the grouped blocks and roll table in this parallel loop cost Pig's simulation 12% (measured)
 @numba.njit(cache=True, parallel=True)
 def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
                          common, out, decides, best, kind):
@@ -137,13 +131,3 @@ def _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, c
 
 #: The final turn's dice of a roll/hold game, never read: the dice branch folds away.
 NO_DICE = np.ones(1, dtype=np.int64)
-
-
-def play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
-                out, decides, best=None):
-    """The loop as [`ga_pig.simulate`][ga_pig.simulate] calls every family's; ``best``: Hog's final-turn dice (None
-    for roll/hold games)."""
-    if best is not None:
-        pop = pop[..., None]  # Hog's dice counts [p, seat, i, j] as pop[p, seat, i, j, 0]
-    _play_blocks_endgame(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts,
-                         bool(common), out, decides, NO_DICE if best is None else best, HELD if best is None else DICE)

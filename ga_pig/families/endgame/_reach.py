@@ -14,13 +14,9 @@ from ga_pig._kernels.rules import _moved
 
 @numba.njit(cache=True)
 def _reach(policy, at, bounds, decides, add_amount, move_amount, reached):
-    """The largest turn total the mover in seat s at (me, op), ``at`` = (s, me, op), can reach under
-    its table ``policy`` [i, j, k], ``bounds`` = (goal, top, start_rolls) (a turn start rolls as the
-    table says, or always with ``start_rolls``): totals above it never matter to the turn's value.
-    One scan up the totals (stopping once a whole roll's reach has passed with nothing reached),
-    repeated with MOVE outcomes while a subtraction reaches a total below the one it came from for
-    the first time. ``reached`` is workspace of length top + 1; the arrays are arguments of their
-    own, not a record, as `_side`'s are (a call per pair)."""
+    """The largest turn total the mover in seat s at (me, op), ``at`` = (s, me, op), can reach under its table
+    ``policy`` [i, j, k], ``bounds`` = (goal, top, start_rolls): one scan up the totals, repeated with MOVE
+    outcomes while a subtraction reaches a new lower total. ``reached``: workspace of length top + 1."""
     if move_amount.shape[0] == 0:
         return _reach_scan(policy, at, bounds, decides, add_amount, move_amount, reached, False)
     return _reach_scan(policy, at, bounds, decides, add_amount, move_amount, reached, True)

@@ -23,17 +23,12 @@ from ga_pig.families.endgame._side import _side
 # one body: its rounds as a kernel of their own cost 5x, and inline they would take the rules' arrays
 @numba.njit(cache=True)
 def _solve(rules, top, final, start_rolls, choice, P, policies, rounds):
-    """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum
-    first (every hold below the goal lands on a pair already solved), the game, cap and final turn
-    as in `_settle`. Only the seats s with ``choice.improve[s]`` choose their actions (both: optimal
-    play; one: a best response to the other seat's table; none: the tables evaluated). With
-    ``choice.exact_pairs`` (policy iteration) each round chooses the improving sides' actions
-    against the current start values, then solves the pair's two linear equations for that policy
-    exactly, until no action switches; otherwise (value iteration) it repeats greedy sweeps until the
-    start values move by no more than ``choice.tol``. ``policies`` are the seats' tables [i, j, k]
-    (with ``start_rolls`` every turn start rolls whatever they say). Writes P (only its turn starts,
-    k = 0, when its last axis has length 1), the choosing seats' tables and rounds[i, j]; returns
-    False if a pair did not settle within ``choice.max_rounds``."""
+    """Play of both seats, pair by pair: seat 0 at (i, j) with seat 1 at (j, i), highest score sum first, the
+    game, cap and final turn as in `_settle`. The seats with ``choice.improve[s]`` choose their actions: by policy
+    iteration (``choice.exact_pairs``: each round's choices, then the pair's two equations solved exactly) or by
+    value iteration to ``choice.tol``. ``policies`` are the seats' tables [i, j, k]. Writes P (only its turn
+    starts when its last axis has length 1), the choosing seats' tables and rounds[i, j]; returns False if a pair
+    did not settle within ``choice.max_rounds``."""
     policy0, policy1 = policies
     exact_pairs, improve, tol, margin, max_rounds = choice
     goal, decides, W = rules.goal, final.decides, final.W
@@ -109,12 +104,10 @@ def _solve(rules, top, final, start_rolls, choice, P, policies, rounds):
 @numba.njit(cache=True)
 def _settle(rules, top, final, choice, P, policies, start_rolls, rounds):
     """`_solve` of the game ``rules`` (a `rules.Rules` record) at cap ``top`` under the final turn ``final`` (a
-    `_records.Final` record), swept again while resets move values: a sweep reads the turn starts where resets land,
-    P[s, i, 0, 0], from before it (pairs of lower score sum), so it maps those 2 * goal numbers to new ones; sweeps
-    repeat until it returns them unchanged (to within ``choice.tol`` or the rounding floor), each next guess
-    extrapolated from the last few (`_extrapolate` of `ga_pig._kernels.anderson`). Returns the sweeps, or 0 if a pair
-    did not settle or the sweeps did not. ``start_rolls`` is True from every caller, at run time: with the constant
-    folded into `_side` and `_reach` every endgame solve and pair ran 1.2-2.3x slower (benchmarks/compare.py)."""
+    `_records.Final` record), swept again while resets move the turn starts where they land, P[s, i, 0, 0], until
+    they return unchanged (Anderson-extrapolated, `ga_pig._kernels.anderson`). Returns the sweeps, or 0 if a pair or
+    the sweeps did not settle. ``start_rolls`` is True from every caller but stays a run-time argument: as a
+    constant folded into `_side` and `_reach` it ran 1.2-2.3x slower."""
     if rules.reset_p == 0.0:
         return 1 if _solve(rules, top, final, start_rolls, choice, P, policies, rounds) else 0
     goal = rules.goal

@@ -3,14 +3,8 @@
 A turn's value is linear in the opponent's value at the start of its next turn, B: alpha[k] + beta[k] * B
 at turn total k. `_side` fills alpha and beta for one seat, choosing the actions or evaluating them;
 `_side_pass` is one top-down pass over the turn totals. Indices as in `ga_pig.families.endgame._roll_hold`.
-
-The two-player chains (`ga_pig.families.two_player._chains`) solve the same kind of turn in another form, kept apart
-for what each computes, not for the order of its sums (docs/explanation/engine.md says what differs: two numbers a row,
-actions chosen inside the pass, a total past the goal worth the final turn's odds (`_hold_past_goal`), rolls that end
-at the cap, a self-loop folded in by one division). The order is no obstacle: with the rolls summed here in the
-two-player order (the return first, then ADD, MOVE, BANK, RESET, the payoffs past the goal last), last-round Pig
-(goal 50) solves to the same bits, equal-turns Pig moves 6889 of its 1,092,500 values by at most 2.2e-16 (one ulp of
-1; their sum not at all), and no run or table of `benchmarks/fingerprint.py` changes its hash.
+The two-player chains (`ga_pig.families.two_player._chains`) solve the same kind of turn in another form:
+docs/explanation/engine.md says what differs.
 """
 
 from __future__ import annotations
@@ -26,21 +20,14 @@ from ga_pig.families.endgame._final import _hold_past_goal
 def _side(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p, add_amount, bust_p,
           reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last, start_rolls):
     """One mover's turn at banked scores (me, op) in seat s: alpha[k] + beta[k] * B is its win
-    probability at turn total k, B being the opponent's win probability at the start of its next
-    turn, (1 - s, op, me, 0). ``policy`` is the seat's table [i, j, k]. With ``greedy`` each action
-    is chosen against B = ``opponent_start`` (the current one stays unless the other beats it by
-    more than ``margin``; with ``start_rolls`` a turn start rolls whatever passing is worth);
-    otherwise the policy as it stands is evaluated (rolling at the turn start when
-    ``start_rolls``), from turn total ``last`` down when given (the largest it can reach: entries
-    above it are left as they were and never read by those below), and only the chosen action's
-    value is computed. A reset hands the opponent its turn start at (op, 0): read from
-    P as it stands (a pair of lower score sum, so from the previous sweep), a bust when me = 0.
-    With MOVE outcomes (DOUBLE, SUBTRACT) a total can lead to a lower one, read from the previous
-    pass (the first from what alpha and beta hold: the caller's first guess): passes repeat until
-    no entry moves by more than `ROUNDING_FLOOR`, the actions chosen (with ``greedy``) in the
-    first pass only and then evaluated — a policy-improvement step, so the caller's rounds repeat
-    until none switches (choosing again in every pass took twice the passes). Returns whether an
-    action switched."""
+    probability at turn total k, B the opponent's at the start of its next turn, (1 - s, op, me, 0).
+    ``policy`` is the seat's table [i, j, k]. With ``greedy`` each action is chosen against B =
+    ``opponent_start`` (kept unless the other beats it by more than ``margin``); otherwise the policy
+    is evaluated, from turn total ``last`` down when given. ``start_rolls``: a turn start rolls. A
+    reset reads the opponent's turn start at (op, 0) from P as it stands (the previous sweep). With
+    MOVE outcomes (DOUBLE, SUBTRACT) passes repeat until no entry moves by more than
+    `ROUNDING_FLOOR`, actions chosen in the first pass only (a policy-improvement step). Returns
+    whether an action switched."""
     if move_p.shape[0] == 0:  # one pass is exact; the constant drops the MOVE code from this copy
         return _side_pass(P, policy, s, me, op, opponent_start, greedy, margin, goal, top, decides, W, add_p,
                           add_amount, bust_p, reset_p, bank_p, bank_amount, move_p, move_amount, alpha, beta, last,

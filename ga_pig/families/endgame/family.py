@@ -4,6 +4,8 @@ games and Hog alike."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ga_pig.families._two_seats import TwoSeats
@@ -39,9 +41,18 @@ class Endgame(TwoSeats):
     def _pair_rows(self, members, first, second, starts, out):
         out[:] = solve.seat_probabilities(members, first, second, self.game)
 
-    def play_blocks(self):
-        best = (final_dice(self.game, dice_size(self.game)),) if self.game.max_dice else ()
-        return _loop.play_blocks, self.space.kernel_view, (np.array(self.space.decides, dtype=np.bool_), *best)
+    def play_blocks(self, pop, blocks, common, out):
+        # Hog's dice counts [p, seat, i, j] read as pop[p, seat, i, j, 0]; positional: unpacking records in this
+        # parallel loop cost Pig's simulation 12% (measured)
+        _loop._play_blocks_endgame(pop[..., None] if self.game.max_dice else pop, *blocks, self.game.goal, *self.rolls,
+                                   common, out, *self._final)
+
+    @functools.cached_property
+    def _final(self) -> tuple:
+        """(decides, best, kind) as the loop reads them (``best``: Hog's final-turn dice)."""
+        best = (final_dice(self.game, dice_size(self.game)), _loop.DICE) if self.game.max_dice else (_loop.NO_DICE,
+                                                                                                   _loop.HELD)
+        return np.array(self.space.decides, dtype=np.bool_), *best
 
     @classmethod
     def kernels(cls):

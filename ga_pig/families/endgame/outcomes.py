@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ga_pig._kernels.rules import rules_of
-from ga_pig._streams import block_keys, roll_table
+from ga_pig._streams import block_keys, rolls_of
 from ga_pig._validate import check_int
 from ga_pig.families.endgame import _dice, _final, _forward, _loop
 from ga_pig.families.endgame.final_turn import _decides, _dice_final, _largest_bank, _supported, dice_size
@@ -17,16 +17,10 @@ __all__ = ["margins", "simulate"]
 
 
 def margins(solution: EndgameSolution) -> np.ndarray:
-    """The winning margin in optimal play, exactly: ``won[seat, m]``, the chance that ``seat``
-    (0: first mover) wins with a final banked score ``m`` points above the loser's. Computed
-    forward from the start, independently of the solver's values: ``won.sum(axis=1)`` is
-    [`EndgameSolution.start`][ga_pig.families.endgame.EndgameSolution.start] (a check the tests make).
-    Works for ``first_to_goal`` too, where the winner's margin is its final score minus the loser's.
-
-    Returns
-    -------
-    ndarray(float64, shape=(2, n)): n - 1 is the largest margin possible (a final turn can end one
-    roll past what it needs, or, doubling, at nearly twice it)
+    """The winning margin in optimal play, exactly: ``won[seat, m]``, shape ``(2, n)``, the chance that ``seat``
+    (0: first mover) wins with a final banked score ``m`` points above the loser's, n - 1 the largest margin
+    possible. Computed forward from the start, independently of the solver's values: ``won.sum(axis=1)`` is
+    [`EndgameSolution.start`][ga_pig.families.endgame.EndgameSolution.start].
     """
     game = solution.game
     if game.max_dice:
@@ -55,17 +49,13 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
     ----------
     policies : ndarray(bool, shape=(2, 2, goal, goal, top + 1))
         Each player's policy, indexed [seat, i, j, k] like
-        [`EndgameSolution.policy`][ga_pig.families.endgame.EndgameSolution.policy] (for
-        the optimal player: ``np.stack([solution.policy] * 2)``); its last axis sets ``top``. A turn
-        start always rolls, as the family's strategies do. Hog: int dice counts, shape ``(2, 2, goal, goal)``.
-        The games are the family's one game loop, the one [`ga_pig.simulate`][ga_pig.simulate] plays.
+        [`EndgameSolution.policy`][ga_pig.families.endgame.EndgameSolution.policy]; its last axis sets ``top``.
+        Hog: int dice counts, shape ``(2, 2, goal, goal)``.
     games : int
         Number of games, >= 1.
     seed : int, optional
-        A non-negative integer (or None, or a ``numpy.random.SeedSequence``, as in
-        [`ga_pig.simulate.play`][ga_pig.simulate.play]). Game g's dice come from the seed's stream for its
-        block of [`BLOCK`][ga_pig.simulate.BLOCK] games alone, so the same seed gives the same games, and
-        fewer games are the first of more.
+        As in [`ga_pig.simulate.play`][ga_pig.simulate.play]: the same seed gives the same games, and fewer games
+        are the first of more.
 
     Returns
     -------
@@ -80,8 +70,6 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
     keys = block_keys(seed, games)
     goal = game.goal
     policies = np.ascontiguousarray(policies)
-    probabilities, effects, amounts = game.tables()
-    draws = (*roll_table(probabilities), effects, amounts)
     winners, scores = np.empty(games, dtype=np.int64), np.empty((games, 2), dtype=np.int64)
     if game.max_dice:
         if policies.dtype.kind not in "iu" or policies.shape != (2, 2, goal, goal) or policies.min() < 1 \
@@ -96,5 +84,5 @@ def simulate(policies: np.ndarray, game: Game, games: int, seed: int = 0) -> tup
                          f"{goal}, got {policies.dtype} {policies.shape}")
     else:
         pop, top, best, kind = policies, policies.shape[4] - 1, _loop.NO_DICE, _loop.HELD
-    _loop._sample(pop, games, (goal, top, best, _decides(game)), draws, keys, scores, winners, kind)
+    _loop._sample(pop, games, (goal, top, best, _decides(game)), tuple(rolls_of(game)), keys, scores, winners, kind)
     return winners, scores

@@ -1,5 +1,5 @@
-"""The result of solving a game under an endgame rule ([`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve]
-states the rules and the solver): [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution]."""
+"""The result of solving a game under an endgame rule
+([`ga_pig.families.endgame.solve`][ga_pig.families.endgame.solve])."""
 
 from __future__ import annotations
 
@@ -19,17 +19,14 @@ class EndgameSolution:
     Attributes
     ----------
     policy : ndarray(bool, shape=(2, goal, goal, top + 1))
-        ``policy[seat, i, j, k]``: True to roll. False where the mover banks by rule (at the goal
-        when that ends the game, at ``top``) and beyond ``i + k > top``. Hog: int, shape ``(2,
-        goal, goal)``, the dice to roll.
-    value : ndarray(float64, shape=(2, goal, goal, top + 1))
-        The mover's win probability; NaN beyond ``i + k > top``. Hog: shape ``(2, goal, goal)``.
+        ``policy[seat, i, j, k]``: True to roll; False where the mover banks by rule and beyond ``i + k > top``.
+        Hog: int dice counts, shape ``(2, goal, goal)``.
+    value : ndarray(float64, shape=policy.shape)
+        The mover's win probability; NaN beyond ``i + k > top``.
     top : int
-        The cap: a mover banks once ``i + k`` reaches it (optimal anyway: see the module notes).
-        Hog: the goal (no turn total).
+        The cap at which a mover banks (Hog: the goal).
     rounds : ndarray(int64, shape=(goal, goal))
-        Policy-improvement rounds (or value-iteration sweeps) of the pair seat 0 at (i, j),
-        seat 1 at (j, i).
+        Policy-improvement rounds (or value-iteration sweeps) of the pair seat 0 at (i, j), seat 1 at (j, i).
     method : str
     game : Game
     """
@@ -53,9 +50,8 @@ class EndgameSolution:
         return self.start[0]
 
     def bank_at(self) -> np.ndarray:
-        """bank_at[seat, i, j]: the smallest total >= goal at which the mover in ``seat`` with
-        banked score i banks against j (goal itself where reaching it ends the game). Not for
-        Hog, whose turn is one roll: nothing to bank past the goal."""
+        """bank_at[seat, i, j]: the smallest total >= goal at which the mover in ``seat`` with banked score i
+        banks against j (not for Hog, which has no turn total)."""
         if self.game.max_dice:
             raise ValueError(f"{self.game} rolls its dice once per turn: there is no turn total to bank past the goal")
         goal = self.game.goal

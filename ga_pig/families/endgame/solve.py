@@ -1,55 +1,22 @@
 """Optimal play under the endgame rules left open by [Neller & Presser 2005, "Endgame Variations"].
 
-Under ``first_to_goal`` the first player to bank the goal wins. Under the other
-two, once a player banks at least the goal the other may take **one final turn** to finish with a
-higher score (a tie goes to the player who reached the score first):
+Under ``first_to_goal`` the first player to bank the goal wins. Under ``last_round`` whoever banks the goal hands
+the other **one final turn** to finish higher (a tie goes to whoever got there first); under ``equal_turns`` only
+the first mover's reaching the goal is answered. States with ``i + k >= goal`` then become decisions (roll on to
+build a margin); the final turn itself needs none (roll until ahead, or bust). Tables are ``[seat, i, j, k]``
+(seat 0 moves first) for ``i + k <= top``; a turn start always rolls, as the game's strategies do.
 
-* ``last_round`` — whoever reaches the goal, the other player gets the final turn;
-* ``equal_turns`` — only the players after the goal-reacher in the round's turn order get one:
-  with two players, only when the first mover (seat 0) reaches the goal; the second mover
-  reaching it ends the game.
+The cap ``top`` is exact, not an approximation: banking S >= goal against j loses only if the final turn gains
+more than S - j, probability W(S - j + 1), falling in S; rolling on wins at most 1 - p_bust * Q - p_reset * R.
+Where W(top - j + 1) <= p_bust * Q + p_reset * R for every state, holding is optimal at the cap and beyond, so the
+values solved with a forced bank at ``top`` are those of the unbounded game; where it fails the margin doubles
+(`_holding_is_optimal_at`). Resets (an oinker, snake eyes)
+make the sweep over the score pairs repeat until it settles; Pig Dice's doubling and subtracting make each turn's
+chain, and W, settle top down. Hog has no turn total: its final turn rolls the dice most likely to get ahead
+([`final_dice`][ga_pig.families.endgame.final_turn.final_dice]).
 
-A mover whose banked score plus turn total has reached the goal then decides whether to keep
-rolling to build a margin, so those states become decisions; the final turn itself needs no
-decision (roll until ahead, or bust). Tables are indexed ``[seat, i, j, k]``: the mover's seat (0
-moves first), the mover's banked score, the opponent's, the turn total, for ``i + k <= top``.
-A turn start always rolls, as the game's strategies do (they have no gene there): with resets a
-leader could otherwise pass forever, and two passing players would stall.
-
-The turn total past the goal is unbounded; the solver bounds it exactly. Banking a total S >= goal
-against an opponent at j wins unless the final turn adds more than S - j points, which happens
-with probability W(S - j + 1), decreasing in S ([`final_turn`][ga_pig.families.endgame.final_turn.final_turn]; a bust
-or a reset ends the final turn short). Rolling on wins at most 1 - p_bust * Q - p_reset * R, Q and R
-the opponent's win probabilities from the start of its turn after a bust and after a reset (which
-leaves the mover at 0). So where W(S - j + 1) <= p_bust * Q + p_reset * R holding is optimal, and stays
-optimal for every larger S. The solver makes every mover bank at ``top`` = goal + margin and then
-checks that inequality at ``top`` for every state with the values it found: those values,
-extended by holding beyond ``top``, satisfy the optimality equations of the unbounded game, so
-they are its values, not an approximation. Where the check fails the margin doubles and the game
-is solved again.
-
-Handled: every roll-and-hold game — ADD, BUST, RESET, BANK, DOUBLE and SUBTRACT outcomes (Pig,
-Piglet, Piggy, Piggy Sevens, Big Pig, Frey's Pig, 2-dice Pig, Pass the Pigs with or without
-oinkers, Pig Dice). A reset (2-dice Pig's snake eyes, an oinker) hands the opponent its turn at
-(j, 0), a pair of lower score sum than the one being solved, so the sweep over the pairs repeats
-until the values where resets land stop moving (to the rounding floor; Anderson-extrapolated
-between sweeps), as in Neller & Presser's solver. Pig Dice's head and tail double the turn total and its
-tails subtract, so a turn no longer runs from low totals to high ones: each turn's chain is swept
-from the top down until it stops moving, and so is the final turn's chance W(n), each n its own
-chain (doubling depends on the total, not only on the points still needed). The bound above still
-holds: W falls as n grows (reaching n + 1 means having reached n), and rolling on still risks the
-bust. A doubling can carry a total to nearly twice the cap: it banks there.
-
-Hog (one roll per turn of the dice its table ``[seat, i, j]`` names) has no turn total to bound:
-its final turn rolls the number of dice most likely to get ahead
-([`final_dice`][ga_pig.families.endgame.final_turn.final_dice]; the final turn's W(n) is that best chance), and its
-kernels live in `ga_pig.families.endgame._dice`.
-
-The roll/hold kernels: the solve over the pairs of scores in `ga_pig.families.endgame._roll_hold`, one
-seat's turn in `_side`, the final turn in `_final`, the totals a fixed policy reaches in `_reach`, and
-the forward passes of [`margins`][ga_pig.families.endgame.margins] in `_forward`. The result is an
-[`EndgameSolution`][ga_pig.families.endgame.EndgameSolution] (`ga_pig.families.endgame.solution`); the
-winning margins and simulation are in `ga_pig.families.endgame.outcomes`.
+Kernels: `_roll_hold` (the pairs of scores), `_side` (one seat's turn), `_final` (the final turn), `_reach` and
+`_forward` (what a fixed policy reaches), `_dice` (Hog).
 """
 
 from __future__ import annotations
@@ -104,9 +71,8 @@ def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: i
 
 def _holding_is_optimal_at(top: int, P: np.ndarray, W: np.ndarray, decides: np.ndarray, bust_p: float,
                            reset_p: float) -> bool:
-    """The check of the module notes: at ``top`` (and so beyond) banking beats rolling for every
-    mover in a deciding seat, by the bound W(top - j + 1) <= p_bust * P[1 - s, j, i, 0]
-    + p_reset * P[1 - s, j, 0, 0]."""
+    """Whether banking beats rolling at ``top`` (and so beyond) for every mover in a deciding seat:
+    W(top - j + 1) <= p_bust * P[1 - s, j, i, 0] + p_reset * P[1 - s, j, 0, 0]."""
     W_top = W[top - np.arange(P.shape[1]) + 1]  # [j]
     for s in range(2):
         lost = bust_p * P[1 - s].transpose(1, 0, 2)[:, :, 0] + reset_p * P[1 - s, :, 0, 0][None, :]  # [i, j]
@@ -178,11 +144,10 @@ def _within_cap(game: Game, P: np.ndarray, policy: np.ndarray, top: int):
 
 def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.ndarray, game: Game,
                        others: np.ndarray | None = None) -> np.ndarray:
-    """Exact outcome probabilities of ``population[first[m]]`` (a) against ``others[second[m]]``
-    (b; ``others`` defaults to the population) under the game's endgame rule, in parallel: rows (a
-    wins a-first, b wins a-first, a wins b-first, b wins b-first), as `ga_pig.exact.evaluate`
-    returns them. Strategies are [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] tables (checked by
-    the caller); a turn start always rolls, so no game stalls and each seating's two wins add up to 1."""
+    """Exact outcome probabilities of ``population[first[m]]`` (a) against ``others[second[m]]`` (b; default the
+    population): rows (a wins a-first, b wins a-first, a wins b-first, b wins b-first), shape ``(len(first), 4)``.
+    Strategies are checked [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] tables; no game
+    stalls, so each seating's two wins add up to 1."""
     _supported(game)
     out = np.empty((len(first), 4))
     population = np.ascontiguousarray(population)
@@ -198,15 +163,11 @@ def seat_probabilities(population: np.ndarray, first: np.ndarray, second: np.nda
 
 
 def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> EndgameSolution:
-    """The strategy maximizing its win probability against ``b`` in both seats, exactly (policy
-    iteration of the responder's seat, ``b`` fixed in the other). ``b`` is an
-    [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold] table; the response is one too (a turn start
-    rolls).
+    """The exact best response to ``b`` (an [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]
+    table) in both seats, by policy iteration of the responder's seat with ``b`` in the other.
 
-    Returns an [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution] whose ``policy[s]`` is the
-    response in seat s and ``value[s]`` its win probability as the mover in seat s against ``b``:
-    ``value[0, 0, 0, 0]`` is its win probability moving first. ``start`` and ``win_probability`` read
-    as for optimal play from the responder's side when it moves first.
+    Returns an [`EndgameSolution`][ga_pig.families.endgame.EndgameSolution]: ``policy[s]`` the response in seat
+    s, ``value[s]`` its win probability there against ``b`` (``value[0, 0, 0, 0]`` moving first).
     """
     b = space_of(game).check(b, "b")  # space_of refuses what the family does not handle
     dice = bool(game.max_dice)

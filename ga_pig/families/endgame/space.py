@@ -56,17 +56,13 @@ class EndgameDiceCounts(DiceCounts):
 
 
 class EndgameRollHold(_RollHoldGenes, Space):
-    """Bool ``s[seat, i, j, k]``, shape ``(2, goal, goal, top + 1)``: roll (True) or hold for the
-    mover in ``seat`` (0: the first mover) at banked scores i (its own) and j, turn total k, under
-    an endgame rule that lets the other player answer a player who banks the goal
-    ([`ga_pig.families.endgame`][ga_pig.families.endgame]). A mover in a seat whose reaching the goal hands the
-    opponent a final turn decides past the goal too, up to ``i + k = top`` where it banks; the seat matters
-    under ``equal_turns``, where only the first mover's reaching the goal is answered.
+    """Bool ``s[seat, i, j, k]``, shape ``(2, goal, goal, top + 1)``: roll (True) or hold for the mover in ``seat``
+    (0: the first mover) at banked scores i (its own) and j, turn total k. A mover whose reaching the goal is
+    answered with a final turn decides past the goal too, up to ``i + k = top``
+    ([`cap`][ga_pig.families.endgame.final_turn.cap]), where it banks.
 
-    Consulted: ``k >= 1`` with ``i + k < goal``, and ``goal <= i + k < top`` in a deciding seat.
-    A turn start (``k = 0``) always rolls — passing is never better, and so no game stalls — and the
-    final turn needs no decision (roll until ahead). ``top`` is [`cap`][ga_pig.families.endgame.final_turn.cap],
-    from the rules alone; the solver proves holding optimal beyond it."""
+    Consulted: ``k >= 1`` with ``i + k < goal``, and ``goal <= i + k < top`` in a deciding seat. A turn start
+    always rolls (passing is never better, and so no game stalls)."""
 
     name = "endgame_roll_hold"
     noun = "seat-indexed roll/hold decisions past the goal"

@@ -69,12 +69,9 @@ def _threshold_rows(strategies, goal, n, width, out):
 
 @numba.njit(cache=True, inline="always")
 def _member_quick(W, t, p, idx, goal, D, won, lost):
-    """(a, b) of mover p's turn at idx, for the member (identity 0): a its win probability
-    within the turn and through the states the turn banks into (W[q, idx]: the member's win
-    probability when identity q moves at idx), b the chance the turn hands on with the scores
-    unchanged. For a turn that rolls below the total t and holds at every total it can then
-    reach (what threshold genomes decode to; `_threshold_rows`), from the `_stops`
-    tables: a few products instead of a pass over the turn totals (`_member_turn`)."""
+    """(a, b) of mover p's turn at idx, for the member (identity 0): a its win probability through the turn and
+    the states it banks into (W[q, idx]), b the chance the turn hands on with the scores unchanged. For a
+    threshold turn (`_threshold_rows`), from the `_stops` tables instead of a pass over the totals."""
     n = W.shape[0]
     size = goal ** (n - 1)
     s0 = idx // size

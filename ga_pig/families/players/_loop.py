@@ -1,8 +1,8 @@
 """Private numba kernels: the simulation loops of games of three or more players — a block of games per stream
-([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks`), and the games of
+([`ga_pig.simulate`][ga_pig.simulate] drives them, through `_play_blocks_players`), and the games of
 [`ga_pig.families.players.simulate`][ga_pig.families.players.simulate] (mixed strategies). Strategies are flat [idx, k],
 idx the scores from the mover's on (`ga_pig.families.players._turns`), or thresholds [idx] (roll while the turn total is
-below; `_rolls`); the roll table and the blocks come as the `Rolls` and `Blocks` records (`players._records`)."""
+below; `_rolls`); the roll table and the blocks come as the `Rolls` and `Blocks` records (`ga_pig._streams`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from numba.extending import overload
 
 from ga_pig._kernels.rules import _turn_after
 from ga_pig._streams import BLOCK, _draw, _splitmix, _turn_stream, _uniform
-from ga_pig.families.players._records import Blocks, Rolls
 
 
 def _rolls(pop, who, idx, k):
@@ -95,22 +94,11 @@ def _play_blocks_players(pop, blocks, goal, rolls, common, out):
                 out[blk, 2 * seat + 1] += 1
 
 
-def _play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
-                 out):
-    """`_play_blocks_players` called with [`ga_pig.simulate`][ga_pig.simulate]'s arguments, every
-    family's loop's: the blocks and the roll table as its records."""
-    _play_blocks_players(pop, Blocks(block_a, block_b, block_games, block_seed), goal,
-                         Rolls(cumulative, uniform, effects, amounts), common, out)
-
-
 @numba.njit(cache=True)
 def _play(strategy, goal, rolls, games, keys, winners):
-    """Play ``games`` games, strategy.policy[p] (flat: [idx, k]) the strategy of the player in
-    seat p, seat 0 moving first; at the start of a turn at idx, with probability
-    strategy.mix[p, idx] the player follows strategy.alternative[p] instead for the turn (a
-    `Strategy` per seat). Game g draws its dice and its mixing from the stream keys[g // BLOCK]
-    (`ga_pig._streams`), which runs through its block's games in order. winners[g]: the winning
-    seat, -1 for a game stalled for 100 000 turns."""
+    """Play ``games`` games, strategy.policy[p] (flat: [idx, k]) the strategy of seat p, seat 0 moving first; a turn
+    at idx follows strategy.alternative[p] with probability strategy.mix[p, idx]. Game g draws from the stream
+    keys[g // BLOCK]. winners[g]: the winning seat, -1 for a game stalled for 100 000 turns."""
     policies, alternative, mix = strategy.policy, strategy.alternative, strategy.mix
     cumulative, uniform, effects, amounts = rolls.cumulative, rolls.uniform, rolls.effects, rolls.amounts
     n = policies.shape[0]

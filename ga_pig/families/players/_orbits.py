@@ -72,18 +72,13 @@ class _Turns:
 
 
 def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int) -> bool:
-    """Solve the orbit of ``start`` (equilibrium solve) where the movers' best responses cycle,
-    from each mover's upper envelope of turn strategies (`_Turns.envelope`). A mover's
-    choice depends on the orbit only through y, its win probability after handing on, so in a
-    stationary equilibrium each mover plays one envelope line (y within its range) or mixes two
-    neighbours (y exactly where they cross). Best responses along the envelopes, from the
-    kernel's last strategies, give each mover a window of y they cycle through; inside it
-    (widened tenfold until something is found, up to the whole envelope or `MAX_ASSIGNMENTS`)
-    assignments are tried fewest mixing movers first: the weights solve "y at the crossing"
-    (Brent's method for one mover; for more, least squares in [0, 1]^m polished by Newton's
-    method), and an assignment is kept only when every pure mover's y lies in its range and no
-    mover has a better pure turn strategy (by 1e-13). Writes the orbit's X, policy, alternative
-    and mix; returns whether an equilibrium was found."""
+    """Solve the orbit of ``start`` (equilibrium solve) where the movers' best responses cycle, from each mover's
+    upper envelope of turn strategies (`_Turns.envelope`). A mover's choice depends on the orbit only through y, its
+    win probability after handing on, so in equilibrium it plays one envelope line or mixes two neighbours where
+    they cross. Assignments within the window of y the best responses cycle through (widened tenfold as needed, up
+    to `MAX_ASSIGNMENTS`) are tried fewest mixing movers first, the weights solving "y at the crossing" (Brent; for
+    more movers least squares polished by Newton), and kept when no mover has a better pure turn strategy. Writes
+    the orbit's X, policy, alternative and mix; returns whether an equilibrium was found."""
     goal, n = game.goal, players
     policy = strategy[0]
     states, idx = [], start

@@ -1,10 +1,8 @@
 """The records the family's numba kernels take: NamedTuples of arrays (numba passes each as one struct), next to the
 rules' `rules.Rules` record.
 
-Scores are seen from the mover and stored flat (``idx``; `ga_pig.families.players._turns` states the
-convention); "flat per identity" means shape ``(identities, goal ** n, goal)`` for turn strategies
-(True: roll at that turn total) and ``(identities, goal ** n)`` per score tuple, identity p being
-the player p places after the first mover (one identity, 0, in the symmetric equilibrium solve).
+"Flat per identity" means shape ``(identities, goal ** n, goal)`` for turn strategies and ``(identities, goal ** n)``
+per score tuple (``idx``: `ga_pig.families.players._turns`), identity p the player p places after the first mover.
 """
 
 from __future__ import annotations
@@ -122,26 +120,6 @@ class OwnTurn(NamedTuple):
     alpha: np.ndarray
     beta: np.ndarray
     reach: np.ndarray
-
-
-class Rolls(NamedTuple):
-    """What a simulated game draws: the roll outcomes' cumulative probabilities and whether they
-    are equal (`ga_pig._streams.roll_table`), and each outcome's effect and amount."""
-
-    cumulative: np.ndarray
-    uniform: bool
-    effects: np.ndarray
-    amounts: np.ndarray
-
-
-class Blocks(NamedTuple):
-    """Blocks of simulated games: block i plays a[i] against b[i], games[i] games from the stream
-    key seed[i]."""
-
-    a: np.ndarray
-    b: np.ndarray
-    games: np.ndarray
-    seed: np.ndarray
 
 
 @numba.njit(cache=True)

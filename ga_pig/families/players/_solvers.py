@@ -109,18 +109,12 @@ def _adopt_mixture(strategy, orbit, cycle, L):
 
 @numba.njit(cache=True)
 def _solve(rules, order, first, search, strategy, solved):
-    """Every orbit, highest score sum first (``order``: the idx of every score tuple, by
-    descending sum). Identities p with search.greedy_of[p] play best responses, one mover at a
-    time (its choices against the orbit's current exact values, then the orbit solved exactly
-    again), until a round switches nothing; the others follow their stationary `Strategy`.
-    Where the movers' best responses cycle (no equilibrium in pure strategies on the orbit),
-    the movers that alternate between two turn strategies each mix them, at weights that leave
-    each indifferent (verified: no pure strategy does better). Writes the `Solved` record and
-    ``strategy``. Returns the number of orbits left unresolved (each at its last round's exact
-    values). Starts at ``order[first]``. In the equilibrium solve (one identity) an orbit the
-    mixing search (search.heuristic; skipped when False) leaves unresolved stops the pass:
-    solved.stopped[0] is its position (else -1), so the caller can resolve it and go on from
-    the next position."""
+    """Every orbit from ``order[first]`` on (``order``: every score tuple's idx, by descending sum). Identities p
+    with search.greedy_of[p] play best responses, one mover at a time, until a round switches nothing; the others
+    follow their `Strategy`. Where best responses cycle, the alternating movers mix at weights that leave each
+    indifferent (search.heuristic). Writes the `Solved` record and ``strategy``; returns the number of orbits left
+    unresolved. In the equilibrium solve an unresolved orbit stops the pass at solved.stopped[0] (else -1), for
+    the caller to resolve."""
     X, goal, rules = solved.X, rules.goal, _turn_rules(rules)
     identities, n = X.shape[0], X.shape[2]
     solved.stopped[0] = -1

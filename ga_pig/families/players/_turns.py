@@ -6,14 +6,10 @@ stored flat as idx = sum_t sigma_t * goal ** (n - 1 - t). A value vector x[q] is
 probability in that order (q = 0: the mover). A bust or a pass hands the turn on with the scores
 unchanged: sigma -> rot(sigma) = (sigma_1, ..., sigma_{n-1}, sigma_0), and values of the next state
 come back to the current order through R: (R v)[0] = v[n-1], (R v)[q] = v[q-1]. Busts cycle
-through the rotations of one score tuple (an orbit); holds raise the score sum. So orbits are
-solved one at a time, highest score sum first (`ga_pig.families.players._solvers`), each exactly
-for its movers' current policies.
+through the rotations of one score tuple (an orbit); holds raise the score sum.
 
-States carry the mover's identity p when players differ (X[p, idx], identities = X.shape[0] = n: evaluation and best
-response); the symmetric equilibrium solve drops it (identities = 1). Games whose turn totals and banked scores never
-fall (ADD, BUST and BANK outcomes), first to the goal wins. The rules come as a `TurnRules` record (what a turn reads of
-the `rules.Rules` record), the turn's scratch as a `Turn` (`players._records`).
+States carry the mover's identity p when players differ (X[p, idx], identities = n: evaluation and best response);
+the symmetric equilibrium solve drops it (identities = 1).
 """
 
 from __future__ import annotations
@@ -46,14 +42,11 @@ def _reachable(row, top, add_amount, reach):
 # whole: roll/hold steps reading the records per turn total ran 5x slower; taking the arrays, 15 arguments each
 @numba.njit(cache=True)
 def _turn(rules, X, row, state, y, greedy, margin, turn):
-    """One turn of mover p at idx, state = (p, idx), following ``row`` (its roll/hold choice per
-    turn total): turn.alpha[k] (vector) + turn.beta[k] * R x_next is the turn's value from turn
-    total k, x_next the start vector of the next state. Greedy: each choice is made by the
-    mover's own win probability against y, its estimate of (R x_next)[0] (the current choice
-    stays unless the other beats it by more than ``margin``), and written to ``row``. Returns
-    whether a choice switched. Following ``row`` (not greedy), only the turn totals the turn can
-    reach are valued (alpha[0] and beta[0] are the same; the others are left as they were), and
-    only the chosen action."""
+    """One turn of mover p at idx following ``row`` (its roll/hold choice per turn total):
+    turn.alpha[k] (vector) + turn.beta[k] * R x_next is the turn's value from turn total k. Greedy:
+    each choice is made by the mover's own win probability against y, its estimate of
+    (R x_next)[0] (kept unless the other beats it by more than ``margin``), and written to ``row``;
+    returns whether a choice switched. Otherwise only the totals the turn can reach are valued."""
     goal, add_p, add_amount, bust_p = rules.goal, rules.add_p, rules.add_amount, rules.bust_p
     bank_p, bank_amount, alpha, beta = rules.bank_p, rules.bank_amount, turn.alpha, turn.beta
     p, idx = state

@@ -75,15 +75,14 @@ class Players(Family):
         p, q = np.indices((n, n)).reshape(2, -1)  # one strategy alone against copies of the other
         return solve.one_against(population, population, p, q, self.game).mean(axis=1).reshape(n, n)
 
-    def play_blocks(self):
-        space, goal, players = self.space, self.game.goal, self.game.players
+    def loop_view(self, population):
+        goal, players = self.game.goal, self.game.players
+        if population.dtype.kind in "iu":  # thresholds, flat [member, idx]
+            return np.ascontiguousarray(population, dtype=np.int16).reshape(len(population), goal ** players)
+        return self.space.kernel_view(population).reshape(len(population), goal ** players, goal)
 
-        def pop_view(pop):
-            if pop.dtype.kind in "iu":  # thresholds, flat [member, idx]
-                return np.ascontiguousarray(pop, dtype=np.int16).reshape(len(pop), goal ** players)
-            return space.kernel_view(pop).reshape(len(pop), goal ** players, goal)
-
-        return _loop._play_blocks, pop_view, ()
+    def play_blocks(self, pop, blocks, common, out):
+        _loop._play_blocks_players(pop, blocks, self.game.goal, self.rolls, common, out)
 
     @classmethod
     def kernels(cls):

@@ -1,32 +1,21 @@
 """Three or more players ([Neller & Presser 2005, "Three or More Players"]): optimal play, exact
 evaluation and best responses.
 
-A strategy for n players is a bool array of shape ``(goal,) * n + (goal,)`` indexed
-``[mover's score, next player's, the one after, ..., turn total]`` (True: roll); with n = 2 it is
-the two-player convention of [`ga_pig.strategies`][ga_pig.strategies]. First to bank the goal wins; stalemates
-lose for all.
+A strategy for n players is a bool array of shape ``(goal,) * n + (goal,)`` indexed ``[mover's score, next
+player's, ..., turn total]`` (True: roll); with n = 2 it is the convention of [`ga_pig.strategies`][ga_pig.strategies].
+First to bank the goal wins; stalemates lose for all.
 
-Optimal play: each player maximizes their own win probability. Busts hand the turn on with the
-scores unchanged, so they cycle through the rotations of one score tuple (an orbit); holds raise the
-score sum. The solver takes orbits highest score sum first; on each, one mover at a time chooses
-against the orbit's current values, and the orbit is solved exactly for the choices (n unknowns per
-turn start) after each, until no choice switches (a choice changes only when the other is better
-by more than ``TIE_MARGIN``, so exact ties cannot make it cycle). Where the movers' best responses
-do cycle, the orbit has no equilibrium in pure strategies: the movers that alternate mix two turn
-strategies (chosen at the start of the turn) at weights that leave each indifferent, kept only if
-no mover then has a better pure strategy (``mix`` and ``alternative`` of the solution). Where
-that search fails, the orbit is solved from each mover's upper envelope of turn strategies: a
-mover's choice depends on the orbit only through its own win probability after handing on, so
-in equilibrium it plays one envelope line or mixes the two that cross where that probability
-sits (`_resolve_orbit`; orbits where both fail are counted in ``unsettled`` and left at
-their last pure strategies — none for Pig to 100). The result is a subgame-perfect equilibrium
-in stationary strategies, checked by best responses
-([`exploitability`][ga_pig.families.players.exploitability], tested). With n = 2 it is the zero-sum
-optimal policy of [`ga_pig.exact.optimal`][ga_pig.exact.optimal] (tested to 1e-14).
+Optimal play: each player maximizes their own win probability. Busts cycle through the rotations of one score
+tuple (an orbit); holds raise the score sum. The solver takes orbits highest score sum first and, on each, lets
+one mover at a time choose against the orbit's values, solving the orbit exactly after each choice, until none
+switches (by more than ``TIE_MARGIN``). Where best responses cycle, the movers mix two turn strategies at weights
+that leave each indifferent (``mix``, ``alternative``), or else play from their upper envelopes of turn strategies
+(`_resolve_orbit`); orbits where both fail count in ``unsettled``. The result is a subgame-perfect equilibrium in
+stationary strategies, checked by [`exploitability`][ga_pig.families.players.exploitability]; with n = 2 it is
+[`ga_pig.exact.optimal`][ga_pig.exact.optimal]'s policy.
 
-The approximation of [Neller & Presser 2005, "Three or More Players"]
-([`approximation`][ga_pig.families.players.approximation]): treat all opponents as one opponent
-holding their maximum score and play the 2-player optimal policy.
+[`approximation`][ga_pig.families.players.approximation] is the approximation of the same section: play the
+2-player optimal policy against the leading opponent.
 """
 
 from __future__ import annotations
@@ -36,12 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ga_pig._kernels.rules import rules_of
-from ga_pig._streams import block_keys, roll_table
+from ga_pig._streams import block_keys, rolls_of
 from ga_pig._validate import check_int, check_memory
 from ga_pig.families.players._evaluation import _stops, _threshold_rows, _versus
 from ga_pig.families.players._loop import _play
 from ga_pig.families.players._orbits import _resolve_orbit
-from ga_pig.families.players._records import Rolls, Search, Sides, Solved, Strategy, Thresholds
+from ga_pig.families.players._records import Search, Sides, Solved, Strategy, Thresholds
 from ga_pig.families.players._solvers import _solve
 from ga_pig.families.players.space import against_leader, space_of, supported
 from ga_pig.game import Game, check_game
@@ -61,19 +50,15 @@ class PlayersSolution:
     Attributes
     ----------
     policy : ndarray(bool, shape=(goal,) * n + (goal,))
-        True to roll; False where the mover's score plus turn total reaches the goal.
+        True to roll.
     alternative : ndarray(bool, shape=(goal,) * n + (goal,))
-        The second turn strategy at score tuples where the equilibrium mixes (equal to ``policy``
-        elsewhere).
+        The second turn strategy where the equilibrium mixes (``policy`` elsewhere).
     mix : ndarray(float64, shape=(goal,) * n)
-        The probability of following ``alternative`` for the whole turn (chosen at its start): 0
-        where the equilibrium is pure.
+        The probability of following ``alternative`` for the whole turn; 0 where play is pure.
     value : ndarray(float64, shape=(goal,) * n + (n,))
-        At the start of a turn with those scores (mover first), each player's win probability in
-        the same order.
+        Each player's win probability at the start of a turn with those scores, mover first.
     rounds : ndarray(int64, shape=(goal,) * n)
-        Policy-iteration rounds of the orbit started at each score tuple (0 for the others; -1
-        where the orbit's best responses cycled and it was resolved by mixing or from the envelopes).
+        Policy-iteration rounds of each orbit, at its first score tuple; -1 where it was resolved by mixing.
     unsettled : int
         Orbits whose choices still switched after ``max_iterations`` (0: an exact equilibrium).
     game : Game
@@ -127,9 +112,8 @@ def _order(goal: int, players: int) -> np.ndarray:
 
 
 def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_iterations: int, heuristic: bool = True):
-    """The orbit kernel on ``strategy`` = (policy, alternative, mix), flat per identity. In the
-    equilibrium solve an orbit the kernel leaves unresolved goes to `_resolve_orbit` before
-    the pass goes on (``heuristic=False``: every orbit whose best responses cycle does)."""
+    """The orbit kernel on ``strategy`` = (policy, alternative, mix), flat per identity; an orbit it leaves
+    unresolved goes to `_resolve_orbit` before the pass goes on."""
     rules = rules_of(game)
     goal = game.goal
     X = np.zeros((identities, goal ** players, players))
@@ -200,15 +184,11 @@ def evaluate(policies, game: Game) -> np.ndarray:
 
 
 def one_against(population: np.ndarray, opponents, first, second, game: Game) -> np.ndarray:
-    """Exact win probabilities of one member against copies of another: ``out[m, s]`` is the
-    chance that ``population[first[m]]``, playing seat s (0 moves first), wins while
-    ``opponents[second[m]]`` plays every other seat; pairs run in parallel. ``opponents`` is a
-    stack of strategies or one [`PlayersSolution`][ga_pig.families.players.PlayersSolution] (its stationary
-    strategy, mixing where it mixes; ``second`` then 0). The member's seat-averaged win rate is the mean over s: 1/n for
-    the equilibrium against itself, at most that for any member against the equilibrium (no one
-    player gains by deviating). Only the member's win probability is carried through the states
-    (one number per state, not n), and turns that roll below a total and then hold come from
-    precomputed tables: the GA's unit of work."""
+    """Exact win probabilities of one member against copies of another, the GA's unit of work: ``out[m, s]``
+    (shape ``(len(first), n)``) is the chance that ``population[first[m]]`` in seat s (0 moves first) wins
+    while ``opponents[second[m]]`` plays every other seat. ``opponents``: a stack of strategies or one
+    [`PlayersSolution`][ga_pig.families.players.PlayersSolution] (mixing where it mixes; ``second`` then 0).
+    Only the member's win probability is carried through the states, and threshold turns come from tables."""
     players = _check_players(game, game.players)
     goal = game.goal
     flat = (goal ** players, goal)
@@ -266,20 +246,17 @@ def _responses(policies, game: Game, seat: int, max_iterations: int) -> tuple[np
 
 
 def best_response(policies, game: Game, seat: int = 0, max_iterations: int = 1000) -> tuple[np.ndarray, float]:
-    """The exact best response of the player in ``seat`` (0: moves first) to the others'
-    strategies (bool arrays or [`PlayersSolution`][ga_pig.families.players.PlayersSolution];
-    ``policies[seat]`` is where the search starts): (its policy, its win probability). One player's
-    problem is a Markov decision problem, so policy iteration on each orbit settles."""
+    """The exact best response of the player in ``seat`` (0: moves first) to the others' strategies (bool
+    arrays or [`PlayersSolution`][ga_pig.families.players.PlayersSolution]; the search starts from
+    ``policies[seat]``): (its policy, its win probability), by policy iteration on each orbit."""
     policy, X = _responses(policies, game, seat, max_iterations)
     goal, players = game.goal, len(policies)
     return policy[seat].reshape((goal,) * players + (goal,)), float(X[0, 0][seat])
 
 
 def exploitability(solution: PlayersSolution, seats=None) -> float:
-    """The most any one player (in ``seats``, default all) gains, at the start of any turn in any
-    state, by switching to its exact best response while the others keep the solution's
-    strategy: 0 (to rounding) for an exact equilibrium; for a solution with unsettled orbits, the
-    size of the approximation."""
+    """The most any one player (in ``seats``, default all) gains, at the start of any turn, by switching to
+    its exact best response while the others keep the solution's strategy: 0 (to rounding) at an equilibrium."""
     game, players = solution.game, solution.players
     goal = game.goal
     values = solution.value.reshape(goal ** players, players)
@@ -293,28 +270,22 @@ def exploitability(solution: PlayersSolution, seats=None) -> float:
 
 
 def simulate(policies, game: Game, games: int, seed: int = 0) -> np.ndarray:
-    """Play ``games`` games, policies[0] moving first: how many each seat won (shape (n,); the
-    rest stalled). ``seed``: a non-negative integer (or None, or a ``numpy.random.SeedSequence``,
-    as in [`ga_pig.simulate.play`][ga_pig.simulate.play]); each block of
-    [`BLOCK`][ga_pig.simulate.BLOCK] games draws its dice and its mixing from the seed's stream for
-    that block alone."""
+    """Play ``games`` games, policies[0] moving first: how many each seat won (shape (n,); the rest stalled).
+    ``seed`` as in [`ga_pig.simulate.play`][ga_pig.simulate.play]: each block of games draws its dice and its
+    mixing from its own stream."""
     players = len(policies)
     _check_players(game, players)
     games = check_int("games", games, 1)
     keys = block_keys(seed, games)
     policy, alternative, mix = _stack(policies, game)
-    probabilities, effects, amounts = game.tables()
-    cumulative, uniform = roll_table(probabilities)
     winners = np.empty(games, dtype=np.int64)
-    _play(Strategy(policy, alternative, mix), game.goal, Rolls(cumulative, uniform, effects, amounts), games, keys,
-          winners)
+    _play(Strategy(policy, alternative, mix), game.goal, rolls_of(game), games, keys, winners)
     return np.bincount(winners[winners >= 0], minlength=players)
 
 
 def approximation(two_player_policy: np.ndarray, players: int) -> np.ndarray:
-    """The n-player approximation of [Neller & Presser 2005, "Three or More Players"]: at scores
-    (mine, theirs...) play the 2-player policy against the highest opposing score. Shape
-    ``(goal,) * players + (goal,)``."""
+    """The n-player approximation of [Neller & Presser 2005, "Three or More Players"]: play the 2-player policy
+    against the highest opposing score. Shape ``(goal,) * players + (goal,)``."""
     players = check_int("players", players, 2)
     policy = np.asarray(two_player_policy)
     if policy.dtype != np.bool_ or policy.ndim != 3 or len(set(policy.shape)) != 1:

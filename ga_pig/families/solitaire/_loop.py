@@ -58,13 +58,3 @@ def _play_blocks_solitaire(pop, blocks, rolls, common, out):
                 u, state = _uniform(state)
                 made_a = u < 0.5
             out[blk, 2 * (game % 2) + (0 if made_a else 1)] += 1
-
-
-# --8<-- [start:adapter]
-def play_blocks(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common,
-                out, turns):
-    """The loop as [`ga_pig.simulate`][ga_pig.simulate] calls every family's: its arguments grouped
-    for the kernel (the blocks, the rolls)."""
-    _play_blocks_solitaire(pop, (block_a, block_b, block_games, block_seed),
-                           (goal, turns, cumulative, uniform, effects, amounts), bool(common), out)
-# --8<-- [end:adapter]

@@ -55,8 +55,8 @@ class Solitaire(Family):
     def visits(self, a, b):
         return solve.visits(a, self.game)  # b plays its own solitaire: a's play is a's alone
 
-    def play_blocks(self):
-        return _loop.play_blocks, self.space.kernel_view, (self.game.turns,)
+    def play_blocks(self, pop, blocks, common, out):
+        _loop._play_blocks_solitaire(pop, blocks, (self.game.goal, self.game.turns, *self.rolls), common, out)
 
     @classmethod
     def kernels(cls):

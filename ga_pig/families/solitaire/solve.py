@@ -7,13 +7,9 @@ probabilities, a wins with probability
     s_a (1 - s_b) + (s_a s_b + (1 - s_a)(1 - s_b)) / 2  =  1/2 + (s_a - s_b) / 2,
 
 so every two-player number follows from each strategy's ``s`` alone, and the policy that
-maximizes ``s`` is optimal and a best response to every strategy. It is found by backward
-induction over the turns left (`ga_pig.families.solitaire._values`): value
-iteration sweeps the Bellman optimality equations in that order until a sweep changes nothing
-(the first sweep settles them, the second confirms it); policy iteration starts from rolling
-everywhere and alternates exact evaluation (one sweep) with improvement until no decision
-switches. [`ga_pig.turns`][ga_pig.turns] computes the same success probabilities from the turn
-counts' own recursion.
+maximizes ``s`` is optimal and a best response to every strategy. Both methods sweep backwards
+over the turns left: value iteration until a sweep changes nothing, policy iteration (from rolling
+everywhere) alternating one evaluating sweep with improvement until no decision switches.
 """
 
 from __future__ import annotations
@@ -62,8 +58,7 @@ class SolitaireSolution:
 
     @property
     def start(self) -> tuple[float]:
-        """The success probability at the start, the one seat that plays (against any opponent the
-        win rate is ``1/2 + (start[0] - s_b) / 2``)."""
+        """The success probability at the start, the one seat that plays."""
         return (self.win_probability,)
 
 
@@ -76,8 +71,7 @@ def successes(population: np.ndarray, game: Game) -> np.ndarray:
 
 
 def visits(policy: np.ndarray, game: Game) -> np.ndarray:
-    """The chance that a checked ``policy`` reaches each state (i, j, k) (the expected visits: none
-    is visited twice); ``[:, :, 0]`` the turns begun at each banked score and turns left."""
+    """The chance that a checked ``policy`` reaches each state (i, j, k) (none is visited twice)."""
     mass = np.zeros(space_of(game).shape)
     return _values._visits(np.ascontiguousarray(policy), rules_of(game), game.turns, mass)
 

@@ -14,12 +14,9 @@ Both returns pass (e = 0 on both chains) exactly when both players pass at k = 0
 worth 0 to both. Turn-start tables hold the same (a wins, b wins) pairs in their last axis.
 
 When the turn total only grows (ADD, BUST, BANK) one top-down pass solves a chain exactly. DOUBLE and SUBTRACT (Pig
-Dice) lead from k to k' <= k: the chain is then solved by elimination, top down and back up (`_solved_chain`,
-`_substitute`), exact and several times cheaper than repeating the top-down pass until no row moves by more than
-`ROUNDING_FLOOR` (Gauss–Seidel, `_swept_chain`: the reference it is checked and timed against). A game whose mover
-chooses a number of dice (Hog) has a one-row chain: one roll, then the turn ends (`_dice_row`). Each kernel copies what
-its turns read from the `rules.Rules` record once (`_turn_rules`, which says why) and hands that tuple to these
-per-chain steps. Kernels take the kind of chain as an argument whose type names it (`PASS` and its siblings), so each
+Dice) lead from k to k' <= k: the chain is then solved by elimination, top down and back up (`_solved_chain`;
+`_swept_chain`, Gauss–Seidel to `ROUNDING_FLOOR`, is the reference it is checked against). Hog's chain is one row
+(`_dice_row`). Kernels take the kind of chain as an argument whose type names it (`PASS` and its siblings), so each
 compiles the steps of that kind alone.
 """
 
@@ -167,15 +164,11 @@ def _solved_chain(s, me, opp, winner, hold, reset, C, tr):
     """`_turn` with DOUBLE or SUBTRACT rolls, by elimination: exact in one top-down pass, no iteration. Leaves C[0]
     solved (all that closing a pair of turn starts reads) and returns V for `_substitute` to solve the rows above it.
 
-    A row reads rows above it (ADD, DOUBLE) and at most `BELOW` rows below (SUBTRACT, floored at 0; DOUBLE and SUBTRACT
-    from 0 stay at 0). Going down, each rolling row k is made its constants C[k] plus V[k, m] times row k - 1 - m: the
-    rows above that it reads are replaced, highest first, by their own such forms (each leaves its share on the rows
-    below it, carried in registers, so the one dependent step per row above is a single multiply-add), what lands back
-    on k is divided out (1 minus it is at least the chance that the turn ends at the next roll) and what is left on the
-    rows below is V[k]. Held rows are constants (V = 0). DOUBLE's 2k makes a rolling row k below top / 2 replace up to k
-    rows above it, O(top^2 / 8) steps in all (a held target, and held rows under it, end that early), against
-    Gauss–Seidel's ~45 passes of O(top) (`_swept_chain`, whose fixed point this is). Every weight is a probability or a
-    sum of them, so nothing cancels; e = 1 - d is still accumulated on its own.
+    A row reads rows above it (ADD, DOUBLE) and at most `BELOW` rows below (SUBTRACT). Going down, each rolling row k
+    is made its constants C[k] plus V[k, m] times row k - 1 - m: the rows above that it reads are replaced, highest
+    first, by their own such forms, what lands back on k is divided out and what is left on the rows below is V[k].
+    Held rows are constants (V = 0). O(top^2 / 8) steps for DOUBLE, against Gauss–Seidel's ~45 passes of O(top)
+    (`_swept_chain`, whose fixed point this is). Every weight is a probability or a sum of them, so nothing cancels.
     """
     _dice, goal, add_p, add_amount, bust_p, _reset_p, _bank_p, _bank_amount, move_p, move_amount = tr
     top = goal - me

@@ -4,15 +4,11 @@ Each pair of banked scores closes its two chains (`ga_pig.families.two_player._c
 scores only grow every hold lands on a pair already solved, so the pairs are solved once, from high scores down: no
 iteration, no tolerance. RESET (2-dice Pig's snake eyes, Pass the Pigs' oinker) leads to the opponent's turn start at
 (j, 0), a pair of lower score sum: the whole table is then swept again, reading the previous sweep's values there, until
-it settles (Anderson extrapolation of those reset landings between sweeps, `_anderson`). Re-running every chain on every
-sweep would cost each sweep a whole evaluation of Pig; so in roll/hold games (`_by_functionals` says which evaluations)
-each strategy's turns are first made linear functionals of the values they can bank
-(`ga_pig.families.two_player._functionals`), and a sweep (`_functional_tables`) takes two short dot products per pair.
-The turns are made for every strategy of an evaluation at once: a strategy met in several pairs (a population against an
-archive, a round robin) is made once, and a turn alike to one already made (the same decisions at every total it
-reaches) is not made again, within one strategy or across them; and the members of a population meet each opponent four
-at a time, swept in lockstep (`ga_pig.families.two_player._lanes`, the same numbers as each pair alone). The chain sweep
-`_win_tables` is one algorithm and stays one function.
+it settles (Anderson extrapolation of those reset landings between sweeps, `_anderson`). In roll/hold games
+(`_by_functionals`) each strategy's turns are first made linear functionals of the values they can bank
+(`ga_pig.families.two_player._functionals`), once per strategy of the evaluation, so a sweep (`_functional_tables`)
+takes two short dot products per pair; a population meets each opponent four at a time
+(`ga_pig.families.two_player._lanes`, the same numbers as each pair alone).
 """
 
 from __future__ import annotations
@@ -49,12 +45,10 @@ def _win_tables(a, b, rules, S, T, kind):
 
     S[i, j]: a (holding i) is about to start a turn against b (holding j). T[j, i]: b (holding j) is about to start a
     turn against a (holding i) — mover's score first, so that both chains read their hold values from contiguous rows.
-    Without RESET one sweep is exact. With it, a sweep reads where resets land — S[i, 0] and T[j, 0], kept apart in LS
-    and LT — from before the sweep, so the sweep is an affine map of those 4 * goal numbers; sweeps repeat until it
-    returns them unchanged to within `rules.ROUNDING_FLOOR`, each next guess extrapolated from the last few (Anderson
-    acceleration: about 4x fewer sweeps than plain repetition, the same fixed point). Each chain is solved down to its
-    turn start by the steps of ``kind`` (`_chains.chain_kind`; its SWEPT, Gauss–Seidel passes where elimination would
-    do, is the reference that tests and benchmarks/evaluation.py compare with).
+    Without RESET one sweep is exact. With it, a sweep reads where resets land (S[i, 0] and T[j, 0], kept apart in LS
+    and LT) from before the sweep; sweeps repeat until those return unchanged to within `rules.ROUNDING_FLOOR`, each
+    next guess Anderson-extrapolated from the last few. Each chain is solved by the steps of ``kind``
+    (`_chains.chain_kind`).
     """
     tr = _turn_rules(rules)
     if len(kind) == 0:
@@ -127,13 +121,10 @@ def _functional_tables(funA, funB, rules, S, T):
 
 
 def _by_functionals(rules, lone: bool = False) -> bool:
-    """True where evaluation goes through `_functional_tables`: every roll/hold game, where a sweep is two short dot
-    products per pair and each strategy's turns are made once (`_functionals._functional_set`, turns alike once for
-    all). Hog's one-row turns keep the chain sweep of `_win_tables`. So does a ``lone`` pair in a game whose turn totals
-    can fall (DOUBLE, SUBTRACT: Pig Dice), whose chains are solved exactly by elimination while its flows repeat passes:
-    there a turn costs about twice its chain, which only the turns several strategies share repay (a population of
-    threshold strategies against two champions: 15x faster than chains at goal 100). Asked in Python, by `_pair` and its
-    batch twins, so that a game compiles only the kernels of its own path."""
+    """True where evaluation goes through `_functional_tables`: every roll/hold game but a ``lone`` pair in a game
+    whose turn totals can fall (Pig Dice: there a turn's flow costs about twice its chain, repaid only when several
+    strategies share turns). Hog keeps the chain sweep of `_win_tables`. Asked in Python, so that a game compiles only
+    the kernels of its own path."""
     return rules.dice.shape[0] == 0 and (not lone or rules.move_p.shape[0] == 0)
 
 

@@ -5,19 +5,12 @@ return route. Run forward instead, from the turn start (mass 1 at turn total 0),
 that it ends in each way: won (reaches the goal), d (the return route: a bust, a pass, or a reset from 0), rho (a reset
 from a banked score above 0), and h[t] (banks exactly t > 0). Its value at the turn start is then won + sum_t h[t] *
 (value after banking t) + rho * (value after a reset) + d * (the return route), whatever those values are: so a
-strategy's turns are computed once per strategy (not once per opponent, nor once per sweep when resets send the table
-round again), and the evaluation (`two_player._evaluation`) only takes dot products. The flow visits only the turn
-totals the strategy reaches.
+strategy's turns are computed once per strategy, not once per opponent or sweep, and the evaluation
+(`two_player._evaluation`) only takes dot products. With DOUBLE or SUBTRACT the flow repeats ascending passes until
+what is left to push is below `LEFT`.
 
-With DOUBLE or SUBTRACT rolls mass can return to lower totals: the flow repeats ascending passes, each pushing on what
-reached a lower total in the last, until what is left to push is below `LEFT` (the rest of the mass is then placed, to
-that much).
-
-A turn reads only the decisions at the totals it reaches, and most turns of the strategies a GA breeds are alike: a
-threshold strategy's row from one score holds at the same total whatever the opponent's score, and the members of a
-population hold at the same few totals. `_functional_set` makes the turns of a whole set of strategies at once, and a
-turn whose decisions agree, on every total it reaches, with one already made from the same score is not run again but
-shares that one's numbers.
+`_functional_set` makes the turns of a whole set of strategies at once; a turn whose decisions agree, on every total it
+reaches, with one already made from the same score shares that one's numbers (a GA's members mostly hold alike).
 """
 
 from __future__ import annotations

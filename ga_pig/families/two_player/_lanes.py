@@ -1,18 +1,10 @@
 """Private numba kernels: four members against one opponent, swept in lockstep.
 
-A population against an archive evaluates many pairs that share their opponent. One pair's sweep
-(`_evaluation._functional_tables`) is two short dot products per score pair, each a chain of dependent additions, so a
-core mostly waits on them. Here four members meet the same opponent in one sweep, their sums kept in vectors
-(`ga_pig._kernels.simd`). The opponent's turn weighs the four members' tables with the same weights, and
-S[i, j, c, lane] holds the four lanes of both winners c side by side: its eight sums are one dot product of 4-wide
-vectors. Each member's turn has weights of its own; T[j, i, lane, c] holds a lane's two winners side by side, so each
-member's sums are one 2-wide vector, and the four members' loops run side by side as far as the shortest. One score pair
-of either table is one cache line.
-
-Every lane does the arithmetic of its lone pair in the same order — the same products, summed in the same order, the
-same division and clipping, the same Anderson extrapolation from its own history — so the numbers are those of
-`_evaluation._between` bit for bit; a lane that has settled is swept again from its settled landings, which gives back
-the same tables.
+One pair's sweep (`_evaluation._functional_tables`) is chains of dependent additions, so a core mostly waits on them.
+Here four members meet the same opponent in one sweep, their sums kept in vectors (`ga_pig._kernels.simd`):
+S[i, j, c, lane] holds the four lanes of both winners c side by side (the opponent's turn: one dot product of 4-wide
+vectors), T[j, i, lane, c] a lane's two winners (each member's turn: a 2-wide vector). Every lane does its lone pair's
+arithmetic in the same order, so the numbers are those of `_evaluation._between` bit for bit.
 """
 
 from __future__ import annotations

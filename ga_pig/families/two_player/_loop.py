@@ -16,14 +16,10 @@ def _play_game(pop, first, second, table, kind, common, state, start, visits):
 
     table: (goal, cumulative, uniform, effects, amounts), the goal and the roll table as `_draw` reads it.
     kind: (moves, dice): the game has DOUBLE or SUBTRACT rolls (`_roll`'s ``moves``); the mover rolls
-    pop[mover, i, j, 0] dice at once (Hog: the turn scores their sum unless one busts; no turn passes, so no
-    stalemates). Constants once inlined (see `_play_block`), so each kind of game runs its own loop. common: each
-    turn draws from its own stream, keyed by ``state`` and the turn's number (`_turn_stream`). start: (i, j, row,
-    opens, count): the banked scores of ``first`` and ``second`` when the game begins; whether ``first`` plays its
-    first turn with ``row`` (its decisions at each turn total, or its dice count) rather than its own; whether to
-    add one to ``visits[i, j]`` at every turn start. A whole game starts at (0, 0, any row, False, False):
-    ``opens`` and ``count`` are constants once inlined, so its loop reads pop alone (a view of pop per turn would
-    cost a reference count).
+    pop[mover, i, j, 0] dice at once (Hog). Constants once inlined, so each kind of game runs its own loop. common:
+    each turn draws from its own stream (`_turn_stream`). start: (i, j, row, opens, count): the banked scores of
+    ``first`` and ``second`` when the game begins; whether ``first`` plays its first turn with ``row`` rather than its
+    own; whether to add one to ``visits[i, j]`` at every turn start (a whole game: (0, 0, any row, False, False)).
     """
     goal, cumulative, uniform, effects, amounts = table
     moves, dice = kind
@@ -83,14 +79,10 @@ def _play_game(pop, first, second, table, kind, common, state, start, visits):
 
 @numba.njit(cache=True, inline="always")
 def _play_block(pop, a, b, n_games, state, table, kind, out, unused):
-    """Play one block of games, a and b alternating the first move; out = (a wins a-first,
-    b wins a-first, a wins b-first, b wins b-first). Inlined into `_play_blocks`,
-    whose ``loop`` makes ``moves`` (DOUBLE or SUBTRACT rolls) and ``dice`` (Hog), so each kind
-    of game gets its own loop with no branch for the others. ``common``: each game's turns draw from
-    their own streams, keyed by the block's key, the game's place in the block and the turn's number
-    (common random numbers: another match with the same key replays the same dice turn by turn); else
-    one stream runs through the block. table as in `_play_game`; kind = (moves, dice, common); unused: the
-    row and visits `_play_game` takes, never read or written in a whole game."""
+    """Play one block of games, a and b alternating the first move; out = (a wins a-first, b wins a-first, a wins
+    b-first, b wins b-first). Inlined into `_play_blocks`, so each kind = (moves, dice, common) gets its own loop.
+    ``common``: each turn draws from its own stream (common random numbers), else one stream runs through the
+    block. table as in `_play_game`; unused: the row and visits `_play_game` takes."""
     moves, dice, common = kind
     key = state
     for game in range(n_games):

@@ -18,11 +18,9 @@ def _visits(kind, a, b, rules, V):
     """V[i, j, k] = expected visits of a's state (i, j, k) when a plays b, a first (Hog: k = 0, a's turns at (i, j));
     chains of ``kind`` (`_chains.chain_kind`).
 
-    Forward flow in score order: each pair's two turn starts close over the bust/pass loop as in
-    `_evaluation._win_tables`, then the flow runs along the chains. A stalemate ends the game at the second of two
-    consecutive passes, as in the simulator. A reset sends flow back to a pair already passed; it is carried into the
-    next pass, and passes repeat until the flow still carried is below 1e-17 (each pass adds one more reset's worth of
-    visits).
+    Forward flow in score order, each pair's two turn starts closed over the bust/pass loop as in
+    `_evaluation._win_tables`; a stalemate ends the game at the second of two consecutive passes. A reset's flow is
+    carried into the next pass, until less than 1e-17 is carried.
     """
     tr = _turn_rules(rules)
     goal = tr[1]

@@ -202,11 +202,9 @@ def _improve(policy, me, op, P, dice, table, margin, row):
 def _policy_iteration(kind, pairs, rules, margin, max_rounds, tables, scratch):
     """The strategy iteration of [Exeter GA 2016 §3.5] on ``pairs`` (slices of `_pairs_by_total`, in order): per pair,
     solve the linear equations of the current policy exactly (affine chains), improve greedily, repeat until the policy
-    is stable. Returns (converged, largest value move, whether an action switched); with resets the caller repeats the
-    whole pass until a pass moves no value beyond the rounding floor and changes no action. ``tables`` (P, policy,
-    rounds) are the caller's, written here; chains of ``kind`` (`_chains.chain_kind`). ``scratch`` (CA, CB (goal, 4),
-    hold (goal, 2), row (goal,)) is the caller's, kept from call to call: chains that sweep (a game that subtracts more
-    than `_chains.BELOW`) start from the previous pair's."""
+    is stable. Returns (converged, largest value move, whether an action switched). ``tables`` (P, policy, rounds)
+    are written here; chains of ``kind`` (`_chains.chain_kind`). ``scratch`` (CA, CB (goal, 4), hold (goal, 2), row
+    (goal,)) is kept from call to call: chains that sweep start from the previous pair's."""
     P, policy, rounds = tables
     CA, CB, hold, row = scratch
     tr = _turn_rules(rules)
@@ -285,17 +283,11 @@ def _best_dice_response(i, j, tr, margin, S, T, CA, CB):
 
 @numba.njit(cache=True)
 def _best_response(kind, b, rows, rules, margin, max_rounds, tables, scratch):
-    """Policy maximizing the mover's win probability against the fixed b, from every state.
-
-    ``tables`` (V, policy, S, T, rounds) are the caller's, written here; ``scratch`` (CA, CB (goal, 4)) too, kept
-    from call to call. The responder plays the part of a. V[i, j, k]: its win probability at its state (i, j, k).
-    S[i, j, 0] = V[i, j, 0]; T[j, i, 0]: its win probability when b is about to start a turn.
-    Column 1 (b's wins) is not tracked. Stalemates are losses. Per pair: policy iteration on
-    the responder's chain, b's chain fixed, each policy evaluated exactly. One pass over the
-    responder's scores i in ``rows`` (the caller goes from goal - 1 down to 0 in slices).
-    Returns (converged, largest value move, whether an action switched); with resets the
-    caller repeats the whole pass until a pass moves no value beyond the rounding floor and
-    changes no action.
+    """Policy maximizing the mover's win probability against the fixed b, from every state, for the responder's
+    scores i in ``rows``. ``tables`` (V, policy, S, T, rounds) and ``scratch`` (CA, CB (goal, 4)) are the caller's.
+    The responder plays a: V[i, j, k] its win probability, T[j, i, 0] when b is about to start a turn (b's wins are
+    not tracked; stalemates are losses). Per pair: policy iteration on the responder's chain, b's fixed. Returns
+    (converged, largest value move, whether an action switched).
     """
     V, policy, S, T, rounds = tables
     CA, CB = scratch

@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from ga_pig._kernels.rules import BANKS, GOES_ON, _roll
-from ga_pig._streams import BLOCK, roll_table, seed_keys, stream_keys
+from ga_pig._streams import BLOCK, seed_keys, stream_keys
 from ga_pig.families._two_seats import AT_START, CHUNK_PAIRS, TwoSeats
 from ga_pig.families.two_player import _evaluation, _loop, _occupancy, _rollouts, _solvers, solve
 from ga_pig.families.two_player._chains import chain_kind
@@ -72,18 +72,17 @@ class TwoPlayer(TwoSeats):
         _occupancy._visits(chain_kind(self.rules), view(a), view(b), self.rules, V)
         return self.space.from_kernel(V)
 
-    def play_blocks(self):
+    def play_blocks(self, pop, blocks, common, out):
         # the loop for Hog's dice counts (read as pop[n, i, j, 0]), for DOUBLE and SUBTRACT outcomes, or the plain one
-        moves, dice = self._table[1]
-        return _blocks(_loop.DICE if dice else _loop.MOVES if moves else _loop.PLAIN), self.space.kernel_view, ()
+        table, (moves, dice) = self._table
+        _loop._play_blocks(pop, blocks, table, _loop.DICE if dice else _loop.MOVES if moves else _loop.PLAIN, common,
+                           out)
 
     @functools.cached_property
     def _table(self) -> tuple:
         """(table, kind): the game's goal and roll table as the loop reads them, and (moves, dice), the loop it
         plays."""
-        probabilities, effects, amounts = self.game.tables()
-        return (self.game.goal, *roll_table(probabilities), effects, amounts), \
-            (self.rules.move_p.shape[0] > 0, bool(self.game.max_dice))
+        return (self.game.goal, *self.rolls), (self.rules.move_p.shape[0] > 0, bool(self.game.max_dice))
 
     def turn_starts(self, a, b, games, seed):
         blocks = -(-games // BLOCK)
@@ -105,18 +104,6 @@ class TwoPlayer(TwoSeats):
     @classmethod
     def kernels(cls):
         return _loop._play_blocks, _solvers._policy_iteration, _evaluation._versus_functionals
-
-
-def _blocks(loop):
-    """`_play_blocks` of `ga_pig.families.two_player._loop` by the loop ``loop``, called as
-    [`ga_pig.simulate`][ga_pig.simulate] calls every family's loop: the blocks and the roll table as
-    separate arguments, grouped here into the tuples the kernel takes."""
-
-    def play(pop, block_a, block_b, block_games, block_seed, goal, cumulative, uniform, effects, amounts, common, out):
-        _loop._play_blocks(pop, (block_a, block_b, block_games, block_seed), (goal, cumulative, uniform, effects,
-                                                                              amounts), loop, common, out)
-
-    return play
 
 
 def _roll_hold_totals(game: Game) -> np.ndarray:

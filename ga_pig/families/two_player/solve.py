@@ -36,14 +36,12 @@ class Solution:
     Attributes
     ----------
     policy : ndarray(bool, shape=(goal, goal, goal))
-        True to roll. States with i + k >= goal (never consulted) are False. For Hog: int
-        dice counts, shape (goal, goal).
+        True to roll; False where i + k >= goal. Hog: int dice counts, shape (goal, goal).
     value : ndarray(float64, shape=space_of(game).shape)
         The mover's win probability at each legal state; 1.0 where i + k >= goal.
     iterations : ndarray(int64, shape=(goal, goal))
-        Sweeps (value iteration) or policy-improvement rounds (policy iteration, best response)
-        spent on each pair of banked scores; ``iterations.sum()`` is the total. The optimal
-        solvers handle {(i, j), (j, i)} together and record it at ``[min(i, j), max(i, j)]``.
+        Sweeps or policy-improvement rounds spent on each pair of banked scores (the optimal solvers record
+        {(i, j), (j, i)} at ``[min(i, j), max(i, j)]``).
     method : str
     game : Game
     """
@@ -61,8 +59,7 @@ class Solution:
 
     @property
     def start(self) -> tuple[float, float]:
-        """Each seat's win probability at the start, first mover first (optimal play never stalls,
-        so they add up to 1)."""
+        """Each seat's win probability at the start, first mover first."""
         return self.win_probability, 1.0 - self.win_probability
 
 
@@ -118,10 +115,8 @@ def optimal(game: Game, method: str, tol: float, max_iterations: int) -> Solutio
 
 
 def _passes(one_pass, units: np.ndarray, chunk: int, game: Game, failure: str) -> None:
-    """Run ``one_pass`` over ``units`` (pairs of scores, or the responder's scores) ``chunk`` at a
-    time, so Ctrl-C is seen between kernel calls; with resets, repeat whole passes until one moves
-    no value beyond the rounding floor and switches no action. ``one_pass(units)`` returns
-    (converged, largest move, switched)."""
+    """Run ``one_pass(units) -> (converged, largest move, switched)`` over ``units`` ``chunk`` at a time (Ctrl-C
+    is seen between kernel calls); with resets, repeat whole passes until one moves nothing and switches nothing."""
     for _outer in range(MAX_SWEEPS):
         moved, switched = 0.0, False
         for low in range(0, len(units), chunk):
@@ -135,11 +130,8 @@ def _passes(one_pass, units: np.ndarray, chunk: int, game: Game, failure: str) -
 
 
 def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> Solution:
-    """The policy maximizing the win probability against the fixed strategy ``b`` from every state.
-
-    ``value[i, j, k]`` is the responder's win probability at its state (i, j, k) against b;
-    ``value[0, 0, 0]`` is its win probability moving first. Stalemates count as losses.
-    """
+    """The policy maximizing the win probability against the fixed strategy ``b`` from every state;
+    ``value[i, j, k]`` is the responder's win probability there. Stalemates count as losses."""
     fixed, goal = space_of(game).kernel_view(space_of(game).check(b, "b")), game.goal
     value, policy = _tables(game, "exact.best_response")
     at_start, to_b, iterations = np.zeros((goal, goal, 2)), np.zeros((goal, goal, 2)), np.zeros((goal, goal), np.int64)
@@ -156,11 +148,8 @@ def best_response(b: np.ndarray, game: Game, max_iterations: int = 10_000) -> So
 
 
 def action_values(solution: Solution) -> tuple[np.ndarray, np.ndarray]:
-    """Win probabilities of rolling and of holding at every legal state of a zero-sum solution.
-
-    Returns ``(roll, hold)``, each of shape (goal, goal, goal), NaN where i + k >= goal. Their
-    difference tells exact ties (where two solvers may legitimately pick different actions).
-    """
+    """Win probabilities ``(roll, hold)`` of rolling and of holding at every state of a zero-sum solution, each
+    of shape (goal, goal, goal), NaN where i + k >= goal (their difference tells exact ties)."""
     game, space = solution.game, space_of(solution.game)
     space.require("roll_hold", "action_values", "use dice_values")
     goal = game.goal
