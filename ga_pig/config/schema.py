@@ -142,14 +142,15 @@ def registry_names(registry: str) -> str:
     return " | ".join(registries[registry])
 
 
-def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
-    """The run config ``python -m ga_pig *overrides`` would use, for notebooks and scripts."""
+def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
+    """The run config ``python -m ga_pig *overrides`` would use, for notebooks and scripts; ``hydra``: with Hydra's
+    own config (under ``hydra``, its keys and options among ``overrides`` applied), as Hydra's run composes it."""
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
     register()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return hydra_compose("config", overrides=list(overrides))
+        return hydra_compose("config", overrides=list(overrides), return_hydra_config=hydra)
 
 
 def game_of(cfg: DictConfig) -> Game:

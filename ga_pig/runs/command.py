@@ -12,7 +12,9 @@ that names the key and the value, leaving no directory behind:
   writable and not held by a live process;
 * ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free (or, for
   ``hydra.run.dir``, hold only a run stopped before its first checkpoint, which starts again there);
-* ``hydra/launcher=slurm`` needs a SLURM cluster that answers.
+* ``hydra/launcher=slurm`` needs a SLURM cluster that answers; Hydra's own keys and options are composed with the
+  (first) job, as Hydra will compose them; ``glob()`` only picks a config group's options; ``--run``,
+  ``--multirun`` and ``--cfg`` one at a time.
 
 A single run's job, prepared here, is the one Hydra's job then runs in this process
 ([`task`][ga_pig.runs.command.task]): from the command line to the run loop it is prepared once. A sweep's
@@ -37,7 +39,7 @@ from pathlib import Path
 
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
-from omegaconf import DictConfig
+from omegaconf import DictConfig, open_dict
 
 from ga_pig import _schema
 from ga_pig._cli import refuse, starting
@@ -131,10 +133,8 @@ def check(argv: list[str]) -> None:
     elif not resume:
         _check_directory("hydra.run.dir", _hydra_value(overrides, "hydra.run.dir"))
     run_dir = None if multirun else _hydra_value(overrides, "hydra.run.dir")
-    checked = [_check_job(job, run_dir) for job in jobs]
     hydra = [o for o in overrides if o.lstrip("+~").startswith(("hydra.", "hydra/")) and "," not in o]
-    if hydra:
-        _check_hydra_config([*jobs[0], *hydra])
+    checked = [_check_job(job, run_dir, hydra if n == 0 else []) for n, job in enumerate(jobs)]
     if not multirun:
         _checked[:] = checked
 
@@ -218,22 +218,6 @@ def _check_hydra(override) -> None:
                    f"to, but {problem}; run from the cluster's login node, or sweep here with hydra/launcher=local")
 
 
-def _check_hydra_config(job: list[str]) -> None:
-    """Hydra's own keys and options in ``job`` (``hydra/launcher=``, ``hydra.job.chdir=``, ...) as Hydra composes
-    them, a refused one in one line."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-
-    from ga_pig.config import CONF_DIR
-
-    try:
-        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            hydra_compose("config", overrides=job, return_hydra_config=True)
-    except Exception as error:  # Hydra's composition errors: the first line names the problem
-        why = [(str(e).strip().splitlines() or [""])[0] for e in (error, error.__cause__) if e is not None]
-        refuse(f"{' '.join(o for o in job if o.lstrip('+~').startswith('hydra'))}: {': '.join(why)}")
-
-
 def slurm_unavailable() -> str | None:
     """Why no SLURM cluster answers here, or None when ``sinfo`` does."""
     if shutil.which("sbatch") is None or shutil.which("sinfo") is None:
@@ -251,11 +235,15 @@ def _hydra_value(overrides: list[str], key: str) -> str | None:
     return next((o.partition("=")[2] for o in overrides if o.partition("=")[0].lstrip("+") == key), None)
 
 
-def _check_job(job: list[str], run_dir: str | None) -> Job:
-    """The job of the overrides ``job``, composed and prepared, or refused."""
+def _check_job(job: list[str], run_dir: str | None, hydra: list[str]) -> Job:
+    """The job of the overrides ``job``, composed and prepared, or refused. Hydra's own keys and options ``hydra``
+    (``hydra/launcher=``, ``hydra.job.chdir=``, ...) are composed with it, as Hydra will compose them."""
     try:
-        cfg = compose(job)
+        cfg = compose([*job, *hydra], hydra=bool(hydra))
     except Exception as error:  # Hydra's composition errors: the first line names the problem
+        if hydra and _composes(job):  # the job alone composes: Hydra's own keys are refused
+            why = [(str(e).strip().splitlines() or [""])[0] for e in (error, error.__cause__) if e is not None]
+            refuse(f"{' '.join(hydra)}: {': '.join(why)}")
         try:
             check_part_overrides(job)
         except ValueError as foreign:
@@ -263,6 +251,9 @@ def _check_job(job: list[str], run_dir: str | None) -> Job:
         except Exception:  # noqa: S110  (the job's own error says more)
             pass
         refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
+    if hydra:
+        with open_dict(cfg):
+            del cfg["hydra"]  # the job's config, as Hydra's run hands it to the job
     try:
         prepared = prepare(cfg, job)
         resumed = prepared.resumed
@@ -275,6 +266,14 @@ def _check_job(job: list[str], run_dir: str | None) -> Job:
     except ValueError as error:  # DirectoryInUse among them
         refuse(error)
     return prepared
+
+
+def _composes(job: list[str]) -> bool:
+    try:
+        compose(job)
+    except Exception:
+        return False
+    return True
 
 
 def _check_directory(key: str, value: str | None) -> None:
