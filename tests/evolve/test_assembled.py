@@ -60,12 +60,12 @@ def test_a_generation_plays_through_the_engine_it_is_handed(monkeypatch):
     one up meanwhile (every ``engine_of`` fails)."""
     spec, asked = to_spec(compose([*TINY, "fitness=exact"])), []
 
-    class Stub(type(engine_of(make_game(spec)))):
+    class Stub(type(engine_of(make_game(spec.game)))):
         def pair_win_rates(self, population, pairs, starts=None):
             asked.append(len(pairs))
             return super().pair_win_rates(population, pairs, starts)
 
-    stub, rng = Stub(make_game(spec)), np.random.default_rng(0)
+    stub, rng = Stub(make_game(spec.game)), np.random.default_rng(0)
     for module in [m for name, m in sys.modules.items() if name.startswith("ga_pig") and hasattr(m, "engine_of")]:
         monkeypatch.setattr(module, "engine_of", lambda game: pytest.fail(f"the engine of {game} was looked up"))
     parts = Generations(spec, stub, rng, RatesVsOptimal(stub))
