@@ -1,7 +1,7 @@
 """The configuration schemas as documentation: one row per key — type, default, bounds, meaning —
 for the docs site's configuration reference and for ``--help``, so the two cannot disagree.
 
-The source is the schema itself: the keys and types of ``ga_pig.config.Config`` and of the schemas the
+The source is the schema itself: the keys and types of ``ga_pig.spec.RunSpec`` and of the schemas the
 command lines above register (nested dataclasses), the defaults of the config each command line composes
 with no overrides, the bounds of ``ga_pig.config.RANGES``, the names the registries hold, and the ``#:``
 comment above each field in the schema's source. ``--help`` reads it through the ``ga_pig_keys`` resolver
@@ -73,9 +73,10 @@ def _schema_of(schema: str) -> Schema:
         return _REGISTERED[schema]
     from omegaconf import OmegaConf
 
-    from ga_pig.config import MODES, RANGES, Config, compose
+    from ga_pig.config import MODES, RANGES, compose
+    from ga_pig.spec import RunSpec
 
-    return Schema(Config, lambda: OmegaConf.to_container(compose([]), resolve=True), lambda: RANGES, lambda: {
+    return Schema(RunSpec, lambda: OmegaConf.to_container(compose([]), resolve=True), lambda: RANGES, lambda: {
         "mode": lambda: MODES, "population.kind": _registry("populations"), "selection.scheme": _registry("schemes"),
         "fitness.kind": _registry("fitness_kinds"), "fitness.opponent": _registry("opponents"),
         "operators.crossover": _registry("crossovers"), "operators.mutation": _registry("mutations"),

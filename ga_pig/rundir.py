@@ -1,4 +1,11 @@
-"""One owner per run directory.
+"""The run directory: what it holds, by name, and its one owner.
+
+Every file a run writes is named here, once, for the run, its loaders and the front door alike: its
+``config.yaml``, the outputs ([`RUN_FILES`][ga_pig.rundir.RUN_FILES]: ``checkpoint.npz``, ``generations.parquet``,
+``summary.json``, ``best.npy``, ``population.npz`` ...; their writers and readers are
+[`ga_pig.evolve.outputs`][ga_pig.evolve.outputs]'s), a failed job's note, Hydra's record (``.hydra/``), the log
+and the lock; and what a run stopped before its first checkpoint leaves
+([`stopped_before_checkpoint`][ga_pig.rundir.stopped_before_checkpoint]).
 
 A run claims its directory before it writes anything and holds an exclusive lock on
 ``<dir>/.ga_pig.lock`` for the rest of its process's life: ``flock(2)`` on the open file, with the
@@ -26,16 +33,51 @@ from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-__all__ = ["LOCK_FILE", "DirectoryInUse", "claim_new", "claim_named", "owned", "hold", "held", "holder",
-           "check_free", "check_writable", "release"]
+__all__ = ["LOCK_FILE", "CONFIG_FILE", "CHECKPOINT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "FAILED", "POPULATION",
+           "WINRATE", "MIGRATIONS", "RUN_FILES", "SETUP_FILES", "stopped_before_checkpoint", "DirectoryInUse",
+           "claim_new", "claim_named", "owned", "hold", "held", "holder", "check_free", "check_writable", "release"]
 
 LOCK_FILE = ".ga_pig.lock"
+#: The run's whole config, as it was composed (and changed by the resumes that changed it).
+CONFIG_FILE = "config.yaml"
+CHECKPOINT = "checkpoint.npz"
+GENERATIONS = "generations.parquet"
+#: The random search's table, one row per draw.
+DRAWS = "draws.parquet"
+SUMMARY = "summary.json"
+BEST = "best.npy"
+#: Written in place of the results by a job that failed.
+FAILED = "failed.json"
+POPULATION = "population.npz"
+WINRATE = "winrate.png"
+#: A run with islands: the moves of every migration, one row each.
+MIGRATIONS = "migrations.parquet"
+#: What a run writes beside its ``config.yaml``: a directory holding any of them holds a run.
+RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, WINRATE, MIGRATIONS)
+#: What a run writes before its first checkpoint (besides the temporary files of a write cut short):
+#: its lock, Hydra's record of the job and its log, its config, the outputs of generations recorded
+#: since, and the note of a failure.
+SETUP_FILES = frozenset({LOCK_FILE, ".hydra", "ga_pig.log", CONFIG_FILE, FAILED, *RUN_FILES})
 #: The least free space a new directory is claimed on: Hydra's record, the config and the log take a few
 #: KiB, a run's checkpoint some MiB; a file system with less is full for a run.
 MIN_FREE_BYTES = 1 << 20
 
 #: Directories this process holds, by resolved path: the open lock file's descriptor.
 _held: dict[Path, int] = {}
+
+
+def stopped_before_checkpoint(directory: str | Path) -> bool:
+    """Whether ``directory`` holds a run that was stopped (or failed) before its first checkpoint and
+    did not finish: it holds something, only what a run writes, and neither ``checkpoint.npz`` nor
+    ``summary.json``. Nothing in it can be continued, so the run may start again there."""
+    directory = Path(directory)
+    try:
+        names = {entry.name for entry in directory.iterdir()}
+    except OSError:
+        return False
+    temporary = {n for n in names if n.startswith(".") and (n.endswith(".tmp") or n.startswith(".ga_pig-probe-"))}
+    rest = names - temporary
+    return bool(names - {LOCK_FILE}) and rest <= SETUP_FILES and CHECKPOINT not in rest and SUMMARY not in rest
 
 
 class DirectoryInUse(ValueError):

@@ -301,11 +301,11 @@ class Numbers:
         import contextlib
         import io
 
-        from ga_pig.preflight import preflight
+        from ga_pig.runs.command import check
 
         said = io.StringIO()
         with contextlib.redirect_stderr(said), contextlib.suppress(SystemExit):
-            preflight(list(argv))
+            check(list(argv))
         if not said.getvalue():
             raise ValueError(f"python -m ga_pig {' '.join(argv)} is not refused on this machine")
         return said.getvalue().strip()

@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 from omegaconf import OmegaConf
 
-from ga_pig.evolve.outputs import DRAWS, FAILED, GENERATIONS, POPULATION, SUMMARY, load_population_file, read_failure
+from ga_pig.evolve.outputs import load_population_file, read_failure
 from ga_pig.families import space_of
 from ga_pig.files import read_json, read_table
+from ga_pig.rundir import CONFIG_FILE, DRAWS, FAILED, GENERATIONS, POPULATION, SUMMARY
 
 __all__ = ["run_dirs", "failed_jobs", "load_runs", "load_summaries", "load_draws", "load_population"]
 
@@ -31,7 +32,7 @@ def run_dirs(path: str | Path) -> list[Path]:
         raise FileNotFoundError(f"no such run, sweep or outputs directory: {path}")
     if not path.is_dir():
         raise NotADirectoryError(f"expected a run, sweep or outputs directory, got a file: {path}")
-    return sorted({p.parent for p in path.rglob("config.yaml") if p.parent.name != ".hydra"})
+    return sorted({p.parent for p in path.rglob(CONFIG_FILE) if p.parent.name != ".hydra"})
 
 
 def failed_jobs(path: str | Path) -> list[tuple[Path, dict]]:
@@ -139,14 +140,12 @@ def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """A finished run's final population as full strategies, shape (n, *space_of(game).shape), with their exact
     win rates against the optimal policy: ``(strategies, win_rate)``."""
     from ga_pig.evolve import cube
-    from ga_pig.evolve.spec import make_game
+    from ga_pig.spec import GameConfig, make_game
 
     run_dir = Path(run_dir).expanduser()
     stored = run_dir / POPULATION
     if not stored.is_file():
         raise FileNotFoundError(f"no {POPULATION} in {run_dir} (not a run, or not finished)")
-    cfg = OmegaConf.load(run_dir / "config.yaml")
-    game = make_game(cfg)
-    space = space_of(game)
+    space = space_of(make_game(GameConfig(**OmegaConf.to_container(OmegaConf.load(run_dir / CONFIG_FILE).game))))
     genomes, side, win_rate = load_population_file(stored, space)
-    return cube.strategies(genomes, side, space, bool(cfg.force_roll_at_zero)), win_rate
+    return cube.strategies(genomes, side, space), win_rate

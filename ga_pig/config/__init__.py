@@ -1,6 +1,6 @@
-"""Typed Hydra schema of a ga_pig run, registered in Hydra's ConfigStore as ``schema``: the run spec's
-dataclasses ([`ga_pig.evolve.spec`][ga_pig.evolve.spec], [`ga_pig.evolve.parts`][ga_pig.evolve.parts]), which a
-composed, validated config becomes once per job ([`to_spec`][ga_pig.config.to_spec]).
+"""The config of a ga_pig run: the run spec's dataclasses ([`ga_pig.spec`][ga_pig.spec]) registered in Hydra's
+ConfigStore as ``schema``, composed from ``conf/`` and the command line, validated, and turned once per job into the
+spec ([`to_spec`][ga_pig.config.to_spec]).
 
 The YAML files under ``conf/`` fill these dataclasses, so a misspelt key fails at composition; so does a key of
 another option of the groups whose options each have their own dataclass (``population``, ``selection``,
@@ -19,8 +19,7 @@ from __future__ import annotations
 from ga_pig.config.base import CONF_DIR, MAX_SEED, MODES, Range, Rule, fail
 from ga_pig.config.checks import check_game, fit_cell_tests, fit_experiment, fit_genome, validate
 from ga_pig.config.schema import PARTS, RANGES, compose, over_schema, part, register, registry_names, to_spec, upgrade
-from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, make_game, waves
 
-__all__ = ["fit_genome", "fit_cell_tests", "fit_experiment", "GameConfig", "MemeticConfig", "Config", "register",
-           "compose", "validate", "check_game", "fail", "waves", "make_game", "to_spec", "registry_names", "MODES",
-           "RANGES", "Range", "Rule", "MAX_SEED", "CONF_DIR", "PARTS", "part", "upgrade", "over_schema"]
+__all__ = ["fit_genome", "fit_cell_tests", "fit_experiment", "register", "compose", "validate", "check_game", "fail",
+           "to_spec", "registry_names", "MODES", "RANGES", "Range", "Rule", "MAX_SEED", "CONF_DIR", "PARTS", "part",
+           "upgrade", "over_schema"]

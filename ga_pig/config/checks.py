@@ -6,6 +6,7 @@ names is kept here."""
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 
 from omegaconf import DictConfig, OmegaConf
@@ -13,10 +14,11 @@ from omegaconf import DictConfig, OmegaConf
 from ga_pig._schema import nearest
 from ga_pig.config.base import MODES, check_rules, fail, fields
 from ga_pig.config.islands import check_islands
-from ga_pig.config.schema import CONF_DIR, PARTS, RULES, compose, make_game, part
+from ga_pig.config.schema import CONF_DIR, PARTS, RULES, compose, game_of, part
 from ga_pig.config.selection import survivors
 from ga_pig.families import engine_of, space_of
 from ga_pig.game import Game
+from ga_pig.spec import make_game
 
 __all__ = ["validate", "check_game", "fit_genome", "fit_cell_tests", "fit_experiment", "check_part_overrides",
            "check_keys", "refuse_key", "BYTES_PER_MEMBER_STATE"]
@@ -79,7 +81,7 @@ def check_game(cfg: DictConfig) -> Game:
                  f"{'takes' if len(takers) == 1 else 'take'} {key} (to play {takers[0]}: game={takers[0]}; to switch "
                  f"games, game={cfg.game.name} sets the game's own parameters, game.name= does not)")
     try:
-        game = make_game(cfg)
+        game = game_of(cfg)
     except ValueError as error:
         fail("game", OmegaConf.to_container(cfg.game),
              f"parameters that game {cfg.game.name!r} accepts; pick a game with game=<name>, which "
@@ -120,15 +122,14 @@ def _check_memory(cfg: DictConfig, game) -> None:
     from ga_pig.exact.solve import memory
 
     solver = memory(game)
-    key, value = "game.goal", int(cfg.game.goal)
-    two = cfg.copy()
-    two.game.players = 2
-    if game.players > 2 and memory(make_game(two)) <= machine_memory():
+    key, value = "game.goal", game.goal
+    if game.players > 2 and memory(make_game(dataclasses.replace(OmegaConf.to_object(cfg.game), players=2))) \
+            <= machine_memory():
         key, value = "game.players", game.players  # the goal alone would fit: the players don't
     check_memory(solver, f"config key '{key}'", value,
                  f"solving the {game.players}-player game to {game.goal} exactly (value and policy tables)")
-    members = BYTES_PER_MEMBER_STATE * space_of(game).gene_bytes * space_of(game).states * int(cfg.population_size)
-    check_memory(solver + members, "config key 'population_size'", int(cfg.population_size),
+    members = BYTES_PER_MEMBER_STATE * space_of(game).gene_bytes * space_of(game).states * cfg.population_size
+    check_memory(solver + members, "config key 'population_size'", cfg.population_size,
                  f"a population of strategies for {cfg.game.name} to {cfg.game.goal}")
 
 
@@ -190,7 +191,7 @@ def _game_of(cfg: DictConfig) -> Game | None:
     if cfg.game.name not in GAMES:
         return None
     try:
-        game = make_game(cfg)
+        game = game_of(cfg)
         _ = space_of(game)
     except ValueError:
         return None
@@ -231,7 +232,7 @@ def check_keys(cfg) -> None:
 
 def check_part_overrides(overrides: list[str]) -> None:
     """Where ``overrides`` do not compose, refuse the first that sets a key its part's option lacks
-    (``fitness=exact fitness.common=true``), naming the nearest key the option has."""
+    (``fitness=exact fitness.archive=3``), naming the nearest key the option has."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     parsed = OverridesParser.create().parse_overrides(list(overrides))

@@ -38,7 +38,7 @@ def _option_for(node) -> str | None:
 def check(cfg, game) -> None:
     """Refuse a judge no one registered ([`JUDGES`][ga_pig.evolve.judges.JUDGES]), one the game's players rule out,
     keys the judge lacks, and values out of range."""
-    fitness, players = cfg.fitness, int(cfg.game.players)
+    fitness, players = cfg.fitness, cfg.game.players
     kind, opponent, kinds = fitness.kind, fitness.opponent, tuple(dict.fromkeys(k for k, _ in JUDGES))
     if kind not in kinds:
         fail("fitness.kind", kind, f"one of {kinds}")

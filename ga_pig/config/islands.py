@@ -33,7 +33,7 @@ def check_islands(cfg: DictConfig, survivors: int) -> None:
     """Refuse a bad value of ``islands``, ``migration.*`` or ``cluster.*``; ``survivors``: the members each island's
     selection keeps, which immigrants replace."""
     check_rules(cfg, ISLAND_RULES)
-    migration, cluster, islands = cfg.migration, cfg.cluster, int(cfg.islands)
+    migration, cluster, islands = cfg.migration, cfg.cluster, cfg.islands
     for key, allowed in CHOICES.items():
         if migration[key] not in allowed:
             fail(f"migration.{key}", migration[key], f"one of {allowed}")
@@ -51,6 +51,6 @@ def check_islands(cfg: DictConfig, survivors: int) -> None:
         fail("islands", islands, f"1 with mode={cfg.mode} (islands evolve populations; a random search has none)")
     senders = islands - 1 if migration.topology == "full" else 1
     if migration.emigrants * senders > survivors:
-        fail("migration.emigrants", int(migration.emigrants),
+        fail("migration.emigrants", migration.emigrants,
              f"at most {survivors // senders} with {islands} islands and topology {migration.topology}: the "
              f"immigrants ({senders} island(s) x emigrants) replace survivors, and each island keeps {survivors}")

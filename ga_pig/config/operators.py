@@ -9,8 +9,8 @@ import dataclasses
 import functools
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail, fields
-from ga_pig.evolve import parts as P
 from ga_pig.families import engine_of
+from ga_pig.spec import components as P
 
 __all__ = ["OPERATORS"]
 
@@ -20,7 +20,6 @@ SETS: dict[str, type] = {"default": P.DefaultOperators, "structured": P.Structur
 RULES = {
     "block": Rule(Range(1), "an integer >= 1 (genes per region side)"),
     "shift": Rule(Range(1), "an integer >= 1 (genes)"),
-    "copy_share": Rule(Range(0, 1), "a probability in [0, 1]"),
     "fine_block": Rule(Range(1), "null or an integer >= 1 (genes per region side)"),
     "fine_shift": Rule(Range(1), "null or an integer >= 1 (genes)"),
     "fine_mutation": Rule(Range(0, 1), "null or a probability in [0, 1]"),

@@ -5,14 +5,14 @@ their checks."""
 from __future__ import annotations
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail
-from ga_pig.evolve import parts as P
 from ga_pig.families import space_of
+from ga_pig.spec import components as P
 
 __all__ = ["POPULATION"]
 
 #: option (``conf/population/<option>.yaml``) -> the dataclass of its kind
 OPTIONS: dict[str, type] = {"random": P.RandomPopulation, "hold_at": P.HoldAtPopulation, "score": P.ScorePopulation,
-                            "optimal": P.OptimalPopulation, "mixed": P.MixedPopulation}
+                            "optimal": P.OptimalPopulation}
 
 RULES = {"p_roll": Rule(Range(0, 1), "a probability in [0, 1]")}
 

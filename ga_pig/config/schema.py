@@ -1,8 +1,7 @@
-"""The run schema: the run spec's dataclasses ([`ga_pig.evolve.spec`][ga_pig.evolve.spec], with the
-parameter dataclasses of [`ga_pig.evolve.parts`][ga_pig.evolve.parts]) registered in Hydra's ConfigStore, the
+"""The run schema: the run spec's dataclasses ([`ga_pig.spec`][ga_pig.spec]) registered in Hydra's ConfigStore, the
 ranges of their keys, the parts whose options each have their own dataclass (``PARTS``, in the order validation
-checks them), and the helpers that read a composed config (``compose``, ``make_game``) and turn it into the run's
-spec once (``to_spec``)."""
+checks them), and the helpers that compose a config (``compose``, ``over_schema``) and turn it into the run's spec
+once (``to_spec``)."""
 
 from __future__ import annotations
 
@@ -18,11 +17,11 @@ from ga_pig.config.islands import ISLAND_RULES
 from ga_pig.config.operators import OPERATORS
 from ga_pig.config.population import POPULATION
 from ga_pig.config.selection import SELECTION
-from ga_pig.evolve.spec import Config, GameConfig, MemeticConfig, freeze, make_game, waves
-from ga_pig.game import MAX_SIDES
+from ga_pig.game import MAX_SIDES, Game
+from ga_pig.spec import GameConfig, RunSpec, freeze, make_game
 
-__all__ = ["GameConfig", "MemeticConfig", "Config", "RULES", "RANGES", "PARTS", "part", "upgrade", "register",
-           "registry_names", "compose", "make_game", "waves", "run_keys", "over_schema", "to_spec"]
+__all__ = ["RULES", "RANGES", "PARTS", "part", "upgrade", "register", "registry_names", "compose", "run_keys",
+           "over_schema", "to_spec", "game_of"]
 
 PARTS: tuple[Part, ...] = (POPULATION, SELECTION, FITNESS, OPERATORS)
 
@@ -32,12 +31,17 @@ def part(group: str) -> Part | None:
     return next((p for p in PARTS if p.group == group), None)
 
 
+#: Top-level keys of saved runs that the schema no longer has, each with the value that is now fixed behaviour:
+#: a saved config holding that value reads without the key; one holding another is refused (its run did otherwise).
+RETIRED = {"force_roll_at_zero": True}
+
+
 def upgrade(config: dict) -> dict:
     """A saved config (plain data) whose parts may hold keys of other options (a config written
     with one set of keys for every judge, scheme, population and operator set), each part cut to
-    the keys of the option it names."""
+    the keys of the option it names; a retired key holding what is now fixed (``RETIRED``) left out."""
     return {key: part(key).upgrade(value) if part(key) is not None and isinstance(value, dict) else value
-            for key, value in config.items()}
+            for key, value in config.items() if key not in RETIRED or value != RETIRED[key]}
 
 
 #: The top-level and game keys' fixed ranges, with what a refusal says was expected.
@@ -78,7 +82,7 @@ def run_keys() -> dict[str, typing.Any]:
     from ga_pig._schema import keys
 
     found: dict[str, typing.Any] = {}
-    for key, kind in keys(Config).items():
+    for key, kind in keys(RunSpec).items():
         found[key] = kind
         if part(key) is not None:
             found.update({f"{key}.{name}": kind for name, kind in part(key).keys().items()})
@@ -90,7 +94,7 @@ def over_schema(saved: dict) -> DictConfig:
     each part takes the dataclass of the option its names pick, and a part's keys of other options
     (a config written with every option's keys in each part) are cut. ValueError where it does not fit."""
     plain = upgrade(saved)
-    cfg = OmegaConf.structured(Config)
+    cfg = OmegaConf.structured(RunSpec)
     for owner in PARTS:
         node = plain.get(owner.group)
         option = owner.option_for(node) if isinstance(node, dict) and set(owner.names) <= set(node) else None
@@ -107,7 +111,7 @@ def register() -> None:
     part's options as ``schema/<group>/<option>``, which ``conf/<group>/<option>.yaml`` extends; an option
     without such a file (a judge registered by a user's code) is also ``<group>/<option>`` itself, its defaults."""
     store = ConfigStore.instance()
-    store.store(name="schema", node=Config)
+    store.store(name="schema", node=RunSpec)
     for owner in PARTS:
         for option, cls in owner.options.items():
             store.store(group=f"schema/{owner.group}", name=option, node=cls)
@@ -138,17 +142,24 @@ def registry_names(registry: str) -> str:
     return " | ".join(registries[registry])
 
 
-def compose(overrides: list[str] | tuple[str, ...] = ()) -> DictConfig:
-    """The run config ``python -m ga_pig *overrides`` would use, for notebooks and scripts."""
+def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) -> DictConfig:
+    """The run config ``python -m ga_pig *overrides`` would use, for notebooks and scripts; ``hydra``: with Hydra's
+    own config (under ``hydra``, its keys and options among ``overrides`` applied), as Hydra's run composes it."""
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
     register()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        return hydra_compose("config", overrides=list(overrides))
+        return hydra_compose("config", overrides=list(overrides), return_hydra_config=hydra)
 
 
-def to_spec(cfg: DictConfig) -> Config:
+def game_of(cfg: DictConfig) -> Game:
+    """The game a composed config's ``game`` section names ([`make_game`][ga_pig.spec.make_game])."""
+    game: GameConfig = OmegaConf.to_object(cfg.game)
+    return make_game(game)
+
+
+def to_spec(cfg: DictConfig) -> RunSpec:
     """The run spec of a composed, validated run config: its dataclasses (each part as the dataclass of the option
     its names pick, ``Part.picked``), frozen. Made once per job; everything below
     the front ends receives it, not the Hydra config."""

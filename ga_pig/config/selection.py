@@ -4,13 +4,13 @@ per scheme of [`SCHEMES`][ga_pig.evolve.selection.SCHEMES], holding the keys tha
 from __future__ import annotations
 
 from ga_pig.config.base import Part, Range, Rule, fail
-from ga_pig.evolve import parts as P
+from ga_pig.spec import components as P
 
 __all__ = ["SELECTION", "survivors"]
 
 #: option (``conf/selection/<option>.yaml``) -> the dataclass of its scheme
 OPTIONS: dict[str, type] = {"knockout": P.Knockout, "round_robin": P.RoundRobin, "mu_plus_lambda": P.MuPlusLambda,
-                            "mu_comma_lambda": P.MuCommaLambda, "tournament": P.Tournament}
+                            "tournament": P.Tournament}
 
 RULES = {"mu": Rule(Range(1), "an integer >= 1 or null"), "tournament_size": Rule(Range(1), "an integer >= 1")}
 
@@ -18,14 +18,14 @@ RULES = {"mu": Rule(Range(1), "an integer >= 1 or null"), "tournament_size": Rul
 def survivors(cfg) -> int:
     """How many members survive selection: ``selection.mu``, or half the population without one."""
     mu = cfg.selection.get("mu")
-    return int(cfg.population_size) // 2 if mu is None else int(mu)
+    return cfg.population_size // 2 if mu is None else mu
 
 
 def check(cfg, game) -> None:
     """Refuse an unknown scheme, keys it lacks, and sizes that do not fit ``population_size``."""
     from ga_pig.evolve.selection import SCHEMES
 
-    selection, size = cfg.selection, int(cfg.population_size)
+    selection, size = cfg.selection, cfg.population_size
     if selection.scheme not in SCHEMES:
         fail("selection.scheme", selection.scheme, f"one of {tuple(SCHEMES)}")
     SELECTION.check_fit(selection)
@@ -34,7 +34,7 @@ def check(cfg, game) -> None:
     mu = selection.get("mu")
     if mu is not None and not 1 <= mu < size:
         fail("selection.mu", mu, f"an integer in [1, population_size - 1 = {size - 1}] (mu parents breed the other "
-             "members; mu_comma_lambda needs mu < lambda = population_size) or null")
+             "members) or null")
     if "tournament_size" in selection and not 1 <= selection.tournament_size <= size:
         fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
 

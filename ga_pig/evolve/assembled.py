@@ -1,26 +1,38 @@
-"""One run, assembled once: what the front end ([`ga_pig.runs.run`][ga_pig.runs.run]) hands the run's loop
+"""One run, assembled once: what the front door ([`ga_pig.runs.start`][ga_pig.runs.start]) hands the run's loop
 ([`evolve`][ga_pig.evolve.run.evolve], [`evolve_islands`][ga_pig.evolve.islands.loop.evolve_islands] or
 [`random_search`][ga_pig.evolve.random_search.random_search]): the typed spec, the engine bound to the game, the
-directory, the checkpoint it continues, the compile clock, who watches and where the islands' tasks run. A loop
-builds none of them again."""
+directory, the checkpoint it continues ([`Resumed`][ga_pig.evolve.assembled.Resumed]), the compile clock, who watches
+and where the islands' tasks run. A loop builds none of them again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
 from ga_pig._compile import CompileClock
-from ga_pig.evolve.resume import Resumed
-from ga_pig.evolve.spec import Config
 from ga_pig.families import Family
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec
 
-__all__ = ["Run", "Watcher"]
+__all__ = ["Run", "Resumed", "Watcher"]
+
+
+@dataclass
+class Resumed:
+    """A run to continue (``resume=<run dir>``), as the loop receives it: its directory, its checkpoint (as
+    [`load_checkpoint`][ga_pig.evolve.outputs.load_checkpoint] returns it) and the changes the resume made. A run
+    keeps ``checkpoint.npz`` every ``checkpoint_every`` generations, when interrupted (Ctrl-C, a stop signal,
+    ``time_limit_s``) and at its end, so a killed run continues from its last checkpoint and a finished one can be
+    extended (``generations=`` larger); the checks before it continues are [`ga_pig.runs.job`][ga_pig.runs.job]'s."""
+
+    run_dir: Path
+    state: dict
+    changes: dict = field(default_factory=dict)
 
 
 class Watcher(Protocol):
@@ -35,14 +47,14 @@ class Watcher(Protocol):
 
 @dataclass(frozen=True)
 class Run:
-    """A run ready to go: ``spec`` ([`Config`][ga_pig.evolve.spec.Config]), ``engine`` (the game's family bound to it,
+    """A run ready to go: ``spec`` ([`RunSpec`][ga_pig.spec.RunSpec]), ``engine`` (the game's family bound to it,
     [`engine_of`][ga_pig.families.engine_of]), ``out`` (the directory the front end has checked and claimed, its
     ``config.yaml`` written), ``resumed`` (the checkpoint it continues, or None), ``compiling`` (numba's compile
     time, which the timings leave out; None: not clocked), ``watcher`` (or None) and ``pool``, which opens the pool
     the island model's tasks go to ([`dask_pool`][ga_pig.runs.cluster.dask_pool]; None: every task in this
     process)."""
 
-    spec: Config
+    spec: RunSpec
     engine: Family
     out: Path
     resumed: Resumed | None = None

@@ -66,8 +66,7 @@ def coarsen(strategy: np.ndarray, side: int, dims: int = 3) -> np.ndarray:
     return 2 * summed >= sizes if strategy.dtype == np.bool_ else np.floor(summed / sizes + 0.5).astype(strategy.dtype)
 
 
-def strategies(genomes: np.ndarray, side: int, space: Space, force_roll_at_zero: bool) -> np.ndarray:
-    """The strategies a run's genomes stand for: expanded to the states of the game's ``space`` and, if the run
-    forbids passing, rolling at every turn start (Hog has no turn total: nothing to force)."""
-    out = expand(genomes, side, space.game.goal, space.dims)
-    return space.forbid_passing(out) if force_roll_at_zero else out
+def strategies(genomes: np.ndarray, side: int, space: Space) -> np.ndarray:
+    """The strategies a run's genomes stand for: expanded to the states of the game's ``space``, rolling at every
+    turn start (no passing, as [Exeter GA 2016 §3.3] rules; Hog has no turn total: nothing to force)."""
+    return space.forbid_passing(expand(genomes, side, space.game.goal, space.dims))

@@ -17,10 +17,10 @@ from ga_pig.evolve.keeper import KeepChampion
 from ga_pig.evolve.memetic import BestResponseStep
 from ga_pig.evolve.operators import OBSERVING
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.evolve.spec import Config, waves
 from ga_pig.evolve.state import Champion
 from ga_pig.evolve.toolbox import build_toolbox
 from ga_pig.families import Family
+from ga_pig.spec import RunSpec, waves
 
 __all__ = ["Generations", "Judged", "side_at"]
 
@@ -54,7 +54,7 @@ class Generations:
     champion improvers (cell tests, the solver's best response, the champion kept). ``stateful``: the parts a
     checkpoint carries (``state()`` / ``restore``)."""
 
-    def __init__(self, spec: Config, engine: Family, rng: np.random.Generator, rates: RatesVsOptimal) -> None:
+    def __init__(self, spec: RunSpec, engine: Family, rng: np.random.Generator, rates: RatesVsOptimal) -> None:
         self.spec, self.schedule, self.scratch = spec, waves(spec), Scratch()
         self.genes = genes = genome_of(spec, engine)
         self.judge = make_judge(spec, engine, rng, rates)
@@ -62,7 +62,7 @@ class Generations:
         fit = spec.fitness
         self.cells = CellTests(engine, fit.cell_budget(), fit.max_games, fit.z, rng) if fit.cell_budget() else None
         self.memetic = BestResponseStep(genes, spec.memetic.every)
-        self.keep = KeepChampion(genes, spec.force_roll_at_zero, slot=-2 if self.memetic.every else -1) \
+        self.keep = KeepChampion(genes, slot=-2 if self.memetic.every else -1) \
             if fit.keeps_champion() else None
         self.stateful = (self.judge, self.cells) if self.cells else (self.judge,)
 
@@ -101,12 +101,12 @@ class Generations:
     def decoded(self, population: list[Individual], side: int) -> np.ndarray:
         """The strategies of ``population`` (in the scratch memory): as thresholds where the judge reads them
         (``compact``: 10^6 thresholds for a three-player strategy to 100, not 10^8 decisions)."""
-        genes, spec = self.genes, self.spec
+        genes = self.genes
         if self.judge.compact:
             into = self.scratch.empty((len(population),) + genes.space.shape[:-1], np.int16)
-            return genes.thresholds(np.stack(population), side, spec.force_roll_at_zero, out=into)
+            return genes.thresholds(np.stack(population), side, out=into)
         into = self.scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
-        return genes.decode(np.stack(population), side, spec.force_roll_at_zero, out=into)
+        return genes.decode(np.stack(population), side, out=into)
 
     def observe(self, champion: Champion) -> None:
         """Show ``champion`` to an operator that watches play (``operators.mutation`` in ``OBSERVING``)."""

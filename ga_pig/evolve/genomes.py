@@ -27,6 +27,7 @@ from ga_pig import strategies as S
 from ga_pig.evolve import cube
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.families import Family, Space, leaders
+from ga_pig.spec import RunSpec
 
 __all__ = ["Genome", "TensorGenome", "ThresholdGenome", "LeaderGenome", "GENOMES", "genome_of"]
 
@@ -54,8 +55,7 @@ class Genome:
         self.plane = self.game.players
         self._visits: np.ndarray | None = None
 
-    def thresholds(self, genomes: np.ndarray, side: int, force_roll_at_zero: bool,
-                   out: np.ndarray | None = None) -> np.ndarray:
+    def thresholds(self, genomes: np.ndarray, side: int, out: np.ndarray | None = None) -> np.ndarray:
         """The strategies ``decode`` gives, as per-state thresholds (roll while the turn total is below; shape
         ``(members, *space.shape[:-1])``, int16): a hundredth of the decisions' memory at goal 100, for the loops
         that read them ([`ga_pig.simulate.matches`][ga_pig.simulate.matches]). Only where ``compact``."""
@@ -114,10 +114,9 @@ class Genome:
         """The nearest genomes of block side ``side`` to a stack of strategies."""
         raise NotImplementedError
 
-    def decode(self, genomes: np.ndarray, side: int, force_roll_at_zero: bool,
-               out: np.ndarray | None = None) -> np.ndarray:
-        """The strategies a stack of genomes stands for (rolling at every turn start if the run
-        forbids passing); written into ``out`` if given (a stack of their shape and the space's dtype)."""
+    def decode(self, genomes: np.ndarray, side: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The strategies a stack of genomes stands for, rolling at every turn start (no passing, as [Exeter GA 2016
+        §3.3] rules); written into ``out`` if given (a stack of their shape and the space's dtype)."""
         raise NotImplementedError
 
     def refine(self, genomes: np.ndarray, side: int, new_side: int) -> np.ndarray:
@@ -150,7 +149,7 @@ class Genome:
         """(genomes, side) in the tensor encoding, as ``population.npz`` keeps them."""
         return genomes, side
 
-    def decided_by_genes(self, force_roll_at_zero: bool) -> np.ndarray | None:
+    def decided_by_genes(self) -> np.ndarray | None:
         """Where ``decode`` gives each state its cube block's gene: a mask of the states it does (the others take
         a value the run fixes, alike for every genome), or None for an encoding whose genes are not decisions."""
         return None
@@ -177,11 +176,11 @@ class TensorGenome(Genome):
     def encode(self, strategies, side):
         return self._unplanes(cube.coarsen(strategies, side, self.plane if self.seated else self.dims))
 
-    def decode(self, genomes, side, force_roll_at_zero, out=None):
+    def decode(self, genomes, side, out=None):
         if self.seated:
             strategies = np.ascontiguousarray(cube.expand(self._planes(genomes), side, self.game.goal, self.plane))
         else:
-            strategies = cube.strategies(genomes, side, self.space, force_roll_at_zero)
+            strategies = cube.strategies(genomes, side, self.space)
         return _into(strategies, out)
 
     def mutated(self, genes, rng):
@@ -191,16 +190,16 @@ class TensorGenome(Genome):
         genome[region] = self.space.shifted(genome[region], step)
 
     def stored(self, genomes, side):
-        return (self.decode(genomes, side, False), 1) if self.seated else (genomes, side)
+        return (self.decode(genomes, side), 1) if self.seated else (genomes, side)
 
-    def decided_by_genes(self, force_roll_at_zero):
+    def decided_by_genes(self):
         """Unseated, every state but those the run fixes (found as the states where two genomes of different
         genes everywhere decide alike)."""
         if self.seated:
             return None
         probes = np.zeros((2,) + self.shape(1), dtype=self.dtype)
         probes[1] = 1
-        decided = self.decode(probes, 1, force_roll_at_zero)
+        decided = self.decode(probes, 1)
         return decided[0] != decided[1]
 
 
@@ -258,26 +257,30 @@ class ThresholdGenome(Genome):
             np.maximum(genomes, 1, out=genomes)
         return genomes
 
-    def decode(self, genomes, side, force_roll_at_zero, out=None):
-        h = cube.expand(self._planes(genomes), side, self.game.goal, self.plane)
+    def decode(self, genomes, side, out=None):
         if self.seated:  # a turn start always rolls
+            h = cube.expand(self._planes(genomes), side, self.game.goal, self.plane)
             totals = np.arange(self.space.top + 1, dtype=np.int16)
             out = np.less(totals, h[..., None], out=out)
             out &= self.space.legal()
             return self.space.forbid_passing(out)
-        return S.threshold(self._settled(h, force_roll_at_zero), self.game, out=out)
+        return S.threshold(self.thresholds(genomes, side), self.game, out=out)
 
-    def thresholds(self, genomes, side, force_roll_at_zero, out=None):
+    def thresholds(self, genomes, side, out=None):
         if self.seated:  # a threshold per seat: the strategy's decisions depend on the seat as well
-            return super().thresholds(genomes, side, force_roll_at_zero, out)
-        h = cube.expand(self._planes(genomes), side, self.game.goal, self.plane)
-        return _into(self._settled(h, force_roll_at_zero), out)
+            return super().thresholds(genomes, side, out)
+        held = self._held(genomes, side)
+        return self._read(np.maximum(held, 1, out=held), out)  # a turn start rolls
 
-    def _settled(self, h: np.ndarray, force_roll_at_zero: bool) -> np.ndarray:
-        """Expanded thresholds (in place) as the strategy reads them: never-consulted states (i + k >= goal) hold,
-        as the solvers write (k < min(h, goal - i)); with ``force_roll_at_zero`` a turn start rolls (h >= 1)."""
-        np.minimum(h, self._room.astype(h.dtype), out=h)
-        return np.maximum(h, 1, out=h) if force_roll_at_zero else h
+    def _held(self, genomes: np.ndarray, side: int) -> np.ndarray:
+        """Unseated genomes as thresholds over the score plane, as the strategy reads them: never-consulted states
+        (i + k >= goal) hold, as the solvers write (k < min(h, goal - i))."""
+        h = cube.expand(genomes, side, self.game.goal, self.plane)
+        return np.minimum(h, self._room.astype(h.dtype), out=h)
+
+    def _read(self, h: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Thresholds over the score plane read at every state (in ``out`` if given): as they are here."""
+        return _into(h, out)
 
     def mutated(self, genes, rng):
         """A shift by 1..goal/4 either way half the time (kept in 0..limit, away from the old
@@ -305,7 +308,9 @@ class ThresholdGenome(Genome):
         genome[region] = np.where(genome[source] >= cap[source], cap[region], genome[source])
 
     def stored(self, genomes, side):
-        return self.decode(genomes, side, False), 1
+        """The strategies as the genes write them: each turn start as its gene says (a run plays it rolling)."""
+        return (self.decode(genomes, side) if self.seated else S.threshold(self._read(self._held(genomes, side)),
+                                                                           self.game)), 1
 
 
 class LeaderGenome(ThresholdGenome):
@@ -326,11 +331,8 @@ class LeaderGenome(ThresholdGenome):
         #: the highest opposing score at each tuple of the others' scores (flat)
         self._leader = leaders(goal, self.game.players).reshape(-1)
 
-    def decode(self, genomes, side, force_roll_at_zero, out=None):
-        return S.threshold(self.thresholds(genomes, side, force_roll_at_zero), self.game, out=out)
-
-    def thresholds(self, genomes, side, force_roll_at_zero, out=None):
-        h = self._settled(cube.expand(genomes, side, self.game.goal, 2), force_roll_at_zero)
+    def _read(self, h, out=None):
+        """The plane ``h[..., i, m]`` read at every score tuple (in ``out``'s memory if given)."""
         shape = h.shape[:-1] + self.space.shape[1:-1]
         if out is None:
             return h[..., self._leader].reshape(shape)  # h[..., i, m] read at every score tuple
@@ -371,6 +373,6 @@ def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
 GENOMES: dict[str, type[Genome]] = {"tensor": TensorGenome, "threshold": ThresholdGenome, "leader": LeaderGenome}
 
 
-def genome_of(cfg, engine: Family) -> Genome:
-    """The encoding ``cfg.genome`` names, for the game of ``engine``."""
-    return GENOMES[str(cfg.genome)](engine)
+def genome_of(spec: RunSpec, engine: Family) -> Genome:
+    """The encoding ``spec.genome`` names, for the game of ``engine``."""
+    return GENOMES[spec.genome](engine)

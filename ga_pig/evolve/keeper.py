@@ -35,7 +35,6 @@ class KeepChampion:
     cannot express it exactly."""
 
     genes: Genome
-    force_roll_at_zero: bool
     slot: int = -1
 
     def __call__(self, children: list[Individual], parents: list[Individual], strategies: np.ndarray,
@@ -47,8 +46,7 @@ class KeepChampion:
         if genome is None:
             decisions = self.genes.decisions(champion)  # the champion may be held as thresholds
             written = self.genes.encode(decisions[None], side)
-            genome = written[0] if S.equal(self.genes.decode(written, side, self.force_roll_at_zero)[0], decisions) \
-                else None
+            genome = written[0] if S.equal(self.genes.decode(written, side)[0], decisions) else None
         if genome is None or any(np.array_equal(child, genome) for child in children):
             return children
         kept = list(children)

@@ -20,7 +20,7 @@ not as a number ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
 
 [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS] are the only
 lists of operators, each entered by [`operator`][ga_pig.evolve.operators.operator] with its parameter dataclass
-([`OperatorParams`][ga_pig.evolve.parts.OperatorParams]: the ``operators.*`` keys it reads). The config names them
+([`OperatorParams`][ga_pig.spec.OperatorParams]: the ``operators.*`` keys it reads). The config names them
 (``operators.crossover``, ``operators.mutation``; group ``conf/operators/``), the schema, ``--help`` and the
 configuration reference take their keys from the registries, and the toolbox passes each operator its keys' values.
 """
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ga_pig.evolve.parts import BlockParams, OperatorParams, ShiftCopyParams, ShiftParams
+from ga_pig.spec import BlockParams, OperatorParams, ShiftParams
 
 __all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "visited_shift", "shift_copy",
            "random_bits", "Operator", "operator", "CROSSOVERS", "MUTATIONS", "OBSERVING"]
@@ -74,14 +74,14 @@ def operator(kind: str, name: str, params: type[OperatorParams] = OperatorParams
              observes: bool = False) -> Callable[[Callable], Callable]:
     """Decorator: register a function as the ``kind`` (``"crossover"`` or ``"mutation"``) ``name``
     (``operators.<kind>=<name>``) with its parameter dataclass ``params``, a subclass of
-    [`OperatorParams`][ga_pig.evolve.parts.OperatorParams] whose every key (but ``fine_<key>``, which replaces
+    [`OperatorParams`][ga_pig.spec.OperatorParams] whose every key (but ``fine_<key>``, which replaces
     ``<key>`` in the cube's last wave) the function takes by name; ``observes``: it reads ``genes.occupancy``.
     Returns the function unchanged."""
     if kind not in _KINDS:
         raise ValueError(f"operator {name!r}: kind {kind!r}, expected one of {tuple(_KINDS)}")
     if not (isinstance(params, type) and issubclass(params, OperatorParams) and dataclasses.is_dataclass(params)):
         raise TypeError(f"operator {name!r}: params {params!r} is not a dataclass subclassing "
-                        "ga_pig.evolve.parts.OperatorParams")
+                        "ga_pig.spec.OperatorParams")
 
     def register(function: Callable) -> Callable:
         entry = Operator(function, params)
@@ -246,11 +246,12 @@ def _offsets(rng: np.random.Generator, reach: int, count: int, plane: int) -> np
     return steps * keep
 
 
-@operator("mutation", "shift_copy", ShiftCopyParams)
+@operator("mutation", "shift_copy", ShiftParams)
 def shift_copy(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4, shift: int = 2,
                copy_share: float = 0.5) -> np.ndarray:
     """[`boundary_shift`][ga_pig.evolve.operators.boundary_shift], except that each region, with probability
-    ``copy_share``, takes instead the genes of the region displaced by up to ``block`` genes along each score axis
+    ``copy_share`` (a run's: one half), takes instead the genes of the region displaced by up to ``block`` genes
+    along each score axis
     (moving the place where a strategy's decisions change: the edge of a roll-to-win band, a route's turn
     starts); in place. Shifts and copies keep a threshold strategy a threshold strategy."""
     regions = _seats(genes, _regions(genome, rate, rng, block, plane=genes.plane), rng)

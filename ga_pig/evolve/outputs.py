@@ -1,6 +1,7 @@
 """Every file a run writes, each writer beside its reader, always atomically ([`ga_pig.files`][ga_pig.files]):
 the generations table, checkpoints, the final population, the best strategy, the summary, the
-win-rate plot and a failed job's note."""
+win-rate plot and a failed job's note. Their names are the run directory's ([`ga_pig.rundir`][ga_pig.rundir]);
+the loop's modules read them here with their writers."""
 
 from __future__ import annotations
 
@@ -12,25 +13,12 @@ import pandas as pd
 
 from ga_pig.families import Space, pack_bits, unpack_bits
 from ga_pig.files import atomic_write, read_json, save_npy, save_npz, write_json, write_table
+from ga_pig.rundir import BEST, CHECKPOINT, DRAWS, FAILED, GENERATIONS, MIGRATIONS, POPULATION, RUN_FILES, SUMMARY
 
 __all__ = ["atomic_write", "save_npy", "save_npz", "write_json", "write_table",
            "save_checkpoint", "save_png", "load_checkpoint", "winrate_figure", "CHECKPOINT",
            "POPULATION", "save_population", "load_population_file", "FAILED", "record_failure", "read_failure",
            "CHECKPOINT_FORMAT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "RUN_FILES", "MIGRATIONS"]
-
-CHECKPOINT = "checkpoint.npz"
-GENERATIONS = "generations.parquet"
-#: The random search's table, one row per draw.
-DRAWS = "draws.parquet"
-SUMMARY = "summary.json"
-BEST = "best.npy"
-#: Written in place of the results by a job that failed (read by [`read_failure`][ga_pig.evolve.outputs.read_failure]).
-FAILED = "failed.json"
-POPULATION = "population.npz"
-#: A run with islands: the moves of every migration, one row each.
-MIGRATIONS = "migrations.parquet"
-#: What a run writes beside its ``config.yaml``: a directory holding any of them holds a run.
-RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, "winrate.png", MIGRATIONS)
 
 
 def record_failure(run_dir: str | Path, error: BaseException, overrides: list[str]) -> None:
@@ -89,7 +77,7 @@ def save_checkpoint(path: Path, *, fingerprint: str, genomes: np.ndarray, fitnes
     """Everything needed to continue from the start of ``generation`` exactly as if never
     stopped: genomes (bit-packed when bool), their fitness, the cube side, the RNG state, the
     records so far, named ``arrays`` (the champion, the judge's state), and ``fingerprint``, the
-    config it belongs to (see [`fingerprint`][ga_pig.evolve.resume.fingerprint])."""
+    config it belongs to (see [`fingerprint`][ga_pig.spec.fingerprint])."""
     extra = {key: value for name, array in (arrays or {}).items()
              for key, value in _stored(f"array_{name}", array).items()}
     save_npz(path, format=CHECKPOINT_FORMAT, fingerprint=fingerprint, **_stored("genomes", genomes, "genome"),

@@ -45,21 +45,9 @@ def random_population(size, engine, cfg, rng, side):
     return expand(genomes, side, engine.game.goal, engine.space.dims)
 
 
-def mixed_population(size, engine, cfg, rng, side):
-    """Random, hold-at, score and optimal members in turn."""
-    kinds = [random_population, hold_at_population, score_population, optimal_population]
-    out = np.empty((size,) + engine.space.shape, dtype=bool)
-    for first, kind in enumerate(kinds):
-        members = list(range(first, size, len(kinds)))
-        if members:
-            out[members] = kind(len(members), engine, cfg, rng, side)
-    return out
-
-
 #: name -> builder(size, engine, population_cfg, rng, side) -> strategies (size, *engine.space.shape)
 POPULATIONS: dict[str, Callable] = {"random": random_population, "hold_at": hold_at_population,
-                                    "score": score_population, "optimal": optimal_population,
-                                    "mixed": mixed_population}
+                                    "score": score_population, "optimal": optimal_population}
 
 #: The kinds that build strategies of every space; the others build threshold rules (hold at,
 #: score), so their game's space must offer them (for any number of players:

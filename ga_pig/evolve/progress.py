@@ -19,7 +19,7 @@ import time
 
 from tqdm.auto import tqdm
 
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec
 
 __all__ = ["Progress", "Limit", "LOG_EVERY_S", "PROGRESS_LOGGER"]
 
@@ -53,7 +53,7 @@ class Progress:
     """A run's progress from generation ``initial`` to ``total``: a context manager around the
     generation loop, told of each generation by [`advance`][ga_pig.evolve.progress.Progress.advance]."""
 
-    def __init__(self, spec: Config, total: int, initial: int, compiling, limit: Limit) -> None:
+    def __init__(self, spec: RunSpec, total: int, initial: int, compiling, limit: Limit) -> None:
         self.total, self.initial, self.compiling, self.limit = total, initial, compiling, limit
         self.show_bar = spec.progress and sys.stderr.isatty()
         self.bar = None

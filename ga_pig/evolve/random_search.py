@@ -22,19 +22,18 @@ def random_search(run: Run) -> dict:
     spec, out, engine, space = run.spec, run.out, run.engine, run.engine.space
     optimal = engine.optimal().policy
     columns = spec.columns
-    rng = np.random.default_rng(int(spec.seed))
+    rng = np.random.default_rng(spec.seed)
     rows, began = [], time.perf_counter()
-    for draw in tqdm(range(int(spec.draws)), desc="random search", disable=not spec.progress, unit="draw"):
-        strategies = space.random(rng, (int(spec.population_size),), p_roll=float(spec.population.p_roll))
-        if spec.force_roll_at_zero:
-            space.forbid_passing(strategies)
+    for draw in tqdm(range(spec.draws), desc="random search", disable=not spec.progress, unit="draw"):
+        strategies = space.random(rng, (spec.population_size,), p_roll=spec.population.p_roll)
+        space.forbid_passing(strategies)  # a turn start rolls, as the GA's members do
         rates = engine.win_rates(strategies, optimal)
         rows.append({"draw": draw, "mean": float(rates.mean()), "max": float(rates.max()), "min": float(rates.min()),
                      "seconds": time.perf_counter() - began, **columns})
     write_table(rows, out / DRAWS)
     means = np.array([r["mean"] for r in rows])
     mu, sigma = float(means.mean()), float(means.std(ddof=1)) if len(means) > 1 else 0.0
-    summary = {**columns, "draws": int(spec.draws), "mean": mu, "std": sigma, "best_draw_mean": float(means.max()),
+    summary = {**columns, "draws": spec.draws, "mean": mu, "std": sigma, "best_draw_mean": float(means.max()),
                "seconds": time.perf_counter() - began, "output_dir": str(out)}
     write_json(out / SUMMARY, summary)
     return run.finished(summary)

@@ -19,8 +19,8 @@ from ga_pig.evolve.diversity import Diversity
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
-from ga_pig.evolve.spec import Config
 from ga_pig.evolve.state import Champion
+from ga_pig.spec import RunSpec
 
 __all__ = ["Recorder", "WRITE_EVERY_S"]
 
@@ -55,7 +55,7 @@ class Recorder:
     off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row added and the
     champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
 
-    def __init__(self, spec: Config, out: Path, genes: Genome, rates: RatesVsOptimal,
+    def __init__(self, spec: RunSpec, out: Path, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock,
                  on_row: Callable[[dict, np.ndarray], None] | None = None) -> None:
         self.spec, self.out, self.genes, self.rates = spec, out, genes, rates
@@ -66,7 +66,7 @@ class Recorder:
         self.columns = spec.columns
         self.legal = genes.space.legal()
         self.diversity = Diversity(genes.engine, self.legal, (lambda: rates.optimal) if spec.record else None,
-                                   genes.decided_by_genes(spec.force_roll_at_zero))
+                                   genes.decided_by_genes())
         self.began = time.perf_counter() - elapsed
         self._written = -np.inf
         self._scratch = Scratch()
@@ -126,7 +126,7 @@ class Recorder:
         write best.npy (the champion), population.npz, summary.json and winrate.png; returns the
         summary. ``stopped``: why the run ended before its last generation, or None."""
         spec, out = self.spec, self.out
-        strategies = self.genes.decode(genomes, side, spec.force_roll_at_zero)
+        strategies = self.genes.decode(genomes, side)
         # the champion's index, if any, is into the last selected generation, not this one
         champion = Champion(np.array(strategies[0]), None) if champion.strategy is None else \
             Champion(self._decided(champion).strategy, None)

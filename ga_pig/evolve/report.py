@@ -17,9 +17,9 @@ import numpy as np
 
 from ga_pig import strategies as S
 from ga_pig.evolve.outputs import SUMMARY, write_json
-from ga_pig.evolve.spec import Config
 from ga_pig.families import Family
 from ga_pig.game import Game
+from ga_pig.spec import RunSpec
 
 __all__ = ["report", "reported", "stop_message", "tell", "EXETER_GA_2016", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
 
@@ -43,7 +43,7 @@ HOLD_AT = 20
 log = logging.getLogger(REPORT_LOGGER)
 
 
-def report(spec: Config, engine: Family, summary: dict, champion: np.ndarray) -> list[str]:
+def report(spec: RunSpec, engine: Family, summary: dict, champion: np.ndarray) -> list[str]:
     """The report's lines for a finished run of ``spec`` on the game of ``engine``: ``summary`` is what the run
     wrote to ``summary.json`` (its ``champion`` and ``best_ever`` rates: None where not
     recorded), ``champion`` the strategy in ``best.npy``."""
@@ -85,7 +85,7 @@ def _plain_pig(game: Game) -> bool:
     return game.name == "pig" and game.goal == 100 and game.players == 2 and game.endgame == "first_to_goal"
 
 
-def reported(spec: Config, engine: Family, out: Path, summary: dict, champion: np.ndarray, *more: str) -> dict:
+def reported(spec: RunSpec, engine: Family, out: Path, summary: dict, champion: np.ndarray, *more: str) -> dict:
     """``summary`` with the report's lines (then ``more``) under ``report``, written to ``summary.json`` again; the
     lines printed and logged."""
     lines = [*report(spec, engine, summary, champion), *more]

@@ -1,10 +1,10 @@
 """The generation loop: select, breed, record, checkpoint ([Exeter GA 2016 §3.4]).
 
 [`evolve`][ga_pig.evolve.run.evolve] runs the [`Run`][ga_pig.evolve.assembled.Run] that
-[`ga_pig.runs.run`][ga_pig.runs.run] assembled: its spec, its game's engine, the directory it checked and claimed.
+[`ga_pig.runs.start`][ga_pig.runs.start] assembled: its spec, its game's engine, the directory it checked and claimed.
 Every random draw comes from one ``numpy.random.Generator`` seeded by ``spec.seed`` (simulation seeds are drawn from
 it too), so the same seed gives the same outputs, and a run resumed from a checkpoint
-([`ga_pig.evolve.resume`][ga_pig.evolve.resume]) continues exactly as if never stopped: the checkpoint holds the state
+([`Resumed`][ga_pig.evolve.assembled.Resumed]) continues exactly as if never stopped: the checkpoint holds the state
 at the start of a generation — genomes, fitness, cube side, RNG state, records — and is written every
 ``checkpoint_every`` generations, on Ctrl-C, SIGTERM or the scheduler's preemption signal
 ([`ga_pig.signals`][ga_pig.signals]), and at the end. ``time_limit_s`` ends a run after the generation that crosses it
@@ -36,7 +36,7 @@ __all__ = ["evolve"]
 
 def evolve(run: Run) -> dict:
     """Evolve ``run.spec``'s population of strategies for its game through the cube waves
-    ([`waves`][ga_pig.evolve.spec.waves]), writing every output into ``run.out``; continue ``run.resumed`` (its
+    ([`waves`][ga_pig.spec.waves]), writing every output into ``run.out``; continue ``run.resumed`` (its
     checkpoint) if given. The watcher, if any, takes each recorded row with the champion's decisions, then the
     summary. Returns the summary also written to ``summary.json``; on Ctrl-C or a stop signal, writes a checkpoint,
     prints the resume command and re-raises."""

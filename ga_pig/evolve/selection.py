@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Scores", "round_robin", "knockout", "mu_plus_lambda", "mu_comma_lambda", "tournament", "SCHEMES",
-           "KEEPS_SURVIVORS"]
+__all__ = ["Scores", "round_robin", "knockout", "mu_plus_lambda", "tournament", "SCHEMES", "KEEPS_SURVIVORS"]
 
 
 @dataclass(frozen=True)
@@ -64,10 +63,6 @@ def mu_plus_lambda(scores: Scores, rng: np.random.Generator, mu: int):
     return _best(totals, rng)[:mu], totals
 
 
-#: (μ,λ): the ``mu`` best by total are the parents; it selects as (μ+λ) does, only ``elite`` of them carried over.
-mu_comma_lambda = mu_plus_lambda
-
-
 def tournament(scores: Scores, rng: np.random.Generator, tournament_size: int):
     """One tournament per member: ``tournament_size`` members drawn with replacement, the best
     total (a coin among ties) wins; winners best first."""
@@ -82,6 +77,6 @@ def tournament(scores: Scores, rng: np.random.Generator, tournament_size: int):
 
 #: name -> scheme(scores, rng, **selection) -> (survivors best first, fitness per member)
 SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout, "mu_plus_lambda": mu_plus_lambda,
-                                "mu_comma_lambda": mu_comma_lambda, "tournament": tournament}
+                                "tournament": tournament}
 #: the schemes that carry every survivor over (the toolbox's elite is then ``mu``)
 KEEPS_SURVIVORS = {"mu_plus_lambda"}

@@ -1,5 +1,5 @@
 """The state a run carries across a generation boundary: where a new run starts, where a
-resumed one continues ([`ga_pig.evolve.resume`][ga_pig.evolve.resume] has checked it), and what a checkpoint holds."""
+resumed one continues ([`ga_pig.runs.job`][ga_pig.runs.job] has checked it), and what a checkpoint holds."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ga_pig.evolve.assembled import Resumed
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.outputs import CHECKPOINT, save_checkpoint
 from ga_pig.evolve.populations import initial_genomes
-from ga_pig.evolve.resume import Resumed, fingerprint
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec, fingerprint
 
 __all__ = ["Boundary", "Champion", "Start", "start", "Checkpointer"]
 
@@ -70,7 +70,7 @@ class Start:
     champion: Champion
 
 
-def start(spec: Config, resumed: Resumed | None, genes: Genome, rng: np.random.Generator, first_side: int,
+def start(spec: RunSpec, resumed: Resumed | None, genes: Genome, rng: np.random.Generator, first_side: int,
           stateful: tuple) -> Start:
     """A new run (its first population drawn) or a resumed one (its RNG, population, fitness, records, champion,
     and the judge and improvers of ``stateful`` restored)."""
@@ -99,7 +99,7 @@ class Checkpointer:
     """Writes ``checkpoint.npz`` from a [`Boundary`][ga_pig.evolve.state.Boundary]: the records up to it, the resumes so
     far, the champion, the judge's state and the fingerprint of the run's spec."""
 
-    def __init__(self, spec: Config, out: Path, records: list, resumes: list) -> None:
+    def __init__(self, spec: RunSpec, out: Path, records: list, resumes: list) -> None:
         self.path = out / CHECKPOINT
         self.fingerprint = fingerprint(dataclasses.asdict(spec))
         self.records, self.resumes = records, resumes

@@ -14,7 +14,7 @@ from ga_pig.evolve.breeding import breed
 from ga_pig.evolve.genomes import Genome
 from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.selection import KEEPS_SURVIVORS, SCHEMES
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec
 
 __all__ = ["build_toolbox"]
 
@@ -42,7 +42,7 @@ def _keys(entry: operators.Operator, ops, fine: bool) -> dict:
             for key in keys if not key.startswith("fine_")}
 
 
-def build_toolbox(spec: Config, rng: np.random.Generator, genes: Genome, fine: bool = False) -> base.Toolbox:
+def build_toolbox(spec: RunSpec, rng: np.random.Generator, genes: Genome, fine: bool = False) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run ``spec`` describes.
 
     ``mate`` and ``mutate`` are the operators ``spec.operators`` names

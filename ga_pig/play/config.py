@@ -14,9 +14,10 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from ga_pig import _config_doc, _schema
-from ga_pig.config import CONF_DIR, MAX_SEED, RANGES, GameConfig, Range, Rule, fail, make_game
+from ga_pig.config import CONF_DIR, MAX_SEED, RANGES, Range, Rule, fail
 from ga_pig.config.base import check_rules
 from ga_pig.families import space_of
+from ga_pig.spec import GameConfig, make_game
 
 __all__ = ["PlayConfig", "DICE", "FIRST", "RULES", "GAME_RANGES", "register", "compose", "compose_named",
            "check_command_line", "check_keys", "validate", "playable_game"]
@@ -187,7 +188,7 @@ def playable_game(cfg: DictConfig):
     from ga_pig.exact.solve import memory
 
     try:
-        game = make_game(cfg)
+        game = make_game(GameConfig(**OmegaConf.to_container(cfg.game)))
     except ValueError as error:
         raise ValueError(f"config key 'game': {error}") from None
     if "action_values" not in space_of(game).offers:

@@ -13,9 +13,10 @@ import pandas as pd
 from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig.analysis import discovery, figures, stats
-from ga_pig.config import compose, waves
+from ga_pig.config import compose, to_spec
 from ga_pig.evolve import cube
 from ga_pig.evolve.report import EXETER_GA_2016
+from ga_pig.spec import waves
 
 
 # ---------------------------------------------------------------------------- GA experiments ([Exeter GA 2016 §4])
@@ -88,7 +89,7 @@ def cube_system(ctx):
     goal = ctx.game.goal
     drawn = []
     genome, side = None, None
-    for new_side, _ in waves(compose(["experiment=cube"])):
+    for new_side, _ in waves(to_spec(compose(["experiment=cube"]))):
         if genome is None:
             genome = rng.integers(10, 36, size=(cube.blocks(goal, new_side),) * 2)
             changed = None
@@ -99,7 +100,7 @@ def cube_system(ctx):
         side = new_side
         drawn.append((side, np.minimum(cube.expand(genome, side, goal, dims=2), goal - np.arange(goal)[:, None]),
                       changed))
-    schedules = {name: _first(waves(compose([f"experiment={name}"])), _SHOWN_GENERATIONS)
+    schedules = {name: _first(waves(to_spec(compose([f"experiment={name}"]))), _SHOWN_GENERATIONS)
                  for name in ("cube", "cube_exact", "vs_optimal", "coevolve_exact", "coevolve_simulated")}
     return (figures.cube_waves(drawn, schedules),
             "a threshold strategy through cube.yaml's waves (20 → 10 → 5), each refined then mutated; the waves of "

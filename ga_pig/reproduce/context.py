@@ -17,9 +17,9 @@ from ga_pig import Game, exact
 from ga_pig.analysis import figures, play, tables
 from ga_pig.analysis.load import load_draws, load_runs, load_summaries
 from ga_pig.config import compose
-from ga_pig.evolve.outputs import SUMMARY
 from ga_pig.families import DiceCounts, space_of
 from ga_pig.files import atomic_write, write_text
+from ga_pig.rundir import SUMMARY
 from ga_pig.turns import turn_tables
 
 __all__ = ["Budget", "Index", "Context", "GA_EXPERIMENTS", "DISCOVERY_EXPERIMENTS", "SEED_003_FIGURES",

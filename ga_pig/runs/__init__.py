@@ -1,10 +1,12 @@
-"""Running an experiment from its Hydra config ([`ga_pig.runs.run`][ga_pig.runs.run]): [`run`][ga_pig.runs.run.run]
-is what ``python -m ga_pig`` calls, [`run_overrides`][ga_pig.runs.run.run_overrides] composes the config from
-``key=value`` strings first, and [`prepare`][ga_pig.runs.resume.prepare] checks a config (and the run it resumes)
-before anything is written.
+"""The front door: starting, checking and resuming a run. ``python -m ga_pig`` checks its command line once
+([`ga_pig.runs.command`][ga_pig.runs.command]), claims the run's directory around Hydra's job
+([`ga_pig.runs.launch`][ga_pig.runs.launch]) and starts the job it checked; a script or a notebook calls
+[`run`][ga_pig.runs.start.run] (or [`run_overrides`][ga_pig.runs.start.run_overrides]), which checks the config
+([`prepare`][ga_pig.runs.job.prepare]: the typed spec, made once) and starts it
+([`ga_pig.runs.start`][ga_pig.runs.start]). Every layer below receives the spec, never the Hydra config.
 """
 
-from ga_pig.runs.resume import prepare
-from ga_pig.runs.run import run, run_overrides
+from ga_pig.runs.job import prepare
+from ga_pig.runs.start import run, run_overrides
 
 __all__ = ["run", "run_overrides", "prepare"]

@@ -32,8 +32,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ga_pig.evolve.islands import WorkersLost
-from ga_pig.evolve.spec import Config
 from ga_pig.signals import sparing_helpers
+from ga_pig.spec import RunSpec
 
 __all__ = ["check_cluster", "dask_pool", "numba_threads", "ANSWER_S", "POLL_S"]
 
@@ -48,19 +48,18 @@ POLL_S = 1.0
 log = logging.getLogger("ga_pig.evolve.run")
 
 
-def check_cluster(spec) -> None:
+def check_cluster(spec: RunSpec) -> None:
     """Refuse, in one ValueError, a ``cluster.address`` of a run with islands where no Dask scheduler answers Dask's
     own handshake and identity call within [`ANSWER_S`][ga_pig.runs.cluster.ANSWER_S] (nothing listens; another
-    service, which answers in another protocol or not at all; a Dask worker); ``spec``: the run spec, or a composed
-    config."""
+    service, which answers in another protocol or not at all; a Dask worker)."""
     address = spec.cluster.address
-    if int(spec.islands) == 1 or address is None:
+    if spec.islands == 1 or address is None:
         return
     from distributed.comm import connect  # imported here: the deadline is the scheduler's, not the import's
 
     answer: list = []
     # a thread of its own: the caller may be inside an event loop (a notebook's)
-    asker = threading.Thread(target=lambda: answer.append(_identity(connect, str(address))), daemon=True)
+    asker = threading.Thread(target=lambda: answer.append(_identity(connect, address)), daemon=True)
     asker.start()
     asker.join(ANSWER_S + 6)  # its own deadline is ANSWER_S + 1; this one for a thread held up (a busy machine, DNS)
     found = answer[0] if answer else TimeoutError()
@@ -93,11 +92,11 @@ def _identity(connect: Callable, address: str) -> dict | BaseException:
         return error
 
 
-def _workers(spec: Config) -> int:
+def _workers(spec: RunSpec) -> int:
     return spec.cluster.workers or max(1, min(spec.islands, os.cpu_count() or 1))
 
 
-def numba_threads(spec: Config) -> int | None:
+def numba_threads(spec: RunSpec) -> int | None:
     """The numba threads each worker runs its tasks with: ``cluster=local``, the threads this process has (this
     machine's cores, or a job's share of them in a parallel sweep) over its workers, at least 1; ``cluster=slurm``,
     each worker job's ``cores`` (1 when null); a scheduler someone started (``cluster.address``), None: its workers
@@ -111,7 +110,7 @@ def numba_threads(spec: Config) -> int | None:
     return max(1, numba.get_num_threads() // _workers(spec))
 
 
-def _processes(spec: Config) -> bool:
+def _processes(spec: RunSpec) -> bool:
     """Whether the local workers are processes: as ``cluster.processes`` says, except in a job of a loky pool
     (``hydra/launcher=joblib``), whose start method a worker process could not use: threads there, and the log
     says so."""
@@ -123,7 +122,7 @@ def _processes(spec: Config) -> bool:
     return False
 
 
-def _cluster(spec: Config, logs: Path | None):
+def _cluster(spec: RunSpec, logs: Path | None):
     """A new cluster for ``spec``: local workers, or SLURM jobs (each job one worker, started with its numba
     threads in ``NUMBA_NUM_THREADS``, its output and errors in ``logs``: None, where sbatch is run)."""
     cluster, threads = spec.cluster, str(numba_threads(spec))
@@ -175,7 +174,7 @@ def _gathered(client, futures: list, lost_after_s: float) -> list:
             raise WorkersLost(lost_after_s)
 
 
-def _warn_if_crowded(spec: Config, workers: int) -> None:
+def _warn_if_crowded(spec: RunSpec, workers: int) -> None:
     """Say, in one line, that ``spec.islands`` outnumber the cluster's ``workers`` by more than
     [`CROWDED`][ga_pig.runs.cluster.CROWDED] to one: the islands are the model, not a speed setting, so the run
     keeps them all (its outputs do not depend on the workers), but nothing is recorded before the first epoch
@@ -193,7 +192,7 @@ def _dashboard() -> bool:
 
 
 @contextmanager
-def dask_pool(spec: Config, logs: Path | None = None) -> Iterator[Callable]:
+def dask_pool(spec: RunSpec, logs: Path | None = None) -> Iterator[Callable]:
     """A pool for the island loop on the cluster ``spec.cluster`` names, open for the block; the dashboard's link
     printed on stderr. SLURM workers write their logs into ``logs`` (the run directory's ``slurm/``)."""
     from distributed import Client

@@ -18,12 +18,13 @@ from omegaconf import DictConfig, OmegaConf
 
 from ga_pig import _config_doc
 from ga_pig.analysis.play import STUDY_DATABASE
-from ga_pig.config import MAX_SEED, GameConfig, Range, Rule, fail
+from ga_pig.config import MAX_SEED, Range, Rule, fail
 from ga_pig.config.base import check_rules
 from ga_pig.game import Game
 from ga_pig.play.config import GAME_RANGES, check_keys, compose_named, playable_game
 from ga_pig.play.config import check_command_line as _check_command_line
 from ga_pig.play.opponents import Opponent, parse
+from ga_pig.spec import GameConfig
 
 __all__ = ["StudyConfig", "Plan", "Condition", "register", "compose", "check_command_line", "validate",
            "database_url", "recorded", "admin_password", "trusted_hosts", "public_base", "DATABASE_ENV",

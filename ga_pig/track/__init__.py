@@ -26,9 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from ga_pig.evolve.islands import merged
-from ga_pig.evolve.outputs import BEST, SUMMARY
-from ga_pig.evolve.resume import CONFIG_FILE
-from ga_pig.evolve.spec import Config
+from ga_pig.rundir import BEST, CONFIG_FILE, SUMMARY, WINRATE
+from ga_pig.spec import RunSpec
 from ga_pig.track.painter import Painter
 from ga_pig.track.pictures import has_picture
 from ga_pig.track.records import OBJECTIVE, TRIAL, metrics, objective, params, run_name
@@ -38,18 +37,18 @@ __all__ = ["Tracking", "check", "ARTIFACTS", "SEND_EVERY_S"]
 log = logging.getLogger("ga_pig.track")
 
 #: A finished run's files sent as artifacts (those it has: a random search writes no best.npy).
-ARTIFACTS = (SUMMARY, BEST, "winrate.png", CONFIG_FILE)
+ARTIFACTS = (SUMMARY, BEST, WINRATE, CONFIG_FILE)
 #: A live run's recorded rows wait at most this many seconds and are sent together (and at the end, or a stop):
 #: one MLflow batch costs about as much for ten rows as for one, and sending each row of the main job alone
 #: took more than the loggers' 5% of its time.
 SEND_EVERY_S = 5.0
 
 
-def check(spec: Config, experiment: str | None = None) -> None:
-    """Refuse, in one ValueError, a logger that ``spec`` (the run spec, or a composed config) names and that
-    cannot be used: MLflow's store cannot be opened and written to (``mlflow_run.probe``, which makes the MLflow
-    ``experiment`` the run is sent to: by default the spec's), the TensorBoard directory
-    cannot be written, a library is missing, or the tracking URI holds credentials."""
+def check(spec: RunSpec, experiment: str | None = None) -> None:
+    """Refuse, in one ValueError, a logger that the run spec ``spec`` names and that cannot be used: MLflow's store
+    cannot be opened and written to (``mlflow_run.probe``, which makes the MLflow ``experiment`` the run is sent to:
+    by default the spec's), the TensorBoard directory cannot be written, a library is missing, or the tracking URI
+    holds credentials."""
     from ga_pig.track.mlflow_run import probe, store_uri
     from ga_pig.track.tensorboard_run import check_logdir
 
@@ -67,7 +66,7 @@ class Tracking:
     ``live``: rows will come as the run goes, so the policy pictures are drawn in a worker process started now
     ([`Painter`][ga_pig.track.painter.Painter]); a run sent afterwards draws its one picture here."""
 
-    def __init__(self, spec: Config, run_dir: str | Path, space: str, live: bool = True) -> None:
+    def __init__(self, spec: RunSpec, run_dir: str | Path, space: str, live: bool = True) -> None:
         from ga_pig.track.mlflow_run import MLflowRun, store_uri
         from ga_pig.track.tensorboard_run import TensorBoardRun
 

@@ -14,11 +14,10 @@ from omegaconf import OmegaConf, open_dict
 
 from ga_pig._cli import refuse
 from ga_pig.config import over_schema, to_spec
-from ga_pig.evolve.outputs import GENERATIONS, SUMMARY
-from ga_pig.evolve.resume import CONFIG_FILE
-from ga_pig.evolve.spec import make_game
 from ga_pig.families import space_of
 from ga_pig.files import read_json
+from ga_pig.rundir import CONFIG_FILE, GENERATIONS, SUMMARY
+from ga_pig.spec import make_game
 from ga_pig.track import Tracking
 
 __all__ = ["runs_under", "send", "main"]
@@ -53,7 +52,7 @@ def send(run_dir: Path, logger: dict) -> Tracking:
     if not (cfg.logger.mlflow or cfg.logger.tensorboard):
         raise ValueError(f"{run_dir}: its config sends it nowhere (logger=none); name --mlflow or --tensorboard")
     spec = to_spec(cfg)
-    with Tracking(spec, run_dir, space_of(make_game(spec)).name, live=False) as tracking:
+    with Tracking(spec, run_dir, space_of(make_game(spec.game)).name, live=False) as tracking:
         if (run_dir / GENERATIONS).is_file():
             tracking.rows(pd.read_parquet(run_dir / GENERATIONS).to_dict("records"))
         if (run_dir / SUMMARY).is_file():

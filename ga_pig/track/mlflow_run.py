@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from ga_pig import __version__
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec
 from ga_pig.track.records import RunName, check_uri, params, tags
 
 __all__ = ["MLflowRun", "store_uri", "probe", "DEFAULT_STORE"]
@@ -35,12 +35,12 @@ FINISHED = "ga_pig.finished"
 VERSION_TAG = "ga_pig.version"
 
 
-def store_uri(spec: Config) -> str:
+def store_uri(spec: RunSpec) -> str:
     """The tracking store ``spec`` names, a SQLite path made absolute (``sqlite:///outputs/mlflow.db`` is relative
     to the directory the run started in). A relative SQLite path whose directory does not exist is refused
     (ValueError), except under ``outputs/``, where runs are written: MLflow would make it, wherever the command
     happened to start."""
-    uri = str(spec.logger.tracking_uri or DEFAULT_STORE)
+    uri = spec.logger.tracking_uri or DEFAULT_STORE
     check_uri(uri)
     if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
         relative = Path(uri[len("sqlite:///"):])
@@ -135,7 +135,7 @@ class MLflowRun:
     """The run ``name`` in the MLflow store ``uri`` (created, with ``spec`` as parameters, if the store lacks it);
     ``sent``: the generations the store holds of each metric."""
 
-    def __init__(self, spec: Config, name: RunName, uri: str) -> None:
+    def __init__(self, spec: RunSpec, name: RunName, uri: str) -> None:
         from mlflow.tracking import MlflowClient
 
         self.experiment_id = probe(uri, name.experiment)

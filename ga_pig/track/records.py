@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from omegaconf import OmegaConf
 
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec
 
 __all__ = ["RunName", "run_name", "params", "tags", "metrics", "check_uri", "NOT_PARAMS", "TRIAL", "OBJECTIVE",
            "objective"]
@@ -39,7 +39,7 @@ class RunName:
     trial: int | None = None
 
 
-def run_name(spec: Config, run_dir: Path) -> RunName:
+def run_name(spec: RunSpec, run_dir: Path) -> RunName:
     """A single run is one run of the MLflow experiment ``experiment`` and the TensorBoard subfolder
     ``<experiment>/<run dir>``; a job of a Hydra sweep is one run of the sweep's experiment
     (``<experiment> sweep <sweep dir>``) and the subfolder ``<sweep dir>/<job dir>``, so a sweep's runs sit
@@ -67,7 +67,7 @@ def _sweep_of(run_dir: Path) -> tuple[Path | None, int | None]:
     return run_dir.parent, int(number) if optuna and number is not None else None
 
 
-def params(spec: Config) -> dict[str, str]:
+def params(spec: RunSpec) -> dict[str, str]:
     """The run's spec as flat parameters (``selection.scheme``), every value as text."""
     flat: dict[str, str] = {}
 
@@ -82,7 +82,7 @@ def params(spec: Config) -> dict[str, str]:
     return flat
 
 
-def tags(spec: Config, name: RunName) -> dict[str, str]:
+def tags(spec: RunSpec, name: RunName) -> dict[str, str]:
     """What a run is, as tags: experiment, game, seed, judge, the code's commit, the host and its directory."""
     commit = _commit()
     found = {

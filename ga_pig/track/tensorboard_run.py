@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ga_pig.evolve.spec import Config
+from ga_pig.spec import RunSpec
 from ga_pig.track.records import OBJECTIVE, RunName
 
 __all__ = ["TensorBoardRun", "logdir_of", "check_logdir", "DEFAULT_LOGDIR"]
@@ -26,11 +26,11 @@ FINAL = ("champion_best_ever", "best_ever", "final_best", "final_mean", OBJECTIV
 PICTURE = "policy"
 
 
-def logdir_of(spec: Config) -> Path:
-    return Path(str(spec.logger.logdir or DEFAULT_LOGDIR)).expanduser().resolve()
+def logdir_of(spec: RunSpec) -> Path:
+    return Path(spec.logger.logdir or DEFAULT_LOGDIR).expanduser().resolve()
 
 
-def check_logdir(spec: Config) -> None:
+def check_logdir(spec: RunSpec) -> None:
     """Refuse, before any work, a log directory that cannot be written, or tensorboardX not installed."""
     try:
         import tensorboardX  # noqa: F401
@@ -40,7 +40,7 @@ def check_logdir(spec: Config) -> None:
     path = logdir_of(spec)
     existing = next(p for p in (path, *path.parents) if p.exists())
     if not existing.is_dir() or not os.access(existing, os.W_OK):
-        raise ValueError(f"config key 'logger.logdir' = {str(spec.logger.logdir)!r}: expected a directory that can be "
+        raise ValueError(f"config key 'logger.logdir' = {spec.logger.logdir!r}: expected a directory that can be "
                          f"written; {existing} cannot")
 
 
@@ -60,7 +60,7 @@ class TensorBoardRun:
     """The run ``name``'s folder under ``spec``'s log directory; ``sent``: the steps it holds of each scalar,
     ``last_picture``: the last of the policy picture (-1: none)."""
 
-    def __init__(self, spec: Config, name: RunName) -> None:
+    def __init__(self, spec: RunSpec, name: RunName) -> None:
         check_logdir(spec)
         self.root = logdir_of(spec)
         self.folder = self.root / name.subfolder

@@ -222,7 +222,7 @@ MIXED = Game.pig(goal=16, sides=3, players=3)
 def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
     """Random threshold strategies that roll at every turn start (no stalemates)."""
     genes = ThresholdGenome(engine_of(game))
-    return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1, True)
+    return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1)
 
 
 @pytest.mark.parametrize("game", [THREE, Game.pig(goal=9, sides=3, players=4)], ids=["three", "four"])

@@ -311,7 +311,7 @@ THREE = Game.pig(goal=20, players=3)
 def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
     """Random threshold strategies that roll at every turn start (no stalemates)."""
     genes = ThresholdGenome(engine_of(game))
-    return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1, True)
+    return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1)
 
 
 def test_simulated_matches_agree_with_exact_rates():

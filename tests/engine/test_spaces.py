@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ga_pig.config import compose, make_game
+from ga_pig.config import compose, to_spec
 from ga_pig.families import PlayersRollHold, space_of
 from ga_pig.game import Game
+from ga_pig.spec import make_game
 from tests.contract import SMALL, SPACE_GAMES
 
 THREE = Game.pig(goal=20, players=3)
@@ -33,4 +34,4 @@ def test_every_space_has_a_game_in_the_contract_tests():
 
     assert set(SPACE_GAMES) == {cls.name for cls in descendants(Space)}
     for space, overrides in SPACE_GAMES.items():
-        assert space_of(make_game(compose([*overrides, *SMALL]))).name == space
+        assert space_of(make_game(to_spec(compose([*overrides, *SMALL])).game)).name == space

@@ -16,9 +16,9 @@ from ga_pig.evolve.islands import evolve_islands
 from ga_pig.evolve.judges import RatesVsOptimal
 from ga_pig.evolve.random_search import random_search
 from ga_pig.evolve.run import evolve
-from ga_pig.evolve.spec import make_game
 from ga_pig.families import engine_of
 from ga_pig.files import read_json
+from ga_pig.spec import make_game
 
 TINY = ["experiment=knockout", "game.goal=20", "generations=4", "population_size=6", "games_per_match=10",
         "eval_every=1", "draws=3", "progress=false"]
@@ -43,7 +43,7 @@ class Notes:
 def test_a_run_assembled_by_hand_runs_its_loop_and_tells_its_watcher(tmp_path, loop, overrides):
     spec = to_spec(compose([*TINY, *overrides]))
     notes = Notes()
-    summary = loop(Run(spec, engine_of(make_game(spec)), tmp_path, watcher=notes))
+    summary = loop(Run(spec, engine_of(make_game(spec.game)), tmp_path, watcher=notes))
     assert notes.summaries == [summary]
     assert read_json(tmp_path / "summary.json") == summary
     if loop is random_search:
@@ -60,12 +60,12 @@ def test_a_generation_plays_through_the_engine_it_is_handed(monkeypatch):
     one up meanwhile (every ``engine_of`` fails)."""
     spec, asked = to_spec(compose([*TINY, "fitness=exact"])), []
 
-    class Stub(type(engine_of(make_game(spec)))):
+    class Stub(type(engine_of(make_game(spec.game)))):
         def pair_win_rates(self, population, pairs, starts=None):
             asked.append(len(pairs))
             return super().pair_win_rates(population, pairs, starts)
 
-    stub, rng = Stub(make_game(spec)), np.random.default_rng(0)
+    stub, rng = Stub(make_game(spec.game)), np.random.default_rng(0)
     for module in [m for name, m in sys.modules.items() if name.startswith("ga_pig") and hasattr(m, "engine_of")]:
         monkeypatch.setattr(module, "engine_of", lambda game: pytest.fail(f"the engine of {game} was looked up"))
     parts = Generations(spec, stub, rng, RatesVsOptimal(stub))

@@ -86,9 +86,9 @@ def _same(one: dict, other: dict) -> bool:
                                               zip(one.values(), other.values(), strict=True))
 
 
-@pytest.mark.parametrize("game, side, force_roll_at_zero", [(Game.pig(12), 5, True), (Game.pig(12), 4, False),
-                                                            (Game.hog(8), 3, False), (Game.pig(6, players=3), 4, True)])
-def test_columns_read_from_cube_genomes_are_those_of_their_decisions(game, side, force_roll_at_zero):
+@pytest.mark.parametrize("game, side", [(Game.pig(12), 5), (Game.pig(12), 4), (Game.hog(8), 3),
+                                        (Game.pig(6, players=3), 4)])
+def test_columns_read_from_cube_genomes_are_those_of_their_decisions(game, side):
     """Counted over the genes of a cube side (ragged blocks where the side does not divide the goal; Hog's dice
     counts; the turn starts a run forces to roll), every column is exactly the decisions' (equal, not close)."""
     genes = TensorGenome(engine_of(game))
@@ -98,14 +98,14 @@ def test_columns_read_from_cube_genomes_are_those_of_their_decisions(game, side,
     genomes[2] = genomes[0]
     half = genomes[0].size // 2
     genomes[3:].reshape(3, -1)[:, :half] = genomes[0].reshape(-1)[:half]  # all alike in some blocks
-    decided = genes.decided_by_genes(force_roll_at_zero)
+    decided = genes.decided_by_genes()
     legal = S.legal(game)
     weights = _block_sums(legal & decided, side)
     unread = np.flatnonzero(weights == 0)
     if len(unread):  # member 2 differs from 0 in a gene no legal state reads: the same strategy
         genomes[2].reshape(-1)[unread[0]] = genomes[2].reshape(-1)[unread[0]] == 0
-    assert (weights > 0).any() and (force_roll_at_zero or decided.all())
-    strategies = genes.decode(genomes, side, force_roll_at_zero)
+    assert (weights > 0).any()
+    strategies = genes.decode(genomes, side)
     by_genes = Diversity(genes.engine, legal, lambda: strategies[3], decided)
     by_states = Diversity(genes.engine, legal, lambda: strategies[3])
     columns = by_states(strategies)

@@ -38,7 +38,7 @@ def test_threshold_genomes_round_trip_and_decode_to_tensors():
     genes = _genes("threshold")
     rng = np.random.default_rng(1)
     h = genes.random(rng, 5, 1, 0.5)
-    strategies = genes.decode(h, 1, False)
+    strategies = genes.stored(h, 1)[0]  # each turn start as its gene says (decode makes it roll)
     assert strategies.shape == (5,) + space_of(G).shape and strategies.dtype == bool
     S.check_population(strategies, G)
     assert np.array_equal(S.thresholds_of(strategies, G), np.minimum(h, G.goal - np.arange(G.goal)[:, None]))
@@ -46,10 +46,10 @@ def test_threshold_genomes_round_trip_and_decode_to_tensors():
     # blocks: a side-5 genome expands to constant thresholds on 5x5 squares of (i, j)
     coarse = genes.random(rng, 2, 5, 0.5)
     assert coarse.shape == (2, 4, 4)
-    decoded = S.thresholds_of(genes.decode(coarse, 5, False), G)
+    decoded = S.thresholds_of(genes.stored(coarse, 5)[0], G)
     expected = np.minimum(coarse[:, 0:1, 1:2], 20 - np.arange(5)[:, None])
     assert np.array_equal(decoded[:, 0:5, 5:10], np.broadcast_to(expected, (2, 5, 5)))
-    assert np.array_equal(genes.decode(genes.refine(coarse, 5, 1), 1, True), genes.decode(coarse, 5, True))
+    assert np.array_equal(genes.decode(genes.refine(coarse, 5, 1), 1), genes.decode(coarse, 5))
 
 
 def test_threshold_genome_refuses_games_without_a_turn_total():
@@ -103,13 +103,13 @@ def test_threshold_genes_are_capped_where_larger_values_mean_the_same(side):
     settled = genes.settle(wild.copy())
     cap = G.goal - side * np.arange(n)[:, None]
     assert (settled <= cap).all() and (settled == np.minimum(wild, cap)).all()
-    assert np.array_equal(genes.decode(settled, side, True), genes.decode(wild, side, True))
+    assert np.array_equal(genes.decode(settled, side), genes.decode(wild, side))
     assert (genes.random(rng, 50, side, 0.5) <= cap).all()
     top = np.broadcast_to(cap, (n, n)).astype(np.int16).copy()
     for row in range(n):
         lowered = top.copy()
         genes.shift(lowered, (slice(row, row + 1), slice(0, n)), -1)
-        assert not np.array_equal(genes.decode(lowered[None], side, False), genes.decode(top[None], side, False))
+        assert not np.array_equal(genes.stored(lowered[None], side)[0], genes.stored(top[None], side)[0])
 
 
 def test_the_space_and_its_threshold_genome():
@@ -124,14 +124,14 @@ def test_the_space_and_its_threshold_genome():
     rng = np.random.default_rng(0)
     genomes = genes.random(rng, 3, 1, 0.5)
     assert genomes.shape == (3, 100, 100, 2)
-    strategies = genes.decode(genomes, 1, True)
+    strategies = genes.decode(genomes, 1)
     assert strategies.shape == (3, *space.shape)
     np.testing.assert_array_equal(genes.encode(strategies, 1), genomes)
     coarse = genes.random(rng, 2, 20, 0.5)
-    np.testing.assert_array_equal(genes.decode(genes.refine(coarse, 20, 5), 5, True), genes.decode(coarse, 20, True))
+    np.testing.assert_array_equal(genes.decode(genes.refine(coarse, 20, 5), 5), genes.decode(coarse, 20))
     # optimal play is close to a threshold strategy in both seats
     solution = exact.optimal(game)
-    nearest = genes.decode(genes.encode(solution.policy[None], 1), 1, True)[0]
+    nearest = genes.decode(genes.encode(solution.policy[None], 1), 1)[0]
     assert exact.win_rate(nearest, solution.policy, game) > 0.4999
 
 
@@ -143,7 +143,7 @@ def test_leader_genome_plays_the_two_player_thresholds_against_the_highest_oppos
         rng = np.random.default_rng(game.players)
         genomes = genes.random(rng, 4, 1, 0.5)
         assert genomes.shape == (4, game.goal, game.goal)
-        strategies = genes.decode(genomes, 1, False)
+        strategies = genes.stored(genomes, 1)[0]
         room = game.goal - np.arange(game.goal)[:, None]
         tables = np.arange(game.goal) < np.minimum(genomes, room)[..., None]
         for table, strategy in zip(tables, strategies, strict=True):
@@ -152,7 +152,7 @@ def test_leader_genome_plays_the_two_player_thresholds_against_the_highest_oppos
                 np.testing.assert_array_equal(strategy[scores], table[scores[0], max(scores[1:])])
         np.testing.assert_array_equal(genes.encode(strategies, 1), np.minimum(genomes, room))
         coarse = genes.random(rng, 2, 3, 0.5)
-        np.testing.assert_array_equal(genes.decode(genes.refine(coarse, 3, 1), 1, True), genes.decode(coarse, 3, True))
+        np.testing.assert_array_equal(genes.decode(genes.refine(coarse, 3, 1), 1), genes.decode(coarse, 3))
     with pytest.raises(ValueError, match="config key 'genome' = 'leader': expected one of \\('tensor', 'threshold'\\)"):
         run(compose(["genome=leader"]), "/nonexistent/never-written")
 
@@ -163,31 +163,30 @@ def test_leader_genome_plays_the_two_player_thresholds_against_the_highest_oppos
 def test_decoding_into_given_memory_gives_what_a_fresh_decode_gives(name, game):
     genes = _genes(name, game)
     genomes = genes.random(np.random.default_rng(2), 3, 2, 0.5)
-    fresh = genes.decode(genomes, 2, True)
+    fresh = genes.decode(genomes, 2)
     out = np.ones((3,) + genes.space.shape, genes.space.dtype)
-    assert genes.decode(genomes, 2, True, out=out) is out
+    assert genes.decode(genomes, 2, out=out) is out
     np.testing.assert_array_equal(out, fresh)
 
 
 @pytest.mark.parametrize("name, game", [("threshold", Game.pig(10, players=3)), ("leader", Game.pig(10, players=3)),
                                         ("leader", Game.pig(7, sides=4, players=4)), ("threshold", G)])
-@pytest.mark.parametrize("force_roll_at_zero", [False, True])
-def test_thresholds_are_the_decoded_strategies_thresholds(name, game, force_roll_at_zero):
+def test_thresholds_are_the_decoded_strategies_thresholds(name, game):
     """``thresholds`` gives per state the turn total a decoded strategy first holds at (roll while below), so the
     loops that read thresholds play exactly the decoded strategies; ``decisions`` turns them back into them."""
     genes = _genes(name, game)
     assert genes.compact
     genomes = genes.random(np.random.default_rng(5), 3, 2, 0.5)
-    genomes[0] = 0  # always passes, unless a turn start must roll
-    decoded = genes.decode(genomes, 2, force_roll_at_zero)
-    h = genes.thresholds(genomes, 2, force_roll_at_zero)
-    assert (h[0] == force_roll_at_zero).all() and decoded[0, ..., 0].all() == force_roll_at_zero
+    genomes[0] = 0  # would always pass, but a turn start rolls
+    decoded = genes.decode(genomes, 2)
+    h = genes.thresholds(genomes, 2)
+    assert (h[0] == 1).all() and decoded[0, ..., 0].all()
     assert h.shape == (3,) + genes.space.shape[:-1] and h.dtype == np.int16
     np.testing.assert_array_equal(h, S.thresholds_of(decoded, game))
     np.testing.assert_array_equal(genes.decisions(h), decoded)
     assert genes.decisions(decoded) is decoded
     out = np.full_like(h, -1)
-    assert genes.thresholds(genomes, 2, force_roll_at_zero, out=out) is out
+    assert genes.thresholds(genomes, 2, out=out) is out
     np.testing.assert_array_equal(out, h)
 
 
@@ -195,4 +194,4 @@ def test_seated_and_tensor_genomes_give_no_thresholds():
     for genes in (_genes("tensor"), _genes("threshold", Game.pig(12, endgame="last_round"))):
         assert not genes.compact
         with pytest.raises(NotImplementedError, match="does not give thresholds"):
-            genes.thresholds(genes.random(np.random.default_rng(0), 1, 1, 0.5), 1, False)
+            genes.thresholds(genes.random(np.random.default_rng(0), 1, 1, 0.5), 1)

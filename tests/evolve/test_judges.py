@@ -10,14 +10,14 @@ import pytest
 
 from ga_pig import exact
 from ga_pig import strategies as S
-from ga_pig.config import compose, make_game, part
+from ga_pig.config import compose, part, to_spec
 from ga_pig.evolve.judges import JUDGES, ExactRates, RatesVsOptimal, SimulatedLadder, _meta_nash
-from ga_pig.evolve.parts import SimulatedChampions
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.families import FAMILIES, engine_of, space_of
 from ga_pig.families import players as NP
 from ga_pig.game import Game
 from ga_pig.runs import run
+from ga_pig.spec import SimulatedChampions, make_game
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
 
 G = Game.pig(20)
@@ -29,9 +29,8 @@ LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshol
           "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
 #: The ladder judges, by fitness kind, with the keys of each these tests set.
 LADDERS = {"exact": ["fitness=exact_champions"],
-           "simulated": ["fitness=simulated_champions", "fitness.common=false", "fitness.max_games=3200"],
-           "paired": ["fitness=simulated_champions", "fitness.common=false", "fitness.max_games=3200",
-                      "fitness.paired=true"]}
+           "simulated": ["fitness=simulated_champions", "fitness.max_games=3200"],
+           "paired": ["fitness=simulated_champions", "fitness.max_games=3200", "fitness.paired=true"]}
 
 
 def _ladder(kind: str, cfg, game: Game = G):
@@ -142,20 +141,18 @@ def test_exact_rates_against_an_archive_evaluate_only_the_pairs_not_known(monkey
     assert calls[-1] == (1, 2)  # only the stranger
 
 
-@pytest.mark.parametrize("common", [True, False])
-def test_simulated_judges_with_common_dice_rank_members_on_the_same_luck(common):
-    """fitness.common: members that play alike get the same fitness against the same champions
-    (and in a round robin, the same totals against the others); without it, their own luck."""
-    cfg = compose([*LADDER, *LADDERS["simulated"], f"fitness.common={common}"])
-    ladder = JUDGES[("simulated", "champions")].for_run(E, cfg, np.random.default_rng(0), None)
+def test_the_simulated_ladder_ranks_members_on_the_same_dice_and_a_population_on_their_own():
+    """fitness=simulated_champions: members that play alike get the same fitness against the same champions
+    (common random numbers); fitness=simulated: each match is played on its own dice, so their own luck."""
+    ladder = JUDGES[("simulated", "champions")].for_run(E, compose([*LADDER, *LADDERS["simulated"]]),
+                                                         np.random.default_rng(0), None)
     ladder.crown(np.stack([S.hold_at(3, G), S.hold_at(4, G)]), ())
     fitness = ladder.totals(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(6, G)]))
-    assert (fitness[0] == fitness[1]) == common
-    population = JUDGES[("simulated", "population")].for_run(E, compose([*LADDER, f"fitness.common={common}"]),
-                                                              np.random.default_rng(0), None)
+    assert fitness[0] == fitness[1]
+    population = JUDGES[("simulated", "population")].for_run(E, compose(LADDER), np.random.default_rng(0), None)
     duels = population.duels(np.stack([S.hold_at(5, G), S.hold_at(5, G), S.hold_at(8, G)]),
                              np.array([[0, 2], [1, 2]]))
-    assert np.array_equal(duels[0], duels[1]) == common
+    assert not np.array_equal(duels[0], duels[1])
 
 
 @pytest.mark.parametrize("kind", ["exact", "simulated", "paired"])
@@ -165,8 +162,7 @@ def test_must_beat_asks_a_challenger_to_beat_the_last_champions(kind):
     strong, weak, challenger = S.hold_at(6, G), S.hold_at(2, G), S.hold_at(3, G)
     assert exact.win_rate(challenger, weak, G) > 0.5 > exact.win_rate(challenger, strong, G)
     for must_beat, promoted in ((1, True), (2, False)):
-        cfg = compose([*LADDER, *LADDERS[kind], "fitness.archive=2", f"fitness.must_beat={must_beat}",
-                       *(["fitness.common=true"] if kind != "exact" else [])])
+        cfg = compose([*LADDER, *LADDERS[kind], "fitness.archive=2", f"fitness.must_beat={must_beat}"])
         ladder = _ladder(kind, cfg)
         ladder.champions = [strong, weak]
         ladder.crown(np.stack([challenger, S.hold_at(1, G)]), ())
@@ -305,8 +301,8 @@ GA = [*PLAYERS, "fitness=exact_champions"]
 def test_the_ladder_promotes_a_member_that_wins_more_than_a_third(kind):
     """Hold at 4 alone wins 0.47 against two players holding at 3 (more than its fair share,
     1/3, less than 1/2): promoted; hold at 3 against hold at 4 (0.21) is not."""
-    cfg = compose([*PLAYERS, f"fitness={'exact' if kind == 'exact' else 'simulated'}_champions", "games_per_match=2000",
-                   *(["fitness.common=false", "fitness.max_games=64000"] if kind != "exact" else []),
+    cfg = compose([*PLAYERS, f"fitness={'exact' if kind == 'exact' else 'simulated'}_champions", "games_per_match=8000",
+                   *(["fitness.max_games=64000"] if kind != "exact" else []),
                    *(["fitness.paired=true"] if kind == "paired" else [])])
     judge = _ladder(kind, cfg, THREE)
     judge.crown(np.stack([S.hold_at(2, THREE), S.hold_at(3, THREE)]), ())
@@ -325,8 +321,8 @@ def test_a_three_player_run_without_recording_never_solves(tmp_path, monkeypatch
     run(compose(GA), tmp_path / "recorded")
     monkeypatch.setattr(NP, "optimal", forbidden)
     _forbid(monkeypatch, forbidden)
-    summary = run(compose([*PLAYERS, "record=false", "fitness=simulated_champions", "fitness.common=false",
-                           "games_per_match=50"]), tmp_path / "blind")
+    summary = run(compose([*PLAYERS, "record=false", "fitness=simulated_champions", "games_per_match=50"]),
+                  tmp_path / "blind")
     assert summary["champion"] is None
     run(compose([*GA, "record=false"]), tmp_path / "blind_exact")
     assert np.array_equal(np.load(tmp_path / "blind_exact" / "best.npy"), np.load(tmp_path / "recorded" / "best.npy"))
@@ -354,7 +350,7 @@ def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
         return
     summary = run(cfg, tmp_path)
     check_outputs(tmp_path, summary)
-    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
+    space_of(make_game(to_spec(cfg).game)).check(np.load(tmp_path / "best.npy"), "best.npy")
 
 
 def test_a_ladder_never_tests_the_reigning_champion_against_itself(monkeypatch):
@@ -403,7 +399,8 @@ def test_a_three_player_ladder_holds_thresholds_and_plays_as_with_decisions(geno
 
     cfg = [*PLAYERS, f"genome={genome}", "fitness=simulated_champions", "games_per_match=100", "generations=12",
            "fitness.max_games=800", "fitness.paired=true", "fitness.keep_champion=true", "eval_every=3"]
-    compact = SimulatedLadder.for_run(engine_of(make_game(compose(cfg))), compose(cfg), np.random.default_rng(0), None)
+    spec = to_spec(compose(cfg))
+    compact = SimulatedLadder.for_run(engine_of(make_game(spec.game)), spec, np.random.default_rng(0), None)
     assert compact.compact
     run(compose(cfg), tmp_path / "thresholds")
     made = SimulatedLadder.for_run.__func__
@@ -446,7 +443,7 @@ def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, 
     from ga_pig.config import to_spec
     from ga_pig.evolve.judges import Judge, judge
     from ga_pig.evolve.outputs import load_checkpoint
-    from ga_pig.evolve.parts import FitnessConfig
+    from ga_pig.spec import FitnessConfig
 
     made = []
 

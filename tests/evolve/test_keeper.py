@@ -25,9 +25,9 @@ def test_the_parent_playing_the_champion_replaces_the_child_at_the_slot():
     parent's genome takes the child slot; every other child is untouched."""
     genes = GENOMES["threshold"](engine_of(G))
     parents = _population(genes, 10, 6, 1)
-    strategies = genes.decode(np.stack(parents), 10, False)
+    strategies = genes.decode(np.stack(parents), 10)
     children = _population(genes, 10, 6, 2)
-    kept = KeepChampion(genes, False, slot=-2)(children, parents, strategies, strategies[3], 10)
+    kept = KeepChampion(genes, slot=-2)(children, parents, strategies, strategies[3], 10)
     assert np.array_equal(kept[-2], parents[3]) and not np.array_equal(children[-2], parents[3])
     assert all(a is b for i, (a, b) in enumerate(zip(kept, children, strict=True)) if i != 4)
 
@@ -35,8 +35,8 @@ def test_the_parent_playing_the_champion_replaces_the_child_at_the_slot():
 def test_children_that_carry_the_champion_or_no_champion_are_left_alone():
     genes = GENOMES["tensor"](engine_of(G))
     parents = _population(genes, 4, 5, 3)
-    strategies = genes.decode(np.stack(parents), 4, True)
-    keep = KeepChampion(genes, True)
+    strategies = genes.decode(np.stack(parents), 4)
+    keep = KeepChampion(genes)
     children = [*_population(genes, 4, 4, 4), parents[1]]
     assert keep(children, parents, strategies, strategies[1], 4) is children
     assert keep(children, parents, strategies, None, 4) is children
@@ -47,15 +47,15 @@ def test_a_champion_no_parent_plays_is_written_anew_only_when_exact():
     block of side 4 has no genome of that side, and is left out."""
     genes = GENOMES["threshold"](engine_of(G))
     parents = _population(genes, 1, 4, 5)
-    champion = genes.decode(genes.random(np.random.default_rng(6), 1, 1, 0.5), 1, False)[0]
-    kept = KeepChampion(genes, False)(parents, parents, genes.decode(np.stack(parents), 1, False), champion, 1)
-    assert np.array_equal(genes.decode(np.stack(kept[-1:]), 1, False)[0], champion)
+    champion = genes.decode(genes.random(np.random.default_rng(6), 1, 1, 0.5), 1)[0]
+    kept = KeepChampion(genes)(parents, parents, genes.decode(np.stack(parents), 1), champion, 1)
+    assert np.array_equal(genes.decode(np.stack(kept[-1:]), 1)[0], champion)
     tensor = GENOMES["tensor"](engine_of(G))
     parents = _population(tensor, 4, 5, 7)
-    strategies = tensor.decode(np.stack(parents), 4, True)
+    strategies = tensor.decode(np.stack(parents), 4)
     champion = strategies[0].copy()
     champion[3, 5, 2] = not champion[3, 5, 2]
-    assert KeepChampion(tensor, True)(parents, parents, strategies, champion, 4) is parents
+    assert KeepChampion(tensor)(parents, parents, strategies, champion, 4) is parents
 
 
 LADDER = ["game.goal=20", "population_size=6", "genome=threshold", "selection=mu_plus_lambda", "selection.mu=2",

@@ -42,7 +42,7 @@ def test_memetic_step_puts_the_best_response_to_the_champion_in_the_population(t
     assert last["memetic_every"] == 3
     population, _ = load_population(tmp_path / "assisted")
     genes = ThresholdGenome(engine_of(G))
-    expected = genes.decode(genes.encode(respond(engine_of(G), asked[-1]).policy[None], 1), 1, True)[0]
+    expected = genes.decode(genes.encode(respond(engine_of(G), asked[-1]).policy[None], 1), 1)[0]
     assert np.array_equal(population[-1], expected)
     plain = run(compose([*LADDER, "fitness=exact_champions", "generations=6"]), tmp_path / "plain")
     assert len(asked) == 2 and plain["setting"] == "oracle-free"

@@ -8,7 +8,7 @@ import pytest
 
 from ga_pig import Game
 from ga_pig import strategies as S
-from ga_pig.config import compose, make_game, part, to_spec
+from ga_pig.config import compose, part, to_spec
 from ga_pig.evolve import operators
 from ga_pig.evolve.genomes import GENOMES, ThresholdGenome
 from ga_pig.evolve.individual import Individual
@@ -16,6 +16,7 @@ from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING, boundary_s
 from ga_pig.evolve.toolbox import build_toolbox
 from ga_pig.families import engine_of, space_of
 from ga_pig.runs import run
+from ga_pig.spec import make_game
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
 
 
@@ -297,14 +298,14 @@ def test_every_operator_runs(crossover, mutation, space, tmp_path):
         return
     summary = run(cfg, tmp_path)
     check_outputs(tmp_path, summary)
-    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
+    space_of(make_game(to_spec(cfg).game)).check(np.load(tmp_path / "best.npy"), "best.npy")
 
 
 def test_coevolve_exact_changes_fewer_genes_per_child_at_the_finest_side():
     """coevolve_exact's last wave (operators.fine_mutation) breeds children that differ from their parent in about a
     fifth of the genes its earlier waves change: near the top most changes cost (docs/findings/discovery.md)."""
     cfg = compose(["experiment=coevolve_exact", "progress=false"])
-    genes = GENOMES[str(cfg.genome)](engine_of(make_game(cfg)))
+    genes = GENOMES[cfg.genome](engine_of(make_game(to_spec(cfg).game)))
     game = genes.game
     rng = np.random.default_rng(3)
     changed = {}
@@ -333,8 +334,8 @@ def test_a_new_operator_with_its_parameter_dataclass_runs(monkeypatch, capsys, t
     from ga_pig._config_doc import group_options, help_keys, markdown
     from ga_pig.config import validate
     from ga_pig.evolve.operators import operator
-    from ga_pig.evolve.parts import OperatorParams
-    from tests.runs.test_preflight import refused
+    from ga_pig.spec import OperatorParams
+    from tests.runs.test_command import refused
 
     @dataclass
     class ClumpParams(OperatorParams):
@@ -364,7 +365,7 @@ def test_a_new_operator_with_its_parameter_dataclass_runs(monkeypatch, capsys, t
     cfg = compose(["operators=clumped", "operators.clump=2", "mutation=0.2", *SMALL])
     summary = run(cfg, tmp_path)
     check_outputs(tmp_path, summary)
-    space_of(make_game(cfg)).check(np.load(tmp_path / "best.npy"), "best.npy")
+    space_of(make_game(to_spec(cfg).game)).check(np.load(tmp_path / "best.npy"), "best.npy")
     assert seen and set(seen) == {2}
     capsys.readouterr()  # the run's own output (with a cold cache, numba's compile notice) is not a refusal's
     with pytest.raises(ValueError, match=r"'operators.mutation' = 'clumped': expected 'per_gene' with "

@@ -8,9 +8,9 @@ from ga_pig import strategies as S
 from ga_pig.config import part
 from ga_pig.evolve import cube
 from ga_pig.evolve.genomes import TensorGenome
-from ga_pig.evolve.parts import RandomPopulation
 from ga_pig.evolve.populations import POPULATIONS, initial_genomes
 from ga_pig.families import engine_of
+from ga_pig.spec import RandomPopulation
 
 G = Game.pig(goal=30)
 E = engine_of(G)

@@ -19,8 +19,8 @@ import pytest
 
 from ga_pig.config import compose
 from ga_pig.evolve.progress import PROGRESS_LOGGER, Limit, Progress
-from ga_pig.evolve.spec import Config
 from ga_pig.runs import run
+from ga_pig.spec import RunSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["experiment=knockout", "game.goal=30", "generations=40", "population_size=6", "games_per_match=10",
@@ -88,7 +88,7 @@ def test_a_generation_slower_than_the_limit_is_named_once(caplog):
 def test_the_time_left_is_the_time_limits_when_the_limit_comes_first(caplog):
     """A run that stops on ``time_limit_s`` long before its last generation says the limit's time left, not the
     generations' (a 15-minute run of 100,000 generations would say hours)."""
-    spec = Config(progress=False, experiment="t")
+    spec = RunSpec(progress=False, experiment="t")
     caplog.set_level(logging.INFO, logger=PROGRESS_LOGGER)
     lines = {}
     for seconds in (60, 10**6, None):

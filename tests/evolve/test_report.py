@@ -11,17 +11,18 @@ import pytest
 
 from ga_pig import exact
 from ga_pig import strategies as S
-from ga_pig.config import compose, make_game, to_spec
+from ga_pig.config import compose, to_spec
 from ga_pig.evolve.report import HOLD_AT, NEAR_OPTIMAL, REPORT_LOGGER, report
 from ga_pig.families import engine_of
 from ga_pig.runs import run
+from ga_pig.spec import make_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_report_of_the_exeter_ga_cube_experiment():
     cfg = compose(["experiment=cube", "mutation=0.005"])
-    game = make_game(cfg)
+    game = make_game(to_spec(cfg).game)
     champion = S.hold_at(25, game)
     lines = report(to_spec(cfg), engine_of(game), {"champion": 0.4789, "best_ever": 0.31}, champion)
     text = "\n".join(lines)
@@ -50,7 +51,7 @@ def test_the_report_says_what_applies(overrides, says, not_says):
     evaluation, else the line says why not; other games are pointed at the discovery commands
     for their own game."""
     cfg = compose(overrides)
-    game = make_game(cfg)
+    game = make_game(to_spec(cfg).game)
     champion = S.dice(5, game) if game.max_dice else S.hold_at(10, game)
     summary = {"champion": 0.3 if cfg.record else None, "best_ever": 0.3}
     text = "\n".join(report(to_spec(cfg), engine_of(game), summary, champion))

@@ -82,12 +82,14 @@ def test_games_it_does_not_take_are_refused_in_one_line():
 
 
 def test_the_run_config_takes_it_and_play_refuses_it():
-    from ga_pig.config import compose, make_game, validate
+    from ga_pig.config import compose, to_spec, validate
     from ga_pig.play.config import playable_game
+    from ga_pig.spec import make_game
 
     cfg = compose(["game=solitaire"])
     validate(cfg)
-    assert make_game(cfg) == Game.solitaire() and str(make_game(cfg)) == "solitaire(goal=100, turns=10)"
+    game = make_game(to_spec(cfg).game)
+    assert game == Game.solitaire() and str(game) == "solitaire(goal=100, turns=10)"
     with pytest.raises(ValueError, match="config key 'game.name' = 'solitaire': expected a game with roll/hold "
                                          "decisions; solitaire.*has roll/hold decisions against a turn limit"):
         playable_game(cfg)

@@ -23,7 +23,7 @@ import pytest
 from ga_pig.config import compose, fit_experiment, validate
 from ga_pig.runs import cluster, run
 
-run_module = importlib.import_module("ga_pig.runs.run")  # the module, which the package's `run` hides
+run_module = importlib.import_module("ga_pig.runs.start")  # the module, which the package's `run` hides
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPERIMENTS = sorted(p.stem for p in (ROOT / "conf" / "experiment").glob("*.yaml"))
@@ -162,12 +162,12 @@ def _http_port() -> int:
                                           (_http_port, "did not speak Dask's protocol within 1.5 s")])
 def test_a_scheduler_that_does_not_answer_as_dask_is_refused_before_any_work(service, why, tmp_path, monkeypatch,
                                                                              capsys):
-    from ga_pig.preflight import preflight
+    from ga_pig.runs.command import check
 
     monkeypatch.setattr(cluster, "ANSWER_S", 0.5)
     address = f"tcp://127.0.0.1:{service()}"
     with pytest.raises(SystemExit) as refused:
-        preflight(["islands=2", f"cluster.address={address}", f"hydra.run.dir={tmp_path / 'run'}"])
+        check(["islands=2", f"cluster.address={address}", f"hydra.run.dir={tmp_path / 'run'}"])
     said = capsys.readouterr().err
     assert refused.value.code == 2 and said.count("\n") == 1 and why in said
     assert f"config key 'cluster.address' = '{address}': expected a Dask scheduler that answers; " in said

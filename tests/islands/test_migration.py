@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ga_pig.evolve.islands import IslandState, edges, migrate
-from ga_pig.evolve.spec import MigrationConfig
+from ga_pig.spec import MigrationConfig
 
 
 def _island(island: int, size: int = 6) -> IslandState:

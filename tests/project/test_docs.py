@@ -22,7 +22,7 @@ import ga_pig
 import ga_pig.study.config  # noqa: F401  (registers the play and study schemas with _config_doc)
 from ga_pig import _config_doc, _schema
 from ga_pig.config import compose
-from ga_pig.preflight import schema_keys
+from ga_pig.config.schema import run_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -33,7 +33,7 @@ def _leaves(schema: str) -> list[str]:
     from ga_pig.play.config import PlayConfig
     from ga_pig.study.config import StudyConfig
 
-    keys = schema_keys() if schema == "run" else _schema.keys(PlayConfig if schema == "play" else StudyConfig)
+    keys = run_keys() if schema == "run" else _schema.keys(PlayConfig if schema == "play" else StudyConfig)
     return [key for key, kind in keys.items() if not hasattr(kind, "__dataclass_fields__")]
 
 

@@ -24,13 +24,14 @@ from hydra.core.config_store import ConfigStore
 
 from ga_pig import exact, reference
 from ga_pig.analysis import load_population
-from ga_pig.config import compose, make_game
+from ga_pig.config import compose, to_spec
 from ga_pig.evolve.judges import JUDGES
 from ga_pig.evolve.operators import CROSSOVERS
 from ga_pig.evolve.selection import SCHEMES
 from ga_pig.families import engine_of, space_of
 from ga_pig.game import GAMES, Game
 from ga_pig.runs import run
+from ga_pig.spec import make_game
 from tests.contract import SMALL, SPACE_GAMES, check_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,9 +74,9 @@ def _check_run(argv: list[str]) -> None:
     from hydra._internal.utils import get_args_parser
 
     from ga_pig.config import compose, validate
-    from ga_pig.preflight import check_overrides, preflight
+    from ga_pig.runs.command import check, check_overrides
 
-    preflight(argv)
+    check(argv)
     args, _ = get_args_parser().parse_known_args(argv)
     for job in check_overrides(list(args.overrides), bool(args.multirun)):
         validate(compose(job))
@@ -277,4 +278,4 @@ def test_readme_operator_plugs_in(registries, tmp_path):
         summary = run(cfg, out)
         check_outputs(out, summary)
         strategies, _ = load_population(out)
-        space_of(make_game(cfg)).check_population(strategies)
+        space_of(make_game(to_spec(cfg).game)).check_population(strategies)

@@ -1,4 +1,4 @@
-"""ga_pig.launch on a real SLURM cluster: sweeps through sbatch, and a job requeued past its limit.
+"""ga_pig.runs.launch on a real SLURM cluster: sweeps through sbatch, and a job requeued past its limit.
 
 A real SLURM sweep: hydra/launcher=slurm through sbatch, when a cluster answers on this machine
 (``make test-cluster`` brings up a one-node one with scripts/slurm_local.sh and requires it)."""

@@ -201,7 +201,8 @@ def _left_by_a_stopped_start(directory: Path, *extra: str) -> Path:
 
 
 def test_a_directory_left_by_a_stopped_start_is_claimed_again_emptied(tmp_path):
-    from ga_pig.runs.resume import restart_command, stopped_before_checkpoint
+    from ga_pig.rundir import stopped_before_checkpoint
+    from ga_pig.runs.job import restart_command
 
     stopped = _left_by_a_stopped_start(tmp_path / "stopped", "generations.parquet")
     assert stopped_before_checkpoint(stopped)

@@ -225,21 +225,8 @@ def test_sweeps_started_together_get_their_own_directories(tmp_path):
     assert sorted(seeds) == [[1, 2], [3, 4]]
 
 
-def test_command_line_refuses_bad_values_leaving_nothing(tmp_path):
-    for args in (["mutation=2"], ["--cfg", "job", "mutation=2"], ["seed=1180591620717411303424"]):
-        process = _cli(*args, cwd=tmp_path)
-        output, _ = process.communicate(timeout=120)
-        assert process.returncode == 2, output
-        assert output.strip().startswith("ga_pig: config key"), output
-        assert len(output.strip().splitlines()) == 1, output
-    assert not (tmp_path / "outputs").exists()
-    process = _cli("--cfg", "job", "mutation=0.2", cwd=tmp_path)
-    output, _ = process.communicate(timeout=120)
-    assert process.returncode == 0 and "mutation: 0.2" in output
-
-
 def test_help_names_the_program_and_every_key():
-    from ga_pig.config import Config
+    from ga_pig.spec import RunSpec
 
     process = _cli("--help")
     output, _ = process.communicate(timeout=120)
@@ -248,7 +235,7 @@ def test_help_names_the_program_and_every_key():
 
     assert output.startswith(f"ga_pig {__version__}: ") and "__main__" not in output
     keys = [line.split()[0] for line in output.split("== Keys")[1].splitlines()[1:] if line.strip()]
-    fields = set(Config.__dataclass_fields__)
+    fields = set(RunSpec.__dataclass_fields__)
     listed = {key.split(".")[0] for key in keys if not key.startswith("ga_pig")}
     assert fields <= listed, fields - listed
 
@@ -264,15 +251,6 @@ def test_multirun_sweep(launcher, tmp_path):
     assert [p.name for p in runs] == ["0_knockout", "1_knockout"]
     mutations = sorted(json.loads((p / "summary.json").read_text())["mutation"] for p in runs)
     assert mutations == [0.01, 0.05]
-
-
-def test_sweep_with_a_bad_job_starts_none(tmp_path):
-    sweep = tmp_path / "sweep"
-    process = _cli("--multirun", "experiment=knockout", "mutation=0.01,0.02,1.5", *TINY, f"hydra.sweep.dir={sweep}")
-    output, _ = process.communicate(timeout=300)
-    assert process.returncode == 2, output
-    assert output.strip() == "ga_pig: config key 'mutation' = 1.5: expected a fraction in [0, 1]"
-    assert not sweep.exists()
 
 
 def test_failed_job_is_reported_beside_the_others(tmp_path):

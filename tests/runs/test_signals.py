@@ -2,7 +2,7 @@
 
 Stop signals ([`ga_pig.signals`][ga_pig.signals]): SIGTERM saves the run's state at once and exits 143; the
 scheduler's preemption signal saves it and hands over to submitit, whose requeued job continues
-from it ([`continue_restarted`][ga_pig.launch.continue_restarted]); a write is never cut in half. A stop
+from it ([`continue_restarted`][ga_pig.runs.launch.continue_restarted]); a write is never cut in half. A stop
 before the first checkpoint leaves a directory the same command starts again in place, and says so;
 Ctrl-C while a command starts prints one line, not a traceback."""
 
@@ -102,7 +102,7 @@ def test_a_stop_signal_during_a_write_takes_effect_after_it(tmp_path):
 
 
 def test_a_restarted_job_continues_from_its_checkpoint(tmp_path, monkeypatch):
-    from ga_pig.launch import continue_restarted
+    from ga_pig.runs.launch import continue_restarted
 
     tiny = ["experiment=knockout", "game.goal=30", "generations=6", "population_size=6", "games_per_match=10",
             "progress=false"]

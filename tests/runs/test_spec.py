@@ -13,21 +13,24 @@ import hydra
 import pytest
 
 from ga_pig.config import compose, to_spec
-from ga_pig.evolve import spec as spec_module
 from ga_pig.evolve.assembled import Run
-from ga_pig.evolve.parts import SimulatedChampions
-from ga_pig.evolve.spec import Config
 from ga_pig.families import engine_of
+from ga_pig.files import read_json
 from ga_pig.game import Game
+from ga_pig.runs import command as command_module
+from ga_pig.runs import job as job_module
 from ga_pig.runs import run_overrides
+from ga_pig.spec import RunSpec, SimulatedChampions
+from ga_pig.spec import sections as spec_module
 
+start_module = importlib.import_module("ga_pig.runs.start")
 TINY = ["game.goal=20", "generations=2", "population_size=4", "games_per_match=4", "record=false"]
 
 
 def _counted(monkeypatch) -> dict[str, int]:
-    """Counters of Hydra compositions and game builds, from now on."""
-    counts = {"compose": 0, "game": 0}
-    compose_, named = hydra.compose, Game.named.__func__
+    """Counters of Hydra compositions, jobs prepared (checked and made a spec) and game builds, from now on."""
+    counts = {"compose": 0, "prepare": 0, "game": 0}
+    compose_, named, prepare = hydra.compose, Game.named.__func__, job_module.prepare
 
     def counted_compose(*args, **kwargs):
         counts["compose"] += 1
@@ -37,56 +40,56 @@ def _counted(monkeypatch) -> dict[str, int]:
         counts["game"] += 1
         return named(cls, *args, **kwargs)
 
+    def counted_prepare(*args, **kwargs):
+        counts["prepare"] += 1
+        return prepare(*args, **kwargs)
+
+    for module in (command_module, start_module):  # the two that prepare a job
+        monkeypatch.setattr(module, "prepare", counted_prepare)
     monkeypatch.setattr(hydra, "compose", counted_compose)
     monkeypatch.setattr(Game, "named", classmethod(counted_named))
     spec_module._built.cache_clear()  # the games built before count as not built
     return counts
 
 
-@pytest.mark.parametrize("mode", ["evolve", "random_search"])
-def test_a_job_composes_its_config_once_and_builds_its_game_once(monkeypatch, tmp_path, mode):
-    counts = _counted(monkeypatch)
-    run_overrides([*TINY, f"mode={mode}", "draws=2"], tmp_path / "run")
-    assert counts == {"compose": 1, "game": 1}
-
-
-def test_a_resume_builds_only_the_saved_run_s_game(monkeypatch, tmp_path):
-    """A resume composes its command line once and builds the game of the run it continues once (not that of the
-    command line's own defaults, which it does not run)."""
-    run_overrides(TINY, tmp_path / "run")
-    counts = _counted(monkeypatch)
-    run_overrides([f"resume={tmp_path / 'run'}", "generations=3"], tmp_path / "unused")
-    assert counts == {"compose": 1, "game": 1}
-
-
-def test_the_command_line_builds_a_job_s_game_once(monkeypatch, tmp_path):
-    """``python -m ga_pig``: preflight's check (its one compose), the launch callback's check and the run share
-    one build of the game."""
+@pytest.mark.parametrize("entry, resumed, mode", [("python", False, "evolve"), ("python", False, "random_search"),
+                                                 ("python", True, "evolve"), ("command line", False, "evolve"),
+                                                 ("command line", True, "evolve")])
+def test_a_job_is_composed_prepared_and_its_game_built_once(monkeypatch, tmp_path, entry, resumed, mode):
+    """A job composes its config once and is prepared once (its spec made, its game built once), from Python
+    (``run_overrides``) and from ``python -m ga_pig``, whose check prepares the job that the launch callback and the
+    run loop then receive. A resume builds the game of the run it continues (not the command line's defaults')."""
     from hydra.core.global_hydra import GlobalHydra
 
+    if resumed:
+        run_overrides(TINY, tmp_path / "run")
     counts = _counted(monkeypatch)
-    monkeypatch.setattr(sys, "argv", ["ga_pig", *TINY, "progress=false", f"hydra.run.dir={tmp_path / 'run'}"])
-    handlers, level = list(logging.root.handlers), logging.root.level  # Hydra sets up the job's logging
-    try:
-        runpy.run_module("ga_pig", run_name="__main__")
-    finally:
-        GlobalHydra.instance().clear()
-        logging.root.handlers[:], logging.root.level = handlers, level
-    assert (tmp_path / "run" / "summary.json").is_file()
-    assert counts == {"compose": 1, "game": 1}
+    line = [f"resume={tmp_path / 'run'}", "generations=3"] if resumed else [*TINY, f"mode={mode}", "draws=2"]
+    if entry == "python":
+        run_overrides(line, tmp_path / "run")
+    else:
+        monkeypatch.setattr(sys, "argv", ["ga_pig", *line, "progress=false", f"hydra.run.dir={tmp_path / 'run'}"])
+        handlers, level = list(logging.root.handlers), logging.root.level  # Hydra sets up the job's logging
+        try:
+            runpy.run_module("ga_pig", run_name="__main__")
+        finally:
+            GlobalHydra.instance().clear()
+            logging.root.handlers[:], logging.root.level = handlers, level
+    assert not resumed or read_json(tmp_path / "run" / "summary.json")["generations"] == 3
+    assert counts == {"compose": 1, "prepare": 1, "game": 1}
 
 
 def test_the_loop_receives_one_assembled_run_not_the_hydra_config(monkeypatch, tmp_path):
     """The front end hands the loop one [`Run`]: the frozen spec, the engine bound to the game (the engine
     ``engine_of`` keeps for that game), the directory it claimed."""
-    runs = importlib.import_module("ga_pig.runs.run")  # the module: ga_pig.runs.run is also the function's name
+    runs = start_module
     received = {}
     monkeypatch.setattr(runs, "evolve", lambda run: received.update(run=run) or {})
     run_overrides(["experiment=coevolve_simulated", *TINY, "population_size=8"], tmp_path / "run")
     run = received["run"]
     assert type(run) is Run and run.out == tmp_path / "run" and run.resumed is None and run.watcher is None
     spec = run.spec
-    assert type(spec) is Config and type(spec.fitness) is SimulatedChampions
+    assert type(spec) is RunSpec and type(spec.fitness) is SimulatedChampions
     assert spec.game.goal == run.game.goal == 20 and run.engine is engine_of(run.game)
     with pytest.raises(dataclasses.FrozenInstanceError, match="made once"):
         spec.generations = 5
@@ -112,7 +115,7 @@ def test_every_setting_no_experiment_sets_has_an_example_that_runs():
 
     text = (Path(__file__).parents[2] / "docs" / "reference" / "configuration.md").read_text()
     commands = [line.split("#")[0].split()[3:] for line in text.splitlines() if line.startswith("python -m ga_pig ")]
-    for key in ("force_roll_at_zero", "fitness.restart", "fitness.margin", "fitness.aggregate"):
+    for key in ("fitness.restart", "fitness.margin", "fitness.aggregate"):
         assert any(o.startswith(f"{key}=") for command in commands for o in command), key
     for command in commands:
         validate(compose(command))

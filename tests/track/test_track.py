@@ -317,7 +317,7 @@ def test_a_sweeps_jobs_are_one_experiment_and_one_tensorboard_folder(stores, tmp
 ])
 def test_a_store_mlflow_cannot_open_and_write_is_refused_in_one_line_making_nothing(uri, why, tmp_path, monkeypatch,
                                                                                    capsys):
-    from ga_pig.preflight import preflight
+    from ga_pig.runs.command import check as check_command
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a_file").touch()
@@ -325,7 +325,7 @@ def test_a_store_mlflow_cannot_open_and_write_is_refused_in_one_line_making_noth
         free.bind(("127.0.0.1", 0))
         uri = uri.format(tmp=tmp_path, port=free.getsockname()[1])
     with pytest.raises(SystemExit) as refused:
-        preflight(["experiment=cube", "logger=mlflow", f"logger.tracking_uri={uri}"])
+        check_command(["experiment=cube", "logger=mlflow", f"logger.tracking_uri={uri}"])
     said = capsys.readouterr().err
     assert refused.value.code == 2 and said.count("\n") == 1
     assert said.startswith(f"ga_pig: config key 'logger.tracking_uri' = {uri!r}: {why.format(tmp=tmp_path)}")
@@ -352,7 +352,7 @@ def test_the_command_line_refuses_a_hydra_folder_by_name(stores, finished, tmp_p
 
 
 def test_the_command_line_takes_several_loggers_and_refuses_a_misspelt_one(capsys):
-    from ga_pig.preflight import check_overrides
+    from ga_pig.runs.command import check_overrides
 
     assert check_overrides(["logger=[tensorboard,mlflow]"], False) == [["logger=[tensorboard,mlflow]"]]
     with pytest.raises(SystemExit) as refused:

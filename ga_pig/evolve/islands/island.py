@@ -21,9 +21,9 @@ from ga_pig.evolve.individual import Individual
 from ga_pig.evolve.judges import RatesVsOptimal, Verdict
 from ga_pig.evolve.populations import initial_genomes
 from ga_pig.evolve.recorder import Recorder
-from ga_pig.evolve.spec import Config
 from ga_pig.evolve.state import Champion
 from ga_pig.families import Family
+from ga_pig.spec import RunSpec
 
 __all__ = ["IslandState", "island_rng", "stream", "epoch", "finish"]
 
@@ -89,7 +89,7 @@ class _Island:
     """An island's parts rebuilt from its state inside a task: the run's generations, its generator and judge
     restored, its population."""
 
-    def __init__(self, spec: Config, engine: Family, state: IslandState | None, island: int) -> None:
+    def __init__(self, spec: RunSpec, engine: Family, state: IslandState | None, island: int) -> None:
         self.spec, self.island = spec, island
         self.rng = island_rng(spec.seed, island)
         self.rates = _rates(engine, threading.get_ident())
@@ -130,7 +130,7 @@ class _Island:
                            self.rng.bit_generator.state, survivors, self.champion.strategy, judge_state, rows, rates)
 
 
-def epoch(spec: Config, engine: Family, island: int, state: IslandState | None, stop: int) -> IslandState:
+def epoch(spec: RunSpec, engine: Family, island: int, state: IslandState | None, stop: int) -> IslandState:
     """Island ``island`` (``state``; None: its first population, drawn) of a run on the game of ``engine`` evolved to
     the start of generation ``stop``:
     the survivors it holds bred, then each generation judged (recorded every ``recorded_every``) and bred, the last
@@ -150,13 +150,13 @@ def epoch(spec: Config, engine: Family, island: int, state: IslandState | None, 
     return state
 
 
-def finish(spec: Config, engine: Family, island: int, state: IslandState) -> IslandState:
+def finish(spec: RunSpec, engine: Family, island: int, state: IslandState) -> IslandState:
     """Island ``island``'s final population (its survivors bred), recorded as the run's last row with the island's
     champion, and its members' exact win rates against the optimal policy (NaN unrecorded)."""
     here = _Island(spec, engine, state, island)
     population = here.pending()
     genes, generation = here.run.genes, here.state.generation
-    strategies = genes.decode(np.stack(population), here.side, spec.force_roll_at_zero)
+    strategies = genes.decode(np.stack(population), here.side)
     champion = Champion(genes.decisions(here.champion.strategy) if here.champion.strategy is not None
                         else np.array(strategies[0]))
     recorder = here.recorder()

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ga_pig._compile import NoClock
-from ga_pig.evolve.assembled import Run
+from ga_pig.evolve.assembled import Resumed, Run
 from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.islands.island import FINAL, MIGRATION, IslandState, epoch, finish, stream
 from ga_pig.evolve.islands.migration import migrate
@@ -47,10 +47,9 @@ from ga_pig.evolve.outputs import (
 )
 from ga_pig.evolve.progress import Limit, Progress
 from ga_pig.evolve.report import reported, stop_message
-from ga_pig.evolve.resume import Resumed, fingerprint
-from ga_pig.evolve.spec import Config, waves
 from ga_pig.families import Family
 from ga_pig.signals import Stopped, stopping_on
+from ga_pig.spec import RunSpec, fingerprint, waves
 
 __all__ = ["evolve_islands", "Pool", "in_process", "choose", "WorkersLost", "LOST_STATUS"]
 
@@ -80,7 +79,7 @@ def in_process(function: Callable, calls: list[tuple]) -> list:
     return [function(*call) for call in calls]
 
 
-def choose(spec: Config, engine: Family, champions: list[np.ndarray]) -> int:
+def choose(spec: RunSpec, engine: Family, champions: list[np.ndarray]) -> int:
     """The island whose champion the experiment's own judge (a fresh one, drawing from the run's final stream)
     gives the highest total among the islands' champions; the first such island on a tie."""
     judge = make_judge(spec, engine, stream(spec.seed, FINAL), RatesVsOptimal(engine))
@@ -90,7 +89,7 @@ def choose(spec: Config, engine: Family, champions: list[np.ndarray]) -> int:
 class _Coordinator:
     """The coordinator's state: the islands, the migration stream, the records and moves, the checkpoint."""
 
-    def __init__(self, spec: Config, out: Path, resumed: Resumed | None) -> None:
+    def __init__(self, spec: RunSpec, out: Path, resumed: Resumed | None) -> None:
         self.spec, self.out, self.began = spec, out, time.monotonic()
         self.fingerprint = fingerprint(dataclasses.asdict(spec))
         self.migration = stream(spec.seed, MIGRATION).bit_generator.state
@@ -186,7 +185,7 @@ def _evolve(run: Run, pool: Pool) -> dict:
     return run.finished(summary)
 
 
-def _finished(spec: Config, engine: Family, islands: _Coordinator, final: list[IslandState], stopped: str | None,
+def _finished(spec: RunSpec, engine: Family, islands: _Coordinator, final: list[IslandState], stopped: str | None,
               on_row: Callable[[dict, np.ndarray | None], None] | None) -> dict:
     """The final rows recorded (and given to ``on_row``) and every output written: best.npy (the chosen island's
     champion), population.npz (every island's final members, island by island), summary.json, winrate.png, the

@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 
 from ga_pig.evolve.islands.island import IslandState
-from ga_pig.evolve.spec import MigrationConfig
+from ga_pig.spec import MigrationConfig
 
 __all__ = ["edges", "migrate", "MOVE_COLUMNS"]
 

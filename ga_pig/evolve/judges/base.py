@@ -12,10 +12,10 @@ from typing import ClassVar
 import numpy as np
 
 from ga_pig import exact
-from ga_pig.evolve.parts import FitnessConfig
 from ga_pig.evolve.selection import Scores
 from ga_pig.families import Family
 from ga_pig.game import Game
+from ga_pig.spec import FitnessConfig
 
 __all__ = ["JUDGES", "Judge", "Verdict", "judge", "make_judge", "exact_round_robin", "per_opponent", "fair",
            "start_weights", "draw_seed"]

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ga_pig import strategies as S
-from ga_pig.evolve import parts as P
 from ga_pig.evolve.genomes import GENOMES
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.families import Family
+from ga_pig.spec import components as P
 
 __all__ = ["Ladder", "ExactLadder", "SimulatedLadder"]
 
@@ -128,7 +128,8 @@ class SimulatedLadder(Ladder):
     ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the candidate wins its
     fair share, 1/n (with two players, wins − losses); ``margin`` adds what a win rate of fair share + ``margin``
     would give (``n margin`` a game). ([Exeter optimal §3.3] asks for the sample size that makes a comparison fair;
-    here it adapts to how close the two are.) ``fitness.common`` and ``fitness.paired``: see their keys. With
+    here it adapts to how close the two are.) Members meet the same dice against each champion, turn by turn (common
+    random numbers, so they are compared on the same luck); ``fitness.paired``: see its key. With
     ``compact`` (set where the game's loop reads thresholds and the run's genome gives them: three or more players,
     threshold genomes) members and champions are per-state thresholds
     ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), played exactly as their strategies."""
@@ -142,8 +143,8 @@ class SimulatedLadder(Ladder):
 
     @classmethod
     def for_run(cls, engine: Family, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedLadder:
-        compact = engine.reads_thresholds and GENOMES[str(spec.genome)](engine).compact
-        return cls(engine, int(spec.games_per_match), rng, spec.fitness, compact=compact)
+        compact = engine.reads_thresholds and GENOMES[spec.genome](engine).compact
+        return cls(engine, spec.games_per_match, rng, spec.fitness, compact=compact)
 
     def restore(self, state: dict[str, np.ndarray]) -> None:
         super().restore(state)
@@ -158,11 +159,11 @@ class SimulatedLadder(Ladder):
         pool = self._scratch.stack([*strategies, *opponents])
         members, which = np.meshgrid(np.arange(n), np.arange(len(opponents)), indexing="ij")
         pairs = np.stack([members.ravel(), n + which.ravel()], axis=1)
-        wins = self.engine.matches(pool, pairs, self.games_per_match, draw_seed(self.rng), self.params.common)
+        wins = self.engine.matches(pool, pairs, self.games_per_match, draw_seed(self.rng), True)
         return (wins[:, 0] / self.games_per_match).reshape(n, len(opponents))
 
     def _round_robin(self, strategies):
-        wins = SimulatedJudge(self.engine, self.games_per_match, self.rng, self.params).totals(strategies)
+        wins = SimulatedJudge(self.engine, self.games_per_match, self.rng, common=True).totals(strategies)
         return per_opponent(wins, len(strategies), self.games_per_match)
 
     def _promotes(self, candidate, champion):

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges.base import Judge, exact_round_robin, fair, judge, per_opponent, start_weights
 from ga_pig.evolve.judges.rates import ExactRates
 from ga_pig.families import Family
+from ga_pig.spec import components as P
 
 __all__ = ["ExactNash"]
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig.evolve import parts as P
 from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge, start_weights
 from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.families import Family
+from ga_pig.spec import components as P
 
 __all__ = ["SimulatedJudge", "ExactJudge", "OptimalJudge"]
 
@@ -20,19 +20,21 @@ __all__ = ["SimulatedJudge", "ExactJudge", "OptimalJudge"]
 @judge("simulated", P.SimulatedFitness)
 @dataclass
 class SimulatedJudge(Judge):
-    """Games decide: totals are wins over all pairings, duels are wins in one match."""
+    """Games decide: totals are wins over all pairings, duels are wins in one match. ``common``: every match
+    replays the same dice, turn by turn (the ladders' round robin; [`matches`][ga_pig.simulate.matches])."""
 
     engine: Family
     games_per_match: int
     rng: np.random.Generator
     params: P.SimulatedFitness = field(default_factory=P.SimulatedFitness)
+    common: bool = False
 
     @classmethod
     def for_run(cls, engine: Family, spec, rng: np.random.Generator, rates: RatesVsOptimal) -> SimulatedJudge:
-        return cls(engine, int(spec.games_per_match), rng, spec.fitness)
+        return cls(engine, spec.games_per_match, rng, spec.fitness)
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        wins = self.engine.round_robin(strategies, self.games_per_match, draw_seed(self.rng), self.params.common)
+        wins = self.engine.round_robin(strategies, self.games_per_match, draw_seed(self.rng), self.common)
         return wins.sum(axis=1).astype(float)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
@@ -42,7 +44,7 @@ class SimulatedJudge(Judge):
         symmetric = self.engine.symmetric  # one match scores both members
         played = pairs if symmetric else np.concatenate([pairs, pairs[:, ::-1]])
         wins = self.engine.matches(strategies, played, self.games_per_match, draw_seed(self.rng),
-                                   self.params.common).astype(float)
+                                   self.common).astype(float)
         return wins if symmetric else np.stack([wins[: len(pairs), 0], wins[len(pairs):, 0]], axis=1)
 
 

@@ -1,8 +1,8 @@
-"""ga_pig.preflight: bad command lines refused in one line before any work.
+"""ga_pig.runs.command: bad command lines refused in one line before any work.
 
 Bad command lines, generated from the schema itself: for every key a wrong type, a misspelling
 with and without Hydra's ``+``/``++``, and (from [`RANGES`][ga_pig.config.RANGES]) values just out of
-range, each refused by [`preflight`][ga_pig.preflight.preflight] in one line with exit status 2, as the
+range, each refused by [`check`][ga_pig.runs.command.check] in one line with exit status 2, as the
 CLI gives it; a sample of them through the real CLI, which must leave no directory behind."""
 
 from __future__ import annotations
@@ -16,18 +16,19 @@ from pathlib import Path
 import pytest
 
 from ga_pig.config import MAX_SEED, RANGES, part, validate
+from ga_pig.config.schema import run_keys
 from ga_pig.game import GAMES
-from ga_pig.preflight import preflight, schema_keys
+from ga_pig.runs.command import check
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = schema_keys()
+KEYS = run_keys()
 LEAVES = {key: kind for key, kind in KEYS.items() if not dataclasses.is_dataclass(kind)}
 
 
 def refused(capsys, argv: list[str]) -> str:
-    """The one line ``preflight(argv)`` refuses with (exit status 2 checked)."""
+    """The one line ``check(argv)`` refuses with (exit status 2 checked)."""
     with pytest.raises(SystemExit) as stopped:
-        preflight(argv)
+        check(argv)
     assert stopped.value.code == 2, argv
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
@@ -159,19 +160,19 @@ def test_command_lines_refused_before_any_job(argv, message, capsys):
 def test_help_and_good_lines_pass(capsys):
     for argv in (["--help"], ["experiment=cube", "mutation=0.005"], ["--multirun", "seed=0,1", "mutation=0.1,0.2"],
                  ["--cfg", "job", "game=hog"], ["+mutation=0.2"], ["--multirun", "game=glob(piglet)"]):
-        preflight(argv)
+        check(argv)
     assert capsys.readouterr().err == ""
 
 
 def test_a_slurm_launcher_needs_a_cluster(capsys, monkeypatch):
-    import ga_pig.preflight as module
+    import ga_pig.runs.command as module
 
     monkeypatch.setattr(module, "slurm_unavailable", lambda: "sbatch and sinfo are not installed")
     line = refused(capsys, ["--multirun", "hydra/launcher=slurm", "seed=0,1"])
     assert line == ("ga_pig: hydra/launcher = 'slurm': expected a SLURM cluster to submit to, but sbatch and sinfo are "
                     "not installed; run from the cluster's login node, or sweep here with hydra/launcher=local")
     monkeypatch.setattr(module, "slurm_unavailable", lambda: None)
-    preflight(["--multirun", "hydra/launcher=slurm", "seed=0,1"])
+    check(["--multirun", "hydra/launcher=slurm", "seed=0,1"])
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -187,6 +188,8 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
         (["mutation=abc"], "mutation"),
         (["record=2"], "record"),
         (["--cfg", "job", "mutaton=0.3"], "mutaton"),
+        (["--cfg", "job", "mutation=2"], "mutation"),
+        (["seed=1180591620717411303424"], "seed"),
         (["--multirun", "experiment=knockout", "mutation=0.01,0.02,1.5"], "mutation"),
         (["game.players=10"], "game.players"),
         (["game.p_oinker=0.1"], "game.p_oinker"),

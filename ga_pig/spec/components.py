@@ -1,8 +1,8 @@
-"""The parameters of each registered component a run picks, one dataclass per option of the parts of the run spec
-([`Config`][ga_pig.evolve.spec.Config]), holding the keys its component reads: the starting population, the selection
-scheme, the operator set and each operator's keys, and the judge. ``ga_pig.config`` registers them in Hydra's
-ConfigStore and checks their values. The ``#:`` comment above a field is its line in ``--help`` and the configuration
-reference."""
+"""The parameters of each registered component a run picks, one dataclass per option of the config groups that pick
+one ([`RunSpec`][ga_pig.spec.RunSpec]'s ``population``, ``selection``, ``operators`` and ``fitness``), holding the keys
+its component reads: the starting population, the selection scheme, the operator set and each operator's keys, and
+the judge. ``ga_pig.config`` registers them in Hydra's ConfigStore and checks their values. The ``#:`` comment above a
+field is its line in ``--help`` and the configuration reference."""
 
 from __future__ import annotations
 
@@ -10,16 +10,15 @@ import dataclasses
 from dataclasses import dataclass, field
 
 __all__ = ["Frozen", "PopulationConfig", "RandomPopulation", "HoldAtPopulation", "ScorePopulation",
-           "OptimalPopulation", "MixedPopulation", "SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda",
-           "MuCommaLambda", "Tournament", "OperatorsConfig", "OperatorParams", "BlockParams", "ShiftParams",
-           "ShiftCopyParams", "DefaultOperators", "StructuredOperators",
+           "OptimalPopulation", "SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda", "Tournament",
+           "OperatorsConfig", "OperatorParams", "BlockParams", "ShiftParams", "DefaultOperators", "StructuredOperators",
            "FitnessConfig", "SimulatedFitness", "SimulatedChampions", "ExactFitness", "OptimalFitness",
            "ExactChampions", "ExactNash"]
 
 
 class Frozen:
     """A dataclass of the run spec: Hydra fills it while composing; once the spec is made
-    ([`freeze`][ga_pig.evolve.spec.freeze]) its fields cannot change."""
+    ([`freeze`][ga_pig.spec.freeze]) its fields cannot change."""
 
     def __setattr__(self, name: str, value) -> None:
         if self.__dict__.get("_frozen"):
@@ -38,7 +37,7 @@ class PopulationConfig(Frozen):
 
 @dataclass
 class _Thresholds:
-    #: hold_at / score / mixed populations: the thresholds their members are built from
+    #: hold_at / score populations: the thresholds their members are built from
     thresholds: list[int] = field(default_factory=lambda: [10, 15, 20, 25, 30])
 
 
@@ -77,13 +76,6 @@ class OptimalPopulation(PopulationConfig):
 
 
 @dataclass
-class MixedPopulation(_Random, _Thresholds, PopulationConfig):
-    """Random, hold-at, score and optimal members in turn."""
-
-    kind: str = "mixed"
-
-
-@dataclass
 class SelectionConfig(Frozen):
     """The scheme (see [`SCHEMES`][ga_pig.evolve.selection.SCHEMES]); ``selection=<option>`` picks
     it with its own keys."""
@@ -98,7 +90,7 @@ class SelectionConfig(Frozen):
 
 @dataclass
 class _Mu:
-    #: survivors of mu_plus_lambda / mu_comma_lambda (null: half the population)
+    #: survivors of mu_plus_lambda (null: half the population)
     mu: int | None = None
 
     def mu_given(self) -> int | None:
@@ -124,13 +116,6 @@ class MuPlusLambda(_Mu, SelectionConfig):
     """(mu+lambda): the best ``mu`` survive and are carried over beside their children."""
 
     scheme: str = "mu_plus_lambda"
-
-
-@dataclass
-class MuCommaLambda(_Mu, SelectionConfig):
-    """(mu,lambda): the best ``mu`` of the population are the parents."""
-
-    scheme: str = "mu_comma_lambda"
 
 
 @dataclass
@@ -176,12 +161,6 @@ class _Shift:
 
 
 @dataclass
-class _CopyShare:
-    #: shift_copy: the share of regions that copy a displaced region instead of shifting
-    copy_share: float = 0.5
-
-
-@dataclass
 class _FineBlock:
     #: from the cube's last wave on, replaces ``block`` (null: unchanged; ``fine_shift`` and
     #: ``fine_mutation`` likewise). The early waves need long steps; near the end small moves of
@@ -202,12 +181,8 @@ class BlockParams(_FineBlock, _Block, OperatorParams):
 
 @dataclass
 class ShiftParams(_FineShift, _FineBlock, _Shift, _Block, OperatorParams):
-    """``boundary_shift`` and ``visited_shift``: regions whose roll/hold boundary moves."""
-
-
-@dataclass
-class ShiftCopyParams(_FineShift, _FineBlock, _CopyShare, _Shift, _Block, OperatorParams):
-    """``shift_copy``: regions shifted, or copied from a displaced region."""
+    """``boundary_shift``, ``visited_shift`` and ``shift_copy``: regions whose roll/hold boundary moves (or, with
+    ``shift_copy``, half of them copied from a displaced region)."""
 
 
 @dataclass
@@ -216,7 +191,7 @@ class DefaultOperators(OperatorsConfig):
 
 
 @dataclass
-class StructuredOperators(ShiftCopyParams, OperatorsConfig):
+class StructuredOperators(ShiftParams, OperatorsConfig):
     """Operators on square regions of the (i, j) plane, and their sizes: the keys of every structure-aware
     operator's parameters."""
 
@@ -242,13 +217,6 @@ class FitnessConfig(Frozen):
     def keeps_champion(self) -> bool:
         """Whether the champion is kept in the population (``keep_champion`` of the ladders)."""
         return False
-
-
-@dataclass
-class _Common:
-    #: simulated: every match of a generation replays the same dice, turn by turn (common random
-    #: numbers: members are compared on the same luck; see ga_pig.simulate.matches)
-    common: bool = False
 
 
 @dataclass
@@ -313,16 +281,17 @@ class _Sequential:
 
 
 @dataclass
-class SimulatedFitness(_Common, FitnessConfig):
-    """Games between members decide (``games_per_match`` a match)."""
+class SimulatedFitness(FitnessConfig):
+    """Games between members decide (``games_per_match`` a match, each match on its own dice)."""
 
     kind: str = "simulated"
     opponent: str = "population"
 
 
 @dataclass
-class SimulatedChampions(_Sequential, _Ladder, _Common, FitnessConfig):
-    """A ladder of the run's champions, judged by games and promoted by a sequential test."""
+class SimulatedChampions(_Sequential, _Ladder, FitnessConfig):
+    """A ladder of the run's champions, judged by games and promoted by a sequential test; every member meets the
+    same dice against each champion, turn by turn (common random numbers: members are compared on the same luck)."""
 
     kind: str = "simulated"
     opponent: str = "champions"

@@ -1,24 +1,30 @@
-"""Checking a ``python -m ga_pig`` command line before anything runs.
+"""``python -m ga_pig [overrides]``: the command line checked once, before anything runs, then Hydra's job.
 
-Every job a command line would start is composed and validated first, so a bad value anywhere in
-a sweep is refused before the first job starts, and every refusal is one line on stderr with exit
-status 2 that names the key and the value, leaving no directory behind:
+[`check`][ga_pig.runs.command.check] composes and checks every job the command line would start, so a bad value
+anywhere in a sweep is refused before the first job starts; every refusal is one line on stderr with exit status 2
+that names the key and the value, leaving no directory behind:
 
-* an override's key must be in the schema ([`Config`][ga_pig.config.Config]), with or without
-  Hydra's ``+``/``++``, and a group's option must exist under ``conf/``; the nearest valid name
-  is suggested;
-* its value must have the key's type (``record=2`` is not a bool) and, once the job's config is
-  composed, pass [`validate`][ga_pig.config.validate]; with ``resume=``, the run it names must be
-  resumable ([`prepare`][ga_pig.runs.resume.prepare]), writable and not held by a live process;
+* an override's key must be in the schema ([`RunSpec`][ga_pig.spec.RunSpec]), with or without Hydra's
+  ``+``/``++``, and a group's option must exist under ``conf/``; the nearest valid name is suggested;
+* its value must have the key's type (``record=2`` is not a bool) and, once the job's config is composed, the job
+  must pass [`prepare`][ga_pig.runs.job.prepare] (validation; with ``resume=``, the run it names must be
+  resumable; a Dask scheduler and a tracking store it names must answer); a resumed run's directory must be
+  writable and not held by a live process;
 * ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free (or, for
   ``hydra.run.dir``, hold only a run stopped before its first checkpoint, which starts again there);
-* ``hydra/launcher=slurm`` needs a SLURM cluster that answers;
-* ``logger=mlflow`` needs a tracking store that answers, ``logger=tensorboard`` a log directory that can be
-  written ([`ga_pig.track.check`][ga_pig.track.check]);
-* ``cluster.address`` of a run with islands needs a Dask scheduler that answers
-  ([`check_cluster`][ga_pig.runs.cluster.check_cluster]).
+* ``hydra/launcher=slurm`` needs a SLURM cluster that answers; Hydra's own keys and options are composed with the
+  (first) job, as Hydra will compose them; ``glob()`` only picks a config group's options; ``--run``,
+  ``--multirun`` and ``--cfg`` one at a time.
 
-Hydra composes the config again when the run starts; the checks here only decide whether it may.
+A single run's job, prepared here, is the one Hydra's job then runs in this process
+([`task`][ga_pig.runs.command.task]): from the command line to the run loop it is prepared once. A sweep's
+jobs are each prepared again in the job itself, which its launcher may start in another process or on another
+machine (and SLURM may start again after a requeue, [`continue_restarted`][ga_pig.runs.launch.continue_restarted]).
+
+Ctrl-C leaves a checkpoint and exits with status 130, SIGTERM with 143; the scheduler's preemption signal leaves
+one and lets submitit requeue the job, which then continues from it. A stop during a run's setup, before there is
+anything to checkpoint, exits the same way and prints the command that goes on
+([`tell_stop`][ga_pig.runs.launch.tell_stop]).
 """
 
 from __future__ import annotations
@@ -27,16 +33,29 @@ import itertools
 import math
 import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
+from omegaconf import DictConfig, open_dict
+
 from ga_pig import _schema
-from ga_pig._cli import refuse
+from ga_pig._cli import refuse, starting
 from ga_pig._config_doc import conf_groups
 from ga_pig.config import compose
 from ga_pig.config.checks import check_part_overrides
-from ga_pig.config.schema import run_keys as schema_keys
+from ga_pig.config.schema import run_keys
+from ga_pig.evolve.outputs import record_failure
+from ga_pig.rundir import LOCK_FILE, DirectoryInUse, check_free, check_writable, stopped_before_checkpoint
+from ga_pig.runs.job import Job, prepare
+from ga_pig.runs.launch import continue_restarted, tell_stop
+from ga_pig.runs.start import run, run_job
+from ga_pig.signals import Stopped, stopping_on
+from ga_pig.track.records import objective
 
-__all__ = ["preflight", "check_overrides", "schema_keys"]
+__all__ = ["check", "check_overrides", "enter", "task"]
 
 #: Full combinations of sweep values checked one by one; past this, each key's values are checked
 #: against the others' first values (a cross-key rule between two swept keys can then slip by).
@@ -44,6 +63,80 @@ MAX_COMBINATIONS = 256
 #: Command-line flags after which Hydra runs nothing (help, info, completion).
 NOTHING_RUNS = ("--help", "-h", "--hydra-help", "--info", "-i", "--shell-completion", "-sc", "--version")
 SLURM_LAUNCHERS = ("slurm", "submitit_slurm")
+
+#: The single run's job, checked with its command line in this process, which Hydra's job runs.
+_checked: list[Job] = []
+
+
+def enter(argv: list[str], main: Callable[[], object]) -> None:
+    """``python -m ga_pig``: [`check`][ga_pig.runs.command.check] ``argv`` (without the program name), then
+    ``main()`` (Hydra's entry); a stop before the run claimed its directory says so and exits."""
+    starting()  # until the run claims its directory (ga_pig.runs.launch)
+    check(argv)
+    try:
+        with stopping_on():  # from before the run claims its directory
+            main()
+    except KeyboardInterrupt as interrupt:
+        tell_stop(interrupt, argv, entry=True)
+        sys.exit(130)
+    except Stopped as stopped:  # before the job began
+        tell_stop(stopped, argv, entry=True)
+        stopped.finish()
+
+
+def task(cfg: DictConfig) -> float:
+    """Hydra's job: the run's job (the one [`check`][ga_pig.runs.command.check] prepared in this process, or, in a
+    sweep's job, ``cfg``'s) started in Hydra's output directory; returns the run's objective. A stop leaves its
+    checkpoint and exits (or lets submitit requeue the job); a failure is noted beside the job's ``.hydra/``."""
+    hydra_cfg = HydraConfig.get()
+    if hydra_cfg.mode == RunMode.MULTIRUN and "joblib" in str(hydra_cfg.launcher.get("_target_", "")):
+        import numba
+
+        numba.set_num_threads(1)  # jobs of a local parallel sweep each get one thread, not all of them
+    output_dir, overrides = hydra_cfg.runtime.output_dir, list(hydra_cfg.overrides.task)
+    job = _checked.pop() if _checked else None
+    if job is None:
+        continue_restarted(cfg, output_dir)
+    try:
+        summary = run_job(job, output_dir) if job is not None else run(cfg, output_dir, overrides)
+    except Stopped as stopped:  # any checkpoint is written: exit, or let submitit requeue the job
+        given = [o for o in hydra_cfg.overrides.hydra if not o.startswith("hydra.mode=")]  # Hydra adds the mode
+        tell_stop(stopped, [*overrides, *given])
+        stopped.finish()
+    except Exception as error:  # leave the reason beside the job's .hydra/ for load_runs to report
+        record_failure(output_dir, error, overrides)
+        raise
+    print(f"outputs: {summary['output_dir']}")
+    return objective(summary)
+
+
+def check(argv: list[str]) -> None:
+    """Check the command line ``argv`` (without the program name) as described in the module docstring; return if
+    every job may run (a single run's job kept for Hydra's job), else print one line and exit with status 2."""
+    _checked.clear()
+    if any(a in NOTHING_RUNS or a.startswith("--help") for a in argv):
+        return
+    from hydra._internal.utils import get_args_parser
+
+    args, unknown = get_args_parser().parse_known_args(argv)
+    if unknown:
+        refuse(f"unknown option {unknown[0]!r}; `python -m ga_pig --help` lists the options")
+    if sum(map(bool, (args.run, args.multirun, args.cfg))) > 1:
+        refuse("--run, --multirun and --cfg: expected one of them; Hydra runs one mode at a time")
+    overrides = list(args.overrides)
+    multirun = bool(args.multirun) or _hydra_value(overrides, "hydra.mode") == "MULTIRUN"
+    jobs = check_overrides(overrides, multirun)
+    resume = any(o.split("=", 1)[0].lstrip("+") == "resume" and not o.endswith("=") and not o.endswith("=null")
+                 for o in overrides)
+    if multirun:
+        _check_directory("hydra.sweep.dir", _hydra_value(overrides, "hydra.sweep.dir"))
+    elif not resume:
+        _check_directory("hydra.run.dir", _hydra_value(overrides, "hydra.run.dir"))
+    run_dir = None if multirun else _hydra_value(overrides, "hydra.run.dir")
+    hydra = [o for o in overrides if o.lstrip("+~").startswith(("hydra.", "hydra/")) and "," not in o]
+    checked = [_check_job(job, run_dir, hydra if n == 0 else []) for n, job in enumerate(jobs)]
+    if not multirun:
+        _checked[:] = checked
 
 
 def _nearest(name: str, names) -> str:
@@ -77,7 +170,7 @@ def check_overrides(overrides: list[str], multirun: bool) -> list[list[str]]:
         parsed = OverridesParser.create().parse_overrides(overrides)
     except HydraException as error:
         refuse(f"cannot read the command line: {str(error).splitlines()[0]}")
-    keys, groups = schema_keys(), conf_groups()
+    keys, groups = run_keys(), conf_groups()
     axes: list[list[str]] = []
     for override in parsed:
         key = override.key_or_group
@@ -125,22 +218,6 @@ def _check_hydra(override) -> None:
                    f"to, but {problem}; run from the cluster's login node, or sweep here with hydra/launcher=local")
 
 
-def _check_hydra_config(job: list[str]) -> None:
-    """Hydra's own keys and options in ``job`` (``hydra/launcher=``, ``hydra.job.chdir=``, ...) as Hydra composes
-    them, a refused one in one line."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-
-    from ga_pig.config import CONF_DIR
-
-    try:
-        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            hydra_compose("config", overrides=job, return_hydra_config=True)
-    except Exception as error:  # Hydra's composition errors: the first line names the problem
-        why = [(str(e).strip().splitlines() or [""])[0] for e in (error, error.__cause__) if e is not None]
-        refuse(f"{' '.join(o for o in job if o.lstrip('+~').startswith('hydra'))}: {': '.join(why)}")
-
-
 def slurm_unavailable() -> str | None:
     """Why no SLURM cluster answers here, or None when ``sinfo`` does."""
     if shutil.which("sbatch") is None or shutil.which("sinfo") is None:
@@ -158,15 +235,15 @@ def _hydra_value(overrides: list[str], key: str) -> str | None:
     return next((o.partition("=")[2] for o in overrides if o.partition("=")[0].lstrip("+") == key), None)
 
 
-def _check_job(job: list[str], run_dir: str | None) -> None:
-    from ga_pig.rundir import check_free, check_writable
-    from ga_pig.runs import prepare
-    from ga_pig.runs.cluster import check_cluster
-    from ga_pig.track import check as check_trackers
-
+def _check_job(job: list[str], run_dir: str | None, hydra: list[str]) -> Job:
+    """The job of the overrides ``job``, composed and prepared, or refused. Hydra's own keys and options ``hydra``
+    (``hydra/launcher=``, ``hydra.job.chdir=``, ...) are composed with it, as Hydra will compose them."""
     try:
-        cfg = compose(job)
+        cfg = compose([*job, *hydra], hydra=bool(hydra))
     except Exception as error:  # Hydra's composition errors: the first line names the problem
+        if hydra and _composes(job):  # the job alone composes: Hydra's own keys are refused
+            why = [(str(e).strip().splitlines() or [""])[0] for e in (error, error.__cause__) if e is not None]
+            refuse(f"{' '.join(hydra)}: {': '.join(why)}")
         try:
             check_part_overrides(job)
         except ValueError as foreign:
@@ -174,11 +251,12 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
         except Exception:  # noqa: S110  (the job's own error says more)
             pass
         refuse(f"{' '.join(job)}: {str(error).strip().splitlines()[0]}")
+    if hydra:
+        with open_dict(cfg):
+            del cfg["hydra"]  # the job's config, as Hydra's run hands it to the job
     try:
         prepared = prepare(cfg, job)
         resumed = prepared.resumed
-        check_trackers(prepared.cfg)
-        check_cluster(prepared.cfg)
         if resumed is not None:
             check_free(resumed.run_dir)
             check_writable(resumed.run_dir)
@@ -187,12 +265,18 @@ def _check_job(job: list[str], run_dir: str | None) -> None:
                                  f"{str(resumed.run_dir)!r}; leave hydra.run.dir out")
     except ValueError as error:  # DirectoryInUse among them
         refuse(error)
+    return prepared
+
+
+def _composes(job: list[str]) -> bool:
+    try:
+        compose(job)
+    except Exception:
+        return False
+    return True
 
 
 def _check_directory(key: str, value: str | None) -> None:
-    from ga_pig.rundir import LOCK_FILE, DirectoryInUse, check_free
-    from ga_pig.runs.resume import stopped_before_checkpoint
-
     if value is None:
         return
     path = Path(value).expanduser()
@@ -207,32 +291,3 @@ def _check_directory(key: str, value: str | None) -> None:
         if not restartable and any(entry.name != LOCK_FILE for entry in path.iterdir()):
             refuse(f"{key} = {value!r}: expected a new or empty directory; it already holds files (continue that run "
                    f"with resume={value}, or pick another directory)")
-
-
-def preflight(argv: list[str]) -> None:
-    """Check the command line ``argv`` (without the program name) as described in the module
-    docstring; return if every job may run, else print one line and exit with status 2."""
-    if any(a in NOTHING_RUNS or a.startswith("--help") for a in argv):
-        return
-    from hydra._internal.utils import get_args_parser
-
-    args, unknown = get_args_parser().parse_known_args(argv)
-    if unknown:
-        refuse(f"unknown option {unknown[0]!r}; `python -m ga_pig --help` lists the options")
-    if sum(map(bool, (args.run, args.multirun, args.cfg))) > 1:
-        refuse("--run, --multirun and --cfg: expected one of them; Hydra runs one mode at a time")
-    overrides = list(args.overrides)
-    multirun = bool(args.multirun) or _hydra_value(overrides, "hydra.mode") == "MULTIRUN"
-    jobs = check_overrides(overrides, multirun)
-    resume = any(o.split("=", 1)[0].lstrip("+") == "resume" and not o.endswith("=") and not o.endswith("=null")
-                 for o in overrides)
-    if multirun:
-        _check_directory("hydra.sweep.dir", _hydra_value(overrides, "hydra.sweep.dir"))
-    elif not resume:
-        _check_directory("hydra.run.dir", _hydra_value(overrides, "hydra.run.dir"))
-    run_dir = None if multirun else _hydra_value(overrides, "hydra.run.dir")
-    for job in jobs:
-        _check_job(job, run_dir)
-    hydra = [o for o in overrides if o.lstrip("+~").startswith(("hydra.", "hydra/")) and "," not in o]
-    if hydra:
-        _check_hydra_config([*jobs[0], *hydra])

@@ -1,20 +1,22 @@
-"""The run spec: the typed, frozen description of one run that the generation loop, the judges, the
-recorder and the random search receive ([`Config`][ga_pig.evolve.spec.Config], its game and memetic step, and
-the parameter dataclasses of the components it picks, [`ga_pig.evolve.parts`][ga_pig.evolve.parts]). The
-front ends (``ga_pig.config``) compose it with Hydra and validate it; nothing here reads a Hydra config."""
+"""The run spec and its fixed sections ([`RunSpec`][ga_pig.spec.RunSpec]: the game, the memetic step, the live views,
+the islands' migration and cluster; the parameter dataclasses of the components it picks are
+[`ga_pig.spec.components`][ga_pig.spec.components]), what it resolves (its cube [`waves`][ga_pig.spec.waves], its
+game, [`make_game`][ga_pig.spec.make_game]) and what ties a checkpoint to it ([`fingerprint`][ga_pig.spec.fingerprint],
+[`CHANGEABLE`][ga_pig.spec.CHANGEABLE])."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 from dataclasses import dataclass, field
 
-from ga_pig.evolve.parts import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
 from ga_pig.game import Game
+from ga_pig.spec.components import FitnessConfig, Frozen, OperatorsConfig, PopulationConfig, SelectionConfig
 
-__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "MigrationConfig", "ClusterConfig", "Config", "JUDGE_COLUMNS",
-           "freeze", "make_game", "waves"]
+__all__ = ["GameConfig", "MemeticConfig", "LoggerConfig", "MigrationConfig", "ClusterConfig", "RunSpec",
+           "JUDGE_COLUMNS", "CHANGEABLE", "freeze", "make_game", "waves", "fingerprint"]
 
 
 @dataclass
@@ -125,20 +127,23 @@ class ClusterConfig(Frozen):
     job_extra: list[str] = field(default_factory=list)
 
 
-#: The judges' keys every table carries, each with its type and the value a judge without the key
-#: gets (so the tables of every judge share their columns).
-JUDGE_COLUMNS = {"archive": (int, 2), "must_beat": (int, 1), "margin": (float, 0.0), "restart": (float, 0.0),
-                 "aggregate": (str, "mean"), "keep_champion": (bool, False), "paired": (bool, False),
-                 "cell_tests": (int, 0)}
+#: The judges' keys every table carries, each with the value (of its type) a judge without the key gets (so the
+#: tables of every judge share their columns).
+JUDGE_COLUMNS = {"archive": 2, "must_beat": 1, "margin": 0.0, "restart": 0.0, "aggregate": "mean",
+                 "keep_champion": False, "paired": False, "cell_tests": 0}
+
+#: The keys an override may change when resuming (``resume=<run dir>``): they change how long and how visibly a run
+#: goes on, not what it computes.
+CHANGEABLE = ("generations", "time_limit_s", "progress", "checkpoint_every", "logger", "cluster")
 
 
 @dataclass
-class Config(Frozen):
+class RunSpec(Frozen):
     """The run spec: what one run computes and how it is watched. ``ga_pig.config`` composes and validates
     it from ``conf/`` and the command line, and [`to_spec`][ga_pig.config.to_spec] makes it once per job,
-    frozen; everything below the front ends reads this and nothing else. Null-means-something keys are
-    resolved here: [`recorded_every`][ga_pig.evolve.spec.Config.recorded_every] (``eval_every``),
-    [`survivors`][ga_pig.evolve.spec.Config.survivors] (``selection.mu``) and [`waves`][ga_pig.evolve.spec.waves]
+    frozen; everything below the front door reads this and nothing else. Null-means-something keys are
+    resolved here: [`recorded_every`][ga_pig.spec.sections.RunSpec.recorded_every] (``eval_every``),
+    [`survivors`][ga_pig.spec.sections.RunSpec.survivors] (``selection.mu``) and [`waves`][ga_pig.spec.waves]
     (``cube``)."""
 
     #: the experiment's name, which names its output directory; ``experiment=<name>`` loads
@@ -177,20 +182,17 @@ class Config(Frozen):
     #: the fitness is against the optimal)
     record: bool = True
     #: record every this many generations (null: 10 with simulated fitness, 1 with exact; see
-    #: ``Config.recorded_every``)
+    #: ``RunSpec.recorded_every``)
     eval_every: int | None = None
     #: write a checkpoint every this many generations (also on Ctrl-C, SIGTERM and at the end)
     checkpoint_every: int = 25
     #: the seed of every random draw: the same seed gives the same outputs
     seed: int = 0
-    #: a run directory to continue (see ga_pig.runs.resume)
+    #: a run directory to continue (see ga_pig.runs.job)
     resume: str | None = None
     #: end the run after the generation that crosses this many seconds, with every output
     #: written and a checkpoint to resume from (null: no limit)
     time_limit_s: float | None = None
-    #: strategies always roll at a turn start (no passing), as [Exeter GA 2016 §3.3] rules; false lets
-    #: evolution find out that passing does not pay (two passes in a row end the game in a stalemate)
-    force_roll_at_zero: bool = True
     #: random search: number of draws of `population_size` random strategies
     draws: int = 300
     #: show a progress bar on a terminal (the progress lines in the log are written either way)
@@ -213,27 +215,26 @@ class Config(Frozen):
     def setting(self) -> str:
         """Which setting the run belongs to: ``oracle-judged`` (fitness against the optimal policy),
         ``solver-assisted`` (a memetic best-response step) or ``oracle-free``."""
-        if str(self.fitness.opponent) == "optimal":
+        if self.fitness.opponent == "optimal":
             return "oracle-judged"
-        return "solver-assisted" if int(self.memetic.every) else "oracle-free"
+        return "solver-assisted" if self.memetic.every else "oracle-free"
 
     @property
     def columns(self) -> dict:
         """The values every row of the run's tables (and its summary) carries, so that tables of many runs
-        concatenate and group by them; a judge without one of [`JUDGE_COLUMNS`][ga_pig.evolve.spec.JUDGE_COLUMNS]
+        concatenate and group by them; a judge without one of [`JUDGE_COLUMNS`][ga_pig.spec.JUDGE_COLUMNS]
         gets its filler."""
-        mu = self.selection.mu_given()
-        return {"experiment": str(self.experiment), "mode": str(self.mode), "game": str(self.game.name),
-                "goal": int(self.game.goal), "endgame": str(self.game.endgame), "players": int(self.game.players),
-                "population": str(self.population.kind), "selection": str(self.selection.scheme),
-                "mu": -1 if mu is None else int(mu), "fitness": str(self.fitness.kind),
-                "opponent": str(self.fitness.opponent),
-                **{key: kind(getattr(self.fitness, key, filler)) for key, (kind, filler) in JUDGE_COLUMNS.items()},
-                "genome": str(self.genome), "crossover": str(self.operators.crossover),
-                "mutation_operator": str(self.operators.mutation), "mutation": float(self.mutation),
-                "population_size": int(self.population_size), "games_per_match": int(self.games_per_match),
-                "elite": int(self.elite), "cube": json.dumps(self.cube), "seed": int(self.seed),
-                "memetic_every": int(self.memetic.every), "setting": self.setting}
+        mu, judge = self.selection.mu_given(), dataclasses.asdict(self.fitness)
+        return {"experiment": self.experiment, "mode": self.mode, "game": self.game.name, "goal": self.game.goal,
+                "endgame": self.game.endgame, "players": self.game.players, "population": self.population.kind,
+                "selection": self.selection.scheme, "mu": -1 if mu is None else mu, "fitness": self.fitness.kind,
+                "opponent": self.fitness.opponent,
+                **{key: judge.get(key, filler) for key, filler in JUDGE_COLUMNS.items()},
+                "genome": self.genome, "crossover": self.operators.crossover,
+                "mutation_operator": self.operators.mutation, "mutation": self.mutation,
+                "population_size": self.population_size, "games_per_match": self.games_per_match,
+                "elite": self.elite, "cube": json.dumps(self.cube), "seed": self.seed,
+                "memetic_every": self.memetic.every, "setting": self.setting}
 
 
 def freeze(spec: Frozen) -> Frozen:
@@ -246,19 +247,19 @@ def freeze(spec: Frozen) -> Frozen:
     return spec
 
 
-def waves(spec) -> list[tuple[int, int]]:
+def waves(spec: RunSpec) -> list[tuple[int, int]]:
     """The run's cube waves as (side, generations), summing to ``spec.generations``: the
     schedule cut at that total, or its last wave extended to it. Without the cube system
     (``cube`` null), one wave of side 1."""
-    total = int(spec.generations)
+    total = spec.generations
     if spec.cube is None:
         return [(1, total)]
     schedule, done = [], 0
     for side, gens in spec.cube:
-        gens = min(int(gens), total - done)
+        gens = min(gens, total - done)
         if gens <= 0:
             break
-        schedule.append((int(side), gens))
+        schedule.append((side, gens))
         done += gens
     if done < total:
         side, gens = schedule[-1]
@@ -266,22 +267,28 @@ def waves(spec) -> list[tuple[int, int]]:
     return schedule
 
 
-def make_game(cfg) -> Game:
-    """The [`Game`][ga_pig.game.Game] a config names: ``goal`` and every non-null optional
-    parameter go to [`Game.named`][ga_pig.game.Game.named], which refuses foreign ones. ``cfg``: the run's spec,
-    or a composed config (the front ends check the game before the spec is made). Built once per process for the
-    same parameters, so a job and the checks before it (preflight, launch) share the game and its engine."""
-    params: dict[str, object] = {"goal": int(cfg.game.goal)}
-    for key, kind in (("sides", int), ("p_oinker", float), ("max_dice", int), ("turns", int)):
-        if getattr(cfg.game, key) is not None:
-            params[key] = kind(getattr(cfg.game, key))
-    if cfg.game.endgame != "first_to_goal":
-        params["endgame"] = str(cfg.game.endgame)
-    if cfg.game.players != 2:
-        params["players"] = int(cfg.game.players)
-    return _built(str(cfg.game.name), tuple(params.items()))
+def make_game(game: GameConfig) -> Game:
+    """The [`Game`][ga_pig.game.Game] the game section ``game`` names: ``goal`` and every non-null optional
+    parameter go to [`Game.named`][ga_pig.game.Game.named], which refuses foreign ones. Built once per process for
+    the same parameters (the islands' tasks of a run share its game and engine)."""
+    params: dict[str, object] = {"goal": game.goal}
+    params.update({key: getattr(game, key) for key in ("sides", "p_oinker", "max_dice", "turns")
+                   if getattr(game, key) is not None})
+    if game.endgame != "first_to_goal":
+        params["endgame"] = game.endgame
+    if game.players != 2:
+        params["players"] = game.players
+    return _built(game.name, tuple(params.items()))
 
 
 @functools.lru_cache(maxsize=64)
 def _built(name: str, params: tuple) -> Game:
     return Game.named(name, **dict(params))
+
+
+def fingerprint(config: dict) -> str:
+    """A digest of everything in a run's ``config`` (plain data: the spec's, or a saved ``config.yaml``'s) that
+    decides what a run computes (all but [`CHANGEABLE`][ga_pig.spec.CHANGEABLE], ``resume`` and Hydra's node): a
+    checkpoint stores it, so one copied from another run is recognized."""
+    plain = {key: value for key, value in config.items() if key not in (*CHANGEABLE, "resume", "hydra")}
+    return hashlib.sha256(json.dumps(plain, sort_keys=True).encode()).hexdigest()

@@ -1,4 +1,4 @@
-"""ga_pig.runs.resume: runs continued from their checkpoint, and what resuming refuses."""
+"""ga_pig.runs.job: runs continued from their checkpoint, and what resuming refuses."""
 
 from __future__ import annotations
 
@@ -197,7 +197,7 @@ def test_run_from_before_a_key_existed_resumes(finished_run, tmp_path):
     import shutil
 
     from ga_pig.evolve.outputs import load_checkpoint, save_checkpoint
-    from ga_pig.evolve.resume import fingerprint
+    from ga_pig.spec import fingerprint
 
     out = tmp_path / "old"
     shutil.copytree(finished_run, out)
@@ -219,8 +219,7 @@ def _entries() -> list[tuple[str, list[str]]]:
 
     judges = {(k, o): part("fitness").option_for({"kind": k, "opponent": o}) for k, o in JUDGES}
     entries = [(f"scheme {s}", [f"selection={s}"]) for s in sorted(SCHEMES)]
-    entries += [(f"judge {k}/{o}", [f"fitness={judges[k, o]}", "fitness.common=false"] if k == "simulated" else
-                 [f"fitness={judges[k, o]}"]) for k, o in sorted(JUDGES)]
+    entries += [(f"judge {k}/{o}", [f"fitness={judges[k, o]}"]) for k, o in sorted(JUDGES)]
     operators = lambda c, m: part("operators").option_for({"crossover": c, "mutation": m})  # noqa: E731
     entries += [(f"crossover {c}", [f"operators={operators(c, 'per_gene')}", f"operators.crossover={c}",
                                     "operators.mutation=per_gene"]) for c in sorted(CROSSOVERS)]
@@ -260,7 +259,7 @@ LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshol
 
 
 @pytest.mark.parametrize("extra", [["fitness=exact_champions"],
-                                   ["fitness=simulated_champions", "fitness.common=false", "fitness.max_games=3200"],
+                                   ["fitness=simulated_champions", "fitness.max_games=3200"],
                                    ["fitness=simulated_champions", "fitness.max_games=3200", "fitness.cell_tests=2048"],
                                    ["fitness=exact_champions", "fitness.restart=0.5", "fitness.margin=0.01"],
                                    ["fitness=optimal", "fitness.restart=0.5"],

@@ -1,10 +1,12 @@
-"""Checking a config before a run, and a run to continue (``resume=<run dir>``) against its saved config.
+"""A job, checked once: [`prepare`][ga_pig.runs.job.prepare] checks a composed config (and the run it resumes)
+before anything is written, fits the experiment to its game and turns the config into the typed run spec
+([`to_spec`][ga_pig.config.to_spec]) that every layer below receives.
 
-Resuming reads the run's own ``config.yaml``; of the overrides given with it, only
-[`CHANGEABLE`][ga_pig.evolve.resume.CHANGEABLE] may change a value (they change how long and how visibly a
-run goes on, not what it computes). Any other override that disagrees with the saved run is refused,
-naming the key, and so is a checkpoint that is unreadable or belongs to another run — all before
-anything is written. What a checkpoint holds and when it is written: [`ga_pig.evolve.resume`][ga_pig.evolve.resume].
+Resuming (``resume=<run dir>``) reads the run's own ``config.yaml``; of the overrides given with it, only
+[`CHANGEABLE`][ga_pig.spec.CHANGEABLE] may change a value (they change how long and how visibly a run goes on, not
+what it computes). Any other override that disagrees with the saved run is refused, naming the key, and so is a
+checkpoint that is unreadable or belongs to another run. What a checkpoint holds and when it is written:
+[`Resumed`][ga_pig.evolve.assembled.Resumed].
 """
 
 from __future__ import annotations
@@ -15,34 +17,51 @@ from typing import NamedTuple
 
 from omegaconf import DictConfig, OmegaConf, open_dict
 
-from ga_pig.config import check_game, compose, fail, fit_experiment, over_schema, validate
+from ga_pig.config import check_game, compose, fail, fit_experiment, over_schema, to_spec, validate
+from ga_pig.evolve.assembled import Resumed
 from ga_pig.evolve.genomes import genome_of
-from ga_pig.evolve.outputs import CHECKPOINT, FAILED, RUN_FILES, SUMMARY, load_checkpoint
-from ga_pig.evolve.resume import CHANGEABLE, CONFIG_FILE, Resumed, fingerprint
+from ga_pig.evolve.outputs import load_checkpoint
 from ga_pig.families import engine_of
 from ga_pig.game import Game
-from ga_pig.rundir import LOCK_FILE
+from ga_pig.rundir import CHECKPOINT, CONFIG_FILE, SUMMARY, stopped_before_checkpoint
+from ga_pig.runs.cluster import check_cluster
+from ga_pig.spec import CHANGEABLE, RunSpec, fingerprint
+from ga_pig.track import check as check_trackers
 
-__all__ = ["Job", "prepare", "override_keys", "stopped_before_checkpoint", "restart_command"]
-
-#: What a run writes before its first checkpoint (besides the temporary files of a write cut short):
-#: its lock, Hydra's record of the job and its log, its config, the outputs of generations recorded
-#: since, and the note of a failure.
-SETUP_FILES = frozenset({LOCK_FILE, ".hydra", "ga_pig.log", CONFIG_FILE, FAILED, *RUN_FILES})
+__all__ = ["Job", "prepare", "override_keys", "restart_command"]
 
 
-def stopped_before_checkpoint(directory: str | Path) -> bool:
-    """Whether ``directory`` holds a run that was stopped (or failed) before its first checkpoint and
-    did not finish: it holds something, only what a run writes, and neither ``checkpoint.npz`` nor
-    ``summary.json``. Nothing in it can be continued, so the run may start again there."""
-    directory = Path(directory)
-    try:
-        names = {entry.name for entry in directory.iterdir()}
-    except OSError:
-        return False
-    temporary = {n for n in names if n.startswith(".") and (n.endswith(".tmp") or n.startswith(".ga_pig-probe-"))}
-    rest = names - temporary
-    return bool(names - {LOCK_FILE}) and rest <= SETUP_FILES and CHECKPOINT not in rest and SUMMARY not in rest
+class Job(NamedTuple):
+    """One job, checked: ``spec``, the typed run spec (made once); ``game``, built once; ``resumed``, the run it
+    continues (None: a new run); ``notes``, the lines to log about what was fitted; ``cfg``, the config its
+    ``config.yaml`` holds (as given and fitted to its game or, resuming, the run's saved config with the allowed
+    changes)."""
+
+    spec: RunSpec
+    game: Game
+    resumed: Resumed | None
+    notes: list[str]
+    cfg: DictConfig
+
+
+def prepare(cfg: DictConfig, overrides: list[str] | None = None) -> Job:
+    """Check ``cfg`` before any work and return its job: a new run's config fitted to its game
+    ([`fit_experiment`][ga_pig.config.fit_experiment]: what the experiment chose and ``overrides`` do not name)
+    and validated; for ``resume=``, also the run it names, its checkpoint and the ``overrides`` given with it
+    (command-line ``key=value`` strings; ``None``: infer them by comparing ``cfg`` with a bare ``resume=``
+    config). A Dask scheduler or a tracking store the spec names that does not answer is refused too
+    ([`check_cluster`][ga_pig.runs.cluster.check_cluster], [`ga_pig.track.check`][ga_pig.track.check]). Raises
+    ValueError naming the key or file."""
+    if cfg.resume is not None:  # the saved config, with the changes it allows, is validated (and its game built)
+        job = _resume(cfg, overrides)
+    else:
+        game = check_game(cfg)
+        notes = fit_experiment(cfg, overrides, game)
+        game = validate(cfg, game)
+        job = Job(to_spec(cfg), game, None, notes, cfg)
+    check_trackers(job.spec)
+    check_cluster(job.spec)
+    return job
 
 
 def restart_command(directory: str | Path) -> str:
@@ -85,19 +104,8 @@ def _saved_config(run_dir: Path) -> DictConfig:
                      "a new run)")
 
 
-class Job(NamedTuple):
-    """One job, checked: the config it runs (``cfg`` as given and fitted to its game, or, resuming, the run's
-    saved config with the allowed changes), its game (built once), the run it continues (None: a new run)
-    and the lines to log about what was fitted."""
-
-    cfg: DictConfig
-    game: Game
-    resumed: Resumed | None
-    notes: list[str]
-
-
 def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
-    run_dir = Path(str(cfg.resume)).expanduser()
+    run_dir = Path(cfg.resume).expanduser()
     if stopped_before_checkpoint(run_dir):
         fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; this run stopped before its first "
              f"checkpoint, so there is nothing to continue: start it again in place with: {restart_command(run_dir)}")
@@ -122,6 +130,7 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
     with open_dict(saved):
         saved.resume = str(run_dir)
     game = validate(saved)
+    spec = to_spec(saved)
     state = load_checkpoint(run_dir / CHECKPOINT)
     # the checkpoint's config: the file as written (a run written under an older schema lacks the
     # newer keys in both), or as merged over the current schema (such a run once resumed)
@@ -129,11 +138,11 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
     if state["fingerprint"] not in (fingerprint(OmegaConf.to_container(c, resolve=True)) for c in (saved, written)):
         raise ValueError(f"checkpoint {run_dir / CHECKPOINT} was written by another run than the one in "
                          f"{run_dir / CONFIG_FILE} (their configs differ); nothing was changed")
-    _check_genomes(state, saved, game, run_dir / CHECKPOINT)
-    if state["generation"] > saved.generations:
-        fail("generations", int(saved.generations), f"at least {state['generation']}, the generations "
-              f"{run_dir} has already run")
-    return Job(saved, game, Resumed(run_dir, state, changes), [])
+    _check_genomes(state, spec, game, run_dir / CHECKPOINT)
+    if state["generation"] > spec.generations:
+        fail("generations", spec.generations, f"at least {state['generation']}, the generations {run_dir} has "
+             "already run")
+    return Job(spec, game, Resumed(run_dir, state, changes), [], saved)
 
 
 def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
@@ -149,23 +158,10 @@ def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
          "whose checkpoint was removed: it cannot be extended")
 
 
-def _check_genomes(state: dict, cfg: DictConfig, game: Game, path: Path) -> None:
-    genes = genome_of(cfg, engine_of(game))
-    expected = (int(cfg.population_size) * int(cfg.islands),) + genes.shape(state["side"])  # islands stacked
+def _check_genomes(state: dict, spec: RunSpec, game: Game, path: Path) -> None:
+    genes = genome_of(spec, engine_of(game))
+    expected = (spec.population_size * spec.islands,) + genes.shape(state["side"])  # islands stacked
     genomes = state["genomes"]
     if genomes.shape != expected or genomes.dtype != genes.dtype:
         raise ValueError(f"checkpoint {path} holds genomes {genomes.dtype}{list(genomes.shape)}, expected "
                          f"{list(expected)} for this run; nothing was changed")
-
-
-def prepare(cfg: DictConfig, overrides: list[str] | None = None) -> Job:
-    """Check ``cfg`` before any work and return its job: a new run's config fitted to its game
-    ([`fit_experiment`][ga_pig.config.fit_experiment]: what the experiment chose and ``overrides`` do not name)
-    and validated; for ``resume=``, also the run it names, its checkpoint and the ``overrides`` given with it
-    (command-line ``key=value`` strings; ``None``: infer them by comparing ``cfg`` with a bare ``resume=``
-    config). Raises ValueError naming the key or file."""
-    if cfg.resume is not None:  # the saved config, with the changes it allows, is validated (and its game built)
-        return _resume(cfg, overrides)
-    game = check_game(cfg)
-    notes = fit_experiment(cfg, overrides, game)
-    return Job(cfg, validate(cfg, game), None, notes)

@@ -1,29 +1,27 @@
-"""What happens around a run started from the command line, before and after Hydra's job.
+"""A run's directory around Hydra's job: claimed before Hydra writes into it, held, started again in place, and
+told when a stop ends the run before it could say so itself.
 
-[`LaunchCallback`][ga_pig.launch.LaunchCallback] (registered in ``conf/config.yaml`` under ``hydra.callbacks``) runs
-before Hydra makes any directory:
+[`LaunchCallback`][ga_pig.runs.launch.LaunchCallback] (registered in ``conf/config.yaml`` under ``hydra.callbacks``)
+runs before Hydra makes any directory ([`ga_pig.runs.command`][ga_pig.runs.command] has checked the command line):
 
-* a single run's config is validated (with ``resume=``, the checkpoint and the overrides too;
-  [`ga_pig.preflight`][ga_pig.preflight] has checked the whole command line already);
 * every run and every sweep claims its own directory and holds it ([`ga_pig.rundir`][ga_pig.rundir]): a
   time-stamped name that is taken (two runs started in the same second) gets ``_1``, ``_2`` ...;
   a directory named with ``hydra.run.dir`` must be new or empty and free;
 * ``resume=<dir>`` runs in ``<dir>`` itself, without a new ``.hydra/``, once no other process
-  holds it; so does a job that SLURM has requeued ([`continue_restarted`][ga_pig.launch.continue_restarted]);
+  holds it; so does a job that SLURM has requeued ([`continue_restarted`][ga_pig.runs.launch.continue_restarted]);
 * a named directory that holds a run stopped before its first checkpoint
-  ([`stopped_before_checkpoint`][ga_pig.runs.resume.stopped_before_checkpoint]) is emptied and the run starts again
+  ([`stopped_before_checkpoint`][ga_pig.rundir.stopped_before_checkpoint]) is emptied and the run starts again
   there, saying so.
 
-[`tell_stop`][ga_pig.launch.tell_stop] says, when a stop ends a run before the run itself could (during its setup),
-what is left in its directory and which command goes on from there.
+[`tell_stop`][ga_pig.runs.launch.tell_stop] says, when a stop ends a run before the run itself could (during its
+setup), what is left in its directory and which command goes on from there.
 
-[`quiet_sacct`][ga_pig.launch.quiet_sacct] drops submitit's warning, repeated on every poll, that ``sacct`` is
+[`quiet_sacct`][ga_pig.runs.launch.quiet_sacct] drops submitit's warning, repeated on every poll, that ``sacct`` is
 unavailable on a cluster whose accounting is off.
 """
 
 from __future__ import annotations
 
-import copy
 import logging
 import os
 import shlex
@@ -36,16 +34,12 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
 from ga_pig._cli import ready, refuse
-from ga_pig.evolve.outputs import CHECKPOINT, RUN_FILES
-from ga_pig.evolve.resume import CONFIG_FILE
-from ga_pig.rundir import claim_named, claim_new, hold
-from ga_pig.runs import prepare
-from ga_pig.runs.resume import stopped_before_checkpoint
+from ga_pig.rundir import CHECKPOINT, CONFIG_FILE, RUN_FILES, claim_named, claim_new, hold, stopped_before_checkpoint
 from ga_pig.signals import Stopped
 
 __all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted", "tell_stop"]
 
-#: What [`tell_stop`][ga_pig.launch.tell_stop] reads: the run directory this process claimed for its single run
+#: What [`tell_stop`][ga_pig.runs.launch.tell_stop] reads: the run directory this process claimed for its single run
 #: with its checkpoint's identity then (None: none yet), or the directory of the sweep it started (whose jobs
 #: each speak for themselves).
 _claimed: list[tuple[Path, tuple | None]] = []
@@ -125,10 +119,9 @@ def continue_restarted(cfg: DictConfig, directory: str | Path) -> bool:
 
 
 class LaunchCallback(Callback):
-    """Validate, then claim the run's (or the sweep's) own directory; see the module docstring."""
+    """Claim the run's (or the sweep's) own directory before Hydra writes into it; see the module docstring."""
 
     def on_run_start(self, config: DictConfig, **kwargs: Any) -> None:
-        task = [str(o) for o in config.hydra.overrides.task]
         explicit = _given(config.hydra.overrides.hydra, "hydra.run.dir")
         try:
             restarted = explicit and slurm_restarted() and Path(config.hydra.run.dir).is_dir()
@@ -137,13 +130,12 @@ class LaunchCallback(Callback):
                 _note_claim(config.hydra.run.dir)
                 hold(config.hydra.run.dir)  # the restarted job's own directory, started over
                 return
-            checked = copy.deepcopy(config)  # the run itself fits the experiment to its game, and logs that
-            resumed = prepare(checked, task).resumed
-            if resumed is not None:
-                _note_claim(resumed.run_dir)
-                hold(resumed.run_dir)
+            if config.resume is not None and Path(config.resume).expanduser().is_dir():  # checked: a run to continue
+                run_dir = Path(config.resume).expanduser().resolve()
+                _note_claim(run_dir)
+                hold(run_dir)
                 with open_dict(config):
-                    config.hydra.run.dir = str(resumed.run_dir.expanduser().resolve())
+                    config.hydra.run.dir = str(run_dir)
                     config.hydra.output_subdir = None
                 return
             if explicit:
