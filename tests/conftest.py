@@ -56,7 +56,7 @@ _warmed: list[str] = []
 _workers: list[dict] = []
 
 
-def _warm_up(config) -> None:
+def _warm_up() -> None:
     """Compile every kernel once, split over the cores, before xdist starts its workers (its own
     ``pytest_sessionstart`` runs after this one): no two workers compile the same kernel. With a warm cache
     this only loads it."""
@@ -79,7 +79,7 @@ def pytest_sessionstart(session):
     config = session.config
     event.register("numba:compile", _compiles)
     if not hasattr(config, "workerinput") and os.environ.get("GA_PIG_WARM"):  # set by `make test`
-        _warm_up(config)
+        _warm_up()
 
 
 def pytest_sessionfinish(session):
