@@ -37,7 +37,7 @@ class _Compiles(event.Listener):
     """Seconds numba spends compiling in this process (outermost compiles only) and how many kernels it compiled."""
 
     def __init__(self):
-        self.depth, self.kernels, self.seconds, self._began = 0, 0, 0.0, 0.0
+        self.depth, self.kernels, self.seconds, self._began, self.named = 0, 0, 0.0, 0.0, {}
 
     def on_start(self, event):
         if self.depth == 0:
@@ -48,7 +48,11 @@ class _Compiles(event.Listener):
     def on_end(self, event):
         self.depth -= 1
         if self.depth == 0:
-            self.seconds += time.perf_counter() - self._began
+            took = time.perf_counter() - self._began
+            self.seconds += took
+            kernel = event.data["dispatcher"].py_func
+            name = f"{kernel.__module__}.{kernel.__qualname__}{tuple(map(str, event.data['args']))}"
+            self.named[name] = self.named.get(name, 0.0) + took
 
 
 _compiles = _Compiles()
@@ -84,7 +88,8 @@ def pytest_sessionstart(session):
 
 def pytest_sessionfinish(session):
     if hasattr(session.config, "workerinput"):
-        session.config.workeroutput["numba"] = {"kernels": _compiles.kernels, "seconds": _compiles.seconds}
+        session.config.workeroutput["numba"] = {"kernels": _compiles.kernels, "seconds": _compiles.seconds,
+                                                "named": _compiles.named}
 
 
 def pytest_testnodedown(node, error):
@@ -92,8 +97,11 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter):
-    counts = _workers or [{"kernels": _compiles.kernels, "seconds": _compiles.seconds}]
+    counts = _workers or [{"kernels": _compiles.kernels, "seconds": _compiles.seconds, "named": _compiles.named}]
     for line in _warmed:
         terminalreporter.write_line(line)
     terminalreporter.write_line(f"numba compiled {sum(c['kernels'] for c in counts)} kernels in the test processes, "
                                 f"{sum(c['seconds'] for c in counts):.0f} s in all")
+    named = [(seconds, name) for c in counts for name, seconds in c.get("named", {}).items()]
+    for seconds, name in sorted(named, reverse=True)[:20]:  # what a warm-up missed, slowest first
+        terminalreporter.write_line(f"  {seconds:5.1f} s {name[:160]}")
