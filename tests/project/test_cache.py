@@ -91,3 +91,29 @@ def test_importing_ga_pig_points_numba_at_the_folder_and_drops_older_ones(tmp_pa
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          env={"PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": mine})
     assert out.stdout.strip() == mine, out.stderr
+
+
+def test_two_processes_saving_one_kernel_at_once_keep_both_versions(tmp_path, monkeypatch):
+    """Each save reads the index, adds its entry and writes it back; two saves that read it before either wrote
+    would keep one entry. Two threads stand for the processes (the lock is a file lock, which separate opens of one
+    file contend for); reading the index is slowed so that the saves overlap."""
+    import threading
+    import time
+
+    from numba.core.caching import IndexDataCacheFile
+
+    index = IndexDataCacheFile(str(tmp_path), "kernel-1", source_stamp=(0.0, 0))
+    read = IndexDataCacheFile._load_index
+
+    def slow_read(self):
+        overloads = read(self)
+        time.sleep(0.2)
+        return overloads
+
+    monkeypatch.setattr(IndexDataCacheFile, "_load_index", slow_read)
+    saves = [threading.Thread(target=index.save, args=(key, key)) for key in ("int64", "float64")]
+    for save in saves:
+        save.start()
+    for save in saves:
+        save.join()
+    assert {key: index.load(key) for key in ("int64", "float64")} == {"int64": "int64", "float64": "float64"}
