@@ -64,17 +64,16 @@ def _warm_up() -> None:
     """Compile every kernel once, split over the cores, before xdist starts its workers (its own
     ``pytest_sessionstart`` runs after this one): no two workers compile the same kernel. With a warm cache
     this only loads it."""
-    from tests.warm import PHASES
+    from tests.warm import QUEUES
 
     began, said, failed = time.perf_counter(), [], []
     root = Path(__file__).resolve().parents[1]
-    for phase in PHASES:
-        processes = [subprocess.Popen([sys.executable, "-m", "tests.warm", *share], cwd=root, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True) for share in phase]
-        for process in processes:
-            text = process.communicate()[0]
-            said += [line.removeprefix("warm ") for line in text.splitlines() if line.startswith("warm ")]
-            failed += [text.splitlines()[-1]] if process.returncode else []
+    processes = [subprocess.Popen([sys.executable, "-m", "tests.warm", *queue], cwd=root, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True) for queue in QUEUES]
+    for process in processes:
+        text = process.communicate()[0]
+        said += [line.removeprefix("warm ") for line in text.splitlines() if line.startswith("warm ")]
+        failed += [text.splitlines()[-1]] if process.returncode else []
     _warmed.append(f"numba warm-up before the workers: {time.perf_counter() - began:.0f} s ({'; '.join(said)})"
                    + (f"; FAILED (the tests will say why): {failed[0]}" if failed else ""))
 

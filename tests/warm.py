@@ -3,8 +3,8 @@
 ``python -m tests.warm PART ...`` calls, for each rule family named, every operation it offers on its example
 games (what the family contract tests call), and for each strategy space named, a short run on its game (the GA's
 own kernels): the compiled kernels land in the on-disk cache, which every worker then loads instead of compiling
-the same kernel again. The conftest runs the phases in turn, each share of a phase in a process of its own: the
-families first, then the runs, which load the families' kernels from the cache.
+the same kernel again. The conftest runs each queue in a process of its own, all at once; in a queue a family comes
+before the runs on its games, which load its kernels from the cache.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-#: The phases, in turn; a phase's shares each run in a process of their own; the runs come after
-#: the families, whose kernels they load.
-PHASES = ([["two_player"], ["endgame", "solitaire"]],
-          [["players", "roll_hold", "endgame_roll_hold", "solitaire_roll_hold"],
-           ["dice", "endgame_dice", "players_roll_hold"]])
+#: The queues, one process each, as near equal in compile time as the parts allow (the two-player family alone
+#: takes as long as the other families together).
+QUEUES = (["two_player", "roll_hold", "dice"],
+          ["endgame", "solitaire", "players", "endgame_roll_hold", "endgame_dice", "solitaire_roll_hold",
+           "players_roll_hold"])
 
 
 def family(name: str) -> None:
@@ -39,12 +39,28 @@ def family(name: str) -> None:
                  (exact.pair_win_rates, members, pairs, game), (exact.win_rates, members, a, game),
                  (chosen.respond, b, game), (exact.seats, a, b, game), (exact.win_matrix, members, game),
                  (exact.reachable, policy, game), (exact.visits, a, c, game), (engine.turn_starts, a, b, 20, 1)]
+        calls += _extras(chosen, engine, game, members)
         for call, *arguments in calls:
             try:
                 call(*arguments)
             except ValueError as refused:
                 if "is not offered" not in str(refused):
                     raise
+
+
+def _extras(family, engine, game, members) -> list:
+    """The operations one family offers beyond the contract that the tests call: the endgame rules' margins and
+    simulated games, games of several players, a champion's rollouts."""
+    from ga_pig import exact
+    from ga_pig.families import endgame, players
+
+    if family is endgame.Endgame:
+        return [(endgame.margins, exact.optimal(game, "policy_iteration")), (endgame.simulate, members[:2], game, 20)]
+    if family is players.Players:
+        return [(players.simulate, [members[0]] * game.players, game, 20)]
+    if hasattr(engine, "rollouts"):
+        return [(engine.rollouts, members[0], members[1][[1, 2], [1, 2]], [[1, 1], [2, 2]], 8, 0)]
+    return []
 
 
 def run(space: str) -> None:
