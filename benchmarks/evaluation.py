@@ -29,7 +29,6 @@ from _machine import machine
 
 from ga_pig import exact, strategies
 from ga_pig._kernels.rules import rules_of
-from ga_pig.families._two_seats import AT_START
 from ga_pig.families.two_player import _evaluation
 from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
@@ -64,7 +63,7 @@ def _timed(f, *args) -> float:
 
 def _singles(pop: np.ndarray, opponent: np.ndarray, rules, out: np.ndarray) -> None:
     for n in range(pop.shape[0]):
-        _evaluation._pair(pop[n], opponent, rules, AT_START, out[n])
+        _evaluation._pair(pop[n], opponent, rules, out[n])
 
 
 def _single(game: Game, a: np.ndarray, b: np.ndarray, method: str) -> tuple[float, np.ndarray]:
@@ -77,7 +76,7 @@ def _single(game: Game, a: np.ndarray, b: np.ndarray, method: str) -> tuple[floa
         seconds = _timed(_evaluation._win_tables, av, bv, rules, S, T, chain_kind(rules, swept=True))
         return seconds, np.array([S[0, 0, 0], S[0, 0, 1], T[0, 0, 0], T[0, 0, 1]])
     out = np.empty(4)
-    seconds = _timed(_evaluation._pair, av, bv, rules, AT_START, out)
+    seconds = _timed(_evaluation._pair, av, bv, rules, out)
     return seconds, out
 
 
@@ -143,7 +142,7 @@ def _shared(game: Game, pop: np.ndarray, opponents: np.ndarray, repeats: int) ->
     def singles(out):
         for p in range(n):
             for q in range(m):
-                _evaluation._pair(pop[p], opponents[q], rules, AT_START, out[p, q])
+                _evaluation._pair(pop[p], opponents[q], rules, out[p, q])
 
     def chains(out):
         for p in range(n):
@@ -152,11 +151,11 @@ def _shared(game: Game, pop: np.ndarray, opponents: np.ndarray, repeats: int) ->
                 _evaluation._win_tables(pop[p], opponents[q], rules, S, T, kind)
                 out[p, q] = S[0, 0, 0], S[0, 0, 1], T[0, 0, 0], T[0, 0, 1]
 
-    _evaluation._versus(pop[:1], opponents[:1], rules, AT_START, np.empty((1, 1, 4)))  # compile before timing
+    _evaluation._versus(pop[:1], opponents[:1], rules, np.empty((1, 1, 4)))  # compile before timing
     best = {}
     for _ in range(repeats):
         found = {}
-        for method, call in (("together", lambda out: _evaluation._versus(pop, opponents, rules, AT_START, out)),
+        for method, call in (("together", lambda out: _evaluation._versus(pop, opponents, rules, out)),
                              ("singles", singles), ("chain_sweep", chains)):
             found[method] = np.empty((n, m, 4))
             best[method] = min(best.get(method, np.inf), _timed(call, found[method]))

@@ -155,7 +155,7 @@ def _bounds(bound) -> str:
     low, high = bound.low, bound.high
     if high is None:
         return f"{'>' if bound.low_open else '>='} {_number(low)}"
-    return f"{'(' if bound.low_open else '['}{_number(low)}, {_number(high)}{')' if bound.high_open else ']'}"
+    return f"{'(' if bound.low_open else '['}{_number(low)}, {_number(high)}]"
 
 
 def keys(schema: str = "run", composed: dict | None = None) -> list[Key]:

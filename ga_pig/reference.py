@@ -80,17 +80,16 @@ def play(a, b, game: Game, n_games: int, seed: int = 0) -> tuple[int, int, int]:
     return counts[0], counts[1], counts[-1]
 
 
-def brute_force(a, b, game: Game, start: tuple[int, int] = (0, 0)) -> tuple[float, float]:
+def brute_force(a, b, game: Game) -> tuple[float, float]:
     """(P(a wins), P(b wins)) with a moving first, by one dense linear system over every state.
 
     The state is (mover, i, j, k, previous turn ended in a pass); a pass after a pass is the stalemate, so the
-    system is non-singular. Only for tiny games (goal <= ~12). ``start``: the banked scores (a's, b's) the game
-    begins from.
+    system is non-singular. Only for tiny games (goal <= ~12).
     """
-    return _BRUTE_FORCE[type(space_of(game))](a, b, game, start)
+    return _BRUTE_FORCE[type(space_of(game))](a, b, game)
 
 
-def _brute_force_roll_hold(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:
+def _brute_force_roll_hold(a, b, game: Game) -> tuple[float, float]:
     """[`brute_force`][ga_pig.reference.brute_force] for roll/hold games: states (mover, i, j, k, passed)."""
     goal = game.goal
     states = itertools.product((0, 1), range(goal), range(goal), range(goal), (0, 1))
@@ -128,7 +127,7 @@ def _brute_force_roll_hold(a, b, game: Game, start: tuple[int, int]) -> tuple[fl
             A[row, index[1 - mover, j, i, 0, 1]] -= 1.0
         # else: second pass in a row -> stalemate, value 0 for both
     solution = np.linalg.solve(A, rhs)
-    begin = index[0, start[0], start[1], 0, 0]
+    begin = index[0, 0, 0, 0, 0]
     return float(solution[begin, 0]), float(solution[begin, 1])
 
 
@@ -145,7 +144,7 @@ def _dice_scores(game: Game, d: int) -> dict[int, float]:
     return scores
 
 
-def _brute_force_dice(a, b, game: Game, start: tuple[int, int]) -> tuple[float, float]:
+def _brute_force_dice(a, b, game: Game) -> tuple[float, float]:
     """[`brute_force`][ga_pig.reference.brute_force] for a game that rolls its dice at once (Hog): states (mover, i,
     j)."""
     goal = game.goal
@@ -161,7 +160,7 @@ def _brute_force_dice(a, b, game: Game, start: tuple[int, int]) -> tuple[float, 
             else:
                 A[row, index[1 - mover, j, i + total]] -= p
     solution = np.linalg.solve(A, rhs)
-    begin = index[0, start[0], start[1]]
+    begin = index[0, 0, 0]
     return float(solution[begin, 0]), float(solution[begin, 1])
 
 

@@ -27,17 +27,16 @@ def fail(key: str, value: object, expected: str) -> NoReturn:
 
 class Range(NamedTuple):
     """The values a numeric key takes: from ``low`` to ``high`` (None: unbounded), each end
-    included unless ``*_open``."""
+    included (``low`` not where ``low_open``)."""
 
     low: float | None = None
     high: float | None = None
     low_open: bool = False
-    high_open: bool = False
 
     def holds(self, value: float) -> bool:
         """Whether ``value`` lies in the range."""
         above = self.low is None or (value > self.low if self.low_open else value >= self.low)
-        below = self.high is None or (value < self.high if self.high_open else value <= self.high)
+        below = self.high is None or value <= self.high
         return above and below
 
 

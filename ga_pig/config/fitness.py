@@ -21,8 +21,6 @@ def _options() -> dict[str, type]:
 RULES = {
     "archive": Rule(Range(1), "an integer >= 1 (champions kept, the reigning one included)"),
     "must_beat": Rule(Range(1), "an integer >= 1"),
-    "margin": Rule(Range(0, 0.5, high_open=True), "a number in [0, 0.5) (win rate above the fair share 1/2)"),
-    "restart": Rule(Range(0, 1), "a number in [0, 1] (share of the win rate from every score pair)"),
     "max_games": Rule(Range(1), "an integer >= 1"),
     "cell_tests": Rule(Range(0), "an integer >= 0 (pairs of games a generation's cell tests play; 0: none)"),
     "z": Rule(Range(0, low_open=True), "a positive number of standard errors"),
@@ -36,9 +34,9 @@ def _option_for(node) -> str | None:
 
 
 def check(cfg, game) -> None:
-    """Refuse a judge no one registered ([`JUDGES`][ga_pig.evolve.judges.JUDGES]), one the game's players rule out,
-    keys the judge lacks, and values out of range."""
-    fitness, players = cfg.fitness, cfg.game.players
+    """Refuse a judge no one registered ([`JUDGES`][ga_pig.evolve.judges.JUDGES]), keys the judge lacks, and values
+    out of range."""
+    fitness = cfg.fitness
     kind, opponent, kinds = fitness.kind, fitness.opponent, tuple(dict.fromkeys(k for k, _ in JUDGES))
     if kind not in kinds:
         fail("fitness.kind", kind, f"one of {kinds}")
@@ -47,28 +45,17 @@ def check(cfg, game) -> None:
         judged_by = [k for k, o in JUDGES if o == opponent]
         fail("fitness.opponent", opponent, f"{expected} unless fitness.kind is {' or '.join(map(repr, judged_by))}"
              if judged_by else f"one of {tuple(dict.fromkeys(o for _, o in JUDGES))}")
-    if players != 2 and JUDGES[(fitness.kind, fitness.opponent)].two_players_only:
-        fail("fitness.opponent", fitness.opponent, f"a judge for any number of players with "
-             f"game.players={players} ({fitness.opponent!r} solves a zero-sum game between two)")
     FITNESS.check_fit(fitness)
-    check_rules(fitness, {k: r for k, r in RULES.items() if k != "margin"}, "fitness.")
+    check_rules(fitness, RULES, "fitness.")
     if "must_beat" in fitness and not 1 <= fitness.must_beat <= fitness.archive:
         fail("fitness.must_beat", fitness.must_beat,
              f"an integer in [1, fitness.archive = {fitness.archive}] (champions a challenger must beat)")
-    if "margin" in fitness and not 0 <= fitness.margin < 1 - 1 / players:
-        fail("fitness.margin", fitness.margin, f"a number in [0, {1 - 1 / players:g}) (win rate above the fair share "
-             f"1/{players} a challenger needs against a champion)")
     if fitness.get("paired") and fitness.max_games < 2 * cfg.games_per_match:
         fail("fitness.max_games", fitness.max_games, f"at least 2 * games_per_match = {2 * cfg.games_per_match} with "
              "fitness.paired (the paired test's t-test needs two batches)")
     if fitness.get("cell_tests") and not engine_of(game).offers("rollouts"):
         fail("fitness.cell_tests", fitness.cell_tests, f"0 for {game} (cell tests begin games at a score pair: two "
              "players, first to bank the goal wins: the Exeter GA (2016)'s rule)")
-    if "aggregate" in fitness and fitness.aggregate not in ("mean", "min"):
-        fail("fitness.aggregate", fitness.aggregate, "one of ('mean', 'min')")
-    if fitness.get("restart") and not engine_of(game).restarts:
-        fail("fitness.restart", fitness.restart, f"0 with players={players}, endgame={cfg.game.endgame!r} "
-             "(restarts are for two players, first to bank the goal wins: the Exeter GA (2016)'s rule)")
 
 
 FITNESS = Part("fitness", _options, ("kind", "opponent"), _option_for, check, RULES)

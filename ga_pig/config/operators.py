@@ -9,7 +9,6 @@ import dataclasses
 import functools
 
 from ga_pig.config.base import Part, Range, Rule, check_rules, fail, fields
-from ga_pig.families import engine_of
 from ga_pig.spec import components as P
 
 __all__ = ["OPERATORS"]
@@ -62,9 +61,9 @@ def _option_for(node) -> str | None:
 
 
 def check(cfg, game) -> None:
-    """Refuse unknown operators, two whose keys no option holds together, one the game's family cannot follow, keys
-    the option lacks, and sizes out of range."""
-    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS, OBSERVING
+    """Refuse unknown operators, two whose keys no option holds together, keys the option lacks, and sizes out of
+    range."""
+    from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
 
     ops = cfg.operators
     if ops.crossover not in CROSSOVERS:
@@ -76,11 +75,6 @@ def check(cfg, game) -> None:
         fail("operators.mutation", ops.mutation, f"a mutation whose keys one operators option holds with those of "
              f"operators.crossover={ops.crossover!r} ({', '.join(crossover)}); none of {', '.join(_options())} holds "
              f"{ops.mutation}'s ({', '.join(mutation)}) too")
-    if ops.mutation in OBSERVING and not engine_of(game).offers("visits"):
-        blind = tuple(m for m in MUTATIONS if m not in OBSERVING)
-        fail("operators.mutation", ops.mutation, f"one of {blind} under endgame={cfg.game.endgame!r} "
-             f"with players={cfg.game.players} (ga_pig.exact.visits follows only two players, first to bank the "
-             "goal wins: the Exeter GA (2016)'s rule)")
     OPERATORS.check_fit(ops)
     check_rules(ops, RULES, "operators.")
 

@@ -9,10 +9,9 @@ from ga_pig.spec import components as P
 __all__ = ["SELECTION", "survivors"]
 
 #: option (``conf/selection/<option>.yaml``) -> the dataclass of its scheme
-OPTIONS: dict[str, type] = {"knockout": P.Knockout, "round_robin": P.RoundRobin, "mu_plus_lambda": P.MuPlusLambda,
-                            "tournament": P.Tournament}
+OPTIONS: dict[str, type] = {"knockout": P.Knockout, "round_robin": P.RoundRobin, "mu_plus_lambda": P.MuPlusLambda}
 
-RULES = {"mu": Rule(Range(1), "an integer >= 1 or null"), "tournament_size": Rule(Range(1), "an integer >= 1")}
+RULES = {"mu": Rule(Range(1), "an integer >= 1 or null")}
 
 
 def survivors(cfg) -> int:
@@ -35,8 +34,6 @@ def check(cfg, game) -> None:
     if mu is not None and not 1 <= mu < size:
         fail("selection.mu", mu, f"an integer in [1, population_size - 1 = {size - 1}] (mu parents breed the other "
              "members) or null")
-    if "tournament_size" in selection and not 1 <= selection.tournament_size <= size:
-        fail("selection.tournament_size", selection.tournament_size, f"an integer in [1, population_size = {size}]")
 
 
 SELECTION = Part("selection", OPTIONS.copy, ("scheme",),

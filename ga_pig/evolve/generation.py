@@ -15,7 +15,6 @@ from ga_pig.evolve.judges import RatesVsOptimal, Verdict, make_judge
 from ga_pig.evolve.judges.cells import CellTests
 from ga_pig.evolve.keeper import KeepChampion
 from ga_pig.evolve.memetic import BestResponseStep
-from ga_pig.evolve.operators import OBSERVING
 from ga_pig.evolve.scratch import Scratch
 from ga_pig.evolve.state import Champion
 from ga_pig.evolve.toolbox import build_toolbox
@@ -73,7 +72,7 @@ class Generations:
         """Generation ``generation`` of ``population`` (of cube side ``side``) judged: its genomes refined first
         where a new wave begins; the judge's verdict (every member's fitness, also set on the individuals) with the
         champion improvers applied at side 1 only (coarser genomes cannot carry a champion changed at a single score
-        pair); and the run's champion, which an operator that watches play observes."""
+        pair); and the run's champion."""
         wave, wave_side = side_at(self.schedule, generation)
         if wave_side != side:
             population = [Individual(g) for g in self.genes.refine(np.stack(population), side, wave_side)]
@@ -86,7 +85,6 @@ class Generations:
         best = int(verdict.survivors[0])  # the run's own best: the judge's champion, else selection's first survivor
         champion = Champion(np.array(strategies[best]), best) if verdict.champion is None \
             else Champion(verdict.champion)
-        self.observe(champion)
         return Judged(wave, side, population, strategies, verdict, champion)
 
     def bred(self, judged: Judged, generation: int) -> list[Individual]:
@@ -107,8 +105,3 @@ class Generations:
             return genes.thresholds(np.stack(population), side, out=into)
         into = self.scratch.empty((len(population),) + genes.space.shape, genes.space.dtype)
         return genes.decode(np.stack(population), side, out=into)
-
-    def observe(self, champion: Champion) -> None:
-        """Show ``champion`` to an operator that watches play (``operators.mutation`` in ``OBSERVING``)."""
-        if self.spec.operators.mutation in OBSERVING and champion.strategy is not None:
-            self.genes.observe(self.genes.decisions(champion.strategy))

@@ -53,7 +53,6 @@ class Genome:
         engine.space.require(self.needs, f"genome {self.name!r}")
         self.engine, self.game, self.space = engine, engine.game, engine.space
         self.plane = self.game.players
-        self._visits: np.ndarray | None = None
 
     def thresholds(self, genomes: np.ndarray, side: int, out: np.ndarray | None = None) -> np.ndarray:
         """The strategies ``decode`` gives, as per-state thresholds (roll while the turn total is below; shape
@@ -81,23 +80,6 @@ class Genome:
 
     def _unplanes(self, planes: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(np.moveaxis(planes, -3, -1)) if self.seated else planes
-
-    def observe(self, strategy: np.ndarray) -> None:
-        """Note where play goes: the expected turns begun at each score pair ``(i, j)`` when
-        ``strategy`` plays itself (exact, [`visits`][ga_pig.exact.visits]; no solver), for
-        [`occupancy`][ga_pig.evolve.genomes.Genome.occupancy]."""
-        visits = self.engine.visits(strategy, strategy)
-        self._visits = visits if visits.ndim == 2 else visits[..., 0]
-
-    def occupancy(self, side: int) -> np.ndarray | None:
-        """The observed turn starts summed over each block of the ``(i, j)`` plane at block side
-        ``side`` (None before [`observe`][ga_pig.evolve.genomes.Genome.observe])."""
-        if self._visits is None:
-            return None
-        n = cube.blocks(self.game.goal, side)
-        padded = np.zeros((n * side, n * side))
-        padded[: self.game.goal, : self.game.goal] = self._visits
-        return padded.reshape(n, side, n, side).sum(axis=(1, 3))
 
     dims: int
     dtype: np.dtype

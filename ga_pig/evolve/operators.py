@@ -11,12 +11,11 @@ Structure-aware, for any genome: they work on square regions of the ``(i, j)`` s
 player's score with three or more), where a strategy's decisions change slowly —
 [`block_crossover`][ga_pig.evolve.operators.block_crossover], [`boundary_shift`][ga_pig.evolve.operators.boundary_shift]
 (every child gets at least one region; a seated genome, one threshold per seat under an endgame rule, shifts one
-seat's region or both seats' at once), [`visited_shift`][ga_pig.evolve.operators.visited_shift] (occupancy-guided)
-and [`shift_copy`][ga_pig.evolve.operators.shift_copy], which moves *where* in the score plane a strategy's decisions
-change (the edge of a band where it rolls on to the goal; the turn starts a changed opening leads to inherit tuned
-neighbours). Thresholds cannot move such an edge by shifts along the turn total: a gene between "hold at 25" and
-"roll to the goal at 50" loses at every step in between. The threshold genome copies "roll to the goal" as that,
-not as a number ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
+seat's region or both seats' at once) and [`shift_copy`][ga_pig.evolve.operators.shift_copy], which moves *where*
+in the score plane a strategy's decisions change (the edge of a band where it rolls on to the goal; the turn starts a
+changed opening leads to inherit tuned neighbours). Thresholds cannot move such an edge by shifts along the turn
+total: a gene between "hold at 25" and "roll to the goal at 50" loses at every step in between. The threshold genome
+copies "roll to the goal" as that, not as a number ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
 
 [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS] are the only
 lists of operators, each entered by [`operator`][ga_pig.evolve.operators.operator] with its parameter dataclass
@@ -36,8 +35,8 @@ import numpy as np
 
 from ga_pig.spec import BlockParams, OperatorParams, ShiftParams
 
-__all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "visited_shift", "shift_copy",
-           "random_bits", "Operator", "operator", "CROSSOVERS", "MUTATIONS", "OBSERVING"]
+__all__ = ["crossover", "block_crossover", "mutate", "per_gene", "boundary_shift", "shift_copy",
+           "random_bits", "Operator", "operator", "CROSSOVERS", "MUTATIONS"]
 
 
 @dataclass(frozen=True)
@@ -63,20 +62,14 @@ CROSSOVERS: dict[str, Operator] = {}
 #: run's [`Genome`][ga_pig.evolve.genomes.Genome], with the per-gene rule ``genes.mutated`` and ``genes.shift``)
 MUTATIONS: dict[str, Operator] = {}
 
-#: Mutations that read where play goes (``genes.occupancy``): the run has its genome observe the
-#: champion each generation.
-OBSERVING: set[str] = set()
-
 _KINDS = {"crossover": CROSSOVERS, "mutation": MUTATIONS}
 
 
-def operator(kind: str, name: str, params: type[OperatorParams] = OperatorParams,
-             observes: bool = False) -> Callable[[Callable], Callable]:
+def operator(kind: str, name: str, params: type[OperatorParams] = OperatorParams) -> Callable[[Callable], Callable]:
     """Decorator: register a function as the ``kind`` (``"crossover"`` or ``"mutation"``) ``name``
     (``operators.<kind>=<name>``) with its parameter dataclass ``params``, a subclass of
     [`OperatorParams`][ga_pig.spec.OperatorParams] whose every key (but ``fine_<key>``, which replaces
-    ``<key>`` in the cube's last wave) the function takes by name; ``observes``: it reads ``genes.occupancy``.
-    Returns the function unchanged."""
+    ``<key>`` in the cube's last wave) the function takes by name. Returns the function unchanged."""
     if kind not in _KINDS:
         raise ValueError(f"operator {name!r}: kind {kind!r}, expected one of {tuple(_KINDS)}")
     if not (isinstance(params, type) and issubclass(params, OperatorParams) and dataclasses.is_dataclass(params)):
@@ -95,8 +88,6 @@ def operator(kind: str, name: str, params: type[OperatorParams] = OperatorParams
                 raise TypeError(f"operator {name!r}: key {read!r} of {params.__name__} is not a keyword argument "
                                 f"of {function.__name__}")
         _KINDS[kind][name] = entry
-        if observes:
-            OBSERVING.add(name)
         return function
 
     return register
@@ -167,22 +158,16 @@ def block_crossover(first: np.ndarray, second: np.ndarray, rng: np.random.Genera
     return np.where(take_second, second, first)
 
 
-def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: int, weights=None, plane: int = 2):
+def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: int, plane: int = 2):
     """Square ``(i, j)`` regions of side 1..block, as slice pairs (cubes over the ``plane``
-    leading score axes, a slice each, with three or more players), until they cover
-    Binomial(genes on the plane, ``rate``) genes, at least one region (none at rate 0); centred
-    on cells drawn in proportion to ``weights`` (n, n) when given, else placed uniformly."""
+    leading score axes, a slice each, with three or more players), placed uniformly until they cover
+    Binomial(genes on the plane, ``rate``) genes, at least one region (none at rate 0)."""
     n = genome.shape[0]
     target = max(1, rng.binomial(n ** plane, rate)) if rate > 0 else 0  # a mutation always changes something
-    p = None if weights is None or not weights.sum() > 0 else (weights / weights.sum()).reshape(-1)
     covered, regions = 0, []
     while covered < target:
         side = int(rng.integers(1, min(block, n) + 1))
-        if p is None:
-            corner = rng.integers(0, n - side + 1, size=plane)
-        else:
-            centre = np.unravel_index(int(rng.choice(n ** plane, p=p)), (n,) * plane)
-            corner = [min(max(int(c) - side // 2, 0), n - side) for c in centre]
+        corner = rng.integers(0, n - side + 1, size=plane)
         regions.append(tuple(slice(int(c), int(c) + side) for c in corner))
         covered += side ** plane
     return regions
@@ -219,19 +204,6 @@ def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, ge
     1..``shift`` genes either way, covering about ``rate`` of the ``(i, j)`` plane; in place.
     A threshold strategy stays a threshold strategy."""
     regions = _seats(genes, _regions(genome, rate, rng, block, plane=genes.plane), rng)
-    for region, step in zip(regions, _steps(rng, shift, len(regions)), strict=True):
-        genes.shift(genome, region, int(step))
-    return genome
-
-
-@operator("mutation", "visited_shift", ShiftParams, observes=True)
-def visited_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, genes, block: int = 4,
-                  shift: int = 2) -> np.ndarray:
-    """[`boundary_shift`][ga_pig.evolve.operators.boundary_shift] with regions centred where play goes: score pairs
-    drawn in proportion to the turns the run's champion begins there in self-play (``genes.occupancy``, which the run
-    updates each generation; uniform before the first)."""
-    side = -(-genes.game.goal // genome.shape[0])
-    regions = _seats(genes, _regions(genome, rate, rng, block, genes.occupancy(side)), rng)
     for region, step in zip(regions, _steps(rng, shift, len(regions)), strict=True):
         genes.shift(genome, region, int(step))
     return genome

@@ -6,7 +6,7 @@ unchanged.
 ``round_robin`` and ``knockout`` are [Exeter GA 2016 §3.4.1–3.4.2]'s: half the population survives. A scheme that
 carries all its survivors over (``KEEPS_SURVIVORS``: (μ+λ), re-judged next generation beside their λ =
 population_size − μ children) never loses a good member while it stays among the best. A scheme takes the
-``selection.*`` values its signature names (``mu``, ``tournament_size``) as keywords.
+``selection.*`` values its signature names (``mu``) as keywords.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Scores", "round_robin", "knockout", "mu_plus_lambda", "tournament", "SCHEMES", "KEEPS_SURVIVORS"]
+__all__ = ["Scores", "round_robin", "knockout", "mu_plus_lambda", "SCHEMES", "KEEPS_SURVIVORS"]
 
 
 @dataclass(frozen=True)
@@ -63,20 +63,7 @@ def mu_plus_lambda(scores: Scores, rng: np.random.Generator, mu: int):
     return _best(totals, rng)[:mu], totals
 
 
-def tournament(scores: Scores, rng: np.random.Generator, tournament_size: int):
-    """One tournament per member: ``tournament_size`` members drawn with replacement, the best
-    total (a coin among ties) wins; winners best first."""
-    totals = scores.totals()
-    n = scores.size
-    rank = np.empty(n, dtype=np.int64)
-    rank[_best(totals, rng)] = np.arange(n)
-    entrants = rng.integers(0, n, size=(n, tournament_size))
-    winners = entrants[np.arange(n), np.argmin(rank[entrants], axis=1)]
-    return winners[np.argsort(rank[winners], kind="stable")], totals
-
-
 #: name -> scheme(scores, rng, **selection) -> (survivors best first, fitness per member)
-SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout, "mu_plus_lambda": mu_plus_lambda,
-                                "tournament": tournament}
+SCHEMES: dict[str, Callable] = {"round_robin": round_robin, "knockout": knockout, "mu_plus_lambda": mu_plus_lambda}
 #: the schemes that carry every survivor over (the toolbox's elite is then ``mu``)
 KEEPS_SURVIVORS = {"mu_plus_lambda"}

@@ -16,8 +16,7 @@ from ga_pig.families import engine_of
 from ga_pig.game import Game
 from ga_pig.strategies import check, check_population
 
-__all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "versus", "win_matrix", "pair_win_rates",
-           "restarts", "win_rates_from"]
+__all__ = ["Seats", "seats", "win_probability", "win_rate", "win_rates", "versus", "win_matrix", "pair_win_rates"]
 
 
 @dataclass(frozen=True)
@@ -72,24 +71,7 @@ def win_rate(a: np.ndarray, b: np.ndarray, game: Game) -> float:
     return float(engine_of(game).win_rate(a, b))
 
 
-def restarts(game: Game, share: float) -> np.ndarray:
-    """Weights over the turn-start score pairs ``(mover's score, other's score)`` a game may be
-    begun from: ``1 - share`` on the game's start ``(0, 0)``, ``share`` spread evenly over every
-    pair (a restart distribution). Against a fixed opponent a best response maximizes the win
-    probability from every pair at once, so every such weighting has the same best responses; with
-    ``share`` > 0 play far from the start counts too, where from the start alone it counts only
-    as often as play gets there (the ``starts`` of [`win_rates`][ga_pig.exact.evaluate.win_rates],
-    [`pair_win_rates`][ga_pig.exact.evaluate.pair_win_rates], [`win_matrix`][ga_pig.exact.evaluate.win_matrix])."""
-    if not 0.0 <= share <= 1.0:
-        raise ValueError(f"restart share must be in [0, 1], got {share!r}")
-    goal = game.goal
-    weights = np.full((goal, goal), share / goal**2)
-    weights[0, 0] += 1.0 - share
-    return weights
-
-
-def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: str = "both",
-              starts: np.ndarray | None = None) -> np.ndarray:
+def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: str = "both") -> np.ndarray:
     """Exact win rate of every member of ``population`` against ``opponent``, in parallel.
 
     Parameters
@@ -99,9 +81,6 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
     seat : {"both", "first", "second"}
         "both" averages the two seats (as [`win_rate`][ga_pig.exact.evaluate.win_rate]); "first"/"second" give
         P(member wins | member moves first/second).
-    starts : ndarray(float, shape=(goal, goal)), optional
-        Weights of the turn-start score pairs the game is begun from, mover's score first, the
-        same pair whoever moves (e.g. [`restarts`][ga_pig.exact.evaluate.restarts]); default: the game's start.
 
     With three or more players ([`PlayersRollHold`][ga_pig.families.players.space.PlayersRollHold]) the opponent
     plays every other seat, "both" averages the member's n seats, and ``opponent`` may also be a
@@ -114,10 +93,10 @@ def win_rates(population: np.ndarray, opponent: np.ndarray, game: Game, seat: st
     if seat not in ("both", "first", "second"):
         raise ValueError(f"seat must be 'both', 'first' or 'second', got {seat!r}")
     population = check_population(population, game)
-    return engine_of(game).win_rates(population, opponent, seat, starts)
+    return engine_of(game).win_rates(population, opponent, seat)
 
 
-def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np.ndarray | None = None) -> np.ndarray:
+def versus(population: np.ndarray, opponents: np.ndarray, game: Game) -> np.ndarray:
     """Exact seat-averaged win rate of every member of ``population`` against each of ``opponents`` (a population
     against an archive), in parallel.
 
@@ -130,8 +109,6 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np
     ----------
     population : ndarray(bool, shape=(n, goal, goal, goal))
     opponents : ndarray(bool, shape=(m, goal, goal, goal))
-    starts : optional
-        As for [`win_rates`][ga_pig.exact.evaluate.win_rates].
 
     Returns
     -------
@@ -139,21 +116,10 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game, starts: np
     """
     population = check_population(population, game)
     opponents = check_population(opponents, game, "opponents")
-    return engine_of(game).versus(population, opponents, starts)
+    return engine_of(game).versus(population, opponents)
 
 
-def win_rates_from(population: np.ndarray, opponent: np.ndarray, game: Game,
-                   starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(seat-averaged win rates from the weighted ``starts``, from the game's start) of every
-    member against ``opponent``: both from one evaluation ([`win_rates`][ga_pig.exact.evaluate.win_rates] twice would
-    evaluate twice). Two players under ``first_to_goal``."""
-    if starts is None:
-        raise ValueError("win_rates_from needs starts (weights of the score pairs games begin from)")
-    population = check_population(population, game)
-    return engine_of(game).win_rates_from(population, opponent, starts)
-
-
-def pair_win_rates(strategies: np.ndarray, pairs, game: Game, starts: np.ndarray | None = None) -> np.ndarray:
+def pair_win_rates(strategies: np.ndarray, pairs, game: Game) -> np.ndarray:
     """Exact seat-averaged win rates of both members of each pair, in parallel.
 
     Parameters
@@ -161,8 +127,6 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game, starts: np.ndarray
     strategies : ndarray(bool, shape=(n, goal, goal, goal))
     pairs : array of int, shape (n_pairs, 2)
         Indices into ``strategies``.
-    starts : optional
-        As for [`win_rates`][ga_pig.exact.evaluate.win_rates].
 
     Returns
     -------
@@ -177,16 +141,16 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game, starts: np.ndarray
     n = population.shape[0]
     if pairs.size and (pairs.min() < 0 or pairs.max() >= n):
         raise ValueError(f"pairs must index the strategies (0..{n - 1}), got values {pairs.min()}..{pairs.max()}")
-    return engine_of(game).pair_win_rates(population, pairs, starts)
+    return engine_of(game).pair_win_rates(population, pairs)
 
 
-def win_matrix(strategies: np.ndarray, game: Game, starts: np.ndarray | None = None) -> np.ndarray:
+def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
     """Exact seat-averaged win rates of every strategy against every other, in parallel.
 
     Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal
     holds each strategy's rate against itself (½ minus half its stalemate probability). With
     three or more players, p's seat-averaged rate alone against copies of q (1/n, less a share of
-    the stalemates, on the diagonal). ``starts``: as for [`win_rates`][ga_pig.exact.evaluate.win_rates].
+    the stalemates, on the diagonal).
     """
     population = check_population(strategies, game, "strategies")
-    return engine_of(game).win_matrix(population, starts)
+    return engine_of(game).win_matrix(population)

@@ -39,8 +39,6 @@ class Family:
     #: Whether [`play_blocks`][ga_pig.families._family.Family.play_blocks]'s loop also reads strategies as
     #: per-state thresholds (roll while the turn total is below; [`matches`][ga_pig.families._family.Family.matches]).
     reads_thresholds: ClassVar[bool] = False
-    #: Whether exact win rates may be taken from other score pairs than the start (``starts``).
-    restarts: ClassVar[bool] = False
     #: The family's solve module, which ``memory`` (its ``BYTES_PER_STATE`` per state of the space) and
     #: ``optimal`` read unless the family says otherwise.
     solve: ClassVar = None
@@ -111,25 +109,21 @@ class Family:
         p = self.seats(a, self.space.check(b, "b"))
         return 0.5 * (p[0] + p[2])
 
-    def win_rates(self, population: np.ndarray, opponent, seat: str = "both", starts=None) -> np.ndarray:
+    def win_rates(self, population: np.ndarray, opponent, seat: str = "both") -> np.ndarray:
         """Exact win rate of each member of a checked population against ``opponent`` (checked
         here: [`ga_pig.exact.win_rates`][ga_pig.exact.evaluate.win_rates])."""
         raise NotImplementedError
 
-    def versus(self, population: np.ndarray, opponents: np.ndarray, starts=None) -> np.ndarray:
+    def versus(self, population: np.ndarray, opponents: np.ndarray) -> np.ndarray:
         """(n, m) exact seat-averaged win rates of each member of a checked population against each of checked
         ``opponents``; a family that can share what the pairs share (a strategy's turns) does it here."""
-        return np.stack([self.win_rates(population, o, "both", starts) for o in opponents], axis=1)
+        return np.stack([self.win_rates(population, o, "both") for o in opponents], axis=1)
 
-    def win_rates_from(self, population: np.ndarray, opponent, starts) -> tuple[np.ndarray, np.ndarray]:
-        """(win rates from weighted starts, from the game's start), from one evaluation."""
-        self._refuse("win_rates_from")
-
-    def pair_win_rates(self, population: np.ndarray, pairs: np.ndarray, starts=None) -> np.ndarray:
+    def pair_win_rates(self, population: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         """Exact win rates of both members of each pair of a checked population."""
         raise NotImplementedError
 
-    def win_matrix(self, population: np.ndarray, starts=None) -> np.ndarray:
+    def win_matrix(self, population: np.ndarray) -> np.ndarray:
         """Exact win rate of every member of a checked population against every other."""
         raise NotImplementedError
 
@@ -223,12 +217,6 @@ class Family:
 
     def _refuse(self, what: str, hint: str = ""):
         raise ValueError(f"{what} is not offered for {self.game} ({self.games})" + (f": {hint}" if hint else ""))
-
-    def _no_starts(self, starts) -> None:
-        if starts is not None:
-            raise ValueError(f"starts (win rates from other score pairs than the start) are for two players, first "
-                             f"to bank the goal wins; {self.game} has players={self.game.players}, "
-                             f"endgame={self.game.endgame!r}")
 
     def __reduce__(self):
         """Pickled as its family and game: a process that unpickles it (an island's worker) makes it once."""

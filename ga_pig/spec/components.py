@@ -10,10 +10,10 @@ import dataclasses
 from dataclasses import dataclass, field
 
 __all__ = ["Frozen", "PopulationConfig", "RandomPopulation", "HoldAtPopulation", "ScorePopulation",
-           "OptimalPopulation", "SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda", "Tournament",
+           "OptimalPopulation", "SelectionConfig", "Knockout", "RoundRobin", "MuPlusLambda",
            "OperatorsConfig", "OperatorParams", "BlockParams", "ShiftParams", "DefaultOperators", "StructuredOperators",
            "FitnessConfig", "SimulatedFitness", "SimulatedChampions", "ExactFitness", "OptimalFitness",
-           "ExactChampions", "ExactNash"]
+           "ExactChampions"]
 
 
 class Frozen:
@@ -119,15 +119,6 @@ class MuPlusLambda(_Mu, SelectionConfig):
 
 
 @dataclass
-class Tournament(SelectionConfig):
-    """One tournament of ``tournament_size`` members (drawn with replacement) per parent."""
-
-    scheme: str = "tournament"
-    #: members drawn into each tournament (scheme tournament)
-    tournament_size: int = 2
-
-
-@dataclass
 class OperatorsConfig(Frozen):
     """The variation operators, by name (see [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and
     [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS]); ``mutation`` (top level) stays the rate.
@@ -181,7 +172,7 @@ class BlockParams(_FineBlock, _Block, OperatorParams):
 
 @dataclass
 class ShiftParams(_FineShift, _FineBlock, _Shift, _Block, OperatorParams):
-    """``boundary_shift``, ``visited_shift`` and ``shift_copy``: regions whose roll/hold boundary moves (or, with
+    """``boundary_shift`` and ``shift_copy``: regions whose roll/hold boundary moves (or, with
     ``shift_copy``, half of them copied from a displaced region)."""
 
 
@@ -206,8 +197,7 @@ class FitnessConfig(Frozen):
 
     #: what decides a match: simulated games or exact win rates
     kind: str = "simulated"
-    #: whom members are judged against: each other, a ladder of champions, the Nash mixture of an
-    #: archive of them, or the optimal policy
+    #: whom members are judged against: each other, a ladder of champions, or the optimal policy
     opponent: str = "population"
 
     def cell_budget(self) -> int:
@@ -220,35 +210,12 @@ class FitnessConfig(Frozen):
 
 
 @dataclass
-class _Restart:
-    #: exact: the share of each win rate taken from games begun at every turn-start score pair,
-    #: evenly, instead of at the game's start (ga_pig.exact.restarts; 0: the start only). Against a
-    #: fixed opponent the best responses are the same; play far from the start then counts too. Try it
-    #: where a run's champion leaves rarely reached decisions untuned (0.5 on vs_optimal: no gain measured)
-    restart: float = 0.0
-
-
-@dataclass
-class _Archive:
-    #: champions: how many of the latest champions each member plays (the reigning one included);
-    #: nash: how many past champions the archive keeps (the mixture plays some of them)
+class _Ladder:
+    #: champions: how many of the latest champions each member plays (the reigning one included); its fitness is its
+    #: mean win rate against them
     archive: int = 2
-    #: champions: how far above its fair share (1/2; 1/n with n players) a challenger's win rate
-    #: against each champion it must beat has to be (0: any lead; exact rates, or the sequential
-    #: test's estimate with simulated games); nash: how far above 1/2 a member's rate against the
-    #: archive's mixture must be for it to join the archive. Raise it (0.002-0.005) where champions that only
-    #: exploit the reigning one are promoted, so the ladder cycles (it froze coevolve_exact's champion early)
-    margin: float = 0.0
-
-
-@dataclass
-class _Ladder(_Archive):
     #: champions: how many of the latest champions a challenger must beat to be promoted (1..archive)
     must_beat: int = 1
-    #: champions: how a member's win rates against the archived champions make its fitness —
-    #: ``mean``, or ``min`` (its worst: it cannot rank high by crushing an old champion alone), for a
-    #: population that beats the newest champions by forgetting the old (min did worse on every game measured)
-    aggregate: str = "mean"
     #: champions: the reigning champion's genome stays in the population (it replaces a bred child
     #: when no member carries it), so the population cannot drift away from the run's best
     keep_champion: bool = False
@@ -298,7 +265,7 @@ class SimulatedChampions(_Sequential, _Ladder, FitnessConfig):
 
 
 @dataclass
-class ExactFitness(_Restart, FitnessConfig):
+class ExactFitness(FitnessConfig):
     """Exact win rates between members."""
 
     kind: str = "exact"
@@ -306,7 +273,7 @@ class ExactFitness(_Restart, FitnessConfig):
 
 
 @dataclass
-class OptimalFitness(_Restart, FitnessConfig):
+class OptimalFitness(FitnessConfig):
     """Each member's exact win rate against the optimal policy."""
 
     kind: str = "exact"
@@ -314,18 +281,9 @@ class OptimalFitness(_Restart, FitnessConfig):
 
 
 @dataclass
-class ExactChampions(_Ladder, _Restart, FitnessConfig):
+class ExactChampions(_Ladder, FitnessConfig):
     """Exact win rates against a ladder of the run's last ``archive`` champions."""
 
     kind: str = "exact"
     opponent: str = "champions"
-
-
-@dataclass
-class ExactNash(_Archive, _Restart, FitnessConfig):
-    """Double oracle: exact win rates against the Nash mixture of an archive of past champions."""
-
-    kind: str = "exact"
-    opponent: str = "nash"
-    archive: int = 64
 

@@ -129,8 +129,7 @@ class ClusterConfig(Frozen):
 
 #: The judges' keys every table carries, each with the value (of its type) a judge without the key gets (so the
 #: tables of every judge share their columns).
-JUDGE_COLUMNS = {"archive": 2, "must_beat": 1, "margin": 0.0, "restart": 0.0, "aggregate": "mean",
-                 "keep_champion": False, "paired": False, "cell_tests": 0}
+JUDGE_COLUMNS = {"archive": 2, "must_beat": 1, "keep_champion": False, "paired": False, "cell_tests": 0}
 
 #: The keys an override may change when resuming (``resume=<run dir>``): they change how long and how visibly a run
 #: goes on, not what it computes.

@@ -86,54 +86,6 @@ def test_brute_force_tiny_game(tiny, seed):
     assert seats.b_first_wins_a == pytest.approx(wins_a_second, abs=1e-12)
 
 
-@pytest.mark.parametrize("game", [Game.pig(goal=6, sides=3), Game.two_dice(goal=6), Game.hog(goal=8, max_dice=3)],
-                         ids=["pig", "two_dice", "hog"])
-def test_win_rates_from_other_starts_match_a_dense_solve(game):
-    """exact.win_rates(..., starts=w): the win rate averaged over games begun at each turn-start
-    score pair, weighted by w — against the dense linear solve begun at each pair (both movers,
-    stalemates allowed); the same through pair_win_rates and win_matrix; restarts(game, 0) is the
-    game's start bit for bit."""
-    rng = np.random.default_rng(7)
-    population = np.stack([S.random(game, rng, 0.7) for _ in range(3)])
-    weights = np.zeros((game.goal, game.goal))  # six score pairs, the start among them
-    weights.flat[[0, *rng.choice(np.arange(1, game.goal**2), size=5, replace=False)]] = rng.random(6)
-    weights /= weights.sum()
-    for a, b in ((0, 1), (1, 0), (2, 2)):
-        expected = 0.0
-        for i, j in zip(*np.nonzero(weights), strict=True):
-            first = reference.brute_force(population[a], population[b], game, start=(i, j))[0]
-            second = reference.brute_force(population[b], population[a], game, start=(i, j))[1]
-            expected += weights[i, j] * 0.5 * (first + second)
-        rate = exact.win_rates(population[a][None], population[b], game, starts=weights)[0]
-        assert rate == pytest.approx(expected, abs=1e-12)
-        assert exact.pair_win_rates(population, [[a, b]], game, starts=weights)[0, 0] == pytest.approx(rate, abs=1e-15)
-        assert exact.win_matrix(population, game, weights)[a, b] == pytest.approx(rate, abs=1e-15)
-    at_start = exact.win_rates(population, population[0], game)
-    both = exact.win_rates_from(population, population[0], game, weights)
-    assert np.array_equal(both[0], exact.win_rates(population, population[0], game, starts=weights))
-    assert np.array_equal(both[1], at_start)
-    assert np.array_equal(exact.win_rates(population, population[0], game, starts=exact.restarts(game, 0.0)), at_start)
-    assert not np.allclose(exact.win_rates(population, population[0], game, starts=exact.restarts(game, 1.0)),
-                           at_start)
-
-
-def test_bad_starts_are_refused(tiny):
-    a = S.hold_at(2, tiny)
-    negative = np.zeros((6, 6))
-    negative[0, 0], negative[1, 1] = 2.0, -1.0
-    for starts, message in ((np.ones((5, 5)) / 25, "got shape (5, 5)"), (np.full((6, 6), 0.5), "sum 18"),
-                            (negative, "got shape (6, 6), sum 1")):
-        with pytest.raises(ValueError, match=r"starts must be non-negative weights of shape \(6, 6\) summing to 1") \
-                as error:
-            exact.win_rates(a[None], a, tiny, starts=starts)
-        assert message in str(error.value)
-    with pytest.raises(ValueError, match="restart share must be in"):
-        exact.restarts(tiny, 1.5)
-    three = Game.pig(goal=6, sides=3, players=3)
-    with pytest.raises(ValueError, match="are for two players, first to bank the goal wins"):
-        exact.win_rates(S.hold_at(2, three)[None], S.hold_at(2, three), three, starts=np.ones((6, 6)) / 36)
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     goal=st.integers(2, 9),
@@ -221,18 +173,13 @@ def _strategies(game: Game, rng: np.random.Generator, n: int) -> np.ndarray:
                                   Game.pig(goal=10, players=3)], ids=str)
 def test_a_population_against_an_archive_equals_one_opponent_at_a_time(game):
     """exact.versus (each strategy's turns made once for all its pairs where the family can) equals win_rates
-    against each opponent alone, on every kind of game; from weighted starts too where the family has them."""
+    against each opponent alone, on every kind of game."""
     rng = np.random.default_rng(23)
     population, opponents = _strategies(game, rng, 5), _strategies(game, rng, 3)
-    weightings = [None]
-    if game.players == 2 and game.endgame == "first_to_goal":
-        weightings.append(exact.restarts(game, 0.3))
-    for starts in weightings:
-        together = exact.versus(population, opponents, game, starts=starts)
-        assert together.shape == (5, 3)
-        for q, opponent in enumerate(opponents):
-            np.testing.assert_allclose(together[:, q], exact.win_rates(population, opponent, game, starts=starts),
-                                       rtol=0, atol=1e-12)
+    together = exact.versus(population, opponents, game)
+    assert together.shape == (5, 3)
+    for q, opponent in enumerate(opponents):
+        np.testing.assert_allclose(together[:, q], exact.win_rates(population, opponent, game), rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match=r"opponents must be .*\(n, 20, 20, 20\)"):
         exact.versus(S.random(Game.pig(goal=20), rng)[None], S.hold_at(5, Game.pig(goal=20)), Game.pig(goal=20))
 

@@ -8,7 +8,6 @@ import pytest
 from ga_pig import exact
 from ga_pig import strategies as S
 from ga_pig._kernels.rules import rules_of
-from ga_pig.families._two_seats import AT_START
 from ga_pig.families.two_player import _evaluation, _functionals
 from ga_pig.families.two_player._chains import _turn_rules, chain_kind
 from ga_pig.families.two_player.space import space_of
@@ -69,7 +68,7 @@ def test_evaluation_equals_the_chain_sweep_at_full_goal(game):
     for a, b in _pairs(game, rng, 1):
         want_S, want_T = _chain_sweep(a, b, game)
         got = np.empty(4)
-        _evaluation._pair(a, b, rules_of(game), AT_START, got)
+        _evaluation._pair(a, b, rules_of(game), got)
         want = [want_S[0, 0, 0], want_S[0, 0, 1], want_T[0, 0, 0], want_T[0, 0, 1]]
         np.testing.assert_allclose(got, want, rtol=0, atol=TOLERANCE)
 
@@ -78,35 +77,31 @@ def test_evaluation_equals_the_chain_sweep_at_full_goal(game):
                                   Game.pig(goal=30), Game.pig_dice(goal=20), Game.hog(goal=20, max_dice=4)], ids=str)
 def test_one_against_many_equals_single_evaluations(game):
     """`_versus` against one opponent (its turns made functionals once for all members) row by row equals
-    `_pair` of each member alone, and the chain sweep, from the start and from weighted starts; so does
-    `_all_pairs` (each member's turns made once for all its pairs)."""
+    `_pair` of each member alone, and the chain sweep; so does `_all_pairs` (each member's turns made once for all
+    its pairs)."""
     rng = np.random.default_rng(3)
     view, rules = space_of(game).kernel_view, rules_of(game)
     population = view(np.stack([_random(game, rng) for _ in range(5)]))
     opponent = view(exact.optimal(game).policy)
-    starts = rng.random((game.goal, game.goal))
-    starts /= starts.sum()
-    for weights in (AT_START, starts):
-        width = 8 if weights.size else 4
-        together = np.empty((len(population), width))
-        _evaluation._versus(population, opponent[None], rules, weights, together[:, None])
-        for n in range(len(population)):
-            alone = np.empty(width)
-            _evaluation._pair(population[n], opponent, rules, weights, alone)
-            np.testing.assert_allclose(together[n], alone, rtol=0, atol=TOLERANCE)
-            want_S, want_T = _chain_sweep(population[n], opponent, game)
-            np.testing.assert_allclose(together[n, :4], [want_S[0, 0, 0], want_S[0, 0, 1], want_T[0, 0, 0],
-                                                         want_T[0, 0, 1]], rtol=0, atol=TOLERANCE)
-        # the same pairs within one population (each member's turns made once for all its pairs), both ways round
-        members = np.concatenate((population, opponent[None]))
-        first = np.array([0, 1, 2, 3, 4, 5, 5, 0], dtype=np.int64)
-        second = np.array([5, 5, 5, 5, 5, 0, 3, 2], dtype=np.int64)
-        rows = np.empty((len(first), width))
-        _evaluation._all_pairs(members, first, second, rules, weights, rows)
-        for m in range(len(first)):
-            alone = np.empty(width)
-            _evaluation._pair(members[first[m]], members[second[m]], rules, weights, alone)
-            np.testing.assert_allclose(rows[m], alone, rtol=0, atol=TOLERANCE)
+    together = np.empty((len(population), 4))
+    _evaluation._versus(population, opponent[None], rules, together[:, None])
+    for n in range(len(population)):
+        alone = np.empty(4)
+        _evaluation._pair(population[n], opponent, rules, alone)
+        np.testing.assert_allclose(together[n], alone, rtol=0, atol=TOLERANCE)
+        want_S, want_T = _chain_sweep(population[n], opponent, game)
+        np.testing.assert_allclose(together[n], [want_S[0, 0, 0], want_S[0, 0, 1], want_T[0, 0, 0], want_T[0, 0, 1]],
+                                   rtol=0, atol=TOLERANCE)
+    # the same pairs within one population (each member's turns made once for all its pairs), both ways round
+    members = np.concatenate((population, opponent[None]))
+    first = np.array([0, 1, 2, 3, 4, 5, 5, 0], dtype=np.int64)
+    second = np.array([5, 5, 5, 5, 5, 0, 3, 2], dtype=np.int64)
+    rows = np.empty((len(first), 4))
+    _evaluation._all_pairs(members, first, second, rules, rows)
+    for m in range(len(first)):
+        alone = np.empty(4)
+        _evaluation._pair(members[first[m]], members[second[m]], rules, alone)
+        np.testing.assert_allclose(rows[m], alone, rtol=0, atol=TOLERANCE)
 
 
 @pytest.mark.parametrize("game", [Game.two_dice(goal=40), Game.pass_the_pigs(goal=40, p_oinker=0.02),
@@ -114,22 +109,20 @@ def test_one_against_many_equals_single_evaluations(game):
 def test_members_in_lanes_give_the_lone_pairs_numbers_bit_for_bit(game):
     """`_versus` sweeps four members against an opponent in lockstep (`_lanes`): every number is the one it gives
     the pair alone (one member against one opponent: `_between`, which is `_pair` but on Pig Dice, whose lone pairs
-    solve chains) to the last bit, for two groups of four and one member left over, against two opponents, from the
-    start and from weighted starts — the lanes settle after different sweeps, and a settled lane keeps its tables."""
+    solve chains) to the last bit, for two groups of four and one member left over, against two opponents — the lanes
+    settle after different sweeps, and a settled lane keeps its tables."""
     rng = np.random.default_rng(19)
     view, rules = space_of(game).kernel_view, rules_of(game)
     population = view(np.stack([S.threshold(rng.integers(8, 30, size=(game.goal, game.goal)), game)
                                 for _ in range(9)]))
     opponents = view(np.stack([S.hold_at(20, game), exact.optimal(game).policy]))
-    starts = rng.random((game.goal, game.goal))
-    for weights in (AT_START, starts / starts.sum()):
-        together = np.empty((len(population), len(opponents), 8 if weights.size else 4))
-        _evaluation._versus(population, opponents, rules, weights, together)
-        for n in range(len(population)):
-            for m in range(len(opponents)):
-                alone = np.empty((1, 1, together.shape[2]))
-                _evaluation._versus(population[n:n + 1], opponents[m:m + 1], rules, weights, alone)
-                np.testing.assert_array_equal(together[n, m], alone[0, 0])
+    together = np.empty((len(population), len(opponents), 4))
+    _evaluation._versus(population, opponents, rules, together)
+    for n in range(len(population)):
+        for m in range(len(opponents)):
+            alone = np.empty((1, 1, 4))
+            _evaluation._versus(population[n:n + 1], opponents[m:m + 1], rules, alone)
+            np.testing.assert_array_equal(together[n, m], alone[0, 0])
 
 
 def test_turn_functional_sums_to_one():

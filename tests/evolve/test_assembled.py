@@ -61,9 +61,9 @@ def test_a_generation_plays_through_the_engine_it_is_handed(monkeypatch):
     spec, asked = to_spec(compose([*TINY, "fitness=exact"])), []
 
     class Stub(type(engine_of(make_game(spec.game)))):
-        def pair_win_rates(self, population, pairs, starts=None):
+        def pair_win_rates(self, population, pairs):
             asked.append(len(pairs))
-            return super().pair_win_rates(population, pairs, starts)
+            return super().pair_win_rates(population, pairs)
 
     stub, rng = Stub(make_game(spec.game)), np.random.default_rng(0)
     for module in [m for name, m in sys.modules.items() if name.startswith("ga_pig") and hasattr(m, "engine_of")]:

@@ -57,16 +57,3 @@ def test_mu_plus_lambda_never_loses_its_best_under_exact_fitness(tmp_path, monke
     run(compose(base), tmp_path / "comma")
     comma = pd.read_parquet(tmp_path / "comma" / "generations.parquet")["champion"].to_numpy()
     assert np.any(np.diff(comma[:-1]) < 0)
-
-
-def test_tournament_winners_are_the_best_of_their_draws():
-    """Each winner is the best of ``tournament_size`` members drawn with replacement: size 1 is a
-    uniform draw (mean rank about half), size 6 the maximum of six (expected 6/7 of the way up)."""
-    from ga_pig.evolve.selection import Scores, tournament
-
-    n = 2000
-    one, totals = tournament(Scores.of(np.arange(n, dtype=float)), np.random.default_rng(0), tournament_size=1)
-    six, _ = tournament(Scores.of(np.arange(n, dtype=float)), np.random.default_rng(0), tournament_size=6)
-    assert len(one) == len(six) == n
-    assert abs(one.mean() / n - 0.5) < 0.03 and abs(six.mean() / n - 6 / 7) < 0.03
-    assert list(totals[six]) == sorted(totals[six], reverse=True)

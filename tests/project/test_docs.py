@@ -53,7 +53,6 @@ def test_reference_bounds_are_the_schemas():
     bounds = {k.name: k.bounds for k in _config_doc.keys("run")}
     assert all(bounds[key] for key in RANGES)
     assert bounds["mutation"] == "[0, 1]" and bounds["game.goal"] == ">= 2" and bounds["fitness.z"] == "> 0"
-    assert bounds["fitness.margin"] == "[0, 0.5)"
     assert "shift_copy" in bounds["operators.mutation"].split(" | ")
 
 

@@ -75,7 +75,7 @@ def _outside(key: str) -> list:
     if bounds.low is not None:
         values.append(bounds.low if bounds.low_open else bounds.low - step)
     if bounds.high is not None:
-        values.append(bounds.high if bounds.high_open else bounds.high + step)
+        values.append(bounds.high + step)
     return values
 
 
@@ -114,7 +114,7 @@ def test_every_range_end_is_accepted(key):
     from ga_pig.config import compose
 
     bounds = RANGES[key]
-    for end, is_open in ((bounds.low, bounds.low_open), (bounds.high, bounds.high_open)):
+    for end, is_open in ((bounds.low, bounds.low_open), (bounds.high, False)):
         if end is not None and not is_open:
             validate(compose([*_option(key), f"{key}={end}"]))
 

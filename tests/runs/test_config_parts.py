@@ -41,15 +41,14 @@ def test_every_option_has_its_own_dataclass_and_conf_file():
 
 @pytest.mark.parametrize(("argv", "line"), [
     (["fitness=exact", "fitness.max_games=10"], "config key 'fitness.max_games' = 10: expected a key of fitness=exact: "
-                                                "kind, opponent, restart; max_games is a key of "
-                                                "fitness=simulated_champions"),
+                                                "kind, opponent; max_games is a key of fitness=simulated_champions"),
     (["experiment=coevolve_exact", "fitness.z=2"], "config key 'fitness.z' = 2: expected a key of "
                                                    "fitness=exact_champions: "),
-    (["fitness=simulated", "fitness.restart=0.5"], "config key 'fitness.restart' = 0.5: expected a key of "
-                                                   "fitness=simulated: kind, opponent; restart is a key of "
-                                                   "fitness=exact, optimal, exact_champions, exact_nash"),
-    (["+fitness.max_games=10", "fitness=exact_nash"], "config key 'fitness.max_games' = 10: expected a key of "
-                                                      "fitness=exact_nash"),
+    (["fitness=simulated", "fitness.archive=3"], "config key 'fitness.archive' = 3: expected a key of "
+                                                 "fitness=simulated: kind, opponent; archive is a key of "
+                                                 "fitness=simulated_champions, exact_champions"),
+    (["+fitness.max_games=10", "fitness=exact_champions"], "config key 'fitness.max_games' = 10: expected a key of "
+                                                           "fitness=exact_champions"),
     (["selection.mu=3"], "config key 'selection.mu' = 3: expected a key of selection=knockout: scheme; mu is a key "
                          "of selection=mu_plus_lambda"),
     (["operators.block=2"], "config key 'operators.block' = 2: expected a key of operators=default"),
@@ -58,8 +57,8 @@ def test_every_option_has_its_own_dataclass_and_conf_file():
                                                       "population=random"),
     (["--multirun", "fitness=exact,simulated_champions", "fitness.archive=3"],
      "config key 'fitness.archive' = 3: expected a key of fitness=exact:"),
-    (["fitness=exact", "fitness.restat=0.2"], "config key 'fitness.restat' = '0.2': no such key (did you mean "
-                                              "'fitness.restart'?)"),
+    (["fitness=exact_champions", "fitness.archiv=2"], "config key 'fitness.archiv' = '2': no such key (did you mean "
+                                                      "'fitness.archive'?)"),
 ])
 def test_a_key_of_another_option_is_refused_in_one_line(argv, line, capsys):
     assert line in refused(capsys, argv)
@@ -68,14 +67,11 @@ def test_a_key_of_another_option_is_refused_in_one_line(argv, line, capsys):
 @pytest.mark.parametrize(("overrides", "message"), [
     (["fitness.kind=exact", "fitness.opponent=champions"],
      "config key 'fitness.opponent' = 'champions': expected 'population' with fitness=simulated, whose keys are "
-     "kind, opponent; for 'champions' pick fitness=exact_champions (it adds restart, archive, margin, "
-     "must_beat, aggregate, keep_champion)"),
-    (["fitness=simulated", "fitness.kind=exact"], "config key 'fitness.kind' = 'exact': expected 'simulated' with "
-                                                  "fitness=simulated, whose keys are kind, opponent; for 'exact' pick "
-                                                  "fitness=exact (it adds restart)"),
-    (["selection.scheme=tournament"], "config key 'selection.scheme' = 'tournament': expected 'knockout' with "
-                                      "selection=knockout, whose keys are scheme; for 'tournament' pick "
-                                      "selection=tournament (it adds tournament_size)"),
+     "kind, opponent; for 'champions' pick fitness=exact_champions (it adds archive, must_beat, "
+     "keep_champion)"),
+    (["selection.scheme=mu_plus_lambda"], "config key 'selection.scheme' = 'mu_plus_lambda': expected 'knockout' "
+                                          "with selection=knockout, whose keys are scheme; for 'mu_plus_lambda' pick "
+                                          "selection=mu_plus_lambda (it adds mu)"),
     (["operators.crossover=block"], "config key 'operators.crossover' = 'block': expected 'uniform' with "
                                     "operators=default"),
     (["population.kind=hold_at"], "config key 'population.kind' = 'hold_at': expected 'random' with "
@@ -92,9 +88,9 @@ def test_names_that_read_keys_their_option_lacks_are_refused(overrides, message)
 
 def test_an_option_with_more_keys_than_its_names_read_is_accepted():
     validate(compose(["fitness=exact", "fitness.opponent=optimal"]))
-    validate(compose(["fitness=exact_champions", "fitness.opponent=nash"]))
+    validate(compose(["fitness=exact_champions", "fitness.opponent=population"]))
     validate(compose(["operators=structured", "operators.crossover=uniform", "operators.mutation=per_gene"]))
-    check(["--multirun", "fitness=exact,simulated,exact_champions", "selection=knockout,tournament"])
+    check(["--multirun", "fitness=exact,simulated,exact_champions", "selection=knockout,mu_plus_lambda"])
 
 
 def _old_style(saved: dict) -> dict:
@@ -105,7 +101,7 @@ def _old_style(saved: dict) -> dict:
 
 
 def test_every_judge_receives_its_own_parameter_dataclass():
-    """A fitness part composed from another option's keys (``fitness=exact_champions fitness.opponent=nash``) is
+    """A fitness part composed from another option's keys (``fitness=exact_champions fitness.opponent=optimal``) is
     held by the spec, and so handed to the judge, as the dataclass of the judge its names pick, the values of the
     keys they share carried over."""
     for (kind, opponent), judge in JUDGES.items():
@@ -121,9 +117,9 @@ def test_every_judge_receives_its_own_parameter_dataclass():
 
 
 @pytest.mark.parametrize(("overrides", "message"), [
-    (["fitness=exact_champions", "fitness.opponent=nash", "fitness.keep_champion=true"],
+    (["fitness=exact_champions", "fitness.opponent=population", "fitness.keep_champion=true"],
      "config key 'fitness.keep_champion' = True: expected its default False with fitness.kind=exact, "
-     "fitness.opponent=nash (fitness=exact_nash, whose keys are kind, opponent, restart, archive, margin; "
+     "fitness.opponent=population (fitness=exact, whose keys are kind, opponent; "
      "keep_champion is read by fitness=simulated_champions, exact_champions)"),
     (["experiment=coevolve_simulated", "fitness.opponent=population"],
      "config key 'fitness.must_beat' = 2: expected its default 1 with fitness.kind=simulated, "

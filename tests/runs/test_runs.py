@@ -276,22 +276,22 @@ PINNED = [
     (["experiment=cube", "game.goal=30", "generations=12", "population_size=6", "games_per_match=10", "eval_every=2",
       "cube=[[6,4],[3,4],[1,4]]", "elite=1", "seed=7"],
      "90fed3cf22ca2131e94f2c814a53a346631e95f21aed0807351cd8a7f1ee931a",
-     "f848da69054c3ae67d3c2dd54e89d12861bb90c602fb492e8f33f020991947d8",
+     "3b523952c81210dc1c089811bd1e2c351e24d683c992ac14fb2167374cd1c23d",
      "af4858eaf997308427ea12978ea35a01f2fdbcbe32e261e67e3577b2c7583fdc"),
     (["experiment=round_robin", "game=hog", "game.goal=25", "generations=6", "population_size=4", "games_per_match=8",
       "eval_every=1", "seed=3"],
      "49808d93d7229f874745be9c347d331963a8cd726051994cb37d7abd53796566",
-     "96fc1fff8964f9b0b5650ed2d04839f4debc335332b9730f4baca8e66bbaee2b",
+     "c462102f02aa5a7a8c595dec7871b332beace8ddb833d5710189b8a0f6e75782",
      "f674c606f69411b43e43304c627ffb4ec709b86578140e8d939c5c6fe754970a"),
 ]
 #: Columns the generations table holds beside the core GA record: the run's own fitness and
 #: champion, and the config keys of the oracle-free settings, the endgame rules and player counts,
-#: the champion ladder, the exact judges' restarts and the diversity measures beside ``diversity``.
+#: the champion ladder and the diversity measures beside ``diversity``.
 #: The table without them (``legacy_sha``) pins what evolution does, apart from what is recorded
 #: beside it; ``table_sha`` pins the whole table.
 ADDED_COLUMNS = ["champion", "fitness_mean", "fitness_best", "mu", "archive", "genome", "crossover",
-                 "mutation_operator", "memetic_every", "setting", "endgame", "players", "must_beat", "margin",
-                 "restart", "aggregate", "keep_champion", "paired", "cell_tests", "diversity_reached", "distinct",
+                 "mutation_operator", "memetic_every", "setting", "endgame", "players", "must_beat",
+                 "keep_champion", "paired", "cell_tests", "diversity_reached", "distinct",
                  "fixed"]
 
 

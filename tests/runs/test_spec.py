@@ -104,18 +104,3 @@ def test_null_means_something_keys_are_resolved_in_the_spec():
     assert to_spec(compose(["selection=mu_plus_lambda", "population_size=12"])).survivors == 6
     assert to_spec(compose(["selection=mu_plus_lambda", "selection.mu=3"])).survivors == 3
     assert to_spec(compose(["selection=knockout", "population_size=12"])).survivors == 6
-
-
-def test_every_setting_no_experiment_sets_has_an_example_that_runs():
-    """The configuration reference shows each setting no experiment changes on a command line, and each of
-    those command lines composes and passes validation."""
-    from pathlib import Path
-
-    from ga_pig.config import validate
-
-    text = (Path(__file__).parents[2] / "docs" / "reference" / "configuration.md").read_text()
-    commands = [line.split("#")[0].split()[3:] for line in text.splitlines() if line.startswith("python -m ga_pig ")]
-    for key in ("fitness.restart", "fitness.margin", "fitness.aggregate"):
-        assert any(o.startswith(f"{key}=") for command in commands for o in command), key
-    for command in commands:
-        validate(compose(command))

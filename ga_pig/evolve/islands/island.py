@@ -117,7 +117,6 @@ class _Island:
         judge_champion = self.run.judge.champion
         strategies = self.run.decoded(self.population, self.side) if self.run.keep else None
         verdict = Verdict(state.fitness, state.survivors, judge_champion, False)
-        self.run.observe(self.champion)
         return self.run.bred(Judged(wave, self.side, self.population, strategies, verdict, self.champion), generation)
 
     def recorder(self) -> Recorder:

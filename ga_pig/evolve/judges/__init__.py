@@ -3,11 +3,10 @@
 Every judge is a [`Judge`][ga_pig.evolve.judges.Judge] (the protocol selection, the loop and checkpoints use) and
 judges a generation into a [`Verdict`][ga_pig.evolve.judges.Verdict].
 
-Oracle-free judges — ``population`` (members against each other), ``champions`` (a ladder,
-[`Ladder`][ga_pig.evolve.judges.Ladder]) and ``nash`` — play only the run's own strategies; the optimal policy is
+Oracle-free judges — ``population`` (members against each other) and ``champions`` (a ladder,
+[`Ladder`][ga_pig.evolve.judges.Ladder]) — play only the run's own strategies; the optimal policy is
 never computed for them (with ``record=false`` a run never solves the game). The oracle-judged ``optimal`` judge plays
-each member against the optimal policy. Exact judges' ``fitness.restart`` never changes the recorded rates
-(and the headline numbers): those are always from the game's start.
+each member against the optimal policy.
 
 [`JUDGES`][ga_pig.evolve.judges.JUDGES] is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``,
 filled by the [`judge`][ga_pig.evolve.judges.judge] decorator, from which the ``fitness`` group's options follow.
@@ -20,8 +19,7 @@ from ga_pig.evolve.judges.base import JUDGES, Judge, Verdict, judge, make_judge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.judges.population import ExactJudge, OptimalJudge, SimulatedJudge
 from ga_pig.evolve.judges.ladders import ExactLadder, Ladder, SimulatedLadder
-from ga_pig.evolve.judges.nash import ExactNash, _meta_nash  # noqa: F401
 # isort: on
 
 __all__ = ["Judge", "Verdict", "ExactRates", "RatesVsOptimal", "SimulatedJudge", "ExactJudge", "OptimalJudge", "Ladder",
-           "ExactLadder", "SimulatedLadder", "ExactNash", "JUDGES", "judge", "make_judge"]
+           "ExactLadder", "SimulatedLadder", "JUDGES", "judge", "make_judge"]

@@ -11,14 +11,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from ga_pig import exact
 from ga_pig.evolve.selection import Scores
 from ga_pig.families import Family
 from ga_pig.game import Game
 from ga_pig.spec import FitnessConfig
 
 __all__ = ["JUDGES", "Judge", "Verdict", "judge", "make_judge", "exact_round_robin", "per_opponent", "fair",
-           "start_weights", "draw_seed"]
+           "draw_seed"]
 
 
 @dataclass(frozen=True)
@@ -42,11 +41,10 @@ class Judge:
     [`verdict`][ga_pig.evolve.judges.Judge.verdict] judges a generation. A judge that keeps a champion (saved as
     ``best.npy``) returns it as ``champion``, promotes it in ``crown`` (the verdict's step, the only one that changes
     a judge) and carries it across checkpoints as ``state()`` / ``restore(state)`` (arrays by name).
-    ``two_players_only``: refused for more players; ``compact``: it reads members as per-state thresholds."""
+    ``compact``: it reads members as per-state thresholds."""
 
     params: ClassVar[type[FitnessConfig]] = FitnessConfig
     option: ClassVar[str] = ""
-    two_players_only: ClassVar[bool] = False
     compact: bool = False
     engine: Family
 
@@ -116,9 +114,9 @@ def make_judge(spec, engine: Family, rng: np.random.Generator, rates) -> Judge:
     return JUDGES[(spec.fitness.kind, spec.fitness.opponent)].for_run(engine, spec, rng, rates)
 
 
-def exact_round_robin(strategies: np.ndarray, engine: Family, starts: np.ndarray | None) -> np.ndarray:
+def exact_round_robin(strategies: np.ndarray, engine: Family) -> np.ndarray:
     """Each member's total of exact seat-averaged win rates against every other member."""
-    W = engine.win_matrix(strategies, starts)
+    W = engine.win_matrix(strategies)
     return W.sum(axis=1) - np.diag(W)
 
 
@@ -130,12 +128,6 @@ def per_opponent(totals: np.ndarray, members: int, games: int = 1) -> np.ndarray
 def fair(game: Game) -> float:
     """A member's share of the wins when it plays as well as its opponents: 1/n for n players."""
     return 1.0 / game.players
-
-
-def start_weights(game: Game, params) -> np.ndarray | None:
-    """The score pairs exact judges begin games from (``params.restart``; None: the start)."""
-    share = float(params.restart)
-    return exact.restarts(game, share) if share > 0 else None
 
 
 def draw_seed(rng: np.random.Generator) -> int:

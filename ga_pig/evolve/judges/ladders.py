@@ -11,7 +11,7 @@ import numpy as np
 
 from ga_pig import strategies as S
 from ga_pig.evolve.genomes import GENOMES
-from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, fair, judge, per_opponent, start_weights
+from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, fair, judge, per_opponent
 from ga_pig.evolve.judges.population import SimulatedJudge
 from ga_pig.evolve.judges.rates import ExactRates, RatesVsOptimal
 from ga_pig.evolve.scratch import Scratch
@@ -28,13 +28,13 @@ class Ladder(Judge):
     """A ladder of champions (oracle-free co-evolution with memory).
 
     The first generation plays a round robin; its best member is the first champion. From then on each member's
-    fitness is its win rate against the last ``archive`` champions (``aggregate``: their mean or the worst); the
-    fittest member that beats each of the last ``must_beat`` champions becomes the next one — the GA's analogue of
-    iterated best response ([Exeter optimal §3.1.1]), with the archive guarding against cycling back to strategies
-    beaten before. With n players a member plays alone against copies of a champion, and beating it means winning
-    more than its fair share, 1/n, plus ``margin``. The reigning champion is the run's own best (``champion``),
-    chosen without the optimal policy; a member that is the champion is never tested against itself. The champion
-    improvers of a [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion, in
+    fitness is its mean win rate against the last ``archive`` champions; the fittest member that beats each of the
+    last ``must_beat`` champions becomes the next one — the GA's analogue of iterated best response
+    ([Exeter optimal §3.1.1]), with the archive guarding against cycling back to strategies beaten before. With n
+    players a member plays alone against copies of a champion, and beating it means winning more than its fair share,
+    1/n. The reigning champion is the run's own best (``champion``), chosen without the optimal policy; a member that
+    is the champion is never tested against itself. The champion improvers of a
+    [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion, in
     ``crown``; ``totals`` only measures the members against the champions as they stand.
 
     A ladder gives ``_versus(strategies, opponents)``, the (members, opponents) win rates; ``_round_robin(strategies)``,
@@ -56,7 +56,7 @@ class Ladder(Judge):
         if not self.champions:
             return self._round_robin(strategies), None
         rates = self._versus(strategies, self.champions[-self.params.archive:])
-        return (rates.min(axis=1) if self.params.aggregate == "min" else rates.mean(axis=1)), rates
+        return rates.mean(axis=1), rates
 
     def totals(self, strategies: np.ndarray) -> np.ndarray:
         return self._scored(strategies)[0]
@@ -77,7 +77,7 @@ class Ladder(Judge):
         opponents = self.champions[-self.params.archive:]
         beaten = min(self.params.must_beat, len(opponents))
         for m in np.argsort(-fitness, kind="stable"):
-            if (rates[m, -beaten:] <= fair(self.game) + self.params.margin).any() or \
+            if (rates[m, -beaten:] <= fair(self.game)).any() or \
                     S.equal(strategies[m], opponents[-1]):
                 continue
             if all(self._promotes(strategies[m], champion) for champion in reversed(opponents[-beaten:])):
@@ -98,21 +98,20 @@ class Ladder(Judge):
 @dataclass
 class ExactLadder(Ladder):
     """A [`Ladder`][ga_pig.evolve.judges.Ladder] judged by exact win rates: a member that beats the reigning champion
-    (exact win rate above 1/2, plus ``margin``) is promoted."""
+    (exact win rate above 1/2) is promoted."""
 
     engine: Family
     params: P.ExactChampions = field(default_factory=P.ExactChampions)
     champions: list = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.starts = start_weights(self.game, self.params)
-        self._rates = ExactRates(self.engine, starts=self.starts)
+        self._rates = ExactRates(self.engine)
 
     def _versus(self, strategies, opponents):
         return self._rates.versus(strategies, opponents)
 
     def _round_robin(self, strategies):
-        return per_opponent(exact_round_robin(strategies, self.engine, self.starts), len(strategies))
+        return per_opponent(exact_round_robin(strategies, self.engine), len(strategies))
 
     def _promotes(self, candidate, champion):
         return True  # its exact rate against the champion is above the fair share
@@ -126,10 +125,9 @@ class SimulatedLadder(Ladder):
     batches that double from ``games_per_match`` up to ``fitness.max_games``, stopping as soon as the lead is beyond
     ``fitness.z`` standard errors either way; promoted only if it ends ahead by that much. With n players the lead is
     ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the candidate wins its
-    fair share, 1/n (with two players, wins − losses); ``margin`` adds what a win rate of fair share + ``margin``
-    would give (``n margin`` a game). ([Exeter optimal §3.3] asks for the sample size that makes a comparison fair;
-    here it adapts to how close the two are.) Members meet the same dice against each champion, turn by turn (common
-    random numbers, so they are compared on the same luck); ``fitness.paired``: see its key. With
+    fair share, 1/n (with two players, wins − losses). ([Exeter optimal §3.3] asks for the sample size that makes a
+    comparison fair; here it adapts to how close the two are.) Members meet the same dice against each champion, turn
+    by turn (common random numbers, so they are compared on the same luck); ``fitness.paired``: see its key. With
     ``compact`` (set where the game's loop reads thresholds and the run's genome gives them: three or more players,
     threshold genomes) members and champions are per-state thresholds
     ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), played exactly as their strategies."""
@@ -173,13 +171,13 @@ class SimulatedLadder(Ladder):
         """The paired test (``fitness.paired``), decided once the batches' mean is beyond ``z`` standard errors of
         their spread (or the batches do not vary)."""
         pool = self._scratch.stack([candidate, champion, champion])
-        others, per_game, z = self.game.players - 1, self.game.players * self.params.margin, self.params.z
+        others, z = self.game.players - 1, self.params.z
         batches = max(self.params.max_games // self.games_per_match, 2)
         d, look = np.zeros(batches), 8
         for b in range(batches):
             wins = self.engine.matches(pool, _PAIRED, self.games_per_match, draw_seed(self.rng), True)
             lead = others * wins[:, 0] - wins[:, 1]
-            d[b] = lead[0] - lead[1] - per_game * self.games_per_match
+            d[b] = lead[0] - lead[1]
             if b + 1 in (look, batches) and b > 0:
                 look *= 2
                 mean, se = d[:b + 1].mean(), d[:b + 1].std(ddof=1) / np.sqrt(b + 1)
@@ -189,13 +187,13 @@ class SimulatedLadder(Ladder):
 
     def _head_to_head(self, candidate, champion):
         pool = self._scratch.stack([candidate, champion])
-        others, edge, z = self.game.players - 1, self.game.players * self.params.margin, self.params.z
+        others, z = self.game.players - 1, self.params.z
         played, lead, batch, most = 0, 0, self.games_per_match, self.params.max_games
         while played < most:
             batch = min(batch, most - played)
             wins = self.engine.matches(pool, np.array([[0, 1]]), batch, draw_seed(self.rng))[0]
             played, lead = played + batch, lead + others * int(wins[0]) - int(wins[1])
-            if abs(lead - edge * played) > z * np.sqrt(others * played):
+            if abs(lead) > z * np.sqrt(others * played):
                 break
             batch = played
-        return lead - edge * played > z * np.sqrt(others * played)
+        return lead > z * np.sqrt(others * played)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge, start_weights
+from ga_pig.evolve.judges.base import Judge, draw_seed, exact_round_robin, judge
 from ga_pig.evolve.judges.rates import RatesVsOptimal
 from ga_pig.families import Family
 from ga_pig.spec import components as P
@@ -56,24 +56,20 @@ class ExactJudge(Judge):
     engine: Family
     params: P.ExactFitness = field(default_factory=P.ExactFitness)
 
-    def __post_init__(self) -> None:
-        self.starts = start_weights(self.game, self.params)
-
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        return exact_round_robin(strategies, self.engine, self.starts)
+        return exact_round_robin(strategies, self.engine)
 
     def duels(self, strategies: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         """Win rates of both members; with three or more players each alone against the other's
         copies."""
-        return self.engine.pair_win_rates(strategies, np.asarray(pairs, dtype=np.int64).reshape(-1, 2), self.starts)
+        return self.engine.pair_win_rates(strategies, np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
 
 
 @judge("optimal", P.OptimalFitness)
 @dataclass
 class OptimalJudge(Judge):
     """Each member's exact win rate against the optimal policy decides (the rates the
-    recorder computed for this generation are reused; with ``fitness.restart`` the judge's own,
-    from its start weights)."""
+    recorder computed for this generation are reused)."""
 
     rates: RatesVsOptimal
     params: P.OptimalFitness = field(default_factory=P.OptimalFitness)
@@ -86,9 +82,5 @@ class OptimalJudge(Judge):
     def engine(self) -> Family:
         return self.rates.engine
 
-    def __post_init__(self) -> None:
-        self.starts = start_weights(self.game, self.params)
-        self._restarted = None if self.starts is None else self.rates.from_starts(self.starts)
-
     def totals(self, strategies: np.ndarray) -> np.ndarray:
-        return self.rates(strategies) if self._restarted is None else self._restarted(strategies)
+        return self.rates(strategies)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable
 
 import numpy as np
 
@@ -32,14 +31,10 @@ class ExactRates:
     """Exact seat-averaged win rates against fixed opponents, remembered by content: a strategy
     met again against the same opponent (a survivor carried into the next generation, a clone) is
     not evaluated again. Exact rates are deterministic and each member's is computed on its own,
-    so remembering changes no result, only the time; the ``size`` most recent pairs are kept.
-    ``starts``: the weights of the score pairs games begin from (None: the game's start); with
-    them, ``shadow`` (the start's [`ExactRates`][ga_pig.evolve.judges.ExactRates], the recorder's) learns each member's
-    rate from the start out of the same evaluation."""
+    so remembering changes no result, only the time; the ``size`` most recent pairs are kept."""
 
-    def __init__(self, engine: Family, size: int = 4096, starts: np.ndarray | None = None,
-                 shadow: ExactRates | None = None) -> None:
-        self.engine, self.size, self.starts, self.shadow = engine, size, starts, shadow
+    def __init__(self, engine: Family, size: int = 4096) -> None:
+        self.engine, self.size = engine, size
         self._known: OrderedDict[tuple[bytes, bytes], float] = OrderedDict()
         self._seen: list[tuple[object, bytes]] = []
 
@@ -63,11 +58,7 @@ class ExactRates:
         if new:
             # all new (every member of a recorded generation, mostly): no copy (100 MB a strategy at three players)
             unknown = strategies if len(new) == len(strategies) else strategies[new]
-            if self.starts is not None and self.shadow is not None:
-                fresh, at_start = self.engine.win_rates_from(unknown, opponent, self.starts)
-                self.shadow._learn([keys[n] for n in new], at_start)
-            else:
-                fresh = self.engine.win_rates(unknown, opponent, "both", self.starts)
+            fresh = self.engine.win_rates(unknown, opponent, "both")
             known = {keys[n]: float(rate) for n, rate in zip(new, fresh, strict=True)}
         out = np.array([known[key] if key in known else self._known[key] for key in keys])
         self._learn(keys, out)
@@ -77,8 +68,6 @@ class ExactRates:
         """(members, opponents) rates, remembered as [`__call__`][ga_pig.evolve.judges.ExactRates.__call__]'s are;
         the members and opponents of the pairs not known are evaluated together in one call
         (the engine's [`versus`][ga_pig.families._family.Family.versus]: each strategy's turns made once)."""
-        if self.shadow is not None:  # learns each member's rate from the start too: one opponent at a time
-            return np.stack([self(strategies, o) for o in opponents], axis=1)
         against = [self._opponent_key(o) for o in opponents]
         keys = [[(_key(s), a) for a in against] for s in strategies]
         rows = [n for n, row in enumerate(keys) if any(key not in self._known for key in row)]
@@ -86,7 +75,7 @@ class ExactRates:
         known = {}
         if rows:
             unknown = strategies if len(rows) == len(strategies) else strategies[rows]
-            fresh = self.engine.versus(unknown, np.stack([opponents[c] for c in columns]), self.starts)
+            fresh = self.engine.versus(unknown, np.stack([opponents[c] for c in columns]))
             known = {keys[n][c]: float(fresh[r, q]) for r, n in enumerate(rows) for q, c in enumerate(columns)}
         out = np.array([[known[key] if key in known else self._known[key] for key in row] for row in keys])
         self._learn([key for row in keys for key in row], out.ravel())
@@ -126,10 +115,3 @@ class RatesVsOptimal:
 
     def __call__(self, strategies: np.ndarray) -> np.ndarray:
         return self._rates(strategies, self.optimal, OPTIMAL)
-
-    def from_starts(self, starts: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
-        """Rates against the optimal policy from games begun at the weighted ``starts``
-        (remembered); each evaluation also teaches this object the members' rates from the
-        start, so recording them costs no second evaluation."""
-        remembered = ExactRates(self.engine, starts=starts, shadow=self._rates)
-        return lambda strategies: remembered(strategies, self.optimal, OPTIMAL)

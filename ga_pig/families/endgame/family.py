@@ -33,12 +33,12 @@ class Endgame(TwoSeats):
     def seats(self, a, b):
         return solve.seat_probabilities(a[None], [0], [0], self.game, b[None])[0]
 
-    def _versus(self, population, opponents, starts):
+    def _versus(self, population, opponents):
         n, m = population.shape[0], opponents.shape[0]
         first, second = np.repeat(np.arange(n), m), np.tile(np.arange(m), n)
         return solve.seat_probabilities(population, first, second, self.game, opponents).reshape(n, m, -1)
 
-    def _pair_rows(self, members, first, second, starts, out):
+    def _pair_rows(self, members, first, second, out):
         out[:] = solve.seat_probabilities(members, first, second, self.game)
 
     def play_blocks(self, pop, blocks, common, out):

@@ -58,19 +58,16 @@ class Players(Family):
     def win_rate(self, a, b):
         return self._one_against(a[None], b).mean(axis=1)[0]
 
-    def win_rates(self, population, opponent, seat="both", starts=None):
-        self._no_starts(starts)
+    def win_rates(self, population, opponent, seat="both"):
         p = self._one_against(population, opponent)
         return p.mean(axis=1) if seat == "both" else p[:, 0 if seat == "first" else 1]
 
-    def pair_win_rates(self, population, pairs, starts=None):
-        self._no_starts(starts)
+    def pair_win_rates(self, population, pairs):
         both = np.concatenate([pairs, pairs[:, ::-1]])  # each member alone against the other's copies
         rates = solve.one_against(population, population, both[:, 0], both[:, 1], self.game).mean(axis=1)
         return np.stack([rates[: len(pairs)], rates[len(pairs):]], axis=1)
 
-    def win_matrix(self, population, starts=None):
-        self._no_starts(starts)
+    def win_matrix(self, population):
         n = population.shape[0]
         p, q = np.indices((n, n)).reshape(2, -1)  # one strategy alone against copies of the other
         return solve.one_against(population, population, p, q, self.game).mean(axis=1).reshape(n, n)

@@ -36,19 +36,16 @@ class Solitaire(Family):
         w = float(solve.beats(s_a, s_b))
         return np.array([w, 1 - w, w, 1 - w])  # no first mover: both seats alike, no draws
 
-    def win_rates(self, population, opponent, seat="both", starts=None):
-        self._no_starts(starts)
+    def win_rates(self, population, opponent, seat="both"):
         s = solve.successes(np.concatenate([population, self.space.check(opponent, "opponent")[None]]), self.game)
         return solve.beats(s[:-1], s[-1])
 
-    def pair_win_rates(self, population, pairs, starts=None):
-        self._no_starts(starts)
+    def pair_win_rates(self, population, pairs):
         s = solve.successes(population, self.game)
         w = solve.beats(s[pairs[:, 0]], s[pairs[:, 1]])
         return np.stack([w, 1 - w], axis=1)
 
-    def win_matrix(self, population, starts=None):
-        self._no_starts(starts)
+    def win_matrix(self, population):
         s = solve.successes(population, self.game)
         return solve.beats(s[:, None], s[None, :])
 

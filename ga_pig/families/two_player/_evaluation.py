@@ -129,46 +129,35 @@ def _by_functionals(rules, lone: bool = False) -> bool:
 
 
 @numba.njit(cache=True, inline="always")  # inlined: strided (the lanes) and whole tables compile no second copy
-def _results(S, T, starts, out):
+def _results(S, T, out):
     """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first)) from the turn-start
-    tables; with ``starts`` (goal, goal) non-empty, the same four weighted by starts in out[4:8]."""
+    tables."""
     out[0] = S[0, 0, 0]
     out[1] = S[0, 0, 1]
     out[2] = T[0, 0, 0]
     out[3] = T[0, 0, 1]
-    if starts.shape[0] == 0:
-        return
-    out[4:] = 0.0
-    for i in range(S.shape[0]):
-        for j in range(S.shape[0]):
-            w = starts[i, j]
-            if w != 0.0:
-                out[4] += w * S[i, j, 0]
-                out[5] += w * S[i, j, 1]
-                out[6] += w * T[i, j, 0]
-                out[7] += w * T[i, j, 1]
 
 
 @numba.njit(cache=True)
-def _pair_chains(a, b, rules, starts, out, kind):
+def _pair_chains(a, b, rules, out, kind):
     """`_pair` by the chain sweep, chains of ``kind``."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
     _win_tables(a, b, rules, S, T, kind)
-    _results(S, T, starts, out)
+    _results(S, T, out)
 
 
 @numba.njit(cache=True)
-def _between(F, index, h, u, v, rules, starts, out):
+def _between(F, index, h, u, v, rules, out):
     """`_pair` of units u and v of a `_functionals._functional_set` (F, index, h)."""
     S = np.empty((rules.goal, rules.goal, 2))
     T = np.empty((rules.goal, rules.goal, 2))
     _functional_tables((F[u], index[u], h), (F[v], index[v], h), rules, S, T)
-    _results(S, T, starts, out)
+    _results(S, T, out)
 
 
 @numba.njit(cache=True)
-def _lanes_against(F, index, h, first, opponent, rules, starts, out):
+def _lanes_against(F, index, h, first, opponent, rules, out):
     """out[lane] = `_between` of units first + lane and ``opponent`` for the four lanes, bit for bit, swept in lockstep
     (`ga_pig.families.two_player._lanes`). Returns the sweeps (the most any lane took)."""
     goal = rules.goal
@@ -197,12 +186,12 @@ def _lanes_against(F, index, h, first, opponent, rules, starts, out):
             sweeps = sweep + 1
             break
     for lane in range(LANES):
-        _results(S[:, :, :, lane], T[:, :, lane, :], starts, out[lane])
+        _results(S[:, :, :, lane], T[:, :, lane, :], out[lane])
     return sweeps
 
 
 @numba.njit(cache=True, parallel=True)
-def _versus_functionals(population, which, opponents, rules, starts, out):
+def _versus_functionals(population, which, opponents, rules, out):
     """`_versus` through functionals: population[which] and the opponents made one set, each strategy's turns once for
     all its pairs; members meet each opponent four at a time (`_lanes_against`, the same numbers), the last few
     alone."""
@@ -213,62 +202,57 @@ def _versus_functionals(population, which, opponents, rules, starts, out):
     for q in numba.prange(together + (n - grouped) * m):
         if q < together:
             first, o = q // m * LANES, q % m
-            _lanes_against(F, index, h, first, n + o, rules, starts, out[first:first + LANES, o])
+            _lanes_against(F, index, h, first, n + o, rules, out[first:first + LANES, o])
         else:
             u, o = grouped + (q - together) // m, (q - together) % m
-            _between(F, index, h, u, n + o, rules, starts, out[u, o])
+            _between(F, index, h, u, n + o, rules, out[u, o])
 
 
 @numba.njit(cache=True, parallel=True)
-def _versus_chains(population, opponents, rules, starts, out, kind):
+def _versus_chains(population, opponents, rules, out, kind):
     """`_versus` by the chain sweep, one pair at a time."""
     m = opponents.shape[0]
     for q in numba.prange(population.shape[0] * m):
-        _pair_chains(population[q // m], opponents[q % m], rules, starts, out[q // m, q % m], kind)
+        _pair_chains(population[q // m], opponents[q % m], rules, out[q // m, q % m], kind)
 
 
-def _versus(population, opponents, rules, starts, out):
+def _versus(population, opponents, rules, out):
     """out[n, m] = _pair(population[n], opponents[m]) for every member and opponent, in parallel; where evaluation
     goes through functionals each strategy's turns are made once for all its pairs (and turns alike once for all)."""
     if _by_functionals(rules):
-        _versus_functionals(population, np.arange(population.shape[0]), opponents, rules, starts, out)
+        _versus_functionals(population, np.arange(population.shape[0]), opponents, rules, out)
     else:
-        _versus_chains(population, opponents, rules, starts, out, chain_kind(rules))
+        _versus_chains(population, opponents, rules, out, chain_kind(rules))
 
 
-def _pair(a, b, rules, starts, out):
-    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first)).
-
-    ``starts`` (goal, goal), when not empty, weighs the turn-start score pairs the game begins
-    from (mover's score first, the same pair for either mover): ``out`` then has 8 entries, the
-    four from the game's start (0, 0) and the same four weighted by ``starts``."""
+def _pair(a, b, rules, out):
+    """out = (P(a wins | a first), P(b wins | a first), P(a wins | b first), P(b wins | b first))."""
     if _by_functionals(rules, lone=True):
-        _versus_functionals(a[None], np.arange(1), b[None], rules, starts, out[None, None])
+        _versus_functionals(a[None], np.arange(1), b[None], rules, out[None, None])
     else:
-        _pair_chains(a, b, rules, starts, out, chain_kind(rules))
+        _pair_chains(a, b, rules, out, chain_kind(rules))
 
 
 @numba.njit(cache=True, parallel=True)
-def _all_pairs_chains(population, first, second, rules, starts, out, kind):
+def _all_pairs_chains(population, first, second, rules, out, kind):
     """`_all_pairs` by the chain sweep."""
     for m in numba.prange(first.shape[0]):
-        _pair_chains(population[first[m]], population[second[m]], rules, starts, out[m], kind)
+        _pair_chains(population[first[m]], population[second[m]], rules, out[m], kind)
 
 
 @numba.njit(cache=True, parallel=True)
-def _all_pairs_functionals(population, first, second, rules, starts, out):
+def _all_pairs_functionals(population, first, second, rules, out):
     """`_all_pairs` through functionals, each member named made one once for all its pairs."""
     named = np.unique(np.concatenate((first, second)))
     F, index, h = _functional_set(population, named, population[:0], _turn_rules(rules))
     for m in numba.prange(first.shape[0]):
-        _between(F, index, h, np.searchsorted(named, first[m]), np.searchsorted(named, second[m]), rules, starts,
-                 out[m])
+        _between(F, index, h, np.searchsorted(named, first[m]), np.searchsorted(named, second[m]), rules, out[m])
 
 
-def _all_pairs(population, first, second, rules, starts, out):
+def _all_pairs(population, first, second, rules, out):
     """out[m] = _pair(population[first[m]], population[second[m]]), in parallel; where evaluation goes
     through functionals, each member named is made one once for all its pairs."""
     if _by_functionals(rules):
-        _all_pairs_functionals(population, first, second, rules, starts, out)
+        _all_pairs_functionals(population, first, second, rules, out)
     else:
-        _all_pairs_chains(population, first, second, rules, starts, out, chain_kind(rules))
+        _all_pairs_chains(population, first, second, rules, out, chain_kind(rules))

@@ -13,7 +13,7 @@ import numpy as np
 
 from ga_pig._kernels.rules import BANKS, GOES_ON, _roll
 from ga_pig._streams import BLOCK, seed_keys, stream_keys
-from ga_pig.families._two_seats import AT_START, CHUNK_PAIRS, TwoSeats
+from ga_pig.families._two_seats import CHUNK_PAIRS, TwoSeats
 from ga_pig.families.two_player import _evaluation, _loop, _occupancy, _rollouts, _solvers, solve
 from ga_pig.families.two_player._chains import chain_kind
 from ga_pig.families.two_player.space import space_of
@@ -23,7 +23,6 @@ from ga_pig.game import Game
 class TwoPlayer(TwoSeats):
     name = "two_player"
     games = "two players, first to bank the goal wins"
-    restarts = True
     space_of = staticmethod(space_of)
     solve = solve
 
@@ -37,20 +36,20 @@ class TwoPlayer(TwoSeats):
 
     def seats(self, a, b):
         out = np.empty(4)
-        _evaluation._pair(self.space.kernel_view(a), self.space.kernel_view(b), self.rules, AT_START, out)
+        _evaluation._pair(self.space.kernel_view(a), self.space.kernel_view(b), self.rules, out)
         return out
 
-    def _versus(self, population, opponents, starts):
+    def _versus(self, population, opponents):
         n, m = population.shape[0], opponents.shape[0]
-        out = np.empty((n, m, 8 if starts.size else 4))  # with starts: the start's four, then theirs
+        out = np.empty((n, m, 4))
         members, versus = self.space.kernel_view(population), self.space.kernel_view(opponents)
         rows = max(1, CHUNK_PAIRS // max(m, 1))
         for low in range(0, n, rows):
-            _evaluation._versus(members[low:low + rows], versus, self.rules, starts, out[low:low + rows])
+            _evaluation._versus(members[low:low + rows], versus, self.rules, out[low:low + rows])
         return out
 
-    def _pair_rows(self, members, first, second, starts, out):
-        _evaluation._all_pairs(members, first, second, self.rules, starts, out)
+    def _pair_rows(self, members, first, second, out):
+        _evaluation._all_pairs(members, first, second, self.rules, out)
 
     def turn_totals(self):
         # Hog: any score some number of dice can make
