@@ -11,7 +11,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from ga_pig.config.base import CONF_DIR, MAX_SEED, Part, Range, Rule, fields
+from ga_pig.config.base import CONF_DIR, MAX_SEED, Part, Range, Rule, fail, fields
 from ga_pig.config.fitness import FITNESS
 from ga_pig.config.islands import ISLAND_RULES
 from ga_pig.config.operators import OPERATORS
@@ -33,15 +33,24 @@ def part(group: str) -> Part | None:
 
 #: Top-level keys of saved runs that the schema no longer has, each with the value that is now fixed behaviour:
 #: a saved config holding that value reads without the key; one holding another is refused (its run did otherwise).
-RETIRED = {"force_roll_at_zero": True}
+#: Keys that went, each with the value its behaviour now has: a saved config holding that value loses the key; one
+#: holding another is refused (its run would not go on as it began).
+RETIRED = {"force_roll_at_zero": True, "fitness.common": False, "fitness.margin": 0.0, "fitness.aggregate": "mean",
+           "fitness.restart": 0.0, "operators.copy_share": 0.5}
 
 
 def upgrade(config: dict) -> dict:
     """A saved config (plain data) whose parts may hold keys of other options (a config written
     with one set of keys for every judge, scheme, population and operator set), each part cut to
-    the keys of the option it names; a retired key holding what is now fixed (``RETIRED``) left out."""
+    the keys of the option it names; a retired key (``RETIRED``) left out, or refused where it holds another value
+    than the one now fixed."""
+    for key, fixed in RETIRED.items():
+        group, _, name = key.rpartition(".")
+        node = config.get(group) if group else config
+        if isinstance(node, dict) and node.get(name, fixed) != fixed:
+            fail(key, node[name], f"{fixed!r}: the key is gone and ga_pig now always plays as it set")
     return {key: part(key).upgrade(value) if part(key) is not None and isinstance(value, dict) else value
-            for key, value in config.items() if key not in RETIRED or value != RETIRED[key]}
+            for key, value in config.items() if key not in RETIRED}
 
 
 #: The top-level and game keys' fixed ranges, with what a refusal says was expected.

@@ -137,6 +137,12 @@ def test_an_old_config_is_cut_to_the_keys_its_names_read():
     assert OmegaConf.to_container(cfg) == plain
     assert OmegaConf.get_type(cfg.fitness).__name__ == "ExactChampions"
     validate(cfg)
+    retired = [("fitness", "margin", 0.005), ("fitness", "aggregate", "min"), (None, "force_roll_at_zero", False)]
+    for group, key, value in retired:  # a retired key at another value than the one now fixed
+        old = _old_style(plain)
+        (old[group] if group else old)[key] = value
+        with pytest.raises(ValueError, match=f"config key '{f'{group}.' if group else ''}{key}' = {value!r}: expected"):
+            over_schema(old)
 
 
 LADDER = ["game.goal=16", "population_size=6", "genome=threshold", "selection=mu_plus_lambda", "selection.mu=2",
