@@ -248,17 +248,17 @@ def test_a_three_player_run_without_recording_never_solves(tmp_path, monkeypatch
     assert np.array_equal(np.load(tmp_path / "blind_exact" / "best.npy"), np.load(tmp_path / "recorded" / "best.npy"))
 
 
-#: A judge answers schemes through two calls, ``duels`` (knockout) and ``totals`` (every other
-#: scheme): every judge meets one scheme of each kind, every scheme the default judge.
-SCHEMES_AND_JUDGES = sorted({*((scheme, ("simulated", "population")) for scheme in SCHEMES),
-                             *((scheme, judge) for scheme in ("knockout", "mu_plus_lambda") for judge in JUDGES)})
+#: A judge answers schemes through two calls, ``duels`` (knockout) and ``totals`` (every other scheme): every judge
+#: runs on every strategy space, the two kinds of call taking turns across the spaces (and across the judges on each
+#: space), and the default judge takes every scheme in turn.
+RUNS = [(sorted(SCHEMES)[b % len(SCHEMES)] if judge == ("simulated", "population") else
+         ("knockout", "mu_plus_lambda")[(a + b) % 2], judge, space)
+        for a, judge in enumerate(sorted(JUDGES)) for b, space in enumerate(sorted(SPACE_GAMES))]
 
 
-@pytest.mark.parametrize("space", sorted(SPACE_GAMES))
-@pytest.mark.parametrize("scheme, fitness", SCHEMES_AND_JUDGES)
+@pytest.mark.parametrize("scheme, fitness, space", RUNS)
 def test_every_scheme_judge_and_space_runs(scheme, fitness, space, tmp_path):
-    """Contract: every registered scheme and every registered judge (with a scheme that asks
-    for duels and one that asks for totals) on a game of every strategy space runs a few
+    """Contract: every registered judge on a game of every strategy space, and every registered scheme, runs a few
     generations and writes valid outputs."""
     kind, opponent = fitness
     option = part("fitness").option_for({"kind": kind, "opponent": opponent})
