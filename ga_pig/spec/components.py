@@ -89,15 +89,6 @@ class SelectionConfig(Frozen):
 
 
 @dataclass
-class _Mu:
-    #: survivors of mu_plus_lambda (null: half the population)
-    mu: int | None = None
-
-    def mu_given(self) -> int | None:
-        return self.mu
-
-
-@dataclass
 class Knockout(SelectionConfig):
     """Pairs play; the winners survive (an even ``population_size``)."""
 
@@ -112,10 +103,15 @@ class RoundRobin(SelectionConfig):
 
 
 @dataclass
-class MuPlusLambda(_Mu, SelectionConfig):
+class MuPlusLambda(SelectionConfig):
     """(mu+lambda): the best ``mu`` survive and are carried over beside their children."""
 
     scheme: str = "mu_plus_lambda"
+    #: survivors of mu_plus_lambda (null: half the population)
+    mu: int | None = None
+
+    def mu_given(self) -> int | None:
+        return self.mu
 
 
 @dataclass
