@@ -98,8 +98,8 @@ FAULTS = [
       ("return np.lexsort((rng.random(len(totals)), -totals))",
        "return np.lexsort((rng.random(len(totals)), totals))")),
     F("knockout_loser_survives", "ga", "knockout: each match's loser survives",
-      ("first_wins = (scores[:, 0] > scores[:, 1]) | ((scores[:, 0] == scores[:, 1]) & coin)",
-       "first_wins = (scores[:, 0] < scores[:, 1]) | ((scores[:, 0] == scores[:, 1]) & coin)")),
+      ("first_wins = (duels[:, 0] > duels[:, 1]) | ((duels[:, 0] == duels[:, 1]) & coin)",
+       "first_wins = (duels[:, 0] < duels[:, 1]) | ((duels[:, 0] == duels[:, 1]) & coin)")),
     F("uniform_crossover_one_parent", "ga", "uniform crossover returns the first parent",
       ("return (a ^ ((a ^ b) & coin)).view(bool)", "return a.copy().view(bool)")),
     F("block_crossover_one_parent", "ga", "block crossover never takes a region of the second parent",
@@ -151,7 +151,8 @@ FAULTS = [
     F("foreign_key_accepted", "config", "a key the part's option lacks (+fitness.foo=1) is accepted",
       ("if key not in fields(owner.options[option]):", "if key not in node:")),
     F("tracking_first_row_dropped", "tracking", "the trackers never receive generation 0",
-      ('if row["generation"] > tracker.sent.get(key, -1)]', 'if row["generation"] > tracker.sent.get(key, 0)]')),
+      ('if row["generation"] not in tracker.sent.get(key, ())]',
+       'if row["generation"] not in tracker.sent.get(key, (0,))]')),
     F("mlflow_batch_loses_one", "tracking", "each MLflow batch of metrics drops its first",
       ("self.client.log_batch(self.run_id, metrics=batch[start:start + MAX_METRICS])",
        "self.client.log_batch(self.run_id, metrics=batch[start + 1:start + MAX_METRICS])")),
@@ -178,10 +179,14 @@ FAULTS = [
 
 def copy_of(tree: Path) -> Path:
     """DIR's tracked files copied (time stamps kept) under SCRATCH, made once and reused: a file that differs from
-    the tree's (a fault left by a run killed outright, a tree changed since) is copied again."""
+    the tree's (a fault left by a run killed outright, a tree changed since) is copied again, and a module the tree
+    no longer has is removed."""
     copy = SCRATCH / hashlib.sha256(str(tree).encode()).hexdigest()[:8] / "tree"
     files = subprocess.run(["git", "-C", str(tree), "ls-files", "-z"], capture_output=True, check=True).stdout
-    for name in filter(None, files.decode().split("\0")):
+    names = list(filter(None, files.decode().split("\0")))
+    for stale in set(copy.rglob("*.py")) - {copy / name for name in names}:
+        stale.unlink()
+    for name in names:
         source, target = tree / name, copy / name
         if source.is_file() and not source.is_symlink() and not (
                 target.is_file() and target.stat().st_mtime_ns == source.stat().st_mtime_ns
