@@ -107,9 +107,7 @@ def test_a_restarted_job_continues_from_its_checkpoint(tmp_path, monkeypatch):
     tiny = ["experiment=knockout", "game.goal=30", "generations=6", "population_size=6", "games_per_match=10",
             "progress=false"]
     run(compose([*tiny, "generations=2"]), tmp_path / "job")  # its checkpoint stands for the signal's
-    cfg = compose(tiny)
-    assert not continue_restarted(cfg, tmp_path / "job") and cfg.resume is None  # a first attempt: nothing changes
-    monkeypatch.setenv("SLURM_RESTART_COUNT", "1")
+    cfg = compose(tiny)  # a restart, or a continued sweep's job, finds the checkpoint
     assert continue_restarted(cfg, tmp_path / "job") and cfg.resume == str(tmp_path / "job")
     summary = run(cfg, tmp_path / "job", ["generations=6"])
     assert summary["generations"] == 6 and summary["resumes"][0]["generation"] == 2
@@ -118,6 +116,8 @@ def test_a_restarted_job_continues_from_its_checkpoint(tmp_path, monkeypatch):
     fresh.mkdir()
     OmegaConf.save(compose(tiny), fresh / "config.yaml")  # an attempt stopped before its first checkpoint
     cfg = compose(tiny)
+    assert not continue_restarted(cfg, fresh) and (fresh / "config.yaml").exists()  # not a restart: kept
+    monkeypatch.setenv("SLURM_RESTART_COUNT", "1")
     assert not continue_restarted(cfg, fresh) and not (fresh / "config.yaml").exists()
     assert run(cfg, fresh)["generations"] == 6
 
