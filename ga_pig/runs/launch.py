@@ -16,6 +16,8 @@ runs before Hydra makes any directory ([`ga_pig.runs.command`][ga_pig.runs.comma
   ([`stopped_before_checkpoint`][ga_pig.rundir.stopped_before_checkpoint]) is emptied and the run starts again
   there, saying so.
 
+[`write_sweep_table`][ga_pig.runs.launch.write_sweep_table] writes the table of a sweep's jobs when it ends.
+
 [`tell_stop`][ga_pig.runs.launch.tell_stop] says, when a stop ends a run before the run itself could (during its
 setup), what is left in its directory and which command goes on from there.
 
@@ -30,6 +32,8 @@ import os
 import shlex
 import subprocess
 import sys
+import warnings
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +41,14 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
 from ga_pig._cli import ready, refuse
-from ga_pig.files import read_json
+from ga_pig.files import atomic_write, read_json
 from ga_pig.rundir import (
     CHECKPOINT,
     CONFIG_FILE,
     RUN_FILES,
     SUMMARY,
+    SWEEP_CONFIG,
+    SWEEP_TABLE,
     claim_named,
     claim_new,
     hold,
@@ -50,7 +56,8 @@ from ga_pig.rundir import (
 )
 from ga_pig.signals import Stopped
 
-__all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted", "finished_job", "tell_stop"]
+__all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted", "finished_job", "tell_stop",
+           "write_sweep_table"]
 
 #: What [`tell_stop`][ga_pig.runs.launch.tell_stop] reads: the run directory this process claimed for its single run
 #: with its checkpoint's identity then (None: none yet), or the directory of the sweep it started (whose jobs
@@ -84,6 +91,7 @@ def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = 
     it again in place. ``entry``: called from ``python -m ga_pig`` itself, where no claimed directory
     means that nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
     what = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
+    write_sweep_table()  # a sweep's jobs each speak for themselves; its table says where each stands
     if _sweep or not (_claimed or entry):
         return
     if not _claimed:
@@ -193,6 +201,21 @@ class LaunchCallback(Callback):
             config.hydra.sweep.dir = str(sweep_dir)
             # every job's config is composed again from these overrides: pin the claimed directory
             config.hydra.overrides.hydra.append(f"hydra.sweep.dir={sweep_dir}")
+
+    def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
+        write_sweep_table()
+
+
+def write_sweep_table() -> None:
+    """Write ``sweep.csv``, one row a job ([`load_sweep`][ga_pig.analysis.load.load_sweep]), in the sweep this process
+    started, if any: when it ends, and when it is stopped."""
+    from ga_pig.analysis.load import load_sweep
+
+    if _sweep and (_sweep[0] / SWEEP_CONFIG).is_file():
+        with warnings.catch_warnings(), suppress(ValueError, OSError):  # no job wrote a run yet: no table
+            warnings.simplefilter("ignore")
+            table = load_sweep(_sweep[0])
+            atomic_write(_sweep[0] / SWEEP_TABLE, lambda tmp: table.to_csv(tmp, index=False))
 
 
 def _no_sacct(record: logging.LogRecord) -> bool:

@@ -256,11 +256,13 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
     """A local sweep stopped by SIGTERM to its process group (as a terminal or a scheduler sends it) once its first
     job finished and its second holds a checkpoint, then ``resume=<sweep dir>``: the first job is kept (its log shows
     one run), the second continues, the third starts, each in its own directory, and every job ends as in the
-    uninterrupted sweep. The same command again is refused, pointing to ``resume=``, and so is a changed one."""
+    uninterrupted sweep; its ``sweep.csv`` has a row a job. The same command again is refused, pointing to
+    ``resume=``, and so is a changed one."""
     import os
     import signal
     import time
 
+    from ga_pig.analysis import load_summaries
     from ga_pig.runs.command import check
 
     sweep = ["--multirun", "hydra.launcher.n_jobs=1", "experiment=knockout", "seed=1,2,3", "game.goal=30",
@@ -291,6 +293,12 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
             assert (stopped / job / name).read_bytes() == (whole / job / name).read_bytes(), (job, name)
     log = (stopped / "0_knockout" / "ga_pig.log").read_text()
     assert log.count("generation 300/300") == 1 and "resumed" not in log and "kept, not run again" in log
+    table_ = pd.read_csv(stopped / "sweep.csv", float_precision="round_trip")  # a row a job, as load_summaries reads
+    summaries = load_summaries(stopped).set_index("run_dir").loc[table_["run_dir"]]
+    assert list(table_["job"]) == [0, 1, 2] and list(table_["seed"]) == [1, 2, 3]
+    assert list(table_["status"]) == ["finished"] * 3 and (table_["generations"] == 300).all()
+    for key in ("best_ever", "final_best", "seconds"):
+        assert np.array_equal(table_[key], summaries[key]), key
 
 
 def test_failed_job_is_reported_beside_the_others(tmp_path):
