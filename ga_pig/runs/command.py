@@ -31,6 +31,7 @@ anything to checkpoint, exits the same way and prints the command that goes on
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import math
@@ -67,6 +68,7 @@ MAX_COMBINATIONS = 256
 NOTHING_RUNS = ("--help", "-h", "--hydra-help", "--info", "-i", "--shell-completion", "-sc", "--version")
 SLURM_LAUNCHERS = ("slurm", "submitit_slurm")
 
+_log = logging.getLogger("ga_pig.evolve.run")
 #: The single run's job, checked with its command line in this process, which Hydra's job runs.
 _checked: list[Job] = []
 
@@ -98,23 +100,39 @@ def task(cfg: DictConfig) -> float:
         numba.set_num_threads(1)  # jobs of a local parallel sweep each get one thread, not all of them
     output_dir, overrides = hydra_cfg.runtime.output_dir, list(hydra_cfg.overrides.task)
     job = _checked.pop() if _checked else None
+    say = functools.partial(_log.info, f"{_which(hydra_cfg)} %s") if job is None else lambda _: None
     if job is None:  # a sweep's job: a continued sweep keeps it if finished, continues it from its checkpoint
         kept = finished_job(output_dir)
         if kept is not None:
-            logging.getLogger("ga_pig.evolve.run").info("%s holds a finished run: kept, not run again", output_dir)
+            say(f"kept, not run again: {output_dir} holds a finished run")
             return objective(kept)
         continue_restarted(cfg, output_dir)
+        say("started")
     try:
         summary = run_job(job, output_dir) if job is not None else run(cfg, output_dir, overrides)
     except Stopped as stopped:  # any checkpoint is written: exit, or let submitit requeue the job
+        say("stopped")
         given = [o for o in hydra_cfg.overrides.hydra if not o.startswith("hydra.mode=")]  # Hydra adds the mode
         tell_stop(stopped, [*overrides, *given])
         stopped.finish()
     except Exception as error:  # leave the reason beside the job's .hydra/ for load_runs to report
+        say("failed")
         record_failure(output_dir, error, overrides)
         raise
+    say("finished")
     print(f"outputs: {summary['output_dir']}")
     return objective(summary)
+
+
+def _which(hydra_cfg) -> str:
+    """``job 3 of 6``: a sweep's job, out of the combinations of its values (the basic sweeper's jobs)."""
+    which, saved = f"job {hydra_cfg.job.num + 1}", Path(hydra_cfg.sweep.dir) / SWEEP_CONFIG
+    if not saved.is_file() or not str(hydra_cfg.sweeper.get("_target_", "")).endswith("BasicSweeper"):
+        return which
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(list(OmegaConf.load(saved).hydra.overrides.task))
+    return f"{which} of {math.prod(len(_values(o)) for o in parsed)}"
 
 
 def check(argv: list[str]) -> list[str]:

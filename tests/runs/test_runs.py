@@ -286,13 +286,13 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
     for argv in ([f"resume={stopped}"], [*sweep, f"hydra.sweep.dir={whole}"]):
         process = _cli(*argv)
         output, _ = process.communicate(timeout=300)
-        assert process.returncode == 0, output
+        assert process.returncode == 0 and "job 2 of 3 started" in output and "job 3 of 3 finished" in output, output
     for job in ("0_knockout", "1_knockout", "2_knockout"):
         pd.testing.assert_frame_equal(table(stopped / job), table(whole / job))
         for name in ("best.npy", "population.npz"):
             assert (stopped / job / name).read_bytes() == (whole / job / name).read_bytes(), (job, name)
     log = (stopped / "0_knockout" / "ga_pig.log").read_text()
-    assert log.count("generation 300/300") == 1 and "resumed" not in log and "kept, not run again" in log
+    assert log.count("generation 300/300") == 1 and "resumed" not in log and "job 1 of 3 kept, not run again" in log
     table_ = pd.read_csv(stopped / "sweep.csv", float_precision="round_trip")  # a row a job, as load_summaries reads
     summaries = load_summaries(stopped).set_index("run_dir").loc[table_["run_dir"]]
     assert list(table_["job"]) == [0, 1, 2] and list(table_["seed"]) == [1, 2, 3]
