@@ -33,9 +33,10 @@ from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-__all__ = ["LOCK_FILE", "CONFIG_FILE", "CHECKPOINT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "FAILED", "POPULATION",
-           "WINRATE", "MIGRATIONS", "RUN_FILES", "SETUP_FILES", "stopped_before_checkpoint", "DirectoryInUse",
-           "claim_new", "claim_named", "owned", "hold", "held", "holder", "check_free", "check_writable", "release"]
+__all__ = ["LOCK_FILE", "CONFIG_FILE", "CHECKPOINT", "GENERATIONS", "DRAWS", "SUMMARY", "BEST", "FAILED",
+           "POPULATION", "WINRATE", "MIGRATIONS", "RUN_FILES", "SWEEP_CONFIG", "SWEEP_TABLE", "SETUP_FILES",
+           "stopped_before_checkpoint", "DirectoryInUse", "claim_new", "claim_named", "owned", "hold", "held",
+           "holder", "check_free", "check_writable", "release"]
 
 LOCK_FILE = ".ga_pig.lock"
 #: The run's whole config, as it was composed (and changed by the resumes that changed it).
@@ -54,6 +55,9 @@ WINRATE = "winrate.png"
 MIGRATIONS = "migrations.parquet"
 #: What a run writes beside its ``config.yaml``: a directory holding any of them holds a run.
 RUN_FILES = (CHECKPOINT, GENERATIONS, DRAWS, SUMMARY, BEST, POPULATION, WINRATE, MIGRATIONS)
+#: A sweep's directory: Hydra's record of the sweep (its overrides), and the table of its jobs written when it ends.
+SWEEP_CONFIG = "multirun.yaml"
+SWEEP_TABLE = "sweep.csv"
 #: What a run writes before its first checkpoint (besides the temporary files of a write cut short):
 #: its lock, Hydra's record of the job and its log, its config, the outputs of generations recorded
 #: since, and the note of a failure.

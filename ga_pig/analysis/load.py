@@ -2,7 +2,8 @@
 
 A run directory holds the ``config.yaml`` a run writes first. Finished, killed and resumed runs all load; one with no
 table yet, or a corrupt one, is skipped with a warning. A sweep job that failed (``failed.json``) gets a warning and a
-``status`` "failed" row in [`load_summaries`][ga_pig.analysis.load.load_summaries].
+``status`` "failed" row in [`load_summaries`][ga_pig.analysis.load.load_summaries]. A sweep's table, one row a job
+with its swept values: [`load_sweep`][ga_pig.analysis.load.load_sweep] (what a sweep writes to ``sweep.csv``).
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from omegaconf import OmegaConf
 from ga_pig.evolve.outputs import load_population_file, read_failure
 from ga_pig.families import space_of
 from ga_pig.files import read_json, read_table
-from ga_pig.rundir import CONFIG_FILE, DRAWS, FAILED, GENERATIONS, POPULATION, SUMMARY
+from ga_pig.rundir import CONFIG_FILE, DRAWS, FAILED, GENERATIONS, POPULATION, SUMMARY, SWEEP_CONFIG
 
-__all__ = ["run_dirs", "failed_jobs", "load_runs", "load_summaries", "load_draws", "load_population"]
+__all__ = ["run_dirs", "failed_jobs", "load_runs", "load_summaries", "load_sweep", "load_draws", "load_population"]
 
 TABLES = (GENERATIONS, DRAWS)
 
@@ -134,6 +135,27 @@ def load_summaries(path: str | Path = "outputs") -> pd.DataFrame:
     if not rows:
         raise ValueError(f"no runs under {Path(path).expanduser()}")
     return pd.DataFrame.from_records(rows)
+
+
+def load_sweep(sweep_dir: str | Path) -> pd.DataFrame:
+    """One row a job of the sweep in ``sweep_dir``, by job number (``job``): its ``run_dir``, its values of the swept
+    keys (as its overrides give them), and from [`load_summaries`][ga_pig.analysis.load.load_summaries] its
+    ``status``, the ``generations`` reached, the ``best_ever`` and ``final_best`` win rates and ``seconds``."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    sweep_dir = Path(sweep_dir).expanduser()
+    summaries = load_summaries(sweep_dir)
+    task = list(OmegaConf.load(sweep_dir / SWEEP_CONFIG).hydra.overrides.task)
+    swept = [o.key_or_group for o in OverridesParser.create().parse_overrides(task) if o.is_sweep_override()]
+    jobs = []
+    for run_dir in summaries["run_dir"]:
+        hydra = OmegaConf.load(Path(run_dir) / ".hydra" / "hydra.yaml").hydra
+        given = dict(o.lstrip("+~").split("=", 1) for o in hydra.overrides.task)
+        jobs.append({"job": hydra.job.num, **{key: given.get(key) for key in swept}})
+    jobs = pd.DataFrame.from_records(jobs, columns=["job", *swept])
+    frame = pd.concat([jobs, summaries.drop(columns=[key for key in swept if key in summaries])], axis=1)
+    columns = ["job", "run_dir", *swept, "status", "generations", "best_ever", "final_best", "seconds"]
+    return frame.reindex(columns=columns).sort_values("job", ignore_index=True)
 
 
 def load_population(run_dir: str | Path) -> tuple[np.ndarray, np.ndarray]:

@@ -12,6 +12,8 @@ that names the key and the value, leaving no directory behind:
   writable and not held by a live process;
 * ``hydra.run.dir`` / ``hydra.sweep.dir`` named explicitly must be new, or empty and free (or, for
   ``hydra.run.dir``, hold only a run stopped before its first checkpoint, which starts again there);
+* ``resume=<sweep dir>`` continues the sweep there: the command line becomes the sweep's own (Hydra's
+  ``multirun.yaml``; a launcher named now replaces its own), and any other override given must be one of its own;
 * ``hydra/launcher=slurm`` needs a SLURM cluster that answers; Hydra's own keys and options are composed with the
   (first) job, as Hydra will compose them; ``glob()`` only picks a config group's options; ``--run``,
   ``--multirun`` and ``--cfg`` one at a time.
@@ -29,7 +31,9 @@ anything to checkpoint, exits the same way and prints the command that goes on
 
 from __future__ import annotations
 
+import functools
 import itertools
+import logging
 import math
 import shutil
 import subprocess
@@ -39,7 +43,7 @@ from pathlib import Path
 
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
-from omegaconf import DictConfig, open_dict
+from omegaconf import DictConfig, OmegaConf, open_dict
 
 from ga_pig import _schema
 from ga_pig._cli import refuse, starting
@@ -48,9 +52,9 @@ from ga_pig.config import compose
 from ga_pig.config.checks import check_part_overrides
 from ga_pig.config.schema import run_keys
 from ga_pig.evolve.outputs import record_failure
-from ga_pig.rundir import LOCK_FILE, DirectoryInUse, check_free, check_writable, stopped_before_checkpoint
+from ga_pig.rundir import LOCK_FILE, SWEEP_CONFIG, DirectoryInUse, check_free, check_writable, stopped_before_checkpoint
 from ga_pig.runs.job import Job, prepare
-from ga_pig.runs.launch import continue_restarted, tell_stop
+from ga_pig.runs.launch import continue_restarted, continued, finished_job, tell_stop
 from ga_pig.runs.start import run, run_job
 from ga_pig.signals import Stopped, stopping_on
 from ga_pig.track.records import objective
@@ -64,6 +68,7 @@ MAX_COMBINATIONS = 256
 NOTHING_RUNS = ("--help", "-h", "--hydra-help", "--info", "-i", "--shell-completion", "-sc", "--version")
 SLURM_LAUNCHERS = ("slurm", "submitit_slurm")
 
+_log = logging.getLogger("ga_pig.evolve.run")
 #: The single run's job, checked with its command line in this process, which Hydra's job runs.
 _checked: list[Job] = []
 
@@ -72,7 +77,7 @@ def enter(argv: list[str], main: Callable[[], object]) -> None:
     """``python -m ga_pig``: [`check`][ga_pig.runs.command.check] ``argv`` (without the program name), then
     ``main()`` (Hydra's entry); a stop before the run claimed its directory says so and exits."""
     starting()  # until the run claims its directory (ga_pig.runs.launch)
-    check(argv)
+    sys.argv[1:] = check(argv)  # Hydra reads its command line there
     try:
         with stopping_on():  # from before the run claims its directory
             main()
@@ -95,27 +100,49 @@ def task(cfg: DictConfig) -> float:
         numba.set_num_threads(1)  # jobs of a local parallel sweep each get one thread, not all of them
     output_dir, overrides = hydra_cfg.runtime.output_dir, list(hydra_cfg.overrides.task)
     job = _checked.pop() if _checked else None
-    if job is None:
+    say = functools.partial(_log.info, f"{_which(hydra_cfg)} %s") if job is None else lambda _: None
+    if job is None:  # a sweep's job: a continued sweep keeps it if finished, continues it from its checkpoint
+        kept = finished_job(output_dir)
+        if kept is not None:
+            say(f"kept, not run again: {output_dir} holds a finished run")
+            return objective(kept)
         continue_restarted(cfg, output_dir)
+        say("started")
     try:
         summary = run_job(job, output_dir) if job is not None else run(cfg, output_dir, overrides)
     except Stopped as stopped:  # any checkpoint is written: exit, or let submitit requeue the job
+        say("stopped")
         given = [o for o in hydra_cfg.overrides.hydra if not o.startswith("hydra.mode=")]  # Hydra adds the mode
         tell_stop(stopped, [*overrides, *given])
         stopped.finish()
     except Exception as error:  # leave the reason beside the job's .hydra/ for load_runs to report
+        say("failed")
         record_failure(output_dir, error, overrides)
         raise
+    say("finished")
     print(f"outputs: {summary['output_dir']}")
     return objective(summary)
 
 
-def check(argv: list[str]) -> None:
-    """Check the command line ``argv`` (without the program name) as described in the module docstring; return if
-    every job may run (a single run's job kept for Hydra's job), else print one line and exit with status 2."""
+def _which(hydra_cfg) -> str:
+    """``job 3 of 6``: a sweep's job, out of the combinations of its values (the basic sweeper's jobs)."""
+    which, saved = f"job {hydra_cfg.job.num + 1}", Path(hydra_cfg.sweep.dir) / SWEEP_CONFIG
+    if not saved.is_file() or not str(hydra_cfg.sweeper.get("_target_", "")).endswith("BasicSweeper"):
+        return which
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(list(OmegaConf.load(saved).hydra.overrides.task))
+    return f"{which} of {math.prod(len(_values(o)) for o in parsed)}"
+
+
+def check(argv: list[str]) -> list[str]:
+    """Check the command line ``argv`` (without the program name) as described in the module docstring; return the
+    command line Hydra runs (``argv``, or a continued sweep's own) if every job may run (a single run's job kept for
+    Hydra's job), else print one line and exit with status 2."""
     _checked.clear()
+    continued.clear()
     if any(a in NOTHING_RUNS or a.startswith("--help") for a in argv):
-        return
+        return argv
     from hydra._internal.utils import get_args_parser
 
     args, unknown = get_args_parser().parse_known_args(argv)
@@ -124,11 +151,15 @@ def check(argv: list[str]) -> None:
     if sum(map(bool, (args.run, args.multirun, args.cfg))) > 1:
         refuse("--run, --multirun and --cfg: expected one of them; Hydra runs one mode at a time")
     overrides = list(args.overrides)
-    multirun = bool(args.multirun) or _hydra_value(overrides, "hydra.mode") == "MULTIRUN"
+    sweep = _hydra_value(overrides, "resume")
+    if sweep and (Path(sweep).expanduser() / SWEEP_CONFIG).is_file():
+        overrides = _continue_sweep(Path(sweep).expanduser().resolve(), overrides)
+        argv = ["--multirun", *overrides]
+    multirun = bool(args.multirun) or bool(continued) or _hydra_value(overrides, "hydra.mode") == "MULTIRUN"
     jobs = check_overrides(overrides, multirun)
     resume = any(o.split("=", 1)[0].lstrip("+") == "resume" and not o.endswith("=") and not o.endswith("=null")
                  for o in overrides)
-    if multirun:
+    if multirun and not continued:
         _check_directory("hydra.sweep.dir", _hydra_value(overrides, "hydra.sweep.dir"))
     elif not resume:
         _check_directory("hydra.run.dir", _hydra_value(overrides, "hydra.run.dir"))
@@ -137,6 +168,33 @@ def check(argv: list[str]) -> None:
     checked = [_check_job(job, run_dir, hydra if n == 0 else []) for n, job in enumerate(jobs)]
     if not multirun:
         _checked[:] = checked
+    return argv
+
+
+def _continue_sweep(sweep: Path, given: list[str]) -> list[str]:
+    """``resume=<sweep dir>``: the overrides that started the sweep in ``sweep`` (Hydra's own keys given now in
+    place of its own), or a refusal naming a given override the sweep was not started with."""
+    try:
+        check_free(sweep)
+    except DirectoryInUse as error:
+        refuse(error)
+    saved = OmegaConf.load(sweep / SWEEP_CONFIG).hydra
+    if "optuna" in str(saved.sweeper.get("_target_", "")):
+        refuse(f"config key 'resume' = '{sweep}': an Optuna sweep cannot be continued; start a new one")
+    task, mine = list(saved.overrides.task), [o for o in given if _key(o) != "resume"]
+    hydra = [o for o in mine if o.lstrip("+~").startswith(("hydra.", "hydra/")) and _key(o) != "hydra.sweep.dir"]
+    for override in mine:
+        if override not in task and override not in hydra and _key(override) != "hydra.sweep.dir":
+            was = next((o for o in task if _key(o) == _key(override)), f"no {_key(override)}=")
+            refuse(f"{override}: the sweep in {sweep} was started with {was}; a continued sweep keeps its own "
+                   "overrides (start a new sweep to change them)")
+    pinned = {"hydra.mode", "hydra.sweep.dir", *map(_key, hydra)}
+    continued[:] = [sweep]
+    return [*task, *(o for o in saved.overrides.hydra if _key(o) not in pinned), *hydra, f"hydra.sweep.dir={sweep}"]
+
+
+def _key(override: str) -> str:
+    return override.split("=", 1)[0].lstrip("+~")
 
 
 def _nearest(name: str, names) -> str:
@@ -289,5 +347,6 @@ def _check_directory(key: str, value: str | None) -> None:
             refuse(error)
         restartable = key == "hydra.run.dir" and stopped_before_checkpoint(path)  # started again in place
         if not restartable and any(entry.name != LOCK_FILE for entry in path.iterdir()):
-            refuse(f"{key} = {value!r}: expected a new or empty directory; it already holds files (continue that run "
-                   f"with resume={value}, or pick another directory)")
+            refuse(f"{key} = {value!r}: expected a new or empty directory; it already holds files (continue that "
+                   f"{'sweep' if (path / SWEEP_CONFIG).is_file() else 'run'} with resume={value}, or pick another "
+                   "directory)")

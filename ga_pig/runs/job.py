@@ -23,7 +23,7 @@ from ga_pig.evolve.genomes import genome_of
 from ga_pig.evolve.outputs import load_checkpoint
 from ga_pig.families import engine_of
 from ga_pig.game import Game
-from ga_pig.rundir import CHECKPOINT, CONFIG_FILE, SUMMARY, stopped_before_checkpoint
+from ga_pig.rundir import CHECKPOINT, CONFIG_FILE, SUMMARY, SWEEP_CONFIG, stopped_before_checkpoint
 from ga_pig.runs.cluster import check_cluster
 from ga_pig.spec import CHANGEABLE, RunSpec, fingerprint
 from ga_pig.track import check as check_trackers
@@ -110,7 +110,9 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
         fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; this run stopped before its first "
              f"checkpoint, so there is nothing to continue: start it again in place with: {restart_command(run_dir)}")
     if not (run_dir / CONFIG_FILE).is_file():
-        fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}")
+        sweep = f"; it holds a sweep: continue it with python -m ga_pig resume={run_dir}" * (
+            run_dir / SWEEP_CONFIG).is_file()
+        fail("resume", cfg.resume, f"a run directory holding {CONFIG_FILE}{sweep}")
     if not (run_dir / CHECKPOINT).is_file():
         _refuse_finished(cfg, run_dir)
     saved = _saved_config(run_dir)

@@ -9,9 +9,14 @@ runs before Hydra makes any directory ([`ga_pig.runs.command`][ga_pig.runs.comma
   a directory named with ``hydra.run.dir`` must be new or empty and free;
 * ``resume=<dir>`` runs in ``<dir>`` itself, without a new ``.hydra/``, once no other process
   holds it; so does a job that SLURM has requeued ([`continue_restarted`][ga_pig.runs.launch.continue_restarted]);
+* ``resume=<sweep dir>`` runs the sweep again in its own directory, once no other process holds it: each job
+  finished there is kept ([`finished_job`][ga_pig.runs.launch.finished_job]), each with a checkpoint continues
+  from it, and the others start in place;
 * a named directory that holds a run stopped before its first checkpoint
   ([`stopped_before_checkpoint`][ga_pig.rundir.stopped_before_checkpoint]) is emptied and the run starts again
   there, saying so.
+
+[`write_sweep_table`][ga_pig.runs.launch.write_sweep_table] writes the table of a sweep's jobs when it ends.
 
 [`tell_stop`][ga_pig.runs.launch.tell_stop] says, when a stop ends a run before the run itself could (during its
 setup), what is left in its directory and which command goes on from there.
@@ -27,6 +32,8 @@ import os
 import shlex
 import subprocess
 import sys
+import warnings
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +41,31 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, open_dict
 
 from ga_pig._cli import ready, refuse
-from ga_pig.rundir import CHECKPOINT, CONFIG_FILE, RUN_FILES, claim_named, claim_new, hold, stopped_before_checkpoint
+from ga_pig.files import atomic_write, read_json
+from ga_pig.rundir import (
+    CHECKPOINT,
+    CONFIG_FILE,
+    RUN_FILES,
+    SUMMARY,
+    SWEEP_CONFIG,
+    SWEEP_TABLE,
+    claim_named,
+    claim_new,
+    hold,
+    stopped_before_checkpoint,
+)
 from ga_pig.signals import Stopped
 
-__all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted", "tell_stop"]
+__all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restarted", "finished_job", "tell_stop",
+           "write_sweep_table"]
 
 #: What [`tell_stop`][ga_pig.runs.launch.tell_stop] reads: the run directory this process claimed for its single run
 #: with its checkpoint's identity then (None: none yet), or the directory of the sweep it started (whose jobs
 #: each speak for themselves).
 _claimed: list[tuple[Path, tuple | None]] = []
 _sweep: list[Path] = []
+#: The sweep directory that ``resume=<sweep dir>`` continues, as the command line's check found it.
+continued: list[Path] = []
 
 
 def _identity(path: Path) -> tuple | None:
@@ -69,6 +91,7 @@ def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = 
     it again in place. ``entry``: called from ``python -m ga_pig`` itself, where no claimed directory
     means that nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
     what = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
+    write_sweep_table()  # a sweep's jobs each speak for themselves; its table says where each stands
     if _sweep or not (_claimed or entry):
         return
     if not _claimed:
@@ -103,19 +126,28 @@ def slurm_restarted() -> bool:
 
 
 def continue_restarted(cfg: DictConfig, directory: str | Path) -> bool:
-    """In a job SLURM has restarted, make ``cfg`` continue the run in ``directory`` from the
-    checkpoint the signal left (True); a restart that finds no checkpoint starts the run over,
-    its earlier attempt's files removed (False). Outside a restart, nothing changes (False)."""
+    """In a job SLURM has restarted, or a sweep's job whose directory holds a checkpoint (a sweep continued), make
+    ``cfg`` continue the run in ``directory`` from that checkpoint (True); a restart that finds no checkpoint starts
+    the run over, its earlier attempt's files removed (False). Otherwise nothing changes (False)."""
     directory = Path(directory)
-    if cfg.resume is not None or not slurm_restarted():
+    if cfg.resume is not None:
         return False
     if (directory / CHECKPOINT).is_file():
         with open_dict(cfg):
             cfg.resume = str(directory)
         return True
-    for name in (CONFIG_FILE, *RUN_FILES):
-        (directory / name).unlink(missing_ok=True)
+    if slurm_restarted():
+        for name in (CONFIG_FILE, *RUN_FILES):
+            (directory / name).unlink(missing_ok=True)
     return False
+
+
+def finished_job(directory: str | Path) -> dict | None:
+    """The summary of the run in ``directory`` if it finished (one stopped by ``time_limit_s`` goes on), else None:
+    a continued sweep keeps such a job and does not run it again."""
+    summary = Path(directory) / SUMMARY
+    found = read_json(summary) if summary.is_file() else None
+    return None if found is None or found.get("stopped") else found
 
 
 class LaunchCallback(Callback):
@@ -155,16 +187,35 @@ class LaunchCallback(Callback):
         if str(config.hydra.launcher.get("_target_", "")).endswith("SlurmLauncher"):
             quiet_sacct()
         try:
-            claim = claim_named if _given(config.hydra.overrides.hydra, "hydra.sweep.dir") else claim_new
-            sweep_dir = claim(config.hydra.sweep.dir)
+            if continued and Path(config.hydra.sweep.dir).resolve() == continued[0]:  # its jobs' directories kept
+                sweep_dir = continued[0]
+                hold(sweep_dir)
+            else:
+                claim = claim_named if _given(config.hydra.overrides.hydra, "hydra.sweep.dir") else claim_new
+                sweep_dir = claim(config.hydra.sweep.dir)
         except ValueError as error:
-            refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir")))
+            refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir").replace("that run", "that sweep")))
         ready()
         _sweep[:] = [sweep_dir]
         with open_dict(config):
             config.hydra.sweep.dir = str(sweep_dir)
             # every job's config is composed again from these overrides: pin the claimed directory
             config.hydra.overrides.hydra.append(f"hydra.sweep.dir={sweep_dir}")
+
+    def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
+        write_sweep_table()
+
+
+def write_sweep_table() -> None:
+    """Write ``sweep.csv``, one row a job ([`load_sweep`][ga_pig.analysis.load.load_sweep]), in the sweep this process
+    started, if any: when it ends, and when it is stopped."""
+    from ga_pig.analysis.load import load_sweep
+
+    if _sweep and (_sweep[0] / SWEEP_CONFIG).is_file():
+        with warnings.catch_warnings(), suppress(ValueError, OSError):  # no job wrote a run yet: no table
+            warnings.simplefilter("ignore")
+            table = load_sweep(_sweep[0])
+            atomic_write(_sweep[0] / SWEEP_TABLE, lambda tmp: table.to_csv(tmp, index=False))
 
 
 def _no_sacct(record: logging.LogRecord) -> bool:

@@ -240,10 +240,9 @@ def test_help_names_the_program_and_every_key():
     assert fields <= listed, fields - listed
 
 
-@pytest.mark.parametrize("launcher", ["local", "submitit_local"])
-def test_multirun_sweep(launcher, tmp_path):
+def test_multirun_sweep_through_submitit(tmp_path):
     sweep = tmp_path / "sweep"
-    process = _cli("--multirun", f"hydra/launcher={launcher}", "experiment=knockout", "mutation=0.01,0.05",
+    process = _cli("--multirun", "hydra/launcher=submitit_local", "experiment=knockout", "mutation=0.01,0.05",
                    *TINY, f"hydra.sweep.dir={sweep}")
     output, _ = process.communicate(timeout=300)
     assert process.returncode == 0, output
@@ -251,6 +250,55 @@ def test_multirun_sweep(launcher, tmp_path):
     assert [p.name for p in runs] == ["0_knockout", "1_knockout"]
     mutations = sorted(json.loads((p / "summary.json").read_text())["mutation"] for p in runs)
     assert mutations == [0.01, 0.05]
+
+
+def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
+    """A local sweep stopped by SIGTERM to its process group (as a terminal or a scheduler sends it) once its first
+    job finished and its second holds a checkpoint, then ``resume=<sweep dir>``: the first job is kept (its log shows
+    one run), the second continues, the third starts, each in its own directory, and every job ends as in the
+    uninterrupted sweep; its ``sweep.csv`` has a row a job. The same command again is refused, pointing to
+    ``resume=``, and so is a changed one."""
+    import os
+    import signal
+    import time
+
+    from ga_pig.analysis import load_summaries
+    from ga_pig.runs.command import check
+
+    sweep = ["--multirun", "hydra.launcher.n_jobs=1", "experiment=knockout", "seed=1,2,3", "game.goal=30",
+             "generations=300", "population_size=6", "games_per_match=10", "checkpoint_every=1", "progress=false"]
+    stopped, whole = tmp_path / "stopped", tmp_path / "whole"
+    process = _cli(*sweep, f"hydra.sweep.dir={stopped}", start_new_session=True)
+    for _ in range(12000):  # a cold kernel cache takes minutes
+        if (stopped / "1_knockout" / "checkpoint.npz").exists() or process.poll() is not None:
+            break
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGTERM)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 143, output
+    assert (stopped / "0_knockout" / "summary.json").exists() and not (stopped / "1_knockout" / "summary.json").exists()
+    assert not (stopped / "2_knockout").exists()
+    for argv, said in (([*sweep, f"hydra.sweep.dir={stopped}"], f"continue that sweep with resume={stopped}"),
+                       ([f"resume={stopped}", "seed=1,2"], "seed=1,2: the sweep in")):
+        with pytest.raises(SystemExit):
+            check(argv)
+        assert said in capsys.readouterr().err
+    for argv in ([f"resume={stopped}"], [*sweep, f"hydra.sweep.dir={whole}"]):
+        process = _cli(*argv)
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0 and "job 2 of 3 started" in output and "job 3 of 3 finished" in output, output
+    for job in ("0_knockout", "1_knockout", "2_knockout"):
+        pd.testing.assert_frame_equal(table(stopped / job), table(whole / job))
+        for name in ("best.npy", "population.npz"):
+            assert (stopped / job / name).read_bytes() == (whole / job / name).read_bytes(), (job, name)
+    log = (stopped / "0_knockout" / "ga_pig.log").read_text()
+    assert log.count("generation 300/300") == 1 and "resumed" not in log and "job 1 of 3 kept, not run again" in log
+    table_ = pd.read_csv(stopped / "sweep.csv", float_precision="round_trip")  # a row a job, as load_summaries reads
+    summaries = load_summaries(stopped).set_index("run_dir").loc[table_["run_dir"]]
+    assert list(table_["job"]) == [0, 1, 2] and list(table_["seed"]) == [1, 2, 3]
+    assert list(table_["status"]) == ["finished"] * 3 and (table_["generations"] == 300).all()
+    for key in ("best_ever", "final_best", "seconds"):
+        assert np.array_equal(table_[key], summaries[key]), key
 
 
 def test_failed_job_is_reported_beside_the_others(tmp_path):

@@ -101,23 +101,18 @@ def test_a_stop_signal_during_a_write_takes_effect_after_it(tmp_path):
         assert np.array_equal(stored["a"], arrays["a"])
 
 
-def test_a_restarted_job_continues_from_its_checkpoint(tmp_path, monkeypatch):
+def test_a_restarted_job_without_a_checkpoint_starts_over(tmp_path, monkeypatch):
+    """(One with a checkpoint continues from it, as a continued sweep's job does: tests/runs/test_runs.py.)"""
     from ga_pig.runs.launch import continue_restarted
 
     tiny = ["experiment=knockout", "game.goal=30", "generations=6", "population_size=6", "games_per_match=10",
             "progress=false"]
-    run(compose([*tiny, "generations=2"]), tmp_path / "job")  # its checkpoint stands for the signal's
-    cfg = compose(tiny)
-    assert not continue_restarted(cfg, tmp_path / "job") and cfg.resume is None  # a first attempt: nothing changes
-    monkeypatch.setenv("SLURM_RESTART_COUNT", "1")
-    assert continue_restarted(cfg, tmp_path / "job") and cfg.resume == str(tmp_path / "job")
-    summary = run(cfg, tmp_path / "job", ["generations=6"])
-    assert summary["generations"] == 6 and summary["resumes"][0]["generation"] == 2
-
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     OmegaConf.save(compose(tiny), fresh / "config.yaml")  # an attempt stopped before its first checkpoint
     cfg = compose(tiny)
+    assert not continue_restarted(cfg, fresh) and (fresh / "config.yaml").exists()  # not a restart: kept
+    monkeypatch.setenv("SLURM_RESTART_COUNT", "1")
     assert not continue_restarted(cfg, fresh) and not (fresh / "config.yaml").exists()
     assert run(cfg, fresh)["generations"] == 6
 
