@@ -70,6 +70,13 @@ MIN_FREE_BYTES = 1 << 20
 _held: dict[Path, int] = {}
 
 
+def resumed_by(directory: str | Path) -> Path:
+    """The directory whose ``resume=`` continues the run in ``directory``: its sweep's when it is a job of one (a
+    sweep is continued whole, each job from where it stopped)."""
+    directory = Path(directory)
+    return directory.parent if (directory.parent / SWEEP_CONFIG).is_file() else directory
+
+
 def stopped_before_checkpoint(directory: str | Path) -> bool:
     """Whether ``directory`` holds a run that was stopped (or failed) before its first checkpoint and
     did not finish: it holds something, only what a run writes, and neither ``checkpoint.npz`` nor

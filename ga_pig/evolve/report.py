@@ -19,6 +19,7 @@ from ga_pig import strategies as S
 from ga_pig.evolve.outputs import SUMMARY, write_json
 from ga_pig.families import Family
 from ga_pig.game import Game
+from ga_pig.rundir import resumed_by
 from ga_pig.spec import RunSpec
 
 __all__ = ["report", "reported", "stop_message", "tell", "EXETER_GA_2016", "NEAR_OPTIMAL", "HOLD_AT", "REPORT_LOGGER"]
@@ -96,9 +97,10 @@ def reported(spec: RunSpec, engine: Family, out: Path, summary: dict, champion: 
 
 
 def stop_message(out: Path, generation: int, total: int, why: str) -> str:
-    """What a run stopped before its end prints: why, its checkpoint, and the command that continues it."""
+    """What a run stopped before its end prints: why, its checkpoint, and the command that continues it (the
+    sweep's, for a job of one)."""
     return (f"{why}: checkpoint at generation {generation} of {total} in {out}\n"
-            f"continue with: python -m ga_pig resume={out}")
+            f"continue with: python -m ga_pig resume={resumed_by(out)}")
 
 
 def tell(lines: list[str], show: bool) -> None:
