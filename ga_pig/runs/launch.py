@@ -84,15 +84,18 @@ def _note_claim(directory: str | Path) -> None:
 
 
 def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = False) -> None:
-    """Say on stderr, in one line, where Ctrl-C or a stop signal left the single run this process
-    started, if it had not written a checkpoint since it began (one that had has said how to continue):
-    a resume that had not begun again, its checkpoint as it was; a run stopped before its first
-    checkpoint, the same command (``argv``, with ``hydra.run.dir`` naming its directory), which starts
-    it again in place. ``entry``: called from ``python -m ga_pig`` itself, where no claimed directory
-    means that nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
+    """Say on stderr, in one line, how to continue the sweep this process started; or where Ctrl-C or a stop signal
+    left the single run this process started, if it had not written a checkpoint since it began (one that had has
+    said how to continue): a resume that had not begun again, its checkpoint as it was; a run stopped before its
+    first checkpoint, the same command (``argv``, with ``hydra.run.dir`` naming its directory), which starts it
+    again in place. ``entry``: called from ``python -m ga_pig`` itself, where no claimed directory means that
+    nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
     what = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
-    write_sweep_table()  # a sweep's jobs each speak for themselves; its table says where each stands
-    if _sweep or not (_claimed or entry):
+    write_sweep_table()  # its table says where each job stands; a job stopped with a checkpoint has said so
+    if _sweep:
+        _say(f"{what}: continue the sweep in {_sweep[0]} with: python -m ga_pig resume={shlex.quote(str(_sweep[0]))}")
+        return
+    if not (_claimed or entry):
         return
     if not _claimed:
         _say(f"{what} before the run claimed a directory: nothing was written")

@@ -275,7 +275,8 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGTERM)
     output, _ = process.communicate(timeout=120)
-    assert process.returncode == 143 and f"continue with: python -m ga_pig resume={stopped}\n" in output, output
+    assert process.returncode == 143 and f"continue with: python -m ga_pig resume={stopped}\n" in output and \
+        f"continue the sweep in {stopped} with: python -m ga_pig resume={stopped}" in output, output
     assert (stopped / "0_knockout" / "summary.json").exists() and not (stopped / "1_knockout" / "summary.json").exists()
     assert not (stopped / "2_knockout").exists()
     for argv, said in (([*sweep, f"hydra.sweep.dir={stopped}"], f"continue that sweep with resume={stopped}"),
