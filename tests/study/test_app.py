@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from ga_pig.study.admin import hash_password
-from ga_pig.study.app import MAX_BODY, make_app
+from ga_pig.study.app import make_app
 from ga_pig.study.config import PASSWORD_ENV
 from ga_pig.study.export import tables
 
@@ -75,32 +75,6 @@ def test_what_a_config_or_a_link_says_is_escaped(make_study):
     long = web.get("/?participant=" + "a" * 65)
     assert long.status_code == 400 and "1 to 64" in long.text
     assert web.get("/?participant=x&SESSION_ID=%3Cb%3E").status_code == 400
-
-
-def test_bad_requests_get_one_line_and_a_4xx(make_study):
-    study = make_study("games=1", "first=[participant]")
-    web = client(study)
-    page = enter(web, "participant=kim")
-    web.post(f"{page}/consent", data={"choice": "agree"})
-    web.post(f"{page}/rules")
-    web.post(f"{page}/questions", data={})
-    cases = [
-        (web.post(f"{page}/move", content=b"{not json", headers={"Content-Type": "application/json"}), 400),
-        (web.post(f"{page}/move", json=["roll"]), 400),
-        (web.post(f"{page}/move", json={"token": "x" * 40, "action": "roll"}), 409),
-        (web.post(f"{page}/move", content=b'{"token": "x", "action": "roll"}'), 415),
-        (web.post(f"{page}/move", content=b"x" * (MAX_BODY + 1)), 413),
-        (web.get(f"{page}/move"), 405),
-        (web.post("/p/unknown-key/move", json={"token": "t", "action": "roll"}), 404),
-        (web.get("/p/unknown-key"), 404),
-        (web.post(f"{page}/consent", data={"choice": "maybe"}), 400),
-        (web.get("/nowhere"), 404),
-    ]
-    for response, status in cases:
-        assert response.status_code == status, (response.request.url, response.text)
-        assert "Traceback" not in response.text
-    assert cases[0][0].json() == {"error": 'the request body is not JSON: expected {"token": ..., "action": ...}'}
-    assert web.get(f"{page}/game").json()["your_turn"]  # nothing happened to the game
 
 
 def test_declining_and_withdrawing_from_the_pages(make_study):

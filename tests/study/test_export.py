@@ -13,6 +13,11 @@ from tests.study.moves import play_out, start
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def export_command(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ga_pig.study.export", *map(str, arguments)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
 def test_the_export_command_writes_every_table_and_load_play_reads_it(make_study):
     study = make_study("games=1", "seed=2")
     play_out(study, start(study, "una"))
@@ -21,8 +26,7 @@ def test_the_export_command_writes_every_table_and_load_play_reads_it(make_study
     study.consent(wes, True)
     study.withdraw(wes)
     (study.directory / "study.json").write_text('{"name": "pilot"}')
-    result = subprocess.run([sys.executable, "-m", "ga_pig.study.export", str(study.directory)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+    result = export_command(study.directory)
     assert result.returncode == 0, result.stderr
     out = study.directory / "export"
     found = tables(study.store)
@@ -37,19 +41,10 @@ def test_the_export_command_writes_every_table_and_load_play_reads_it(make_study
     assert shown["counts"]["started"] == 2 and shown["counts"]["finished"] == 1 and shown["counts"]["withdrawn"] == 1
 
 
-def test_the_export_command_refuses_a_directory_that_is_no_study(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "ga_pig.study.export", str(tmp_path)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+def test_the_export_command_refuses_no_study_or_a_study_without_its_database_and_makes_nothing(tmp_path):
+    result = export_command(tmp_path)
     assert result.returncode == 2 and "is not a study directory" in result.stderr
     assert result.stderr.count("\n") == 1 and not (tmp_path / "export").exists()
-
-
-def export_command(*arguments: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ga_pig.study.export", *map(str, arguments)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-
-
-def test_the_export_command_refuses_a_study_without_its_database_and_makes_nothing(tmp_path):
     study = tmp_path / "study"
     study.mkdir()
     (study / "study.json").write_text('{"name": "pilot"}')

@@ -116,7 +116,8 @@ def test_the_same_browser_comes_back_to_its_page(make_study):
 # ---------------------------------------------------------------------------------------------- IDs
 @pytest.mark.parametrize("query", [
     "participant=abc%0A", "participant=victim8%0A", "participant=" + "a" * 64 + "%0A", "PROLIFIC_PID=abc%0A",
-    "participant=abc%0D%0A", "PROLIFIC_PID=ok-1&STUDY_ID=st9%0A", "PROLIFIC_PID=ok-1&SESSION_ID=se3%0A"])
+    "participant=abc%0D%0A", "participant=%0Aabc", "PROLIFIC_PID=ok-1&STUDY_ID=st9%0A",
+    "PROLIFIC_PID=ok-1&STUDY_ID=" + "a" * 64 + "%0A", "PROLIFIC_PID=ok-1&SESSION_ID=se3%0A"])
 def test_an_id_with_a_line_break_is_refused_by_the_link_and_the_form(make_study, query):
     study = make_study()
     web = client(study)
@@ -170,13 +171,15 @@ def test_withdrawing_needs_the_confirmation_and_is_refused_at_consent_and_after_
     assert tables(study.store)["exits"][["pid", "what"]].values.tolist() == [["wd-1", "declined"]]
     page = enter(web, "participant=wd-2")
     play_to_the_end(web, page)
+    made = rows(study, decisions)
     refused = web.post(f"{page}/withdraw", data={"confirm": "yes"})
-    assert refused.status_code == 409 and "finished" in refused.text
-    assert tables(study.store)["participants"]["stage"].tolist() == ["done"]
+    assert refused.status_code == 409 and "you have finished the study" in refused.text
+    assert tables(study.store)["participants"]["stage"].tolist() == ["done"] and rows(study, decisions) == made
 
 
 # ---------------------------------------------------------------------------------------------- headers, hosts
-def test_every_answer_carries_the_security_headers(make_study):
+def test_every_answer_carries_the_security_headers(make_study, monkeypatch, caplog):
+    """A 500 too (from Starlette's outermost error handler, for a failure the server did not foresee)."""
     study = make_study("games=1", "hints=[true]")
     web = client(study)
     page = enter(web, "participant=hdr-1")
@@ -187,6 +190,15 @@ def test_every_answer_carries_the_security_headers(make_study):
     web.post(f"{page}/rules")
     web.post(f"{page}/questions", data={})
     answers["game page"], answers["game"] = web.get(page), web.get(f"{page}/game")
+
+    def broken(key):
+        raise RuntimeError("a failure the server did not foresee")
+
+    monkeypatch.setattr(study, "game", broken)
+    with caplog.at_level(logging.ERROR, logger="ga_pig.study"):
+        failure = answers["failure"] = web.get(f"{page}/game")
+    assert failure.status_code == 500 and "your last move was not recorded" in failure.json()["error"]
+    assert "a failure the server did not foresee" in caplog.text
     for name, response in answers.items():
         for header, value in HEADERS.items():
             assert response.headers.get(header) == value, (name, header, response.headers)
@@ -196,26 +208,6 @@ def test_every_answer_carries_the_security_headers(make_study):
     assert static.status_code == 200 and static.headers["content-security-policy"] == CSP
     assert static.headers.get("cache-control") != "no-store"
     assert "'unsafe-inline'" not in CSP and "frame-ancestors 'none'" in CSP and "script-src 'self'" in CSP
-
-
-def test_an_answer_to_a_failure_carries_the_security_headers_too(make_study, monkeypatch, caplog):
-    """A request that fails on the server gets its 500 (from Starlette's outermost error handler) with the
-    same headers as every other answer."""
-    study = make_study()
-    web = client(study)
-    page = enter(web, "participant=hdr-500")
-
-    def broken(key):
-        raise RuntimeError("a failure the server did not foresee")
-
-    monkeypatch.setattr(study, "game", broken)
-    with caplog.at_level(logging.ERROR, logger="ga_pig.study"):
-        response = web.get(f"{page}/game")
-    assert response.status_code == 500 and "your last move was not recorded" in response.json()["error"]
-    for header, value in HEADERS.items():
-        assert response.headers.get(header) == value, (header, response.headers)
-    assert response.headers.get("cache-control") == "no-store"
-    assert "a failure the server did not foresee" in caplog.text
 
 
 def test_the_pages_hold_no_inline_script(make_study):

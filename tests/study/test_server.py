@@ -1,18 +1,7 @@
-"""The study server as the user runs it (``python -m ga_pig.study``, a process of its own), over HTTP.
-
-- Load: 50 participants at once, each with its own client, from the link to the completion; the
-  database then holds, for each, exactly the moves the server acknowledged, in order, each at the
-  state its token was issued with, and every stored decision replays from the participant's seed.
-- Double clicks: the same token sent twice at once (two threads at a barrier) is taken once.
-- Refused moves (forged, replayed or another participant's token, a move before or after the games,
-  a roll once the game is over) get a 4xx and change nothing in the database.
-- Kill and restart: the server is SIGKILLed twice mid-study (once frozen first, so that every
-  participant has a request in flight) and restarted on the same directory; no acknowledged move is
-  lost, a move whose answer was lost is stored whole or not at all, everyone finishes. A second
-  server on the directory is refused while one runs.
-- Bad input: malformed bodies, unknown links, bad IDs, bad actions, wrong methods get a 4xx with one
-  line, never a 500 or a traceback (in the response or in the server's log).
-"""
+"""The study server as the user runs it (``python -m ga_pig.study``, a process of its own), over HTTP:
+50 participants at once, each acknowledged move stored once, in order, replaying from the seed; a double click
+taken once; refused moves (forged, replayed or another's token, out of turn) changing nothing; the server
+SIGKILLed mid-study and restarted losing no acknowledged move; bad input a 4xx of one line, never a traceback."""
 
 from __future__ import annotations
 
@@ -375,6 +364,8 @@ def test_bad_input_gets_one_line(server, store):
         "not UTF-8": (lambda: p.client.post(move, content=b"\xff\xfe\x00{", headers=JSON), 400),
         "JSON sent as text/plain": (lambda: p.client.post(move, content=b'{"token": "x", "action": "roll"}',
                                                           headers={"Content-Type": "text/plain"}), 415),
+        "JSON sent with no type": (lambda: p.client.post(move, content=b'{"token": "x", "action": "roll"}'), 415),
+        "a forged token": (lambda: p.send("x" * 40, "roll"), 409),
         "a body over 16 KiB": (lambda: p.client.post(move, json={"token": "x" * (16 * 1024), "action": "roll"}),
                                413),
         "a streamed body over 16 KiB": (lambda: p.client.post(move, content=iter([b" " * 10_000] * 3),
@@ -418,6 +409,8 @@ def test_bad_input_gets_one_line(server, store):
         message = refusal(response, status)
         assert "<script>" not in response.text, (what, response.text)
         assert "Traceback" not in message, what
+    said = refusal(cases["malformed JSON"][0](), 400)
+    assert said == 'the request body is not JSON: expected {"token": ..., "action": ...}'
     assert snapshot(store, p.pid) == before, "a bad request changed the database"
     p.play()  # the participant is unharmed
     web.close()
