@@ -1,6 +1,4 @@
-"""docs/: the documentation cannot drift from the code.
-
-The documentation cannot drift from the code: the configuration reference and ``--help`` list
+"""The documentation cannot drift from the code: the configuration reference and ``--help`` list
 every key of both schemas (one generator, :mod:`ga_pig._config_doc`), the outputs reference lists
 every column and key a run writes, and every figure a page shows is one that
 ``python -m ga_pig.reproduce`` draws."""
@@ -78,6 +76,8 @@ def test_help_lists_every_key(module, schema):
     assert listed == _leaves(schema)
     assert "${" not in shown.stdout and "$$" not in shown.stdout
     assert module != "ga_pig" or shown.stdout.startswith(f"ga_pig {ga_pig.__version__}: ")  # the release's version
+    assert module != "ga_pig.play" or ("ga_pig.play: play Pig" in shown.stdout
+                                       and "r roll, h hold, ? hint, i rules, q quit" in shown.stdout)
 
 
 def test_help_defaults_follow_the_command_line():

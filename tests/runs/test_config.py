@@ -27,10 +27,6 @@ TINY = ["game.goal=30", "generations=2", "population_size=6", "games_per_match=1
 
 
 
-def make_cfg(*overrides):
-    return compose(overrides)
-
-
 GAMES_IN_CONF = sorted(p.stem for p in (CONF / "game").glob("*.yaml"))
 
 
@@ -44,18 +40,14 @@ def test_game_groups_match_the_registry():
     "override, message",
     [
         ("mutation=1.5", "config key 'mutation' = 1.5: expected a fraction in \\[0, 1\\]"),
-        ("mutation=-0.1", "config key 'mutation'"),
         ("population_size=1", "config key 'population_size' = 1: expected an integer >= 2"),
         ("population_size=7", "config key 'population_size' = 7: expected an even number for knockout"),
-        ("generations=0", "config key 'generations' = 0"),
         ("cube=[[4,2],[3,2]]", "config key 'cube'.*3 does not divide 4"),
         ("cube=[[0,2]]", "config key 'cube'.*sides >= 1"),
         ("cube=[[4]]", "config key 'cube'.*\\[side, generations\\] integer pairs"),
         ("elite=4", "config key 'elite' = 4"),
-        ("games_per_match=0", "config key 'games_per_match'"),
         ("selection.scheme=swiss", "config key 'selection.scheme' = 'swiss'"),
         ("fitness.opponent=optimal", "config key 'fitness.opponent' = 'optimal'.*unless fitness.kind is 'exact'"),
-        ("game.goal=1", "config key 'game.goal' = 1"),
         ("game.name=two_dice", "config key 'game.sides' = 6: expected null for game 'two_dice': only pig takes sides "
                                ".*game=two_dice sets the game's own parameters"),
         ("game.p_oinker=0.1", "config key 'game.p_oinker' = 0.1: expected null for game 'pig': only pass_the_pigs "
@@ -64,7 +56,6 @@ def test_game_groups_match_the_registry():
         ("game=hog population=hold_at", "config key 'population.kind' = 'hold_at': expected one of \\('random', "
                                         "'optimal'\\) for hog, whose strategies are dice counts"),
         ("game=hog game.max_dice=0", "config key 'game'.*max_dice must be an integer from 1 to 1000, got 0"),
-        ("game.p_oinker=0.5", "config key 'game.p_oinker' = 0.5: expected null for game 'pig': only pass_the_pigs"),
         ("game=pass_the_pigs game.p_oinker=1.5", "config key 'game'.*p_oinker must be a probability in \\[0, 1\\)"),
         ("game.turns=5", "config key 'game.turns' = 5: expected null for game 'pig': only solitaire takes turns"),
         ("game=solitaire game.turns=0", "config key 'game.turns' = 0: expected an integer >= 1 or null"),
@@ -77,12 +68,10 @@ def test_game_groups_match_the_registry():
                                    "needs about .* TiB of memory"),
         ("seed=1180591620717411303424", "config key 'seed' = 1180591620717411303424: expected an integer in "
                                         "\\[0, 2\\*\\*63 - 1"),
-        ("seed=-1", "config key 'seed' = -1"),
         ("fitness=simulated_champions fitness.cell_tests=-1",
      "config key 'fitness.cell_tests' = -1: expected an integer >= 0"),
     ("fitness=simulated_champions fitness.cell_tests=4096 game.players=3", "config key 'fitness.cell_tests' = 4096: "
      "expected 0 for pig\\(goal=100, sides=6, players=3\\) \\(cell tests begin games at a score pair"),
-    ("time_limit_s=0", "config key 'time_limit_s' = 0.0: expected a positive number of seconds"),
         ("game.endgame=sudden", "config key 'game.endgame' = 'sudden': expected one of \\('first_to_goal', "),
         ("game=pig_dice game.players=3", "config key 'game.players' = 3: expected 2 for pig_dice .*not solved for "
                                          "3 players yet"),
@@ -92,7 +81,7 @@ def test_game_groups_match_the_registry():
     ],
 )
 def test_bad_config_fails_before_any_work(override, message, tmp_path):
-    cfg = make_cfg(*TINY[1:], *override.split())
+    cfg = compose([*TINY[1:], *override.split()])
     out = tmp_path / "run"
     with pytest.raises(ValueError, match=message):
         run(cfg, out)
@@ -101,9 +90,9 @@ def test_bad_config_fails_before_any_work(override, message, tmp_path):
 
 def test_misspelt_key_fails_at_composition():
     with pytest.raises(ConfigCompositionException, match="mutaton"):
-        make_cfg("mutaton=0.1")
+        compose(["mutaton=0.1"])
     with pytest.raises(ConfigCompositionException):
-        make_cfg("mutation=lots")
+        compose(["mutation=lots"])
 
 
 def test_cube_schedule_is_cut_or_extended():
@@ -148,7 +137,6 @@ def test_assisted_experiment_is_coevolve_exact_with_the_memetic_step():
 
 
 @pytest.mark.parametrize("override, key", [
-    (["game.players=1"], "game.players"),
     (["game=hog", "game.players=3"], "game' = .*takes no parameter 'players"),
     (["game=two_dice", "game.players=3"], "game.players"),
     (["game.players=3", "game.endgame=last_round", "genome=threshold"], "game.players"),

@@ -1,7 +1,5 @@
-"""ga_pig.rundir: one owner per run directory.
-
-Simultaneous runs never mix, a running or held directory is refused with one line naming its owner,
-and kill -9 leaves no lock behind."""
+"""ga_pig.rundir, one owner per run directory: simultaneous runs never mix, a running or held directory is refused
+with one line naming its owner, and kill -9 leaves no lock behind."""
 
 from __future__ import annotations
 
@@ -11,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +17,7 @@ from omegaconf import OmegaConf
 from ga_pig.config import compose
 from ga_pig.rundir import DirectoryInUse, check_free, claim_named, claim_new, hold, owned, release
 from ga_pig.runs import run
+from tests.contract import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ["experiment=knockout", "game.goal=30", "generations=3", "population_size=6", "games_per_match=10",
@@ -69,15 +67,6 @@ def test_owned_releases_only_what_it_took(tmp_path):
     check_free(tmp_path)
 
 
-def test_claim_named_refuses_a_used_directory_without_touching_it(tmp_path):
-    used = tmp_path / "used"
-    used.mkdir()
-    (used / "summary.json").write_text("{}")
-    with pytest.raises(ValueError, match="already holds files"):
-        claim_named(used)
-    assert [p.name for p in used.iterdir()] == ["summary.json"]
-
-
 def test_the_api_refuses_a_directory_that_holds_a_run(tmp_path):
     run(compose(TINY), tmp_path / "a")
     before = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "a").iterdir()}
@@ -113,19 +102,11 @@ def test_three_runs_with_default_directories_all_complete(tmp_path):
     assert sorted(json.loads((r / "summary.json").read_text())["seed"] for r in runs) == [1, 2, 3]
 
 
-def _wait_for(path: Path, process, seconds=120) -> None:
-    deadline = time.time() + seconds
-    while not path.exists():
-        assert process.poll() is None, process.communicate()
-        assert time.time() < deadline, f"{path} never appeared"
-        time.sleep(0.02)
-
-
 def test_a_running_directory_cannot_be_resumed_until_its_run_dies(tmp_path):
     target = tmp_path / "running"
     process = _cli(*SLOW, "seed=4", f"hydra.run.dir={target}", cwd=tmp_path)
     try:
-        _wait_for(target / "checkpoint.npz", process)
+        wait_for(target / "checkpoint.npz", process)
         kept = [target / "config.yaml", target / ".ga_pig.lock", *(target / ".hydra").iterdir()]
         before = [(p.stat().st_mtime_ns, p.read_bytes()) for p in kept]
         second = _cli(f"resume={target}", cwd=tmp_path)
@@ -184,8 +165,10 @@ def test_claim_directory_never_shares(tmp_path):
     for path in claimed:
         release(path)
     (base / "config.yaml").write_text("seed: 1\n")
+    before = sorted(p.name for p in base.iterdir())
     with pytest.raises(ValueError, match="hydra.run.dir = .*stamp.*already holds files.*resume="):
         claim_named(base)
+    assert sorted(p.name for p in base.iterdir()) == before  # refused without touching it
     assert claim_named(tmp_path / "runs" / "stamp_1").name == "stamp_1"  # empty: used as given
     release(tmp_path / "runs" / "stamp_1")
 
