@@ -68,12 +68,8 @@ TINY = ["game.goal=30", "generations=2", "population_size=6", "games_per_match=1
 
 
 
-def make_cfg(*overrides):
-    return compose(overrides)
-
-
 def test_cube_run_refines_and_records_sides(tmp_path):
-    cfg = make_cfg("experiment=cube", "cube=[[9,2],[3,2],[1,2]]", "generations=6", "eval_every=1", *TINY[2:])
+    cfg = compose(["experiment=cube", "cube=[[9,2],[3,2],[1,2]]", "generations=6", "eval_every=1", *TINY[2:]])
     run(cfg, tmp_path)
     frame = pd.read_parquet(tmp_path / "generations.parquet")
     assert frame["cube_side"].tolist() == [9, 9, 3, 3, 1, 1, 1]

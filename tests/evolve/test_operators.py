@@ -17,7 +17,7 @@ from ga_pig.evolve.toolbox import build_toolbox
 from ga_pig.families import engine_of, space_of
 from ga_pig.runs import run
 from ga_pig.spec import make_game
-from tests.contract import SMALL, SPACE_GAMES, check_outputs
+from tests.contract import LADDER, SMALL, SPACE_GAMES, check_outputs
 
 
 def test_crossover_keeps_agreeing_genes_and_mixes_the_rest():
@@ -204,11 +204,6 @@ def test_mutation_rate_zero_is_the_identity(mutation, name):
     assert np.array_equal(genome, before)
     operators.MUTATIONS[mutation](genome, 0.2, rng, genes)
     assert not np.array_equal(genome, before)
-
-
-LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
-          "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block",
-          "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
 
 
 def test_mutation_leaves_threshold_genomes_capped():

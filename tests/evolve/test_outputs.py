@@ -11,13 +11,9 @@ from ga_pig.config import compose
 from ga_pig.families import space_of
 from ga_pig.game import Game
 from ga_pig.runs import run
+from tests.contract import LADDER
 
 G = Game.pig(20)
-
-
-LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
-          "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block",
-          "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
 
 
 def test_population_file_holds_tensor_strategies_whatever_the_genome(tmp_path):

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import ast
 import functools
-import importlib
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 from ga_pig.analysis import discovery
+from tests.project.test_docs import _macros
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -78,13 +77,6 @@ def typed_numbers(markdown: str) -> list[str]:
     ``{{ }}``, not a section number, a version or a setting, and not in ``SETTINGS`` or ``PUBLISHED``."""
     text = NOT_OURS.sub(" ", markdown)
     return [number for number in MEASURED.findall(text) if number not in SETTINGS | PUBLISHED]
-
-
-def _macros():
-    """The package docs/_macros, imported as mkdocs-macros imports it: ``_macros``, from docs/."""
-    if str(DOCS) not in sys.path:
-        sys.path.insert(0, str(DOCS))
-    return importlib.import_module("_macros")
 
 
 @functools.cache

@@ -24,13 +24,9 @@ from ga_pig.evolve.selection import SCHEMES
 from ga_pig.families import space_of
 from ga_pig.game import Game
 from ga_pig.runs import run
-from tests.contract import SMALL
+from tests.contract import LADDER, SMALL, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def make_cfg(*overrides):
-    return compose(overrides)
 
 
 def table(run_dir: Path) -> pd.DataFrame:
@@ -40,14 +36,6 @@ def table(run_dir: Path) -> pd.DataFrame:
 def _cli(*args, cwd=ROOT, **kwargs):
     return subprocess.Popen([sys.executable, "-m", "ga_pig", *args], cwd=cwd, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, **kwargs)
-
-
-def _wait_for(path: Path, process, seconds=120) -> None:
-    deadline = time.time() + seconds
-    while not path.exists():
-        assert process.poll() is None, process.stdout.read()
-        assert time.time() < deadline, f"{path} never appeared"
-        time.sleep(0.02)
 
 
 def test_killed_run_resumes_where_it_stopped(tmp_path):
@@ -60,7 +48,7 @@ def test_killed_run_resumes_where_it_stopped(tmp_path):
                  "games_per_match=20", "progress=false", "seed=11"]
     killed = tmp_path / "killed"
     process = _cli(*overrides, f"hydra.run.dir={killed}")
-    _wait_for(killed / "checkpoint.npz", process)
+    wait_for(killed / "checkpoint.npz", process)
     time.sleep(0.3)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
@@ -77,7 +65,7 @@ def test_killed_run_resumes_where_it_stopped(tmp_path):
     assert summary["resumes"] == [{"generation": stopped_at, "changes": {}}]
 
     straight = tmp_path / "straight"
-    run(make_cfg(*overrides), straight)
+    run(compose(overrides), straight)
     pd.testing.assert_frame_equal(table(killed), table(straight))
     assert np.array_equal(np.load(killed / "best.npy"), np.load(straight / "best.npy"))
 
@@ -87,7 +75,7 @@ def test_ctrl_c_checkpoints_and_resume_finishes_the_run(tmp_path):
                  "progress=false", "seed=3"]
     stopped = tmp_path / "stopped"
     process = _cli(*overrides, f"hydra.run.dir={stopped}")
-    _wait_for(stopped / "generations.parquet", process)
+    wait_for(stopped / "generations.parquet", process)
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=30)
@@ -97,9 +85,9 @@ def test_ctrl_c_checkpoints_and_resume_finishes_the_run(tmp_path):
 
     at = load_checkpoint(stopped / "checkpoint.npz")["generation"]
     assert 0 < at < 200 and not (stopped / "summary.json").exists()
-    summary = run(make_cfg(f"resume={stopped}"), stopped)
+    summary = run(compose([f"resume={stopped}"]), stopped)
     assert summary["resumes"][0]["generation"] == at
-    run(make_cfg(*overrides), tmp_path / "straight")
+    run(compose(overrides), tmp_path / "straight")
     pd.testing.assert_frame_equal(table(stopped), table(tmp_path / "straight"))
 
 
@@ -114,7 +102,7 @@ def test_time_limit_ends_the_run_cleanly_and_resume_extends(tmp_path):
     from ga_pig.evolve.outputs import load_checkpoint
 
     out = tmp_path / "limited"
-    stopped = run(make_cfg(*SHORT, "generations=10000", "time_limit_s=0.3"), out)
+    stopped = run(compose([*SHORT, "generations=10000", "time_limit_s=0.3"]), out)
     assert stopped["stopped"] == "time_limit_s" and 0 < stopped["generations"] < 10000
     assert load_checkpoint(out / "checkpoint.npz")["generation"] == stopped["generations"]
     assert json.loads((out / "summary.json").read_text()) == stopped
@@ -124,20 +112,20 @@ def test_time_limit_ends_the_run_cleanly_and_resume_extends(tmp_path):
     # which a loaded machine would otherwise reach within the five generations (it counts from each start)
     done = stopped["generations"]
     longer = [f"resume={out}", f"generations={done + 5}", "time_limit_s=3600"]
-    run(make_cfg(*longer), out, longer)
+    run(compose(longer), out, longer)
     first = json.loads((out / "summary.json").read_text())
     assert first["generations"] == done + 5 and first["stopped"] is None
     assert first["resumes"][0]["changes"] == {"generations": done + 5, "time_limit_s": 3600}
-    run(make_cfg(f"resume={out}", f"generations={done + 9}"), out)
+    run(compose([f"resume={out}", f"generations={done + 9}"]), out)
     extended = json.loads((out / "summary.json").read_text())
     assert [r["generation"] for r in extended["resumes"]] == [done, done + 5]
     assert extended["resumes"][1]["changes"] == {"generations": done + 9}
     assert OmegaConf.load(out / "config.yaml").generations == done + 9
-    run(make_cfg(*SHORT, f"generations={done + 9}"), tmp_path / "straight")
+    run(compose([*SHORT, f"generations={done + 9}"]), tmp_path / "straight")
     pd.testing.assert_frame_equal(table(out), table(tmp_path / "straight"))
     assert np.array_equal(np.load(out / "best.npy"), np.load(tmp_path / "straight" / "best.npy"))
     with pytest.raises(ValueError, match=f"config key 'generations' = 3: expected at least {done + 9}"):
-        run(make_cfg(f"resume={out}", "generations=3"), out)
+        run(compose([f"resume={out}", "generations=3"]), out)
 
 
 def _snapshot(directory: Path) -> dict:
@@ -147,7 +135,7 @@ def _snapshot(directory: Path) -> dict:
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("finished") / "run"
-    run(make_cfg(*SHORT, "generations=6"), out)
+    run(compose([*SHORT, "generations=6"]), out)
     return out
 
 
@@ -160,9 +148,9 @@ def finished_run(tmp_path_factory):
 def test_resume_refuses_other_changes_and_writes_nothing(finished_run, override, message):
     before = _snapshot(finished_run)
     with pytest.raises(ValueError, match=message):
-        run(make_cfg(f"resume={finished_run}", override), finished_run, [f"resume={finished_run}", override])
+        run(compose([f"resume={finished_run}", override]), finished_run, [f"resume={finished_run}", override])
     with pytest.raises(ValueError, match=message):  # inferred from the config alone
-        run(make_cfg(f"resume={finished_run}", override), finished_run)
+        run(compose([f"resume={finished_run}", override]), finished_run)
     assert _snapshot(finished_run) == before
 
 
@@ -181,12 +169,12 @@ def test_damaged_or_foreign_checkpoint_is_refused(finished_run, tmp_path, damage
     elif damage == "garbage":
         checkpoint.write_bytes(b"not a checkpoint" * 100)
     else:
-        run(make_cfg(*SHORT, "generations=6", "seed=9"), tmp_path / "other")
+        run(compose([*SHORT, "generations=6", "seed=9"]), tmp_path / "other")
         shutil.copy(tmp_path / "other" / "checkpoint.npz", checkpoint)
     before = _snapshot(out)
     expected = "written by another run" if damage == "foreign" else "not a readable ga_pig checkpoint"
     with pytest.raises(ValueError, match=f"checkpoint {checkpoint}.*{expected}"):
-        run(make_cfg(f"resume={out}", "generations=9"), out, [f"resume={out}", "generations=9"])
+        run(compose([f"resume={out}", "generations=9"]), out, [f"resume={out}", "generations=9"])
     assert _snapshot(out) == before
 
 
@@ -208,9 +196,9 @@ def test_run_from_before_a_key_existed_resumes(finished_run, tmp_path):
     # what a checkpoint written under an older schema holds
     state["fingerprint"] = fingerprint(OmegaConf.to_container(written))
     save_checkpoint(out / "checkpoint.npz", **state)
-    run(make_cfg(f"resume={out}", "generations=8"), out, [f"resume={out}", "generations=8"])
-    run(make_cfg(f"resume={out}", "generations=9"), out, [f"resume={out}", "generations=9"])
-    run(make_cfg(*SHORT, "generations=9"), tmp_path / "straight")
+    run(compose([f"resume={out}", "generations=8"]), out, [f"resume={out}", "generations=8"])
+    run(compose([f"resume={out}", "generations=9"]), out, [f"resume={out}", "generations=9"])
+    run(compose([*SHORT, "generations=9"]), tmp_path / "straight")
     pd.testing.assert_frame_equal(table(out), table(tmp_path / "straight"))
 
 
@@ -251,11 +239,6 @@ def test_every_entry_repeats_and_resumes_exactly(label, overrides, tmp_path):
         pd.testing.assert_frame_equal(tables[other], tables["straight"])
         for name in ("best.npy", "population.npz"):
             assert (runs[other] / name).read_bytes() == (runs["straight"] / name).read_bytes(), (other, name)
-
-
-LADDER = ["game.goal=20", "generations=8", "population_size=6", "genome=threshold", "selection=mu_plus_lambda",
-          "selection.mu=2", "operators=structured", "operators.mutation=boundary_shift", "operators.crossover=block",
-          "mutation=0.1", "games_per_match=200", "progress=false", "seed=4"]
 
 
 @pytest.mark.parametrize("extra", [["fitness=exact_champions"],
@@ -349,11 +332,11 @@ def test_resume_names_an_empty_config_and_a_finished_random_search(finished_run,
     shutil.copytree(finished_run, emptied)
     (emptied / "config.yaml").write_text("")
     with pytest.raises(ValueError, match=f"^config key 'resume' = '{emptied}': {emptied / 'config.yaml'} is empty"):
-        run(make_cfg(f"resume={emptied}"), emptied)
+        run(compose([f"resume={emptied}"]), emptied)
     search = tmp_path / "search"
-    run(make_cfg("mode=random_search", "draws=2", "population_size=4", "game.goal=20", "progress=false"), search)
+    run(compose(["mode=random_search", "draws=2", "population_size=4", "game.goal=20", "progress=false"]), search)
     before = _snapshot(search)
     with pytest.raises(ValueError, match="holds a random search, which is finished .summary.json. and keeps no "
                                          "checkpoint: start a new one"):
-        run(make_cfg(f"resume={search}"), search)
+        run(compose([f"resume={search}"]), search)
     assert _snapshot(search) == before

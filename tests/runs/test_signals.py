@@ -1,6 +1,4 @@
-"""ga_pig.signals: stop signals save the run's state and hand over to the scheduler.
-
-Stop signals ([`ga_pig.signals`][ga_pig.signals]): SIGTERM saves the run's state at once and exits 143; the
+"""Stop signals ([`ga_pig.signals`][ga_pig.signals]): SIGTERM saves the run's state at once and exits 143; the
 scheduler's preemption signal saves it and hands over to submitit, whose requeued job continues
 from it ([`continue_restarted`][ga_pig.runs.launch.continue_restarted]); a write is never cut in half. A stop
 before the first checkpoint leaves a directory the same command starts again in place, and says so;
@@ -24,6 +22,7 @@ from ga_pig.config import compose
 from ga_pig.evolve.outputs import load_checkpoint
 from ga_pig.runs import run
 from ga_pig.signals import Stopped, deferred, stopping_on
+from tests.contract import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Generations of a few hundred ms each at goal 100, so a signal lands mid-generation.
@@ -38,19 +37,11 @@ TINY = ["experiment=knockout", "game.goal=30", "generations=3", "population_size
         "progress=false"]
 
 
-def _wait_for(path: Path, process, seconds=180) -> None:
-    deadline = time.time() + seconds
-    while not path.exists():
-        assert process.poll() is None, process.communicate()
-        assert time.time() < deadline, f"{path} never appeared"
-        time.sleep(0.02)
-
-
 def test_sigterm_checkpoints_at_once_and_resume_is_byte_identical(tmp_path):
     stopped = tmp_path / "stopped"
     process = subprocess.Popen([sys.executable, "-m", "ga_pig", *OVERRIDES, f"hydra.run.dir={stopped}"], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    _wait_for(stopped / "generations.parquet", process)
+    wait_for(stopped / "generations.parquet", process, 180)
     time.sleep(1.0)
     assert not (stopped / "checkpoint.npz").exists()  # no periodic checkpoint yet: only the signal can write one
     process.send_signal(signal.SIGTERM)

@@ -1,12 +1,7 @@
-"""A sweep of three mutation rates seen where a researcher looks: ``mlflow server`` on the sweep's SQLite store,
-opened in Debian's Chromium, shows the three runs of one experiment with the rate as a column; ``tensorboard``
-on the sweep's log directory shows the three runs on its scalars page. Both pages are photographed into
-$GA_PIG_SCREENSHOTS (default: the test's tmp_path/screenshots).
-
-Without Chromium, chromedriver or Selenium, or without MLflow's server (the full ``mlflow`` package: the
-``tracking`` extra has only its client; ``GA_PIG_MLFLOW`` may name an ``mlflow`` command that has it), the test
-is skipped, except under CI (CI set), where it fails: the dev install brings them, so a skip there would hide a
-broken setup."""
+"""A sweep of three mutation rates where a researcher looks: ``mlflow server`` on its SQLite store, in
+Chromium, shows the three runs with the rate as a column; tensorboard's scalars page shows the three runs; both
+photographed into $GA_PIG_SCREENSHOTS. Skipped without Chromium, chromedriver, Selenium or MLflow's server
+(``GA_PIG_MLFLOW`` may name an ``mlflow`` command that has it), except under CI, where the dev install has them."""
 
 from __future__ import annotations
 
@@ -14,7 +9,6 @@ import importlib.util
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,6 +22,7 @@ pytest.importorskip("mlflow")
 pytest.importorskip("tensorboard")
 
 import tests.study.test_browser as study_browser  # noqa: E402
+from tests.study.server import free_port  # noqa: E402
 from tests.study.test_browser import _in_ci, _wait  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -53,12 +48,6 @@ def mlflow_command() -> list[str]:
     if _in_ci():
         pytest.fail(f"CI is set but {reason}")
     pytest.skip(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Server:
