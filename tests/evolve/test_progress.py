@@ -1,8 +1,6 @@
-"""ga_pig.evolve.progress: what a run tells while it goes, and its time limit.
-
-Progress lines in the log and, without a terminal, on the console instead of a bar; timings without
-compile time; a time limit that holds to within one generation and names a set-up or generation too
-slow for it."""
+"""ga_pig.evolve.progress: progress lines in the log and, without a terminal, on the console instead of a bar;
+timings without compile time; a time limit that holds to within one generation and names a set-up or generation
+too slow for it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""ga_pig.evolve.report: the end-of-run report.
-
-The end-of-run report (ga_pig.evolve.report): the champion's exact standing, the seed's figure,
+"""The end-of-run report (ga_pig.evolve.report): the champion's exact standing, the seed's figure,
 where to go for near-optimal play; in summary.json and the log, the same for a seed."""
 
 import json

@@ -1,6 +1,4 @@
-"""ga_pig.play.synthetic: synthetic sessions are derived files.
-
-Synthetic sessions are derived files: [`simulate`][ga_pig.play.synthetic.simulate] and
+"""Synthetic sessions are derived files: [`simulate`][ga_pig.play.synthetic.simulate] and
 [`study`][ga_pig.play.synthetic.study] rebuild their directory whole, so running them again gives the
 same sessions; a directory holding anything else is refused, and an interrupted rebuild leaves the
 previous sessions as they were."""

@@ -1,6 +1,4 @@
-"""ga_pig's docstrings: every cross-reference resolves.
-
-Docstring cross-references resolve: every ``[`text`][ga_pig.…]`` target written in a docstring
+"""Docstring cross-references resolve: every ``[`text`][ga_pig.…]`` target written in a docstring
 or comment of a ga_pig module names an object that exists.
 
 The targets are mkdocstrings/autorefs identifiers, full dotted paths. A target resolves when its

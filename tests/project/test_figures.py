@@ -1,6 +1,4 @@
-"""Figures: the checker that every figure explains itself, applied to winrate.png.
-
-Every figure explains itself: a title, axis labels, a legend that explains each line's look
+"""Every figure explains itself: a title, axis labels, a legend that explains each line's look
 whenever more than one series is drawn, and no text on top of other text. Checked on the
 matplotlib objects (not pixels) by :func:`figure_problems`; ``tests/reproduce/test_reproduce.py``
 applies it to every figure ``reproduce --quick`` writes, the tests here to ``winrate.png`` and to

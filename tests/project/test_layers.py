@@ -1,6 +1,4 @@
-""".importlinter: the import layers cover every module of ga_pig.
-
-The import-layers contract (.importlinter) covers every module of ga_pig: a module left out of
+"""The import-layers contract (.importlinter) covers every module of ga_pig: a module left out of
 its layers would be checked by nothing."""
 
 import configparser

@@ -1,6 +1,4 @@
-"""README.md: its commands, its results table and its extension examples work as written.
-
-Every command in its ```bash blocks is taken apart here; those whose comment starts with ``quick``
+"""Every command in README.md's ```bash blocks is taken apart here; those whose comment starts with ``quick``
 run (each well under a minute once numba's cache is warm), the others at least compose and
 validate every job their command line would start. The numbers of its results table are checked
 against their sources. The "Extending ga_pig" examples, executed from the README itself, plug in

@@ -1,6 +1,4 @@
-"""ga_pig.runs.command: bad command lines refused in one line before any work.
-
-Bad command lines, generated from the schema itself: for every key a wrong type, a misspelling
+"""Bad command lines, generated from the schema itself: for every key a wrong type, a misspelling
 with and without Hydra's ``+``/``++``, and (from [`RANGES`][ga_pig.config.RANGES]) values just out of
 range, each refused by [`check`][ga_pig.runs.command.check] in one line with exit status 2, as the
 CLI gives it; a sample of them through the real CLI, which must leave no directory behind."""

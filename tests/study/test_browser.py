@@ -1,13 +1,8 @@
-"""The study in a real browser: Debian's Chromium, headless, driven by Selenium through the system's
-chromedriver (its path given, so Selenium never downloads a driver). A participant clicks through
-consent, rules and the questions, plays one whole game with Roll/Hold (one Hint, one reload mid-game)
-and reaches the completion code; the admin download must then hold each of the browser's decisions
-exactly once, with the exact advice at its state. Every page is photographed on a phone (375x812)
-and a desktop (1280x900) into $GA_PIG_SCREENSHOTS (default: the test's tmp_path/screenshots), and
-on the phone no page may scroll sideways.
-
-Without Chromium or chromedriver the test is skipped, except under CI (CI set), where it fails:
-CI installs them, so a skip there would hide a broken setup."""
+"""The study in headless Chromium, driven by Selenium through the system's chromedriver (never downloaded):
+a participant goes from consent to the completion code, one hint and one reload mid-game, and the admin download
+then holds each decision once with the exact advice at its state. Every page is photographed on a phone and a
+desktop into $GA_PIG_SCREENSHOTS (default tmp_path/screenshots); on the phone none may scroll sideways.
+Skipped without Chromium or chromedriver, except under CI (CI set), which installs them, where it fails."""
 
 from __future__ import annotations
 
