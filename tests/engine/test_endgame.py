@@ -1,6 +1,4 @@
-"""ga_pig.families.endgame: optimal play, evaluation and best response under the endgame rules.
-
-Endgame rules ([Neller & Presser 2005, "Endgame Variations"]): exact optimal play, the cap past the
+"""Endgame rules ([Neller & Presser 2005, "Endgame Variations"]): exact optimal play, the cap past the
 goal, the winning margin, the simulator, cross-checked against a brute-force solver on tiny games;
 strategies under these rules (seat-indexed) evaluated and answered exactly, cross-checked against an
 independent Markov-chain solve on tiny games."""

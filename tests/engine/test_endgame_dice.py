@@ -1,6 +1,4 @@
-"""ga_pig.families.endgame for dice-count games (Hog): optimal play under the endgame rules.
-
-Hog under the endgame rules: one roll of the chosen dice per turn; the final turn
+"""Hog under the endgame rules: one roll of the chosen dice per turn; the final turn
 rolls the dice most likely to get ahead. Cross-checked against a brute-force solver that rolls the
 dice itself, on tiny games, and against the seeds' Hog solver under the seeds' rule."""
 

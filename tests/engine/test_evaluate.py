@@ -43,20 +43,13 @@ def test_seed000_fig17(pig, former, latter, first, latter_first, general):
     assert seats.win_rate == pytest.approx(0.5 * (seats.a_first_wins_a + 1 - seats.b_first_wins_b), abs=1e-14)
 
 
-def test_seed000_hold25_vs_hold30(pig):
+def test_seed000_hold25_vs_hold30_and_hold20_vs_hold21_to_six_digits(pig):
     seats = exact.seats(S.hold_at(25, pig), S.hold_at(30, pig), pig)
     assert seats.a_first_wins_a == pytest.approx(0.573741, abs=5e-7)
     assert seats.b_first_wins_b == pytest.approx(0.48091, abs=5e-6)
     assert seats.win_rate == pytest.approx(0.546416, abs=1e-6)
-
-
-def test_seed000_hold20_vs_hold21_six_digits(pig):
     # [Exeter optimal §2.3.4] prints this one to six digits
     assert exact.win_probability(S.hold_at(20, pig), S.hold_at(21, pig), pig) == pytest.approx(0.542626, abs=5e-7)
-
-
-def seed_strategy(game, seed, p_roll):
-    return np.random.default_rng(seed).random(space_of(game).shape) < p_roll
 
 
 def equal_scores_skip(game):
@@ -75,8 +68,8 @@ def test_equal_scores_skip_stalemates_often(pig):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_brute_force_tiny_game(tiny, seed):
-    a = seed_strategy(tiny, seed, p_roll=0.6)
-    b = seed_strategy(tiny, seed + 100, p_roll=0.6)
+    a = space_of(tiny).random(np.random.default_rng(seed), p_roll=0.6)
+    b = space_of(tiny).random(np.random.default_rng(seed + 100), p_roll=0.6)
     wins_a, wins_b = reference.brute_force(a, b, tiny)
     seats = exact.seats(a, b, tiny)
     assert seats.a_first_wins_a == pytest.approx(wins_a, abs=1e-12)

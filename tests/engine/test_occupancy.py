@@ -7,14 +7,10 @@ from ga_pig import strategies as S
 from ga_pig.families import space_of
 
 
-def seed_strategy(game, seed, p_roll):
-    return np.random.default_rng(seed).random(space_of(game).shape) < p_roll
-
-
 def test_visits_agree_with_counted_games(tiny):
-    a = seed_strategy(tiny, 3, p_roll=0.7)
+    a = space_of(tiny).random(np.random.default_rng(3), p_roll=0.7)
     a[2, 2, 0] = False  # a pass, so the stalemate rule matters
-    b = seed_strategy(tiny, 4, p_roll=0.7)
+    b = space_of(tiny).random(np.random.default_rng(4), p_roll=0.7)
     b[2, 2, 0] = False
     V = exact.visits(a, b, tiny)
     counted = np.zeros(space_of(tiny).shape)

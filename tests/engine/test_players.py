@@ -1,6 +1,4 @@
-"""ga_pig.families.players: three or more players.
-
-Three or more players ([Neller & Presser 2005, "Three or More Players"]): the orbit solver against
+"""Three or more players ([Neller & Presser 2005, "Three or More Players"]): the orbit solver against
 the two-player solver, a dense linear solve on tiny games, best responses and simulation; one member
 against copies of another, and the fair share 1/n."""
 
@@ -17,12 +15,12 @@ from hypothesis import strategies as st
 from ga_pig import exact, strategies
 from ga_pig import strategies as S
 from ga_pig.analysis import tables
-from ga_pig.evolve.genomes import ThresholdGenome
-from ga_pig.families import engine_of, space_of
 from ga_pig.families import players as NP
+from ga_pig.families import space_of
 from ga_pig.families.players import _orbits
 from ga_pig.families.players import solve as NP_solve
 from ga_pig.game import Effect, Game
+from tests.contract import thresholds
 
 
 def _dense_evaluation(policies, game: Game) -> np.ndarray:
@@ -219,19 +217,13 @@ THREE = Game.pig(goal=20, players=3)
 MIXED = Game.pig(goal=16, sides=3, players=3)
 
 
-def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
-    """Random threshold strategies that roll at every turn start (no stalemates)."""
-    genes = ThresholdGenome(engine_of(game))
-    return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1)
-
-
 @pytest.mark.parametrize("game", [THREE, Game.pig(goal=9, sides=3, players=4)], ids=["three", "four"])
 def test_one_against_copies_matches_every_seating(game):
     """out[m, s] equals the member's probability when the n strategies are seated explicitly (the
     general orbit solver, n numbers per state)."""
     rng = np.random.default_rng(1)
     # threshold turns (read from tables), any turns (a pass over the totals), passes at 0 (stalemates)
-    members = np.concatenate([_thresholds(game, 2, 1), space_of(game).random(rng, (1,), p_roll=0.8),
+    members = np.concatenate([thresholds(game, 2, 1), space_of(game).random(rng, (1,), p_roll=0.8),
                               space_of(game).random(rng, (1,), p_roll=0.9)])
     members[2, ..., 0] = True
     n = game.players
@@ -254,7 +246,7 @@ def test_rates_against_the_equilibrium_reach_the_fair_share_only_at_equilibrium(
     and exactly 1/n when it plays the equilibrium's policy."""
     solution = exact.optimal(MIXED)
     assert solution.mixed > 0
-    members = np.concatenate([_thresholds(MIXED, 6, 2), solution.policy[None]])
+    members = np.concatenate([thresholds(MIXED, 6, 2), solution.policy[None]])
     rates = exact.win_rates(members, solution, MIXED)
     assert (rates[:-1] < 1 / 3 - 1e-6).all() and rates[-1] == pytest.approx(1 / 3, abs=1e-13)
     for m, member in enumerate(members[:2]):
@@ -272,7 +264,7 @@ def test_opponents_that_mix_are_read_with_their_mixing():
     alternative = solution.policy.copy()
     alternative[0, 0, 0] = S.hold_at(4, MIXED)[0, 0, 0]
     mixing = dataclasses.replace(solution, alternative=alternative, mix=mix)
-    members = _thresholds(MIXED, 3, 6)
+    members = thresholds(MIXED, 3, 6)
     rates = exact.win_rates(members, mixing, MIXED)
     for m, member in enumerate(members):
         assert rates[m] == pytest.approx(_seated_mean(member, mixing, MIXED), abs=1e-13)
@@ -280,7 +272,7 @@ def test_opponents_that_mix_are_read_with_their_mixing():
 
 
 def test_pair_rates_and_the_win_matrix():
-    members = _thresholds(THREE, 4, 3)
+    members = thresholds(THREE, 4, 3)
     W = exact.win_matrix(members, THREE)
     for p in range(4):
         for q in range(4):

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from ga_pig import Game, exact, simulate
 from ga_pig import strategies as S
-from ga_pig.evolve.genomes import ThresholdGenome
-from ga_pig.families import _family, engine_of, space_of
+from ga_pig.families import _family, space_of
 from ga_pig.simulate import BLOCK
+from tests.contract import thresholds
 
 G = Game.pig(goal=30)
 
@@ -30,12 +30,6 @@ def test_counts_add_up_and_seats_alternate():
     assert r.b_first_wins_a + r.b_first_wins_b == 500
     assert r.stalemates == 0 and r.wins_a + r.wins_b == 1001
     assert r.win_rate_a == r.wins_a / 1001
-
-
-def test_same_seed_same_result_other_seed_differs():
-    a, b = S.hold_at(8, G), S.hold_at(12, G)
-    assert simulate.play(a, b, G, 5000, seed=11) == simulate.play(a, b, G, 5000, seed=11)
-    assert simulate.play(a, b, G, 5000, seed=11) != simulate.play(a, b, G, 5000, seed=12)
 
 
 def test_result_does_not_depend_on_thread_count():
@@ -52,21 +46,12 @@ def test_result_does_not_depend_on_thread_count():
     assert np.array_equal(simulate.round_robin(np.stack([a, b, S.hold_at(4, G)]), G, 301, seed=2), wins_one)
 
 
-def test_always_passing_players_stalemate():
-    never = S.hold_at(0, G)
-    r = simulate.play(never, never, G, 100, seed=0)
-    assert r.stalemates == 100
-
-
-def test_passing_player_loses_to_any_roller():
-    r = simulate.play(S.hold_at(0, G), S.hold_at(1, G), G, 200, seed=0)
-    assert r.wins_b == 200
-
-
-def test_roll_to_win_beats_roll_and_wait_surely():
-    game = Game.pig()
-    r = simulate.play(S.roll_to_win(game), S.roll_and_wait(game), game, 400, seed=1)
-    assert r.wins_a == 400
+def test_sure_outcomes():
+    """Two who always pass stalemate, one who passes loses to any roller, roll-to-win beats roll-and-wait."""
+    never, game = S.hold_at(0, G), Game.pig()
+    assert simulate.play(never, never, G, 100, seed=0).stalemates == 100
+    assert simulate.play(never, S.hold_at(1, G), G, 200, seed=0).wins_b == 200
+    assert simulate.play(S.roll_to_win(game), S.roll_and_wait(game), game, 400, seed=1).wins_a == 400
 
 
 def test_round_robin_matrix():
@@ -308,14 +293,8 @@ def test_simulate_works_or_names_the_bad_parameter(n_games, seed):
 THREE = Game.pig(goal=20, players=3)
 
 
-def _thresholds(game: Game, count: int, seed: int) -> np.ndarray:
-    """Random threshold strategies that roll at every turn start (no stalemates)."""
-    genes = ThresholdGenome(engine_of(game))
-    return genes.decode(genes.random(np.random.default_rng(seed), count, 1, 0.5), 1)
-
-
 def test_simulated_matches_agree_with_exact_rates():
-    members = np.stack([S.hold_at(10, THREE), S.score(6, THREE), *_thresholds(THREE, 1, 4)])
+    members = np.stack([S.hold_at(10, THREE), S.score(6, THREE), *thresholds(THREE, 1, 4)])
     pairs = np.array([[0, 1], [1, 0], [2, 0]])
     games = 300_000
     wins = simulate.matches(members, pairs, THREE, games, seed=3)

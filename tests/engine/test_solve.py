@@ -77,10 +77,6 @@ def test_optimal_reachable_start_row(optimal_pig):
     assert np.flatnonzero(R[0, 0]).max() <= boundary + 5
 
 
-def seed_strategy(game, seed, p_roll):
-    return np.random.default_rng(seed).random(space_of(game).shape) < p_roll
-
-
 def test_value_iteration_matches_policy_iteration(optimal_pig):
     game = optimal_pig.game
     vi = exact.optimal(game, method="value_iteration")
@@ -118,7 +114,7 @@ def test_best_response_is_best(pig):
 def test_best_response_tiny_brute_force(tiny):
     """Against a fixed b, no deterministic policy of the tiny game beats the best response,
     sampled widely; the best response's value is attained."""
-    b = seed_strategy(tiny, 7, p_roll=0.5)
+    b = space_of(tiny).random(np.random.default_rng(7), p_roll=0.5)
     br = exact.best_response(b, tiny)
     assert reference.brute_force(br.policy, b, tiny)[0] == pytest.approx(br.win_probability, abs=1e-12)
     rng = np.random.default_rng(0)

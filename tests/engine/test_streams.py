@@ -1,6 +1,4 @@
-"""ga_pig._streams: every sampler draws from the one stream scheme.
-
-Every sampler draws from the one stream scheme of :mod:`ga_pig._streams`: the same seed replays
+"""Every sampler draws from the one stream scheme of :mod:`ga_pig._streams`: the same seed replays
 whatever numpy's and numba's global generators hold, another seed plays other games, fewer games
 are the first of more, and no sampler reads or moves a global generator."""
 
