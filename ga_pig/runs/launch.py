@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from hydra.experimental.callback import Callback
-from omegaconf import DictConfig, open_dict
+from omegaconf import DictConfig, OmegaConf, open_dict
 
 from ga_pig._cli import ready, refuse
 from ga_pig.files import atomic_write, read_json
@@ -61,9 +61,10 @@ __all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restart
 
 #: What [`tell_stop`][ga_pig.runs.launch.tell_stop] reads: the run directory this process claimed for its single run
 #: with its checkpoint's identity then (None: none yet), or the directory of the sweep it started (whose jobs
-#: each speak for themselves).
+#: each speak for themselves), and whether Optuna drives it (such a sweep cannot be continued).
 _claimed: list[tuple[Path, tuple | None]] = []
 _sweep: list[Path] = []
+_optuna: list[bool] = [False]
 #: The sweep directory that ``resume=<sweep dir>`` continues, as the command line's check found it.
 continued: list[Path] = []
 
@@ -92,6 +93,9 @@ def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = 
     nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
     what = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
     write_sweep_table()  # its table says where each job stands; a job stopped with a checkpoint has said so
+    if _sweep and _optuna[0]:
+        _say(f"{what}: {_sweep[0]} keeps the finished trials, but an Optuna sweep cannot be continued; start a new one")
+        return
     if _sweep:
         _say(f"{what}: continue the sweep in {_sweep[0]} with: python -m ga_pig resume={shlex.quote(str(_sweep[0]))}")
         return
@@ -200,10 +204,13 @@ class LaunchCallback(Callback):
             refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir").replace("that run", "that sweep")))
         ready()
         _sweep[:] = [sweep_dir]
+        _optuna[0] = "optuna" in str(config.hydra.sweeper.get("_target_", "")).lower()
         with open_dict(config):
             config.hydra.sweep.dir = str(sweep_dir)
             # every job's config is composed again from these overrides: pin the claimed directory
             config.hydra.overrides.hydra.append(f"hydra.sweep.dir={sweep_dir}")
+        if _optuna[0]:  # Hydra's own sweeper saves it; with it, resume= knows this sweep and refuses it by name
+            atomic_write(sweep_dir / SWEEP_CONFIG, lambda tmp: OmegaConf.save(config, tmp))
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         write_sweep_table()

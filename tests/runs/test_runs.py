@@ -198,15 +198,12 @@ def test_runs_started_together_get_their_own_directories(tmp_path):
     for process in processes:
         output, _ = process.communicate(timeout=300)
         assert process.returncode == 0, output
-    runs = sorted((tmp_path / "outputs" / "runs" / "knockout").iterdir())
-    assert len(runs) == 3
-    seeds = set()
-    for run_dir in runs:
-        seed = OmegaConf.load(run_dir / "config.yaml").seed
-        assert json.loads((run_dir / "summary.json").read_text())["seed"] == seed
-        assert (pd.read_parquet(run_dir / "generations.parquet")["seed"] == seed).all()
-        seeds.add(seed)
-    assert seeds == {1, 2, 3}
+    seeds = []
+    for run_dir in (tmp_path / "outputs" / "runs" / "knockout").iterdir():
+        seeds.append(OmegaConf.load(run_dir / "config.yaml").seed)
+        assert json.loads((run_dir / "summary.json").read_text())["seed"] == seeds[-1]
+        assert (pd.read_parquet(run_dir / "generations.parquet")["seed"] == seeds[-1]).all()
+    assert sorted(seeds) == [1, 2, 3]
 
 
 def test_sweeps_started_together_get_their_own_directories(tmp_path):
@@ -360,27 +357,31 @@ def test_pinned_runs_do_not_move(overrides, legacy_sha, table_sha, best_sha, tmp
     assert hashlib.sha256(np.load(tmp_path / "best.npy").tobytes()).hexdigest() == best_sha
 
 
-def test_optuna_sweeper_tunes_and_load_runs_reads_the_trials(tmp_path):
+def test_optuna_sweeper_tunes_and_load_runs_reads_the_trials(tmp_path, monkeypatch, capsys):
     """hydra/sweeper=optuna maximizes the run's objective (its champion's best exact win rate);
-    the trials are ordinary sweep jobs."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
+    the trials are ordinary sweep jobs. Such a sweep cannot be continued, and a stopped one says so."""
     from ga_pig.analysis import load_runs, load_summaries
+    from ga_pig.runs import launch
+    from ga_pig.runs.command import check
 
     sweep = tmp_path / "study"
-    result = subprocess.run(
-        [sys.executable, "-m", "ga_pig", "--multirun", "hydra/sweeper=optuna", "hydra.sweeper.n_trials=3",
-         "hydra.sweeper.n_jobs=1", "hydra.sweeper.direction=maximize", "hydra.sweeper.sampler.seed=1",
-         "mutation=interval(0.01,0.3)", "game.goal=12", "generations=3", "population_size=4",
-         "fitness=exact", "hydra/launcher=basic", f"hydra.sweep.dir={sweep}"],
-        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+    process = _cli("--multirun", "hydra/sweeper=optuna", "hydra.sweeper.n_trials=3", "hydra.sweeper.n_jobs=1",
+                   "hydra.sweeper.direction=maximize", "hydra.sweeper.sampler.seed=1", "mutation=interval(0.01,0.3)",
+                   "game.goal=12", "generations=3", "population_size=4", "fitness=exact", "hydra/launcher=basic",
+                   f"hydra.sweep.dir={sweep}")
+    output, _ = process.communicate(timeout=300)
+    assert process.returncode == 0, output
     summaries = load_summaries(sweep)
     assert len(summaries) == 3 and summaries["mutation"].nunique() == 3
     assert len(load_runs(sweep)["run_dir"].unique()) == 3
-    from omegaconf import OmegaConf
-
-    best = OmegaConf.load(sweep / "optimization_results.yaml")
-    assert best.best_value == pytest.approx(summaries["champion_best_ever"].max())
+    assert OmegaConf.load(sweep / "optimization_results.yaml").best_value == pytest.approx(summaries[
+        "champion_best_ever"].max())
+    with pytest.raises(SystemExit):
+        check([f"resume={sweep}"])
+    monkeypatch.setattr(launch, "_sweep", [])
+    monkeypatch.setattr(launch, "_optuna", [False])
+    config = OmegaConf.load(sweep / "multirun.yaml")
+    config.hydra.sweep.dir = str(tmp_path / "stopped")
+    launch.LaunchCallback().on_multirun_start(config)
+    launch.tell_stop(KeyboardInterrupt(), [])
+    assert capsys.readouterr().err.count("an Optuna sweep cannot be continued") == 2
