@@ -3,7 +3,11 @@ issue's part (a): generations per second at least 1.8x), and the same outputs ei
 (c): a model of a run's wall time, epoch compute against migration cost, fitted on one worker, checked against
 the two-worker run and asked what 64 nodes would do.
 
-    python benchmarks/islands.py [--experiment coevolve_exact] [--generations 400] [--every 10] [--model] [--quick]
+    python benchmarks/islands.py [--experiment coevolve_exact] [--generations 400] [--every 10] [--seconds 60]
+                                 [--model] [--quick]
+
+Also what an island costs against a lone run: the generations each makes in ``--seconds`` on a core of its own
+(an island of ``islands=2`` on two workers; target at least 0.9 of the lone run's).
 
 Each run goes through ``ga_pig.runs.run_overrides`` with ``cluster=local`` worker processes (numba on one
 thread in each, so two workers use two cores); its rate is the generations of every island over the run's
@@ -57,6 +61,18 @@ def predicted(fit: dict, islands: int, workers: int, generations: int, every: in
             + generations / every * (fit["migration_s"] + fit["per_island_s"] * islands))
 
 
+def per_core(experiment: str, seconds: float, scratch: Path) -> dict:
+    """The generations a lone run makes in ``seconds`` on one core, against those each island of ``islands=2`` makes
+    on two workers (each on its own core) in the same time: what an island costs over a lone run."""
+    made = {}
+    for islands in (1, 2):
+        where = scratch / f"per_core{islands}"
+        run_overrides([f"experiment={experiment}", f"islands={islands}", "generations=10000000",
+                       f"time_limit_s={seconds}", "cluster.workers=2"], where, threads=1)
+        made[islands] = json.loads((where / "summary.json").read_text())["generations"]
+    return {"seconds": seconds, "lone": made[1], "island": made[2], "ratio": round(made[2] / made[1], 3)}
+
+
 def model(base: list[str], generations: int, every: int, measured_two: float, scratch: Path) -> dict:
     """Part (c): the model fitted on one worker, its prediction of the two-worker run against ``measured_two``
     seconds, and what it says of 64 nodes."""
@@ -90,6 +106,7 @@ def main() -> None:
     parser.add_argument("--generations", type=int, default=400)
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--model", action="store_true", help="part (c): fit the model and predict 64 nodes")
+    parser.add_argument("--seconds", type=float, default=60, help="the time an island and a lone run each have")
     parser.add_argument("--quick", action="store_true", help="a tiny run, nothing written")
     args = parser.parse_args()
     base = [f"experiment={args.experiment}", "islands=2", f"generations={args.generations}",
@@ -103,6 +120,7 @@ def main() -> None:
             seconds, champions[workers] = timed([*base, f"cluster.workers={workers}"], Path(scratch) / str(workers))
             rows.append({"workers": workers, "seconds": round(seconds, 2),
                          "generations_per_s": round(2 * generations / seconds, 3)})
+        lone = per_core(args.experiment, 5 if args.quick else args.seconds, Path(scratch))
         if args.model:
             fitted = [o for o in base if not o.startswith(("islands=", "generations=", "migration.every="))]
             modelled = model(fitted, generations, every, rows[1]["seconds"], Path(scratch))
@@ -110,6 +128,8 @@ def main() -> None:
     same = champions[1] == champions[2]
     print(tabulate(rows, headers="keys"))
     print(f"speed-up on two workers: {speedup:.2f}x (target 1.8x); the same champion: {same}")
+    print(f"in {lone['seconds']:g} s on a core of its own: an island {lone['island']} generations, a lone run "
+          f"{lone['lone']} ({lone['ratio']:.2f}x, target 0.9x)")
     if modelled is not None:
         fit, two = modelled["model"], modelled["two_workers"]
         print(f"model: start {fit['start_s']:.2f} s, {fit['compute_s'] * 1e3:.2f} ms per island-generation, "
@@ -121,7 +141,7 @@ def main() -> None:
         raise SystemExit("the champions differ between one worker and two")
     if not args.quick:
         found = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "overrides": base, "runs": rows,
-                 "speedup": round(speedup, 3)}
+                 "speedup": round(speedup, 3), "per_core": lone}
         if modelled is not None:
             found["model"] = modelled
         elif RESULTS.exists() and "model" in json.loads(RESULTS.read_text()):  # kept from an earlier --model
@@ -137,6 +157,11 @@ def table_rows(found: dict, experiment: str, generations: int) -> list[dict]:
                         f"{'s' if r['workers'] > 1 else ''}", "value": r["generations_per_s"],
              "unit": "island-generations/s", "target": None} for r in (one, two)]
     rows.append({"measure": "speed-up on two workers", "value": found["speedup"], "unit": "x", "target": ">= 1.8x"})
+    if "per_core" in found:
+        lone = found["per_core"]
+        rows.append({"measure": f"{experiment}: generations in {lone['seconds']:g} s on a core of its own, an island "
+                                f"(islands=2 on two workers) against a lone run ({lone['island']} / {lone['lone']})",
+                     "value": lone["ratio"], "unit": "x", "target": ">= 0.9x"})
     modelled = found.get("model")
     if modelled is None:
         return rows

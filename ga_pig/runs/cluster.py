@@ -19,6 +19,8 @@ run four threads.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import functools
 import importlib.util
 import logging
 import math
@@ -28,7 +30,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from ga_pig.evolve.islands import WorkersLost
@@ -142,10 +144,24 @@ def _cluster(spec: RunSpec, logs: Path | None):
                         dashboard_address=":0")
 
 
+@functools.cache
+def _malloc_as_usual() -> None:
+    """Undo Dask's ``MALLOC_TRIM_THRESHOLD_`` in this process: a nanny starts its worker with it, and with a trim
+    threshold set glibc stops raising its mmap threshold, so every array over 128 KiB is mapped afresh from the
+    kernel, zeroed, and unmapped when freed (an island then ran at half a lone run's speed). The thresholds are set
+    where glibc's own dynamic ones stop growing (``mallopt``'s M_MMAP_THRESHOLD, M_TRIM_THRESHOLD)."""
+    if "MALLOC_TRIM_THRESHOLD_" in os.environ and sys.platform.startswith("linux"):
+        with suppress(OSError):  # a C library other than glibc
+            libc = ctypes.CDLL("libc.so.6")
+            libc.mallopt(-3, 32 << 20)
+            libc.mallopt(-1, 64 << 20)
+
+
 def _with_threads(threads: int | None, function: Callable, *args):
     """``function(*args)`` with numba limited to ``threads`` in this worker thread (numba's limit is per
     thread; None: as it is). Not ``NUMBA_NUM_THREADS`` in a local worker's environment: with it, numba refused
     to compile kernels in workers whose threads had started with another count."""
+    _malloc_as_usual()
     if threads is not None:
         import numba
 

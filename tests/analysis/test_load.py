@@ -75,8 +75,6 @@ def test_missing_or_empty_directory(tmp_path):
 def recorded_twice(game, tmp_path, first_games: int, first_seed: int) -> tuple[Path, Path]:
     """A session directory whose line files hold two recordings, as the journal leaves them when one
     directory is recorded into twice, and the directory of the second recording alone."""
-    from ga_pig.play import synthetic
-
     players = (("a", synthetic.threshold_player(25, 0.1)), ("b", synthetic.profile("averse")))
     earlier = synthetic.simulate(game, *players, first_games, tmp_path / "earlier" / "s", seed=first_seed)
     later = synthetic.simulate(game, *players, 3, tmp_path / "later" / "s", seed=1)
@@ -110,8 +108,6 @@ def test_load_play_counts_a_directory_recorded_into_twice_once(tmp_path, name, f
 
 def test_load_play_skips_hidden_directories(tmp_path, pig):
     """A directory being rebuilt is hidden until complete; its sessions are not read."""
-    from ga_pig.play import synthetic
-
     players = (("a", synthetic.profile("neutral")), ("b", synthetic.profile("averse")))
     synthetic.simulate(pig, *players, 1, tmp_path / "s", seed=1)
     shutil.copytree(tmp_path / "s", tmp_path / ".s.building.tmp" / "s")

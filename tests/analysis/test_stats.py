@@ -39,8 +39,6 @@ def test_mean_interval_and_quantiles():
 def test_games_to_detect_is_the_one_sample_power_formula():
     from scipy.stats import norm
 
-    from ga_pig.analysis import stats
-
     h = 2 * np.arcsin(np.sqrt(0.45)) - 2 * np.arcsin(np.sqrt(0.5))
     assert stats.games_to_detect(0.45) == int(np.ceil(((norm.ppf(0.975) + norm.ppf(0.8)) / h) ** 2)) == 783
     assert stats.games_to_detect(0.55) == 783 and stats.games_to_detect(0.48, power=0.9) > stats.games_to_detect(0.48)

@@ -23,6 +23,14 @@ from tests.endgame_games import bank_game, check_margins, move_game, moved, rese
 RULES = ("last_round", "equal_turns")
 
 
+def _outcomes(game: Game) -> tuple[list, list, list, float, float]:
+    """(p, amount) that add and that bank, (p, effect, amount) that double or subtract, P(bust), P(reset)."""
+    of = [[(o.probability, o.amount) for o in game.outcomes if o.effect == e] for e in (Effect.ADD, Effect.BANK)]
+    moves = [(o.probability, o.effect, o.amount) for o in game.outcomes if o.effect in (Effect.DOUBLE, Effect.SUBTRACT)]
+    chance = [sum(o.probability for o in game.outcomes if o.effect == e) for e in (Effect.BUST, Effect.RESET)]
+    return (*of, moves, *chance)
+
+
 def _brute_force(game: Game, cap: int) -> np.ndarray:
     """Optimal values by plain Gauss-Seidel value iteration over every state (seat, i, j, k) with
     i + k <= cap, the final turn solved as its own absorbing chain by a dense linear solve for each
@@ -30,12 +38,7 @@ def _brute_force(game: Game, cap: int) -> np.ndarray:
     goal = game.goal
     decides = {"first_to_goal": (False, False), "last_round": (True, True), "equal_turns": (True, False)}[
         game.endgame]
-    adds = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.ADD]
-    banks = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.BANK]
-    moves = [(o.probability, o.effect, o.amount) for o in game.outcomes if o.effect in (Effect.DOUBLE,
-                                                                                         Effect.SUBTRACT)]
-    bust = sum(o.probability for o in game.outcomes if o.effect == Effect.BUST)
-    reset = sum(o.probability for o in game.outcomes if o.effect == Effect.RESET)
+    adds, banks, moves, bust, reset = _outcomes(game)
     # W[n]: from turn total 0, reach n before busting; F[k] = sum over rolls of p F[next] (1 once next >= n)
     N = (2 if moves else 1) * cap + 10  # a doubling can nearly double the total
     W = np.ones(N + 1)
@@ -320,12 +323,7 @@ def _chain(game: Game, a: np.ndarray, b: np.ndarray, respond: int | None = None)
     nothing with the solver's kernels but the space's cap."""
     goal, top = game.goal, space_of(game).top
     decides = endgame.DECIDES[game.endgame]
-    adds = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.ADD]
-    banks = [(o.probability, o.amount) for o in game.outcomes if o.effect == Effect.BANK]
-    shifts = [(o.probability, o.effect, o.amount) for o in game.outcomes if o.effect in (Effect.DOUBLE,
-                                                                                          Effect.SUBTRACT)]
-    bust = sum(o.probability for o in game.outcomes if o.effect == Effect.BUST)
-    reset = sum(o.probability for o in game.outcomes if o.effect == Effect.RESET)
+    adds, banks, shifts, bust, reset = _outcomes(game)
     tables = (a, b)
 
     def zeroed(s, x, y):

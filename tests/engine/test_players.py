@@ -256,8 +256,6 @@ def test_rates_against_the_equilibrium_reach_the_fair_share_only_at_equilibrium(
 def test_opponents_that_mix_are_read_with_their_mixing():
     """The mixed orbit of MIXED is not reached from the start, so mix where play goes: the
     opponents follow another turn strategy at the start with probability 0.4."""
-    import dataclasses
-
     solution = exact.optimal(MIXED)
     mix = np.zeros_like(solution.mix)
     mix[0, 0, 0] = 0.4

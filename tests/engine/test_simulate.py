@@ -98,8 +98,6 @@ def test_common_random_numbers_replay_the_same_dice_in_every_match(game):
     """common=True: members that decide alike wherever play goes win exactly the same games
     against the same opponent (a copy; a strategy changed only where it never plays), across
     block boundaries; without it the same seed gives them independent luck."""
-    from ga_pig import exact
-
     rng = np.random.default_rng(0)
     a, b = space_of(game).random(rng), space_of(game).random(rng)
     unreached = a.copy()
@@ -124,8 +122,6 @@ def test_common_random_numbers_are_unbiased_and_cut_the_noise_of_comparisons():
     one), while the difference between two close strategies facing the same opponent varies
     far less from seed to seed than with independent dice (a fifth of the spread: what twenty-five
     times the games would give)."""
-    from ga_pig import exact
-
     game = Game.pig()
     h = np.full((100, 100), 20)
     h[40:60, 30:50] = 24  # a child: the parent's boundary moved on one region

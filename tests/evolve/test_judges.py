@@ -355,7 +355,6 @@ def test_a_judge_written_against_the_protocol_runs_with_no_other_edit(tmp_path, 
     from hydra.core.config_store import ConfigStore
 
     from ga_pig._config_doc import group_options, help_keys, markdown
-    from ga_pig.config import to_spec
     from ga_pig.evolve.judges import Judge, judge
     from ga_pig.evolve.outputs import load_checkpoint
     from ga_pig.spec import FitnessConfig

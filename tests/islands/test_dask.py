@@ -4,6 +4,7 @@ follow every island, and a Hydra sweep runs its own islands in each job."""
 
 from __future__ import annotations
 
+import ctypes
 import io
 import logging
 import os
@@ -105,14 +106,24 @@ def test_a_run_that_loses_every_worker_keeps_its_checkpoint_and_resumes_as_if_ne
     _same(_outputs(tmp_path / "whole"), _outputs(directory))
 
 
+def _mapped() -> int:
+    """How many blocks glibc maps afresh for a 1 MiB array (0: it comes from the heap, as in a lone run)."""
+    info = ctypes.CDLL("libc.so.6").mallinfo2
+    info.restype = type("Info", (ctypes.Structure,), {"_fields_": [(f"f{i}", ctypes.c_size_t) for i in range(10)]})
+    before, _kept = info().f3, bytearray(1 << 20)
+    return info().f3 - before
+
+
 @pytest.mark.parametrize("processes, islands", [(True, 8), (False, 9)])
 def test_each_local_worker_runs_numba_with_its_share_of_the_cores(processes, islands, caplog):
-    """And islands that outnumber the workers more than 4 to 1 are said in one line."""
+    """And with glibc's allocator as in a lone run (a nanny's MALLOC_TRIM_THRESHOLD_ undone); islands that outnumber
+    the workers more than 4 to 1 are said in one line."""
     spec = to_spec(compose([f"islands={islands}", "cluster.workers=2", f"cluster.processes={str(processes).lower()}"]))
     share = max(1, numba.get_num_threads() // 2)  # this machine's cores, unless NUMBA_NUM_THREADS says fewer
     assert numba_threads(spec) == share
     with caplog.at_level(logging.WARNING, logger="ga_pig.evolve.run"), dask_pool(spec) as pool:
         assert pool(numba.get_num_threads, [(), ()]) == [share, share]
+        assert not processes or pool(_mapped, [(), ()]) == [0, 0]
     warned = [r.getMessage() for r in caplog.records if r.name == "ga_pig.evolve.run"]
     assert warned == ([] if islands == 8 else [
         "islands=9 on 2 Dask workers: each runs about 5 islands one after another in every epoch, so the first "

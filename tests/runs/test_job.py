@@ -275,8 +275,6 @@ def test_the_ga_evolves_seated_strategies_and_resumes(name, rule, tmp_path):
     exact ones against the rule's optimal policy, and resuming a shorter run gives the outputs of
     a straight one."""
     from ga_pig.analysis.load import load_population
-    from ga_pig.config import compose
-    from ga_pig.runs import run
 
     game = Game.named(name, goal=20, endgame=rule)
     optimal = exact.optimal(game).policy

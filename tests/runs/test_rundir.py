@@ -157,8 +157,6 @@ def test_a_read_only_run_directory_is_refused_on_resume(tmp_path):
 
 
 def test_claim_directory_never_shares(tmp_path):
-    from ga_pig.rundir import claim_named, claim_new, release
-
     base = tmp_path / "runs" / "stamp"
     claimed = [claim_new(base) for _ in range(3)]
     assert [p.name for p in claimed] == ["stamp", "stamp_1", "stamp_2"]
