@@ -56,8 +56,6 @@ def validate(cfg: DictConfig, game: Game | None = None) -> Game:
         fail("memetic.every", cfg.memetic.every, f"0 with mode={cfg.mode} (the memetic step is part of evolution)")
     _check_cube(cfg)
     check_islands(cfg, survivors(cfg))
-    if cfg.resume is not None and not isinstance(cfg.resume, str):
-        fail("resume", cfg.resume, "a run directory path")
     _check_memory(cfg, game)
     return game
 

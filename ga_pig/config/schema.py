@@ -31,8 +31,6 @@ def part(group: str) -> Part | None:
     return next((p for p in PARTS if p.group == group), None)
 
 
-#: Top-level keys of saved runs that the schema no longer has, each with the value that is now fixed behaviour:
-#: a saved config holding that value reads without the key; one holding another is refused (its run did otherwise).
 #: Keys that went, each with the value its behaviour now has: a saved config holding that value loses the key; one
 #: holding another is refused (its run would not go on as it began).
 RETIRED = {"force_roll_at_zero": True, "fitness.common": False, "fitness.margin": 0.0, "fitness.aggregate": "mean",
