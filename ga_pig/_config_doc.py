@@ -91,13 +91,11 @@ def _registry(name: str) -> typing.Callable[[], list[str]]:
 
 
 _FIELD = re.compile(r"^\s+(\w+)\s*:")
-_ROLE = re.compile(r":(?:func|meth|class|data|mod|attr|obj|exc|const):`~?([^`<]*?)(?:\s*<([^>]+)>)?`")
 _AUTOREF = re.compile(r"\[([^\]]+)\]\[[\w.]*\]")
 
 
 def _plain(text: str) -> str:
-    """A comment's text with cross-references as code: Sphinx roles and mkdocs autorefs alike."""
-    text = _ROLE.sub(lambda m: f"``{m.group(1).strip() or m.group(2)}``", text)
+    """A comment's text with mkdocs autorefs as code."""
     return _AUTOREF.sub(lambda m: m.group(1) if m.group(1).startswith("`") else f"``{m.group(1)}``", text)
 
 

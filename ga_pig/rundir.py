@@ -7,18 +7,13 @@ Every file a run writes is named here, once, for the run, its loaders and the fr
 and the lock; and what a run stopped before its first checkpoint leaves
 ([`stopped_before_checkpoint`][ga_pig.rundir.stopped_before_checkpoint]).
 
-A run claims its directory before it writes anything and holds an exclusive lock on
-``<dir>/.ga_pig.lock`` for the rest of its process's life: ``flock(2)`` on the open file, with the
-owner's host and PID written inside. A second run, or a resume, of a directory that another live
-process holds is refused with one line naming the directory and the owner, and touches none of
-its files. The kernel drops the lock when its process ends, however it ends (``kill -9``
-included), so a stale lock file never blocks a later resume; its text is then only a note of the
-last owner.
+A run claims its directory before it writes anything and holds an exclusive ``flock(2)`` on ``<dir>/.ga_pig.lock``
+(the owner's host and PID inside) for the rest of its process's life. A second run, or a resume, of a directory that
+another live process holds is refused with one line naming the directory and the owner. The kernel drops the lock
+when its process ends, however it ends (``kill -9`` included), so a stale lock file never blocks a later resume.
 
-On a cluster's shared file system: Linux's NFS client turns ``flock`` into a POSIX byte-range lock
-that the server arbitrates (NFSv4, or NFSv3 with ``lockd``), so two nodes exclude each other. A
-file system mounted with ``nolock`` (or ``local_lock=all``) keeps locks on each node only:
-there, two processes on different nodes are not excluded.
+On NFS (NFSv4, or NFSv3 with ``lockd``) ``flock`` becomes a byte-range lock the server arbitrates, so two nodes exclude
+each other; a file system mounted with ``nolock`` (or ``local_lock=all``) keeps locks on each node only.
 """
 
 from __future__ import annotations

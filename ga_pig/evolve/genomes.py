@@ -6,9 +6,8 @@
   10^4 integer genes instead of 10^6 bits at goal 100, in square blocks of side c over ``(i, j)`` (cubes over every
   score with three or more players). Pig's optimal policy is not a threshold strategy in 19,093 of its 505,000
   consulted states, yet its nearest threshold strategy wins 0.49999558 against it. Genes are kept at most ``goal - i``
-  (for a block, ``i`` its first row): any larger threshold means the same strategy (never hold, roll to win), and such
-  a plateau would make shifts of the boundary change nothing there — from a random start, evolution stalled near 0.47
-  against the optimal until the genes were capped.
+  (for a block, ``i`` its first row): a larger one is the same strategy (roll to win), a plateau where shifts of the
+  boundary would change nothing.
 * ``leader`` — for three or more players, a threshold per mover's score and highest opposing score.
 
 Whatever the genome, a run's files hold strategies in the tensor convention

@@ -1,24 +1,20 @@
 """Simulated cell tests (``fitness.cell_tests``): the champion improved one score pair at a time, judged by
 games begun where the change is made.
 
-Near the optimum a champion and a challenger differ at a few score pairs, each worth ~1e-5 of a whole game: a game
-reaches such a pair once in hundreds or thousands, so whole games cannot tell the two apart (Hog's champion judged by
-games lost two thirds of its deficit at pairs each worth ~3e-5; docs/findings/discovery.md). A cell test asks each
-pair directly. For a member whose row at the turn start (i, j) — its decisions for the turn played there, or its dice
-count — differs from the champion's, pairs of games begin at (i, j), the champion to move against a copy of itself:
-in one game of a pair the first turn is played with the member's row, in the other with the champion's, and both go
-on alike on the same dice turn by turn ([`rollouts`][ga_pig.families._family.Family.rollouts]). Their mean
-difference is the row's advantage at (i, j) against the champion (policy improvement by rollouts,
-[Exeter optimal §3.1.1] with games as the judge). Each test is sequential, as the ladder's own: looks after `FIRST`,
-2 `FIRST`, 4 `FIRST`, ... pairs up to ``max_games``, won when the mean difference is ``z`` standard errors above zero,
-dropped when as far below, after ``max_games`` pairs, or when no pair differs. The rows that won make the next
-champion, the best one at each pair.
+Near the optimum a champion and a challenger differ at a few score pairs, each worth ~1e-5 of a whole game, which
+whole games cannot tell apart (docs/findings/discovery.md). A cell test asks each pair directly: for a member whose
+row at the turn start (i, j) — its decisions for the turn played there, or its dice count — differs from the
+champion's, pairs of games begin at (i, j), the champion to move against a copy of itself, the first turn played with
+the member's row in one game and the champion's in the other, then both alike on the same dice
+([`rollouts`][ga_pig.families._family.Family.rollouts]): policy improvement by rollouts ([Exeter optimal §3.1.1]).
+Each test is sequential, as the ladder's: looks after `FIRST`, 2 `FIRST`, 4 `FIRST`, ... pairs, won when the mean
+difference is ``z`` standard errors above zero, dropped when as far below, after ``max_games`` pairs, or when no pair
+differs. The rows that won make the next champion, the best one at each pair.
 
-The pairs the champion's own games reach most are tested first (turn starts counted in `VISIT_GAMES` simulated
-games of the champion against itself; pairs no game reached are left alone), each in proportion to the pairs
-it has played so far; a generation plays at most ``cell_tests`` pairs. A test's tally outlives a change of
-champion unless the champion's row at its pair changed: the advantage at one pair moves little when rows
-elsewhere change. No exact evaluation and no optimal policy is used: the tests are simulated games.
+The pairs the champion's own games reach most (turn starts counted in `VISIT_GAMES` games of the champion against
+itself) are tested first, each in proportion to the pairs it has played; a generation plays at most ``cell_tests``
+pairs. A test's tally outlives a change of champion unless the champion's row at its pair changed. No exact
+evaluation and no optimal policy is used.
 """
 
 from __future__ import annotations

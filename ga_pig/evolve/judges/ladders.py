@@ -125,11 +125,9 @@ class SimulatedLadder(Ladder):
     batches that double from ``games_per_match`` up to ``fitness.max_games``, stopping as soon as the lead is beyond
     ``fitness.z`` standard errors either way; promoted only if it ends ahead by that much. With n players the lead is
     ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the candidate wins its
-    fair share, 1/n (with two players, wins − losses). ([Exeter optimal §3.3] asks for the sample size that makes a
-    comparison fair; here it adapts to how close the two are.) Members meet the same dice against each champion, turn
-    by turn (common random numbers, so they are compared on the same luck); ``fitness.paired``: see its key. With
-    ``compact`` (set where the game's loop reads thresholds and the run's genome gives them: three or more players,
-    threshold genomes) members and champions are per-state thresholds
+    fair share, 1/n (with two players, wins − losses): the sample size [Exeter optimal §3.3] asks for, adapted to how
+    close the two are. Members meet the same dice against each champion, turn by turn (common random numbers). With
+    ``compact`` (three or more players, threshold genomes) members and champions are per-state thresholds
     ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), played exactly as their strategies."""
 
     engine: Family
