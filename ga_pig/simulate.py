@@ -72,7 +72,6 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     ----------
     a, b : ndarray(bool, shape=(goal, goal, goal))
         Strategies (see [`ga_pig.strategies`][ga_pig.strategies]).
-    game : Game
     n_games : int
         Number of games, >= 1.
     seed : int, optional

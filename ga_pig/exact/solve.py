@@ -41,7 +41,6 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
 
     Parameters
     ----------
-    game : Game
     method : {"policy_iteration", "value_iteration"}
         Both give the same policy (exact ties aside) and values within 1e-12. Policy iteration
         (the default) solves each policy's equations exactly and is several times faster.

@@ -77,11 +77,9 @@ def dice_size(game: Game) -> int:
 
 
 def _first_margin(game: Game, W: np.ndarray) -> int:
-    """A first guess at the cap's margin over the goal: where the final turn's chance falls below
-    a thousandth of a bust — a tenth where the turn total can double (Pig Dice), whose final turn
-    has a heavy tail (W falls about fivefold per doubling of the points needed, not by a constant
-    factor per point: a thousandth would put the cap some 2,000 points past the goal, where a
-    tenth proves holding optimal at 335 for Pig Dice to 100). The check after solving decides."""
+    """A first guess at the cap's margin over the goal: where the final turn's chance falls below a thousandth of a
+    bust, a tenth where the turn total can double (Pig Dice: W then falls about fivefold per doubling of the points
+    needed, and a tenth proves holding optimal at 335 for goal 100). The check after solving decides."""
     rules = rules_of(game)
     below = np.nonzero(W[1:] <= (1e-1 if rules.move_p.size else 1e-3) * rules.bust_p)[0]
     return int(below[0]) + 1 if below.size else W.size

@@ -87,7 +87,6 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
 
     Parameters
     ----------
-    game : Game
     method : {"policy_iteration", "value_iteration"}
         Both give the same values within 1e-12.
     tol : float

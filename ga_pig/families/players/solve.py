@@ -61,7 +61,6 @@ class PlayersSolution:
         Policy-iteration rounds of each orbit, at its first score tuple; -1 where it was resolved by mixing.
     unsettled : int
         Orbits whose choices still switched after ``max_iterations`` (0: an exact equilibrium).
-    game : Game
     """
 
     policy: np.ndarray
