@@ -3,14 +3,11 @@
 
 The run directory's files are written either way and stay the record; a tracker only shows them. Live and
 afterwards send the same records ([`ga_pig.track.records`][ga_pig.track.records]): each recorded generation's
-row (the generation as the step), the config as parameters (HParams in TensorBoard), tags, and at the end
-``summary.json``, the report, ``best.npy``, ``winrate.png`` and ``config.yaml``; and the champion's policy
-picture ([`ga_pig.track.pictures`][ga_pig.track.pictures]) every ``logger.policy_every`` generations of a live run
-and at the end (afterwards: at the end, from ``best.npy``), drawn beside the run's loop
-([`ga_pig.track.painter`][ga_pig.track.painter]) and sent, at its generation's step, when drawn. A tracker
-is asked what it holds (each metric's steps, the pictures' last step), and only the generations it lacks of each
-metric, and later pictures, are sent to it, so a resumed run (which first sends its checkpoint's rows), or a second
-send, fills in its run instead of repeating one, also after a run killed with rows still waiting to be sent.
+row (the generation as the step), the config as parameters, tags, the outputs at the end, and the champion's policy
+picture ([`ga_pig.track.pictures`][ga_pig.track.pictures]) every ``logger.policy_every`` generations and at the end,
+drawn beside the run's loop ([`ga_pig.track.painter`][ga_pig.track.painter]). Only what a tracker lacks is sent (it is
+asked for each metric's steps and the pictures' last step), so a resumed run or a second send fills in its run
+instead of repeating one.
 
 A store that cannot be used is refused before any work ([`check`][ga_pig.track.check]); one lost in the middle
 of a run costs one warning line, and the run goes on, its files whole.
