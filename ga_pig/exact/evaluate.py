@@ -100,10 +100,8 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game) -> np.ndar
     """Exact seat-averaged win rate of every member of ``population`` against each of ``opponents`` (a population
     against an archive), in parallel.
 
-    Where the family can (two players under ``first_to_goal``, every roll/hold game), each strategy's turns are made
-    once for all its pairs, turns alike across strategies once for all, and the members meet each opponent four at
-    a time in one sweep: cheaper than a [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same
-    numbers.
+    Where the family can (two players under ``first_to_goal``), each strategy's turns are made once for all its pairs:
+    cheaper than a [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same numbers.
 
     Parameters
     ----------

@@ -30,12 +30,10 @@ class Ladder(Judge):
     The first generation plays a round robin; its best member is the first champion. From then on each member's
     fitness is its mean win rate against the last ``archive`` champions; the fittest member that beats each of the
     last ``must_beat`` champions becomes the next one — the GA's analogue of iterated best response
-    ([Exeter optimal §3.1.1]), with the archive guarding against cycling back to strategies beaten before. With n
-    players a member plays alone against copies of a champion, and beating it means winning more than its fair share,
-    1/n. The reigning champion is the run's own best (``champion``), chosen without the optimal policy; a member that
-    is the champion is never tested against itself. The champion improvers of a
-    [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion, in
-    ``crown``; ``totals`` only measures the members against the champions as they stand.
+    ([Exeter optimal §3.1.1]), the archive guarding against cycling back. With n players a member plays alone against
+    copies of a champion, and beating it means winning more than 1/n. The reigning champion is the run's own best
+    (``champion``), chosen without the optimal policy, and is never tested against itself; the champion improvers of
+    a [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) improve it in ``crown``.
 
     A ladder gives ``_versus(strategies, opponents)``, the (members, opponents) win rates; ``_round_robin(strategies)``,
     each member's mean win rate against the others; and ``_promotes(candidate, champion)``, whether ``candidate``,

@@ -50,10 +50,8 @@ class _Turns:
         return _Line(row, self.turn.alpha[0].copy(), float(self.turn.beta[0]))
 
     def envelope(self, limit: int = 4096) -> tuple[list[_Line], list[float]]:
-        """The mover's best turn strategies over y in [0, 1] by increasing y — the upper envelope
-        of the lines A[0] + B y: each best response's line, found where two neighbours' lines
-        cross until no best response beats them there — and the y where each hands over to the
-        next."""
+        """The mover's best turn strategies over y in [0, 1] by increasing y (the upper envelope of the lines
+        A[0] + B y, found where neighbours cross until no best response beats them) and the y where each hands over."""
         lines = [self.best(0.0)]
         high = self.best(1.0)
         if high.B > lines[0].B:

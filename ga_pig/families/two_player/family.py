@@ -1,9 +1,6 @@
-"""The two-player family under the first-to-goal rule: first to bank the goal wins.
-
-Every roll-and-hold game (one-die Pig and its variants, the doubles and resetting dice of two-dice
-Pig, Pass the Pigs and Pig Dice) and Hog's dice counts: one set of kernels reads both, a dice-count
-strategy standing where a roll/hold table would with a turn-total axis of length 1.
-"""
+"""The two-player family under the first-to-goal rule: first to bank the goal wins. Every roll-and-hold game and
+Hog, whose dice counts one set of kernels reads as roll/hold tables are
+([`ga_pig.families.two_player.space`][ga_pig.families.two_player.space])."""
 
 from __future__ import annotations
 
