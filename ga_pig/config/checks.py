@@ -1,8 +1,7 @@
 """Validating a composed run config before any work: [`validate`][ga_pig.config.validate] checks the game,
 the top-level keys, each part (its own ``check``, beside its dataclasses), the genome, the cube and
 the memory a run needs, raising one ``ValueError`` that names the key, the value and what was
-expected. Names are checked against the registries themselves, imported when validating; no list of
-names is kept here."""
+expected."""
 
 from __future__ import annotations
 

@@ -168,8 +168,7 @@ def game_of(cfg: DictConfig) -> Game:
 
 def to_spec(cfg: DictConfig) -> RunSpec:
     """The run spec of a composed, validated run config: its dataclasses (each part as the dataclass of the option
-    its names pick, ``Part.picked``), frozen. Made once per job; everything below
-    the front ends receives it, not the Hydra config."""
+    its names pick, ``Part.picked``), frozen. Made once per job; everything below the front ends receives it."""
     plain = OmegaConf.masked_copy(cfg, [key for key in cfg if key != "hydra"]) if "hydra" in cfg else cfg.copy()
     for owner in PARTS:  # each part as its picked option's dataclass, whichever option's keys composed it
         node, cls = plain[owner.group], owner.picked(plain[owner.group])
