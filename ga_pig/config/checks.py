@@ -196,8 +196,7 @@ def _game_of(cfg: DictConfig) -> Game | None:
 
 
 def _named(cfg: DictConfig, key: str, overrides: list[str] | None) -> bool:
-    """Whether the user chose ``key``: it is among ``overrides`` (the command line's ``key=value`` strings), or,
-    with none given, its value is not the experiment's own (with no experiment config every value counts as named)."""
+    """Whether the user chose ``key``: among ``overrides``, or (none given) not the experiment's own value."""
     if overrides is not None:
         return any(o.split("=", 1)[0].lstrip("+~") == key for o in overrides)
     own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"

@@ -209,8 +209,7 @@ class ThresholdGenome(Genome):
         self._room = (goal - np.arange(goal)).reshape((goal,) + (1,) * (self.dims - 1))
 
     def _cap(self, n: int) -> np.ndarray:
-        """The largest meaningful gene per block row (and seat): the limit minus the row's first
-        score, shape (n, 1), or (n, 1, 2) with seats."""
+        """The largest meaningful gene per block row (and seat), shape (n, 1) or (n, 1, 2)."""
         side = -(-self.game.goal // n)
         rows = side * np.arange(n)
         cap = self.limits[None, :] - rows[:, None]  # (n, seats)
@@ -254,8 +253,7 @@ class ThresholdGenome(Genome):
         return self._read(np.maximum(held, 1, out=held), out)  # a turn start rolls
 
     def _held(self, genomes: np.ndarray, side: int) -> np.ndarray:
-        """Unseated genomes as thresholds over the score plane, as the strategy reads them: never-consulted states
-        (i + k >= goal) hold, as the solvers write (k < min(h, goal - i))."""
+        """Unseated genomes as thresholds over the score plane, holding where never consulted (i + k >= goal)."""
         h = cube.expand(genomes, side, self.game.goal, self.plane)
         return np.minimum(h, self._room.astype(h.dtype), out=h)
 
@@ -340,8 +338,7 @@ def _into(strategies: np.ndarray, out: np.ndarray | None) -> np.ndarray:
 
 
 def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
-    """h[..., seat, i, j]: the first turn total k >= 1 at which a seat-indexed strategy (or stack)
-    holds among the states it is consulted in; the seat's limit minus i where it never holds."""
+    """h[..., seat, i, j]: where a seat-indexed strategy first holds (k >= 1), else the seat's limit minus i."""
     legal = space.legal()
     holds = ~np.asarray(strategies, dtype=bool) & legal
     first = np.argmax(holds, axis=-1)

@@ -174,8 +174,7 @@ def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: i
 
 
 def _seats(genes, regions: list, rng: np.random.Generator) -> list:
-    """For a seated genome ([`seated`][ga_pig.evolve.genomes.Genome.seated]) each region also picks
-    the first mover's seat, the second's or both, evenly; other genomes' regions are unchanged."""
+    """Each region of a seated genome also picks the first mover's seat, the second's or both, evenly."""
     if not genes.seated:
         return regions
     picks = rng.integers(0, 3, size=len(regions))
@@ -184,8 +183,7 @@ def _seats(genes, regions: list, rng: np.random.Generator) -> list:
 
 
 def _steps(rng: np.random.Generator, shift: int, count: int) -> np.ndarray:
-    """Steps of 1..``shift`` either way, log-uniform in size (as likely 1-2 as 8-16): fine moves
-    and jumps from the same operator."""
+    """Steps of 1..``shift`` either way, log-uniform in size: fine moves and jumps alike."""
     sizes = np.floor(np.exp(rng.uniform(0.0, np.log(shift + 1), size=count))).astype(np.int64)
     return np.clip(sizes, 1, shift) * rng.choice(np.array([-1, 1]), size=count)
 
@@ -210,8 +208,7 @@ def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, ge
 
 
 def _offsets(rng: np.random.Generator, reach: int, count: int, plane: int) -> np.ndarray:
-    """``count`` displacements over the ``plane`` score axes, each axis 0 or 1..``reach`` either
-    way (log-uniform sizes), never all zero."""
+    """``count`` displacements over the ``plane`` score axes, each 0 or 1..``reach`` either way, never all zero."""
     steps = np.stack([_steps(rng, reach, count) for _ in range(plane)], axis=1)
     keep = rng.random((count, plane)) < 2.0 / 3.0
     keep[~keep.any(axis=1), rng.integers(0, plane)] = True

@@ -35,8 +35,7 @@ def _fine(value, fine: bool, coarse):
 
 
 def _keys(entry: operators.Operator, ops, fine: bool) -> dict:
-    """The values of the keys the registered operator ``entry`` reads, from the spec's ``ops``; with ``fine`` each
-    ``fine_<key>`` it has replaces ``<key>`` (null: unchanged)."""
+    """The ``ops`` values of the keys operator ``entry`` reads; with ``fine``, ``fine_<key>`` replaces ``<key>``."""
     keys, values = entry.keys(), dataclasses.asdict(ops)
     return {key: _fine(values[f"fine_{key}"] if f"fine_{key}" in keys else None, fine, values[key])
             for key in keys if not key.startswith("fine_")}

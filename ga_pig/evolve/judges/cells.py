@@ -84,8 +84,7 @@ class CellTests:
             self.tests[open_[n]][3] = -1
 
     def _differ(self, strategies: np.ndarray) -> np.ndarray:
-        """Whether each strategy's row at each score pair differs from the champion's on the turn totals a row can
-        consult (the trailing axes of ``strategies``: one strategy or a stack)."""
+        """Whether each strategy's row at each score pair differs from the champion's where a row is consulted."""
         differ = strategies != self.base
         return (differ & self._legal).any(axis=-1) if self._legal is not None else differ
 
@@ -93,8 +92,7 @@ class CellTests:
         return [key for key, t in self.tests.items() if t[3] == 0]
 
     def _worth(self, keys: list) -> np.ndarray:
-        """What a look may gain per pair it plays: a test that has played n pairs can still find an advantage of
-        ~1/sqrt(n) at a score pair reached v times, worth v/sqrt(n), for n more pairs."""
+        """What a look may gain per pair: v/sqrt(n) for a test of n pairs at a score pair reached v times."""
         return np.array([self.visits[k[0], k[1]] / (self.tests[k][2] + FIRST) ** 1.5 for k in keys])
 
     def _play(self) -> None:
@@ -138,8 +136,7 @@ class CellTests:
 
     # ------------------------------------------------------------------ the champion they test against
     def _rebase(self, champion: np.ndarray) -> None:
-        """Tests against ``champion``: those at pairs where its row changed are dropped, the reached pairs
-        recounted."""
+        """Tests against ``champion``: those where its row changed dropped, the reached pairs recounted."""
         if self.base is not None and np.array_equal(champion, self.base):
             return
         if self.base is not None:

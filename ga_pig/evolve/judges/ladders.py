@@ -49,8 +49,7 @@ class Ladder(Judge):
         return self.champions[-1] if self.champions else None
 
     def _scored(self, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """Each member's fitness and its rates against the last ``archive`` champions (None: no champion yet, a
-        round robin)."""
+        """Each member's fitness and its rates against the last champions (None: no champion yet)."""
         if not self.champions:
             return self._round_robin(strategies), None
         rates = self._versus(strategies, self.champions[-self.params.archive:])
@@ -164,8 +163,7 @@ class SimulatedLadder(Ladder):
         return self._paired(candidate, champion) if self.params.paired else self._head_to_head(candidate, champion)
 
     def _paired(self, candidate, champion):
-        """The paired test (``fitness.paired``), decided once the batches' mean is beyond ``z`` standard errors of
-        their spread (or the batches do not vary)."""
+        """The paired test (``fitness.paired``): the batches' mean beyond ``z`` standard errors of their spread."""
         pool = self._scratch.stack([candidate, champion, champion])
         others, z = self.game.players - 1, self.params.z
         batches = max(self.params.max_games // self.games_per_match, 2)

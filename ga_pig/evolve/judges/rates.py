@@ -39,8 +39,7 @@ class ExactRates:
         self._seen: list[tuple[object, bytes]] = []
 
     def _opponent_key(self, opponent: np.ndarray) -> bytes:
-        """The opponent's digest, kept for the objects last seen (the champions are met again every
-        generation). An array changed in place would keep its old digest; the judges never do that."""
+        """The opponent's digest, kept for the objects last seen (never changed in place by the judges)."""
         for seen, key in self._seen:
             if seen is opponent:
                 return key
