@@ -211,8 +211,7 @@ def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = N
 
 
 def _check_space(directory: Path) -> None:
-    """Raise OSError (ENOSPC) if the file system of ``directory`` has less than `MIN_FREE_BYTES` free
-    (one that reports no size at all is taken as it is)."""
+    """Raise OSError (ENOSPC) where ``directory``'s file system has less than `MIN_FREE_BYTES` free."""
     found = os.statvfs(directory)
     free = found.f_bavail * found.f_frsize
     if found.f_blocks and free < MIN_FREE_BYTES:
@@ -229,8 +228,7 @@ def _remove(path: Path, remove_directory) -> None:
 
 
 def _plain(path: Path) -> Path:
-    """``path`` with ``..`` resolved (through any symbolic links), so that making it makes no directory it
-    passes through; other paths as given."""
+    """``path`` with ``..`` resolved, so that making it makes no directory it passes through."""
     return path.expanduser().resolve() if ".." in path.parts else path
 
 

@@ -46,8 +46,7 @@ def stop_signals() -> tuple[int, ...]:
 
 
 class _Raise:
-    """A stop signal's handler within [`stopping_on`][ga_pig.signals.stopping_on]: raises
-    [`Stopped`][ga_pig.signals.Stopped] naming the handler it displaced."""
+    """A stop signal's handler: raises [`Stopped`][ga_pig.signals.Stopped] naming the handler it displaced."""
 
     def __init__(self, displaced) -> None:
         self.displaced = displaced

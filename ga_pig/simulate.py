@@ -90,8 +90,7 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
 
 
 def _pool(population: object, engine: Family, name: str = "population") -> np.ndarray:
-    """``population`` checked: a stack of strategies or, where the engine's family reads them (three or more
-    players), of per-state thresholds."""
+    """``population`` checked: strategies or, where the family reads them, per-state thresholds."""
     game = engine.game
     if not (isinstance(population, np.ndarray) and population.dtype.kind in "iu" and engine.reads_thresholds):
         return engine.space.check_population(population, name)

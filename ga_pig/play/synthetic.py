@@ -87,8 +87,7 @@ def _is_synthetic(session_file: Path) -> bool:
 
 
 def _refuse_unless_synthetic(directory: Path) -> None:
-    """ValueError unless ``directory`` is missing or holds synthetic sessions only: what a rebuild
-    may replace."""
+    """ValueError unless ``directory`` is missing or holds synthetic sessions only."""
     if not directory.exists():
         return
     if not directory.is_dir():

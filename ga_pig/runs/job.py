@@ -146,8 +146,7 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
 
 
 def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
-    """A resume of a directory without a checkpoint that is not a stopped start: a finished random search
-    (which keeps none), or a run whose checkpoint was removed."""
+    """Refuse a resume of a directory without a checkpoint that is not a stopped start."""
     if not (run_dir / SUMMARY).is_file():
         fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; {run_dir} holds a run's outputs but no "
              "checkpoint to continue from")

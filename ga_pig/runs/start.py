@@ -86,8 +86,7 @@ def run_job(job: Job, output_dir: str | Path) -> dict:
 
 
 def _write_config(job: Job, directory: Path) -> None:
-    """The run's ``config.yaml``: a new run's config, or a resumed run's with the changes made (``resume`` left
-    out: it names where the run continued, not what it computes)."""
+    """The run's ``config.yaml``: the config, or a resumed run's with its changes (without ``resume``)."""
     if job.resumed is not None and not job.resumed.changes:
         return
     saved = job.cfg.copy()

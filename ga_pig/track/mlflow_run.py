@@ -110,8 +110,7 @@ def _connect(uri: str) -> None:
 
 
 def _experiment(client, uri: str, experiment: str) -> str:
-    """The id of ``experiment`` in ``client``'s store, made if the store lacks it (a SQLite store keeps its
-    artifacts beside the database, under ``mlartifacts/<experiment>``)."""
+    """The id of ``experiment`` in ``client``'s store, made if missing (artifacts under ``mlartifacts/``)."""
     found = client.get_experiment_by_name(experiment)
     if found is not None:
         return found.experiment_id
@@ -155,8 +154,7 @@ class MLflowRun:
         self.last_picture = max(self.picture_steps(), default=-1)
 
     def _params(self, values: dict[str, str]) -> None:
-        """Log the parameters the run lacks (MLflow keeps a parameter's first value: a resume's changes are in
-        ``summary.json``'s ``resumes``)."""
+        """Log the parameters the run lacks (MLflow keeps a parameter's first value)."""
         from mlflow.entities import Param
 
         have = self.client.get_run(self.run_id).data.params

@@ -53,8 +53,7 @@ def run_name(spec: RunSpec, run_dir: Path) -> RunName:
 
 
 def _sweep_of(run_dir: Path) -> tuple[Path | None, int | None]:
-    """The sweep directory of a Hydra multirun job (as its ``.hydra/hydra.yaml`` says), or None; and its job
-    number where the sweep's sweeper is Optuna's, else None."""
+    """(the sweep directory of a Hydra multirun job, its job number under Optuna's sweeper); None where not."""
     try:
         hydra = OmegaConf.load(run_dir / ".hydra" / "hydra.yaml").hydra
         multirun = str(hydra.mode) == "MULTIRUN"
