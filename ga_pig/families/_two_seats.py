@@ -22,8 +22,7 @@ class TwoSeats(Family):
         raise NotImplementedError
 
     def _pair_rows(self, members: np.ndarray, first: np.ndarray, second: np.ndarray, out: np.ndarray) -> None:
-        """Write into ``out`` the outcome rows of members[first[m]] against members[second[m]] (the
-        population in the kernels' layout)."""
+        """Write into ``out`` the outcome rows of members[first[m]] against members[second[m]]."""
         raise NotImplementedError
 
     def _pairs(self, population: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:

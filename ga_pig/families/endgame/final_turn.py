@@ -57,8 +57,7 @@ def final_dice(game: Game, size: int) -> np.ndarray:
 
 
 def _dice_final(game: Game, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(W, best) of a Hog final turn ([`final_turn`][ga_pig.families.endgame.final_turn.final_turn],
-    [`final_dice`][ga_pig.families.endgame.final_turn.final_dice])."""
+    """(W, best) of a Hog final turn (`final_turn`, `final_dice`)."""
     pi = game.dice_table()
     tail = np.cumsum(pi[:, ::-1], axis=1)[:, ::-1]  # tail[d, n]: d dice score at least n (n >= 1)
     W, best = np.zeros(size), np.ones(size, dtype=np.int64)
@@ -86,8 +85,7 @@ def _first_margin(game: Game, W: np.ndarray) -> int:
 
 
 def _largest_bank(game: Game, top: int) -> int:
-    """The largest total a turn can bank at cap ``top``: one roll past ``top - 1``, or a doubling of
-    the largest turn total below it."""
+    """The largest total a turn can bank at cap ``top``: one roll past ``top - 1``, or a doubling."""
     rules = rules_of(game)
     step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
     return max(top - 1 + step, 2 * top - 2 if rules.move_p.size else 0)
@@ -109,8 +107,7 @@ def cap(game: Game) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _cap(game: Game) -> int:
-    """[`cap`][ga_pig.families.endgame.final_turn.cap] of a checked game, remembered (with doubling, the final
-    turn's odds take a chain per number of points)."""
+    """`cap` of a checked game, remembered (with doubling, the final turn's odds cost a chain per point)."""
     if not any(DECIDES[game.endgame]):
         return game.goal + 1
     return game.goal + _first_margin(game, final_turn(game, 8 * game.goal + 64))

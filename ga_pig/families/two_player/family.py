@@ -76,8 +76,7 @@ class TwoPlayer(TwoSeats):
 
     @functools.cached_property
     def _table(self) -> tuple:
-        """(table, kind): the game's goal and roll table as the loop reads them, and (moves, dice), the loop it
-        plays."""
+        """(table, kind): the goal and roll table as the loop reads them, and the loop it plays."""
         return (self.game.goal, *self.rolls), (self.rules.move_p.shape[0] > 0, bool(self.game.max_dice))
 
     def turn_starts(self, a, b, games, seed):
@@ -103,8 +102,7 @@ class TwoPlayer(TwoSeats):
 
 
 def _roll_hold_totals(game: Game) -> np.ndarray:
-    """The turn totals rolling can reach (adding, doubling or subtracting), plus a BANK amount on
-    top of any of them."""
+    """The turn totals rolling can reach, plus a BANK amount on top of any of them."""
     probabilities, effects, amounts = game.tables()
     outcomes = np.flatnonzero(probabilities > 0)
     possible = np.zeros(game.goal, dtype=bool)

@@ -54,8 +54,7 @@ class Solution:
 
 
 def _finish(policy, value, iterations, method, game) -> Solution:
-    """The kernels' tables in the space's shape; states never consulted: no action (False, or
-    the policy as it stands where every state is consulted), value 1."""
+    """The kernels' tables in the space's shape; states never consulted: no action, value 1."""
     space = space_of(game)
     policy, value = space.from_kernel(policy), space.from_kernel(value)
     mask = space.legal()
@@ -75,8 +74,7 @@ BYTES_PER_STATE = 48
 
 
 def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """Zeroed value table and the starting policy (roll everywhere; one die for Hog) in the
-    kernels' layout, once the game is known to fit in memory."""
+    """Zeroed values and the starting policy (roll everywhere; one die for Hog) in the kernels' layout."""
     space = space_of(game)
     space.check_fits(BYTES_PER_STATE, what)
     return np.zeros(space.kernel_shape), np.ones(space.kernel_shape, dtype=space.dtype)
