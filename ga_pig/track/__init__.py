@@ -42,10 +42,9 @@ SEND_EVERY_S = 5.0
 
 
 def check(spec: RunSpec, experiment: str | None = None) -> None:
-    """Refuse, in one ValueError, a logger that the run spec ``spec`` names and that cannot be used: MLflow's store
-    cannot be opened and written to (``mlflow_run.probe``, which makes the MLflow ``experiment`` the run is sent to:
-    by default the spec's), the TensorBoard directory cannot be written, a library is missing, or the tracking URI
-    holds credentials."""
+    """Refuse, in one ValueError, a logger ``spec`` names that cannot be used: MLflow's store cannot be opened and
+    written to (``mlflow_run.probe``, which makes the ``experiment``), the TensorBoard directory cannot be written, a
+    library is missing, or the tracking URI holds credentials."""
     from ga_pig.track.mlflow_run import probe, store_uri
     from ga_pig.track.tensorboard_run import check_logdir
 
@@ -56,12 +55,10 @@ def check(spec: RunSpec, experiment: str | None = None) -> None:
 
 
 class Tracking:
-    """The trackers ``spec.logger`` names for the run in ``run_dir`` (its strategy space named ``space``, whose
-    policy pictures are drawn), opened (a store that cannot be used is refused with ValueError, before any work).
+    """The trackers ``spec.logger`` names for the run in ``run_dir`` (strategy space named ``space``), opened.
     [`row`][ga_pig.track.Tracking.row] sends a recorded generation, [`finish`][ga_pig.track.Tracking.finish] the
-    outputs, [`close`][ga_pig.track.Tracking.close] (or leaving a ``with Tracking(...)`` block) ends them.
-    ``live``: rows will come as the run goes, so the policy pictures are drawn in a worker process started now
-    ([`Painter`][ga_pig.track.painter.Painter]); a run sent afterwards draws its one picture here."""
+    outputs, [`close`][ga_pig.track.Tracking.close] (or leaving a ``with`` block) ends them. ``live``: the policy
+    pictures are drawn in a worker process ([`Painter`][ga_pig.track.painter.Painter]) as rows come."""
 
     def __init__(self, spec: RunSpec, run_dir: str | Path, space: str, live: bool = True) -> None:
         from ga_pig.track.mlflow_run import MLflowRun, store_uri

@@ -61,9 +61,8 @@ def _sqlite_path(uri: str) -> Path | None:
 def probe(uri: str, experiment: str) -> str:
     """Open the store ``uri`` through MLflow's own client and write to it once, before any work: make its
     ``experiment`` if it lacks it and tag it with the ga_pig version that uses it; return the experiment's id.
-    A store that cannot be used (a scheme MLflow does not know, a server that does not answer or does not let
-    us write, a database under a file or in a directory that cannot be written, MLflow's file store, which MLflow
-    refuses, or MLflow not installed) raises ValueError in one line naming the URI and the reason."""
+    A store that cannot be used (an unknown scheme, a server that does not answer or let us write, a database that
+    cannot be written, MLflow's file store, or MLflow not installed) raises ValueError naming the URI and why."""
     try:
         from mlflow.store.db.db_types import DATABASE_ENGINES
         from mlflow.tracking import MlflowClient
