@@ -21,9 +21,8 @@ __all__ = ["BestResponseStep"]
 
 @dataclass
 class BestResponseStep:
-    """``step(population, champion, side, generation)``: the population with its last member
-    replaced by the best response to ``champion`` when ``generation`` is a multiple of
-    ``every`` (``every = 0``: never); the response is the genome's engine's."""
+    """``step(population, champion, side, generation)``: the population with its last member replaced by the best
+    response to ``champion`` when ``generation`` is a multiple of ``every`` (0: never)."""
 
     genes: Genome
     every: int

@@ -45,9 +45,8 @@ log = logging.getLogger(REPORT_LOGGER)
 
 
 def report(spec: RunSpec, engine: Family, summary: dict, champion: np.ndarray) -> list[str]:
-    """The report's lines for a finished run of ``spec`` on the game of ``engine``: ``summary`` is what the run
-    wrote to ``summary.json`` (its ``champion`` and ``best_ever`` rates: None where not
-    recorded), ``champion`` the strategy in ``best.npy``."""
+    """The report's lines for a finished run of ``spec`` on the game of ``engine``: ``summary`` as in ``summary.json``
+    (rates None where not recorded), ``champion`` the strategy in ``best.npy``."""
     game = engine.game
     if game.players == 2:
         against, par = "the optimal policy", "optimal play itself: 0.5"
