@@ -25,9 +25,8 @@ __all__ = ["Solution", "optimal", "best_response", "action_values", "dice_values
 
 
 def memory(game: Game) -> float:
-    """Bytes [`optimal`][ga_pig.exact.solve.optimal] needs for ``game`` (the estimate its solver checks before
-    allocating): the 2-player solvers' tables, the endgame solver's seat-indexed ones, or the n-player
-    solver's policy and start values."""
+    """Bytes [`optimal`][ga_pig.exact.solve.optimal] needs for ``game``: the estimate its solver checks before
+    allocating its tables."""
     return engine_of(game).memory()
 
 

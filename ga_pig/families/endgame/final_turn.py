@@ -98,9 +98,8 @@ def _kernel_rules(game: Game, top: int):
 
 def cap(game: Game) -> int:
     """The cap ``top`` of the game's strategies ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold])
-    and the solver's first try: goal plus the margin past which the final turn's chance of catching up
-    falls below a thousandth of a bust's (a tenth where the turn total can double); goal + 1 where
-    nobody plays past the goal. From the rules alone: no solving."""
+    and the solver's first try, from the rules alone: goal plus `_first_margin`; goal + 1 where nobody plays past the
+    goal."""
     check_game(game)
     return game.goal if game.max_dice else _cap(game)
 
