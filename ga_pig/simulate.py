@@ -4,14 +4,11 @@ Each block of [`BLOCK`][ga_pig.simulate.BLOCK] games draws from its own stream k
 (`ga_pig._streams`); blocks run in parallel and their integer counts are summed, so the same seed gives the same
 result whatever the thread count.
 
-In every match the first mover alternates game by game: the match's even-numbered games are
-started by the first strategy. A stalemate (both players pass at a turn start, one after the
-other, so the position repeats forever) is detected when it happens and ends the game with no
-winner. Strategy indexing: see [`ga_pig.strategies`][ga_pig.strategies]. Under an endgame rule
-(seat-indexed strategies, [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]) a player who banks the
-goal may be answered by one final turn ([`ga_pig.families.endgame`][ga_pig.families.endgame]); a turn start
-always rolls, so no game stalls. With three or more players a match puts one strategy against copies
-of another ([`matches`][ga_pig.simulate.matches]).
+In every match the first mover alternates game by game: the match's even-numbered games are started by the first
+strategy. A stalemate (both players pass at a turn start, one after the other) ends the game with no winner. Under an
+endgame rule ([`ga_pig.families.endgame`][ga_pig.families.endgame]) a turn start always rolls, so no game stalls.
+With three or more players a match puts one strategy against copies of another
+([`matches`][ga_pig.simulate.matches]).
 """
 
 from __future__ import annotations

@@ -7,21 +7,17 @@ exactly a Bernoulli process) instead of one uniform per gene, so a 10^6-gene gen
 genes (Hog's dice counts, thresholds) cross over the same way; what a mutated gene becomes is its genome's rule
 ([`Genome.mutated`][ga_pig.evolve.genomes.Genome.mutated], for the tensor genome the strategy space's).
 
-Structure-aware, for any genome: they work on square regions of the ``(i, j)`` score plane (cubes over every
-player's score with three or more), where a strategy's decisions change slowly —
+Structure-aware, for any genome: they work on square regions of the ``(i, j)`` score plane (cubes with three or
+more players), where a strategy's decisions change slowly —
 [`block_crossover`][ga_pig.evolve.operators.block_crossover], [`boundary_shift`][ga_pig.evolve.operators.boundary_shift]
-(every child gets at least one region; a seated genome, one threshold per seat under an endgame rule, shifts one
-seat's region or both seats' at once) and [`shift_copy`][ga_pig.evolve.operators.shift_copy], which moves *where*
-in the score plane a strategy's decisions change (the edge of a band where it rolls on to the goal; the turn starts a
-changed opening leads to inherit tuned neighbours). Thresholds cannot move such an edge by shifts along the turn
-total: a gene between "hold at 25" and "roll to the goal at 50" loses at every step in between. The threshold genome
-copies "roll to the goal" as that, not as a number ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
+(a seated genome shifts one seat's region or both) and [`shift_copy`][ga_pig.evolve.operators.shift_copy], which
+moves *where* in the score plane decisions change (the edge of a band that rolls on to the goal): shifts along the
+turn total cannot, a gene between "hold at 25" and "roll to the goal at 50" losing at every step between.
 
 [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS] are the only
 lists of operators, each entered by [`operator`][ga_pig.evolve.operators.operator] with its parameter dataclass
 ([`OperatorParams`][ga_pig.spec.OperatorParams]: the ``operators.*`` keys it reads). The config names them
-(``operators.crossover``, ``operators.mutation``; group ``conf/operators/``), the schema, ``--help`` and the
-configuration reference take their keys from the registries, and the toolbox passes each operator its keys' values.
+(``operators.crossover``, ``operators.mutation``); the schema, ``--help`` and the toolbox read their keys from here.
 """
 
 from __future__ import annotations
