@@ -31,8 +31,9 @@ def announce(dispatchers) -> None:
 
 
 class CompileClock:
-    """Seconds spent in numba's compiler (compiling, or loading from the disk cache) since the clock started: what a
-    run's timings leave out, so a cold first run's rate and ETA are those of the warm runs after it."""
+    """Seconds spent in numba's compiler (compiling, or loading compiled kernels from the disk
+    cache) since the clock started: what a run's timings leave out, so a cold first run's rate and
+    ETA are those of the warm runs after it."""
 
     def __init__(self) -> None:
         from numba.core.event import TimingListener

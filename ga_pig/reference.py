@@ -42,7 +42,8 @@ def play_one(a, b, game: Game, rng: _random.Random, visits=None) -> int:
 
 
 def _roll_hold_turn(strategy, i: int, j: int, game: Game, rng: _random.Random, visits) -> tuple[int, bool]:
-    """One roll/hold turn at (i, j): (the mover's score after it, whether it passed without rolling)."""
+    """One roll/hold turn from banked score i against j: (the mover's score after it, whether it
+    passed without rolling)."""
     weights = [o.probability for o in game.outcomes]
     k = 0
     while True:
@@ -132,7 +133,8 @@ def _brute_force_roll_hold(a, b, game: Game) -> tuple[float, float]:
 
 @functools.lru_cache(maxsize=64)
 def _dice_scores(game: Game, d: int) -> dict[int, float]:
-    """{score: probability} of rolling d dice at once, every face sequence enumerated (0: a bust)."""
+    """{score: probability} of rolling d dice at once, by enumerating every face sequence
+    (0 = some die busted). Exponential in d: tiny games only."""
     scores: dict[int, float] = {}
     for faces in itertools.product(game.outcomes, repeat=d):
         p = float(np.prod([o.probability for o in faces]))
@@ -143,7 +145,8 @@ def _dice_scores(game: Game, d: int) -> dict[int, float]:
 
 
 def _brute_force_dice(a, b, game: Game) -> tuple[float, float]:
-    """[`brute_force`][ga_pig.reference.brute_force] for Hog: states (mover, i, j)."""
+    """[`brute_force`][ga_pig.reference.brute_force] for a game that rolls its dice at once (Hog): states (mover, i,
+    j)."""
     goal = game.goal
     index = {(mover, i, j): n for n, (mover, i, j) in
              enumerate(itertools.product((0, 1), range(goal), range(goal)))}

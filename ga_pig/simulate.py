@@ -4,11 +4,14 @@ Each block of [`BLOCK`][ga_pig.simulate.BLOCK] games draws from its own stream k
 (`ga_pig._streams`); blocks run in parallel and their integer counts are summed, so the same seed gives the same
 result whatever the thread count.
 
-In every match the first mover alternates game by game: the match's even-numbered games are started by the first
-strategy. A stalemate (both players pass at a turn start, one after the other) ends the game with no winner. Under an
-endgame rule ([`ga_pig.families.endgame`][ga_pig.families.endgame]) a turn start always rolls, so no game stalls.
-With three or more players a match puts one strategy against copies of another
-([`matches`][ga_pig.simulate.matches]).
+In every match the first mover alternates game by game: the match's even-numbered games are
+started by the first strategy. A stalemate (both players pass at a turn start, one after the
+other, so the position repeats forever) is detected when it happens and ends the game with no
+winner. Strategy indexing: see [`ga_pig.strategies`][ga_pig.strategies]. Under an endgame rule
+(seat-indexed strategies, [`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold]) a player who banks the
+goal may be answered by one final turn ([`ga_pig.families.endgame`][ga_pig.families.endgame]); a turn start
+always rolls, so no game stalls. With three or more players a match puts one strategy against copies
+of another ([`matches`][ga_pig.simulate.matches]).
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
     ----------
     a, b : ndarray(bool, shape=(goal, goal, goal))
         Strategies (see [`ga_pig.strategies`][ga_pig.strategies]).
+    game : Game
     n_games : int
         Number of games, >= 1.
     seed : int, optional
@@ -87,7 +91,8 @@ def play(a: np.ndarray, b: np.ndarray, game: Game, n_games: int, seed: int | Non
 
 
 def _pool(population: object, engine: Family, name: str = "population") -> np.ndarray:
-    """``population`` checked: strategies or, where the family reads them, per-state thresholds."""
+    """``population`` checked: a stack of strategies or, where the engine's family reads them (three or more
+    players), of per-state thresholds."""
     game = engine.game
     if not (isinstance(population, np.ndarray) and population.dtype.kind in "iu" and engine.reads_thresholds):
         return engine.space.check_population(population, name)

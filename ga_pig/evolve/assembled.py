@@ -25,8 +25,10 @@ __all__ = ["Run", "Resumed", "Watcher"]
 @dataclass
 class Resumed:
     """A run to continue (``resume=<run dir>``), as the loop receives it: its directory, its checkpoint (as
-    [`load_checkpoint`][ga_pig.evolve.outputs.load_checkpoint] returns it) and the changes the resume made; the
-    checks before it continues are [`ga_pig.runs.job`][ga_pig.runs.job]'s."""
+    [`load_checkpoint`][ga_pig.evolve.outputs.load_checkpoint] returns it) and the changes the resume made. A run
+    keeps ``checkpoint.npz`` every ``checkpoint_every`` generations, when interrupted (Ctrl-C, a stop signal,
+    ``time_limit_s``) and at its end, so a killed run continues from its last checkpoint and a finished one can be
+    extended (``generations=`` larger); the checks before it continues are [`ga_pig.runs.job`][ga_pig.runs.job]'s."""
 
     run_dir: Path
     state: dict

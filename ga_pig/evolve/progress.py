@@ -110,7 +110,8 @@ class Progress:
 
 
 def _scores(record: dict) -> dict[str, str]:
-    """A progress line's numbers: the row's exact rates when recorded, else the run's own fitness."""
+    """The numbers a progress line shows from a recorded row: exact rates when recorded, else
+    the run's own fitness."""
     if record.get("champion") == record.get("champion"):  # not NaN: exact rates were recorded
         return {"champion": f"{record['champion']:.4f}", "best": f"{record['max']:.4f}",
                 "mean": f"{record['mean']:.4f}"}

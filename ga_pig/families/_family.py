@@ -198,8 +198,9 @@ class Family:
     def rollouts(self, champion: np.ndarray, openings: np.ndarray, cells: np.ndarray, n: int, seed) -> np.ndarray:
         """(tests, 2) int: for each test t, ``n`` pairs of games begun at the turn start ``cells[t]`` = (i, j),
         ``champion`` to move with i banked against a copy of itself with j; in one game of a pair its first turn
-        is played with the row ``openings[t]``, in the other with its own, then both alike on the same dice. Each row:
-        the first games' wins less the second's, and the pairs whose winners differ."""
+        is played with the row ``openings[t]`` (a strategy's entry at (i, j): its decisions at each turn total, or
+        its dice count), in the other with its own; then both go on alike on the same dice turn by
+        turn. Each row: the first games' wins less the second's, and the pairs whose winners differ."""
         self._refuse("rollouts", "the simulated cell tests follow two players, first to bank the goal wins")
 
     @classmethod

@@ -40,12 +40,15 @@ log = logging.getLogger("ga_pig.evolve.run")
 def run(cfg: DictConfig, output_dir: str | Path, overrides: list[str] | None = None) -> dict:
     """Run the experiment ``cfg`` (or continue ``cfg.resume``), writing into ``output_dir``.
 
-    ``overrides``: the command-line ``key=value`` strings, as for [`prepare`][ga_pig.runs.job.prepare]. Everything
-    is checked before anything is written, and the run holds its directory ([`ga_pig.rundir`][ga_pig.rundir]) from
-    the first check to the last write: one another process holds, or one that already holds a run, is refused.
+    With ``resume=<run dir>`` the run continues in that directory from its checkpoint; ``overrides``: the
+    command-line ``key=value`` strings, as for [`prepare`][ga_pig.runs.job.prepare]. Everything is checked
+    before anything is written. The run holds its directory ([`ga_pig.rundir`][ga_pig.rundir]) from the first
+    check to the last write: a directory another process holds, or one that already holds a run, is refused.
 
-    Returns the summary also written to ``summary.json``. Ctrl-C and the stop signals of
-    [`ga_pig.signals`][ga_pig.signals] write a checkpoint, print the resume command and re-raise.
+    Returns the summary that is also written to ``summary.json`` (``stopped``: null, or
+    ``"time_limit_s"`` for a run that ran out of time; ``resume=`` continues it). Ctrl-C, and the
+    stop signals of [`ga_pig.signals`][ga_pig.signals], write a checkpoint, print the resume command and
+    re-raise (KeyboardInterrupt, [`Stopped`][ga_pig.signals.Stopped]).
     """
     if cfg.resume is None:
         return run_job(prepare(cfg, overrides), output_dir)  # a refused new run touches nothing
@@ -86,7 +89,8 @@ def run_job(job: Job, output_dir: str | Path) -> dict:
 
 
 def _write_config(job: Job, directory: Path) -> None:
-    """The run's ``config.yaml``: the config, or a resumed run's with its changes (without ``resume``)."""
+    """The run's ``config.yaml``: a new run's config, or a resumed run's with the changes made (``resume`` left
+    out: it names where the run continued, not what it computes)."""
     if job.resumed is not None and not job.resumed.changes:
         return
     saved = job.cfg.copy()
