@@ -181,13 +181,11 @@ def _only_lock(directory: Path) -> bool:
 
 
 def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = None, resumable: bool = True) -> Path:
-    """Claim a directory the user named (``hydra.run.dir=...``): created if missing, locked, and
-    used only if it holds nothing yet, or if ``restartable`` says that what it holds may be
-    cleared (a run stopped before its first checkpoint, started again in place): then everything
-    but the lock file is removed, under the lock. Refused (ValueError naming the path, nothing
-    written or left locked) if another process owns it, it holds anything else, or it cannot be
-    made (a file on the way, a read-only or full file system). ``a/../c`` is ``c``: no ``a`` is made. The refusal of
-    a directory that holds files names ``resume=`` only if ``resumable`` (a run's; a play session's is not)."""
+    """Claim a directory the user named (``hydra.run.dir=...``): created if missing, locked, and used only if it holds
+    nothing yet, or if ``restartable`` says that what it holds may be cleared (then everything but the lock file is
+    removed, under the lock). Refused (ValueError naming the path, nothing written or left locked) if another process
+    owns it, it holds anything else, or it cannot be made. ``a/../c`` is ``c``: no ``a`` is made. The refusal of a
+    directory that holds files names ``resume=`` only if ``resumable`` (a run's; a play session's is not)."""
     path = _plain(Path(path))
     if path.exists() and not path.is_dir():
         raise ValueError(f"hydra.run.dir = {str(path)!r}: expected a directory; it is a file")

@@ -135,10 +135,9 @@ def _rows(directory: Path, name: str) -> pd.DataFrame:
 
 
 def session_status(directory: str | Path) -> str:
-    """How the terminal session recorded in ``directory`` stands: ``"ended"`` (session.json has its end, and
-    ``stopped`` says how), ``"playing"`` (not ended, and its process still holds the directory) or
-    ``"cut off"`` (not ended, and no process holds it: killed without a chance to record its end; the
-    last game's rows stop where it was cut)."""
+    """How the terminal session recorded in ``directory`` stands: ``"ended"`` (session.json has its end, ``stopped``
+    says how), ``"playing"`` (its process still holds the directory) or ``"cut off"`` (killed before recording its
+    end; the last game's rows stop where it was cut)."""
     if read_json(Path(directory) / "session.json").get("ended") is not None:
         return "ended"
     try:

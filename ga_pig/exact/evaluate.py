@@ -145,10 +145,9 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game) -> np.ndarray:
 def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
     """Exact seat-averaged win rates of every strategy against every other, in parallel.
 
-    Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal
-    holds each strategy's rate against itself (½ minus half its stalemate probability). With
-    three or more players, p's seat-averaged rate alone against copies of q (1/n, less a share of
-    the stalemates, on the diagonal).
+    Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal holds each strategy's rate
+    against itself (½ less half its stalemate probability). With three or more players, p's seat-averaged rate alone
+    against copies of q.
     """
     population = check_population(strategies, game, "strategies")
     return engine_of(game).win_matrix(population)
