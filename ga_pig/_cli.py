@@ -39,10 +39,9 @@ def quiet_interrupts() -> None:
     """Make Ctrl-C that no command has caught yet (while it imports its modules and checks its command line)
     end it with one line instead of a traceback.
 
-    A Ctrl-C that lands while a module is being imported, or between [`starting`][ga_pig._cli.starting] and
-    [`ready`][ga_pig._cli.ready], ends the process at once, killed by SIGINT (status 130 in a shell): library
-    code can turn a KeyboardInterrupt into another error (OmegaConf's cleanup, inside Hydra's import and
-    composition, raises an AttributeError instead), and nothing has been written yet. At any other moment
+    A Ctrl-C while a module is imported, or between [`starting`][ga_pig._cli.starting] and
+    [`ready`][ga_pig._cli.ready], ends the process at once by SIGINT (status 130): nothing is written yet, and library
+    code (OmegaConf's cleanup inside Hydra) can turn a KeyboardInterrupt into another error. At any other moment
     Ctrl-C raises KeyboardInterrupt as usual; one that no code catches prints the same one line."""
     shown = sys.excepthook
 

@@ -91,13 +91,11 @@ def _registry(name: str) -> typing.Callable[[], list[str]]:
 
 
 _FIELD = re.compile(r"^\s+(\w+)\s*:")
-_ROLE = re.compile(r":(?:func|meth|class|data|mod|attr|obj|exc|const):`~?([^`<]*?)(?:\s*<([^>]+)>)?`")
 _AUTOREF = re.compile(r"\[([^\]]+)\]\[[\w.]*\]")
 
 
 def _plain(text: str) -> str:
-    """A comment's text with cross-references as code: Sphinx roles and mkdocs autorefs alike."""
-    text = _ROLE.sub(lambda m: f"``{m.group(1).strip() or m.group(2)}``", text)
+    """A comment's text with mkdocs autorefs as code."""
     return _AUTOREF.sub(lambda m: m.group(1) if m.group(1).startswith("`") else f"``{m.group(1)}``", text)
 
 
@@ -201,9 +199,7 @@ def _part(schema: str, section: str):
 
 
 def _part_keys(owner, values: dict) -> list[tuple[str, typing.Any, typing.Any, str]]:
-    """A part's every key, of every option: (name, type, default, meaning). The default is the
-    composed one where the composed option has the key, else the first option's with it; a key
-    not every option has names its options before its meaning."""
+    """A part's every key, of every option: (name, type, default, meaning), the options named where not all have it."""
     found = []
     for name, kind in owner.keys().items():
         options = owner.owners(name)
@@ -232,8 +228,7 @@ def groups(schema: str = "run") -> dict[str, str]:
 
 
 def _code(text: str) -> str:
-    """Text as inline code in a table cell: names a key takes become a list (a pipe would split
-    the cell, and an escaped one shows its backslash inside code)."""
+    """Text as inline code in a table cell, a key's names as a list (a pipe would split the cell)."""
     if not text:
         return ""
     if " | " in text and not text.endswith(" | null"):
@@ -309,8 +304,7 @@ def group_options() -> str:
 
 
 def _help_keys(schema: str, _root_) -> str:
-    """The ``ga_pig_keys`` resolver: the key list of ``--help``, its defaults from the config
-    being composed (Hydra's own node left out)."""
+    """The ``ga_pig_keys`` resolver: ``--help``'s key list, with the composed config's defaults."""
     from omegaconf import OmegaConf
 
     return help_keys(schema, {k: OmegaConf.to_container(_root_[k], resolve=True) if OmegaConf.is_config(_root_[k])

@@ -7,18 +7,13 @@ Every file a run writes is named here, once, for the run, its loaders and the fr
 and the lock; and what a run stopped before its first checkpoint leaves
 ([`stopped_before_checkpoint`][ga_pig.rundir.stopped_before_checkpoint]).
 
-A run claims its directory before it writes anything and holds an exclusive lock on
-``<dir>/.ga_pig.lock`` for the rest of its process's life: ``flock(2)`` on the open file, with the
-owner's host and PID written inside. A second run, or a resume, of a directory that another live
-process holds is refused with one line naming the directory and the owner, and touches none of
-its files. The kernel drops the lock when its process ends, however it ends (``kill -9``
-included), so a stale lock file never blocks a later resume; its text is then only a note of the
-last owner.
+A run claims its directory before it writes anything and holds an exclusive ``flock(2)`` on ``<dir>/.ga_pig.lock``
+(the owner's host and PID inside) for the rest of its process's life. A second run, or a resume, of a directory that
+another live process holds is refused with one line naming the directory and the owner. The kernel drops the lock
+when its process ends, however it ends (``kill -9`` included), so a stale lock file never blocks a later resume.
 
-On a cluster's shared file system: Linux's NFS client turns ``flock`` into a POSIX byte-range lock
-that the server arbitrates (NFSv4, or NFSv3 with ``lockd``), so two nodes exclude each other. A
-file system mounted with ``nolock`` (or ``local_lock=all``) keeps locks on each node only:
-there, two processes on different nodes are not excluded.
+On NFS (NFSv4, or NFSv3 with ``lockd``) ``flock`` becomes a byte-range lock the server arbitrates, so two nodes exclude
+each other; a file system mounted with ``nolock`` (or ``local_lock=all``) keeps locks on each node only.
 """
 
 from __future__ import annotations
@@ -186,13 +181,11 @@ def _only_lock(directory: Path) -> bool:
 
 
 def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = None, resumable: bool = True) -> Path:
-    """Claim a directory the user named (``hydra.run.dir=...``): created if missing, locked, and
-    used only if it holds nothing yet, or if ``restartable`` says that what it holds may be
-    cleared (a run stopped before its first checkpoint, started again in place): then everything
-    but the lock file is removed, under the lock. Refused (ValueError naming the path, nothing
-    written or left locked) if another process owns it, it holds anything else, or it cannot be
-    made (a file on the way, a read-only or full file system). ``a/../c`` is ``c``: no ``a`` is made. The refusal of
-    a directory that holds files names ``resume=`` only if ``resumable`` (a run's; a play session's is not)."""
+    """Claim a directory the user named (``hydra.run.dir=...``): created if missing, locked, and used only if it holds
+    nothing yet, or if ``restartable`` says that what it holds may be cleared (then everything but the lock file is
+    removed, under the lock). Refused (ValueError naming the path, nothing written or left locked) if another process
+    owns it, it holds anything else, or it cannot be made. ``a/../c`` is ``c``: no ``a`` is made. The refusal of a
+    directory that holds files names ``resume=`` only if ``resumable`` (a run's; a play session's is not)."""
     path = _plain(Path(path))
     if path.exists() and not path.is_dir():
         raise ValueError(f"hydra.run.dir = {str(path)!r}: expected a directory; it is a file")
@@ -216,8 +209,7 @@ def claim_named(path: str | Path, restartable: Callable[[Path], bool] | None = N
 
 
 def _check_space(directory: Path) -> None:
-    """Raise OSError (ENOSPC) if the file system of ``directory`` has less than `MIN_FREE_BYTES` free
-    (one that reports no size at all is taken as it is)."""
+    """Raise OSError (ENOSPC) where ``directory``'s file system has less than `MIN_FREE_BYTES` free."""
     found = os.statvfs(directory)
     free = found.f_bavail * found.f_frsize
     if found.f_blocks and free < MIN_FREE_BYTES:
@@ -234,8 +226,7 @@ def _remove(path: Path, remove_directory) -> None:
 
 
 def _plain(path: Path) -> Path:
-    """``path`` with ``..`` resolved (through any symbolic links), so that making it makes no directory it
-    passes through; other paths as given."""
+    """``path`` with ``..`` resolved, so that making it makes no directory it passes through."""
     return path.expanduser().resolve() if ".." in path.parts else path
 
 

@@ -46,8 +46,7 @@ def stop_signals() -> tuple[int, ...]:
 
 
 class _Raise:
-    """A stop signal's handler within [`stopping_on`][ga_pig.signals.stopping_on]: raises
-    [`Stopped`][ga_pig.signals.Stopped] naming the handler it displaced."""
+    """A stop signal's handler: raises [`Stopped`][ga_pig.signals.Stopped] naming the handler it displaced."""
 
     def __init__(self, displaced) -> None:
         self.displaced = displaced
@@ -100,11 +99,9 @@ def deferred():
 
 @contextmanager
 def sparing_helpers():
-    """Processes started in the block (a run's helpers: Dask's local workers, the picture worker) never get Ctrl-C,
-    which a terminal sends to every process of the run: the run stops them itself, and one stopped by it while it
-    starts would print a traceback. Ctrl-C is held back from the main thread for the block (threads and processes
-    started in it inherit the hold) and raised when the block ends if it came meanwhile, so what the block started
-    is there to be stopped. Only in the main thread, where signals are handled."""
+    """Processes started in the block (Dask's local workers, the picture worker) never get the Ctrl-C a terminal sends
+    to every process of the run: the run stops them itself. Ctrl-C is held back from the main thread for the block
+    (what it starts inherits the hold) and raised when the block ends if it came meanwhile. Main thread only."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return

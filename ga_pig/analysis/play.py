@@ -89,16 +89,14 @@ def _decisions_restart(rows: pd.DataFrame) -> pd.Series:
 
 
 def _games_restart(rows: pd.DataFrame) -> pd.Series:
-    """Which game rows start a recording again: a game's first row (written as it starts, before
-    any turn) for a game at or below the one started before it (a session plays games 1, 2, ...)."""
+    """Which game rows start a recording again: a first row for a game at or below the one before it."""
     started = rows["game_id"][rows["turns"] == 0]
     return (started.diff() <= 0).reindex(rows.index, fill_value=False)
 
 
 def _last_recording(rows: pd.DataFrame, name: str, path: Path) -> pd.DataFrame:
-    """The rows of the last recording in the line file ``path``: the journal appends, so a
-    directory recorded into twice holds both recordings one after the other, and session.json and
-    the parquet tables describe the last one."""
+    """The rows of the last recording in the line file ``path`` (the journal appends; session.json and the parquet
+    tables describe the last recording)."""
     if rows.empty:
         return rows
     recording = (_decisions_restart if name == "decisions" else _games_restart)(rows).cumsum()
@@ -111,8 +109,7 @@ def _last_recording(rows: pd.DataFrame, name: str, path: Path) -> pd.DataFrame:
 
 
 def _study_rows(directory: Path, name: str) -> pd.DataFrame:
-    """The rows of ``name`` in a study's SQLite database, with the terminal's columns, in the order
-    they were made (games by participant, then game)."""
+    """The rows of ``name`` in a study's SQLite database, with the terminal's columns, in order."""
     database = directory / STUDY_DATABASE
     if not database.is_file():
         raise ValueError(f"{directory} is a study whose database is not a file here (PostgreSQL?): export it first "
@@ -126,9 +123,8 @@ def _study_rows(directory: Path, name: str) -> pd.DataFrame:
 
 
 def _rows(directory: Path, name: str) -> pd.DataFrame:
-    """The rows of ``name`` in a session directory (or a study's database). The line file comes
-    first: it holds every decision as it was made, while the parquet table, rewritten after each
-    game, misses a killed session's game in progress. The two are never added together."""
+    """The rows of ``name`` in a session directory (or a study's database): the line file, which holds every decision
+    as made, else the parquet table (rewritten after each game: it misses a killed session's game in progress)."""
     if (directory / STUDY_FILE).is_file() and not (directory / "session.json").is_file():
         return _study_rows(directory, name)
     lines = directory / f"{name}.jsonl"
@@ -139,10 +135,9 @@ def _rows(directory: Path, name: str) -> pd.DataFrame:
 
 
 def session_status(directory: str | Path) -> str:
-    """How the terminal session recorded in ``directory`` stands: ``"ended"`` (session.json has its end, and
-    ``stopped`` says how), ``"playing"`` (not ended, and its process still holds the directory) or
-    ``"cut off"`` (not ended, and no process holds it: killed without a chance to record its end; the
-    last game's rows stop where it was cut)."""
+    """How the terminal session recorded in ``directory`` stands: ``"ended"`` (session.json has its end, ``stopped``
+    says how), ``"playing"`` (its process still holds the directory) or ``"cut off"`` (killed before recording its
+    end; the last game's rows stop where it was cut)."""
     if read_json(Path(directory) / "session.json").get("ended") is not None:
         return "ended"
     try:
@@ -173,8 +168,7 @@ def load_play(path: str | Path = "outputs/play") -> tuple[pd.DataFrame, pd.DataF
 
 
 def _warn_unless_ended(directory: Path) -> None:
-    """Warn of a terminal session that has not recorded its end (a terminal session's session.json holds
-    ``ended`` null until then; a simulated one is written whole, a study's stages are in its database)."""
+    """Warn of a terminal session whose session.json has not recorded its end."""
     session = read_json(directory / "session.json") if (directory / "session.json").is_file() else {}
     if "ended" not in session or session["ended"] is not None:
         return

@@ -24,9 +24,8 @@ def games_needed(half_width: float, confidence: float = 0.95, p: float = 0.5) ->
 
 
 def games_to_detect(p: float, against: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
-    """Games a study needs so that a player who wins with probability ``p`` is told apart from
-    ``against`` (two-sided test at level ``alpha`` with the given ``power``; Cohen's h through
-    statsmodels): the fair-test reasoning of [Exeter optimal §3.3], turned into a study's sample size."""
+    """Games a study needs to tell a player who wins with probability ``p`` from ``against`` (two-sided, level
+    ``alpha``, ``power``; Cohen's h): the fair-test reasoning of [Exeter optimal §3.3] as a sample size."""
     for name, value in (("p", p), ("against", against), ("alpha", alpha), ("power", power)):
         if not 0 < value < 1:
             raise ValueError(f"{name} must be in (0, 1), got {value!r}")

@@ -251,8 +251,7 @@ def players_answers(goal: int = 100, players: int = 3) -> tuple[pd.DataFrame, di
     """The open n-player question of [Neller & Presser 2005, "Three or More Players"], measured exactly: optimal
     (equilibrium) play for ``players`` players of Pig, and how its approximation and simple heuristics do: one such
     player in each seat against equilibrium opponents (its win probability and loss), and every player using it.
-    Returns the table and facts (seat values, unsettled orbits,
-    [`exploitability`][ga_pig.families.players.exploitability])."""
+    Returns the table and facts (seat values, unsettled orbits, exploitability)."""
     game = Game.pig(goal=goal, players=players)
     solution = NP.optimal(game)
     two = Game.pig(goal=goal)

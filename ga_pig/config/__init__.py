@@ -9,9 +9,8 @@ before any work is done, each part in its own module here, raising one ``ValueEr
 and what was expected.
 
 Modules, top to bottom: ``checks`` (validation) > ``schema`` (the run's dataclass, its parts, the ConfigStore)
-> ``population`` | ``selection`` | ``fitness`` | ``operators`` > ``base``. Names are checked
-against the registries themselves, imported when validating, not at import (only
-[`ga_pig.game`][ga_pig.game] and ``ga_pig.families`` are imported with the schema); no list of names is kept here.
+> ``population`` | ``selection`` | ``fitness`` | ``operators`` > ``base``. Names are checked against the registries
+themselves, imported when validating; no list of names is kept here.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Validating a composed run config before any work: [`validate`][ga_pig.config.validate] checks the game,
 the top-level keys, each part (its own ``check``, beside its dataclasses), the genome, the cube and
 the memory a run needs, raising one ``ValueError`` that names the key, the value and what was
-expected. Names are checked against the registries themselves, imported when validating; no list of
-names is kept here."""
+expected."""
 
 from __future__ import annotations
 
@@ -56,8 +55,6 @@ def validate(cfg: DictConfig, game: Game | None = None) -> Game:
         fail("memetic.every", cfg.memetic.every, f"0 with mode={cfg.mode} (the memetic step is part of evolution)")
     _check_cube(cfg)
     check_islands(cfg, survivors(cfg))
-    if cfg.resume is not None and not isinstance(cfg.resume, str):
-        fail("resume", cfg.resume, "a run directory path")
     _check_memory(cfg, game)
     return game
 
@@ -199,8 +196,7 @@ def _game_of(cfg: DictConfig) -> Game | None:
 
 
 def _named(cfg: DictConfig, key: str, overrides: list[str] | None) -> bool:
-    """Whether the user chose ``key``: it is among ``overrides`` (the command line's ``key=value`` strings), or,
-    with none given, its value is not the experiment's own (with no experiment config every value counts as named)."""
+    """Whether the user chose ``key``: among ``overrides``, or (none given) not the experiment's own value."""
     if overrides is not None:
         return any(o.split("=", 1)[0].lstrip("+~") == key for o in overrides)
     own = CONF_DIR / "experiment" / f"{cfg.experiment}.yaml"

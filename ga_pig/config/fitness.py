@@ -12,8 +12,7 @@ __all__ = ["FITNESS"]
 
 
 def _options() -> dict[str, type]:
-    """option (``fitness=<option>``) -> its judge's parameter dataclass, from [`JUDGES`][ga_pig.evolve.judges.JUDGES] as
-    it stands (a judge registered later is among them), grouped by fitness kind in the order the kinds registered."""
+    """option (``fitness=<option>``) -> its judge's parameter dataclass, from ``JUDGES`` as it stands."""
     kinds = list(dict.fromkeys(kind for kind, _ in JUDGES))
     return {cls.option: cls.params for cls in sorted(JUDGES.values(), key=lambda cls: kinds.index(cls.params.kind))}
 

@@ -37,8 +37,7 @@ def _own_option(kind: str, name: str, params: type) -> type:
 
 
 def _options() -> dict[str, type]:
-    """option (``operators=<option>``) -> its dataclass: the sets, then each registered operator whose keys no set
-    holds (a crossover or mutation registered later is among them)."""
+    """option -> its dataclass: the sets, then each registered operator whose keys no set holds."""
     from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
 
     found = dict(SETS)
@@ -50,8 +49,7 @@ def _options() -> dict[str, type]:
 
 
 def _option_for(node) -> str | None:
-    """The first option holding the keys of both operators named (None: a name is unknown, or no option holds
-    both's keys)."""
+    """The first option holding the keys of both operators named, or None."""
     from ga_pig.evolve.operators import CROSSOVERS, MUTATIONS
 
     if node["crossover"] not in CROSSOVERS or node["mutation"] not in MUTATIONS:

@@ -31,8 +31,6 @@ def part(group: str) -> Part | None:
     return next((p for p in PARTS if p.group == group), None)
 
 
-#: Top-level keys of saved runs that the schema no longer has, each with the value that is now fixed behaviour:
-#: a saved config holding that value reads without the key; one holding another is refused (its run did otherwise).
 #: Keys that went, each with the value its behaviour now has: a saved config holding that value loses the key; one
 #: holding another is refused (its run would not go on as it began).
 RETIRED = {"force_roll_at_zero": True, "fitness.common": False, "fitness.margin": 0.0, "fitness.aggregate": "mean",
@@ -170,8 +168,7 @@ def game_of(cfg: DictConfig) -> Game:
 
 def to_spec(cfg: DictConfig) -> RunSpec:
     """The run spec of a composed, validated run config: its dataclasses (each part as the dataclass of the option
-    its names pick, ``Part.picked``), frozen. Made once per job; everything below
-    the front ends receives it, not the Hydra config."""
+    its names pick, ``Part.picked``), frozen. Made once per job; everything below the front ends receives it."""
     plain = OmegaConf.masked_copy(cfg, [key for key in cfg if key != "hydra"]) if "hydra" in cfg else cfg.copy()
     for owner in PARTS:  # each part as its picked option's dataclass, whichever option's keys composed it
         node, cls = plain[owner.group], owner.picked(plain[owner.group])

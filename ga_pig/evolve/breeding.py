@@ -1,9 +1,8 @@
 """Breeding, beside selection ([Exeter GA 2016 §3.4]): the next generation from the survivors.
 
 The ``elite`` best survivors pass on unchanged (fitness kept); every other child is the
-crossover of two distinct survivors drawn at random, then mutated. ``mate``, ``mutate`` and
-``clone`` are the toolbox's ([`ga_pig.evolve.toolbox`][ga_pig.evolve.toolbox]), so a new operator changes what
-breeding does without touching this module.
+crossover of two distinct survivors drawn at random, then mutated (``mate``, ``mutate`` and
+``clone``: the toolbox's, [`ga_pig.evolve.toolbox`][ga_pig.evolve.toolbox]).
 """
 
 from __future__ import annotations

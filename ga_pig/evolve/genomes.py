@@ -6,9 +6,8 @@
   10^4 integer genes instead of 10^6 bits at goal 100, in square blocks of side c over ``(i, j)`` (cubes over every
   score with three or more players). Pig's optimal policy is not a threshold strategy in 19,093 of its 505,000
   consulted states, yet its nearest threshold strategy wins 0.49999558 against it. Genes are kept at most ``goal - i``
-  (for a block, ``i`` its first row): any larger threshold means the same strategy (never hold, roll to win), and such
-  a plateau would make shifts of the boundary change nothing there — from a random start, evolution stalled near 0.47
-  against the optimal until the genes were capped.
+  (for a block, ``i`` its first row): a larger one is the same strategy (roll to win), a plateau where shifts of the
+  boundary would change nothing.
 * ``leader`` — for three or more players, a threshold per mover's score and highest opposing score.
 
 Whatever the genome, a run's files hold strategies in the tensor convention
@@ -210,8 +209,7 @@ class ThresholdGenome(Genome):
         self._room = (goal - np.arange(goal)).reshape((goal,) + (1,) * (self.dims - 1))
 
     def _cap(self, n: int) -> np.ndarray:
-        """The largest meaningful gene per block row (and seat): the limit minus the row's first
-        score, shape (n, 1), or (n, 1, 2) with seats."""
+        """The largest meaningful gene per block row (and seat), shape (n, 1) or (n, 1, 2)."""
         side = -(-self.game.goal // n)
         rows = side * np.arange(n)
         cap = self.limits[None, :] - rows[:, None]  # (n, seats)
@@ -255,8 +253,7 @@ class ThresholdGenome(Genome):
         return self._read(np.maximum(held, 1, out=held), out)  # a turn start rolls
 
     def _held(self, genomes: np.ndarray, side: int) -> np.ndarray:
-        """Unseated genomes as thresholds over the score plane, as the strategy reads them: never-consulted states
-        (i + k >= goal) hold, as the solvers write (k < min(h, goal - i))."""
+        """Unseated genomes as thresholds over the score plane, holding where never consulted (i + k >= goal)."""
         h = cube.expand(genomes, side, self.game.goal, self.plane)
         return np.minimum(h, self._room.astype(h.dtype), out=h)
 
@@ -341,8 +338,7 @@ def _into(strategies: np.ndarray, out: np.ndarray | None) -> np.ndarray:
 
 
 def _seated_thresholds(strategies: np.ndarray, space: Space) -> np.ndarray:
-    """h[..., seat, i, j]: the first turn total k >= 1 at which a seat-indexed strategy (or stack)
-    holds among the states it is consulted in; the seat's limit minus i where it never holds."""
+    """h[..., seat, i, j]: where a seat-indexed strategy first holds (k >= 1), else the seat's limit minus i."""
     legal = space.legal()
     holds = ~np.asarray(strategies, dtype=bool) & legal
     first = np.argmax(holds, axis=-1)

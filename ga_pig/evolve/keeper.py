@@ -1,11 +1,9 @@
 """The reigning champion kept in the population (``fitness.keep_champion``, ladders of champions).
 
-A ladder's members are selected for beating the last champions. Once promotions stop, nothing
-holds the population near the champion: it drifts toward strategies that exploit the champions
-more than they play well, while the champion itself stands still (measured in the findings page
-on discovery, "Where final_best goes"). With ``keep_champion`` the champion's genome replaces one
-bred child in every generation whose children do not already carry it: selection keeps meeting it,
-crossover keeps drawing from it, and the population's best is never worse than the champion.
+Once a ladder's promotions stop, nothing holds the population near the champion: it drifts toward strategies that
+exploit the champions more than they play well (the findings page on discovery, "Where final_best goes"). With
+``keep_champion`` the champion's genome replaces one bred child in every generation whose children lack it, so
+selection keeps meeting it, crossover keeps drawing from it, and the population's best is never worse than it.
 """
 
 from __future__ import annotations
@@ -27,12 +25,9 @@ class KeepChampion:
     ``champion`` (a strategy; None: none kept) in place of the child at ``slot``, unless a child
     already carries it.
 
-    The genome is the parent whose strategy (``strategies``, the parents decoded, or their thresholds with the
-    champion's) is the champion:
-    a champion is promoted from the members judged, and once kept it stays among them, the cube's
-    waves refining it with the rest. Only a champion no parent plays (a run resumed from a
-    checkpoint written without this step) is written anew at ``side``, and left out if the genome
-    cannot express it exactly."""
+    The genome is the parent whose strategy (``strategies``: the parents decoded, or their thresholds) is the
+    champion, which stays among the members once kept, refined by the cube's waves with the rest. Only a champion no
+    parent plays (a resumed run's) is written anew at ``side``, and left out if the genome cannot express it."""
 
     genes: Genome
     slot: int = -1

@@ -1,13 +1,10 @@
 """The solver-assisted memetic step (never part of the oracle-free headline numbers).
 
-Every ``memetic.every`` generations the last child of the new generation is replaced by the
-exact best response (the game's engine's
-[`best_response`][ga_pig.families._family.Family.best_response]) to the run's champion — the strategy the
-run itself picked, by its own fitness — written in the run's genome at the current block side.
-Selection then judges it like any other member: with a ladder of champions it is usually the
-next champion, so the run follows iterated best response ([Exeter optimal §3.1.1]) with the GA filling
-the gaps. A solver is called, so such a run is neither oracle-free nor oracle-judged: reports
-keep it apart.
+Every ``memetic.every`` generations the last child of the new generation is replaced by the exact best response
+([`best_response`][ga_pig.families._family.Family.best_response]) to the run's champion, in the run's genome at the
+current block side. With a ladder of champions it is usually the next champion, so the run follows iterated best
+response ([Exeter optimal §3.1.1]) with the GA filling the gaps. A solver is called, so such a run is neither
+oracle-free nor oracle-judged: reports keep it apart.
 """
 
 from __future__ import annotations
@@ -24,9 +21,8 @@ __all__ = ["BestResponseStep"]
 
 @dataclass
 class BestResponseStep:
-    """``step(population, champion, side, generation)``: the population with its last member
-    replaced by the best response to ``champion`` when ``generation`` is a multiple of
-    ``every`` (``every = 0``: never); the response is the genome's engine's."""
+    """``step(population, champion, side, generation)``: the population with its last member replaced by the best
+    response to ``champion`` when ``generation`` is a multiple of ``every`` (0: never)."""
 
     genes: Genome
     every: int

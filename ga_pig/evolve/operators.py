@@ -7,21 +7,17 @@ exactly a Bernoulli process) instead of one uniform per gene, so a 10^6-gene gen
 genes (Hog's dice counts, thresholds) cross over the same way; what a mutated gene becomes is its genome's rule
 ([`Genome.mutated`][ga_pig.evolve.genomes.Genome.mutated], for the tensor genome the strategy space's).
 
-Structure-aware, for any genome: they work on square regions of the ``(i, j)`` score plane (cubes over every
-player's score with three or more), where a strategy's decisions change slowly —
+Structure-aware, for any genome: they work on square regions of the ``(i, j)`` score plane (cubes with three or
+more players), where a strategy's decisions change slowly —
 [`block_crossover`][ga_pig.evolve.operators.block_crossover], [`boundary_shift`][ga_pig.evolve.operators.boundary_shift]
-(every child gets at least one region; a seated genome, one threshold per seat under an endgame rule, shifts one
-seat's region or both seats' at once) and [`shift_copy`][ga_pig.evolve.operators.shift_copy], which moves *where*
-in the score plane a strategy's decisions change (the edge of a band where it rolls on to the goal; the turn starts a
-changed opening leads to inherit tuned neighbours). Thresholds cannot move such an edge by shifts along the turn
-total: a gene between "hold at 25" and "roll to the goal at 50" loses at every step in between. The threshold genome
-copies "roll to the goal" as that, not as a number ([`copy`][ga_pig.evolve.genomes.Genome.copy]).
+(a seated genome shifts one seat's region or both) and [`shift_copy`][ga_pig.evolve.operators.shift_copy], which
+moves *where* in the score plane decisions change (the edge of a band that rolls on to the goal): shifts along the
+turn total cannot, a gene between "hold at 25" and "roll to the goal at 50" losing at every step between.
 
 [`CROSSOVERS`][ga_pig.evolve.operators.CROSSOVERS] and [`MUTATIONS`][ga_pig.evolve.operators.MUTATIONS] are the only
 lists of operators, each entered by [`operator`][ga_pig.evolve.operators.operator] with its parameter dataclass
 ([`OperatorParams`][ga_pig.spec.OperatorParams]: the ``operators.*`` keys it reads). The config names them
-(``operators.crossover``, ``operators.mutation``; group ``conf/operators/``), the schema, ``--help`` and the
-configuration reference take their keys from the registries, and the toolbox passes each operator its keys' values.
+(``operators.crossover``, ``operators.mutation``); the schema, ``--help`` and the toolbox read their keys from here.
 """
 
 from __future__ import annotations
@@ -174,8 +170,7 @@ def _regions(genome: np.ndarray, rate: float, rng: np.random.Generator, block: i
 
 
 def _seats(genes, regions: list, rng: np.random.Generator) -> list:
-    """For a seated genome ([`seated`][ga_pig.evolve.genomes.Genome.seated]) each region also picks
-    the first mover's seat, the second's or both, evenly; other genomes' regions are unchanged."""
+    """Each region of a seated genome also picks the first mover's seat, the second's or both, evenly."""
     if not genes.seated:
         return regions
     picks = rng.integers(0, 3, size=len(regions))
@@ -184,8 +179,7 @@ def _seats(genes, regions: list, rng: np.random.Generator) -> list:
 
 
 def _steps(rng: np.random.Generator, shift: int, count: int) -> np.ndarray:
-    """Steps of 1..``shift`` either way, log-uniform in size (as likely 1-2 as 8-16): fine moves
-    and jumps from the same operator."""
+    """Steps of 1..``shift`` either way, log-uniform in size: fine moves and jumps alike."""
     sizes = np.floor(np.exp(rng.uniform(0.0, np.log(shift + 1), size=count))).astype(np.int64)
     return np.clip(sizes, 1, shift) * rng.choice(np.array([-1, 1]), size=count)
 
@@ -210,8 +204,7 @@ def boundary_shift(genome: np.ndarray, rate: float, rng: np.random.Generator, ge
 
 
 def _offsets(rng: np.random.Generator, reach: int, count: int, plane: int) -> np.ndarray:
-    """``count`` displacements over the ``plane`` score axes, each axis 0 or 1..``reach`` either
-    way (log-uniform sizes), never all zero."""
+    """``count`` displacements over the ``plane`` score axes, each 0 or 1..``reach`` either way, never all zero."""
     steps = np.stack([_steps(rng, reach, count) for _ in range(plane)], axis=1)
     keep = rng.random((count, plane)) < 2.0 / 3.0
     keep[~keep.any(axis=1), rng.integers(0, plane)] = True

@@ -57,8 +57,7 @@ CHECKPOINT_FORMAT = "ga_pig checkpoint 2"
 
 
 def _stored(name: str, array, prefix: str | None = None) -> dict:
-    """``array`` (or a sequence of equal arrays, stacked) as npz entries (bit-packed when bool)
-    with its shape and dtype, under ``<prefix>_shape`` and ``<prefix>_dtype`` (the prefix: ``name``)."""
+    """``array`` (or equal arrays, stacked) as npz entries, bit-packed when bool, with its shape and dtype."""
     array, prefix = np.ascontiguousarray(array), prefix or name
     return {name: pack_bits(array) if array.dtype == np.bool_ else array,
             f"{prefix}_shape": np.array(array.shape, dtype=np.int64), f"{prefix}_dtype": str(array.dtype)}

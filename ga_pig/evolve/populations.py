@@ -19,8 +19,7 @@ __all__ = ["POPULATIONS", "ANY_SPACE", "supports", "initial_genomes"]
 
 
 def _cycle(size: int, thresholds, build) -> np.ndarray:
-    """``size`` strategies cycling through the thresholds in blocks of equal copies
-    (20 members, 5 thresholds -> four copies each, the populations of [Exeter GA 2016 §3.4.5])."""
+    """``size`` strategies cycling through the thresholds in blocks of equal copies ([Exeter GA 2016 §3.4.5])."""
     thresholds = sorted(thresholds)
     per = -(-size // len(thresholds))
     return np.stack([build(thresholds[min(n // per, len(thresholds) - 1)]) for n in range(size)])

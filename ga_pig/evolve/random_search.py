@@ -16,9 +16,8 @@ __all__ = ["random_search"]
 
 
 def random_search(run: Run) -> dict:
-    """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies for the run's game, each
-    set's mean exact win rate against the optimal policy, written into ``run.out``; the summary told to the
-    watcher, if any."""
+    """[Exeter GA 2016 §4.3.1]: ``draws`` sets of ``population_size`` random strategies, each set's mean exact win
+    rate against the optimal policy, written into ``run.out``; the summary told to the watcher, if any."""
     spec, out, engine, space = run.spec, run.out, run.engine, run.engine.space
     optimal = engine.optimal().policy
     columns = spec.columns

@@ -47,13 +47,11 @@ class Recorder:
     """The run's records: [`record`][ga_pig.evolve.recorder.Recorder.record] adds a generation's row and rewrites the
     table (at most every [`WRITE_EVERY_S`][ga_pig.evolve.recorder.WRITE_EVERY_S];
     [`flush`][ga_pig.evolve.recorder.Recorder.flush] now); [`finish`][ga_pig.evolve.recorder.Recorder.finish] writes the
-    final outputs. ``records`` are those so far (a resumed run's included), in a DEAP ``Logbook``
-    (``recorder.records.select("mean")``, as in a DEAP script); ``elapsed`` the seconds already spent before this
-    process. A row's statistics are DEAP's ([`RATES`][ga_pig.evolve.recorder.RATES],
-    [`FITNESS`][ga_pig.evolve.recorder.FITNESS]); its ``champion`` is the rate of the strategy the run would output,
-    chosen by its own fitness; its diversity is [`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]'s. With ``record``
-    off the win rates are NaN and the game is not solved. ``on_row``, if given, is called with each row added and the
-    champion's decisions (the live trackers of [`ga_pig.track`][ga_pig.track])."""
+    final outputs. ``records`` are those so far (a resumed run's included), in a DEAP ``Logbook``; ``elapsed`` the
+    seconds spent before this process. A row's statistics are DEAP's ([`RATES`][ga_pig.evolve.recorder.RATES],
+    [`FITNESS`][ga_pig.evolve.recorder.FITNESS]), its ``champion`` the rate of the strategy the run would output, its
+    diversity [`ga_pig.evolve.diversity`][ga_pig.evolve.diversity]'s; with ``record`` off the win rates are NaN.
+    ``on_row``: called with each row and the champion's decisions (the trackers of [`ga_pig.track`][ga_pig.track])."""
 
     def __init__(self, spec: RunSpec, out: Path, genes: Genome, rates: RatesVsOptimal,
                  records: list[dict], elapsed: float, compiling: CompileClock,

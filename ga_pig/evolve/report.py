@@ -45,9 +45,8 @@ log = logging.getLogger(REPORT_LOGGER)
 
 
 def report(spec: RunSpec, engine: Family, summary: dict, champion: np.ndarray) -> list[str]:
-    """The report's lines for a finished run of ``spec`` on the game of ``engine``: ``summary`` is what the run
-    wrote to ``summary.json`` (its ``champion`` and ``best_ever`` rates: None where not
-    recorded), ``champion`` the strategy in ``best.npy``."""
+    """The report's lines for a finished run of ``spec`` on the game of ``engine``: ``summary`` as in ``summary.json``
+    (rates None where not recorded), ``champion`` the strategy in ``best.npy``."""
     game = engine.game
     if game.players == 2:
         against, par = "the optimal policy", "optimal play itself: 0.5"
@@ -73,8 +72,7 @@ def report(spec: RunSpec, engine: Family, summary: dict, champion: np.ndarray) -
 
 
 def _against_hold_at(engine: Family, champion: np.ndarray) -> str:
-    """The champion's exact win rate against hold at [`HOLD_AT`][ga_pig.evolve.report.HOLD_AT], where that is one quick
-    evaluation (two players, a roll/hold game played to the goal); else why it is left out."""
+    """The champion's exact win rate against hold at ``HOLD_AT`` where that is one quick evaluation, else why not."""
     game = engine.game
     if "action_values" not in engine.space.offers or HOLD_AT >= game.goal:
         return (f"not measured against hold at {HOLD_AT} (only in two-player roll/hold games played to a goal "

@@ -2,14 +2,11 @@
 
 [`evolve`][ga_pig.evolve.run.evolve] runs the [`Run`][ga_pig.evolve.assembled.Run] that
 [`ga_pig.runs.start`][ga_pig.runs.start] assembled: its spec, its game's engine, the directory it checked and claimed.
-Every random draw comes from one ``numpy.random.Generator`` seeded by ``spec.seed`` (simulation seeds are drawn from
-it too), so the same seed gives the same outputs, and a run resumed from a checkpoint
-([`Resumed`][ga_pig.evolve.assembled.Resumed]) continues exactly as if never stopped: the checkpoint holds the state
-at the start of a generation — genomes, fitness, cube side, RNG state, records — and is written every
-``checkpoint_every`` generations, on Ctrl-C, SIGTERM or the scheduler's preemption signal
-([`ga_pig.signals`][ga_pig.signals]), and at the end. ``time_limit_s`` ends a run after the generation that crosses it
-([`Limit`][ga_pig.evolve.progress.Limit]), with every output written (the summary's ``stopped`` says why) and the
-checkpoint to continue from.
+Every random draw comes from one ``numpy.random.Generator`` seeded by ``spec.seed``, so the same seed gives the same
+outputs, and a run resumed from a checkpoint ([`Resumed`][ga_pig.evolve.assembled.Resumed]) continues exactly as if
+never stopped. Checkpoints are written every ``checkpoint_every`` generations, on Ctrl-C or a stop signal
+([`ga_pig.signals`][ga_pig.signals]) and at the end; ``time_limit_s`` ends a run after the generation that crosses it
+([`Limit`][ga_pig.evolve.progress.Limit]), with every output written (the summary's ``stopped`` says why).
 """
 
 from __future__ import annotations

@@ -35,8 +35,7 @@ def _fine(value, fine: bool, coarse):
 
 
 def _keys(entry: operators.Operator, ops, fine: bool) -> dict:
-    """The values of the keys the registered operator ``entry`` reads, from the spec's ``ops``; with ``fine`` each
-    ``fine_<key>`` it has replaces ``<key>`` (null: unchanged)."""
+    """The ``ops`` values of the keys operator ``entry`` reads; with ``fine``, ``fine_<key>`` replaces ``<key>``."""
     keys, values = entry.keys(), dataclasses.asdict(ops)
     return {key: _fine(values[f"fine_{key}"] if f"fine_{key}" in keys else None, fine, values[key])
             for key in keys if not key.startswith("fine_")}
@@ -45,14 +44,11 @@ def _keys(entry: operators.Operator, ops, fine: bool) -> dict:
 def build_toolbox(spec: RunSpec, rng: np.random.Generator, genes: Genome, fine: bool = False) -> base.Toolbox:
     """Register ``mate``, ``mutate``, ``select``, ``breed`` and ``clone`` for the run ``spec`` describes.
 
-    ``mate`` and ``mutate`` are the operators ``spec.operators`` names
-    ([`ga_pig.evolve.operators`][ga_pig.evolve.operators]), on genomes of the encoding ``genes``; each gets the
-    values of the ``operators.*`` keys its parameter dataclass holds. With ``fine`` (the cube's last wave)
-    ``operators.fine_*`` replace the key (``block``, ``shift``) or the rate they name.
-
-    ``select(scores)`` returns (survivor indices best first, fitness per member), the scheme ``spec.selection`` names
-    reading a judge's [`Scores`][ga_pig.evolve.selection.Scores] ([`ga_pig.evolve.judges`][ga_pig.evolve.judges]);
-    ``breed(population, survivors)`` the next generation ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]).
+    ``mate`` and ``mutate``: the operators ``spec.operators`` names ([`operators`][ga_pig.evolve.operators]) on
+    genomes of the encoding ``genes``, each given the ``operators.*`` keys its parameter dataclass holds (with
+    ``fine``, the cube's last wave, ``operators.fine_*`` replace the key or rate they name); ``select(scores)``: the
+    scheme ``spec.selection`` names ([`ga_pig.evolve.selection`][ga_pig.evolve.selection]); ``breed(population,
+    survivors)`` gives the next generation ([`ga_pig.evolve.breeding`][ga_pig.evolve.breeding]).
     """
     toolbox = base.Toolbox()
     ops = spec.operators

@@ -100,10 +100,8 @@ def versus(population: np.ndarray, opponents: np.ndarray, game: Game) -> np.ndar
     """Exact seat-averaged win rate of every member of ``population`` against each of ``opponents`` (a population
     against an archive), in parallel.
 
-    Where the family can (two players under ``first_to_goal``, every roll/hold game), each strategy's turns are made
-    once for all its pairs, turns alike across strategies once for all, and the members meet each opponent four at
-    a time in one sweep: cheaper than a [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same
-    numbers.
+    Where the family can (two players under ``first_to_goal``), each strategy's turns are made once for all its pairs:
+    cheaper than a [`win_rates`][ga_pig.exact.evaluate.win_rates] per opponent, with the same numbers.
 
     Parameters
     ----------
@@ -147,10 +145,9 @@ def pair_win_rates(strategies: np.ndarray, pairs, game: Game) -> np.ndarray:
 def win_matrix(strategies: np.ndarray, game: Game) -> np.ndarray:
     """Exact seat-averaged win rates of every strategy against every other, in parallel.
 
-    Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal
-    holds each strategy's rate against itself (½ minus half its stalemate probability). With
-    three or more players, p's seat-averaged rate alone against copies of q (1/n, less a share of
-    the stalemates, on the diagonal).
+    Returns ``W`` of shape (n, n) with ``W[p, q]`` = win rate of p against q; the diagonal holds each strategy's rate
+    against itself (½ less half its stalemate probability). With three or more players, p's seat-averaged rate alone
+    against copies of q.
     """
     population = check_population(strategies, game, "strategies")
     return engine_of(game).win_matrix(population)

@@ -25,9 +25,8 @@ __all__ = ["Solution", "optimal", "best_response", "action_values", "dice_values
 
 
 def memory(game: Game) -> float:
-    """Bytes [`optimal`][ga_pig.exact.solve.optimal] needs for ``game`` (the estimate its solver checks before
-    allocating): the 2-player solvers' tables, the endgame solver's seat-indexed ones, or the n-player
-    solver's policy and start values."""
+    """Bytes [`optimal`][ga_pig.exact.solve.optimal] needs for ``game``: the estimate its solver checks before
+    allocating its tables."""
     return engine_of(game).memory()
 
 
@@ -41,7 +40,6 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
 
     Parameters
     ----------
-    game : Game
     method : {"policy_iteration", "value_iteration"}
         Both give the same policy (exact ties aside) and values within 1e-12. Policy iteration
         (the default) solves each policy's equations exactly and is several times faster.

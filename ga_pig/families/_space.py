@@ -183,9 +183,7 @@ class Space:
 
 
 class _RollHoldGenes:
-    """What the roll/hold spaces share: three state axes unless they say otherwise, bool genes
-    drawn independently that flip, columns along the turn total that slide, turn starts that may
-    be made to roll, bit-packed storage."""
+    """What the roll/hold spaces share: bool genes that flip, columns that slide, bit-packed storage."""
 
     dims = 3
 

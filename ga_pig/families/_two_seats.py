@@ -1,9 +1,5 @@
-"""What the two-player families share: exact outcomes by seat, four to a pairing.
-
-A two-player family evaluates a pairing of a and b as four probabilities — a wins a-first,
-b wins a-first, a wins b-first, b wins b-first — and the win rates, pair rates and win matrices
-follow from them alike.
-"""
+"""What the two-player families share: a pairing of a and b evaluated as four probabilities (a wins a-first, b wins
+a-first, a wins b-first, b wins b-first), from which the win rates, pair rates and win matrices follow alike."""
 
 from __future__ import annotations
 
@@ -26,8 +22,7 @@ class TwoSeats(Family):
         raise NotImplementedError
 
     def _pair_rows(self, members: np.ndarray, first: np.ndarray, second: np.ndarray, out: np.ndarray) -> None:
-        """Write into ``out`` the outcome rows of members[first[m]] against members[second[m]] (the
-        population in the kernels' layout)."""
+        """Write into ``out`` the outcome rows of members[first[m]] against members[second[m]]."""
         raise NotImplementedError
 
     def _pairs(self, population: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:

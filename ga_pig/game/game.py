@@ -275,8 +275,7 @@ class Game:
 
 
 def _ending(endgame: str, players: int) -> tuple[tuple[str, object], ...]:
-    """The endgame rule and the number of players as game parameters, named only when they are not
-    the source documents' (so every existing game keeps its name and outputs)."""
+    """The endgame rule and players as game parameters, named only where not the source documents'."""
     named = () if endgame == "first_to_goal" else (("endgame", endgame),)
     return named + (() if players == 2 else (("players", players),))
 

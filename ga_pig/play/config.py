@@ -99,10 +99,9 @@ def compose(overrides: list[str] | tuple[str, ...] = (), hydra: bool = False) ->
 
 def check_command_line(argv: list[str], schema: type = PlayConfig, command: str = "ga_pig.play",
                        composer=None) -> None:
-    """Compose the config from ``argv`` (``python -m <command>``'s arguments) as Hydra will and
-    check its keys against ``schema``, raising one ValueError for a misspelt key (with or without
-    ``+``), a value of the wrong type, a missing config file or an unknown option. ``--help``,
-    ``--info``, ``--multirun`` and other config directories are left to Hydra."""
+    """Compose the config from ``argv`` as Hydra will and check its keys against ``schema``: one ValueError for a
+    misspelt key, a value of the wrong type, a missing config file or an unknown option (``--help``, ``--info``,
+    ``--multirun`` and other config directories are left to Hydra)."""
     from hydra._internal.utils import get_args_parser
     from hydra.errors import HydraException
     from omegaconf.errors import OmegaConfBaseException

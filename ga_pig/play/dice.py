@@ -50,9 +50,8 @@ class ProgramDice:
 
 
 def face_at(game: Game, seed: int, game_id: int, index: int) -> Face:
-    """Roll ``index`` (from 0) of game ``game_id`` under ``seed``: a counter-based draw (its own
-    ``numpy.random.Generator`` from the ``SeedSequence`` of the three numbers), so a game stored as
-    its state and its number of rolls is replayed, or resumed, with the same dice."""
+    """Roll ``index`` (from 0) of game ``game_id`` under ``seed``, drawn from the ``SeedSequence`` of the three
+    numbers, so a game stored as its state and its number of rolls is resumed with the same dice."""
     options = faces(game)
     p = np.array([f.probability for f in options])
     rng = np.random.default_rng([seed, game_id, index])

@@ -99,8 +99,7 @@ def _path(spec: str) -> Path:
 
 
 def _reason(error: BaseException) -> str:
-    """Why a file could not be read, in a few words: the system's reason for an OSError, else
-    the error's first line (numpy's advice to allow pickles is never passed on)."""
+    """Why a file could not be read, in a few words (never numpy's advice to allow pickles)."""
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
     if "pickle" in str(error):
@@ -109,8 +108,7 @@ def _reason(error: BaseException) -> str:
 
 
 def _load(path: Path, spec: str, expected: str) -> np.ndarray:
-    """The array ``numpy.save`` wrote to ``path``, never unpickling; any other file is refused as
-    config key 'opponent' naming ``path`` and ``expected``."""
+    """The array ``numpy.save`` wrote to ``path``, never unpickling; any other file refused as ``opponent``."""
     damage = "is not a .npy file"
     try:
         with path.open("rb") as handle:

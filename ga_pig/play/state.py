@@ -122,8 +122,7 @@ def step(game: Game, state: State, action: str, face: Face | None = None) -> tup
 
 
 def _end_turn(state: State, banked: int, passed: bool, won: bool = False) -> State:
-    """``state`` after its mover's turn ended with ``banked``: the game won, a stalemate (a second
-    pass in a row), or the other seat's turn begun."""
+    """``state`` after its mover banked ``banked``: the game won, a stalemate, or the other seat's turn."""
     scores = list(state.scores)
     scores[state.mover] = banked
     ended = replace(state, scores=tuple(scores), k=0)

@@ -87,8 +87,7 @@ def _is_synthetic(session_file: Path) -> bool:
 
 
 def _refuse_unless_synthetic(directory: Path) -> None:
-    """ValueError unless ``directory`` is missing or holds synthetic sessions only: what a rebuild
-    may replace."""
+    """ValueError unless ``directory`` is missing or holds synthetic sessions only."""
     if not directory.exists():
         return
     if not directory.is_dir():
@@ -103,12 +102,10 @@ def _refuse_unless_synthetic(directory: Path) -> None:
 
 def study(game: Game, directory: str | Path, games: int = 15, seed: int = 0, honesty: float = 0.5,
           spread: float = 2.0, advisor=None) -> tuple[Path, list[dict]]:
-    """[Exeter optimal §2.4] with synthetic people: ``games`` games, each between two new people (one
-    session per game under ``directory``, which is rebuilt whole, as in [`simulate`][ga_pig.play.synthetic.simulate]).
-    Person n states risk class ``("averse", "neutral", "loving")[n % 3]``; with probability ``honesty`` they
-    play that profile, else another one, its threshold moved by a normal(0, ``spread``) number of
-    points. Returns the directory and the people's truth (name, stated, behaviour, base, slope)
-    for checking an analysis against."""
+    """[Exeter optimal §2.4] with synthetic people: ``games`` games, each between two new people, one session each
+    under ``directory`` (rebuilt whole). Person n states risk class ``("averse", "neutral", "loving")[n % 3]`` and
+    plays it with probability ``honesty``, else another, its threshold moved by a normal(0, ``spread``) number of
+    points. Returns the directory and the people's truth (name, stated, behaviour, base, slope)."""
     from ga_pig.play.advice import Advisor
 
     rng = np.random.default_rng(seed)

@@ -127,8 +127,8 @@ DISCOVERY_FILES = ("discovery_pig.json", "discovery_variants.json")
 def recorded_discovery(results: Path = RESULTS) -> pd.DataFrame:
     """One row per discovery run of ``DISCOVERY_FILES`` and time it recorded: experiment, game, seed, minutes,
     champion (the best exact win rate against the optimal its own champion had reached by then). A run records its
-    best at the end (its wall-clock time, to the minute) and, where ``benchmarks/discovery.py`` kept one, at an
-    earlier budget (``champion_best_by``, in seconds); runs with overrides are left out."""
+    best at the end and, where ``benchmarks/discovery.py`` kept one, at an earlier budget (``champion_best_by``);
+    runs with overrides are left out."""
     rows = []
     for name in DISCOVERY_FILES:
         path = results / name

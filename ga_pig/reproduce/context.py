@@ -128,8 +128,7 @@ SEED_003_CLAIMS = {
 
 
 def _run_one(overrides: list[str], out: str) -> str:
-    """One run into ``out``, from the start: what an unfinished run left there (a reproduce stopped
-    part way) is removed first, so every curve is that of one whole run."""
+    """One whole run into ``out``, from the start (what a stopped reproduce left there removed first)."""
     from ga_pig.runs import run_overrides
 
     shutil.rmtree(out, ignore_errors=True)
@@ -138,8 +137,7 @@ def _run_one(overrides: list[str], out: str) -> str:
 
 
 def _run_unfinished(jobs: list[tuple[list[str], Path]]) -> None:
-    """Each (overrides, directory) whose run has not finished (rerunning resumes nothing), two at a time on one core
-    each."""
+    """Run each (overrides, directory) not finished yet, two at a time on one core each."""
     from joblib import Parallel, delayed
 
     Parallel(n_jobs=2, backend="loky")(delayed(_run_one)(overrides, str(target)) for overrides, target in jobs

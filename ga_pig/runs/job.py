@@ -3,10 +3,8 @@ before anything is written, fits the experiment to its game and turns the config
 ([`to_spec`][ga_pig.config.to_spec]) that every layer below receives.
 
 Resuming (``resume=<run dir>``) reads the run's own ``config.yaml``; of the overrides given with it, only
-[`CHANGEABLE`][ga_pig.spec.CHANGEABLE] may change a value (they change how long and how visibly a run goes on, not
-what it computes). Any other override that disagrees with the saved run is refused, naming the key, and so is a
-checkpoint that is unreadable or belongs to another run. What a checkpoint holds and when it is written:
-[`Resumed`][ga_pig.evolve.assembled.Resumed].
+[`CHANGEABLE`][ga_pig.spec.CHANGEABLE] may change a value. Any other override that disagrees with the saved run is
+refused, naming the key, and so is a checkpoint that is unreadable or belongs to another run.
 """
 
 from __future__ import annotations
@@ -148,8 +146,7 @@ def _resume(cfg: DictConfig, overrides: list[str] | None) -> Job:
 
 
 def _refuse_finished(cfg: DictConfig, run_dir: Path) -> None:
-    """A resume of a directory without a checkpoint that is not a stopped start: a finished random search
-    (which keeps none), or a run whose checkpoint was removed."""
+    """Refuse a resume of a directory without a checkpoint that is not a stopped start."""
     if not (run_dir / SUMMARY).is_file():
         fail("resume", cfg.resume, f"a run directory holding {CHECKPOINT}; {run_dir} holds a run's outputs but no "
              "checkpoint to continue from")

@@ -144,8 +144,7 @@ def _study(request: Request) -> Study:
 
 
 async def _key(request: Request) -> str:
-    """The link key of the URL, if this browser holds it (its cookie); else 404 for a link that is no
-    participant's, 403 for one that is another browser's."""
+    """The URL's link key if this browser's cookie holds it; else 404 (no participant's) or 403 (another's)."""
     key = request.path_params["key"]
     held = request.cookies.get(COOKIE)
     if held is not None and hmac.compare_digest(held.encode(), key.encode()):

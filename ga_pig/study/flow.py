@@ -116,15 +116,13 @@ class Study:
         return bool(self.store.read(select(participants.c.id).where(participants.c.key == key)))
 
     def _seed_of(self, pid: str) -> int:
-        """A participant's dice seed: from the study's seed and their ID alone, so it does not depend on
-        who arrived first."""
+        """A participant's dice seed, from the study's seed and their ID alone (not their arrival)."""
         digest = int.from_bytes(hashlib.sha256(pid.encode()).digest()[:8], "little")
         return int(np.random.SeedSequence([self.seed, digest]).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
     @contextmanager
     def _participant(self, key: str):
-        """One transaction with the participant of link ``key`` (404 if none), their last request noted:
-        ``(connection, row)``."""
+        """One transaction with the participant of link ``key`` (404 if none): ``(connection, row)``."""
         with self.store.begin() as c:
             row = c.execute(select(participants).where(participants.c.key == key)).first()
             if row is None:
@@ -229,8 +227,7 @@ class Study:
         return self._computer_and_save(c, p, State(), [])
 
     def _computer_and_save(self, c, p: dict, state: State, events: list[dict]) -> list[dict]:
-        """Play the computer's moves until the participant is to move or the game is over; store the
-        state with a fresh token; ``events`` with the computer's moves added."""
+        """Play the computer's moves, then store the state with a fresh token; ``events`` with those moves."""
         seat = self.seat_of(p, p["game_id"])
         policy = self.policies[p["opponent"]]
         while not state.over and state.mover != seat:

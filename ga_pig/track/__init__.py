@@ -3,14 +3,11 @@
 
 The run directory's files are written either way and stay the record; a tracker only shows them. Live and
 afterwards send the same records ([`ga_pig.track.records`][ga_pig.track.records]): each recorded generation's
-row (the generation as the step), the config as parameters (HParams in TensorBoard), tags, and at the end
-``summary.json``, the report, ``best.npy``, ``winrate.png`` and ``config.yaml``; and the champion's policy
-picture ([`ga_pig.track.pictures`][ga_pig.track.pictures]) every ``logger.policy_every`` generations of a live run
-and at the end (afterwards: at the end, from ``best.npy``), drawn beside the run's loop
-([`ga_pig.track.painter`][ga_pig.track.painter]) and sent, at its generation's step, when drawn. A tracker
-is asked what it holds (each metric's steps, the pictures' last step), and only the generations it lacks of each
-metric, and later pictures, are sent to it, so a resumed run (which first sends its checkpoint's rows), or a second
-send, fills in its run instead of repeating one, also after a run killed with rows still waiting to be sent.
+row (the generation as the step), the config as parameters, tags, the outputs at the end, and the champion's policy
+picture ([`ga_pig.track.pictures`][ga_pig.track.pictures]) every ``logger.policy_every`` generations and at the end,
+drawn beside the run's loop ([`ga_pig.track.painter`][ga_pig.track.painter]). Only what a tracker lacks is sent (it is
+asked for each metric's steps and the pictures' last step), so a resumed run or a second send fills in its run
+instead of repeating one.
 
 A store that cannot be used is refused before any work ([`check`][ga_pig.track.check]); one lost in the middle
 of a run costs one warning line, and the run goes on, its files whole.
@@ -45,10 +42,9 @@ SEND_EVERY_S = 5.0
 
 
 def check(spec: RunSpec, experiment: str | None = None) -> None:
-    """Refuse, in one ValueError, a logger that the run spec ``spec`` names and that cannot be used: MLflow's store
-    cannot be opened and written to (``mlflow_run.probe``, which makes the MLflow ``experiment`` the run is sent to:
-    by default the spec's), the TensorBoard directory cannot be written, a library is missing, or the tracking URI
-    holds credentials."""
+    """Refuse, in one ValueError, a logger ``spec`` names that cannot be used: MLflow's store cannot be opened and
+    written to (``mlflow_run.probe``, which makes the ``experiment``), the TensorBoard directory cannot be written, a
+    library is missing, or the tracking URI holds credentials."""
     from ga_pig.track.mlflow_run import probe, store_uri
     from ga_pig.track.tensorboard_run import check_logdir
 
@@ -59,12 +55,10 @@ def check(spec: RunSpec, experiment: str | None = None) -> None:
 
 
 class Tracking:
-    """The trackers ``spec.logger`` names for the run in ``run_dir`` (its strategy space named ``space``, whose
-    policy pictures are drawn), opened (a store that cannot be used is refused with ValueError, before any work).
+    """The trackers ``spec.logger`` names for the run in ``run_dir`` (strategy space named ``space``), opened.
     [`row`][ga_pig.track.Tracking.row] sends a recorded generation, [`finish`][ga_pig.track.Tracking.finish] the
-    outputs, [`close`][ga_pig.track.Tracking.close] (or leaving a ``with Tracking(...)`` block) ends them.
-    ``live``: rows will come as the run goes, so the policy pictures are drawn in a worker process started now
-    ([`Painter`][ga_pig.track.painter.Painter]); a run sent afterwards draws its one picture here."""
+    outputs, [`close`][ga_pig.track.Tracking.close] (or leaving a ``with`` block) ends them. ``live``: the policy
+    pictures are drawn in a worker process ([`Painter`][ga_pig.track.painter.Painter]) as rows come."""
 
     def __init__(self, spec: RunSpec, run_dir: str | Path, space: str, live: bool = True) -> None:
         from ga_pig.track.mlflow_run import MLflowRun, store_uri

@@ -1,8 +1,7 @@
 """``python -m ga_pig.track RUN_DIR... [--mlflow] [--tensorboard] [--tracking-uri URI] [--experiment NAME]
 [--logdir DIR]``: send finished (or stopped) runs to MLflow and TensorBoard afterwards, the same records a live
-run sends. A directory that is not a run is searched for runs (a sweep's directory: every job). Each tracker is
-sent only what it lacks, so sending a run twice does not repeat it, and a run a lost server left half sent is
-completed. Without a flag, each run goes where its own config's ``logger`` says."""
+run sends, only what each tracker lacks. A directory that is not a run is searched for runs (a sweep's: every job).
+Without a flag, each run goes where its own config's ``logger`` says."""
 
 from __future__ import annotations
 

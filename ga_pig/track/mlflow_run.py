@@ -61,9 +61,8 @@ def _sqlite_path(uri: str) -> Path | None:
 def probe(uri: str, experiment: str) -> str:
     """Open the store ``uri`` through MLflow's own client and write to it once, before any work: make its
     ``experiment`` if it lacks it and tag it with the ga_pig version that uses it; return the experiment's id.
-    A store that cannot be used (a scheme MLflow does not know, a server that does not answer or does not let
-    us write, a database under a file or in a directory that cannot be written, MLflow's file store, which MLflow
-    refuses, or MLflow not installed) raises ValueError in one line naming the URI and the reason."""
+    A store that cannot be used (an unknown scheme, a server that does not answer or let us write, a database that
+    cannot be written, MLflow's file store, or MLflow not installed) raises ValueError naming the URI and why."""
     try:
         from mlflow.store.db.db_types import DATABASE_ENGINES
         from mlflow.tracking import MlflowClient
@@ -110,8 +109,7 @@ def _connect(uri: str) -> None:
 
 
 def _experiment(client, uri: str, experiment: str) -> str:
-    """The id of ``experiment`` in ``client``'s store, made if the store lacks it (a SQLite store keeps its
-    artifacts beside the database, under ``mlartifacts/<experiment>``)."""
+    """The id of ``experiment`` in ``client``'s store, made if missing (artifacts under ``mlartifacts/``)."""
     found = client.get_experiment_by_name(experiment)
     if found is not None:
         return found.experiment_id
@@ -155,8 +153,7 @@ class MLflowRun:
         self.last_picture = max(self.picture_steps(), default=-1)
 
     def _params(self, values: dict[str, str]) -> None:
-        """Log the parameters the run lacks (MLflow keeps a parameter's first value: a resume's changes are in
-        ``summary.json``'s ``resumes``)."""
+        """Log the parameters the run lacks (MLflow keeps a parameter's first value)."""
         from mlflow.entities import Param
 
         have = self.client.get_run(self.run_id).data.params

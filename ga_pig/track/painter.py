@@ -1,12 +1,9 @@
 """The champion's policy pictures drawn beside a live run instead of inside its loop: matplotlib takes about a
-quarter of a second a picture, and holds the interpreter's lock as the run's kernels do, so a thread would not
-help; a worker process does. The worker is started (and matplotlib imported there) when the trackers open, before
-the loop; pictures are asked for as the rows come, picked up when drawn without waiting, and the rest waited for
-at the end. Where a process cannot be started (inside a daemonic worker process) or stops, pictures are drawn on
-the run's own process, said once in the log. A picture never changes what the run computes.
-
-Starting the worker costs a core about two seconds (a new interpreter importing matplotlib): the run waits for it
-([`started`][ga_pig.track.painter.Painter.started]) before its loop rather than share its first seconds with it."""
+quarter of a second a picture and holds the interpreter's lock, so a worker process draws them. It is started when
+the trackers open, and the run waits for it ([`started`][ga_pig.track.painter.Painter.started], about two seconds)
+before its loop; pictures are asked for as the rows come, picked up when drawn, and the rest waited for at the end.
+Where a process cannot be started (inside a daemonic worker process) or stops, pictures are drawn on the run's own
+process, said once in the log."""
 
 from __future__ import annotations
 

@@ -27,10 +27,8 @@ TRIAL, OBJECTIVE = "optuna.trial", "objective"
 
 @dataclass(frozen=True)
 class RunName:
-    """How a run is known to the trackers: its directory (the key a second send finds it by), its MLflow
-    experiment, its name there, its TensorBoard subfolder, and for a trial of an Optuna sweep
-    (``hydra/sweeper=optuna``) its number (Hydra's job number: Optuna's trial number in a study the sweep
-    began), else None."""
+    """How a run is known to the trackers: its directory (the key a second send finds it by), its MLflow experiment,
+    its name there, its TensorBoard subfolder, and its trial number in an Optuna sweep (else None)."""
 
     directory: str
     experiment: str
@@ -42,8 +40,8 @@ class RunName:
 def run_name(spec: RunSpec, run_dir: Path) -> RunName:
     """A single run is one run of the MLflow experiment ``experiment`` and the TensorBoard subfolder
     ``<experiment>/<run dir>``; a job of a Hydra sweep is one run of the sweep's experiment
-    (``<experiment> sweep <sweep dir>``) and the subfolder ``<sweep dir>/<job dir>``, so a sweep's runs sit
-    together in both (``logger.experiment`` names the MLflow experiment instead)."""
+    (``<experiment> sweep <sweep dir>``) and the subfolder ``<sweep dir>/<job dir>`` (``logger.experiment``: the
+    MLflow experiment instead)."""
     run_dir = Path(run_dir).resolve()
     sweep, trial = _sweep_of(run_dir)
     experiment = spec.experiment if sweep is None else f"{spec.experiment} sweep {sweep.name}"
@@ -53,8 +51,7 @@ def run_name(spec: RunSpec, run_dir: Path) -> RunName:
 
 
 def _sweep_of(run_dir: Path) -> tuple[Path | None, int | None]:
-    """The sweep directory of a Hydra multirun job (as its ``.hydra/hydra.yaml`` says), or None; and its job
-    number where the sweep's sweeper is Optuna's, else None."""
+    """(the sweep directory of a Hydra multirun job, its job number under Optuna's sweeper); None where not."""
     try:
         hydra = OmegaConf.load(run_dir / ".hydra" / "hydra.yaml").hydra
         multirun = str(hydra.mode) == "MULTIRUN"

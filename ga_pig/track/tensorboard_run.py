@@ -93,9 +93,8 @@ class TensorBoardRun:
         self.last_picture = max(self.last_picture, generation)
 
     def finish(self, hparams: dict[str, str], summary: dict, report: list[str] | None) -> None:
-        """The config as hyperparameters beside the final numbers, and the report, at the run's last generation.
-        The HParams view shows each number's value at its latest step in the ``hparams`` subfolder, so a resumed
-        run's end adds its own there; a second send of the same end finds them and writes nothing."""
+        """The config as hyperparameters beside the final numbers, and the report, at the run's last generation (a
+        resumed run's end adds its own; a second send of the same end writes nothing)."""
         generation = int(summary.get("generations", 0))
         final = {f"final/{key}": float(summary[key]) for key in FINAL if summary.get(key) is not None}
         folder = self.folder / HPARAMS

@@ -26,10 +26,9 @@ _COLUMN_WORDS = {"mean": "population mean", "max": "population best", "min": "po
 
 def winrate_curves(frame: pd.DataFrame, by: str = "mutation", window: int = 5, column: str = "mean",
                    title: str = "") -> Figure:
-    """Recorded win rate vs generation, one colour per value of ``by`` ([Exeter GA 2016 Figs. 5–9, 12–16]):
-    a thin line per run and a thick one for the mean over runs, smoothed by a centred moving average over
-    ``window`` records (at most a fifth of a run's). ``frame`` is [`load_runs`][ga_pig.analysis.load_runs]'s table;
-    ``column`` one of its win-rate columns."""
+    """Recorded win rate vs generation, one colour per value of ``by`` ([Exeter GA 2016 Figs. 5–9, 12–16]): a thin
+    line per run and a thick one for their mean, a centred moving average over ``window`` records (at most a fifth of
+    a run's). ``frame``: [`load_runs`][ga_pig.analysis.load_runs]'s table; ``column``: one of its win-rate columns."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     if frame is None or frame.empty:
         return empty(fig, ax, "no recorded generations")
@@ -101,10 +100,9 @@ def fair_test_spread(frame: pd.DataFrame, confidence: float = 0.95, band: float 
 
 def random_search_density(means, peaks: dict[str, float | list[float]] | None = None,
                           levels=(0.95, 0.99, 0.999), published: dict[str, float] | None = None) -> Figure:
-    """Density of random-search draw means with the fitted normal and its quantiles (left, zoomed
-    on the draws), and on the full scale of win rates (right) where the draws lie beside what each GA reached
-    ([Exeter GA 2016 Fig. 10]): ``peaks`` maps a GA's name to its best exact win rate against the optimal, one
-    value or one per seed; ``published`` (same names) the figures the paper gave, drawn as open diamonds."""
+    """Density of random-search draw means with the fitted normal and its quantiles (left), and the draws beside what
+    each GA reached on the full scale (right; [Exeter GA 2016 Fig. 10]): ``peaks`` maps a GA's name to its best exact
+    win rate against the optimal (one or one per seed), ``published`` to the paper's figures (open diamonds)."""
     means = np.asarray(means, dtype=float)
     fig, (zoom, full) = plt.subplots(1, 2, figsize=(12, 4.8), gridspec_kw={"width_ratios": [1, 1.25]},
                                      layout="constrained")

@@ -9,8 +9,7 @@ never computed for them (with ``record=false`` a run never solves the game). The
 each member against the optimal policy.
 
 [`JUDGES`][ga_pig.evolve.judges.JUDGES] is the only list of judges: ``(fitness.kind, fitness.opponent) -> class``,
-filled by the [`judge`][ga_pig.evolve.judges.judge] decorator, from which the ``fitness`` group's options follow.
-Config validation and the contract tests read it.
+filled by the [`judge`][ga_pig.evolve.judges.judge] decorator; the ``fitness`` group's options follow from it.
 """
 
 # The judges register in the order imported here, the order messages and the configuration reference list them.

@@ -32,12 +32,11 @@ class Verdict:
 
 
 class Judge:
-    """The protocol of every judge, made for the run's ``engine`` (the game's, handed down by
-    [`Run`][ga_pig.evolve.assembled.Run]). ``params``: its parameter dataclass (the spec's ``fitness``, held as
-    ``params``; the schema, ``--help`` and the reference list its keys) and ``option`` (``fitness=<option>``), given by
-    [`judge`][ga_pig.evolve.judges.judge]; ``for_run(engine, spec, rng, rates)`` builds it for a run. ``totals``: each
-    member's round-robin total ([Exeter GA 2016 §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each
-    knockout match ([Exeter GA 2016 §3.4.2]; by default read from the totals); neither changes the judge.
+    """The protocol of every judge, made for the run's ``engine``. ``params`` (its parameter dataclass, the spec's
+    ``fitness``) and ``option`` (``fitness=<option>``) are given by [`judge`][ga_pig.evolve.judges.judge];
+    ``for_run(engine, spec, rng, rates)`` builds it for a run. ``totals``: each member's round-robin total ([Exeter GA
+    2016 §3.4.1]); ``duels(strategies, pairs)``: both members' scores in each knockout match ([Exeter GA 2016 §3.4.2];
+    by default read from the totals); neither changes the judge.
     [`verdict`][ga_pig.evolve.judges.Judge.verdict] judges a generation. A judge that keeps a champion (saved as
     ``best.npy``) returns it as ``champion``, promotes it in ``crown`` (the verdict's step, the only one that changes
     a judge) and carries it across checkpoints as ``state()`` / ``restore(state)`` (arrays by name).

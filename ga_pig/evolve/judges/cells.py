@@ -1,24 +1,20 @@
 """Simulated cell tests (``fitness.cell_tests``): the champion improved one score pair at a time, judged by
 games begun where the change is made.
 
-Near the optimum a champion and a challenger differ at a few score pairs, each worth ~1e-5 of a whole game: a game
-reaches such a pair once in hundreds or thousands, so whole games cannot tell the two apart (Hog's champion judged by
-games lost two thirds of its deficit at pairs each worth ~3e-5; docs/findings/discovery.md). A cell test asks each
-pair directly. For a member whose row at the turn start (i, j) — its decisions for the turn played there, or its dice
-count — differs from the champion's, pairs of games begin at (i, j), the champion to move against a copy of itself:
-in one game of a pair the first turn is played with the member's row, in the other with the champion's, and both go
-on alike on the same dice turn by turn ([`rollouts`][ga_pig.families._family.Family.rollouts]). Their mean
-difference is the row's advantage at (i, j) against the champion (policy improvement by rollouts,
-[Exeter optimal §3.1.1] with games as the judge). Each test is sequential, as the ladder's own: looks after `FIRST`,
-2 `FIRST`, 4 `FIRST`, ... pairs up to ``max_games``, won when the mean difference is ``z`` standard errors above zero,
-dropped when as far below, after ``max_games`` pairs, or when no pair differs. The rows that won make the next
-champion, the best one at each pair.
+Near the optimum a champion and a challenger differ at a few score pairs, each worth ~1e-5 of a whole game, which
+whole games cannot tell apart (docs/findings/discovery.md). A cell test asks each pair directly: for a member whose
+row at the turn start (i, j) — its decisions for the turn played there, or its dice count — differs from the
+champion's, pairs of games begin at (i, j), the champion to move against a copy of itself, the first turn played with
+the member's row in one game and the champion's in the other, then both alike on the same dice
+([`rollouts`][ga_pig.families._family.Family.rollouts]): policy improvement by rollouts ([Exeter optimal §3.1.1]).
+Each test is sequential, as the ladder's: looks after `FIRST`, 2 `FIRST`, 4 `FIRST`, ... pairs, won when the mean
+difference is ``z`` standard errors above zero, dropped when as far below, after ``max_games`` pairs, or when no pair
+differs. The rows that won make the next champion, the best one at each pair.
 
-The pairs the champion's own games reach most are tested first (turn starts counted in `VISIT_GAMES` simulated
-games of the champion against itself; pairs no game reached are left alone), each in proportion to the pairs
-it has played so far; a generation plays at most ``cell_tests`` pairs. A test's tally outlives a change of
-champion unless the champion's row at its pair changed: the advantage at one pair moves little when rows
-elsewhere change. No exact evaluation and no optimal policy is used: the tests are simulated games.
+The pairs the champion's own games reach most (turn starts counted in `VISIT_GAMES` games of the champion against
+itself) are tested first, each in proportion to the pairs it has played; a generation plays at most ``cell_tests``
+pairs. A test's tally outlives a change of champion unless the champion's row at its pair changed. No exact
+evaluation and no optimal policy is used.
 """
 
 from __future__ import annotations
@@ -88,8 +84,7 @@ class CellTests:
             self.tests[open_[n]][3] = -1
 
     def _differ(self, strategies: np.ndarray) -> np.ndarray:
-        """Whether each strategy's row at each score pair differs from the champion's on the turn totals a row can
-        consult (the trailing axes of ``strategies``: one strategy or a stack)."""
+        """Whether each strategy's row at each score pair differs from the champion's where a row is consulted."""
         differ = strategies != self.base
         return (differ & self._legal).any(axis=-1) if self._legal is not None else differ
 
@@ -97,8 +92,7 @@ class CellTests:
         return [key for key, t in self.tests.items() if t[3] == 0]
 
     def _worth(self, keys: list) -> np.ndarray:
-        """What a look may gain per pair it plays: a test that has played n pairs can still find an advantage of
-        ~1/sqrt(n) at a score pair reached v times, worth v/sqrt(n), for n more pairs."""
+        """What a look may gain per pair: v/sqrt(n) for a test of n pairs at a score pair reached v times."""
         return np.array([self.visits[k[0], k[1]] / (self.tests[k][2] + FIRST) ** 1.5 for k in keys])
 
     def _play(self) -> None:
@@ -142,8 +136,7 @@ class CellTests:
 
     # ------------------------------------------------------------------ the champion they test against
     def _rebase(self, champion: np.ndarray) -> None:
-        """Tests against ``champion``: those at pairs where its row changed are dropped, the reached pairs
-        recounted."""
+        """Tests against ``champion``: those where its row changed dropped, the reached pairs recounted."""
         if self.base is not None and np.array_equal(champion, self.base):
             return
         if self.base is not None:

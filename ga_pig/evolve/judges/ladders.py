@@ -30,12 +30,10 @@ class Ladder(Judge):
     The first generation plays a round robin; its best member is the first champion. From then on each member's
     fitness is its mean win rate against the last ``archive`` champions; the fittest member that beats each of the
     last ``must_beat`` champions becomes the next one — the GA's analogue of iterated best response
-    ([Exeter optimal §3.1.1]), with the archive guarding against cycling back to strategies beaten before. With n
-    players a member plays alone against copies of a champion, and beating it means winning more than its fair share,
-    1/n. The reigning champion is the run's own best (``champion``), chosen without the optimal policy; a member that
-    is the champion is never tested against itself. The champion improvers of a
-    [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) then improve the champion, in
-    ``crown``; ``totals`` only measures the members against the champions as they stand.
+    ([Exeter optimal §3.1.1]), the archive guarding against cycling back. With n players a member plays alone against
+    copies of a champion, and beating it means winning more than 1/n. The reigning champion is the run's own best
+    (``champion``), chosen without the optimal policy, and is never tested against itself; the champion improvers of
+    a [`verdict`][ga_pig.evolve.judges.Judge.verdict] (cell tests) improve it in ``crown``.
 
     A ladder gives ``_versus(strategies, opponents)``, the (members, opponents) win rates; ``_round_robin(strategies)``,
     each member's mean win rate against the others; and ``_promotes(candidate, champion)``, whether ``candidate``,
@@ -51,8 +49,7 @@ class Ladder(Judge):
         return self.champions[-1] if self.champions else None
 
     def _scored(self, strategies: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """Each member's fitness and its rates against the last ``archive`` champions (None: no champion yet, a
-        round robin)."""
+        """Each member's fitness and its rates against the last champions (None: no champion yet)."""
         if not self.champions:
             return self._round_robin(strategies), None
         rates = self._versus(strategies, self.champions[-self.params.archive:])
@@ -125,11 +122,9 @@ class SimulatedLadder(Ladder):
     batches that double from ``games_per_match`` up to ``fitness.max_games``, stopping as soon as the lead is beyond
     ``fitness.z`` standard errors either way; promoted only if it ends ahead by that much. With n players the lead is
     ``(n − 1) wins − (the copies' wins)``, whose standard error is ``sqrt((n − 1) games)`` when the candidate wins its
-    fair share, 1/n (with two players, wins − losses). ([Exeter optimal §3.3] asks for the sample size that makes a
-    comparison fair; here it adapts to how close the two are.) Members meet the same dice against each champion, turn
-    by turn (common random numbers, so they are compared on the same luck); ``fitness.paired``: see its key. With
-    ``compact`` (set where the game's loop reads thresholds and the run's genome gives them: three or more players,
-    threshold genomes) members and champions are per-state thresholds
+    fair share, 1/n (with two players, wins − losses): the sample size [Exeter optimal §3.3] asks for, adapted to how
+    close the two are. Members meet the same dice against each champion, turn by turn (common random numbers). With
+    ``compact`` (three or more players, threshold genomes) members and champions are per-state thresholds
     ([`Genome.thresholds`][ga_pig.evolve.genomes.Genome.thresholds]), played exactly as their strategies."""
 
     engine: Family
@@ -168,8 +163,7 @@ class SimulatedLadder(Ladder):
         return self._paired(candidate, champion) if self.params.paired else self._head_to_head(candidate, champion)
 
     def _paired(self, candidate, champion):
-        """The paired test (``fitness.paired``), decided once the batches' mean is beyond ``z`` standard errors of
-        their spread (or the batches do not vary)."""
+        """The paired test (``fitness.paired``): the batches' mean beyond ``z`` standard errors of their spread."""
         pool = self._scratch.stack([candidate, champion, champion])
         others, z = self.game.players - 1, self.params.z
         batches = max(self.params.max_games // self.games_per_match, 2)

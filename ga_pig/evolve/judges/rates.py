@@ -28,10 +28,9 @@ def _key(strategy: np.ndarray) -> bytes:
 
 
 class ExactRates:
-    """Exact seat-averaged win rates against fixed opponents, remembered by content: a strategy
-    met again against the same opponent (a survivor carried into the next generation, a clone) is
-    not evaluated again. Exact rates are deterministic and each member's is computed on its own,
-    so remembering changes no result, only the time; the ``size`` most recent pairs are kept."""
+    """Exact seat-averaged win rates against fixed opponents, remembered by content (the ``size`` most recent pairs):
+    a strategy met again against the same opponent (a survivor, a clone) is not evaluated again. Exact rates are
+    deterministic and computed member by member, so remembering changes no result, only the time."""
 
     def __init__(self, engine: Family, size: int = 4096) -> None:
         self.engine, self.size = engine, size
@@ -39,8 +38,7 @@ class ExactRates:
         self._seen: list[tuple[object, bytes]] = []
 
     def _opponent_key(self, opponent: np.ndarray) -> bytes:
-        """The opponent's digest, kept for the objects last seen (the champions are met again every
-        generation). An array changed in place would keep its old digest; the judges never do that."""
+        """The opponent's digest, kept for the objects last seen (never changed in place by the judges)."""
         for seen, key in self._seen:
             if seen is opponent:
                 return key
@@ -93,10 +91,8 @@ class ExactRates:
 class RatesVsOptimal:
     """Exact win rates of a generation's strategies against the optimal policy, shared by the
     recorder and [`OptimalJudge`][ga_pig.evolve.judges.OptimalJudge] (remembered:
-    [`ExactRates`][ga_pig.evolve.judges.ExactRates]).
-
-    The game is solved on first use, not before: a run that neither records nor is judged
-    against the optimal never solves it."""
+    [`ExactRates`][ga_pig.evolve.judges.ExactRates]). The game is solved on first use, so a run that neither records
+    nor is judged against the optimal never solves it."""
 
     def __init__(self, engine: Family) -> None:
         self.engine = engine

@@ -57,8 +57,7 @@ def final_dice(game: Game, size: int) -> np.ndarray:
 
 
 def _dice_final(game: Game, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(W, best) of a Hog final turn ([`final_turn`][ga_pig.families.endgame.final_turn.final_turn],
-    [`final_dice`][ga_pig.families.endgame.final_turn.final_dice])."""
+    """(W, best) of a Hog final turn (`final_turn`, `final_dice`)."""
     pi = game.dice_table()
     tail = np.cumsum(pi[:, ::-1], axis=1)[:, ::-1]  # tail[d, n]: d dice score at least n (n >= 1)
     W, best = np.zeros(size), np.ones(size, dtype=np.int64)
@@ -77,19 +76,16 @@ def dice_size(game: Game) -> int:
 
 
 def _first_margin(game: Game, W: np.ndarray) -> int:
-    """A first guess at the cap's margin over the goal: where the final turn's chance falls below
-    a thousandth of a bust — a tenth where the turn total can double (Pig Dice), whose final turn
-    has a heavy tail (W falls about fivefold per doubling of the points needed, not by a constant
-    factor per point: a thousandth would put the cap some 2,000 points past the goal, where a
-    tenth proves holding optimal at 335 for Pig Dice to 100). The check after solving decides."""
+    """A first guess at the cap's margin over the goal: where the final turn's chance falls below a thousandth of a
+    bust, a tenth where the turn total can double (Pig Dice: W then falls about fivefold per doubling of the points
+    needed, and a tenth proves holding optimal at 335 for goal 100). The check after solving decides."""
     rules = rules_of(game)
     below = np.nonzero(W[1:] <= (1e-1 if rules.move_p.size else 1e-3) * rules.bust_p)[0]
     return int(below[0]) + 1 if below.size else W.size
 
 
 def _largest_bank(game: Game, top: int) -> int:
-    """The largest total a turn can bank at cap ``top``: one roll past ``top - 1``, or a doubling of
-    the largest turn total below it."""
+    """The largest total a turn can bank at cap ``top``: one roll past ``top - 1``, or a doubling."""
     rules = rules_of(game)
     step = int(max(rules.add_amount.max(initial=0), rules.bank_amount.max(initial=0)))
     return max(top - 1 + step, 2 * top - 2 if rules.move_p.size else 0)
@@ -102,17 +98,15 @@ def _kernel_rules(game: Game, top: int):
 
 def cap(game: Game) -> int:
     """The cap ``top`` of the game's strategies ([`EndgameRollHold`][ga_pig.families.endgame.space.EndgameRollHold])
-    and the solver's first try: goal plus the margin past which the final turn's chance of catching up
-    falls below a thousandth of a bust's (a tenth where the turn total can double); goal + 1 where
-    nobody plays past the goal. From the rules alone: no solving."""
+    and the solver's first try, from the rules alone: goal plus `_first_margin`; goal + 1 where nobody plays past the
+    goal."""
     check_game(game)
     return game.goal if game.max_dice else _cap(game)
 
 
 @functools.lru_cache(maxsize=64)
 def _cap(game: Game) -> int:
-    """[`cap`][ga_pig.families.endgame.final_turn.cap] of a checked game, remembered (with doubling, the final
-    turn's odds take a chain per number of points)."""
+    """`cap` of a checked game, remembered (with doubling, the final turn's odds cost a chain per point)."""
     if not any(DECIDES[game.endgame]):
         return game.goal + 1
     return game.goal + _first_margin(game, final_turn(game, 8 * game.goal + 64))

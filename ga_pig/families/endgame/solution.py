@@ -27,8 +27,6 @@ class EndgameSolution:
         The cap at which a mover banks (Hog: the goal).
     rounds : ndarray(int64, shape=(goal, goal))
         Policy-improvement rounds (or value-iteration sweeps) of the pair seat 0 at (i, j), seat 1 at (j, i).
-    method : str
-    game : Game
     """
 
     policy: np.ndarray

@@ -45,9 +45,7 @@ BYTES_PER_STATE = 9
 
 def _solve_with(game: Game, top: int, method: str, tol: float, max_iterations: int, improve=(True, True),
                 policy: np.ndarray | None = None):
-    """(P, policy, rounds, W, decides) solved at cap ``top`` (Hog: tables [seat, i, j] of dice, no cap): both
-    seats choosing (optimal play), or only the seats in ``improve`` against the others' actions in ``policy`` (a
-    best response)."""
+    """(P, policy, rounds, W, decides) at cap ``top``: both seats choosing, or only the seats in ``improve``."""
     goal, decides, exact = game.goal, _decides(game), method == "policy_iteration"
     choice = Choice(exact, np.array(improve, np.bool_), float(tol), TIE_MARGIN if exact else 0.0, int(max_iterations))
     rounds = np.zeros((goal, goal), dtype=np.int64)
@@ -87,7 +85,6 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
 
     Parameters
     ----------
-    game : Game
     method : {"policy_iteration", "value_iteration"}
         Both give the same values within 1e-12.
     tol : float
@@ -121,8 +118,7 @@ def optimal(game: Game, method: str = "policy_iteration", tol: float = 1e-15, ma
 
 
 def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
-    """``values`` [seat, i, j, k] with NaN, in place, where ``i + k`` passes the cap ``top``
-    (states that do not exist)."""
+    """``values`` [seat, i, j, k] set to NaN in place where ``i + k`` passes the cap ``top``."""
     goal = values.shape[1]
     beyond = (np.arange(top + 1)[None, :] + np.arange(goal)[:, None]) > top  # [i, k]
     values[:, beyond[:, None, :].repeat(goal, axis=1)] = np.nan
@@ -130,9 +126,7 @@ def _past_cap_nan(values: np.ndarray, top: int) -> np.ndarray:
 
 
 def _within_cap(game: Game, P: np.ndarray, policy: np.ndarray, top: int):
-    """Tables solved at a cap above [`cap`][ga_pig.families.endgame.final_turn.cap] cut back to it when the policy
-    banks below it everywhere (the values there are unchanged: every mover banks there anyway), so optimal
-    play is a strategy of the game's space."""
+    """Tables solved past `cap` cut back to it where the policy banks below it everywhere."""
     limit = cap(game)
     if top <= limit:
         return P, policy, top

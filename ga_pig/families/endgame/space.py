@@ -24,11 +24,9 @@ __all__ = ["EndgameRollHold", "EndgameDiceCounts", "space_of"]
 
 
 class EndgameDiceCounts(DiceCounts):
-    """Int ``s[seat, i, j]``, shape ``(2, goal, goal)``: how many dice the mover in ``seat`` (0: the
-    first mover) rolls at once at its score i and the opponent's j (Hog), under an endgame rule
-    that lets the other player answer a player who reaches the goal
-    ([`ga_pig.families.endgame`][ga_pig.families.endgame]); the seat matters under ``equal_turns``. Every entry is
-    consulted; the final turn needs no gene (it rolls the dice most likely to get ahead)."""
+    """Int ``s[seat, i, j]``, shape ``(2, goal, goal)``: how many dice the mover in ``seat`` (0: the first mover)
+    rolls at once at its score i and the opponent's j (Hog) under an endgame rule (the seat matters under
+    ``equal_turns``). Every entry is consulted; the final turn needs no gene (it rolls the dice likeliest to win)."""
 
     name = "endgame_dice"
     seated = True

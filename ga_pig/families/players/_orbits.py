@@ -23,8 +23,7 @@ MAX_ASSIGNMENTS = 20_000
 
 @dataclass(frozen=True)
 class _Line:
-    """A turn strategy of one mover: its row, and the turn's value A + B R x_next (the mover's
-    own: A[0] + B y, with y its win probability at the next turn start)."""
+    """A turn strategy of one mover: its row, and the mover's turn value A[0] + B y."""
 
     row: np.ndarray
     A: np.ndarray
@@ -35,8 +34,7 @@ class _Line:
 
 
 class _Turns:
-    """The turns of the mover at ``idx`` in the equilibrium solve, against the values ``X`` of
-    the states its holds reach."""
+    """The turns of the mover at ``idx``, against the values ``X`` of the states its holds reach."""
 
     def __init__(self, game: Game, players: int, X: np.ndarray, start_row: np.ndarray, idx: int):
         self.rules, self.X, self.idx = _turn_rules(rules_of(game)), X, idx
@@ -50,10 +48,8 @@ class _Turns:
         return _Line(row, self.turn.alpha[0].copy(), float(self.turn.beta[0]))
 
     def envelope(self, limit: int = 4096) -> tuple[list[_Line], list[float]]:
-        """The mover's best turn strategies over y in [0, 1] by increasing y — the upper envelope
-        of the lines A[0] + B y: each best response's line, found where two neighbours' lines
-        cross until no best response beats them there — and the y where each hands over to the
-        next."""
+        """The mover's best turn strategies over y in [0, 1] by increasing y (the upper envelope of the lines
+        A[0] + B y, found where neighbours cross until no best response beats them) and the y where each hands over."""
         lines = [self.best(0.0)]
         high = self.best(1.0)
         if high.B > lines[0].B:
@@ -126,8 +122,7 @@ def _resolve_orbit(game: Game, players: int, X: np.ndarray, strategy, start: int
 
 
 def _search_orbit(envelopes, windows, turns, orbit, states, strategy, X) -> bool:
-    """`_resolve_orbit`'s search over the assignments of envelope lines ``windows[m]``
-    (first, last) to each mover, fewest mixing movers first."""
+    """`_resolve_orbit`'s search over the movers' envelope lines ``windows[m]``, fewest mixing movers first."""
     from scipy.optimize import brentq, least_squares, root
 
     policy, alternative, mix = strategy

@@ -61,7 +61,6 @@ class PlayersSolution:
         Policy-iteration rounds of each orbit, at its first score tuple; -1 where it was resolved by mixing.
     unsettled : int
         Orbits whose choices still switched after ``max_iterations`` (0: an exact equilibrium).
-    game : Game
     """
 
     policy: np.ndarray
@@ -112,8 +111,7 @@ def _order(goal: int, players: int) -> np.ndarray:
 
 
 def _run(game: Game, players: int, identities: int, greedy_of, strategy, max_iterations: int, heuristic: bool = True):
-    """The orbit kernel on ``strategy`` = (policy, alternative, mix), flat per identity; an orbit it leaves
-    unresolved goes to `_resolve_orbit` before the pass goes on."""
+    """The orbit kernel on ``strategy`` (policy, alternative, mix), its unresolved orbits to `_resolve_orbit`."""
     rules = rules_of(game)
     goal = game.goal
     X = np.zeros((identities, goal ** players, players))
@@ -152,9 +150,7 @@ def optimal(game: Game, players: int | None = None, max_iterations: int = 1000,
 
 
 def _stack(policies, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(policy, alternative, mix), flat per seat, from one strategy per player: a bool array, or a
-    [`PlayersSolution`][ga_pig.families.players.PlayersSolution] (its stationary strategy, mixing where it
-    mixes)."""
+    """(policy, alternative, mix), flat per seat, from one strategy (or ``PlayersSolution``) per player."""
     goal, players = game.goal, len(policies)
     shape = (goal,) * players + (goal,)
     stacked = []  # (policy, alternative, mix) per seat

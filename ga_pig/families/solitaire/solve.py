@@ -41,8 +41,6 @@ class SolitaireSolution:
         The success probability at each state; 1.0 where ``i + k >= goal``, NaN for ``j >= turns``.
     iterations : int
         Sweeps (value iteration) or policy-improvement rounds (policy iteration).
-    method : str
-    game : Game
     """
 
     policy: np.ndarray

@@ -1,9 +1,6 @@
-"""The two-player family under the first-to-goal rule: first to bank the goal wins.
-
-Every roll-and-hold game (one-die Pig and its variants, the doubles and resetting dice of two-dice
-Pig, Pass the Pigs and Pig Dice) and Hog's dice counts: one set of kernels reads both, a dice-count
-strategy standing where a roll/hold table would with a turn-total axis of length 1.
-"""
+"""The two-player family under the first-to-goal rule: first to bank the goal wins. Every roll-and-hold game and
+Hog, whose dice counts one set of kernels reads as roll/hold tables are
+([`ga_pig.families.two_player.space`][ga_pig.families.two_player.space])."""
 
 from __future__ import annotations
 
@@ -79,8 +76,7 @@ class TwoPlayer(TwoSeats):
 
     @functools.cached_property
     def _table(self) -> tuple:
-        """(table, kind): the game's goal and roll table as the loop reads them, and (moves, dice), the loop it
-        plays."""
+        """(table, kind): the goal and roll table as the loop reads them, and the loop it plays."""
         return (self.game.goal, *self.rolls), (self.rules.move_p.shape[0] > 0, bool(self.game.max_dice))
 
     def turn_starts(self, a, b, games, seed):
@@ -106,8 +102,7 @@ class TwoPlayer(TwoSeats):
 
 
 def _roll_hold_totals(game: Game) -> np.ndarray:
-    """The turn totals rolling can reach (adding, doubling or subtracting), plus a BANK amount on
-    top of any of them."""
+    """The turn totals rolling can reach, plus a BANK amount on top of any of them."""
     probabilities, effects, amounts = game.tables()
     outcomes = np.flatnonzero(probabilities > 0)
     possible = np.zeros(game.goal, dtype=bool)

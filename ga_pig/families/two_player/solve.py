@@ -1,13 +1,5 @@
-"""Optimal play ([Neller & Presser 2004]) and best responses for two players under the first-to-goal rule.
-
-* [`optimal`][ga_pig.exact.solve.optimal] — the optimal policy of the zero-sum game by value iteration
-  ([Neller & Presser 2004]; [Neller & Presser 2005]; [STOR609 replication §2.2.5]) or by policy iteration
-  ([Exeter GA 2016 §3.5], "strategy iteration"), one pair of banked scores {(i, j), (j, i)} at a time, highest score sum
-  first.
-* [`best_response`][ga_pig.exact.solve.best_response] — the policy that maximizes its win probability against a fixed
-  strategy from every state ([Exeter optimal §2.3.5]), stalemates counting as losses.
-Tables use the indexing of [`ga_pig.strategies`][ga_pig.strategies].
-"""
+"""Optimal play ([Neller & Presser 2004]) and best responses for two players under the first-to-goal rule, as
+[`ga_pig.exact.solve`][ga_pig.exact.solve] describes them."""
 
 from __future__ import annotations
 
@@ -42,8 +34,6 @@ class Solution:
     iterations : ndarray(int64, shape=(goal, goal))
         Sweeps or policy-improvement rounds spent on each pair of banked scores (the optimal solvers record
         {(i, j), (j, i)} at ``[min(i, j), max(i, j)]``).
-    method : str
-    game : Game
     """
 
     policy: np.ndarray
@@ -64,8 +54,7 @@ class Solution:
 
 
 def _finish(policy, value, iterations, method, game) -> Solution:
-    """The kernels' tables in the space's shape; states never consulted: no action (False, or
-    the policy as it stands where every state is consulted), value 1."""
+    """The kernels' tables in the space's shape; states never consulted: no action, value 1."""
     space = space_of(game)
     policy, value = space.from_kernel(policy), space.from_kernel(value)
     mask = space.legal()
@@ -85,8 +74,7 @@ BYTES_PER_STATE = 48
 
 
 def _tables(game: Game, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """Zeroed value table and the starting policy (roll everywhere; one die for Hog) in the
-    kernels' layout, once the game is known to fit in memory."""
+    """Zeroed values and the starting policy (roll everywhere; one die for Hog) in the kernels' layout."""
     space = space_of(game)
     space.check_fits(BYTES_PER_STATE, what)
     return np.zeros(space.kernel_shape), np.ones(space.kernel_shape, dtype=space.dtype)
