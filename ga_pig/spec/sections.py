@@ -183,7 +183,8 @@ class RunSpec(Frozen):
     #: record every this many generations (null: 10 with simulated fitness, 1 with exact; see
     #: ``RunSpec.recorded_every``)
     eval_every: int | None = None
-    #: write a checkpoint every this many generations (also on Ctrl-C, SIGTERM and at the end)
+    #: write a checkpoint every this many generations (with islands: at the first migration past them; also on
+    #: Ctrl-C, SIGTERM and at the end)
     checkpoint_every: int = 25
     #: the seed of every random draw: the same seed gives the same outputs
     seed: int = 0

@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 
 from ga_pig.config import compose, fit_experiment, validate
+from ga_pig.evolve.islands import loop
 from ga_pig.runs import cluster, run
 
 run_module = importlib.import_module("ga_pig.runs.start")  # the module, which the package's `run` hides
@@ -117,9 +118,14 @@ def test_a_run_stopped_at_a_migration_resumes_as_if_never_stopped(tmp_path, monk
     _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "stopped"))
 
 
-def test_generations_extend_a_finished_run_as_if_it_had_run_on(tmp_path):
-    _run(tmp_path / "whole")
-    _run(tmp_path / "short", "generations=4")
+def test_generations_extend_a_finished_run_as_if_it_had_run_on(tmp_path, monkeypatch):
+    """And the checkpoint is written at the first migration past every ``checkpoint_every`` generations and at the
+    end."""
+    saved, save = [], loop.save_islands
+    monkeypatch.setattr(loop, "save_islands", lambda *args: saved.append(args[2][0].generation) or save(*args))
+    _run(tmp_path / "whole", "checkpoint_every=3")
+    assert saved == [4, 6]
+    _run(tmp_path / "short", "generations=4", "checkpoint_every=3")
     resume = [f"resume={tmp_path / 'short'}", "generations=6"]
     run(compose(resume), tmp_path / "short", resume)
     _same(_outputs(tmp_path / "whole"), _outputs(tmp_path / "short"))

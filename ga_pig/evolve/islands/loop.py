@@ -1,11 +1,11 @@
-"""The island model's loop on the coordinator: the islands evolve apart for an epoch (``migration.every``
-generations, [`epoch`][ga_pig.evolve.islands.island.epoch]) as tasks of a pool, then meet at a migration at that
-fixed generation ([`migrate`][ga_pig.evolve.islands.migration.migrate]); a checkpoint is written at every migration,
-on Ctrl-C, a stop signal or the loss of every worker ([`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost]) and
-at the end. The run's champion is the islands' champion the experiment's own judge ranks first in a round of its
-totals among them, so an oracle-free experiment never asks the optimal policy; the summary and the report name its
-island. What a pool is: ``pool(function, calls)`` returns
-``[function(*call) for call in calls]``, in order, wherever it runs them
+"""The island model's loop on the coordinator: the islands evolve apart for an epoch (``migration.every`` generations,
+[`epoch`][ga_pig.evolve.islands.island.epoch]) as tasks of a pool, then meet at a migration at that fixed generation
+([`migrate`][ga_pig.evolve.islands.migration.migrate]); a checkpoint is written at the first migration past every
+``checkpoint_every`` generations, on Ctrl-C, a stop signal or the loss of every worker
+([`WorkersLost`][ga_pig.evolve.islands.loop.WorkersLost]) and at the end. The run's champion is the islands'
+champion the experiment's own judge ranks first in a round of its totals among them, so an oracle-free experiment
+never asks the optimal policy; the summary and the report name its island. What a pool is: ``pool(function, calls)``
+returns ``[function(*call) for call in calls]``, in order, wherever it runs them
 ([`ga_pig.runs.cluster`][ga_pig.runs.cluster] runs them on Dask)."""
 
 from __future__ import annotations
@@ -166,11 +166,15 @@ def _evolve(run: Run, pool: Pool) -> dict:
                 islands.records.extend(rows)
                 for row in merged(rows, spec.columns) if on_row else ():
                     on_row(row, None)
-                islands.generation = stop
-                islands.save()
-                islands.flush()
+                previous, islands.generation = islands.generation, stop
+                # as often as a lone run's: the checkpoint and the table hold the whole run, so writing them at
+                # every migration made each one longer than the last while the workers waited
+                if stop < total and stop // spec.checkpoint_every > previous // spec.checkpoint_every:
+                    islands.save()
+                    islands.flush()
                 progress.advance(stop, leading([r for r in rows if r["generation"] == rows[-1]["generation"]])
                                  if rows else None)
+            islands.save()  # the last migration's: resumed after a time limit, or extended with generations=
             final = pool(finish, [(spec, engine, i, islands.states[i]) for i in range(spec.islands)])
     except (KeyboardInterrupt, Stopped) as error:
         islands.flush()
