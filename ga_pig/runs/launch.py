@@ -217,15 +217,17 @@ class LaunchCallback(Callback):
 
 
 def write_sweep_table() -> None:
-    """Write ``sweep.csv``, one row a job ([`load_sweep`][ga_pig.analysis.load.load_sweep]), in the sweep this process
-    started, if any: when it ends, and when it is stopped."""
+    """Write ``sweep.csv`` and ``sweep.parquet``, one row a job ([`load_sweep`][ga_pig.analysis.load.load_sweep]), in
+    the sweep this process started, if any: when it ends, and when it is stopped."""
     from ga_pig.analysis.load import load_sweep
 
     if _sweep and (_sweep[0] / SWEEP_CONFIG).is_file():
         with warnings.catch_warnings(), suppress(ValueError, OSError):  # no job wrote a run yet: no table
             warnings.simplefilter("ignore")
             table = load_sweep(_sweep[0])
-            atomic_write(_sweep[0] / SWEEP_TABLE, lambda tmp: table.to_csv(tmp, index=False))
+            csv = _sweep[0] / SWEEP_TABLE
+            atomic_write(csv, lambda tmp: table.to_csv(tmp, index=False))
+            atomic_write(csv.with_suffix(".parquet"), lambda tmp: table.to_parquet(tmp, index=False))
 
 
 def _no_sacct(record: logging.LogRecord) -> bool:

@@ -260,6 +260,7 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
     import time
 
     from ga_pig.analysis import load_summaries
+    from ga_pig.analysis.__main__ import main
     from ga_pig.runs.command import check
 
     sweep = ["--multirun", "hydra.launcher.n_jobs=1", "experiment=knockout", "seed=1,2,3", "game.goal=30",
@@ -276,6 +277,8 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
         f"continue the sweep in {stopped} with: python -m ga_pig resume={stopped}" in output, output
     assert (stopped / "0_knockout" / "summary.json").exists() and not (stopped / "1_knockout" / "summary.json").exists()
     assert not (stopped / "2_knockout").exists()
+    assert main(["sweep", str(stopped)]) == 0 and f"2 of 3 jobs to run (job 1, 2): continue with python -m ga_pig " \
+        f"resume={stopped}\n" in capsys.readouterr().out
     for argv, said in (([*sweep, f"hydra.sweep.dir={stopped}"], f"continue that sweep with resume={stopped}"),
                        ([f"resume={stopped}", "seed=1,2"], "seed=1,2: the sweep in")):
         with pytest.raises(SystemExit):
@@ -291,9 +294,12 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
             assert (stopped / job / name).read_bytes() == (whole / job / name).read_bytes(), (job, name)
     log = (stopped / "0_knockout" / "ga_pig.log").read_text()
     assert log.count("generation 300/300") == 1 and "resumed" not in log and "job 1 of 3 kept, not run again" in log
-    table_ = pd.read_csv(stopped / "sweep.csv", float_precision="round_trip")  # a row a job, as load_summaries reads
+    table_ = pd.read_parquet(stopped / "sweep.parquet")  # a row a job, as load_summaries reads, and in sweep.csv
+    assert pd.read_csv(stopped / "sweep.csv", dtype=str).equals(table_.astype(str).replace("nan", np.nan))
+    assert main(["sweep", str(stopped)]) == 0 and capsys.readouterr().out.endswith("3 jobs finished, every job of "
+                                                                                     "the sweep\n")
     summaries = load_summaries(stopped).set_index("run_dir").loc[table_["run_dir"]]
-    assert list(table_["job"]) == [0, 1, 2] and list(table_["seed"]) == [1, 2, 3]
+    assert list(table_["job"]) == [0, 1, 2] and list(table_["seed"]) == ["1", "2", "3"]
     assert list(table_["status"]) == ["finished"] * 3 and (table_["generations"] == 300).all()
     for key in ("best_ever", "final_best", "seconds"):
         assert np.array_equal(table_[key], summaries[key]), key
