@@ -29,6 +29,9 @@ def jobs_in(sweep_dir: Path) -> int | None:
 
 
 def main(argv: list[str]) -> int:
+    if argv in (["-h"], ["--help"]):
+        print(f"{USAGE}\nprints the sweep's table, a row a job, and the jobs that resume=<sweep dir> would still run")
+        return 0
     if len(argv) != 2 or argv[0] != "sweep":
         print(USAGE, file=sys.stderr)
         return 2
