@@ -207,6 +207,7 @@ class LaunchCallback(Callback):
             # every job's config is composed again from these overrides: pin the claimed directory
             config.hydra.overrides.hydra.append(f"hydra.sweep.dir={sweep_dir}")
         if "optuna" in str(config.hydra.sweeper.get("_target_", "")).lower():
+            logging.getLogger("alembic").setLevel(logging.WARNING)  # a line a plugin as Optuna imports it
             from ga_pig.runs.optuna_sweep import keep_study
 
             keep_study(config, sweep_dir, going_on)

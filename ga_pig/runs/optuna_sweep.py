@@ -7,7 +7,6 @@ sweeper) names the storage and the study where the command line does not, and ha
 
 from __future__ import annotations
 
-import logging
 import warnings
 from pathlib import Path
 
@@ -36,7 +35,6 @@ class StudySweeper(OptunaSweeper):
         plugin = self.sweeper
         if str(plugin.storage).startswith("sqlite:"):  # SQLAlchemy 2 leaves Optuna 2's schema stamp uncommitted,
             # which locks the file: the driver commits each statement itself
-            logging.getLogger("alembic").setLevel(logging.WARNING)  # its schema's plugins, each on a line
             plugin.storage = RDBStorage(plugin.storage, engine_kwargs={"connect_args": {"isolation_level": None}})
         try:
             study = optuna.load_study(study_name=plugin.study_name, storage=plugin.storage)
