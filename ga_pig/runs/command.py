@@ -179,8 +179,6 @@ def _continue_sweep(sweep: Path, given: list[str]) -> list[str]:
     except DirectoryInUse as error:
         refuse(error)
     saved = OmegaConf.load(sweep / SWEEP_CONFIG).hydra
-    if "optuna" in str(saved.sweeper.get("_target_", "")):
-        refuse(f"config key 'resume' = '{sweep}': an Optuna sweep cannot be continued; start a new one")
     task, mine = list(saved.overrides.task), [o for o in given if _key(o) != "resume"]
     hydra = [o for o in mine if o.lstrip("+~").startswith(("hydra.", "hydra/")) and _key(o) != "hydra.sweep.dir"]
     for override in mine:

@@ -11,7 +11,8 @@ runs before Hydra makes any directory ([`ga_pig.runs.command`][ga_pig.runs.comma
   holds it; so does a job that SLURM has requeued ([`continue_restarted`][ga_pig.runs.launch.continue_restarted]);
 * ``resume=<sweep dir>`` runs the sweep again in its own directory, once no other process holds it: each job
   finished there is kept ([`finished_job`][ga_pig.runs.launch.finished_job]), each with a checkpoint continues
-  from it, and the others start in place;
+  from it, and the others start in place; an Optuna sweep goes on with its study
+  ([`ga_pig.runs.optuna_sweep`][ga_pig.runs.optuna_sweep]);
 * a named directory that holds a run stopped before its first checkpoint
   ([`stopped_before_checkpoint`][ga_pig.rundir.stopped_before_checkpoint]) is emptied and the run starts again
   there, saying so.
@@ -61,10 +62,9 @@ __all__ = ["LaunchCallback", "quiet_sacct", "slurm_restarted", "continue_restart
 
 #: What [`tell_stop`][ga_pig.runs.launch.tell_stop] reads: the run directory this process claimed for its single run
 #: with its checkpoint's identity then (None: none yet), or the directory of the sweep it started (whose jobs
-#: each speak for themselves), and whether Optuna drives it (such a sweep cannot be continued).
+#: each speak for themselves).
 _claimed: list[tuple[Path, tuple | None]] = []
 _sweep: list[Path] = []
-_optuna: list[bool] = [False]
 #: The sweep directory that ``resume=<sweep dir>`` continues, as the command line's check found it.
 continued: list[Path] = []
 
@@ -93,9 +93,6 @@ def tell_stop(stop: KeyboardInterrupt | Stopped, argv: list[str], entry: bool = 
     nothing was written (in a launcher's job process, the job's directory was claimed elsewhere)."""
     what = "interrupted (Ctrl-C)" if isinstance(stop, KeyboardInterrupt) else str(stop)
     write_sweep_table()  # its table says where each job stands; a job stopped with a checkpoint has said so
-    if _sweep and _optuna[0]:
-        _say(f"{what}: {_sweep[0]} keeps the finished trials, but an Optuna sweep cannot be continued; start a new one")
-        return
     if _sweep:
         _say(f"{what}: continue the sweep in {_sweep[0]} with: python -m ga_pig resume={shlex.quote(str(_sweep[0]))}")
         return
@@ -194,7 +191,8 @@ class LaunchCallback(Callback):
         if str(config.hydra.launcher.get("_target_", "")).endswith("SlurmLauncher"):
             quiet_sacct()
         try:
-            if continued and Path(config.hydra.sweep.dir).resolve() == continued[0]:  # its jobs' directories kept
+            going_on = bool(continued) and Path(config.hydra.sweep.dir).resolve() == continued[0]
+            if going_on:  # its jobs' directories kept
                 sweep_dir = continued[0]
                 hold(sweep_dir)
             else:
@@ -204,12 +202,16 @@ class LaunchCallback(Callback):
             refuse(ValueError(str(error).replace("hydra.run.dir", "hydra.sweep.dir").replace("that run", "that sweep")))
         ready()
         _sweep[:] = [sweep_dir]
-        _optuna[0] = "optuna" in str(config.hydra.sweeper.get("_target_", "")).lower()
         with open_dict(config):
             config.hydra.sweep.dir = str(sweep_dir)
             # every job's config is composed again from these overrides: pin the claimed directory
             config.hydra.overrides.hydra.append(f"hydra.sweep.dir={sweep_dir}")
-        if _optuna[0]:  # Hydra's own sweeper saves it; with it, resume= knows this sweep and refuses it by name
+        if "optuna" in str(config.hydra.sweeper.get("_target_", "")).lower():
+            logging.getLogger("alembic").setLevel(logging.WARNING)  # a line a plugin as Optuna imports it
+            from ga_pig.runs.optuna_sweep import keep_study
+
+            keep_study(config, sweep_dir, going_on)
+            # Hydra's own sweeper saves it; with it, resume= knows this sweep's overrides
             atomic_write(sweep_dir / SWEEP_CONFIG, lambda tmp: OmegaConf.save(config, tmp))
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:

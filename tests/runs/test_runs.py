@@ -6,8 +6,11 @@ command line, sweeps and their failed jobs, and pinned results."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -255,10 +258,6 @@ def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
     one run), the second continues, the third starts, each in its own directory, and every job ends as in the
     uninterrupted sweep; its ``sweep.csv`` has a row a job. The same command again is refused, pointing to
     ``resume=``, and so is a changed one."""
-    import os
-    import signal
-    import time
-
     from ga_pig.analysis import load_summaries
     from ga_pig.analysis.__main__ import main
     from ga_pig.runs.command import check
@@ -363,31 +362,32 @@ def test_pinned_runs_do_not_move(overrides, legacy_sha, table_sha, best_sha, tmp
     assert hashlib.sha256(np.load(tmp_path / "best.npy").tobytes()).hexdigest() == best_sha
 
 
-def test_optuna_sweeper_tunes_and_load_runs_reads_the_trials(tmp_path, monkeypatch, capsys):
-    """hydra/sweeper=optuna maximizes the run's objective (its champion's best exact win rate);
-    the trials are ordinary sweep jobs. Such a sweep cannot be continued, and a stopped one says so."""
+def test_optuna_sweeper_tunes_and_load_runs_reads_the_trials(tmp_path):
+    """hydra/sweeper=optuna maximizes the run's objective (its champion's best exact win rate); the trials are
+    ordinary sweep jobs, trial k in job k. Stopped by SIGTERM while its fourth trial runs, the sweep says how to
+    continue; ``resume=<sweep dir>`` goes on with its study to 6 completed trials, the stopped one asked again."""
+    import optuna
+
     from ga_pig.analysis import load_runs, load_summaries
-    from ga_pig.runs import launch
-    from ga_pig.runs.command import check
 
     sweep = tmp_path / "study"
-    process = _cli("--multirun", "hydra/sweeper=optuna", "hydra.sweeper.n_trials=3", "hydra.sweeper.n_jobs=1",
+    process = _cli("--multirun", "hydra/sweeper=optuna", "hydra.sweeper.n_trials=6", "hydra.sweeper.n_jobs=1",
                    "hydra.sweeper.direction=maximize", "hydra.sweeper.sampler.seed=1", "mutation=interval(0.01,0.3)",
-                   "game.goal=12", "generations=3", "population_size=4", "fitness=exact", "hydra/launcher=basic",
-                   f"hydra.sweep.dir={sweep}")
-    output, _ = process.communicate(timeout=300)
-    assert process.returncode == 0, output
-    summaries = load_summaries(sweep)
-    assert len(summaries) == 3 and summaries["mutation"].nunique() == 3
-    assert len(load_runs(sweep)["run_dir"].unique()) == 3
+                   "game.goal=12", "generations=30", "population_size=4", "fitness=exact", "checkpoint_every=1",
+                   "progress=false", "hydra/launcher=basic", f"hydra.sweep.dir={sweep}", start_new_session=True)
+    while not (sweep / "3_default" / "checkpoint.npz").exists() and process.poll() is None:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGTERM)
+    output, _ = process.communicate(timeout=120)
+    assert process.returncode == 143 and f"python -m ga_pig resume={sweep}\n" in output, output
+    assert not (sweep / "3_default" / "summary.json").exists() and not (sweep / "4_default").exists()
+    output, _ = _cli(f"resume={sweep}").communicate(timeout=300)
+    trials = optuna.load_study(study_name="study", storage=f"sqlite:///{sweep}/optuna.db").trials
+    assert [t.state.name for t in trials] == ["COMPLETE"] * 3 + ["FAIL"] + ["COMPLETE"] * 3, output
+    assert trials[4].params == trials[3].params and {p.name for p in sweep.glob("*_default")} == {
+        f"{t.number}_default" for t in trials}
+    summaries = load_summaries(sweep).query("status == 'finished'").sort_values("run_dir")
+    assert list(summaries["mutation"]) == [t.params["mutation"] for t in trials if t.values]
+    assert len(load_runs(sweep)["run_dir"].unique()) == 7  # the stopped job's generations too
     assert OmegaConf.load(sweep / "optimization_results.yaml").best_value == pytest.approx(summaries[
-        "champion_best_ever"].max())
-    with pytest.raises(SystemExit):
-        check([f"resume={sweep}"])
-    monkeypatch.setattr(launch, "_sweep", [])
-    monkeypatch.setattr(launch, "_optuna", [False])
-    config = OmegaConf.load(sweep / "multirun.yaml")
-    config.hydra.sweep.dir = str(tmp_path / "stopped")
-    launch.LaunchCallback().on_multirun_start(config)
-    launch.tell_stop(KeyboardInterrupt(), [])
-    assert capsys.readouterr().err.count("an Optuna sweep cannot be continued") == 2
+        "champion_best_ever"].max()) == max(t.value for t in trials if t.values)
