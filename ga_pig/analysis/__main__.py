@@ -16,16 +16,16 @@ from ga_pig.rundir import SWEEP_CONFIG
 USAGE = "usage: python -m ga_pig.analysis sweep <sweep dir>"
 
 
-def jobs_in(sweep_dir: Path) -> int | None:
-    """How many jobs the sweep's overrides expand to (Hydra's own sweeper: every combination); None for a sweeper
-    that draws its own (Optuna)."""
+def jobs_in(sweep_dir: Path) -> tuple[int, bool]:
+    """How many jobs the sweep runs (Hydra's own sweeper: every combination of its overrides; Optuna's: ``n_trials``
+    completed trials), and whether Optuna drives it."""
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
     saved = OmegaConf.load(sweep_dir / SWEEP_CONFIG).hydra
     if "optuna" in str(saved.sweeper.get("_target_", "")).lower():
-        return None
+        return int(saved.sweeper.n_trials), True
     parsed = OverridesParser.create().parse_overrides(list(saved.overrides.task))
-    return math.prod(len(list(o.sweep_string_iterator())) for o in parsed if o.is_sweep_override())
+    return math.prod(len(list(o.sweep_string_iterator())) for o in parsed if o.is_sweep_override()), False
 
 
 def main(argv: list[str]) -> int:
@@ -47,13 +47,14 @@ def main(argv: list[str]) -> int:
     done = set() if table is None else set(table.loc[table["status"] == "finished", "job"])
     if table is not None:
         print(table.drop(columns="run_dir").to_string(index=False))
-    total = jobs_in(sweep_dir)
-    left = sorted(set(range(total or 0)) - done)
-    if left:
-        print(f"{len(left)} of {total} jobs to run (job {', '.join(map(str, left))}): continue with "
+    total, optuna = jobs_in(sweep_dir)
+    left = total - len(done) if optuna else len(set(range(total)) - done)
+    which = "" if optuna else f" (job {', '.join(map(str, sorted(set(range(total)) - done)))})"
+    if left > 0:
+        print(f"{left} of {total} {'trials' if optuna else 'jobs'} to run{which}: continue with "
               f"python -m ga_pig resume={shlex.quote(str(sweep_dir))}")
     else:
-        print(f"{len(done)} jobs finished" + (", every job of the sweep" if total else ""))
+        print(f"{len(done)} jobs finished, every job of the sweep")
     return 0
 
 
