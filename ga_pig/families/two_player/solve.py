@@ -1,5 +1,5 @@
 """Optimal play ([Neller & Presser 2004]) and best responses for two players under the first-to-goal rule, as
-[`ga_pig.exact.solve`][ga_pig.exact.solve] describes them."""
+[`optimal`][ga_pig.exact.solve.optimal] describes them."""
 
 from __future__ import annotations
 
