@@ -148,13 +148,13 @@ def _cluster(spec: RunSpec, logs: Path | None):
 def _malloc_as_usual() -> None:
     """Undo Dask's ``MALLOC_TRIM_THRESHOLD_`` in this process: a nanny starts its worker with it, and with a trim
     threshold set glibc stops raising its mmap threshold, so every array over 128 KiB is mapped afresh from the
-    kernel, zeroed, and unmapped when freed (an island then ran at half a lone run's speed). The thresholds are set
-    where glibc's own dynamic ones stop growing (``mallopt``'s M_MMAP_THRESHOLD, M_TRIM_THRESHOLD)."""
+    kernel, zeroed, and unmapped when freed, which halves an island's speed on Pig. The thresholds are set where
+    glibc's own dynamic ones stop growing."""
     if "MALLOC_TRIM_THRESHOLD_" in os.environ and sys.platform.startswith("linux"):
         with suppress(OSError):  # a C library other than glibc
             libc = ctypes.CDLL("libc.so.6")
-            libc.mallopt(-3, 32 << 20)
-            libc.mallopt(-1, 64 << 20)
+            libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+            libc.mallopt(-1, 64 << 20)  # M_TRIM_THRESHOLD
 
 
 def _with_threads(threads: int | None, function: Callable, *args):

@@ -167,8 +167,8 @@ def _evolve(run: Run, pool: Pool) -> dict:
                 for row in merged(rows, spec.columns) if on_row else ():
                     on_row(row, None)
                 previous, islands.generation = islands.generation, stop
-                # as often as a lone run's: the checkpoint and the table hold the whole run, so writing them at
-                # every migration made each one longer than the last while the workers waited
+                # as often as a lone run's: the checkpoint and the table hold the whole run, so a write at every
+                # migration would grow with the run while the workers wait
                 if stop < total and stop // spec.checkpoint_every > previous // spec.checkpoint_every:
                     islands.save()
                     islands.flush()
