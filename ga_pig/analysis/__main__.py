@@ -48,8 +48,9 @@ def main(argv: list[str]) -> int:
     if table is not None:
         print(table.drop(columns="run_dir").to_string(index=False))
     total, optuna = jobs_in(sweep_dir)
-    left = total - len(done) if optuna else len(set(range(total)) - done)
-    which = "" if optuna else f" (job {', '.join(map(str, sorted(set(range(total)) - done)))})"
+    missing = [] if optuna else sorted(set(range(total)) - done)
+    left = total - len(done) if optuna else len(missing)
+    which = "" if optuna else f" (job {', '.join(map(str, missing))})"
     if left > 0:
         print(f"{left} of {total} {'trials' if optuna else 'jobs'} to run{which}: continue with "
               f"python -m ga_pig resume={shlex.quote(str(sweep_dir))}")
