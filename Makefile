@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test check test-cluster test-postgres demo play study bench reproduce lint docs docs-figures clean
 
+# uv installs what pip would, fetched in parallel (benchmarks/suite.py times the set-up); pip where uv cannot be had
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e ".[dev]" \
+		|| $(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
 # The main job: the Exeter GA (2016)'s cube-system experiment, seed 0, into outputs/runs/cube/<time>/.
@@ -47,9 +48,12 @@ test: $(STAMP)
 # The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
 # (a SLURM sweep, a job signalled as before its time limit and one past it, both requeued; skipped where no cluster
 # answers; the study server in Chromium, under fifty participants, killed and restarted, and against PostgreSQL where
-# one runs; the GA notebook run twice; every entry of reproduce --quick)
+# one runs; the GA notebook run twice; every entry of reproduce --quick): the SLURM tests alone first (their jobs
+# run on this machine's cores and are timed against its time limits), then the rest over the cores, each file's
+# tests in one worker
 check: lint docs
-	$(BIN)/python -m pytest -q --durations=5 -m slow
+	$(BIN)/python -m pytest -q --durations=3 -m slow tests/runs/test_cluster.py
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=5 -m slow --ignore=tests/runs/test_cluster.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

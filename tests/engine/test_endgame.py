@@ -209,11 +209,6 @@ def test_resets_under_the_seeds_rule_reproduce_the_seeds_solver(name):
                                    atol=1e-14)
 
 
-@pytest.fixture(scope="module")
-def reset_solutions():
-    return {(name, rule): endgame.optimal(make(rule)) for name, make in RESETS.items() for rule in RULES}
-
-
 @pytest.mark.parametrize("rule", RULES)
 def test_resets_value_iteration_agrees_with_policy_iteration(rule):
     game = Game.two_dice(goal=40, endgame=rule)
@@ -241,10 +236,11 @@ def test_the_cap_counts_resets():
 
 
 @pytest.mark.parametrize("name, rule", [("two_dice", "last_round"), ("oinkers", "equal_turns")])
-def test_margins_with_resets_agree_with_the_solver_and_the_simulator(name, rule, reset_solutions):
+def test_margins_with_resets_agree_with_the_solver_and_the_simulator(name, rule):
     """Forward in passes (a reset sends play back to a lower score sum); a final turn that resets
     leaves its player at 0, so the winner's margin is its whole score."""
-    check_margins(RESETS[name](rule), reset_solutions[name, rule], 200_000, 3,
+    game = RESETS[name](rule)
+    check_margins(game, endgame.optimal(game), 200_000, 3,
                    ((1, 6), (6, 50), (50, 100), (100, 400)))
 
 
@@ -287,7 +283,12 @@ ENDGAME_TABLE = {
 }
 
 
-@pytest.mark.parametrize("entry", tables.ENDGAME_GAMES, ids=str)
+#: The games whose rows take a quarter of a minute each: the `make check` tier.
+SLOW_ROWS = ("two_dice", "pig_dice", ("pass_the_pigs", {"p_oinker": 0.01}))
+
+
+@pytest.mark.parametrize("entry", [pytest.param(e, marks=pytest.mark.slow) if e in SLOW_ROWS else e
+                                   for e in tables.ENDGAME_GAMES], ids=str)
 def test_the_endgame_table_of_the_findings(entry):
     answers, _ = tables.endgame_answers((entry,))
     row = answers.set_index("endgame")

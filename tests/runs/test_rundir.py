@@ -94,14 +94,6 @@ def test_three_runs_into_one_named_directory_one_wins(tmp_path):
     assert not (tmp_path / "outputs").exists()
 
 
-def test_three_runs_with_default_directories_all_complete(tmp_path):
-    processes = [_cli(*TINY, f"seed={seed}", cwd=tmp_path) for seed in (1, 2, 3)]
-    assert [p.wait(timeout=300) for p in processes] == [0, 0, 0], [p.communicate() for p in processes]
-    runs = sorted((tmp_path / "outputs" / "runs" / "knockout").iterdir())
-    assert len(runs) == 3
-    assert sorted(json.loads((r / "summary.json").read_text())["seed"] for r in runs) == [1, 2, 3]
-
-
 def test_a_running_directory_cannot_be_resumed_until_its_run_dies(tmp_path):
     target = tmp_path / "running"
     process = _cli(*SLOW, "seed=4", f"hydra.run.dir={target}", cwd=tmp_path)
