@@ -6,10 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test check test-cluster test-postgres demo play study bench reproduce lint docs docs-figures clean
 
-# uv installs what pip would, fetched in parallel (benchmarks/suite.py times the set-up); pip where uv cannot be had
+# uv installs what pip would, fetched in parallel (benchmarks/suite.py times the set-up); pip where uv cannot be had.
+# Compiled to bytecode at install, as pip does: where PYTHONDONTWRITEBYTECODE is set (CI) nothing else would, and
+# every process the tests start would compile its imports again.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e ".[dev]" \
+	$(BIN)/python -m pip install --quiet uv && \
+		$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e ".[dev]" \
 		|| $(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
