@@ -10,9 +10,8 @@ from numba.core import event
 
 from ga_pig import Game, exact
 
-# The test workers share the cores with each other and with the programs the tests start, each kernel running on
-# every core: OpenMP threads that spin while they wait for work take the CPU another process needs (a quarter of the
-# tests' time on two cores). Passive threads sleep instead; numba's threading layer reads this when it first loads.
+# The test workers and the programs they start share the cores: OpenMP threads spinning while they wait take the CPU
+# another process needs (a quarter of the tests' time on two cores); numba's threading layer reads this as it loads.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # A shell that starts a command in the background without job control ignores SIGINT in it, and the

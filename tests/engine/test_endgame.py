@@ -283,8 +283,7 @@ ENDGAME_TABLE = {
 }
 
 
-#: The games whose rows take a quarter of a minute each: the `make check` tier.
-SLOW_ROWS = ("two_dice", "pig_dice", ("pass_the_pigs", {"p_oinker": 0.01}))
+SLOW_ROWS = ("two_dice", "pig_dice", ("pass_the_pigs", {"p_oinker": 0.01}))  # a quarter-minute each: make check
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, marks=pytest.mark.slow) if e in SLOW_ROWS else e
