@@ -11,7 +11,7 @@ from numba.core import event
 from ga_pig import Game, exact
 
 # The test workers and the programs they start share the cores: OpenMP threads spinning while they wait take the CPU
-# another process needs (a quarter of the tests' time on two cores); numba's threading layer reads this as it loads.
+# another process needs (tests/evolve: a third of its time on two workers); numba's threading layer reads it on load.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # A shell that starts a command in the background without job control ignores SIGINT in it, and the
