@@ -54,7 +54,7 @@ from ga_pig.config.schema import run_keys
 from ga_pig.evolve.outputs import record_failure
 from ga_pig.rundir import LOCK_FILE, SWEEP_CONFIG, DirectoryInUse, check_free, check_writable, stopped_before_checkpoint
 from ga_pig.runs.job import Job, prepare
-from ga_pig.runs.launch import continue_restarted, continued, finished_job, tell_stop
+from ga_pig.runs.launch import continue_restarted, continued, finished_job, tell_stop, write_sweep_table
 from ga_pig.runs.start import run, run_job
 from ga_pig.signals import Stopped, stopping_on
 from ga_pig.track.records import objective
@@ -87,6 +87,9 @@ def enter(argv: list[str], main: Callable[[], object]) -> None:
     except Stopped as stopped:  # before the job began
         tell_stop(stopped, argv, entry=True)
         stopped.finish()
+    except BaseException:  # a sweep's job failed (Hydra exits before its end callback): the table says which
+        write_sweep_table()
+        raise
 
 
 def task(cfg: DictConfig) -> float:
@@ -181,8 +184,9 @@ def _continue_sweep(sweep: Path, given: list[str]) -> list[str]:
     saved = OmegaConf.load(sweep / SWEEP_CONFIG).hydra
     task, mine = list(saved.overrides.task), [o for o in given if _key(o) != "resume"]
     hydra = [o for o in mine if o.lstrip("+~").startswith(("hydra.", "hydra/")) and _key(o) != "hydra.sweep.dir"]
+    own = set(map(_meaning, task))
     for override in mine:
-        if override not in task and override not in hydra and _key(override) != "hydra.sweep.dir":
+        if _meaning(override) not in own and override not in hydra and _key(override) != "hydra.sweep.dir":
             was = next((o for o in task if _key(o) == _key(override)), f"no {_key(override)}=")
             refuse(f"{override}: the sweep in {sweep} was started with {was}; a continued sweep keeps its own "
                    "overrides (start a new sweep to change them)")
@@ -193,6 +197,18 @@ def _continue_sweep(sweep: Path, given: list[str]) -> list[str]:
 
 def _key(override: str) -> str:
     return override.split("=", 1)[0].lstrip("+~")
+
+
+def _meaning(override: str) -> tuple | str:
+    """What an override sets, however it is spelled: ``seed=1, 2`` and ``seed=1,2`` set the same values."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    try:
+        parsed = OverridesParser.create().parse_overrides([override])[0]
+    except HydraException:
+        return override  # the jobs' check refuses it
+    return parsed.key_or_group, parsed.type, tuple(text for _, text in _values(parsed))
 
 
 def _nearest(name: str, names) -> str:

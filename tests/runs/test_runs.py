@@ -194,10 +194,13 @@ def _cli(*args, cwd=ROOT, **kwargs):
                             stderr=subprocess.STDOUT, text=True, **kwargs)
 
 
-def test_runs_started_together_get_their_own_directories(tmp_path):
-    """Three runs started in the same instant, default run directory: three directories, each
-    run's files in its own (config and results agree on the seed)."""
-    processes = [_cli("experiment=knockout", f"seed={seed}", *TINY, cwd=tmp_path) for seed in (1, 2, 3)]
+def test_runs_and_sweeps_started_together_get_their_own_directories(tmp_path):
+    """Three runs and two sweeps (one through submitit) started in the same instant, default directories: each
+    claims its own, each run's files in its own (config and results agree on the seed), and every job lands in its
+    own sweep's directory (the jobs' configs are composed again, so the claim must reach them)."""
+    processes = [_cli("experiment=knockout", f"seed={seed}", *TINY, cwd=tmp_path) for seed in (1, 2, 3)] + [
+        _cli("--multirun", *launcher, "experiment=knockout", f"seed={seeds}", *TINY, cwd=tmp_path)
+        for launcher, seeds in (([], "1,2"), (["hydra/launcher=submitit_local"], "3,4"))]
     for process in processes:
         output, _ = process.communicate(timeout=300)
         assert process.returncode == 0, output
@@ -207,111 +210,86 @@ def test_runs_started_together_get_their_own_directories(tmp_path):
         assert json.loads((run_dir / "summary.json").read_text())["seed"] == seeds[-1]
         assert (pd.read_parquet(run_dir / "generations.parquet")["seed"] == seeds[-1]).all()
     assert sorted(seeds) == [1, 2, 3]
-
-
-def test_sweeps_started_together_get_their_own_directories(tmp_path):
-    """Two sweeps in the same instant, default sweep directory: each claims its own, and every
-    job lands in its own sweep's directory (the jobs' configs are composed again, so the claim
-    must reach them)."""
-    processes = [_cli("--multirun", "experiment=knockout", f"seed={a},{b}", *TINY, cwd=tmp_path) for a, b in
-                 ((1, 2), (3, 4))]
-    for process in processes:
-        output, _ = process.communicate(timeout=300)
-        assert process.returncode == 0, output
     sweeps = sorted((tmp_path / "outputs" / "sweeps").iterdir())
-    assert len(sweeps) == 2
     seeds = [sorted(json.loads((job / "summary.json").read_text())["seed"] for job in sweep.glob("*_knockout"))
              for sweep in sweeps]
-    assert sorted(seeds) == [[1, 2], [3, 4]]
-
-
-def test_help_names_the_program_and_every_key():
-    from ga_pig.spec import RunSpec
-
-    process = _cli("--help")
-    output, _ = process.communicate(timeout=120)
-    assert process.returncode == 0
-    from ga_pig import __version__
-
-    assert output.startswith(f"ga_pig {__version__}: ") and "__main__" not in output
-    keys = [line.split()[0] for line in output.split("== Keys")[1].splitlines()[1:] if line.strip()]
-    fields = set(RunSpec.__dataclass_fields__)
-    listed = {key.split(".")[0] for key in keys if not key.startswith("ga_pig")}
-    assert fields <= listed, fields - listed
-
-
-def test_multirun_sweep_through_submitit(tmp_path):
-    sweep = tmp_path / "sweep"
-    process = _cli("--multirun", "hydra/launcher=submitit_local", "experiment=knockout", "mutation=0.01,0.05",
-                   *TINY, f"hydra.sweep.dir={sweep}")
-    output, _ = process.communicate(timeout=300)
-    assert process.returncode == 0, output
-    runs = sorted(p for p in sweep.iterdir() if p.is_dir() and not p.name.startswith("."))
-    assert [p.name for p in runs] == ["0_knockout", "1_knockout"]
-    mutations = sorted(json.loads((p / "summary.json").read_text())["mutation"] for p in runs)
-    assert mutations == [0.01, 0.05]
+    assert len(sweeps) == 2 and sorted(seeds) == [[1, 2], [3, 4]]
 
 
 def test_a_stopped_sweep_continues_where_it_stopped(tmp_path, capsys):
-    """A local sweep stopped by SIGTERM to its process group (as a terminal or a scheduler sends it) once its first
-    job finished and its second holds a checkpoint, then ``resume=<sweep dir>``: the first job is kept (its log shows
-    one run), the second continues, the third starts, each in its own directory, and every job ends as in the
-    uninterrupted sweep; its ``sweep.csv`` has a row a job. The same command again is refused, pointing to
-    ``resume=``, and so is a changed one."""
+    """A six-job local sweep on two cores stopped by SIGTERM to its process group (as a terminal or a scheduler sends
+    it) once its third job holds a checkpoint, then ``resume=<sweep dir>`` (its overrides spelled another way): the
+    finished jobs are kept (each log shows one run), the stopped ones continue, the others start, each in its own
+    directory, and every job ends as in the uninterrupted sweep; its ``sweep.csv`` has a row a job. The same command
+    again is refused, pointing to ``resume=``, and so is a changed one."""
     from ga_pig.analysis import load_summaries
     from ga_pig.analysis.__main__ import main
     from ga_pig.runs.command import check
 
-    sweep = ["--multirun", "hydra.launcher.n_jobs=1", "experiment=knockout", "seed=1,2,3", "game.goal=30",
-             "generations=300", "population_size=6", "games_per_match=10", "checkpoint_every=1", "progress=false"]
+    sweep = ["--multirun", "hydra.launcher.n_jobs=2", "experiment=knockout", "seed=1,2,3,4,5,6", "game.goal=30",
+             "generations=200", "population_size=6", "games_per_match=10", "checkpoint_every=1", "progress=false"]
     stopped, whole = tmp_path / "stopped", tmp_path / "whole"
+    jobs = [f"{n}_knockout" for n in range(6)]
     process = _cli(*sweep, f"hydra.sweep.dir={stopped}", start_new_session=True)
     for _ in range(12000):  # a cold kernel cache takes minutes
-        if (stopped / "1_knockout" / "checkpoint.npz").exists() or process.poll() is not None:
+        if (stopped / jobs[2] / "checkpoint.npz").exists() or process.poll() is not None:
             break
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGTERM)
     output, _ = process.communicate(timeout=120)
-    assert process.returncode == 143 and f"continue with: python -m ga_pig resume={stopped}\n" in output and \
-        f"continue the sweep in {stopped} with: python -m ga_pig resume={stopped}" in output, output
-    assert (stopped / "0_knockout" / "summary.json").exists() and not (stopped / "1_knockout" / "summary.json").exists()
-    assert not (stopped / "2_knockout").exists()
-    assert main(["sweep", str(stopped)]) == 0 and f"2 of 3 jobs to run (job 1, 2): continue with python -m ga_pig " \
-        f"resume={stopped}\n" in capsys.readouterr().out
+    assert process.returncode == 143 and f"continue the sweep in {stopped} with: python -m ga_pig " \
+        f"resume={stopped}" in output, output
+    done = [n for n, job in enumerate(jobs) if (stopped / job / "summary.json").exists()]
+    held = [n for n, job in enumerate(jobs) if n not in done and (stopped / job / "checkpoint.npz").exists()]
+    assert 0 in done and 2 in held and not (stopped / jobs[5]).exists(), output
+    left = [n for n in range(6) if n not in done]
+    assert main(["sweep", str(stopped)]) == 0 and f"{len(left)} of 6 jobs to run (job {', '.join(map(str, left))}): " \
+        f"continue with python -m ga_pig resume={stopped}\n" in capsys.readouterr().out
     for argv, said in (([*sweep, f"hydra.sweep.dir={stopped}"], f"continue that sweep with resume={stopped}"),
                        ([f"resume={stopped}", "seed=1,2"], "seed=1,2: the sweep in")):
         with pytest.raises(SystemExit):
             check(argv)
         assert said in capsys.readouterr().err
-    for argv in ([f"resume={stopped}"], [*sweep, f"hydra.sweep.dir={whole}"]):
+    for argv in ([f"resume={stopped}", "seed=1, 2,3,4,5,6"], [*sweep, f"hydra.sweep.dir={whole}"]):
         process = _cli(*argv)
         output, _ = process.communicate(timeout=300)
-        assert process.returncode == 0 and "job 2 of 3 started" in output and "job 3 of 3 finished" in output, output
-    for job in ("0_knockout", "1_knockout", "2_knockout"):
+        assert process.returncode == 0 and "job 3 of 6 started" in output and "job 6 of 6 finished" in output, output
+    for n, job in enumerate(jobs):
         pd.testing.assert_frame_equal(table(stopped / job), table(whole / job))
         for name in ("best.npy", "population.npz"):
             assert (stopped / job / name).read_bytes() == (whole / job / name).read_bytes(), (job, name)
-    log = (stopped / "0_knockout" / "ga_pig.log").read_text()
-    assert log.count("generation 300/300") == 1 and "resumed" not in log and "job 1 of 3 kept, not run again" in log
+        log = (stopped / job / "ga_pig.log").read_text()
+        assert log.count("generation 200/200") == 1, job  # no job ran twice
+        assert ("kept, not run again" in log) == (n in done) and (f"resumed {stopped / job}" in log) == (n in held)
     table_ = pd.read_parquet(stopped / "sweep.parquet")  # a row a job, as load_summaries reads, and in sweep.csv
     assert pd.read_csv(stopped / "sweep.csv", dtype=str).equals(table_.astype(str).replace("nan", np.nan))
-    assert main(["sweep", str(stopped)]) == 0 and capsys.readouterr().out.endswith("3 jobs finished, every job of "
+    assert main(["sweep", str(stopped)]) == 0 and capsys.readouterr().out.endswith("6 jobs finished, every job of "
                                                                                      "the sweep\n")
     summaries = load_summaries(stopped).set_index("run_dir").loc[table_["run_dir"]]
-    assert list(table_["job"]) == [0, 1, 2] and list(table_["seed"]) == ["1", "2", "3"]
-    assert list(table_["status"]) == ["finished"] * 3 and (table_["generations"] == 300).all()
+    assert list(table_["job"]) == list(range(6)) and list(table_["seed"]) == list("123456")
+    assert list(table_["status"]) == ["finished"] * 6 and (table_["generations"] == 200).all()
     for key in ("best_ever", "final_best", "seconds"):
         assert np.array_equal(table_[key], summaries[key]), key
 
 
+#: ``python -m ga_pig`` whose job with mutation 0.02 fails in the run itself, past every check
+FAILING = ("import sys\nfrom ga_pig.runs import command\nreal = command.run\n"
+           "def run(cfg, *args):\n    if cfg.mutation == 0.02:\n        raise RuntimeError('disk full')\n"
+           "    return real(cfg, *args)\ncommand.run = run\nfrom ga_pig.__main__ import main\n"
+           "command.enter(sys.argv[1:], main)")
+
+
 def test_failed_job_is_reported_beside_the_others(tmp_path):
+    """A sweep whose second job fails: the sweep exits with status 1, the failure is noted beside the job, and the
+    sweep's table, written all the same, and the loaders report it beside the finished job."""
     from ga_pig.analysis import load_runs, load_summaries
-    from ga_pig.evolve.outputs import record_failure
 
     sweep = tmp_path / "sweep"
-    run(make_cfg("experiment=knockout", "mutation=0.01", *TINY), sweep / "0_knockout")
-    (sweep / "1_knockout").mkdir()
-    record_failure(sweep / "1_knockout", RuntimeError("disk full"), ["mutation=0.02"])
+    process = subprocess.run([sys.executable, "-c", FAILING, "--multirun", "hydra.launcher.n_jobs=1",
+                              "experiment=knockout", "mutation=0.01,0.02", *TINY, f"hydra.sweep.dir={sweep}"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1 and "RuntimeError: disk full" in process.stderr, process.stderr
+    assert list(pd.read_csv(sweep / "sweep.csv")["status"]) == ["finished", "failed"]
     failed = r"sweep job .*1_knockout failed \(.*mutation=0.02.*\): RuntimeError: disk full"
     with pytest.warns(UserWarning, match=failed):
         frame = load_runs(sweep)
