@@ -49,11 +49,11 @@ test: $(STAMP)
 	GA_PIG_WARM=1 $(BIN)/python -m pytest -q -n auto --durations=15 -m "not slow"
 
 # The slower tier CI runs after `make test`: lint, the docs site built strictly, then the slow tests
-# (a SLURM sweep, a job signalled as before its time limit and one past it, both requeued; skipped where no cluster
-# answers; the study server in Chromium, under fifty participants, killed and restarted, and against PostgreSQL where
-# one runs; the GA notebook run twice; every entry of reproduce --quick): the SLURM tests alone first (their jobs
-# run on this machine's cores and are timed against its time limits), then the rest over the cores, each file's
-# tests in one worker
+# (a SLURM sweep stopped and continued, a job signalled as before its time limit and one past it, both requeued;
+# skipped where no cluster answers; the study server in Chromium, under fifty participants, killed and restarted,
+# and against PostgreSQL where one runs; the GA notebook run twice; every entry of reproduce --quick; the slowest
+# games' endgame findings rows): the SLURM tests alone first (their jobs run on this machine's cores and are timed
+# against its time limits), then the rest over the cores, each file's tests in one worker
 check: lint docs
 	$(BIN)/python -m pytest -q --durations=3 -m slow tests/runs/test_cluster.py
 	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=5 -m slow --ignore=tests/runs/test_cluster.py
