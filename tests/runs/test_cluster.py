@@ -92,6 +92,7 @@ def test_a_sweep_through_sbatch_continues_after_its_jobs_are_cancelled(tmp_path)
     finally:
         if process.poll() is None:
             process.kill()
+            subprocess.run(["scancel", f"--name={NAME}"], timeout=60)
     assert process.returncode == 143 and f"continue the sweep in {sweep}" in err, out + err
     assert "sacct" not in err and "accounting storage is disabled" not in err
     assert list(pd.read_csv(sweep / "sweep.csv")["status"]) == ["finished", "unfinished"]
